@@ -17,6 +17,7 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

@@ -12,8 +12,9 @@ from _classify_thresholds import choose_thresholds, curve, scores
 from omoide.engine.classify import Relation
 
 
-def fallback_to_extendable(probs: np.ndarray, ruled: np.ndarray, data: Data,
-                           thresholds: dict[str, float]) -> np.ndarray:
+def fallback_to_extendable(
+    probs: np.ndarray, ruled: np.ndarray, data: Data, thresholds: dict[str, float]
+) -> np.ndarray:
     """The verdicts when a pair the judge finds most likely CONTRADICTORY, but under the
     threshold, is EXTENDABLE (linked, both kept) instead of the likelier of the other two."""
     pred = predictions(data, probs, ruled, thresholds)
@@ -36,15 +37,24 @@ def alternatives(summaries: dict[str, dict], target: float) -> list[dict[str, ob
         probs = (a["best"]["probs"] + b["best"]["probs"]) / 2
         ruled = a["best"]["ruled"]
         folds = folds_of(data)
-        threshold = choose_thresholds({f: curve(data, probs, ruled, data.sources == f)
-                                       for f in folds}, target)
-        rows.append(_scored("mean of both judges", data,
-                            predictions(data, probs, ruled, threshold), threshold))
+        threshold = choose_thresholds(
+            {f: curve(data, probs, ruled, data.sources == f) for f in folds}, target
+        )
+        rows.append(
+            _scored(
+                "mean of both judges", data, predictions(data, probs, ruled, threshold), threshold
+            )
+        )
     return rows
 
 
-def _scored(label: str, data: Data, pred: np.ndarray, threshold: dict[str, float]
-            ) -> dict[str, object]:
+def _scored(
+    label: str, data: Data, pred: np.ndarray, threshold: dict[str, float]
+) -> dict[str, object]:
     by_source = {f: scores(data, pred, data.sources == f) for f in folds_of(data)}
-    return {"label": label, "threshold": threshold, "cross": by_source,
-            "cross_f1": round(float(np.mean([v["all_f1"] for v in by_source.values()])), 4)}
+    return {
+        "label": label,
+        "threshold": threshold,
+        "cross": by_source,
+        "cross_f1": round(float(np.mean([v["all_f1"] for v in by_source.values()])), 4),
+    }

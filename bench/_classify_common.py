@@ -76,17 +76,33 @@ def load_pairs(path: Path) -> list[Pair]:
                 row = json.loads(line)
                 if "a" in row and "old" not in row:
                     if row["label"] == "duplicate":
-                        pairs.append(Pair(
-                            id=row.get("id", f"{path.stem}:{len(pairs)}"), lang=row["lang"],
-                            old=row["a"], new=row["b"],
-                            label=DUPLICATE_LABEL, difficulty="unknown",
-                            split=row.get("split", ""), kind=row.get("shape", "")))
+                        pairs.append(
+                            Pair(
+                                id=row.get("id", f"{path.stem}:{len(pairs)}"),
+                                lang=row["lang"],
+                                old=row["a"],
+                                new=row["b"],
+                                label=DUPLICATE_LABEL,
+                                difficulty="unknown",
+                                split=row.get("split", ""),
+                                kind=row.get("shape", ""),
+                            )
+                        )
                     continue
-                pairs.append(Pair(
-                    id=row["id"], lang=row["lang"], old=row["old"], new=row["new"],
-                    label=row["label"], difficulty=row.get("difficulty", "unknown"),
-                    split=row.get("split", ""), kind=row.get("kind", ""),
-                    twin=row.get("twin", ""), family=row.get("family", "")))
+                pairs.append(
+                    Pair(
+                        id=row["id"],
+                        lang=row["lang"],
+                        old=row["old"],
+                        new=row["new"],
+                        label=row["label"],
+                        difficulty=row.get("difficulty", "unknown"),
+                        split=row.get("split", ""),
+                        kind=row.get("kind", ""),
+                        twin=row.get("twin", ""),
+                        family=row.get("family", ""),
+                    )
+                )
     return pairs
 
 
@@ -95,8 +111,9 @@ def featurise(pairs: list[Pair], embedder: Embedder | None) -> list[Row]:
     texts = [read_pair(p.old, p.new, lang=p.lang) for p in pairs]
     if embedder is None:
         return [Row(t, None) for t in texts]
-    sims = measure(embed_all(embedder),
-                   [(p.old, p.new, t) for p, t in zip(pairs, texts, strict=True)])
+    sims = measure(
+        embed_all(embedder), [(p.old, p.new, t) for p, t in zip(pairs, texts, strict=True)]
+    )
     return [Row(t, s) for t, s in zip(texts, sims, strict=True)]
 
 
@@ -130,8 +147,7 @@ class CachedEmbedder:
         for file in [path, *self._parts()]:
             if file.is_file():
                 with np.load(file, allow_pickle=False) as data:
-                    self._vectors.update(zip(data["texts"].tolist(), data["vectors"],
-                                             strict=True))
+                    self._vectors.update(zip(data["texts"].tolist(), data["vectors"], strict=True))
         if len(self._parts()) >= self.FOLD_PARTS:
             self.save()
 
@@ -147,8 +163,9 @@ class CachedEmbedder:
             if self.autosave:
                 parts = self._parts()
                 number = int(parts[-1].name.rsplit("-", 1)[1].split(".")[0]) + 1 if parts else 1
-                _write(self.path.with_name(f"{self.path.stem}.part-{number:05d}.npz"),
-                       missing, vectors)
+                _write(
+                    self.path.with_name(f"{self.path.stem}.part-{number:05d}.npz"), missing, vectors
+                )
         return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, self.dim))
 
     def save(self) -> None:

@@ -43,9 +43,9 @@ EXTENDABLE = Relation.EXTENDABLE.value
 # (with the two sets of short one-clause statements, session 29); up to holdout51 and notes29,
 # the sets session 32 scored fresh (``classify_split.CHOOSE`` leaves those out of training).
 HOLDOUTS: dict[str, Path] = {
-    **{f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl"
-       for n in range(1, 52)},
-    **{f"short{n}": DATA / f"classify_short{n}.jsonl" for n in (1, 2)}}
+    **{f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 52)},
+    **{f"short{n}": DATA / f"classify_short{n}.jsonl" for n in (1, 2)},
+}
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
 NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 30)}
@@ -63,8 +63,7 @@ BLOCK_SETS: dict[str, tuple[str, ...]] = {
 # the third round and left the grid.)
 # The veto-only signals (``VETO_ONLY``) are in no set: they block a close, the model never
 # weighs them.
-_READ = tuple(f for f in TEXT_FEATURES
-              if f not in VETO_ONLY + SURE_ONLY + JUDGE_CAPS + EXTEND_ONLY)
+_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY + JUDGE_CAPS + EXTEND_ONLY)
 _BASE = tuple(f for f in _READ if f not in ALIGN_FEATURES)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),
@@ -146,8 +145,7 @@ class Config:
 
     def block_rows(self) -> list[int]:
         """Which of ``Data.blocks`` (in BLOCKS order) this configuration reads."""
-        return [] if self.reduce == "none" else [
-            BLOCKS.index(b) for b in BLOCK_SETS[self.blocks]]
+        return [] if self.reduce == "none" else [BLOCKS.index(b) for b in BLOCK_SETS[self.blocks]]
 
 
 def folds_of(data: Data) -> list[str]:
@@ -184,8 +182,9 @@ def load_data(sources: dict[str, Path], embedder, extra: Extra | None = None) ->
     several, parent = sentence_pairs(pairs, data.several | data.note)
     sentences = data_of(several, [source_of[i] for i in parent], embedder)
     data = replace(data, sentences=sentences, parent=parent)
-    distractors, parents = distractor_pairs(pairs, source_of, embedder, extra.distractors) \
-        if embedder else ([], [])
+    distractors, parents = (
+        distractor_pairs(pairs, source_of, embedder, extra.distractors) if embedder else ([], [])
+    )
     duplicates, names = duplicate_pairs(list(extra.duplicates))
     if not distractors and not duplicates:
         return data
@@ -193,17 +192,25 @@ def load_data(sources: dict[str, Path], embedder, extra: Extra | None = None) ->
     # A distractor is not CONTRADICTORY; whether EXTENDABLE or INDEPENDENT nobody labelled, so
     # it is fitted on as both, half its weight each: its rows again, labelled EXTENDABLE.
     again = np.arange(len(distractors))
-    rows = replace(rows, x=np.vstack([rows.x, rows.x[again]]),
-                   blocks=[np.vstack([b, b[again]]) for b in rows.blocks],
-                   y=np.concatenate([rows.y, np.full(len(again), LABELS.index(EXTENDABLE))]),
-                   langs=np.concatenate([rows.langs, rows.langs[again]]),
-                   sources=np.concatenate([rows.sources, rows.sources[again]]))
+    rows = replace(
+        rows,
+        x=np.vstack([rows.x, rows.x[again]]),
+        blocks=[np.vstack([b, b[again]]) for b in rows.blocks],
+        y=np.concatenate([rows.y, np.full(len(again), LABELS.index(EXTENDABLE))]),
+        langs=np.concatenate([rows.langs, rows.langs[again]]),
+        sources=np.concatenate([rows.sources, rows.sources[again]]),
+    )
     half = extra.distractor_weight / 2
-    return replace(data, extra=rows,
-                   extra_parent=np.array(parents + [-1] * len(duplicates) + parents, dtype=int),
-                   extra_weight=np.array([half] * len(distractors)
-                                         + [extra.duplicate_weight] * len(duplicates)
-                                         + [half] * len(distractors)))
+    return replace(
+        data,
+        extra=rows,
+        extra_parent=np.array(parents + [-1] * len(duplicates) + parents, dtype=int),
+        extra_weight=np.array(
+            [half] * len(distractors)
+            + [extra.duplicate_weight] * len(duplicates)
+            + [half] * len(distractors)
+        ),
+    )
 
 
 def _closes(text) -> bool:
@@ -218,20 +225,36 @@ def data_of(pairs, source_of: list[str], embedder) -> Data:
     names = TEXT_FEATURES + (EMBEDDING_FEATURES if embedder else ())
     dim = embedder.dim if embedder else 0
     width = len(names)
-    full = np.array([r.vector(BLOCKS, dim) for r in rows]) if embedder else np.array(
-        [r.vector() for r in rows])
+    full = (
+        np.array([r.vector(BLOCKS, dim) for r in rows])
+        if embedder
+        else np.array([r.vector() for r in rows])
+    )
     if not rows:  # a set without a several-sentence row has no sentence rows: (0, columns)
         full = np.zeros((0, width + (len(BLOCKS) * dim if embedder else 0)))
-    blocks = [full[:, width + i * dim:width + (i + 1) * dim] for i in range(len(BLOCKS))] \
-        if embedder else []
+    blocks = (
+        [full[:, width + i * dim : width + (i + 1) * dim] for i in range(len(BLOCKS))]
+        if embedder
+        else []
+    )
     return Data(
-        names=names, x=full[:, :width], blocks=blocks,
+        names=names,
+        x=full[:, :width],
+        blocks=blocks,
         y=np.array([LABELS.index(p.label) for p in pairs]),
-        langs=np.array([p.lang for p in pairs]), sources=np.array(source_of),
+        langs=np.array([p.lang for p in pairs]),
+        sources=np.array(source_of),
         groups=twin_groups(pairs, source_of),
         rules=[r.text.rule for r in rows],
-        rule_says=np.array([CLASSES.index(Relation.CONTRADICTORY if _closes(r.text)
-                                          else r.text.finding.relation) for r in rows]),
+        rule_says=np.array(
+            [
+                CLASSES.index(
+                    Relation.CONTRADICTORY if _closes(r.text) else r.text.finding.relation
+                )
+                for r in rows
+            ]
+        ),
         forced=np.array([_closes(r.text) or rule_decides(r.text, ()) for r in rows], dtype=bool),
         several=np.array([not one_statement(p.new, p.lang) for p in pairs], dtype=bool),
-        note=np.array([s in NOTES for s in source_of], dtype=bool))
+        note=np.array([s in NOTES for s in source_of], dtype=bool),
+    )

@@ -31,14 +31,18 @@ def fit_on(data: Data, idx: np.ndarray, cfg: Config):
     cols = data.columns(cfg.features)
     rows = cfg.block_rows() if data.blocks else []
     blocks = [data.blocks[k][idx] for k in rows]
-    z, fitted = project(blocks, cfg.reduce, data.y[idx]) if blocks else (
-        np.zeros((len(idx), 0)), [])
+    z, fitted = (
+        project(blocks, cfg.reduce, data.y[idx]) if blocks else (np.zeros((len(idx), 0)), [])
+    )
     x, y, weight = np.hstack([data.x[idx][:, cols], z]), data.y[idx], np.ones(len(idx))
     extra = _extra_rows(data, idx)
     if extra is not None and len(extra):
         e = data.extra
-        ez = project([e.blocks[k][extra] for k in rows], "centroid", fitted=fitted)[0] \
-            if fitted else np.zeros((len(extra), 0))
+        ez = (
+            project([e.blocks[k][extra] for k in rows], "centroid", fitted=fitted)[0]
+            if fitted
+            else np.zeros((len(extra), 0))
+        )
         x = np.vstack([x, np.hstack([e.x[extra][:, cols], ez])])
         y = np.concatenate([y, e.y[extra]])
         weight = np.concatenate([weight, data.extra_weight[extra]])
@@ -66,8 +70,10 @@ def predict_on(data: Data, idx: np.ndarray, fitted_model) -> tuple[np.ndarray, n
     probs = probabilities(params, np.hstack([data.x[idx][:, cols], z]))
     # As ``learned.rule_decides`` at run time: a sure rule decides about one subject only.
     other_subject = data.x[:, data.names.index("subject_differs")] > 0
-    ruled = np.array([data.forced[i] or (data.rules[i] in overrides and not other_subject[i])
-                      for i in idx], dtype=bool)
+    ruled = np.array(
+        [data.forced[i] or (data.rules[i] in overrides and not other_subject[i]) for i in idx],
+        dtype=bool,
+    )
     return probs, ruled
 
 
@@ -88,7 +94,8 @@ def cross_validated(data: Data, cfg: Config) -> tuple[np.ndarray, np.ndarray]:
     probs, ruled = np.zeros((len(data.y), len(CLASSES))), np.zeros(len(data.y), dtype=bool)
     strata = np.char.add(np.char.add(data.sources, data.langs), data.y.astype(str))
     for train, test in folds(FOLDS, shuffle=True, random_state=0).split(
-            data.x, strata, data.groups):
+        data.x, strata, data.groups
+    ):
         probs[test], ruled[test] = predict_on(data, test, fit_on(data, train, cfg))
     return probs, ruled
 
@@ -99,8 +106,7 @@ def cross_source(data: Data, cfg: Config) -> tuple[np.ndarray, np.ndarray, np.nd
     probs, ruled = np.zeros((len(data.y), len(CLASSES))), np.zeros(len(data.y), dtype=bool)
     score = np.full(len(data.y), -1.0)
     for source in folds_of(data):
-        test, train = np.flatnonzero(data.sources == source), np.flatnonzero(
-            data.sources != source)
+        test, train = np.flatnonzero(data.sources == source), np.flatnonzero(data.sources != source)
         model = fit_on(data, train, cfg)
         probs[test], ruled[test] = predict_on(data, test, model)
         fold = sentence_score(data, model, source)
@@ -113,27 +119,42 @@ def sentence_score(data: Data, model, source: str | None = None) -> np.ndarray:
     sentences read alone by ``model``; -1 for a pair whose new memory is one statement."""
     if data.sentences is None or data.parent is None:
         return np.full(len(data.y), -1.0)
-    rows = np.arange(len(data.sentences.y)) if source is None else np.flatnonzero(
-        data.sentences.sources == source)
-    probs, ruled = predict_on(data.sentences, rows, model) if len(rows) else (
-        np.zeros((0, len(CLASSES))), np.zeros(0, dtype=bool))
+    rows = (
+        np.arange(len(data.sentences.y))
+        if source is None
+        else np.flatnonzero(data.sentences.sources == source)
+    )
+    probs, ruled = (
+        predict_on(data.sentences, rows, model)
+        if len(rows)
+        else (np.zeros((0, len(CLASSES))), np.zeros(0, dtype=bool))
+    )
     vetoed = data.sentences.vetoed[rows]  # another person's own fact scores 0, as at run time
     probs[vetoed, CONTRA], ruled = 0.0, ruled & ~vetoed
-    return sentence_scores(len(data.y), data.parent, probs, ruled, data.sentences.rule_says,
-                           CONTRA, rows)
+    return sentence_scores(
+        len(data.y), data.parent, probs, ruled, data.sentences.rule_says, CONTRA, rows
+    )
 
 
-def predictions(data: Data, probs: np.ndarray, ruled: np.ndarray,
-                thresholds: dict[str, float], score: np.ndarray | None = None,
-                sentence_threshold: float = float("inf")) -> np.ndarray:
+def predictions(
+    data: Data,
+    probs: np.ndarray,
+    ruled: np.ndarray,
+    thresholds: dict[str, float],
+    score: np.ndarray | None = None,
+    sentence_threshold: float = float("inf"),
+) -> np.ndarray:
     """The verdicts: a deciding rule's, else the model's under its language's threshold (its
     INDEPENDENT read as EXTENDABLE where the new memory is about a thing the old one names,
     ``Data.extends``); a new memory of several sentences is CONTRADICTORY only when one of its
     sentences scores at least ``sentence_threshold`` (``score``, see ``sentence_score``)."""
     never = float("inf")  # as ``learned.judge`` with may_contradict False
-    out = np.array([CLASSES.index(decide_relation(p, CLASSES, never if capped else
-                                                  thresholds[lang])[0])
-                    for p, lang, capped in zip(probs, data.langs, data.capped, strict=True)])
+    out = np.array(
+        [
+            CLASSES.index(decide_relation(p, CLASSES, never if capped else thresholds[lang])[0])
+            for p, lang, capped in zip(probs, data.langs, data.capped, strict=True)
+        ]
+    )
     independent = CLASSES.index(Relation.INDEPENDENT)
     out = np.where((out == independent) & data.extends, CLASSES.index(Relation.EXTENDABLE), out)
     out = np.where(ruled & ~(data.capped & (data.rule_says == CONTRA)), data.rule_says, out)
@@ -150,15 +171,26 @@ def evaluate(data: Data, cfg: Config, target: float) -> dict[str, object]:
     curves = {s: curve(data, probs, ruled, data.sources == s) for s in folds}
     threshold = choose_thresholds(curves, target)
     sentence_threshold, sentence_curve = choose_sentence_threshold(
-        score, data.y, data.sources, CONTRA, THRESHOLDS, target)
+        score, data.y, data.sources, CONTRA, THRESHOLDS, target
+    )
     guard = predictions(data, probs, ruled, threshold)
     pred = predictions(data, probs, ruled, threshold, score, sentence_threshold)
     by_source = {s: scores(data, pred, data.sources == s) for s in folds}
     cv_probs, cv_ruled = cross_validated(data, cfg)
-    cv = scores(data, predictions(data, cv_probs, cv_ruled, threshold),
-                np.ones(len(data.y), dtype=bool))
-    return {"config": cfg, "threshold": threshold, "curve": curves, "cross": by_source,
-            "cross_f1": round(float(np.mean([s["all_f1"] for s in by_source.values()])), 4),
-            "cv": cv, "probs": probs, "ruled": ruled, "score": score,
-            "sentence_threshold": sentence_threshold, "sentence_curve": sentence_curve,
-            "cross_guard": {s: scores(data, guard, data.sources == s) for s in folds}}
+    cv = scores(
+        data, predictions(data, cv_probs, cv_ruled, threshold), np.ones(len(data.y), dtype=bool)
+    )
+    return {
+        "config": cfg,
+        "threshold": threshold,
+        "curve": curves,
+        "cross": by_source,
+        "cross_f1": round(float(np.mean([s["all_f1"] for s in by_source.values()])), 4),
+        "cv": cv,
+        "probs": probs,
+        "ruled": ruled,
+        "score": score,
+        "sentence_threshold": sentence_threshold,
+        "sentence_curve": sentence_curve,
+        "cross_guard": {s: scores(data, guard, data.sources == s) for s in folds},
+    }

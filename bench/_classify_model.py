@@ -22,8 +22,13 @@ from omoide.engine.classify import BlockProjection, HiddenLayer
 
 # The heads of round 28's train → choose split (``bench/classify_split.py --head``,
 # ``bench/results/classify_round28.md``): boosted trees (compared only) and the net.
-TREES = {"max_iter": 200, "learning_rate": 0.05, "max_leaf_nodes": 15, "min_samples_leaf": 40,
-         "l2_regularization": 1.0}
+TREES = {
+    "max_iter": 200,
+    "learning_rate": 0.05,
+    "max_leaf_nodes": 15,
+    "min_samples_leaf": 40,
+    "l2_regularization": 1.0,
+}
 NET = {"units": 32, "alpha": 1.0, "max_iter": 300, "seed": 0}
 
 
@@ -49,8 +54,12 @@ def sklearn_parts():
 Projection = list[tuple[np.ndarray, np.ndarray]]  # per block: (mean, directions dim × k)
 
 
-def project(blocks: list[np.ndarray], reduce: str, y: np.ndarray | None = None,
-            fitted: Projection | None = None) -> tuple[np.ndarray, Projection]:
+def project(
+    blocks: list[np.ndarray],
+    reduce: str,
+    y: np.ndarray | None = None,
+    fitted: Projection | None = None,
+) -> tuple[np.ndarray, Projection]:
     """Each block's coordinates along a few directions, side by side. ``reduce`` is "none",
     "centroid" (the direction from the block's mean to each class's mean, unit length: how
     much a pair's block looks like each class's) or "pcaK" (the top K principal directions).
@@ -63,13 +72,11 @@ def project(blocks: list[np.ndarray], reduce: str, y: np.ndarray | None = None,
             mu = b.mean(axis=0)
             if reduce == "centroid":
                 assert y is not None
-                directions = np.stack([b[y == k].mean(axis=0) - mu
-                                       for k in range(len(CLASSES))])
-                directions /= np.maximum(np.linalg.norm(directions, axis=1, keepdims=True),
-                                         1e-12)
+                directions = np.stack([b[y == k].mean(axis=0) - mu for k in range(len(CLASSES))])
+                directions /= np.maximum(np.linalg.norm(directions, axis=1, keepdims=True), 1e-12)
             else:
                 _, _, vt = np.linalg.svd(b - mu, full_matrices=False)
-                directions = vt[:int(reduce.removeprefix("pca"))]
+                directions = vt[: int(reduce.removeprefix("pca"))]
             fitted.append((mu, directions.T))
     return np.hstack([(b - mu) @ p for b, (mu, p) in zip(blocks, fitted, strict=True)]), fitted
 
@@ -84,14 +91,17 @@ def fold_projection(params, n_named: int, fitted: Projection):
     bias = b - w_proj @ mean[n_named:]
     rows, start = [], 0
     for mu, p in fitted:
-        part = w_proj[:, start:start + p.shape[1]]
+        part = w_proj[:, start : start + p.shape[1]]
         rows.append(part @ p.T)  # classes × dim
         bias = bias - (part @ p.T) @ mu
         start += p.shape[1]
     dim = fitted[0][0].shape[0]
-    return (np.concatenate([mean[:n_named], np.zeros(dim * len(fitted))]),
-            np.concatenate([scale[:n_named], np.ones(dim * len(fitted))]),
-            np.hstack([w_named, *rows]), bias)
+    return (
+        np.concatenate([mean[:n_named], np.zeros(dim * len(fitted))]),
+        np.concatenate([scale[:n_named], np.ones(dim * len(fitted))]),
+        np.hstack([w_named, *rows]),
+        bias,
+    )
 
 
 def head_fields(params, n_named: int, fitted: Projection) -> dict[str, object]:
@@ -100,10 +110,22 @@ def head_fields(params, n_named: int, fitted: Projection) -> dict[str, object]:
     if not isinstance(params, Net):
         mean, scale, weights, bias = fold_projection(params, n_named, fitted)
         return {"mean": mean, "scale": scale, "weights": weights, "bias": bias}
-    projection = BlockProjection(directions=np.stack([p for _, p in fitted]),
-                                 offset=np.stack([mu @ p for mu, p in fitted])) if fitted else None
-    return {"mean": params.mean, "scale": params.scale, "weights": params.weights,
-            "bias": params.bias, "hidden": params.hidden, "projection": projection}
+    projection = (
+        BlockProjection(
+            directions=np.stack([p for _, p in fitted]),
+            offset=np.stack([mu @ p for mu, p in fitted]),
+        )
+        if fitted
+        else None
+    )
+    return {
+        "mean": params.mean,
+        "scale": params.scale,
+        "weights": params.weights,
+        "bias": params.bias,
+        "hidden": params.hidden,
+        "projection": projection,
+    }
 
 
 def fit_logistic(x: np.ndarray, y: np.ndarray, c: float, weight: np.ndarray | None = None):
@@ -136,12 +158,21 @@ def fit_net(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None) -> N
         sys.exit("scikit-learn is needed for training: .venv/bin/pip install -e '.[bench]'")
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
-    model = MLPClassifier(hidden_layer_sizes=(NET["units"],), alpha=NET["alpha"],
-                          max_iter=NET["max_iter"], random_state=NET["seed"])
+    model = MLPClassifier(
+        hidden_layer_sizes=(NET["units"],),
+        alpha=NET["alpha"],
+        max_iter=NET["max_iter"],
+        random_state=NET["seed"],
+    )
     model.fit((x - mean) / scale, y, sample_weight=weight)
     assert list(model.classes_) == list(range(len(CLASSES)))
-    return Net(mean, scale, HiddenLayer(weights=model.coefs_[0].T, bias=model.intercepts_[0]),
-               model.coefs_[1].T, model.intercepts_[1])
+    return Net(
+        mean,
+        scale,
+        HiddenLayer(weights=model.coefs_[0].T, bias=model.intercepts_[0]),
+        model.coefs_[1].T,
+        model.intercepts_[1],
+    )
 
 
 def probabilities(params, x: np.ndarray) -> np.ndarray:

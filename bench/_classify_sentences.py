@@ -31,9 +31,27 @@ from _classify_common import Pair
 from omoide.engine.classify import statements
 
 # where the sentence threshold is chosen
-SENTENCE_FOLDS = ("notes1", "notes2", "notes3", "notes4", "notes5", "notes6", "notes7", "notes8",
-                  "notes9", "notes10", "notes11", "notes12", "notes13", "notes14",
-                  "notes15", "notes16", "notes17", "notes18", "notes19")
+SENTENCE_FOLDS = (
+    "notes1",
+    "notes2",
+    "notes3",
+    "notes4",
+    "notes5",
+    "notes6",
+    "notes7",
+    "notes8",
+    "notes9",
+    "notes10",
+    "notes11",
+    "notes12",
+    "notes13",
+    "notes14",
+    "notes15",
+    "notes16",
+    "notes17",
+    "notes18",
+    "notes19",
+)
 SENTENCE_MIN_CALLS = 5  # a fold's precision counts at a threshold where it makes this many calls
 SENTENCE_Z = 1.96  # the pooled precision's Wilson interval (95%) must clear the target
 
@@ -61,8 +79,15 @@ def sentence_pairs(pairs: list[Pair], several: np.ndarray) -> tuple[list[Pair], 
     return out, np.array(parent, dtype=int)
 
 
-def sentence_scores(n_pairs: int, parent: np.ndarray, probs: np.ndarray, ruled: np.ndarray,
-                    rule_says: np.ndarray, contra: int, rows: np.ndarray) -> np.ndarray:
+def sentence_scores(
+    n_pairs: int,
+    parent: np.ndarray,
+    probs: np.ndarray,
+    ruled: np.ndarray,
+    rule_says: np.ndarray,
+    contra: int,
+    rows: np.ndarray,
+) -> np.ndarray:
     """Per pair, the highest CONTRADICTORY score of its sentences among ``rows`` (a sure rule
     scores 1 when it says CONTRADICTORY, else 0); -1 for a pair without sentence rows."""
     score = np.full(n_pairs, -1.0)
@@ -72,9 +97,14 @@ def sentence_scores(n_pairs: int, parent: np.ndarray, probs: np.ndarray, ruled: 
     return score
 
 
-def choose_sentence_threshold(score: np.ndarray, y: np.ndarray, sources: np.ndarray,
-                              contra: int, thresholds: tuple[float, ...], target: float
-                              ) -> tuple[float, list[dict[str, float]]]:
+def choose_sentence_threshold(
+    score: np.ndarray,
+    y: np.ndarray,
+    sources: np.ndarray,
+    contra: int,
+    thresholds: tuple[float, ...],
+    target: float,
+) -> tuple[float, list[dict[str, float]]]:
     """The lowest threshold from which every notes fold's precision of the several-sentence
     pairs' CONTRADICTORY calls stays ≥ ``target`` all the way up (a fold counts where it makes
     SENTENCE_MIN_CALLS calls) and the notes folds' pooled precision is ≥ ``target`` with 95%
@@ -86,8 +116,9 @@ def choose_sentence_threshold(score: np.ndarray, y: np.ndarray, sources: np.ndar
         row: dict[str, float] = {"threshold": t}
         worst = 1.0
         pooled = np.isin(sources, SENTENCE_FOLDS) & said
-        row["pooled_lower"] = round(wilson_lower(int((pooled & (y == contra)).sum()),
-                                                 int(pooled.sum())), 4)
+        row["pooled_lower"] = round(
+            wilson_lower(int((pooled & (y == contra)).sum()), int(pooled.sum())), 4
+        )
         for fold in SENTENCE_FOLDS:
             part = sources == fold
             calls = int((said & part).sum())

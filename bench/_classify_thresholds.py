@@ -23,8 +23,9 @@ MARGIN = 2
 MIN_CALLS = 10  # a source's precision counts at a threshold where it makes this many C calls
 
 
-def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | None = None
-          ) -> list[dict[str, float]]:
+def curve(
+    data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | None = None
+) -> list[dict[str, float]]:
     """CONTRADICTORY precision and recall of the final verdicts at each threshold, overall and
     per language: every close that would ship on the statements' path (a deciding rule's or a
     sure reading's close counts as it says, else the judge's at the threshold);
@@ -33,20 +34,22 @@ def curve(data: Data, probs: np.ndarray, ruled: np.ndarray, mask: np.ndarray | N
     mask = np.ones(len(data.y), dtype=bool) if mask is None else mask
     rows = []
     for t in THRESHOLDS:
-        said_all = np.where(ruled, data.rule_says == CONTRA, probs[:, CONTRA] >= t) & (
-            ~data.capped)
+        said_all = np.where(ruled, data.rule_says == CONTRA, probs[:, CONTRA] >= t) & (~data.capped)
         said_own = said_all & ~ruled
         row: dict[str, float] = {"threshold": t}
-        for name, part in [("all", mask)] + [(lang, mask & (data.langs == lang))
-                                             for lang in ("en", "ja")]:
+        for name, part in [("all", mask)] + [
+            (lang, mask & (data.langs == lang)) for lang in ("en", "ja")
+        ]:
             said, gold = said_all & part, (data.y == CONTRA) & part
-            row[f"{name}_precision"] = float((said & gold).sum() / said.sum()) if said.any() \
-                else 1.0
+            row[f"{name}_precision"] = (
+                float((said & gold).sum() / said.sum()) if said.any() else 1.0
+            )
             row[f"{name}_calls"] = float(said.sum())
             row[f"{name}_recall"] = float((said & gold).sum() / gold.sum()) if gold.any() else 0.0
             own = said_own & part
-            row[f"{name}_own_precision"] = float((own & gold).sum() / own.sum()) if own.any() \
-                else 1.0
+            row[f"{name}_own_precision"] = (
+                float((own & gold).sum() / own.sum()) if own.any() else 1.0
+            )
             row[f"{name}_own_calls"] = float(own.sum())
         rows.append(row)
     return rows
@@ -81,14 +84,19 @@ class ThresholdRule:
     quantile: float = 0.25
 
     def label(self) -> str:
-        base = {"fold": f"every fold (≥ {self.min_calls} calls)",
-                "pooled": "pooled precision",
-                "macro": f"mean precision of the sources (≥ {self.min_calls} calls)",
-                "quantile": f"the {self.quantile:g} quantile of the sources' precisions "
-                            f"(≥ {self.min_calls} calls)",
-                "wilson": f"Wilson lower bound (z = {self.z}) of pooled precision"}[self.pool]
-        own = (" of the judge's own calls" if self.calls == "own"
-               else " of all the closes that ship (sure rules and the judge)")
+        base = {
+            "fold": f"every fold (≥ {self.min_calls} calls)",
+            "pooled": "pooled precision",
+            "macro": f"mean precision of the sources (≥ {self.min_calls} calls)",
+            "quantile": f"the {self.quantile:g} quantile of the sources' precisions "
+            f"(≥ {self.min_calls} calls)",
+            "wilson": f"Wilson lower bound (z = {self.z}) of pooled precision",
+        }[self.pool]
+        own = (
+            " of the judge's own calls"
+            if self.calls == "own"
+            else " of all the closes that ship (sure rules and the judge)"
+        )
         cliff = f", cliff +{self.cliff_margin}" if self.cliff_margin else ", no cliff rule"
         floor = f", every source ≥ {self.floor}" if self.floor else ""
         return base + own + floor + cliff + (f", margin +{self.margin}" if self.margin else "")
@@ -99,21 +107,23 @@ class ThresholdRule:
         calls = [int(r[f"{key}_calls"]) for r in rows]
         right = [round(r[f"{key}_precision"] * c) for r, c in zip(rows, calls, strict=True)]
         if (pool or self.pool) == "fold":
-            return min((k / n for k, n in zip(right, calls, strict=True)
-                        if n >= self.min_calls), default=1.0)
+            return min(
+                (k / n for k, n in zip(right, calls, strict=True) if n >= self.min_calls),
+                default=1.0,
+            )
         if self.pool in ("macro", "quantile"):
             each = [k / n for k, n in zip(right, calls, strict=True) if n >= self.min_calls]
             if not each:
                 return 1.0
-            return float(np.mean(each) if self.pool == "macro" else np.quantile(each,
-                                                                               self.quantile))
+            return float(
+                np.mean(each) if self.pool == "macro" else np.quantile(each, self.quantile)
+            )
         n, k = sum(calls), sum(right)
         if n < self.min_calls:
             return 1.0
         return k / n if self.pool == "pooled" else wilson_lower(k, n, self.z)
 
-    def choose(self, curves: dict[str, list[dict[str, float]]], target: float
-               ) -> dict[str, float]:
+    def choose(self, curves: dict[str, list[dict[str, float]]], target: float) -> dict[str, float]:
         chosen = {}
         top = len(THRESHOLDS) - 1
         for lang in ("en", "ja"):
@@ -187,8 +197,9 @@ RULE = ThresholdRule(pool="quantile", quantile=0.25)
 FAR = 0.10  # a left-out source this far under the target fails precision first, pooled or not
 
 
-def choose_thresholds(curves: dict[str, list[dict[str, float]]], target: float,
-                      rule: ThresholdRule = RULE) -> dict[str, float]:
+def choose_thresholds(
+    curves: dict[str, list[dict[str, float]]], target: float, rule: ThresholdRule = RULE
+) -> dict[str, float]:
     """Per language, the threshold ``rule`` reads off the sources' curves (each scored by a
     model fitted on the other sources)."""
     return rule.choose(curves, target)
@@ -197,8 +208,9 @@ def choose_thresholds(curves: dict[str, list[dict[str, float]]], target: float,
 def scores(data: Data, pred: np.ndarray, mask: np.ndarray) -> dict[str, float]:
     """Macro-F1 and CONTRADICTORY precision / recall on the rows of ``mask``, by language."""
     out: dict[str, float] = {}
-    for name, part in [("all", mask)] + [(lang, mask & (data.langs == lang))
-                                         for lang in ("en", "ja")]:
+    for name, part in [("all", mask)] + [
+        (lang, mask & (data.langs == lang)) for lang in ("en", "ja")
+    ]:
         said, gold = (pred == CONTRA) & part, (data.y == CONTRA) & part
         out[f"{name}_f1"] = round(macro_f1(pred[part], data.y[part]), 4)
         out[f"{name}_cp"] = round(float((said & gold).sum() / max(said.sum(), 1)), 4)
@@ -226,12 +238,14 @@ def keeps_precision(result: dict[str, object], target: float) -> bool:
     assert isinstance(cross, dict)
     for lang in ("en", "ja"):
         calls = [int(s.get(f"{lang}_calls", 1)) for s in cross.values()]
-        right = sum(round(s[f"{lang}_cp"] * n) for s, n in zip(cross.values(), calls,
-                                                               strict=True))
+        right = sum(round(s[f"{lang}_cp"] * n) for s, n in zip(cross.values(), calls, strict=True))
         if sum(calls) and right / sum(calls) < target:
             return False
-        if any(s[f"{lang}_cp"] < target - FAR for s, n in zip(cross.values(), calls,
-                                                              strict=True) if n >= MIN_CALLS):
+        if any(
+            s[f"{lang}_cp"] < target - FAR
+            for s, n in zip(cross.values(), calls, strict=True)
+            if n >= MIN_CALLS
+        ):
             return False
     return True
 

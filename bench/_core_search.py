@@ -94,8 +94,9 @@ class PrecomputedQueries:
 @contextlib.contextmanager
 def temp_app(embedder: Embedder, root: Path, name: str) -> Iterator[tuple[Omoide, FixedClock]]:
     clock = FixedClock(NOW)
-    app = build(Settings.from_env({}, data_dir=root / name), embedder=embedder, clock=clock,
-                llm=None)
+    app = build(
+        Settings.from_env({}, data_dir=root / name), embedder=embedder, clock=clock, llm=None
+    )
     try:
         yield app, clock
     finally:
@@ -115,8 +116,13 @@ def bulk_load(app: Omoide, corpus: SyntheticCorpus, persona: str, n: int) -> flo
 # -- search -------------------------------------------------------------------------------------
 
 
-def time_searches(service: SearchService, clock: FixedClock, variant: Variant,
-                  queries: Sequence[str], repeats: int) -> dict[str, Any]:
+def time_searches(
+    service: SearchService,
+    clock: FixedClock,
+    variant: Variant,
+    queries: Sequence[str],
+    repeats: int,
+) -> dict[str, Any]:
     """Wall-clock p50/p95 of each repeat, and the same for CPU time (``cpu_*``)."""
     walls, cpus = [], []
     for _ in range(repeats):
@@ -124,26 +130,41 @@ def time_searches(service: SearchService, clock: FixedClock, variant: Variant,
         for query in queries:
             # An hour later each time, so every search also pays its recall write (worst case).
             clock.advance(hours=1)
-            wall, cpu, _ = timed_wall_cpu_ms(lambda q=query: service.search(
-                PERSONA, service.build_request(
-                    PERSONA, query=q, top_k=10, mode=variant.mode,
-                    tags=list(variant.tags) or None, date_range=variant.date_range)))
+            wall, cpu, _ = timed_wall_cpu_ms(
+                lambda q=query: service.search(
+                    PERSONA,
+                    service.build_request(
+                        PERSONA,
+                        query=q,
+                        top_k=10,
+                        mode=variant.mode,
+                        tags=list(variant.tags) or None,
+                        date_range=variant.date_range,
+                    ),
+                )
+            )
             wall_samples.append(wall)
             cpu_samples.append(cpu)
         walls.append(wall_samples)
         cpus.append(cpu_samples)
     cpu = Repeated.of(cpus).as_dict()
-    return {**Repeated.of(walls).as_dict(),
-            **{f"cpu_{k}": v for k, v in cpu.items() if k.endswith("_ms")}}
+    return {
+        **Repeated.of(walls).as_dict(),
+        **{f"cpu_{k}": v for k, v in cpu.items() if k.endswith("_ms")},
+    }
 
 
-def time_components(app: Omoide, embedder: Embedder, queries: Sequence[str],
-                    repeats: int) -> dict[str, dict[str, Any]]:
+def time_components(
+    app: Omoide, embedder: Embedder, queries: Sequence[str], repeats: int
+) -> dict[str, dict[str, Any]]:
     """Where a hybrid search spends its time: each store call on its own (pool of 50)."""
     memories = app.store.memories(PERSONA)
     vectors = {q: embedder.embed_query(q) for q in queries}
-    filters = SearchFilters(tags=("travel",), created_from=NOW - timedelta(days=60),
-                            created_until=NOW - timedelta(days=30))
+    filters = SearchFilters(
+        tags=("travel",),
+        created_from=NOW - timedelta(days=60),
+        created_until=NOW - timedelta(days=30),
+    )
     top = {q: [i for i, _ in memories.vectors.search(vectors[q], limit=50)] for q in queries}
     parts: dict[str, Callable[[str], object]] = {
         "embed_query": embedder.embed_query,
@@ -157,8 +178,10 @@ def time_components(app: Omoide, embedder: Embedder, queries: Sequence[str],
         runs = [[timed_ms(functools.partial(fn, q))[0] for q in queries] for _ in range(repeats)]
         per_query = np.median(np.asarray(runs), axis=0)
         slowest = sorted(zip(per_query.tolist(), queries, strict=True), reverse=True)[:3]
-        out[name] = {**Repeated.of(runs).as_dict(),
-                     "slowest": [{"query": q, "median_ms": round(ms, 1)} for ms, q in slowest]}
+        out[name] = {
+            **Repeated.of(runs).as_dict(),
+            "slowest": [{"query": q, "median_ms": round(ms, 1)} for ms, q in slowest],
+        }
     return out
 
 
@@ -173,31 +196,37 @@ def cold_index_load_ms(db_path: Path, embedder: Embedder) -> float:
         store.close()
 
 
-def bench_size(app: Omoide, clock: FixedClock, name: str, embedder: Embedder, plan: Plan,
-               texts: Iterator[str]) -> dict[str, Any]:
+def bench_size(
+    app: Omoide, clock: FixedClock, name: str, embedder: Embedder, plan: Plan, texts: Iterator[str]
+) -> dict[str, Any]:
     queries = plan.queries
-    excluded = SearchService(app.store, PrecomputedQueries(embedder, queries), clock,
-                             app.settings_service)
+    excluded = SearchService(
+        app.store, PrecomputedQueries(embedder, queries), clock, app.settings_service
+    )
     included = app.search
     warm = Variant("warm-up", "hybrid")
     time_searches(excluded, clock, warm, queries, 1)
     result: dict[str, Any] = {"load_average": load_average()}
     result["index_load_ms"] = round(cold_index_load_ms(app.settings.db_path, embedder), 1)
-    result["embed_query"] = Repeated.of([[timed_ms(lambda q=q: embedder.embed_query(q))[0]
-                                          for q in queries] for _ in range(plan.repeats)]
-                                        ).as_dict()
+    result["embed_query"] = Repeated.of(
+        [
+            [timed_ms(lambda q=q: embedder.embed_query(q))[0] for q in queries]
+            for _ in range(plan.repeats)
+        ]
+    ).as_dict()
     variants: dict[str, Any] = {}
     for variant in VARIANTS:
         variants[variant.name] = {
             "included": time_searches(included, clock, variant, queries, plan.repeats),
             "excluded": time_searches(excluded, clock, variant, queries, plan.repeats),
         }
-        log(f"  {variant.name}: p95 incl {variants[variant.name]['included']['p95_best_ms']:.1f}"
-            f" / excl {variants[variant.name]['excluded']['p95_best_ms']:.1f} ms (best)")
+        log(
+            f"  {variant.name}: p95 incl {variants[variant.name]['included']['p95_best_ms']:.1f}"
+            f" / excl {variants[variant.name]['excluded']['p95_best_ms']:.1f} ms (best)"
+        )
     result["variants"] = variants
     result["components"] = time_components(app, embedder, queries, plan.repeats)
-    result["create"] = time_creates(app, clock, texts, plan.create_per_repeat[name],
-                                    plan.repeats)
+    result["create"] = time_creates(app, clock, texts, plan.create_per_repeat[name], plan.repeats)
     result["load_average_after"] = load_average()
     return result
 
@@ -205,8 +234,9 @@ def bench_size(app: Omoide, clock: FixedClock, name: str, embedder: Embedder, pl
 # -- writes -------------------------------------------------------------------------------------
 
 
-def time_creates(app: Omoide, clock: FixedClock, texts: Iterator[str], per_repeat: int,
-                 repeats: int) -> dict[str, Any]:
+def time_creates(
+    app: Omoide, clock: FixedClock, texts: Iterator[str], per_repeat: int, repeats: int
+) -> dict[str, Any]:
     """memory_create one at a time into the loaded persona (dedup searches the whole index)."""
     runs, outcomes = [], {"created": 0, "duplicate": 0}
     for _ in range(repeats):
@@ -214,16 +244,18 @@ def time_creates(app: Omoide, clock: FixedClock, texts: Iterator[str], per_repea
         for _ in range(per_repeat):
             text = next(texts)
             clock.advance(seconds=1)
-            ms, outcome = timed_ms(lambda t=text: app.memories.create(
-                PERSONA, app.memories.build_new(content=t)))
+            ms, outcome = timed_ms(
+                lambda t=text: app.memories.create(PERSONA, app.memories.build_new(content=t))
+            )
             samples.append(ms)
             outcomes[outcome.status] += 1
         runs.append(samples)
     return {**Repeated.of(runs).as_dict(), **outcomes}
 
 
-def bench_ingest(name: str, embedder: Embedder, root: Path, texts: Sequence[str], count: int,
-                 repeats: int) -> dict[str, Any]:
+def bench_ingest(
+    name: str, embedder: Embedder, root: Path, texts: Sequence[str], count: int, repeats: int
+) -> dict[str, Any]:
     """Throughput into an empty persona: MemoryService.create one by one, and the bulk path."""
     batch = texts[:count]
     one_by_one, bulk, created = [], [], []
@@ -248,10 +280,16 @@ def bench_ingest(name: str, embedder: Embedder, root: Path, texts: Sequence[str]
                 vectors = embedder.embed_passages([n.content for n in news])
                 store.insert_many(news, vectors, stabilities=[1.0] * len(news), now=clock.now())
             bulk.append(len(batch) / (time.perf_counter() - start))
-            log(f"  ingest {name} run {r + 1}: {one_by_one[-1]:.1f}/s one by one, "
-                f"{bulk[-1]:.1f}/s bulk")
-    return {"texts": len(batch), "created_one_by_one": created,
-            "one_by_one_per_s": best_and_median([round(x, 1) for x in one_by_one],
-                                                higher_is_better=True),
-            "bulk_per_s": best_and_median([round(x, 1) for x in bulk], higher_is_better=True),
-            "load_average": load_average()}
+            log(
+                f"  ingest {name} run {r + 1}: {one_by_one[-1]:.1f}/s one by one, "
+                f"{bulk[-1]:.1f}/s bulk"
+            )
+    return {
+        "texts": len(batch),
+        "created_one_by_one": created,
+        "one_by_one_per_s": best_and_median(
+            [round(x, 1) for x in one_by_one], higher_is_better=True
+        ),
+        "bulk_per_s": best_and_median([round(x, 1) for x in bulk], higher_is_better=True),
+        "load_average": load_average(),
+    }

@@ -41,8 +41,7 @@ def rss_child(data_dir: Path, embedder_name: str, searches: int) -> dict[str, An
     embedder = make_embedder(embedder_name)
     out["after_model_mb"] = rss_mb()
     clock = FixedClock(NOW)
-    app = build(Settings.from_env({}, data_dir=data_dir), embedder=embedder, clock=clock,
-                llm=None)
+    app = build(Settings.from_env({}, data_dir=data_dir), embedder=embedder, clock=clock, llm=None)
     index = app.store.memories(PERSONA).vectors
     out["memories"] = len(index)
     out["after_index_mb"] = rss_mb()
@@ -59,8 +58,16 @@ def rss_child(data_dir: Path, embedder_name: str, searches: int) -> dict[str, An
 
 
 def measure_rss(data_dir: Path, embedder_name: str, searches: int) -> dict[str, Any]:
-    cmd = [sys.executable, str(CORE_SCRIPT), "--rss-child", str(data_dir),
-           "--embedder", embedder_name, "--rss-searches", str(searches)]
+    cmd = [
+        sys.executable,
+        str(CORE_SCRIPT),
+        "--rss-child",
+        str(data_dir),
+        "--embedder",
+        embedder_name,
+        "--rss-searches",
+        str(searches),
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
@@ -74,18 +81,26 @@ THREAD_SETUPS: dict[str, dict[str, str]] = {
 }
 
 
-def threads_child(names: Sequence[str], queries: Sequence[str], texts: Sequence[str],
-                  repeats: int) -> dict[str, Any]:
+def threads_child(
+    names: Sequence[str], queries: Sequence[str], texts: Sequence[str], repeats: int
+) -> dict[str, Any]:
     """Run in a fresh process: embedding latency under this process's thread settings."""
     out: dict[str, Any] = {}
     for name in names:
         embedder = make_embedder(name)
         embedder.embed_query(queries[0])
         out[name] = {
-            "embed_query": Repeated.of([[timed_ms(functools.partial(embedder.embed_query, q))[0]
-                                         for q in queries] for _ in range(repeats)]).as_dict(),
-            "embed_one_passage": Repeated.of([[timed_ms(functools.partial(
-                embedder.embed_passages, [t]))[0] for t in texts] for _ in range(repeats)]
+            "embed_query": Repeated.of(
+                [
+                    [timed_ms(functools.partial(embedder.embed_query, q))[0] for q in queries]
+                    for _ in range(repeats)
+                ]
+            ).as_dict(),
+            "embed_one_passage": Repeated.of(
+                [
+                    [timed_ms(functools.partial(embedder.embed_passages, [t]))[0] for t in texts]
+                    for _ in range(repeats)
+                ]
             ).as_dict(),
         }
     return out
@@ -95,26 +110,42 @@ def bench_threads(names: Sequence[str], plan: Plan, data: Path, quick: bool) -> 
     """The same embedding calls under each thread setup, each in its own process."""
     out: dict[str, Any] = {"load_average": load_average()}
     for label, extra in THREAD_SETUPS.items():
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")
+        }
         env.update(extra)
-        cmd = [sys.executable, str(CORE_SCRIPT), "--threads-child",
-               "--embedder", names[0] if len(names) == 1 else "both",
-               "--repeats", str(plan.repeats),
-               "--data", str(data), *(["--quick"] if quick else [])]
+        cmd = [
+            sys.executable,
+            str(CORE_SCRIPT),
+            "--threads-child",
+            "--embedder",
+            names[0] if len(names) == 1 else "both",
+            "--repeats",
+            str(plan.repeats),
+            "--data",
+            str(data),
+            *(["--quick"] if quick else []),
+        ]
         done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
         out[label] = json.loads(done.stdout.strip().splitlines()[-1])
-        log(f"  threads '{label}': " + ", ".join(
-            f"{n} query p50 {v['embed_query']['p50_best_ms']:.1f} ms"
-            for n, v in out[label].items()))
+        log(
+            f"  threads '{label}': "
+            + ", ".join(
+                f"{n} query p50 {v['embed_query']['p50_best_ms']:.1f} ms"
+                for n, v in out[label].items()
+            )
+        )
     return out
 
 
 # -- decay --------------------------------------------------------------------------------------
 
 
-def add_decay_rows(store: SqliteStore, persona_id: int, first_id: int, n: int,
-                   rng: np.random.Generator) -> None:
+def add_decay_rows(
+    store: SqliteStore, persona_id: int, first_id: int, n: int, rng: np.random.Generator
+) -> None:
     """Direct SQL rows in ``memories`` + ``memory_strength`` (decay needs nothing else)."""
     base = np.datetime64(NOW.replace(tzinfo=None), "us")
     with store.db.write() as conn:
@@ -129,14 +160,21 @@ def add_decay_rows(store: SqliteStore, persona_id: int, first_id: int, n: int,
             conn.executemany(
                 "INSERT INTO memories (id, key, persona_id, content, importance, created_at, "
                 "updated_at, last_accessed) VALUES (?, ?, ?, 'x', ?, ?, ?, ?)",
-                [(int(i), f"mem_{i:012d}", persona_id, float(imp), c, c, None if nv else a)
-                 for i, imp, c, a, nv in zip(ids, importance, created.tolist(),
-                                             accessed.tolist(), never, strict=True)])
+                [
+                    (int(i), f"mem_{i:012d}", persona_id, float(imp), c, c, None if nv else a)
+                    for i, imp, c, a, nv in zip(
+                        ids, importance, created.tolist(), accessed.tolist(), never, strict=True
+                    )
+                ],
+            )
             conn.executemany(
                 "INSERT INTO memory_strength (memory_id, strength, stability, last_decay_at) "
                 "VALUES (?, ?, ?, NULL)",
-                [(int(i), float(imp), float(s)) for i, imp, s in
-                 zip(ids, importance, stability, strict=True)])
+                [
+                    (int(i), float(imp), float(s))
+                    for i, imp, s in zip(ids, importance, stability, strict=True)
+                ],
+            )
             first_id += size
     store.db.conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
@@ -144,7 +182,8 @@ def add_decay_rows(store: SqliteStore, persona_id: int, first_id: int, n: int,
 _SELECT_FOR_DECAY = (
     "SELECT m.id, m.importance, s.stability, "
     "(julianday(?) - julianday(COALESCE(m.last_accessed, m.created_at))) * 24.0 "
-    "FROM memories m JOIN memory_strength s ON s.memory_id = m.id")
+    "FROM memories m JOIN memory_strength s ON s.memory_id = m.id"
+)
 
 
 def decay_executemany(store: SqliteStore) -> dict[str, float]:
@@ -158,12 +197,14 @@ def decay_executemany(store: SqliteStore) -> dict[str, float]:
         mark = time.perf_counter()
         data = np.array(rows, dtype=np.float64)
         values = strengths(data[:, 1], data[:, 2], data[:, 3])
-        params = list(zip(values.tolist(), [stamp] * len(data), data[:, 0].astype(int).tolist(),
-                          strict=True))
+        params = list(
+            zip(values.tolist(), [stamp] * len(data), data[:, 0].astype(int).tolist(), strict=True)
+        )
         phases["numpy_s"] = time.perf_counter() - mark
         mark = time.perf_counter()
-        conn.executemany("UPDATE memory_strength SET strength = ?, last_decay_at = ? "
-                         "WHERE memory_id = ?", params)
+        conn.executemany(
+            "UPDATE memory_strength SET strength = ?, last_decay_at = ? WHERE memory_id = ?", params
+        )
         phases["update_s"] = time.perf_counter() - mark
         mark = time.perf_counter()
     phases["commit_s"] = time.perf_counter() - mark
@@ -178,13 +219,19 @@ def decay_temp_table(store: SqliteStore) -> dict[str, float]:
     with store.db.write() as conn:
         data = np.array(conn.execute(_SELECT_FOR_DECAY, (stamp,)).fetchall(), dtype=np.float64)
         values = strengths(data[:, 1], data[:, 2], data[:, 3])
-        conn.execute("CREATE TEMP TABLE IF NOT EXISTS bench_decay (id INTEGER PRIMARY KEY, "
-                     "strength REAL)")
+        conn.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS bench_decay (id INTEGER PRIMARY KEY, strength REAL)"
+        )
         conn.execute("DELETE FROM bench_decay")
-        conn.executemany("INSERT INTO bench_decay VALUES (?, ?)",
-                         zip(data[:, 0].astype(int).tolist(), values.tolist(), strict=True))
-        conn.execute("UPDATE memory_strength SET strength = d.strength, last_decay_at = ? "
-                     "FROM bench_decay d WHERE d.id = memory_strength.memory_id", (stamp,))
+        conn.executemany(
+            "INSERT INTO bench_decay VALUES (?, ?)",
+            zip(data[:, 0].astype(int).tolist(), values.tolist(), strict=True),
+        )
+        conn.execute(
+            "UPDATE memory_strength SET strength = d.strength, last_decay_at = ? "
+            "FROM bench_decay d WHERE d.id = memory_strength.memory_id",
+            (stamp,),
+        )
     return {"total_s": time.perf_counter() - start}
 
 
@@ -201,7 +248,9 @@ def decay_sql_pow(store: SqliteStore) -> dict[str, float] | None:
             "UPDATE memory_strength SET last_decay_at = ?1, strength = m.importance * pow(1.0 + "
             "19.0 * max((julianday(?1) - julianday(COALESCE(m.last_accessed, m.created_at))) "
             "* 24.0, 0.0) / 24.0 / memory_strength.stability, -0.5) "
-            "FROM memories m WHERE m.id = memory_strength.memory_id", (iso(NOW),))
+            "FROM memories m WHERE m.id = memory_strength.memory_id",
+            (iso(NOW),),
+        )
     return {"total_s": time.perf_counter() - start}
 
 
@@ -212,8 +261,15 @@ def decay_store(store: SqliteStore) -> dict[str, float]:
 
 
 def stored_strengths(store: SqliteStore) -> np.ndarray:
-    return np.array([r[0] for r in store.db.conn().execute(
-        "SELECT strength FROM memory_strength ORDER BY memory_id")], dtype=np.float64)
+    return np.array(
+        [
+            r[0]
+            for r in store.db.conn().execute(
+                "SELECT strength FROM memory_strength ORDER BY memory_id"
+            )
+        ],
+        dtype=np.float64,
+    )
 
 
 def bench_decay(root: Path, sizes: Sequence[int], repeats: int) -> dict[str, Any]:
@@ -228,9 +284,11 @@ def bench_decay(root: Path, sizes: Sequence[int], repeats: int) -> dict[str, Any
             add_decay_rows(store, persona_id, have + 1, size - have, rng)
             have = size
             runs = [decay_store(store)["total_s"] for _ in range(repeats)]
-            out["sizes"][str(size)] = {"build_s": round(time.perf_counter() - start, 1),
-                                       **best_and_median([round(r, 3) for r in runs]),
-                                       "load_average": load_average()}
+            out["sizes"][str(size)] = {
+                "build_s": round(time.perf_counter() - start, 1),
+                **best_and_median([round(r, 3) for r in runs]),
+                "load_average": load_average(),
+            }
             log(f"  decay at {size:,}: best {min(runs):.2f} s")
         out["strategies"] = compare_decay_strategies(store, have, repeats)
     finally:
@@ -240,8 +298,12 @@ def bench_decay(root: Path, sizes: Sequence[int], repeats: int) -> dict[str, Any
 
 def compare_decay_strategies(store: SqliteStore, size: int, repeats: int) -> dict[str, Any]:
     """Each way to run the job at ``size`` rows, best of ``repeats``, and whether they agree."""
-    runs: dict[str, list[dict[str, float]]] = {"executemany (previous)": [], "temp table": [],
-                                               "SQL pow()": [], "SQL function (decay_all)": []}
+    runs: dict[str, list[dict[str, float]]] = {
+        "executemany (previous)": [],
+        "temp table": [],
+        "SQL pow()": [],
+        "SQL function (decay_all)": [],
+    }
     values: dict[str, np.ndarray] = {}
     for _ in range(repeats):
         runs["executemany (previous)"].append(decay_executemany(store))
@@ -260,9 +322,11 @@ def compare_decay_strategies(store: SqliteStore, size: int, repeats: int) -> dic
             out[name] = None
             continue
         best = min(timings, key=lambda t: t["total_s"])
-        out[name] = {"best": {k: round(v, 3) for k, v in best.items()},
-                     "median_total_s": round(float(np.median([t["total_s"] for t in timings])),
-                                             3),
-                     "max_abs_diff_vs_previous": float(np.max(np.abs(values[name] - reference)))
-                     if name in values else None}
+        out[name] = {
+            "best": {k: round(v, 3) for k, v in best.items()},
+            "median_total_s": round(float(np.median([t["total_s"] for t in timings])), 3),
+            "max_abs_diff_vs_previous": float(np.max(np.abs(values[name] - reference)))
+            if name in values
+            else None,
+        }
     return out

@@ -22,8 +22,9 @@ from omoide.store.vectors import language_of
 from omoide.wiring import build
 
 
-def candidate_lists(embedder_name: str, data: RetrievalSet, *, top_k: int = 10
-                    ) -> list[dict[str, Any]]:
+def candidate_lists(
+    embedder_name: str, data: RetrievalSet, *, top_k: int = 10
+) -> list[dict[str, Any]]:
     """One row per query: kind, lang, relevant ids, the keyword and semantic lists as
     [memory id, score] best first, and each candidate's script group."""
     embedder = make_embedder(embedder_name)
@@ -40,11 +41,18 @@ def candidate_lists(embedder_name: str, data: RetrievalSet, *, top_k: int = 10
             vector = embedder.embed_query(q.query)
             keyword = tier.keyword(q.query, limit=pool)
             semantic = tier.semantic(vector, query=q.query, limit=pool, allowed=None)
-            rows.append({
-                "id": q.id, "query": q.query, "kind": q.kind, "lang": q.lang,
-                "query_script": language_of(q.query), "relevant": sorted(q.relevant),
-                "keyword": [[row_to_id[s.id], s.score] for s in keyword],
-                "semantic": [[row_to_id[s.id], s.score] for s in semantic],
-                "script": script})
+            rows.append(
+                {
+                    "id": q.id,
+                    "query": q.query,
+                    "kind": q.kind,
+                    "lang": q.lang,
+                    "query_script": language_of(q.query),
+                    "relevant": sorted(q.relevant),
+                    "keyword": [[row_to_id[s.id], s.score] for s in keyword],
+                    "semantic": [[row_to_id[s.id], s.score] for s in semantic],
+                    "script": script,
+                }
+            )
         app.close()
     return rows

@@ -42,21 +42,22 @@ from omoide.service.classify_judge import embed_all, load_judge_models, measure
 
 DATA = REPO / "bench" / "data"
 # The notes folds: each written by one writer, as Omoide's consolidator writes notes.
-NOTE_FOLDS: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl"
-                               for n in range(1, 15)}
+NOTE_FOLDS: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 15)}
 # Statement sets read as notes: the extra precision check (every pair not CONTRADICTORY that is
 # closed counts as false). Seen sets only.
 STATEMENT_SETS: dict[str, Path] = {
     "pairs": DATA / "classify_pairs.jsonl",
-    **{f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl"
-       for n in range(1, 34)}}
+    **{f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 34)},
+}
 # The named features a note model may weigh: the judge's text signals but the veto-only and
 # close-only ones (they decide, they are not weighed), and the cosines.
-MODEL_FEATURES: tuple[str, ...] = tuple(
-    f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY) + EMBEDDING_FEATURES
+MODEL_FEATURES: tuple[str, ...] = (
+    tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY) + EMBEDDING_FEATURES
+)
 READINGS = ("raw", "norm")
 _DATE_SUFFIX = re.compile(
-    r"\s*(?:\([^()]*\d[^()]*\)|（[^（）]*[\d〇一二三四五六七八九十][^（）]*）)\s*$")
+    r"\s*(?:\([^()]*\d[^()]*\)|（[^（）]*[\d〇一二三四五六七八九十][^（）]*）)\s*$"
+)
 
 
 def note_form(text: str) -> str:
@@ -121,25 +122,53 @@ def measure_all(sources: dict[str, Path], cache: Path | None) -> Measured:
             j.append(sentence_score(t, s, model))
         x[reading], veto[reading] = np.array(rows), np.array(v, dtype=bool)
         sure[reading], judged[reading] = np.array(u, dtype=bool), np.array(j)
-    return Measured(np.array(p_src), np.array(p_lang), np.array(p_label), np.array(p_id),
-                    np.array(p_rule), np.array(parent), x, veto, sure, judged)
+    return Measured(
+        np.array(p_src),
+        np.array(p_lang),
+        np.array(p_label),
+        np.array(p_id),
+        np.array(p_rule),
+        np.array(parent),
+        x,
+        veto,
+        sure,
+        judged,
+    )
 
 
 def save(m: Measured, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {"pair_source": m.pair_source, "pair_lang": m.pair_lang,
-              "pair_label": m.pair_label, "pair_id": m.pair_id, "pair_rule": m.pair_rule,
-              "parent": m.parent}
+    arrays = {
+        "pair_source": m.pair_source,
+        "pair_lang": m.pair_lang,
+        "pair_label": m.pair_label,
+        "pair_id": m.pair_id,
+        "pair_rule": m.pair_rule,
+        "parent": m.parent,
+    }
     for r in READINGS:
-        arrays.update({f"x_{r}": m.x[r], f"veto_{r}": m.veto[r], f"sure_{r}": m.sure[r],
-                       f"judge_{r}": m.judge[r]})
+        arrays.update(
+            {
+                f"x_{r}": m.x[r],
+                f"veto_{r}": m.veto[r],
+                f"sure_{r}": m.sure[r],
+                f"judge_{r}": m.judge[r],
+            }
+        )
     np.savez(path, **arrays)
 
 
 def load(path: Path) -> Measured:
     with np.load(path, allow_pickle=False) as d:
-        return Measured(d["pair_source"], d["pair_lang"], d["pair_label"], d["pair_id"],
-                        d["pair_rule"], d["parent"],
-                        {r: d[f"x_{r}"] for r in READINGS}, {r: d[f"veto_{r}"] for r in READINGS},
-                        {r: d[f"sure_{r}"] for r in READINGS},
-                        {r: d[f"judge_{r}"] for r in READINGS})
+        return Measured(
+            d["pair_source"],
+            d["pair_lang"],
+            d["pair_label"],
+            d["pair_id"],
+            d["pair_rule"],
+            d["parent"],
+            {r: d[f"x_{r}"] for r in READINGS},
+            {r: d[f"veto_{r}"] for r in READINGS},
+            {r: d[f"sure_{r}"] for r in READINGS},
+            {r: d[f"judge_{r}"] for r in READINGS},
+        )

@@ -29,34 +29,60 @@ from omoide.engine.lang import normalise
 from omoide.store.sqlite.fts import words_body
 from omoide.store.sqlite.memory_writes import new_key
 
-__all__ = ["copy_load", "hnsw_cell", "load_many", "load_one", "loaded_rows", "settle",
-           "vector_side", "with_recall_writes"]
+__all__ = [
+    "copy_load",
+    "hnsw_cell",
+    "load_many",
+    "load_one",
+    "loaded_rows",
+    "settle",
+    "vector_side",
+    "with_recall_writes",
+]
 
 PERSONA = "bench"  # as scale.py
 _BATCH = 10_000
 _WORKERS = 2  # COPY streams: the server computes the generated keyword columns of each
-_GIN = {"memories_fts_words": "memories_fts USING gin (words)",
-        "memories_fts_tri_grams": "memories_fts_tri USING gin (grams)"}
+_GIN = {
+    "memories_fts_words": "memories_fts USING gin (words)",
+    "memories_fts_tri_grams": "memories_fts_tri USING gin (grams)",
+}
 
 
 def loaded_rows(store: Any, persona: str) -> int:
     """Active memories of ``persona`` already in the database (0 when the persona is new)."""
-    return int(store.db.conn().execute(
-        "SELECT count(*) FROM memories m JOIN personas p ON p.id = m.persona_id "
-        "WHERE p.name = ? AND m.status = 'active'", (persona,)).fetchone()[0])
+    return int(
+        store.db.conn()
+        .execute(
+            "SELECT count(*) FROM memories m JOIN personas p ON p.id = m.persona_id "
+            "WHERE p.name = ? AND m.status = 'active'",
+            (persona,),
+        )
+        .fetchone()[0]
+    )
 
 
 def _image(new: Any) -> str:
-    return json.dumps({
-        "content": new.content, "kind": str(new.kind), "importance": new.importance,
-        "tags": list(new.tags), "emotion_type": new.emotion_type,
-        "emotion_intensity": new.emotion_intensity, "valid_from": None, "valid_until": None,
-        "superseded_by": None, "summary_ref": None, "status": "active",
-        "metadata": new.metadata}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "content": new.content,
+            "kind": str(new.kind),
+            "importance": new.importance,
+            "tags": list(new.tags),
+            "emotion_type": new.emotion_type,
+            "emotion_intensity": new.emotion_intensity,
+            "valid_from": None,
+            "valid_until": None,
+            "superseded_by": None,
+            "summary_ref": None,
+            "status": "active",
+            "metadata": new.metadata,
+        },
+        ensure_ascii=False,
+    )
 
 
-def copy_load(store: Any, corpus: SyntheticCorpus, personas: Sequence[tuple[str, int]]
-              ) -> float:
+def copy_load(store: Any, corpus: SyntheticCorpus, personas: Sequence[tuple[str, int]]) -> float:
     """Load synthetic memories by COPY, ``n`` into each given ``(persona, n)``; returns the
     seconds taken (including rebuilding the keyword GIN indexes, dropped during the load, and
     the final VACUUM ANALYZE; excluding any HNSW build). Nobody else may write meanwhile."""
@@ -82,8 +108,10 @@ def copy_load(store: Any, corpus: SyntheticCorpus, personas: Sequence[tuple[str,
                     before = progress[0]
                     progress[0] += len(batch[0])
                     if progress[0] // 100_000 > before // 100_000 or progress[0] == n:
-                        log(f"copy load: {progress[0]} / {n} rows, "
-                            f"{time.perf_counter() - start:.0f} s")
+                        log(
+                            f"copy load: {progress[0]} / {n} rows, "
+                            f"{time.perf_counter() - start:.0f} s"
+                        )
 
     with store.db.raw() as raw:
         for name in _GIN:
@@ -102,45 +130,76 @@ def copy_load(store: Any, corpus: SyntheticCorpus, personas: Sequence[tuple[str,
         for name, target in _GIN.items():
             raw.execute(f"CREATE INDEX IF NOT EXISTS {name} ON {target}")
         raw.execute("UPDATE personas SET revision = revision + 1 WHERE id = ANY(%s)", (owners,))
-        for table in ("memories", "memory_strength", "memory_tags", "memory_vectors",
-                      "memories_fts", "memories_fts_tri", "memory_versions"):
+        for table in (
+            "memories",
+            "memory_strength",
+            "memory_tags",
+            "memory_vectors",
+            "memories_fts",
+            "memories_fts_tri",
+            "memory_versions",
+        ):
             raw.execute(f"VACUUM ANALYZE {table}")
     if errors:
         raise errors[0]
     return time.perf_counter() - start
 
 
-def _copy_batch(raw: Any, store: Any, owners: list[int], news: Any, vectors: Any,
-                stabilities: Any) -> None:
+def _copy_batch(
+    raw: Any, store: Any, owners: list[int], news: Any, vectors: Any, stabilities: Any
+) -> None:
     model_id, dim, size = store.model_id, store.dim, len(news)
     vector_oid = raw.execute("SELECT 'vector'::regtype::oid").fetchone()[0]
     stamp = iso(NOW)
     with raw.transaction():
-        ids = [int(r[0]) for r in raw.execute(
-            "SELECT nextval(pg_get_serial_sequence('memories', 'id')) "
-            "FROM generate_series(1, %s)", (size,))]
+        ids = [
+            int(r[0])
+            for r in raw.execute(
+                "SELECT nextval(pg_get_serial_sequence('memories', 'id')) "
+                "FROM generate_series(1, %s)",
+                (size,),
+            )
+        ]
         with raw.cursor() as cur:
-            with cur.copy("COPY memories (id, key, persona_id, content, kind, importance, "
-                          "tags, emotion_type, emotion_intensity, source, source_ref, "
-                          "created_at, updated_at, valid_from, valid_until, metadata) "
-                          "FROM STDIN") as copy:
+            with cur.copy(
+                "COPY memories (id, key, persona_id, content, kind, importance, "
+                "tags, emotion_type, emotion_intensity, source, source_ref, "
+                "created_at, updated_at, valid_from, valid_until, metadata) "
+                "FROM STDIN"
+            ) as copy:
                 for memory_id, persona_id, new in zip(ids, owners, news, strict=True):
-                    copy.write_row((
-                        memory_id, new_key(), persona_id, new.content, str(new.kind),
-                        new.importance, json.dumps(list(new.tags), ensure_ascii=False),
-                        new.emotion_type, new.emotion_intensity, new.source, new.source_ref,
-                        iso(new.created_at or NOW), stamp, None, None,
-                        json.dumps(new.metadata, ensure_ascii=False)))
-            with cur.copy("COPY memory_strength (memory_id, strength, stability, "
-                          "last_decay_at) FROM STDIN") as copy:
+                    copy.write_row(
+                        (
+                            memory_id,
+                            new_key(),
+                            persona_id,
+                            new.content,
+                            str(new.kind),
+                            new.importance,
+                            json.dumps(list(new.tags), ensure_ascii=False),
+                            new.emotion_type,
+                            new.emotion_intensity,
+                            new.source,
+                            new.source_ref,
+                            iso(new.created_at or NOW),
+                            stamp,
+                            None,
+                            None,
+                            json.dumps(new.metadata, ensure_ascii=False),
+                        )
+                    )
+            with cur.copy(
+                "COPY memory_strength (memory_id, strength, stability, last_decay_at) FROM STDIN"
+            ) as copy:
                 for memory_id, new, stability in zip(ids, news, stabilities, strict=True):
                     copy.write_row((memory_id, new.importance, float(stability), stamp))
             with cur.copy("COPY memory_tags (memory_id, persona_id, tag) FROM STDIN") as copy:
                 for memory_id, persona_id, new in zip(ids, owners, news, strict=True):
                     for tag in dict.fromkeys(new.tags):
                         copy.write_row((memory_id, persona_id, tag))
-            with cur.copy("COPY memory_vectors (memory_id, model_id, dim, vector) "
-                          "FROM STDIN (FORMAT BINARY)") as copy:
+            with cur.copy(
+                "COPY memory_vectors (memory_id, model_id, dim, vector) FROM STDIN (FORMAT BINARY)"
+            ) as copy:
                 copy.set_types(["int8", "text", "int4", vector_oid])
                 for memory_id, row in zip(ids, vectors, strict=True):
                     copy.write_row((memory_id, model_id, dim, row.tobytes()))
@@ -152,8 +211,10 @@ def _copy_batch(raw: Any, store: Any, owners: list[int], news: Any, vectors: Any
             with cur.copy("COPY memories_fts_tri (rowid, persona_id, body) FROM STDIN") as copy:
                 for memory_id, persona_id, body in zip(ids, owners, bodies, strict=True):
                     copy.write_row((memory_id, persona_id, body))
-            with cur.copy("COPY memory_versions (memory_id, version, change, changed_by, "
-                          "changed_at, before, after) FROM STDIN") as copy:
+            with cur.copy(
+                "COPY memory_versions (memory_id, version, change, changed_by, "
+                "changed_at, before, after) FROM STDIN"
+            ) as copy:
                 for memory_id, new in zip(ids, news, strict=True):
                     copy.write_row((memory_id, 1, "create", "user", stamp, None, _image(new)))
 
@@ -169,13 +230,16 @@ def load_one(app: Any, kind: str, n: int, args: Any, bulk: Any) -> dict[str, Any
     if kind == "postgres" and args.pg_reuse and loaded_rows(app.store, PERSONA) == n:
         return {"seconds": None, "load": "reused"}
     if kind == "postgres" and n >= args.pg_copy_above:
-        return {"seconds": copy_load(app.store, SyntheticCorpus(app.store.dim), [(PERSONA, n)]),
-                "load": "copy"}
+        return {
+            "seconds": copy_load(app.store, SyntheticCorpus(app.store.dim), [(PERSONA, n)]),
+            "load": "copy",
+        }
     return {"seconds": bulk(), "load": "insert_many"}
 
 
-def load_many(app: Any, kind: str, names: Sequence[str], per: int, corpus: SyntheticCorpus,
-              args: Any) -> float | None:
+def load_many(
+    app: Any, kind: str, names: Sequence[str], per: int, corpus: SyntheticCorpus, args: Any
+) -> float | None:
     """Create the personas and fill each with ``per`` memories (``insert_many``; COPY on
     PostgreSQL from ``--pg-copy-above`` rows in all); None when ``--pg-reuse`` finds them."""
     if kind == "postgres" and args.pg_reuse:
@@ -191,13 +255,13 @@ def load_many(app: Any, kind: str, names: Sequence[str], per: int, corpus: Synth
     else:
         for name in names:
             news, vectors, stabilities = corpus.batch(per)
-            app.store.memories(name).insert_many(news, vectors, stabilities=stabilities,
-                                                 now=NOW)
+            app.store.memories(name).insert_many(news, vectors, stabilities=stabilities, now=NOW)
     return time.perf_counter() - start
 
 
-def vector_side(app: Any, persona: str, embedder: Any, queries: Sequence[str],
-                repeats: int) -> dict[str, Any]:
+def vector_side(
+    app: Any, persona: str, embedder: Any, queries: Sequence[str], repeats: int
+) -> dict[str, Any]:
     """The HNSW index (built now, before any search is timed; its build time), which path the
     persona's searches take, the SQL path's own latency and its recall@10 against the exact
     in-memory index (raw cosine and language-centred, as the retriever asks)."""
@@ -237,15 +301,16 @@ def vector_side(app: Any, persona: str, embedder: Any, queries: Sequence[str],
     inside: dict[str, list[float]] = {"raw": [], "centred": []}
     for probe, vector in zip(probes, fresh, strict=True):
         got = search.search(vector, limit=10, centred_for=probe.content)
-        inside["centred"].append(_overlap(got, exact.search(vector, limit=10,
-                                                            centred_for=probe.content)))
-        inside["raw"].append(_overlap(search.search(vector, limit=10),
-                                      exact.search(vector, limit=10)))
+        inside["centred"].append(
+            _overlap(got, exact.search(vector, limit=10, centred_for=probe.content))
+        )
+        inside["raw"].append(
+            _overlap(search.search(vector, limit=10), exact.search(vector, limit=10))
+        )
     del exact
     out["sql_vector_side"] = _p(timing)
     out["recall_at_10"] = {k: round(sum(v) / len(v), 3) for k, v in recall.items()}
-    out["recall_at_10_in_distribution"] = {k: round(sum(v) / len(v), 3)
-                                           for k, v in inside.items()}
+    out["recall_at_10_in_distribution"] = {k: round(sum(v) / len(v), 3) for k, v in inside.items()}
     log(f"vector side: {out}")
     return out
 
@@ -259,14 +324,21 @@ def settle(app: Any) -> dict[str, Any]:
     Returns the tables vacuumed and the seconds each step took."""
     began = time.perf_counter()
     with app.store.db.raw() as raw:
-        dead = [r[0] for r in raw.execute(
-            "SELECT relname FROM pg_stat_user_tables WHERE n_dead_tup > 1000 ORDER BY relname")]
+        dead = [
+            r[0]
+            for r in raw.execute(
+                "SELECT relname FROM pg_stat_user_tables WHERE n_dead_tup > 1000 ORDER BY relname"
+            )
+        ]
         for table in dead:
             raw.execute(f'VACUUM "{table}"')
         vacuumed = time.perf_counter()
         raw.execute("CHECKPOINT")
-    out = {"vacuumed": dead, "vacuum_s": round(vacuumed - began, 1),
-           "checkpoint_s": round(time.perf_counter() - vacuumed, 1)}
+    out = {
+        "vacuumed": dead,
+        "vacuum_s": round(vacuumed - began, 1),
+        "checkpoint_s": round(time.perf_counter() - vacuumed, 1),
+    }
     log(f"settled (dead rows vacuumed, CHECKPOINT): {out}")
     return {"settle": out}
 
@@ -276,9 +348,15 @@ def with_recall_writes(app: Any, persona: str, run: Any) -> dict[str, Any]:
     (a transaction updating its top 10): the clock is moved an hour past the persona's latest
     recall. Without this, a reused database's rows were recalled later than the benchmark's
     clock (earlier runs moved it on), and no timed search writes."""
-    latest = app.store.db.conn().execute(
-        "SELECT max(m.last_accessed) FROM memories m JOIN personas p ON p.id = m.persona_id "
-        "WHERE p.name = ?", (persona,)).fetchone()[0]
+    latest = (
+        app.store.db.conn()
+        .execute(
+            "SELECT max(m.last_accessed) FROM memories m JOIN personas p ON p.id = m.persona_id "
+            "WHERE p.name = ?",
+            (persona,),
+        )
+        .fetchone()[0]
+    )
     if latest is not None:
         later = parse_iso(latest) + timedelta(hours=1)
         if later > app.clock.now():
@@ -290,10 +368,15 @@ def with_recall_writes(app: Any, persona: str, run: Any) -> dict[str, Any]:
 
 
 def _recalled(app: Any, persona: str) -> int:
-    return int(app.store.db.conn().execute(
-        "SELECT coalesce(sum(m.access_count), 0) FROM memories m JOIN personas p "
-        "ON p.id = m.persona_id WHERE p.name = ? AND m.last_accessed IS NOT NULL",
-        (persona,)).fetchone()[0])
+    return int(
+        app.store.db.conn()
+        .execute(
+            "SELECT coalesce(sum(m.access_count), 0) FROM memories m JOIN personas p "
+            "ON p.id = m.persona_id WHERE p.name = ? AND m.last_accessed IS NOT NULL",
+            (persona,),
+        )
+        .fetchone()[0]
+    )
 
 
 def _overlap(got: Sequence[tuple[int, float]], want: Sequence[tuple[int, float]]) -> float:
@@ -313,16 +396,22 @@ def hnsw_cell(r: dict[str, Any]) -> str:
     """The report's HNSW column for one row."""
     if "hnsw_top10" not in r:
         return "—"
-    cell = (f"{r['hnsw_top10']['p50_ms']} / {r['hnsw_top10']['p95_ms']} "
-            f"(built in {r['hnsw_build_s']} s)")
+    cell = (
+        f"{r['hnsw_top10']['p50_ms']} / {r['hnsw_top10']['p95_ms']} "
+        f"(built in {r['hnsw_build_s']} s)"
+    )
     if "recall_at_10" in r:
         rec = r["recall_at_10"]
         side = r["sql_vector_side"]
         cell += f"; search path {side['p50_ms']} / {side['p95_ms']}"
         inside = r.get("recall_at_10_in_distribution")
         if inside:
-            cell += (f", recall@10 (in-distribution probes) raw {inside['raw']}, centred "
-                     f"{inside['centred']}")
-        cell += (f"; with the e5 query vectors (out of distribution) raw {rec['raw']}, "
-                 f"centred {rec['centred']}")
+            cell += (
+                f", recall@10 (in-distribution probes) raw {inside['raw']}, centred "
+                f"{inside['centred']}"
+            )
+        cell += (
+            f"; with the e5 query vectors (out of distribution) raw {rec['raw']}, "
+            f"centred {rec['centred']}"
+        )
     return cell

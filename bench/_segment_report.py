@@ -43,34 +43,53 @@ _HEAD = ("F1", "P", "R", "Pk", "segments / gold", "mean turns / gold", "reasons"
 
 
 def _row(s: dict[str, Any]) -> list[str]:
-    return [f"{s['f1']:.3f}", f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['pk']:.3f}",
-            f"{s['segments']} / {s['gold_segments']}",
-            f"{s['mean_segment_turns']} / {s['gold_mean_segment_turns']}",
-            ", ".join(f"{k} {v}" for k, v in s["reasons"].items())]
+    return [
+        f"{s['f1']:.3f}",
+        f"{s['precision']:.3f}",
+        f"{s['recall']:.3f}",
+        f"{s['pk']:.3f}",
+        f"{s['segments']} / {s['gold_segments']}",
+        f"{s['mean_segment_turns']} / {s['gold_mean_segment_turns']}",
+        ", ".join(f"{k} {v}" for k, v in s["reasons"].items()),
+    ]
 
 
 def _overall_table(block: dict[str, Any]) -> str:
     rows = [[variant, *_row(block[variant]["overall"])] for variant in ("timestamps", "text_only")]
-    rows += [[f"{variant}, incremental ({INCREMENT} turns per call)",
-              *_row(block[f"{variant}_incremental"]["overall"])]
-             for variant in ("timestamps", "text_only")]
+    rows += [
+        [
+            f"{variant}, incremental ({INCREMENT} turns per call)",
+            *_row(block[f"{variant}_incremental"]["overall"]),
+        ]
+        for variant in ("timestamps", "text_only")
+    ]
     met = [v for v in ("timestamps", "text_only") if block[v]["overall"]["f1"] >= TARGET_F1]
     ms = block["text_only"]["ms_per_1000_turns"]
-    return "\n".join([
-        md_table(["variant", *_HEAD], rows), "",
-        f"Target F1 ≥ {TARGET_F1}: met by {', '.join(met) or 'neither variant'}. "
-        f"Engine time: {ms} ms per 1,000 turns (text only, including topic labels)."])
+    return "\n".join(
+        [
+            md_table(["variant", *_HEAD], rows),
+            "",
+            f"Target F1 ≥ {TARGET_F1}: met by {', '.join(met) or 'neither variant'}. "
+            f"Engine time: {ms} ms per 1,000 turns (text only, including topic labels).",
+        ]
+    )
 
 
 def _ablation_table(block: dict[str, Any]) -> str:
-    return md_table(["signals", *_HEAD],
-                    [[k, *_row(v)] for k, v in block["ablations_text_only"].items()])
+    return md_table(
+        ["signals", *_HEAD], [[k, *_row(v)] for k, v in block["ablations_text_only"].items()]
+    )
 
 
 def _per_conv_table(block: dict[str, Any]) -> str:
-    return md_table(["conversation", "variant", *_HEAD],
-                    [[conv, variant, *_row(s)] for variant in ("timestamps", "text_only")
-                     for conv, s in block[variant]["per_conversation"].items()])
+    return md_table(
+        ["conversation", "variant", *_HEAD],
+        [
+            [conv, variant, *_row(s)]
+            for variant in ("timestamps", "text_only")
+            for conv, s in block[variant]["per_conversation"].items()
+        ],
+    )
 
 
 def print_summary(results: dict[str, Any], emit: Callable[[str], None]) -> None:

@@ -46,8 +46,9 @@ class Corpus:
 def load_ja(path: Path) -> Corpus:
     data = load_retrieval_set(path)
     docs = tuple(Doc(i, text) for i, text in data.memories.items())
-    return Corpus("retrieval_ja", docs, tuple(Query(q.id, q.query, q.relevant, q.kind)
-                                              for q in data.queries))
+    return Corpus(
+        "retrieval_ja", docs, tuple(Query(q.id, q.query, q.relevant, q.kind) for q in data.queries)
+    )
 
 
 def load_locomo(directory: Path) -> list[Corpus]:
@@ -56,9 +57,11 @@ def load_locomo(directory: Path) -> list[Corpus]:
     corpora = []
     for conv in load_conversations(directory):
         docs = tuple(Doc(t.dia_id, t.render()) for t in conv.turns())
-        queries = tuple(Query(f"{conv.sample_id}-{i}", q.question, frozenset(q.evidence),
-                              f"cat{q.category}")
-                        for i, q in enumerate(conv.qa) if q.category in (1, 2, 3, 4) and q.evidence)
+        queries = tuple(
+            Query(f"{conv.sample_id}-{i}", q.question, frozenset(q.evidence), f"cat{q.category}")
+            for i, q in enumerate(conv.qa)
+            if q.category in (1, 2, 3, 4) and q.evidence
+        )
         corpora.append(Corpus(f"locomo-{conv.sample_id}", docs, queries))
     return corpora
 

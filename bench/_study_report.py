@@ -16,25 +16,46 @@ def _row(name: str, result: dict) -> list[str]:
     return [name, *(f"{ja[c]:.3f}" for c in JA_COLS), *(f"{lo[c]:.3f}" for c in LO_COLS)]
 
 
-_HEAD = ("plan", "ja R@1", "ja R@5", "ja R@10", "ja MRR", "LoCoMo R@10", "LoCoMo MRR",
-         "LoCoMo evidence@1000tok")
+_HEAD = (
+    "plan",
+    "ja R@1",
+    "ja R@5",
+    "ja R@10",
+    "ja MRR",
+    "LoCoMo R@10",
+    "LoCoMo MRR",
+    "LoCoMo evidence@1000tok",
+)
 
 
 def _kinds_table(results: dict[str, dict]) -> list[str]:
     kinds = [k for k in next(iter(results.values()))["ja"] if k != "all"]
     cats = [k for k in next(iter(results.values()))["locomo"] if k != "all"]
-    return [md_table(
-        ["plan", *(f"ja {k} MRR" for k in kinds), *(f"LoCoMo {c} R@10" for c in cats)],
-        [[name, *(f"{r['ja'][k]['MRR']:.3f}" for k in kinds),
-          *(f"{r['locomo'][c]['recall_any@10']:.3f}" for c in cats)]
-         for name, r in results.items()])]
+    return [
+        md_table(
+            ["plan", *(f"ja {k} MRR" for k in kinds), *(f"LoCoMo {c} R@10" for c in cats)],
+            [
+                [
+                    name,
+                    *(f"{r['ja'][k]['MRR']:.3f}" for k in kinds),
+                    *(f"{r['locomo'][c]['recall_any@10']:.3f}" for c in cats),
+                ]
+                for name, r in results.items()
+            ],
+        )
+    ]
 
 
 def _scores(r: dict) -> list[str]:
     """ja MRR, LoCoMo MRR, R@10 and evidence, and the margin of one grid or pool row."""
     lo = r["locomo"]["all"]
-    return [f"{r['ja']['all']['MRR']:.3f}", f"{lo['MRR']:.3f}", f"{lo['recall_any@10']:.3f}",
-            f"{lo['evidence@1000tok']:.3f}", f"{r['margin']:+.3f}"]
+    return [
+        f"{r['ja']['all']['MRR']:.3f}",
+        f"{lo['MRR']:.3f}",
+        f"{lo['recall_any@10']:.3f}",
+        f"{lo['evidence@1000tok']:.3f}",
+        f"{r['margin']:+.3f}",
+    ]
 
 
 _SCORE_HEAD = ("ja MRR", "LoCoMo MRR", "LoCoMo R@10", "LoCoMo evidence", "margin")
@@ -73,16 +94,29 @@ def render(report: dict) -> str:
         "",
     ]
     for emb in EMBEDDERS:
-        lines += [f"### {emb}", "", md_table(
-            ["method", "kw weight", "k", *_SCORE_HEAD],
-            [[r["method"], f"{r['kw_weight']:g}", f"{r['k']:g}", *_scores(r)]
-             for r in fusion["grid"][emb]]), ""]
+        lines += [
+            f"### {emb}",
+            "",
+            md_table(
+                ["method", "kw weight", "k", *_SCORE_HEAD],
+                [
+                    [r["method"], f"{r['kw_weight']:g}", f"{r['k']:g}", *_scores(r)]
+                    for r in fusion["grid"][emb]
+                ],
+            ),
+            "",
+        ]
     lines += [
         "## Candidate pool sizes (best method and weights per embedder)",
         "",
-        md_table(["embedder", "kw pool", "sem pool", *_SCORE_HEAD],
-                 [[emb, r["kw_pool"], r["sem_pool"], *_scores(r)]
-                  for emb in EMBEDDERS for r in fusion["pools"][emb]]),
+        md_table(
+            ["embedder", "kw pool", "sem pool", *_SCORE_HEAD],
+            [
+                [emb, r["kw_pool"], r["sem_pool"], *_scores(r)]
+                for emb in EMBEDDERS
+                for r in fusion["pools"][emb]
+            ],
+        ),
     ]
     lines += [
         "",
@@ -96,14 +130,28 @@ def render(report: dict) -> str:
     ]
     rows = []
     for r in report["fts"]:
-        hy = {e: f"{h['ja']['all']['MRR']:.3f} / {h['locomo']['all']['MRR']:.3f}"
-              for e, h in r["hybrids"].items()}
-        rows.append([r["variant"], *_scores({**r, "margin": 0.0})[:4], hy["use"], hy["e5"],
-                     r["median_ms"]])
-    lines.append(md_table(
-        ["variant", "ja MRR", "LoCoMo MRR", "LoCoMo R@10", "LoCoMo evidence",
-         "hybrid use ja / LoCoMo MRR", "hybrid e5 ja / LoCoMo MRR",
-         "median search ms (bench corpora)"], rows))
+        hy = {
+            e: f"{h['ja']['all']['MRR']:.3f} / {h['locomo']['all']['MRR']:.3f}"
+            for e, h in r["hybrids"].items()
+        }
+        rows.append(
+            [r["variant"], *_scores({**r, "margin": 0.0})[:4], hy["use"], hy["e5"], r["median_ms"]]
+        )
+    lines.append(
+        md_table(
+            [
+                "variant",
+                "ja MRR",
+                "LoCoMo MRR",
+                "LoCoMo R@10",
+                "LoCoMo evidence",
+                "hybrid use ja / LoCoMo MRR",
+                "hybrid e5 ja / LoCoMo MRR",
+                "median search ms (bench corpora)",
+            ],
+            rows,
+        )
+    )
     lines += _cost_lines(report)
     lines += ["", "## Recommendation", "", *report["recommendation"]]
     return "\n".join(lines) + "\n"
@@ -125,26 +173,58 @@ def _cost_lines(report: dict) -> list[str]:
             "questions), limit 20; each time is the fastest of 3 runs. The machine (2 cores) is "
             f"shared with other work: load average {lat['load_average']} when it started.",
             "",
-            md_table(["keyword variant", "p50 ms", "p95 ms", "max ms", "CPU p50 ms",
-                      "CPU p95 ms"],
-                     [[name, t["p50_ms"], t["p95_ms"], t["max_ms"], t["cpu_p50_ms"],
-                       t["cpu_p95_ms"]] for name, t in lat["keyword"].items()]),
+            md_table(
+                ["keyword variant", "p50 ms", "p95 ms", "max ms", "CPU p50 ms", "CPU p95 ms"],
+                [
+                    [name, t["p50_ms"], t["p95_ms"], t["max_ms"], t["cpu_p50_ms"], t["cpu_p95_ms"]]
+                    for name, t in lat["keyword"].items()
+                ],
+            ),
             "",
-            md_table(["exact vector search (numpy, top 100)", "dim", "p50 ms", "p95 ms",
-                      "CPU p50 ms"],
-                     [[f"{name} at {lat['rows']:,} rows", t["dim"], t["p50_ms"], t["p95_ms"],
-                       t["cpu_p50_ms"]] for name, t in lat["vector"].items()]),
+            md_table(
+                ["exact vector search (numpy, top 100)", "dim", "p50 ms", "p95 ms", "CPU p50 ms"],
+                [
+                    [
+                        f"{name} at {lat['rows']:,} rows",
+                        t["dim"],
+                        t["p50_ms"],
+                        t["p95_ms"],
+                        t["cpu_p50_ms"],
+                    ]
+                    for name, t in lat["vector"].items()
+                ],
+            ),
         ]
     lines += [
         "",
         f"Embedding cost (load average {report['cost_load_average']} when measured; the "
         "fastest of repeated runs):",
         "",
-        md_table(["embedder", "model id", "dim", "passages/s (batched, 256 texts)",
-                  "passages per CPU-s", "single query p50 ms", "p95 ms", "query CPU p50 ms"],
-                 [[name, f"`{c['model_id']}`", c["dim"], c["passages_per_s"],
-                   c["passages_per_cpu_s"], c["query"]["p50_ms"], c["query"]["p95_ms"],
-                   c["query"]["cpu_p50_ms"]] for name, c in report["cost"].items()]),
+        md_table(
+            [
+                "embedder",
+                "model id",
+                "dim",
+                "passages/s (batched, 256 texts)",
+                "passages per CPU-s",
+                "single query p50 ms",
+                "p95 ms",
+                "query CPU p50 ms",
+            ],
+            [
+                [
+                    name,
+                    f"`{c['model_id']}`",
+                    c["dim"],
+                    c["passages_per_s"],
+                    c["passages_per_cpu_s"],
+                    c["query"]["p50_ms"],
+                    c["query"]["p95_ms"],
+                    c["query"]["cpu_p50_ms"],
+                ]
+                for name, c in report["cost"].items()
+            ],
+        ),
     ]
     return lines
 

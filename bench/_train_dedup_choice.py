@@ -34,7 +34,7 @@ class Rule:
 
     @classmethod
     def parse(cls, text: str) -> Rule:
-        """"fold:0.02", "pooled:0.025", "pooled:0.02/0.04" (a 4% cap on every fold),
+        """ "fold:0.02", "pooled:0.025", "pooled:0.02/0.04" (a 4% cap on every fold),
         "fold:0.03+0.01"."""
         kind, _, rest = text.partition(":")
         rest, _, margin = rest.partition("+")
@@ -43,7 +43,7 @@ class Rule:
 
     @classmethod
     def parse_each(cls, text: str) -> dict[str, Rule]:
-        """"e5=fold:0.025,use=fold:0.02" (one rule per embedder) or one rule for all (key "")."""
+        """ "e5=fold:0.025,use=fold:0.02" (one rule per embedder) or one rule for all (key "")."""
         if "=" not in text:
             return {"": cls.parse(text)}
         pairs = (part.split("=", 1) for part in text.split(",") if part.strip())
@@ -51,11 +51,15 @@ class Rule:
 
     def __str__(self) -> str:
         kind = "pooled" if self.pooled else "fold"
-        return (f"{kind}:{self.limit:g}" + (f"/{self.cap:g}" if self.cap else "")
-                + (f"+{self.margin:g}" if self.margin else ""))
+        return (
+            f"{kind}:{self.limit:g}"
+            + (f"/{self.cap:g}" if self.cap else "")
+            + (f"+{self.margin:g}" if self.margin else "")
+        )
 
-    def holds(self, dropped: np.ndarray, n_diff: np.ndarray, limit: float | None = None
-              ) -> np.ndarray:
+    def holds(
+        self, dropped: np.ndarray, n_diff: np.ndarray, limit: float | None = None
+    ) -> np.ndarray:
         """Whether per-fold drop counts (last axis: folds) keep the rule (``limit`` in place
         of the rule's own when given)."""
         bound = self.limit if limit is None else limit
@@ -108,12 +112,15 @@ def decide(rows: Rows, p: np.ndarray, raw: float, choice: Choice) -> np.ndarray:
 def rates(decided: np.ndarray, rows: Rows, mask: np.ndarray) -> tuple[float, float]:
     """(paraphrases caught, related-but-different wrongly dropped) within ``mask``."""
     dup, diff = mask & (rows.label == 1), mask & (rows.label == 0)
-    return (float(decided[dup].mean()) if dup.any() else float("nan"),
-            float(decided[diff].mean()) if diff.any() else float("nan"))
+    return (
+        float(decided[dup].mean()) if dup.any() else float("nan"),
+        float(decided[diff].mean()) if diff.any() else float("nan"),
+    )
 
 
-def _grid_counts(rows: Rows, p: np.ndarray, zone: np.ndarray, sources: tuple[str, ...]
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def _grid_counts(
+    rows: Rows, p: np.ndarray, zone: np.ndarray, sources: tuple[str, ...]
+) -> tuple[np.ndarray, np.ndarray]:
     """Per grid threshold and fold: paraphrases caught and different pairs dropped in zone
     (counts)."""
     caught = np.zeros((len(GRID), len(sources)))
@@ -131,13 +138,19 @@ def _grid_counts(rows: Rows, p: np.ndarray, zone: np.ndarray, sources: tuple[str
 def _fold_sizes(rows: Rows, sources: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Each fold's paraphrases and different pairs (at least 1)."""
     dup = np.array([max(int(((rows.source == s) & (rows.label == 1)).sum()), 1) for s in sources])
-    diff = np.array([max(int(((rows.source == s) & (rows.label == 0)).sum()), 1)
-                     for s in sources])
+    diff = np.array([max(int(((rows.source == s) & (rows.label == 0)).sum()), 1) for s in sources])
     return dup, diff
 
 
-def choose(rows: Rows, sources: tuple[str, ...], calibration, margins: list[float], l2: float,
-           threshold_setting: float, rule: Rule = Rule()) -> tuple[Choice, np.ndarray]:
+def choose(
+    rows: Rows,
+    sources: tuple[str, ...],
+    calibration,
+    margins: list[float],
+    l2: float,
+    threshold_setting: float,
+    rule: Rule = Rule(),
+) -> tuple[Choice, np.ndarray]:
     """The floor and two probability thresholds with the most paraphrases caught (mean over
     folds) whose wrong drops stay within the ``rule``; and its LOSO scores."""
     raw = calibration.to_raw(threshold_setting)
@@ -160,14 +173,18 @@ def choose(rows: Rows, sources: tuple[str, ...], calibration, margins: list[floa
         value = float(score[i, j])
         if best is None or value > best[0] + 1e-12:
             threshold = min(float(GRID[i]) + rule.margin, 0.995)
-            best = (value, Choice(margin, floor, round(threshold, 3),
-                                  float(GRID[j]) if margin else 1.0), p)
+            best = (
+                value,
+                Choice(margin, floor, round(threshold, 3), float(GRID[j]) if margin else 1.0),
+                p,
+            )
     assert best is not None
     return best[1], best[2]
 
 
-def nested(rows: Rows, calibration, margins: list[float], l2: float, setting: float,
-           rule: Rule) -> tuple[np.ndarray, dict[str, Choice]]:
+def nested(
+    rows: Rows, calibration, margins: list[float], l2: float, setting: float, rule: Rule
+) -> tuple[np.ndarray, dict[str, Choice]]:
     """Each left-out source decided with the choice made on the other sources' inner LOSO
     scores and the model fitted on them."""
     raw = calibration.to_raw(setting)
@@ -184,8 +201,9 @@ def nested(rows: Rows, calibration, margins: list[float], l2: float, setting: fl
     return decided, choices
 
 
-def safe_margins(rows: Rows, calibration, margins: list[float], l2: float, setting: float,
-                 rule: Rule) -> list[float]:
+def safe_margins(
+    rows: Rows, calibration, margins: list[float], l2: float, setting: float, rule: Rule
+) -> list[float]:
     """The floors whose nested LOSO (each fold's thresholds chosen without it) keeps wrong drops
     at most MAX_DROPPED the rule's way (on every fold; pooled, and every fold within the cap):
     a floor that only LOSO vouches for is not kept (0, no floor, always is)."""
@@ -194,8 +212,10 @@ def safe_margins(rows: Rows, calibration, margins: list[float], l2: float, setti
     for margin in margins:
         if margin:
             decided, _ = nested(rows, calibration, [margin], l2, setting, rule)
-            dropped = np.array([(decided & (rows.source == s) & (rows.label == 0)).sum()
-                                for s in SOURCES], dtype=float)
+            dropped = np.array(
+                [(decided & (rows.source == s) & (rows.label == 0)).sum() for s in SOURCES],
+                dtype=float,
+            )
             if rule.holds(dropped, n_diff, MAX_DROPPED):
                 kept.append(margin)
     return kept

@@ -33,8 +33,9 @@ def _pushed_down(rows: Rows, floor: float, l2: float) -> np.ndarray:
     return out
 
 
-def misses_by_shape(rows: Rows, shapes: list[str], decided: np.ndarray, raw: float,
-                    floor: float, l2: float) -> list[str]:
+def misses_by_shape(
+    rows: Rows, shapes: list[str], decided: np.ndarray, raw: float, floor: float, l2: float
+) -> list[str]:
     """A markdown table: per shape, the paraphrases, those the judge missed above the dedup
     threshold, and the features that pushed those down most (how many each)."""
     judged = (rows.label == 1) & (rows.cosine > raw) & ~rows.traded
@@ -46,13 +47,32 @@ def misses_by_shape(rows: Rows, shapes: list[str], decided: np.ndarray, raw: flo
     for name, count in order:
         mask = missed & (shape == name)
         features = Counter(rows.features[k] for k in pushed[mask]).most_common(3)
-        table.append([name, str(int(((rows.label == 1) & (shape == name)).sum())),
-                      str(int((judged & (shape == name)).sum())), str(count),
-                      ", ".join(f"{f} {n}" for f, n in features)])
+        table.append(
+            [
+                name,
+                str(int(((rows.label == 1) & (shape == name)).sum())),
+                str(int((judged & (shape == name)).sum())),
+                str(count),
+                ", ".join(f"{f} {n}" for f, n in features),
+            ]
+        )
     features = Counter(rows.features[k] for k in pushed[missed]).most_common()
-    table.append(["all", str(int((rows.label == 1).sum())), str(int(judged.sum())),
-                  str(int(missed.sum())), ", ".join(f"{f} {n}" for f, n in features)])
-    return ["LOSO misses the judge said no to (above the dedup threshold, no traded parts), by "
-            "shape, with the feature that pushed each down most:", "",
-            md_table(["shape", "paraphrases", "reach the judge", "judge said no",
-                      "pushed down most by"], table), ""]
+    table.append(
+        [
+            "all",
+            str(int((rows.label == 1).sum())),
+            str(int(judged.sum())),
+            str(int(missed.sum())),
+            ", ".join(f"{f} {n}" for f, n in features),
+        ]
+    )
+    return [
+        "LOSO misses the judge said no to (above the dedup threshold, no traded parts), by "
+        "shape, with the feature that pushed each down most:",
+        "",
+        md_table(
+            ["shape", "paraphrases", "reach the judge", "judge said no", "pushed down most by"],
+            table,
+        ),
+        "",
+    ]

@@ -136,20 +136,50 @@ def _fmt(value: float | None) -> str:
 
 
 def _outcome_rows(outcomes: dict[str, DedupOutcome]) -> list[str]:
-    return [md_table(
-        ["pairs", "precision", "recall", "balanced acc.", "dups caught", "related flagged",
-         "unrelated flagged"],
-        [[key, _fmt(o.precision), _fmt(o.recall), _fmt(o.balanced_accuracy),
-          f"{o.duplicates_caught}/{o.duplicates}", f"{o.related_flagged}/{o.related}",
-          f"{o.unrelated_flagged}/{o.unrelated}"] for key, o in outcomes.items()])]
+    return [
+        md_table(
+            [
+                "pairs",
+                "precision",
+                "recall",
+                "balanced acc.",
+                "dups caught",
+                "related flagged",
+                "unrelated flagged",
+            ],
+            [
+                [
+                    key,
+                    _fmt(o.precision),
+                    _fmt(o.recall),
+                    _fmt(o.balanced_accuracy),
+                    f"{o.duplicates_caught}/{o.duplicates}",
+                    f"{o.related_flagged}/{o.related}",
+                    f"{o.unrelated_flagged}/{o.unrelated}",
+                ]
+                for key, o in outcomes.items()
+            ],
+        )
+    ]
 
 
 def _objective_rows(by_objective: dict[str, dict[str, DedupOutcome]]) -> list[str]:
-    return [md_table(
-        ["objective", "threshold", "precision", "recall", "cross recall", "related flagged"],
-        [[name, f"{o['all'].threshold:.4f}", _fmt(o["all"].precision), _fmt(o["all"].recall),
-          _fmt(o["cross"].recall), f"{o['all'].related_flagged}/{o['all'].related}"]
-         for name, o in by_objective.items()])]
+    return [
+        md_table(
+            ["objective", "threshold", "precision", "recall", "cross recall", "related flagged"],
+            [
+                [
+                    name,
+                    f"{o['all'].threshold:.4f}",
+                    _fmt(o["all"].precision),
+                    _fmt(o["all"].recall),
+                    _fmt(o["cross"].recall),
+                    f"{o['all'].related_flagged}/{o['all'].related}",
+                ]
+                for name, o in by_objective.items()
+            ],
+        )
+    ]
 
 
 def _band_line(band: BandShare) -> str:
@@ -175,9 +205,14 @@ def render_embedder(report: EmbedderReport) -> list[str]:
         "",
         "Raw cosine by label:",
         "",
-        md_table(["label", "pairs", "n", "min", "p10", "median", "p90", "max"],
-                 [[label, key, d.n, *(_fmt(v) for v in (d.min, d.p10, d.median, d.p90, d.max))]
-                  for label, row in report.distributions.items() for key, d in row.items()]),
+        md_table(
+            ["label", "pairs", "n", "min", "p10", "median", "p90", "max"],
+            [
+                [label, key, d.n, *(_fmt(v) for v in (d.min, d.p10, d.median, d.p90, d.max))]
+                for label, row in report.distributions.items()
+                for key, d in row.items()
+            ],
+        ),
     ]
     low, high = report.dedup_threshold_interval
     lines += ["", "Anchors (spec ↦ raw):", ""]
@@ -225,10 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out="calibration", data=DEFAULT_PAIRS)
     bench.add_argument("--embedder", choices=("use", "e5", "all"), default="all")
     bench.add_argument("--evolution-quantile", type=float, default=0.5)
-    bench.add_argument("--objective", choices=[o.value for o in Objective],
-                       default=Objective.BALANCED.value)
-    bench.add_argument("--dedup-pairs", type=Path, default=None,
-                       help="choose the 0.85 anchor on this dedup set's train split, with the veto")
+    bench.add_argument(
+        "--objective", choices=[o.value for o in Objective], default=Objective.BALANCED.value
+    )
+    bench.add_argument(
+        "--dedup-pairs",
+        type=Path,
+        default=None,
+        help="choose the 0.85 anchor on this dedup set's train split, with the veto",
+    )
     bench.add_argument("--max-false-rate", type=float, default=0.03)
     args = bench.parse_args(argv)
     if not 0 < args.evolution_quantile < 1:

@@ -35,31 +35,51 @@ def main() -> None:
     for name in args.embedder.split(","):
         embedder = make_embedder(name)
         started = time.perf_counter()
-        report = CalibrationService(embedder, Path(tempfile.mkdtemp()), SystemClock()
-                                    ).calibrate(save=False, force=True)
-        rows.append({
-            "embedder": name, "model_id": embedder.model_id,
-            "seconds": round(time.perf_counter() - started, 1),
-            "fitted": [list(a) for a in report.calibration.anchors],
-            "shipped": [list(a) for a in embedder.calibration.anchors],
-            **{split: {"recall": round(score.recall, 3), "caught": score.duplicates_caught,
-                       "duplicates": score.duplicates, "false_rate": round(score.false_rate, 3),
-                       "dropped": score.others_dropped, "others": score.others}
-               for split, score in (("tuning", report.tuning),
-                                    ("validation", report.validation))}})
+        report = CalibrationService(embedder, Path(tempfile.mkdtemp()), SystemClock()).calibrate(
+            save=False, force=True
+        )
+        rows.append(
+            {
+                "embedder": name,
+                "model_id": embedder.model_id,
+                "seconds": round(time.perf_counter() - started, 1),
+                "fitted": [list(a) for a in report.calibration.anchors],
+                "shipped": [list(a) for a in embedder.calibration.anchors],
+                **{
+                    split: {
+                        "recall": round(score.recall, 3),
+                        "caught": score.duplicates_caught,
+                        "duplicates": score.duplicates,
+                        "false_rate": round(score.false_rate, 3),
+                        "dropped": score.others_dropped,
+                        "others": score.others,
+                    }
+                    for split, score in (
+                        ("tuning", report.tuning),
+                        ("validation", report.validation),
+                    )
+                },
+            }
+        )
     command = "python bench/calibrate_check.py --embedder " + args.embedder
-    lines = [f"# `omoide calibrate` on the bundled embedders\n\n`{command}`\n",
-             "| embedder | fitted anchors (spec, cosine) | shipped anchors | tuning: dup caught "
-             "/ others above | validation: dup caught / others above |", "|---|---|---|---|---|"]
+    lines = [
+        f"# `omoide calibrate` on the bundled embedders\n\n`{command}`\n",
+        "| embedder | fitted anchors (spec, cosine) | shipped anchors | tuning: dup caught "
+        "/ others above | validation: dup caught / others above |",
+        "|---|---|---|---|---|",
+    ]
     for r in rows:
         t, v = r["tuning"], r["validation"]
-        lines.append(f"| {r['embedder']} | {r['fitted']} | {r['shipped']} | "
-                     f"{t['caught']}/{t['duplicates']} / {t['dropped']}/{t['others']} | "
-                     f"{v['caught']}/{v['duplicates']} / {v['dropped']}/{v['others']} |")
+        lines.append(
+            f"| {r['embedder']} | {r['fitted']} | {r['shipped']} | "
+            f"{t['caught']}/{t['duplicates']} / {t['dropped']}/{t['others']} | "
+            f"{v['caught']}/{v['duplicates']} / {v['dropped']}/{v['others']} |"
+        )
     out = Path(args.out)
     out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out.with_suffix(".json").write_text(json.dumps({"command": command, "rows": rows},
-                                                   indent=2) + "\n", encoding="utf-8")
+    out.with_suffix(".json").write_text(
+        json.dumps({"command": command, "rows": rows}, indent=2) + "\n", encoding="utf-8"
+    )
     print("\n".join(lines))
 
 

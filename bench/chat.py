@@ -64,9 +64,15 @@ from omoide.wiring import Omoide, build  # noqa: E402
 
 BUDGETS = (2000, 4000, 8000)
 PERSONA = "locomo"
+
+
 def as_chat(conv: LocomoConversation) -> tuple[list[dict[str, Any]], dict[str, str]]:
-    messages: list[dict[str, Any]] = [{"role": "system", "content": f"You are {conv.speaker_b}, "
-                                       f"chatting with your friend {conv.speaker_a}."}]
+    messages: list[dict[str, Any]] = [
+        {
+            "role": "system",
+            "content": f"You are {conv.speaker_b}, chatting with your friend {conv.speaker_a}.",
+        }
+    ]
     texts = {}
     for session in conv.sessions:
         for turn in session.turns:
@@ -86,13 +92,18 @@ def ingest(app: Omoide, conv: LocomoConversation) -> None:
     base = datetime(2023, 1, 1, tzinfo=UTC)
     for session in conv.sessions:
         sid = f"s{session.number}"
-        start = (session.date_time.replace(tzinfo=UTC) if session.date_time else base)
+        start = session.date_time.replace(tzinfo=UTC) if session.date_time else base
         app.sessions.open(PERSONA, session_id=sid, started_at=start.isoformat())
-        events = [{"speaker": t.speaker, "content": t.render(with_speaker=False),
-                   "role": "user" if t.speaker == conv.speaker_a else "assistant",
-                   "external_id": t.dia_id,
-                   "timestamp": (start + timedelta(seconds=30 * i)).isoformat()}
-                  for i, t in enumerate(session.turns)]
+        events = [
+            {
+                "speaker": t.speaker,
+                "content": t.render(with_speaker=False),
+                "role": "user" if t.speaker == conv.speaker_a else "assistant",
+                "external_id": t.dia_id,
+                "timestamp": (start + timedelta(seconds=30 * i)).isoformat(),
+            }
+            for i, t in enumerate(session.turns)
+        ]
         app.sessions.record(PERSONA, sid, events)
         app.sessions.end(PERSONA, sid)
     persona_id = app.store.get_persona(PERSONA).id
@@ -104,8 +115,9 @@ def ingest(app: Omoide, conv: LocomoConversation) -> None:
 def survival(app: Omoide, conv: LocomoConversation, questions: int) -> list[dict[str, Any]]:
     messages, texts = as_chat(conv)
     qa = [q for q in conv.qa if q.category in (1, 2, 3, 4) and q.evidence]
-    picked = [qa[round(i * (len(qa) - 1) / max(questions - 1, 1))]
-              for i in range(min(questions, len(qa)))]
+    picked = [
+        qa[round(i * (len(qa) - 1) / max(questions - 1, 1))] for i in range(min(questions, len(qa)))
+    ]
     rows = [*baseline(messages, texts, picked)]
     for mode in ("offline", "fake-llm"):
         app.chat.compressor.llm = FakeSummariser() if mode == "fake-llm" else None
@@ -118,30 +130,51 @@ def survival(app: Omoide, conv: LocomoConversation, questions: int) -> list[dict
                 prepared = app.chat.prepare(PERSONA, chat)
                 done = app.chat.compress(PERSONA, prepared.messages).compaction
                 ratios.append(done.tokens_after / done.tokens_before)
-                summary = " ".join(message_text(m) for m in done.messages
-                                   if message_text(m).startswith(SUMMARY_PREFIX))
-                kept = [message_text(m) for m in done.messages[1:]
-                        if not message_text(m).startswith(SUMMARY_PREFIX)]
+                summary = " ".join(
+                    message_text(m)
+                    for m in done.messages
+                    if message_text(m).startswith(SUMMARY_PREFIX)
+                )
+                kept = [
+                    message_text(m)
+                    for m in done.messages[1:]
+                    if not message_text(m).startswith(SUMMARY_PREFIX)
+                ]
                 for dia in q.evidence:
                     text = texts.get(dia, "")
-                    where = ("verbatim" if any(text and text in k for k in kept)
-                             else "cut" if any(contains_words(k, text) for k in kept)
-                             else "summary" if contains_words(summary, text)
-                             else "memory" if any(contains_words(line, text) for line in
-                                                  prepared.prompt.text.splitlines())
-                             else "lost")
+                    where = (
+                        "verbatim"
+                        if any(text and text in k for k in kept)
+                        else "cut"
+                        if any(contains_words(k, text) for k in kept)
+                        else "summary"
+                        if contains_words(summary, text)
+                        else "memory"
+                        if any(
+                            contains_words(line, text) for line in prepared.prompt.text.splitlines()
+                        )
+                        else "lost"
+                    )
                     counts[where] += 1
             total = sum(counts.values()) or 1
-            rows.append({"mode": mode, "budget": budget, "questions": len(picked),
-                         "evidence": total, "ratio": round(statistics.mean(ratios), 4),
-                         **{k: round(v / total, 3) for k, v in counts.items()},
-                         "kept": round(1 - counts["lost"] / total, 3)})
+            rows.append(
+                {
+                    "mode": mode,
+                    "budget": budget,
+                    "questions": len(picked),
+                    "evidence": total,
+                    "ratio": round(statistics.mean(ratios), 4),
+                    **{k: round(v / total, 3) for k, v in counts.items()},
+                    "kept": round(1 - counts["lost"] / total, 3),
+                }
+            )
             log(f"{mode} {budget}: {rows[-1]}")
     return rows
 
 
-def baseline(messages: list[dict[str, Any]], texts: dict[str, str], picked: Sequence[Any]
-             ) -> list[dict[str, Any]]:
+def baseline(
+    messages: list[dict[str, Any]], texts: dict[str, str], picked: Sequence[Any]
+) -> list[dict[str, Any]]:
     """No Omoide: the client keeps the latest whole turns that fit the budget."""
     rows = []
     for budget in BUDGETS:
@@ -160,13 +193,21 @@ def baseline(messages: list[dict[str, Any]], texts: dict[str, str], picked: Sequ
                 text = texts.get(dia, "")
                 counts["verbatim" if any(text and text in k for k in kept) else "lost"] += 1
         total = sum(counts.values()) or 1
-        rows.append({"mode": "none (latest turns only)", "budget": budget,
-                     "questions": len(picked), "evidence": total,
-                     "ratio": round(statistics.mean(ratios), 4),
-                     "verbatim": round(counts["verbatim"] / total, 3), "cut": 0.0,
-                     "summary": 0.0,
-                     "memory": 0.0, "lost": round(counts["lost"] / total, 3),
-                     "kept": round(counts["verbatim"] / total, 3)})
+        rows.append(
+            {
+                "mode": "none (latest turns only)",
+                "budget": budget,
+                "questions": len(picked),
+                "evidence": total,
+                "ratio": round(statistics.mean(ratios), 4),
+                "verbatim": round(counts["verbatim"] / total, 3),
+                "cut": 0.0,
+                "summary": 0.0,
+                "memory": 0.0,
+                "lost": round(counts["lost"] / total, 3),
+                "kept": round(counts["verbatim"] / total, 3),
+            }
+        )
     return rows
 
 
@@ -181,9 +222,12 @@ def growing(app: Omoide, conv: LocomoConversation) -> dict[str, Any]:
     for end in ends:
         summary = app.chat.compress(PERSONA, messages[:end]).summary
         summarised += summary in ("llm", "cached")
-    return {"requests": len(ends), "requests_with_summary": summarised,
-            "llm_calls": fake.calls,
-            "llm_calls_per_summarised_request": round(fake.calls / max(summarised, 1), 3)}
+    return {
+        "requests": len(ends),
+        "requests_with_summary": summarised,
+        "llm_calls": fake.calls,
+        "llm_calls_per_summarised_request": round(fake.calls / max(summarised, 1), 3),
+    }
 
 
 def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, Any]]:
@@ -204,13 +248,20 @@ def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, An
     rows = []
     headers = {"Authorization": f"Bearer {admin}", "X-Omoide-Persona": PERSONA}
     with httpx.Client(timeout=60) as client:
-        for label, history, budget in (("20-turn chat", messages[-40:], 6000),
-                                       ("whole conversation, 4k budget", messages, 4000)):
+        for label, history, budget in (
+            ("20-turn chat", messages[-40:], 6000),
+            ("whole conversation, 4k budget", messages, 4000),
+        ):
             app.settings_service.update(PERSONA, {"chat_budget_tokens": budget})
             proxied, direct, pipeline = [], [], []
             for i in range(n + 5):
-                body = {"model": "x", "messages": [*history[:-1], {
-                    "role": "user", "content": questions[i % len(questions)]}]}
+                body = {
+                    "model": "x",
+                    "messages": [
+                        *history[:-1],
+                        {"role": "user", "content": questions[i % len(questions)]},
+                    ],
+                }
                 fake.queue(Reply(body=openai_answer("ok")), Reply(body=openai_answer("ok")))
                 t0 = time.perf_counter()
                 reply = client.post(f"{url}/v1/chat/completions", json=body, headers=headers)
@@ -230,14 +281,19 @@ def overhead(app: Omoide, conv: LocomoConversation, n: int) -> list[dict[str, An
                 embed.append((time.perf_counter() - t0) * 1000)
             base = statistics.median(direct)
             added = [p - base for p in proxied]
-            rows.append({"case": label, "requests": n,
-                         "overhead_p50_ms": round(percentile(added, 50), 1),
-                         "overhead_p95_ms": round(percentile(added, 95), 1),
-                         "pipeline_p50_ms": round(percentile(pipeline, 50), 1),
-                         "pipeline_p95_ms": round(percentile(pipeline, 95), 1),
-                         "embed_p50_ms": round(percentile(embed, 50), 1),
-                         "embed_p95_ms": round(percentile(embed, 95), 1),
-                         "upstream_direct_p50_ms": round(base, 1)})
+            rows.append(
+                {
+                    "case": label,
+                    "requests": n,
+                    "overhead_p50_ms": round(percentile(added, 50), 1),
+                    "overhead_p95_ms": round(percentile(added, 95), 1),
+                    "pipeline_p50_ms": round(percentile(pipeline, 50), 1),
+                    "pipeline_p95_ms": round(percentile(pipeline, 95), 1),
+                    "embed_p50_ms": round(percentile(embed, 50), 1),
+                    "embed_p95_ms": round(percentile(embed, 95), 1),
+                    "upstream_direct_p50_ms": round(base, 1),
+                }
+            )
             log(f"overhead {label}: {rows[-1]}")
     uv.should_exit = True
     thread.join(10)
@@ -251,13 +307,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--questions", type=int, default=30)
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--embedder", default="e5")
-    parser.add_argument("--reuse", type=Path, default=None,
-                        help="data folder to keep the ingested conversation in (and reuse)")
+    parser.add_argument(
+        "--reuse",
+        type=Path,
+        default=None,
+        help="data folder to keep the ingested conversation in (and reuse)",
+    )
     args = parser.parse_args(argv)
     convs = load_conversations(args.data)[: args.conversations]
     info = machine_info()
-    results: dict[str, Any] = {"machine": info, "embedder": args.embedder, "survival": [],
-                               "growing": [], "overhead": []}
+    results: dict[str, Any] = {
+        "machine": info,
+        "embedder": args.embedder,
+        "survival": [],
+        "growing": [],
+        "overhead": [],
+    }
     for conv in convs:
         with tempfile.TemporaryDirectory() as tmp:
             folder = args.reuse / conv.sample_id if args.reuse else Path(tmp)
@@ -268,8 +333,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 app.auth.create_persona(PERSONA)
                 started = time.perf_counter()
                 ingest(app, conv)
-                log(f"conversation {conv.sample_id}: ingested in "
-                    f"{time.perf_counter() - started:.0f}s")
+                log(
+                    f"conversation {conv.sample_id}: ingested in "
+                    f"{time.perf_counter() - started:.0f}s"
+                )
             for row in survival(app, conv, args.questions):
                 results["survival"].append({"conversation": conv.sample_id, **row})
             results["growing"].append({"conversation": conv.sample_id, **growing(app, conv)})

@@ -73,8 +73,9 @@ class Prediction:
     reason: str
 
 
-def predict(pairs: Iterable[Pair], classifier: Classifier, *, notes: bool = False
-            ) -> list[Prediction]:
+def predict(
+    pairs: Iterable[Pair], classifier: Classifier, *, notes: bool = False
+) -> list[Prediction]:
     """One classifier call per pair, the old memory as the only candidate; ``notes``: the new
     memories are consolidated notes, classified as the server classifies a note."""
     out = []
@@ -118,8 +119,9 @@ def score(predictions: list[Prediction]) -> dict[str, object]:
     }
 
 
-def evaluate(pairs: list[Pair], classifier: Classifier, *, notes: bool = False
-             ) -> dict[str, object]:
+def evaluate(
+    pairs: list[Pair], classifier: Classifier, *, notes: bool = False
+) -> dict[str, object]:
     """Scores overall and by language and difficulty, plus the misclassified pairs."""
     predictions = predict(pairs, classifier, notes=notes)
     report = score(predictions)
@@ -138,18 +140,26 @@ def evaluate(pairs: list[Pair], classifier: Classifier, *, notes: bool = False
     return report
 
 
-def under_band_closes(predictions: list[Prediction], sure: float | None = None
-                      ) -> dict[str, object]:
+def under_band_closes(
+    predictions: list[Prediction], sure: float | None = None
+) -> dict[str, object]:
     """The CONTRADICTORY verdicts that would close the nearest memory under the band
     (:func:`~omoide.engine.candidates.under_band_keeps` at ``sure``, by default the setting
     ``classify_nearest_confidence``'s default): how many, how many were right, their precision
     (None when there are none)."""
     bar = PersonaSettings().classify_nearest_confidence if sure is None else sure
-    kept = [p for p in predictions
-            if under_band_keeps(p.label == Relation.CONTRADICTORY.value, p.confidence, bar)]
+    kept = [
+        p
+        for p in predictions
+        if under_band_keeps(p.label == Relation.CONTRADICTORY.value, p.confidence, bar)
+    ]
     right = sum(p.pair.label == Relation.CONTRADICTORY.value for p in kept)
-    return {"sure": bar, "n": len(kept), "right": right,
-            "precision": round(right / len(kept), 4) if kept else None}
+    return {
+        "sure": bar,
+        "n": len(kept),
+        "right": right,
+        "precision": round(right / len(kept), 4) if kept else None,
+    }
 
 
 def _breakdown(
@@ -161,8 +171,9 @@ def _breakdown(
     return {name: score(group) for name, group in sorted(groups.items())}
 
 
-def build_classifier(engine: str, embedder_name: str, cache: Path | None = None,
-                     judge: str = "server") -> tuple[Classifier, str]:
+def build_classifier(
+    engine: str, embedder_name: str, cache: Path | None = None, judge: str = "server"
+) -> tuple[Classifier, str]:
     """The classifier to measure and a note on what it is (exit 2 on a bad LLM config)."""
     from omoide.engine.classify import OfflineClassifier
 
@@ -187,8 +198,9 @@ def build_classifier(engine: str, embedder_name: str, cache: Path | None = None,
             # What a server searching with this embedder runs: the packaged judge on its own
             # embedder (wiring._judge_embedder).
             classifier = offline_classifier_for(embedder, lambda: embedder_for(judge_name))
-            return classifier, (f"rules + learned judge ({judge_name}), as a server on "
-                                f"{embedder_name} runs it")
+            return classifier, (
+                f"rules + learned judge ({judge_name}), as a server on {embedder_name} runs it"
+            )
         model = load_judge_models().get(embedder.model_id)
         if model is None:
             _fail(f"no trained judge for {embedder.model_id}; run bench/train_classifier.py")
@@ -201,8 +213,10 @@ def build_classifier(engine: str, embedder_name: str, cache: Path | None = None,
     environ, note = dict(os.environ), "the LLM configured by OMOIDE_LLM_*"
     if not environ.get("OMOIDE_LLM_PROVIDER", "").strip():
         environ.update(_start_fake_llm())
-        note = ("the LOCAL FAKE LLM server (tests/support/llm_fakes.py), which always answers "
-                "INDEPENDENT: these numbers measure the plumbing, not a model")
+        note = (
+            "the LOCAL FAKE LLM server (tests/support/llm_fakes.py), which always answers "
+            "INDEPENDENT: these numbers measure the plumbing, not a model"
+        )
     try:
         llm = make_llm(llm_config_from_env(environ))
     except InvalidInput as exc:
@@ -221,14 +235,20 @@ def _start_fake_llm() -> dict[str, str]:
         def take(self, received: Received) -> Reply:
             prompt = received.body["messages"][-1]["content"]
             count = len(re.findall(r"(?m)^\d+: ", prompt))  # one numbered line per candidate
-            verdicts = [{"candidate": i, "class": "INDEPENDENT", "confidence": "likely",
-                         "reason": "fake"} for i in range(count)]
+            verdicts = [
+                {"candidate": i, "class": "INDEPENDENT", "confidence": "likely", "reason": "fake"}
+                for i in range(count)
+            ]
             return Reply(body=openai_answer(json.dumps({"verdicts": verdicts})))
 
     fake = AlwaysIndependent()
     start_server(fake)
-    return {"OMOIDE_LLM_PROVIDER": "openai", "OMOIDE_LLM_BASE_URL": fake.base + "/v1",
-            "OMOIDE_LLM_API_KEY": API_KEY, "OMOIDE_LLM_MODEL": "fake-always-independent"}
+    return {
+        "OMOIDE_LLM_PROVIDER": "openai",
+        "OMOIDE_LLM_BASE_URL": fake.base + "/v1",
+        "OMOIDE_LLM_API_KEY": API_KEY,
+        "OMOIDE_LLM_MODEL": "fake-always-independent",
+    }
 
 
 def _fail(message: str) -> NoReturn:
@@ -273,43 +293,70 @@ def _summary_line(report: dict[str, object]) -> str:
 def _under_band_line(under: dict[str, object]) -> str:
     precision = under["precision"]
     shown = "–" if precision is None else fmt(precision)
-    return (f"Sure enough to close the nearest memory under the band (CONTRADICTORY, confidence "
-            f"≥ {under['sure']}): {under['n']} verdicts, {under['right']} right, "
-            f"precision {shown}")
+    return (
+        f"Sure enough to close the nearest memory under the band (CONTRADICTORY, confidence "
+        f"≥ {under['sure']}): {under['n']} verdicts, {under['right']} right, "
+        f"precision {shown}"
+    )
 
 
 def _label_table(report: dict[str, object]) -> str:
-    return md_table(["label", "precision", "recall", "F1", "support"],
-                    [[label, *(fmt(m[k]) for k in ("precision", "recall", "f1")), m["support"]]
-                     for label, m in report["per_label"].items()])  # type: ignore[attr-defined]
+    return md_table(
+        ["label", "precision", "recall", "F1", "support"],
+        [
+            [label, *(fmt(m[k]) for k in ("precision", "recall", "f1")), m["support"]]
+            for label, m in report["per_label"].items()
+        ],
+    )  # type: ignore[attr-defined]
 
 
 def _confusion_table(report: dict[str, object]) -> str:
-    return md_table(["gold \\ predicted", *LABELS],
-                    [[gold, *(preds[p] for p in LABELS)]
-                     for gold, preds in report["confusion"].items()])  # type: ignore[attr-defined]
+    return md_table(
+        ["gold \\ predicted", *LABELS],
+        [[gold, *(preds[p] for p in LABELS)] for gold, preds in report["confusion"].items()],
+    )  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out=None, data=DEFAULT_PAIRS)
-    bench.add_argument("--pairs", type=Path, dest="data", default=argparse.SUPPRESS,
-                       help="the same as --data")
-    bench.add_argument("--split", default="",
-                       help="score only this split of --pairs (all pairs when the file has no "
-                            "split field); the dev set is skipped unless --dev is given")
-    bench.add_argument("--dev", type=Path, default=None,
-                       help="the untouched shared dev set ('' to skip)")
+    bench.add_argument(
+        "--pairs", type=Path, dest="data", default=argparse.SUPPRESS, help="the same as --data"
+    )
+    bench.add_argument(
+        "--split",
+        default="",
+        help="score only this split of --pairs (all pairs when the file has no "
+        "split field); the dev set is skipped unless --dev is given",
+    )
+    bench.add_argument(
+        "--dev", type=Path, default=None, help="the untouched shared dev set ('' to skip)"
+    )
     bench.add_argument("--engine", choices=("offline", "rules", "llm"), default="offline")
-    bench.add_argument("--embedder", choices=("e5", "use"), default="e5",
-                       help="the embedder whose judge --engine offline uses")
-    bench.add_argument("--judge", choices=("server", "own"), default="server",
-                       help="server: the judge a server on --embedder runs (the packaged "
-                       "judge embedder's); own: the judge trained for --embedder")
-    bench.add_argument("--cache", type=Path, default=None,
-                       help="keep passage vectors in DIR between runs (never in the repo)")
-    bench.add_argument("--notes", action="store_true",
-                       help="the new memories are consolidated notes: classify them as the "
-                            "server classifies a note (note=True), not as saved statements")
+    bench.add_argument(
+        "--embedder",
+        choices=("e5", "use"),
+        default="e5",
+        help="the embedder whose judge --engine offline uses",
+    )
+    bench.add_argument(
+        "--judge",
+        choices=("server", "own"),
+        default="server",
+        help="server: the judge a server on --embedder runs (the packaged "
+        "judge embedder's); own: the judge trained for --embedder",
+    )
+    bench.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep passage vectors in DIR between runs (never in the repo)",
+    )
+    bench.add_argument(
+        "--notes",
+        action="store_true",
+        help="the new memories are consolidated notes: classify them as the "
+        "server classifies a note (note=True), not as saved statements",
+    )
     args = bench.parse_args(argv)
     classifier, note = build_classifier(args.engine, args.embedder, args.cache, args.judge)
     sets = select_sets(load_pairs(args.data), args.split)
@@ -352,10 +399,13 @@ def _shown(name: str) -> str:
     the fit, not generalisation.
     The numbers that estimate a new writer are the leave-one-source-out ones in
     classify_threshold.md, and the untouched dev set here."""
-    return {"validation": "validation (fitted on)", "train": "train (fitted on)",
-            "holdout": "holdout1 (fitted on)",
-            "holdout2": "holdout2 (fitted on)",
-            "holdout3": "holdout3 (fitted on)"}.get(name, name)
+    return {
+        "validation": "validation (fitted on)",
+        "train": "train (fitted on)",
+        "holdout": "holdout1 (fitted on)",
+        "holdout2": "holdout2 (fitted on)",
+        "holdout3": "holdout3 (fitted on)",
+    }.get(name, name)
 
 
 def _set_order(name: str) -> tuple[int, str]:
@@ -365,17 +415,30 @@ def _set_order(name: str) -> tuple[int, str]:
 
 def _headline(report: dict[str, object]) -> str:
     """One table: macro-F1 and CONTRADICTORY precision per set and language."""
-    rows = [[_shown(name), lang, sub["n"], fmt(sub["macro_f1"]),
-             fmt(sub["per_label"]["CONTRADICTORY"]["precision"]),
-             fmt(sub["per_label"]["CONTRADICTORY"]["recall"])]
-            for name, result in report["sets"].items()  # type: ignore[attr-defined]
-            for lang, sub in [("all", result), *result["by_lang"].items()]]
-    return md_table(["set", "lang", "n", "macro-F1", "CONTRADICTORY precision",
-                     "CONTRADICTORY recall"], rows) + "\n\n"
+    rows = [
+        [
+            _shown(name),
+            lang,
+            sub["n"],
+            fmt(sub["macro_f1"]),
+            fmt(sub["per_label"]["CONTRADICTORY"]["precision"]),
+            fmt(sub["per_label"]["CONTRADICTORY"]["recall"]),
+        ]
+        for name, result in report["sets"].items()  # type: ignore[attr-defined]
+        for lang, sub in [("all", result), *result["by_lang"].items()]
+    ]
+    return (
+        md_table(
+            ["set", "lang", "n", "macro-F1", "CONTRADICTORY precision", "CONTRADICTORY recall"],
+            rows,
+        )
+        + "\n\n"
+    )
 
 
-def _write_results(engine: str, report: dict[str, object], text: str,
-                   args: argparse.Namespace) -> None:
+def _write_results(
+    engine: str, report: dict[str, object], text: str, args: argparse.Namespace
+) -> None:
     command = f".venv/bin/python bench/classify.py --engine {args.engine}"
     if args.engine == "offline":
         command += f" --embedder {args.embedder}"

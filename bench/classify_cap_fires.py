@@ -51,12 +51,27 @@ def main(argv: list[str] | None = None) -> int:
                 if p.label == "CONTRADICTORY":
                     on_c[name].append(f"{source} {p.id}")
             if fired and out is not None:
-                out.write(json.dumps({"id": p.id, "lang": p.lang, "old": p.old, "new": p.new,
-                                      "label": p.label, "source": source, "caps": fired},
-                                     ensure_ascii=False) + "\n")
+                out.write(
+                    json.dumps(
+                        {
+                            "id": p.id,
+                            "lang": p.lang,
+                            "old": p.old,
+                            "new": p.new,
+                            "label": p.label,
+                            "source": source,
+                            "caps": fired,
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
     for name, c in counts.items():
-        row = ", ".join(f"{lang} {label[0]} {c[(lang, label)]}" for lang in ("en", "ja")
-                        for label in ("CONTRADICTORY", "EXTENDABLE", "INDEPENDENT"))
+        row = ", ".join(
+            f"{lang} {label[0]} {c[(lang, label)]}"
+            for lang in ("en", "ja")
+            for label in ("CONTRADICTORY", "EXTENDABLE", "INDEPENDENT")
+        )
         print(f"{name}: {row}" + (f"; on C: {', '.join(on_c[name])}" if on_c[name] else ""))
     return 0
 

@@ -185,8 +185,13 @@ def judge_set(
             order = np.argsort(-cosines, kind="stable")
             ranked = [(int(i), float(cosines[i])) for i in order[:NEIGHBOUR_POOL]]
             target = where[pair.old]
-            judged = Judged(pair, target, float(cosines[target]), ranked,
-                            repeated=_repeated(olds, ranked, pair.new))
+            judged = Judged(
+                pair,
+                target,
+                float(cosines[target]),
+                ranked,
+                repeated=_repeated(olds, ranked, pair.new),
+            )
             pool = select_candidates(ranked, band, cap)
             if pool:
                 known = PassageVectors(
@@ -401,7 +406,7 @@ def known_sets(sets: dict[str, Path]) -> str:
         if prefix == name:
             others.append(name)
         else:
-            numbers.setdefault(prefix, []).append(int(name[len(prefix):]))
+            numbers.setdefault(prefix, []).append(int(name[len(prefix) :]))
     shown = []
     for prefix, found in numbers.items():
         runs: list[list[int]] = []
@@ -410,8 +415,9 @@ def known_sets(sets: dict[str, Path]) -> str:
                 runs[-1].append(n)
             else:
                 runs.append([n])
-        shown.append(", ".join(f"{prefix}{r[0]}" + (f"-{r[-1]}" if len(r) > 1 else "")
-                               for r in runs))
+        shown.append(
+            ", ".join(f"{prefix}{r[0]}" + (f"-{r[-1]}" if len(r) > 1 else "") for r in runs)
+        )
     return ", ".join([*shown, *others])
 
 

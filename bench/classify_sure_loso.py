@@ -66,8 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     outer = np.load(args.probs)
     probs, ruled = outer["outer_p"], outer["outer_r"] | data.forced
     y, c = data.y, CONTRA
-    veto = np.any([data.x[:, data.names.index(v)] > 0 for v in VETO_FEATURES
-                   if v in data.names], axis=0)
+    veto = np.any(
+        [data.x[:, data.names.index(v)] > 0 for v in VETO_FEATURES if v in data.names], axis=0
+    )
     capped = data.several | data.note | veto
     stmt = ~data.note & ~data.several
     fold = stmt & (data.sources != "pairs")
@@ -96,21 +97,27 @@ def main(argv: list[str] | None = None) -> int:
         m = fold & (data.langs == lang)
         b, a = _scores(before, y, m), _scores(after, y, m)
         fires, added = m & alone, m & by_new & (before != c)
-        print(f"{lang} (pairs {m.sum()}, gold C {(m & (y == c)).sum()}): fires {fires.sum()},"
-              f" gold C {(fires & (y == c)).sum()}, false {(fires & (y != c)).sum()} | closes"
-              f" added {added.sum()}: true {(added & (y == c)).sum()},"
-              f" false {(added & (y != c)).sum()}")
-        print(f"   C precision {b[c][0]:.4f} -> {a[c][0]:.4f}, recall {b[c][1]:.4f} ->"
-              f" {a[c][1]:.4f}, F1 {b[c][2]:.4f} -> {a[c][2]:.4f}; macro-F1"
-              f" {np.mean([s[2] for s in b]):.4f} -> {np.mean([s[2] for s in a]):.4f}")
+        print(
+            f"{lang} (pairs {m.sum()}, gold C {(m & (y == c)).sum()}): fires {fires.sum()},"
+            f" gold C {(fires & (y == c)).sum()}, false {(fires & (y != c)).sum()} | closes"
+            f" added {added.sum()}: true {(added & (y == c)).sum()},"
+            f" false {(added & (y != c)).sum()}"
+        )
+        print(
+            f"   C precision {b[c][0]:.4f} -> {a[c][0]:.4f}, recall {b[c][1]:.4f} ->"
+            f" {a[c][1]:.4f}, F1 {b[c][2]:.4f} -> {a[c][2]:.4f}; macro-F1"
+            f" {np.mean([s[2] for s in b]):.4f} -> {np.mean([s[2] for s in a]):.4f}"
+        )
         extra = stmt & ~fold & (data.langs == lang) & alone
         print(f"   pairs file (no fold): fires {extra.sum()}, false {(extra & (y != c)).sum()}")
     if args.list:
         for i in np.flatnonzero(alone):
             mark = "FALSE" if y[i] != c else "     "
             add = "ADD" if by_new[i] and before[i] != c else "   "
-            print(f"{mark} {add} gold={data.y[i]} {data.sources[i]} p_c={probs[i, c]:.2f}"
-                  f" {why.get(i, 'base')} | {pairs[i].old} => {pairs[i].new}")
+            print(
+                f"{mark} {add} gold={data.y[i]} {data.sources[i]} p_c={probs[i, c]:.2f}"
+                f" {why.get(i, 'base')} | {pairs[i].old} => {pairs[i].new}"
+            )
     return 0
 
 

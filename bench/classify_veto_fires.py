@@ -37,8 +37,9 @@ from omoide.engine.classify import (
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--veto", "--signal", dest="veto",
-                        choices=VETO_ONLY + SURE_ONLY + JUDGE_CAPS, required=True)
+    parser.add_argument(
+        "--veto", "--signal", dest="veto", choices=VETO_ONLY + SURE_ONLY + JUDGE_CAPS, required=True
+    )
     parser.add_argument("--show", action="store_true", help="print every pair it fires on")
     args = parser.parse_args(argv)
     column = TEXT_FEATURES.index(args.veto)
@@ -51,26 +52,33 @@ def main(argv: list[str] | None = None) -> int:
         pairs = load_pairs(path)
         several = [not one_statement(p.new, p.lang) for p in pairs]
         parts, parent = sentence_pairs(pairs, several)
-        fired = {i for i, p in enumerate(pairs) if read_pair(p.old, p.new, lang=p.lang)
-                 .features[column]}
-        fired |= {int(parent[k]) for k, p in enumerate(parts)
-                  if read_pair(p.old, p.new, lang=p.lang).features[column]}
+        fired = {
+            i for i, p in enumerate(pairs) if read_pair(p.old, p.new, lang=p.lang).features[column]
+        }
+        fired |= {
+            int(parent[k])
+            for k, p in enumerate(parts)
+            if read_pair(p.old, p.new, lang=p.lang).features[column]
+        }
         counts[name] = Counter(pairs[i].label for i in fired)
         shown += [(name, pairs[i].label, pairs[i].old, pairs[i].new) for i in sorted(fired)]
     total = sum(counts.values(), Counter())
-    result = {"veto": args.veto, "total": dict(total),
-              "by_source": {k: dict(v) for k, v in counts.items() if v},
-              "pairs": [dict(zip(("source", "label", "old", "new"), row, strict=True))
-                        for row in shown]}
+    result = {
+        "veto": args.veto,
+        "total": dict(total),
+        "by_source": {k: dict(v) for k, v in counts.items() if v},
+        "pairs": [dict(zip(("source", "label", "old", "new"), row, strict=True)) for row in shown],
+    }
     labels = ("CONTRADICTORY", "EXTENDABLE", "INDEPENDENT")
     rows = [(k, *(v.get(label, 0) for label in labels)) for k, v in counts.items() if v]
     rows.append(("**all**", *(total.get(label, 0) for label in labels)))
     command = " ".join(["bench/classify_veto_fires.py", *(sys.argv[1:] if argv is None else argv)])
-    markdown = (f"# Where the signal `{args.veto}` fires on the seen training pairs\n\n"
-                f"`{command}` — whole pairs "
-                "and, for a new memory of several sentences, each sentence read alone "
-                "(a pair counts once). By gold label:\n\n"
-                + md_table(("source", *labels), rows) + "\n")
+    markdown = (
+        f"# Where the signal `{args.veto}` fires on the seen training pairs\n\n"
+        f"`{command}` — whole pairs "
+        "and, for a new memory of several sentences, each sentence read alone "
+        "(a pair counts once). By gold label:\n\n" + md_table(("source", *labels), rows) + "\n"
+    )
     write_results(RESULTS / f"classify_veto_{args.veto}", markdown, result)
     if args.show:
         for row in shown:

@@ -24,36 +24,69 @@ from omoide.config import Settings
 from omoide.wiring import Omoide, build
 
 PERSONA = "noa"
-QUERIES = ["Where did Noa buy the kettle?", "What does Noa like to cook?",
-           "When did Noa visit the harbour market?", "Noa violin repaired",
-           "Which train did the brother take?", "What is in the garden shed?"]
+QUERIES = [
+    "Where did Noa buy the kettle?",
+    "What does Noa like to cook?",
+    "When did Noa visit the harbour market?",
+    "Noa violin repaired",
+    "Which train did the brother take?",
+    "What is in the garden shed?",
+]
 
 
 def fill(app: Omoide, n: int = 3000) -> None:
     app.auth.create_persona(PERSONA)
     rng = random.Random(7)
-    subjects = ["Noa", "Noa", "The user", "Her brother", "The neighbour", "A colleague",
-                "Noa's aunt"]
+    subjects = [
+        "Noa",
+        "Noa",
+        "The user",
+        "Her brother",
+        "The neighbour",
+        "A colleague",
+        "Noa's aunt",
+    ]
     verbs = ["likes", "visited", "bought", "painted", "repaired", "wants", "forgot", "cooked"]
-    things = ["a blue kettle", "the harbour market", "an old violin", "a rye loaf",
-              "the garden shed", "a paper kite", "the mountain cabin", "a wool scarf",
-              "the night train", "a clay pot", "the river bridge", "a chess set",
-              "a lemon tree", "the cinema downtown", "a red bicycle"]
+    things = [
+        "a blue kettle",
+        "the harbour market",
+        "an old violin",
+        "a rye loaf",
+        "the garden shed",
+        "a paper kite",
+        "the mountain cabin",
+        "a wool scarf",
+        "the night train",
+        "a clay pot",
+        "the river bridge",
+        "a chess set",
+        "a lemon tree",
+        "the cinema downtown",
+        "a red bicycle",
+    ]
     when = ["on Monday", "last spring", "in 2019", "every weekend", "after work", "at dawn", ""]
-    texts = [f"{rng.choice(subjects)} {rng.choice(verbs)} {rng.choice(things)} "
-             f"{rng.choice(when)} #{i}".replace("  ", " ") for i in range(n)]
+    texts = [
+        f"{rng.choice(subjects)} {rng.choice(verbs)} {rng.choice(things)} "
+        f"{rng.choice(when)} #{i}".replace("  ", " ")
+        for i in range(n)
+    ]
     memories, now = app.store.memories(PERSONA), app.clock.now()
     for start in range(0, n, 200):
-        chunk = texts[start:start + 200]
-        memories.insert_many([app.memories.build_new(content=t) for t in chunk],
-                             app.embedder.embed_passages(chunk),
-                             stabilities=[1.0] * len(chunk), now=now)
+        chunk = texts[start : start + 200]
+        memories.insert_many(
+            [app.memories.build_new(content=t) for t in chunk],
+            app.embedder.embed_passages(chunk),
+            stabilities=[1.0] * len(chunk),
+            now=now,
+        )
 
 
 def median_ms(values: list[float]) -> str:
     ordered = sorted(values)
-    return (f"median {statistics.median(ordered) * 1000:.3f} ms, "
-            f"p90 {ordered[int(len(ordered) * 0.9)] * 1000:.3f} ms")
+    return (
+        f"median {statistics.median(ordered) * 1000:.3f} ms, "
+        f"p90 {ordered[int(len(ordered) * 0.9)] * 1000:.3f} ms"
+    )
 
 
 def main() -> None:
@@ -83,16 +116,19 @@ def main() -> None:
     searches: dict[str, list[float]] = {"emptied": [], "kept": []}
     for rep in range(opts.reps):
         for query in QUERIES:
-            for label in (("emptied", "kept") if rep % 2 else ("kept", "emptied")):
+            for label in ("emptied", "kept") if rep % 2 else ("kept", "emptied"):
                 if label == "emptied":
                     app.store.memories(PERSONA).forget_common_words()
                 started = time.perf_counter()
-                app.search.search(PERSONA, app.search.build_request(PERSONA, query=query),
-                                  recall=False)
+                app.search.search(
+                    PERSONA, app.search.build_request(PERSONA, query=query), recall=False
+                )
                 searches[label].append(time.perf_counter() - started)
     for label, times in searches.items():
-        print(f"search, cache {label}: n={len(times)} {median_ms(times)}, "
-              f"mean {statistics.mean(times) * 1000:.1f} ms")
+        print(
+            f"search, cache {label}: n={len(times)} {median_ms(times)}, "
+            f"mean {statistics.mean(times) * 1000:.1f} ms"
+        )
     app.close()
 
 

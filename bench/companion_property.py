@@ -62,9 +62,10 @@ from omoide.wiring import build
 
 # the eight retrieval sets (all seen since session 18: F and G were session 17's and 18's
 # blind sets)
-SETS = {"dev": Path("/work/shared/bench/retrieval_ja/dev.jsonl"),
-        **{x.upper(): REPO / "bench" / "data" / f"retrieval_holdout_{x}.jsonl"
-           for x in "abcdefg"}}
+SETS = {
+    "dev": Path("/work/shared/bench/retrieval_ja/dev.jsonl"),
+    **{x.upper(): REPO / "bench" / "data" / f"retrieval_holdout_{x}.jsonl" for x in "abcdefg"},
+}
 RECORD_PLAN = replace(DEFAULT_PLAN, companion_weight=0.3)
 
 
@@ -73,18 +74,24 @@ def _wrap(app: Any, sink: list[dict[str, Any]]) -> None:
     companion = app.search.companion
     original = companion.rescore
 
-    def rescore(query: str, ranked: list[Scored], texts: Any, *, weight: float,
-                pool: int) -> list[Scored]:
+    def rescore(
+        query: str, ranked: list[Scored], texts: Any, *, weight: float, pool: int
+    ) -> list[Scored]:
         head = sorted(ranked, key=lambda s: (-s.score, s.id))[:pool]
         found: Mapping[int, str] = texts([s.id for s in head])
         use = companion.cosines(query, found)
         q = companion.vectors.query(app.embedder, query)
         vecs = companion.vectors.passages(app.embedder, found.values())
         e5 = {i: float(np.dot(q, vecs[t])) for i, t in found.items()}
-        sink.append({"query": query, "head": [[s.id, s.score] for s in head],
-                     "use": {str(k): v for k, v in use.items()},
-                     "e5": {str(k): v for k, v in e5.items()},
-                     "texts": {str(k): v for k, v in found.items()}})
+        sink.append(
+            {
+                "query": query,
+                "head": [[s.id, s.score] for s in head],
+                "use": {str(k): v for k, v in use.items()},
+                "e5": {str(k): v for k, v in e5.items()},
+                "texts": {str(k): v for k, v in found.items()},
+            }
+        )
         return original(query, ranked, texts, weight=weight, pool=pool)
 
     companion.rescore = rescore  # type: ignore[method-assign]
@@ -104,15 +111,18 @@ def record_retrieval(out: Path) -> None:
             queries = []
             for q in data.queries:
                 before = len(sink)
-                request = app.search.build_request("bench", query=q.query, top_k=10,
-                                                   mode="hybrid", include_episodes=False)
+                request = app.search.build_request(
+                    "bench", query=q.query, top_k=10, mode="hybrid", include_episodes=False
+                )
                 app.search.search("bench", request, recall=False, plan=RECORD_PLAN)
                 rec = sink[before] if len(sink) > before else None
                 if rec is not None:
-                    rec["relevant_rows"] = [int(k) for k, t in rec["texts"].items()
-                                            if content.get(t) in q.relevant]
-                queries.append({"kind": q.kind, "query": q.query, "rec": rec,
-                                "n_relevant": len(q.relevant)})
+                    rec["relevant_rows"] = [
+                        int(k) for k, t in rec["texts"].items() if content.get(t) in q.relevant
+                    ]
+                queries.append(
+                    {"kind": q.kind, "query": q.query, "rec": rec, "n_relevant": len(q.relevant)}
+                )
             app.close()
         result[name] = queries
         print(name, len(queries), flush=True)
@@ -186,10 +196,11 @@ def properties(rec: dict[str, Any], query: str) -> dict[str, float]:
         "e5_spread": max(e5) - min(e5) if e5 else 0.0,
         "use_top": max(use) if use else 0.0,
         "head_size": float(len(head)),
-        "top10_latin_words_median": float(np.median(latin_words(rec))) if latin_words(rec)
-        else 0.0,
-        "top10_long_latin_share": sum(not language_of(t) and len(t.split()) >= 20
-                                      for t in texts[:10]) / max(1, len(texts[:10])),
+        "top10_latin_words_median": float(np.median(latin_words(rec))) if latin_words(rec) else 0.0,
+        "top10_long_latin_share": sum(
+            not language_of(t) and len(t.split()) >= 20 for t in texts[:10]
+        )
+        / max(1, len(texts[:10])),
     }
 
 
@@ -206,17 +217,25 @@ def _order(rec: dict[str, Any], weight_of: Any) -> list[int]:
     weights = {s.id: weight_of(rec["texts"][str(s.id)]) for s in head}
     if len(set(weights.values())) == 1:
         w = next(iter(weights.values()))
-        ranked = blend_companion(head, cosines, weight=w, top_n=len(head)) if w else \
-            sorted(head, key=lambda s: (-s.score, s.id))
+        ranked = (
+            blend_companion(head, cosines, weight=w, top_n=len(head))
+            if w
+            else sorted(head, key=lambda s: (-s.score, s.id))
+        )
         return [s.id for s in ranked]
     ordered = sorted(head, key=lambda s: (-s.score, s.id))
     low, high = ordered[-1].score, ordered[0].score
     c_low, c_high = min(cosines.values()), max(cosines.values())
     if high <= low or c_high <= c_low:
         return [s.id for s in ordered]
-    rel = [((1 - weights[s.id]) * (s.score - low) / (high - low)
-            + weights[s.id] * (cosines.get(s.id, c_low) - c_low) / (c_high - c_low), s)
-           for s in ordered]
+    rel = [
+        (
+            (1 - weights[s.id]) * (s.score - low) / (high - low)
+            + weights[s.id] * (cosines.get(s.id, c_low) - c_low) / (c_high - c_low),
+            s,
+        )
+        for s in ordered
+    ]
     rel.sort(key=lambda p: (-p[0], -p[1].score, p[1].id))
     return [s.id for _, s in rel]
 
@@ -244,35 +263,57 @@ def sought_group(rec: dict[str, Any]) -> str | None:
     if language_of(text):
         return "CJK ≤ 45 chars" if len(text) <= 45 else "CJK > 45 chars"
     words = len(text.split())
-    return "Latin ≤ 13 words" if words <= 13 else (
-        "Latin 14–20 words" if words <= 20 else "Latin ≥ 21 words")
+    return (
+        "Latin ≤ 13 words"
+        if words <= 13
+        else ("Latin 14–20 words" if words <= 20 else "Latin ≥ 21 words")
+    )
 
 
 def _bootstrap(deltas: list[float], seed: int = 0) -> str:
     d = np.asarray(deltas)
     rng = np.random.default_rng(seed)
     means = [rng.choice(d, len(d)).mean() for _ in range(2000)]
-    return (f"{d.mean():+.3f} [{np.quantile(means, .025):+.3f}, "
-            f"{np.quantile(means, .975):+.3f}] ({int((d > 0).sum())} up / "
-            f"{int((d < 0).sum())} down)")
+    return (
+        f"{d.mean():+.3f} [{np.quantile(means, 0.025):+.3f}, "
+        f"{np.quantile(means, 0.975):+.3f}] ({int((d > 0).sum())} up / "
+        f"{int((d < 0).sum())} down)"
+    )
 
 
 def _length_section(flat: list[tuple[str, int, Any]]) -> list[str]:
     rows = []
-    for group in ("Latin ≤ 13 words", "Latin 14–20 words", "Latin ≥ 21 words", "CJK ≤ 45 chars",
-                  "CJK > 45 chars"):
-        found = [(n, q) for n, _, q in flat if q["kind"] in ("paraphrase", "crosslingual")
-                 and sought_group(q["rec"]) == group]
+    for group in (
+        "Latin ≤ 13 words",
+        "Latin 14–20 words",
+        "Latin ≥ 21 words",
+        "CJK ≤ 45 chars",
+        "CJK > 45 chars",
+    ):
+        found = [
+            (n, q)
+            for n, _, q in flat
+            if q["kind"] in ("paraphrase", "crosslingual") and sought_group(q["rec"]) == group
+        ]
         qs = [q for _, q in found]
-        rr = {w: [reciprocal_rank(q["rec"], lambda _t, w=w: w) for q in qs] for w in (0, .3, .5)}
+        rr = {w: [reciprocal_rank(q["rec"], lambda _t, w=w: w) for q in qs] for w in (0, 0.3, 0.5)}
         sets = sorted({n for n, _ in found})
-        rows.append([group, len(qs), ", ".join(sets), *(f"{_mean(rr[w]):.3f}" for w in rr),
-                     _bootstrap([b - a for a, b in zip(rr[0], rr[.3], strict=True)]),
-                     _bootstrap([b - a for a, b in zip(rr[0], rr[.5], strict=True)])])
-    return ["By the note sought, its script and length (paraphrase and cross-lingual queries, all "
-            "sets pooled; Δ against w 0, bootstrap 95% over queries):", "",
-            md_table(["note sought", "n", "sets", "w 0", "w 0.3", "w 0.5", "Δ w 0.3", "Δ w 0.5"],
-                     rows)]
+        rows.append(
+            [
+                group,
+                len(qs),
+                ", ".join(sets),
+                *(f"{_mean(rr[w]):.3f}" for w in rr),
+                _bootstrap([b - a for a, b in zip(rr[0], rr[0.3], strict=True)]),
+                _bootstrap([b - a for a, b in zip(rr[0], rr[0.5], strict=True)]),
+            ]
+        )
+    return [
+        "By the note sought, its script and length (paraphrase and cross-lingual queries, all "
+        "sets pooled; Δ against w 0, bootstrap 95% over queries):",
+        "",
+        md_table(["note sought", "n", "sets", "w 0", "w 0.3", "w 0.5", "Δ w 0.3", "Δ w 0.5"], rows),
+    ]
 
 
 def _mean(values: list[float]) -> float:
@@ -341,7 +382,8 @@ def _silent_on_long(rec: dict[str, Any], p: tuple[float, ...]) -> Any:
         return p[1]
 
     weight_of.silent = lambda text: (  # type: ignore[attr-defined]
-        not language_of(text) and len(text.split()) >= p[0])
+        not language_of(text) and len(text.split()) >= p[0]
+    )
     return weight_of
 
 
@@ -351,21 +393,39 @@ PAIRS = [(a, b) for b in (0.3, 0.4, 0.5, 0.6) for a in (0.0, 0.1, 0.2, 0.3) if a
 RULES: dict[str, Any] = {  # name → (grid of parameters, (rec, params) → weight_of(text))
     "constant w": ([(w,) for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)], _constant),
     "w per candidate script (latin, cjk)": (
-        [(a, b) for a in (0.0, 0.1, 0.2, 0.3) for b in (0.3, 0.4, 0.5, 0.6, 0.7)], _per_script),
+        [(a, b) for a in (0.0, 0.1, 0.2, 0.3) for b in (0.3, 0.4, 0.5, 0.6, 0.7)],
+        _per_script,
+    ),
     "w from the head's CJK share (at 0, at 1)": (
         [(a, b) for a in (0.0, 0.1, 0.2, 0.3) for b in (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)],
-        _by_share),
+        _by_share,
+    ),
     "w by agreement (threshold, below, above)": (
-        [(t, lo, hi) for t in (0.1, 0.2, 0.3, 0.4, 0.5) for lo in (0.4, 0.5, 0.6, 0.7)
-         for hi in (0.0, 0.2, 0.3, 0.4, 0.5) if lo != hi], _by_agreement),
+        [
+            (t, lo, hi)
+            for t in (0.1, 0.2, 0.3, 0.4, 0.5)
+            for lo in (0.4, 0.5, 0.6, 0.7)
+            for hi in (0.0, 0.2, 0.3, 0.4, 0.5)
+            if lo != hi
+        ],
+        _by_agreement,
+    ),
     "w by the head's Latin note length (median words ≥ t: a, else b)": (
-        [(t, a, b) for t in LONG for a, b in PAIRS], _by_latin_length),
+        [(t, a, b) for t in LONG for a, b in PAIRS],
+        _by_latin_length,
+    ),
     "w by the head's share of long Latin notes (≥ t words; a at 1, b at 0)": (
-        [(t, a, b) for t in LONG for a, b in PAIRS], _by_long_share),
+        [(t, a, b) for t in LONG for a, b in PAIRS],
+        _by_long_share,
+    ),
     "w by the query's length (Latin, ≥ t words: a, else b)": (
-        [(t, a, b) for t in (8, 10, 12, 15) for a, b in PAIRS], _by_query_length),
+        [(t, a, b) for t in (8, 10, 12, 15) for a, b in PAIRS],
+        _by_query_length,
+    ),
     "constant w, silent on long Latin notes (≥ t words take the head's median cosine)": (
-        [(t, w) for t in (*LONG, 999) for w in (0.3, 0.4, 0.5, 0.6)], _silent_on_long),
+        [(t, w) for t in (*LONG, 999) for w in (0.3, 0.4, 0.5, 0.6)],
+        _silent_on_long,
+    ),
 }
 
 
@@ -375,82 +435,155 @@ def analyse(retrieval: Path, locomo: Path | None, details: Path | None) -> str:
     for qs in sets.values():
         for q in qs:
             q["rec"]["query"] = q["query"]
-    lines = ["## Retrieval sets: the head re-ranked offline (MRR@10, e5 primary, USE companion)",
-             ""]
+    lines = [
+        "## Retrieval sets: the head re-ranked offline (MRR@10, e5 primary, USE companion)",
+        "",
+    ]
     consts = [0.0, 0.3, 0.5]
-    rr = {name: {w: [reciprocal_rank(q["rec"], lambda _t, w=w: w) for q in qs] for w in
-                 (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)} for name, qs in sets.items()}
+    rr = {
+        name: {
+            w: [reciprocal_rank(q["rec"], lambda _t, w=w: w) for q in qs]
+            for w in (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7)
+        }
+        for name, qs in sets.items()
+    }
     ws = list(rr["dev"])
-    lines += [md_table(["set", "n", *(f"w {w}" for w in ws)],
-                       [[n, len(sets[n]), *(f"{_mean(rr[n][w]):.3f}" for w in ws)] for n in sets]
-                       + [["mean of sets", "", *(f"{_mean([_mean(rr[n][w]) for n in sets]):.3f}"
-                                                for w in ws)]]), ""]
+    lines += [
+        md_table(
+            ["set", "n", *(f"w {w}" for w in ws)],
+            [[n, len(sets[n]), *(f"{_mean(rr[n][w]):.3f}" for w in ws)] for n in sets]
+            + [
+                ["mean of sets", "", *(f"{_mean([_mean(rr[n][w]) for n in sets]):.3f}" for w in ws)]
+            ],
+        ),
+        "",
+    ]
     flat = [(n, i, q) for n, qs in sets.items() for i, q in enumerate(qs)]
     rows = []
     for script in (0, 1):
         for kind in ("keyword", "paraphrase", "crosslingual", "direct"):
-            idx = [(n, i) for n, i, q in flat
-                   if language_of(q["query"]) == script and q["kind"] == kind]
-            rows.append([("ja" if script else "en") + " query", kind, len(idx),
-                         *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in ws)])
-    lines += ["By the query's script and kind (all sets pooled):", "",
-              md_table(["query", "kind", "n", *(f"w {w}" for w in ws)], rows), ""]
+            idx = [
+                (n, i)
+                for n, i, q in flat
+                if language_of(q["query"]) == script and q["kind"] == kind
+            ]
+            rows.append(
+                [
+                    ("ja" if script else "en") + " query",
+                    kind,
+                    len(idx),
+                    *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in ws),
+                ]
+            )
+    lines += [
+        "By the query's script and kind (all sets pooled):",
+        "",
+        md_table(["query", "kind", "n", *(f"w {w}" for w in ws)], rows),
+        "",
+    ]
     rows = []
     for name in [*sets, "all"]:
         for group in ("en target", "ja target"):
-            idx = [(n, i) for n, i, q in flat if (name == "all" or n == name)
-                   and target_group(q["query"], q["kind"]) == group]
-            rows.append([name, group, len(idx),
-                         *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in consts)])
-    lines += ["By the language of the note sought (paraphrase and cross-lingual queries):", "",
-              md_table(["set", "target", "n", *(f"w {w}" for w in consts)], rows), ""]
+            idx = [
+                (n, i)
+                for n, i, q in flat
+                if (name == "all" or n == name) and target_group(q["query"], q["kind"]) == group
+            ]
+            rows.append(
+                [
+                    name,
+                    group,
+                    len(idx),
+                    *(f"{_mean([rr[n][w][i] for n, i in idx]):.3f}" for w in consts),
+                ]
+            )
+    lines += [
+        "By the language of the note sought (paraphrase and cross-lingual queries):",
+        "",
+        md_table(["set", "target", "n", *(f"w {w}" for w in consts)], rows),
+        "",
+    ]
     lines += [*_length_section(flat), ""]
-    lines += ["Rules, leave-one-set-out (each held-out set gets the grid point with the best "
-              "mean MRR over the others):", ""]
+    lines += [
+        "Rules, leave-one-set-out (each held-out set gets the grid point with the best "
+        "mean MRR over the others):",
+        "",
+    ]
     rows = []
     for rule, (grid, make) in RULES.items():
-        scores = {n: {p: _mean([reciprocal_rank(q["rec"], make(q["rec"], p)) for q in qs])
-                      for p in grid} for n, qs in sets.items()}
+        scores = {
+            n: {p: _mean([reciprocal_rank(q["rec"], make(q["rec"], p)) for q in qs]) for p in grid}
+            for n, qs in sets.items()
+        }
         held = []
         for n in sets:
             best = max(grid, key=lambda p, n=n: _mean([scores[o][p] for o in sets if o != n]))
             held.append((n, best, scores[n][best]))
         insample = max(grid, key=lambda p: _mean([scores[o][p] for o in sets]))
-        rows.append([rule, *(f"{m:.3f} {p}" for _, p, m in held),
-                     f"**{_mean([m for _, _, m in held]):.4f}**",
-                     f"{_mean([scores[o][insample] for o in sets]):.3f} {insample}"])
+        rows.append(
+            [
+                rule,
+                *(f"{m:.3f} {p}" for _, p, m in held),
+                f"**{_mean([m for _, _, m in held]):.4f}**",
+                f"{_mean([scores[o][insample] for o in sets]):.3f} {insample}",
+            ]
+        )
     lines += [md_table(["rule", *sets, "held-out mean", "best in-sample"], rows), ""]
     if locomo is not None:
         lines += _locomo_section(sets, json.loads(locomo.read_text()), details)
     return "\n".join(lines)
 
 
-PROPS = ("top10_latin_words_median", "top10_long_latin_share",
-         "head_other_script", "agree_fused_use", "agree_e5_use", "overlap10", "top10_chars",
-         "query_chars", "use_spread", "e5_spread", "use_top")
+PROPS = (
+    "top10_latin_words_median",
+    "top10_long_latin_share",
+    "head_other_script",
+    "agree_fused_use",
+    "agree_e5_use",
+    "overlap10",
+    "top10_chars",
+    "query_chars",
+    "use_spread",
+    "e5_spread",
+    "use_top",
+)
 
 
-def _locomo_section(sets: dict[str, list[Any]], lc: dict[str, Any],
-                    details: Path | None) -> list[str]:
+def _locomo_section(
+    sets: dict[str, list[Any]], lc: dict[str, Any], details: Path | None
+) -> list[str]:
     ret = [properties(q["rec"], q["query"]) for qs in sets.values() for q in qs]
-    loc = [(c, r, properties(r["rec"], r["query"])) for c, qs in lc.items() for r in qs
-           if r["rec"] is not None]
+    loc = [
+        (c, r, properties(r["rec"], r["query"]))
+        for c, qs in lc.items()
+        for r in qs
+        if r["rec"] is not None
+    ]
 
     def spread(values: list[float]) -> str:
         v = np.asarray(values)
-        return f"{np.median(v):.3f} [{np.quantile(v, .1):.3f}, {np.quantile(v, .9):.3f}]"
+        return f"{np.median(v):.3f} [{np.quantile(v, 0.1):.3f}, {np.quantile(v, 0.9):.3f}]"
 
-    lines = ["## What a search can read: retrieval sets vs LoCoMo tuning (median [10%, 90%])",
-             "", md_table(["property", f"retrieval sets ({len(ret)} queries)",
-                           f"LoCoMo 26/30/41 ({len(loc)} questions)"],
-                          [[p, spread([r[p] for r in ret]), spread([x[2][p] for x in loc])]
-                           for p in PROPS]), ""]
+    lines = [
+        "## What a search can read: retrieval sets vs LoCoMo tuning (median [10%, 90%])",
+        "",
+        md_table(
+            [
+                "property",
+                f"retrieval sets ({len(ret)} queries)",
+                f"LoCoMo 26/30/41 ({len(loc)} questions)",
+            ],
+            [[p, spread([r[p] for r in ret]), spread([x[2][p] for x in loc])] for p in PROPS],
+        ),
+        "",
+    ]
     if details is None:
         return lines
     by: dict[str, dict[tuple[str, str, int], dict[str, Any]]] = {}
     for row in json.loads(details.read_text()):
-        by.setdefault(row["system"], {})[(row["conversation"], row["question"],
-                                          row["category"])] = row
+        by.setdefault(row["system"], {})[
+            (row["conversation"], row["question"], row["category"])
+        ] = row
     base, half, dflt = (by[f"plan:{n}"] for n in ("no_companion", "companion_half", "default"))
     rows = []
     for prop in ("agree_fused_use", "overlap10", "top10_chars", "e5_spread", "query_chars"):
@@ -459,11 +592,21 @@ def _locomo_section(sets: dict[str, list[Any]], lc: dict[str, Any],
         for lo, hi in itertools.pairwise(edges):
             keys = [(c, r["query"], r["category"]) for c, r, p in loc if lo <= p[prop] <= hi]
             keys = [k for k in keys if k in base]
-            rows.append([prop, f"[{lo:.2f}, {hi:.2f}]", len(keys),
-                         f"{_mean([dflt[k]['recall'] - base[k]['recall'] for k in keys]):+.3f}",
-                         f"{_mean([half[k]['recall'] - base[k]['recall'] for k in keys]):+.3f}"])
-    lines += ["LoCoMo tuning, evidence recall change against no companion, by tercile of a "
-              "property:", "", md_table(["property", "tercile", "n", "w 0.3", "w 0.5"], rows), ""]
+            rows.append(
+                [
+                    prop,
+                    f"[{lo:.2f}, {hi:.2f}]",
+                    len(keys),
+                    f"{_mean([dflt[k]['recall'] - base[k]['recall'] for k in keys]):+.3f}",
+                    f"{_mean([half[k]['recall'] - base[k]['recall'] for k in keys]):+.3f}",
+                ]
+            )
+    lines += [
+        "LoCoMo tuning, evidence recall change against no companion, by tercile of a property:",
+        "",
+        md_table(["property", "tercile", "n", "w 0.3", "w 0.5"], rows),
+        "",
+    ]
     return lines
 
 
@@ -512,8 +655,9 @@ def note_cosine(whole: float, sentences: list[float], reading: str) -> float:
     raise ValueError(f"unknown reading {reading!r}")
 
 
-def head_cosines(use: Any, cache: Any, query: str, texts: Mapping[int, str], *,
-                 by_sentence: bool) -> dict[str, dict[int, float]]:
+def head_cosines(
+    use: Any, cache: Any, query: str, texts: Mapping[int, str], *, by_sentence: bool
+) -> dict[str, dict[int, float]]:
     """The companion's cosines of ``texts`` per reading (only "whole" unless ``by_sentence``):
     the query once, the notes and their sentences in one batched call of the cache."""
     q = cache.query(use, query)
@@ -543,8 +687,8 @@ def _sentence_cosines(sets: dict[str, list[Any]]) -> dict[str, dict[str, dict[st
             texts = {int(k): t for k, t in q["rec"]["texts"].items()}
             out[f"{name}/{i}"] = {
                 r: {str(k): v for k, v in got.items()}
-                for r, got in head_cosines(use, cache, q["query"], texts,
-                                           by_sentence=True).items()}
+                for r, got in head_cosines(use, cache, q["query"], texts, by_sentence=True).items()
+            }
         print("cosines", name, flush=True)
     return out
 
@@ -558,23 +702,47 @@ def sentence_probe(retrieval: Path, locomo: Path | None) -> str:
     sets = {name: [q for q in qs if q["rec"] is not None] for name, qs in data.items()}
     cos = _sentence_cosines(sets)
     modes = list(READINGS)
-    rr = {mode: {w: {name: [reciprocal_rank(_with_cosines(q["rec"], cos[f"{name}/{i}"][mode]),
-                                            lambda _t, w=w: w) for i, q in enumerate(qs)]
-                     for name, qs in sets.items()} for w in (*WEIGHTS, 1.0)} for mode in modes}
-    lines = ["## Retrieval sets: the companion reading notes by sentence (MRR@10 of the "
-             "recorded heads)", ""]
-    multi = {name: _mean([len(note_sentences(t)) > 1 for q in qs
-                          for t in q["rec"]["texts"].values()]) for name, qs in sets.items()}
-    lines += ["Share of head notes with more than one sentence, per set: "
-              + ", ".join(f"{n} {v:.2f}" for n, v in multi.items()), ""]
+    rr = {
+        mode: {
+            w: {
+                name: [
+                    reciprocal_rank(
+                        _with_cosines(q["rec"], cos[f"{name}/{i}"][mode]), lambda _t, w=w: w
+                    )
+                    for i, q in enumerate(qs)
+                ]
+                for name, qs in sets.items()
+            }
+            for w in (*WEIGHTS, 1.0)
+        }
+        for mode in modes
+    }
+    lines = [
+        "## Retrieval sets: the companion reading notes by sentence (MRR@10 of the recorded heads)",
+        "",
+    ]
+    multi = {
+        name: _mean([len(note_sentences(t)) > 1 for q in qs for t in q["rec"]["texts"].values()])
+        for name, qs in sets.items()
+    }
+    lines += [
+        "Share of head notes with more than one sentence, per set: "
+        + ", ".join(f"{n} {v:.2f}" for n, v in multi.items()),
+        "",
+    ]
     rows = []
     for mode in modes:
         for w in (0.3, 0.5):
             means = [_mean(rr[mode][w][n]) for n in sets]
             rows.append([mode, w, *(f"{m:.3f}" for m in means), f"**{_mean(means):.4f}**"])
-    lines += ["Per set at the default weight 0.3 and at 0.5 (w 0 is the same for every mode: "
-              + ", ".join(f"{n} {_mean(rr['whole'][0.0][n]):.3f}" for n in sets) + "):", "",
-              md_table(["mode", "w", *sets, "mean"], rows), ""]
+    lines += [
+        "Per set at the default weight 0.3 and at 0.5 (w 0 is the same for every mode: "
+        + ", ".join(f"{n} {_mean(rr['whole'][0.0][n]):.3f}" for n in sets)
+        + "):",
+        "",
+        md_table(["mode", "w", *sets, "mean"], rows),
+        "",
+    ]
     # leave-one-set-out: the weight chosen per mode, and the (mode, weight) pair chosen
     rows = []
     grids = {mode: [(mode, w) for w in WEIGHTS] for mode in modes}
@@ -583,55 +751,126 @@ def sentence_probe(retrieval: Path, locomo: Path | None) -> str:
     for label, grid in grids.items():
         held = []
         for n in sets:
-            best = max(grid, key=lambda p, n=n: (_mean([_mean(rr[p[0]][p[1]][o]) for o in sets
-                                                        if o != n]), -p[1]))
+            best = max(
+                grid,
+                key=lambda p, n=n: (
+                    _mean([_mean(rr[p[0]][p[1]][o]) for o in sets if o != n]),
+                    -p[1],
+                ),
+            )
             held.append((n, best, _mean(rr[best[0]][best[1]][n])))
-        rows.append([label, *(f"{m:.3f} ({p[0] if label.startswith('any') else ''} {p[1]})"
-                              for _, p, m in held),
-                     f"**{_mean([m for _, _, m in held]):.4f}**"])
-    lines += ["Leave-one-set-out (each held-out set gets the weight, or the mode and weight, "
-              "with the best mean MRR over the other seven):", "",
-              md_table(["mode", *sets, "held-out mean"], rows), ""]
+        rows.append(
+            [
+                label,
+                *(
+                    f"{m:.3f} ({p[0] if label.startswith('any') else ''} {p[1]})"
+                    for _, p, m in held
+                ),
+                f"**{_mean([m for _, _, m in held]):.4f}**",
+            ]
+        )
+    lines += [
+        "Leave-one-set-out (each held-out set gets the weight, or the mode and weight, "
+        "with the best mean MRR over the other seven):",
+        "",
+        md_table(["mode", *sets, "held-out mean"], rows),
+        "",
+    ]
     pooled = [(n, i) for n, qs in sets.items() for i in range(len(qs))]
     rows = []
     for mode in modes[1:]:
         for w in (0.3, 0.5):
-            rows.append([mode, w, _bootstrap([rr[mode][w][n][i] - rr["whole"][w][n][i]
-                                              for n, i in pooled])])
-    lines += ["Each reading against the whole note at the same weight, all queries pooled "
-              "(bootstrap 95% over queries):", "",
-              md_table(["mode", "w", "Δ MRR@10 vs whole"], rows), ""]
+            rows.append(
+                [mode, w, _bootstrap([rr[mode][w][n][i] - rr["whole"][w][n][i] for n, i in pooled])]
+            )
+    lines += [
+        "Each reading against the whole note at the same weight, all queries pooled "
+        "(bootstrap 95% over queries):",
+        "",
+        md_table(["mode", "w", "Δ MRR@10 vs whole"], rows),
+        "",
+    ]
     # by the note sought, all kinds, all sets pooled
-    flat = [(n, i, q) for n, qs in sets.items() for i, q in enumerate(qs)
-            if q["rec"].get("relevant_rows")]
+    flat = [
+        (n, i, q)
+        for n, qs in sets.items()
+        for i, q in enumerate(qs)
+        if q["rec"].get("relevant_rows")
+    ]
     rows = []
     for group in ("long-EN", "short-EN", "long-JA", "other"):
-        idx = [(n, i) for n, i, q in flat
-               if note_group(q["rec"]["texts"][str(q["rec"]["relevant_rows"][0])]) == group]
+        idx = [
+            (n, i)
+            for n, i, q in flat
+            if note_group(q["rec"]["texts"][str(q["rec"]["relevant_rows"][0])]) == group
+        ]
         base = [rr["whole"][0.0][n][i] for n, i in idx]
-        for mode, w in [("whole", 0.0), *((m, 0.3) for m in modes), ("whole", 0.5),
-                        ("max", 0.5), ("whole", 1.0), ("max", 1.0)]:
+        for mode, w in [
+            ("whole", 0.0),
+            *((m, 0.3) for m in modes),
+            ("whole", 0.5),
+            ("max", 0.5),
+            ("whole", 1.0),
+            ("max", 1.0),
+        ]:
             got = [rr[mode][w][n][i] for n, i in idx]
             ref = [rr["whole"][0.3][n][i] for n, i in idx]
-            rows.append([group, len(idx), mode, w, f"{_mean(got):.3f}",
-                         _bootstrap([b - a for a, b in zip(base, got, strict=True)]),
-                         _bootstrap([b - a for a, b in zip(ref, got, strict=True)])])
-    lines += ["By the note sought (all queries, all eight sets pooled; Δ with a bootstrap 95% "
-              "interval over queries; w 1.0 is the companion alone):", "",
-              md_table(["note sought", "n", "mode", "w", "MRR@10", "Δ vs no companion",
-                        "Δ vs default (whole, 0.3)"], rows), ""]
+            rows.append(
+                [
+                    group,
+                    len(idx),
+                    mode,
+                    w,
+                    f"{_mean(got):.3f}",
+                    _bootstrap([b - a for a, b in zip(base, got, strict=True)]),
+                    _bootstrap([b - a for a, b in zip(ref, got, strict=True)]),
+                ]
+            )
+    lines += [
+        "By the note sought (all queries, all eight sets pooled; Δ with a bootstrap 95% "
+        "interval over queries; w 1.0 is the companion alone):",
+        "",
+        md_table(
+            [
+                "note sought",
+                "n",
+                "mode",
+                "w",
+                "MRR@10",
+                "Δ vs no companion",
+                "Δ vs default (whole, 0.3)",
+            ],
+            rows,
+        ),
+        "",
+    ]
     g = [(i, q) for i, q in enumerate(sets.get("G", [])) if q["rec"].get("relevant_rows")]
     if g:
         rows = []
         for group in ("long-EN", "short-EN", "long-JA"):
-            idx = [i for i, q in g
-                   if note_group(q["rec"]["texts"][str(q["rec"]["relevant_rows"][0])]) == group]
-            rows.append([group, len(idx), *(f"{_mean([rr[m][w]['G'][i] for i in idx]):.3f}"
-                                            for m, w in [("whole", 0.0), ("whole", 0.3),
-                                                         *((m, 0.3) for m in modes[1:])])])
-        lines += ["Set G alone by the note sought (MRR@10):", "",
-                  md_table(["note sought", "n", "none", "whole 0.3",
-                            *(f"{m} 0.3" for m in modes[1:])], rows), ""]
+            idx = [
+                i
+                for i, q in g
+                if note_group(q["rec"]["texts"][str(q["rec"]["relevant_rows"][0])]) == group
+            ]
+            rows.append(
+                [
+                    group,
+                    len(idx),
+                    *(
+                        f"{_mean([rr[m][w]['G'][i] for i in idx]):.3f}"
+                        for m, w in [("whole", 0.0), ("whole", 0.3), *((m, 0.3) for m in modes[1:])]
+                    ),
+                ]
+            )
+        lines += [
+            "Set G alone by the note sought (MRR@10):",
+            "",
+            md_table(
+                ["note sought", "n", "none", "whole 0.3", *(f"{m} 0.3" for m in modes[1:])], rows
+            ),
+            "",
+        ]
     if locomo is not None:
         lines += _locomo_sentences(json.loads(locomo.read_text()))
     return "\n".join(lines)
@@ -663,14 +902,24 @@ def _locomo_sentences(lc: dict[str, Any]) -> list[str]:
             timing.setdefault(f"{label} cold", []).append(cold)
             timing.setdefault(f"{label} warm", []).append(warm)
     c = np.asarray(counts)
-    return ["## LoCoMo tuning heads (session 17's recording, 26/30/41)", "",
-            f"Head notes: {len(c)}; sentences per note median {np.median(c):.0f}, "
-            f"share with more than one {np.mean(c > 1):.2f}, mean {c.mean():.2f}.", "",
-            f"Companion time for one 40-note head ({len(sample)} heads; cold: an empty vector "
-            "cache, warm: every note held, a new query):", "",
-            md_table(["reading", "p50 ms", "p90 ms"],
-                     [[k, f"{1000 * np.median(v):.0f}", f"{1000 * np.quantile(v, .9):.0f}"]
-                      for k, v in timing.items()]), ""]
+    return [
+        "## LoCoMo tuning heads (session 17's recording, 26/30/41)",
+        "",
+        f"Head notes: {len(c)}; sentences per note median {np.median(c):.0f}, "
+        f"share with more than one {np.mean(c > 1):.2f}, mean {c.mean():.2f}.",
+        "",
+        f"Companion time for one 40-note head ({len(sample)} heads; cold: an empty vector "
+        "cache, warm: every note held, a new query):",
+        "",
+        md_table(
+            ["reading", "p50 ms", "p90 ms"],
+            [
+                [k, f"{1000 * np.median(v):.0f}", f"{1000 * np.quantile(v, 0.9):.0f}"]
+                for k, v in timing.items()
+            ],
+        ),
+        "",
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -686,8 +935,12 @@ def main(argv: list[str] | None = None) -> int:
     a = sub.add_parser("analyse")
     a.add_argument("--retrieval", type=Path, required=True)
     a.add_argument("--locomo", type=Path, default=None)
-    a.add_argument("--details", type=Path, default=None,
-                   help="bench/locomo.py --details of plans default, no_companion, companion_half")
+    a.add_argument(
+        "--details",
+        type=Path,
+        default=None,
+        help="bench/locomo.py --details of plans default, no_companion, companion_half",
+    )
     a.add_argument("--out", type=Path, default=None, help="also write the report here (.md)")
     se = sub.add_parser("sentences")
     se.add_argument("--retrieval", type=Path, required=True)
@@ -701,14 +954,18 @@ def main(argv: list[str] | None = None) -> int:
     elif args.cmd == "sentences":
         text = sentence_probe(args.retrieval, args.locomo)
         if args.out is not None:
-            args.out.write_text(f"# Search companion by sentence (`bench/companion_property.py`)"
-                                f"\n\nCommand: `{command_line()}`\n\n{text}\n")
+            args.out.write_text(
+                f"# Search companion by sentence (`bench/companion_property.py`)"
+                f"\n\nCommand: `{command_line()}`\n\n{text}\n"
+            )
         print(text)
     else:
         text = analyse(args.retrieval, args.locomo, args.details)
         if args.out is not None:
-            head = (f"# Search companion probe (`bench/companion_property.py`)\n\nCommand: "
-                    f"`{command_line()}`\n\n")
+            head = (
+                f"# Search companion probe (`bench/companion_property.py`)\n\nCommand: "
+                f"`{command_line()}`\n\n"
+            )
             args.out.write_text(head + text + "\n")
         print(text)
     return 0

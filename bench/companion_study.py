@@ -31,8 +31,10 @@ from omoide.embed import make_embedder
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.wiring import build
 
-SETS = {"dev": Path("/work/shared/bench/retrieval_ja/dev.jsonl"),
-        **{x.upper(): REPO / "bench" / "data" / f"retrieval_holdout_{x}.jsonl" for x in "abcd"}}
+SETS = {
+    "dev": Path("/work/shared/bench/retrieval_ja/dev.jsonl"),
+    **{x.upper(): REPO / "bench" / "data" / f"retrieval_holdout_{x}.jsonl" for x in "abcd"},
+}
 WEIGHTS = (0.0, 0.3, 0.4, 0.5, 0.6)
 POOLS = (20, 40)
 KINDS = ("keyword", "paraphrase", "crosslingual", "direct")
@@ -56,8 +58,9 @@ def run_set(primary: str, path: Path, plans: dict[str, SearchPlan]) -> dict[str,
         companion = app.search.companion
 
         def one(query: str, plan: SearchPlan) -> tuple[list[str | None], float]:
-            request = app.search.build_request("bench", query=query, top_k=10, mode="hybrid",
-                                               include_episodes=False)
+            request = app.search.build_request(
+                "bench", query=query, top_k=10, mode="hybrid", include_episodes=False
+            )
             started = time.perf_counter()
             hits = app.search.search("bench", request, recall=False, plan=plan).results
             return [ids.get(h.id) for h in hits], 1000 * (time.perf_counter() - started)
@@ -73,8 +76,10 @@ def run_set(primary: str, path: Path, plans: dict[str, SearchPlan]) -> dict[str,
                 companion.vectors.clear()
             cold.append(one(q.query, DEFAULT_PLAN)[1])
             warm.append(one(q.query, DEFAULT_PLAN)[1])
-        out["ms"] = {name: [round(percentile(v, 50), 1), round(percentile(v, 95), 1)]
-                     for name, v in (("no_companion", base), ("cold", cold), ("warm", warm))}
+        out["ms"] = {
+            name: [round(percentile(v, 50), 1), round(percentile(v, 95), 1)]
+            for name, v in (("no_companion", base), ("cold", cold), ("warm", warm))
+        }
         for name, plan in plans.items():
             rr = []
             for q in data.queries:
@@ -96,8 +101,9 @@ def loso(runs: dict[str, Any]) -> list[tuple[str, str, float, float]]:
     for held in runs:
         rest = [s for s in runs if s != held]
         plans = list(runs[held]["rr"])
-        best = max(plans, key=lambda p: (mean([mean(runs[s]["rr"][p]) for s in rest]),
-                                         -plans.index(p)))
+        best = max(
+            plans, key=lambda p: (mean([mean(runs[s]["rr"][p]) for s in rest]), -plans.index(p))
+        )
         folds.append((held, best, mean(runs[held]["rr"][best]), mean(runs[held]["rr"]["w0"])))
     return folds
 
@@ -106,27 +112,58 @@ def report(study: dict[str, dict[str, Any]]) -> str:
     lines = ["# Search companion: leave-one-set-out (bench/companion_study.py)", ""]
     for primary, runs in study.items():
         plans = list(next(iter(runs.values()))["rr"])
-        lines += [f"## {primary} primary", "", "In-sample MRR per grid point:", "",
-                  md_table(["plan", *runs, "mean"],
-                           [[p, *(f"{mean(r['rr'][p]):.3f}" for r in runs.values()),
-                             f"{mean([mean(r['rr'][p]) for r in runs.values()]):.3f}"]
-                            for p in plans]), "", "Leave-one-set-out (held-out MRR):", "",
-                  md_table(["held out", "chosen on the other four", "held-out MRR", "w0 MRR"],
-                           [[h, p, f"{m:.3f}", f"{b:.3f}"] for h, p, m, b in loso(runs)]), ""]
+        lines += [
+            f"## {primary} primary",
+            "",
+            "In-sample MRR per grid point:",
+            "",
+            md_table(
+                ["plan", *runs, "mean"],
+                [
+                    [
+                        p,
+                        *(f"{mean(r['rr'][p]):.3f}" for r in runs.values()),
+                        f"{mean([mean(r['rr'][p]) for r in runs.values()]):.3f}",
+                    ]
+                    for p in plans
+                ],
+            ),
+            "",
+            "Leave-one-set-out (held-out MRR):",
+            "",
+            md_table(
+                ["held out", "chosen on the other four", "held-out MRR", "w0 MRR"],
+                [[h, p, f"{m:.3f}", f"{b:.3f}"] for h, p, m, b in loso(runs)],
+            ),
+            "",
+        ]
         rows = []
         for name, r in runs.items():
             for kind in KINDS:
                 idx = [i for i, k in enumerate(r["kinds"]) if k == kind]
                 if idx:
-                    rows.append([name, kind, len(idx),
-                                 f"{mean([r['rr']['w0'][i] for i in idx]):.3f}",
-                                 f"{mean([r['rr']['w0.5/N40'][i] for i in idx]):.3f}"])
-        lines += ["Per kind (MRR, w0 → w0.5/N40):", "",
-                  md_table(["set", "kind", "n", "w0", "w0.5/N40"], rows), "",
-                  "Latency ms [p50, p95] (one thread):", "",
-                  md_table(["set", "no_companion", "cold", "warm", "load s"],
-                           [[n, *r["ms"].values(), r.get("load_s", "")]
-                            for n, r in runs.items()]), ""]
+                    rows.append(
+                        [
+                            name,
+                            kind,
+                            len(idx),
+                            f"{mean([r['rr']['w0'][i] for i in idx]):.3f}",
+                            f"{mean([r['rr']['w0.5/N40'][i] for i in idx]):.3f}",
+                        ]
+                    )
+        lines += [
+            "Per kind (MRR, w0 → w0.5/N40):",
+            "",
+            md_table(["set", "kind", "n", "w0", "w0.5/N40"], rows),
+            "",
+            "Latency ms [p50, p95] (one thread):",
+            "",
+            md_table(
+                ["set", "no_companion", "cold", "warm", "load s"],
+                [[n, *r["ms"].values(), r.get("load_s", "")] for n, r in runs.items()],
+            ),
+            "",
+        ]
     return "\n".join(lines)
 
 

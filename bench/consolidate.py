@@ -149,7 +149,9 @@ def session_events(session: LocomoSession, first_id: int) -> list[EventText]:
 
 
 def run_conversation(
-    conv: LocomoConversation, examples: int, notes_per_turn: float = DEFAULT_NOTES_PER_TURN,
+    conv: LocomoConversation,
+    examples: int,
+    notes_per_turn: float = DEFAULT_NOTES_PER_TURN,
     max_sentences: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
 ) -> tuple[Tally, list[tuple[str, NoteDraft]]]:
     tally = Tally()
@@ -159,8 +161,9 @@ def run_conversation(
     for session in conv.sessions:
         events = session_events(session, next_id)
         next_id += len(events)
-        notes = consolidate_offline(events, notes_per_turn=notes_per_turn,
-                                    max_sentences_per_note=max_sentences).notes
+        notes = consolidate_offline(
+            events, notes_per_turn=notes_per_turn, max_sentences_per_note=max_sentences
+        ).notes
         dia_of = {e.event_id: t.dia_id for e, t in zip(events, session.turns, strict=True)}
         all_sources |= {dia_of[i] for note in notes for i in note.source_event_ids}
         score_session(conv, session, events, notes, dia_of, tally)
@@ -204,15 +207,21 @@ def score_session(
 def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out="consolidate", data="locomo")
     bench.add_argument("--examples", type=int, default=0, help="print N notes per conversation")
-    bench.add_argument("--conversations", default="",
-                       help="comma-separated conversation ids to run (default: all)")
-    bench.add_argument("--notes-per-turn", type=float, default=DEFAULT_NOTES_PER_TURN,
-                       help=f"the extractor's note budget per turn (default "
-                            f"{DEFAULT_NOTES_PER_TURN})")
-    bench.add_argument("--max-sentences-per-note", type=int,
-                       default=DEFAULT_MAX_SENTENCES_PER_NOTE,
-                       help=f"sentences one note may keep (default "
-                            f"{DEFAULT_MAX_SENTENCES_PER_NOTE})")
+    bench.add_argument(
+        "--conversations", default="", help="comma-separated conversation ids to run (default: all)"
+    )
+    bench.add_argument(
+        "--notes-per-turn",
+        type=float,
+        default=DEFAULT_NOTES_PER_TURN,
+        help=f"the extractor's note budget per turn (default {DEFAULT_NOTES_PER_TURN})",
+    )
+    bench.add_argument(
+        "--max-sentences-per-note",
+        type=int,
+        default=DEFAULT_MAX_SENTENCES_PER_NOTE,
+        help=f"sentences one note may keep (default {DEFAULT_MAX_SENTENCES_PER_NOTE})",
+    )
     args = bench.parse_args(argv)
 
     started = time.perf_counter()
@@ -223,8 +232,9 @@ def main(argv: list[str] | None = None) -> int:
     for conv in load_conversations(args.data):
         if wanted and conv.sample_id not in wanted:
             continue
-        tally, shown = run_conversation(conv, args.examples, args.notes_per_turn,
-                                        args.max_sentences_per_note)
+        tally, shown = run_conversation(
+            conv, args.examples, args.notes_per_turn, args.max_sentences_per_note
+        )
         overall.add(tally)
         for name, ids in zip(splits, (TUNING, VALIDATION), strict=True):
             if conv.sample_id in ids:
@@ -235,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     result = {
         "benchmark": "consolidate (offline, LoCoMo observations)",
-        "command": _command(args.data, args.notes_per_turn, args.conversations,
-                            args.max_sentences_per_note),
+        "command": _command(
+            args.data, args.notes_per_turn, args.conversations, args.max_sentences_per_note
+        ),
         "notes_per_turn_budget": args.notes_per_turn,
         "overall": overall.summary(),
         "splits": {name: t.summary() for name, t in splits.items() if t.episodes},
@@ -250,8 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _command(data: Path, notes_per_turn: float, conversations: str,
-             max_sentences: int = DEFAULT_MAX_SENTENCES_PER_NOTE) -> str:
+def _command(
+    data: Path,
+    notes_per_turn: float,
+    conversations: str,
+    max_sentences: int = DEFAULT_MAX_SENTENCES_PER_NOTE,
+) -> str:
     suffix = "" if data == DEFAULT_LOCOMO_DIR else f" --data {data}"
     if conversations:
         suffix += f" --conversations {conversations}"
@@ -280,16 +295,19 @@ _COLUMNS = (
 
 def render_markdown(result: dict[str, object]) -> str:
     splits = {f"**{k}**": v for k, v in result["splits"].items()}  # type: ignore[attr-defined]
-    rows = {"**all**": result["overall"], **splits,
-            **result["per_conversation"]}  # type: ignore[dict-item]
+    rows = {"**all**": result["overall"], **splits, **result["per_conversation"]}  # type: ignore[dict-item]
     lines = [
         "# Offline consolidation on LoCoMo observations",
         "",
         f"Command: `{result['command']}` ({result['seconds']} s)",
         "",
-        md_table(["conversation", *(label for _, label in _COLUMNS)],
-                 [[name, *(str(summary[key]) for key, _ in _COLUMNS)]  # type: ignore[index]
-                  for name, summary in rows.items()]),
+        md_table(
+            ["conversation", *(label for _, label in _COLUMNS)],
+            [
+                [name, *(str(summary[key]) for key, _ in _COLUMNS)]  # type: ignore[index]
+                for name, summary in rows.items()
+            ],
+        ),
     ]
     kinds = result["overall"]["kinds"]  # type: ignore[index]
     lines += [

@@ -65,15 +65,22 @@ from omoide.embed import make_embedder
 # -- orchestration ------------------------------------------------------------------------------
 
 
-def bench_embedder(name: str, root: Path, plan: Plan, texts: Sequence[str],
-                   sections: set[str]) -> dict[str, Any]:
+def bench_embedder(
+    name: str, root: Path, plan: Plan, texts: Sequence[str], sections: set[str]
+) -> dict[str, Any]:
     log(f"{name}: loading the model")
     embedder = make_embedder(name)
     out: dict[str, Any] = {"model_id": embedder.model_id, "dim": embedder.dim}
     if sections & {"search", "rss"}:
         out["sizes"] = {}
-        pool = iter(texts * (1 + (2 * plan.repeats * max(plan.create_per_repeat.values())
-                                  * len(plan.sizes)) // max(1, len(texts))))
+        pool = iter(
+            texts
+            * (
+                1
+                + (2 * plan.repeats * max(plan.create_per_repeat.values()) * len(plan.sizes))
+                // max(1, len(texts))
+            )
+        )
         with temp_app(embedder, root, f"search-{name}") as (app, clock):
             app.auth.create_persona(PERSONA)
             corpus = SyntheticCorpus(embedder.dim)
@@ -91,22 +98,32 @@ def bench_embedder(name: str, root: Path, plan: Plan, texts: Sequence[str],
             out["rss"] = {"memories": have, **measure_rss(data_dir, name, plan.rss_searches)}
             log(f"{name}: peak RSS {out['rss']['peak_mb']:.0f} MB at {have:,}")
     if "create" in sections:
-        out["ingest"] = bench_ingest(name, embedder, root, texts, plan.ingest_count[name],
-                                     plan.repeats)
+        out["ingest"] = bench_ingest(
+            name, embedder, root, texts, plan.ingest_count[name], plan.repeats
+        )
     return out
 
 
 def make_plan(args: argparse.Namespace) -> Plan:
     if args.quick:
-        return Plan(sizes=args.sizes or (2000,), decay_sizes=args.decay_sizes or (20_000,),
-                    repeats=args.repeats or 1, queries=SEARCH_QUERIES[::6],
-                    create_per_repeat={"use": 5, "e5": 5}, ingest_count={"use": 20, "e5": 10},
-                    rss_searches=5)
-    return Plan(sizes=args.sizes or (10_000, 100_000),
-                decay_sizes=args.decay_sizes or (100_000, 1_000_000),
-                repeats=args.repeats or 3, queries=SEARCH_QUERIES,
-                create_per_repeat={"use": 60, "e5": 30}, ingest_count={"use": 1000, "e5": 200},
-                rss_searches=50)
+        return Plan(
+            sizes=args.sizes or (2000,),
+            decay_sizes=args.decay_sizes or (20_000,),
+            repeats=args.repeats or 1,
+            queries=SEARCH_QUERIES[::6],
+            create_per_repeat={"use": 5, "e5": 5},
+            ingest_count={"use": 20, "e5": 10},
+            rss_searches=5,
+        )
+    return Plan(
+        sizes=args.sizes or (10_000, 100_000),
+        decay_sizes=args.decay_sizes or (100_000, 1_000_000),
+        repeats=args.repeats or 3,
+        queries=SEARCH_QUERIES,
+        create_per_repeat={"use": 60, "e5": 30},
+        ingest_count={"use": 1000, "e5": 200},
+        rss_searches=50,
+    )
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -115,10 +132,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     sections = set(args.only)
     result: dict[str, Any] = {
         "machine": machine_info(),
-        "plan": {"sizes": plan.sizes, "decay_sizes": plan.decay_sizes, "repeats": plan.repeats,
-                 "queries": len(plan.queries), "create_per_repeat": plan.create_per_repeat,
-                 "ingest_count": plan.ingest_count, "embedders": names,
-                 "sections": sorted(sections), "quick": args.quick},
+        "plan": {
+            "sizes": plan.sizes,
+            "decay_sizes": plan.decay_sizes,
+            "repeats": plan.repeats,
+            "queries": len(plan.queries),
+            "create_per_repeat": plan.create_per_repeat,
+            "ingest_count": plan.ingest_count,
+            "embedders": names,
+            "sections": sorted(sections),
+            "quick": args.quick,
+        },
         "embedders": {},
     }
     texts = real_memory_texts(args.data)
@@ -149,19 +173,34 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = bench_parser(__doc__, out=None, data="")
-    parser.add_argument("--sizes", type=_sizes, default=None,
-                        help="persona sizes for search/create (default 10000,100000)")
-    parser.add_argument("--decay-sizes", type=_sizes, default=None,
-                        help="table sizes for the decay job (default 100000,1000000)")
+    parser.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=None,
+        help="persona sizes for search/create (default 10000,100000)",
+    )
+    parser.add_argument(
+        "--decay-sizes",
+        type=_sizes,
+        default=None,
+        help="table sizes for the decay job (default 100000,1000000)",
+    )
     parser.add_argument("--embedder", choices=("e5", "use", "both"), default="both")
-    parser.add_argument("--only", type=lambda s: s.split(","),
-                        default=list(SECTIONS),
-                        help="comma-separated sections: " + ",".join(SECTIONS))
+    parser.add_argument(
+        "--only",
+        type=lambda s: s.split(","),
+        default=list(SECTIONS),
+        help="comma-separated sections: " + ",".join(SECTIONS),
+    )
     parser.add_argument("--repeats", type=int, default=None, help="repeats per measurement")
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke check")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="set OMP_NUM_THREADS and OPENBLAS_NUM_THREADS (embedders, numpy) "
-                             "for the run; default: leave the environment as it is")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="set OMP_NUM_THREADS and OPENBLAS_NUM_THREADS (embedders, numpy) "
+        "for the run; default: leave the environment as it is",
+    )
     parser.add_argument("--rss-child", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--rss-searches", type=int, default=50, help=argparse.SUPPRESS)
     parser.add_argument("--threads-child", action="store_true", help=argparse.SUPPRESS)
@@ -180,8 +219,12 @@ def pin_threads(threads: int | None) -> None:
     """
     if threads is None or os.environ.get(_PINNED) == str(threads):
         return
-    env = {**os.environ, _PINNED: str(threads), "OMP_NUM_THREADS": str(threads),
-           "OPENBLAS_NUM_THREADS": str(threads)}
+    env = {
+        **os.environ,
+        _PINNED: str(threads),
+        "OMP_NUM_THREADS": str(threads),
+        "OPENBLAS_NUM_THREADS": str(threads),
+    }
     os.execve(sys.executable, [sys.executable, *sys.argv], env)
 
 
@@ -193,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     if args.threads_child:
         plan = make_plan(args)
-        texts = real_memory_texts(args.data)[:len(plan.queries)]
+        texts = real_memory_texts(args.data)[: len(plan.queries)]
         names = ["e5", "use"] if args.embedder == "both" else [args.embedder]
         print(json.dumps(threads_child(names, plan.queries, texts, plan.repeats)))
         return

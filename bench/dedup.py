@@ -100,8 +100,14 @@ def load_pairs(path: Path) -> list[Pair]:
         try:
             row = json.loads(line)
             label = "duplicate" if row["label"] == "duplicate" else "different"
-            pair = Pair(a=row["a"], b=row["b"], label=label, lang=row["lang"],
-                        shape=row.get("shape", row["label"]), split=row.get("split", "unsplit"))
+            pair = Pair(
+                a=row["a"],
+                b=row["b"],
+                label=label,
+                lang=row["lang"],
+                shape=row.get("shape", row["label"]),
+                split=row.get("split", "unsplit"),
+            )
         except (ValueError, KeyError) as exc:
             raise SystemExit(f"{path}:{number}: bad pair ({exc})") from exc
         if not isinstance(pair.split, str) or not pair.split.strip():
@@ -116,8 +122,12 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
     started = time.perf_counter()
     decisions = []
     with tempfile.TemporaryDirectory(prefix="omoide-dedup-") as tmp:
-        app = build(Settings.from_env({}, data_dir=Path(tmp)), embedder=embedder,
-                    clock=SystemClock(), llm=None)
+        app = build(
+            Settings.from_env({}, data_dir=Path(tmp)),
+            embedder=embedder,
+            clock=SystemClock(),
+            llm=None,
+        )
         try:
             for i, pair in enumerate(pairs):
                 persona = f"p{i}"
@@ -132,25 +142,38 @@ def run_embedder(name: str, pairs: list[Pair]) -> tuple[list[Decision], dict]:
                     linked = first.memory.key in {link.other_key for link in links}
                 vectors = embedder.embed_passages([pair.a, pair.b])
                 change = find_dedup_change(pair.a, pair.b)
-                decisions.append(Decision(pair, round(float(vectors[0] @ vectors[1]), 4),
-                                          second.status, change.reason if change else None,
-                                          linked))
+                decisions.append(
+                    Decision(
+                        pair,
+                        round(float(vectors[0] @ vectors[1]), 4),
+                        second.status,
+                        change.reason if change else None,
+                        linked,
+                    )
+                )
             floor = app.memories.dedup.floor(embedder.calibration, 0.85)
-            cost = decision_cost(app.memories.dedup, decisions,
-                                 embedder.calibration.to_raw(0.85), floor)
+            cost = decision_cost(
+                app.memories.dedup, decisions, embedder.calibration.to_raw(0.85), floor
+            )
         finally:
             app.close()
     threshold = embedder.calibration.to_raw(0.85)
-    meta = {"embedder": name, "model_id": embedder.model_id,
-            "raw_threshold": round(threshold, 4), "raw_floor": round(floor, 4),
-            "anchors": embedder.calibration.anchors,
-            "evolution_from": round(embedder.calibration.to_raw(0.8), 4),
-            "seconds": round(time.perf_counter() - started, 1), **cost}
+    meta = {
+        "embedder": name,
+        "model_id": embedder.model_id,
+        "raw_threshold": round(threshold, 4),
+        "raw_floor": round(floor, 4),
+        "anchors": embedder.calibration.anchors,
+        "evolution_from": round(embedder.calibration.to_raw(0.8), 4),
+        "seconds": round(time.perf_counter() - started, 1),
+        **cost,
+    }
     return decisions, meta
 
 
-def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float, floor: float
-                  ) -> dict[str, float | str | None]:
+def decision_cost(
+    decider: DedupDecider, decisions: list[Decision], raw: float, floor: float
+) -> dict[str, float | str | None]:
     """What deciding a candidate adds to a write, in milliseconds (mean over the pairs above
     the floor, the part embedder already built): the veto alone, the
     notation step and the veto, then the whole decision (notation, veto and the learned judge:
@@ -159,13 +182,16 @@ def decision_cost(decider: DedupDecider, decisions: list[Decision], raw: float, 
     if not above:
         return {"veto_ms": None, "notation_ms": None, "judge_ms": None, "judge": None}
     cost: dict[str, float | str | None] = {
-        "judge": "learned" if decider.model is not None else "veto alone"}
+        "judge": "learned" if decider.model is not None else "veto alone"
+    }
     for name, decide in (
-            ("veto_ms", lambda d: find_dedup_change(d.pair.a, d.pair.b)),
-            ("notation_ms", lambda d: find_dedup_change(
-                *pair_notation(d.pair.a, d.pair.b))),
-            ("judge_ms", lambda d: decider.is_duplicate(d.pair.a, d.pair.b, d.cosine,
-                                                        in_band=d.cosine <= raw))):
+        ("veto_ms", lambda d: find_dedup_change(d.pair.a, d.pair.b)),
+        ("notation_ms", lambda d: find_dedup_change(*pair_notation(d.pair.a, d.pair.b))),
+        (
+            "judge_ms",
+            lambda d: decider.is_duplicate(d.pair.a, d.pair.b, d.cosine, in_band=d.cosine <= raw),
+        ),
+    ):
         decide(above[0])  # build the part embedder before timing
         started = time.perf_counter()
         for decision in above:
@@ -179,12 +205,15 @@ def score(decisions: list[Decision], threshold: float) -> Score:
     diff = [d for d in decisions if d.pair.label == "different"]
     long = [d for d in diff if text_columns(d.pair.b) >= EVOLUTION_MIN_CHARS]
     return Score(
-        duplicates=len(dup), caught=sum(d.status == "duplicate" for d in dup),
-        different=len(diff), dropped=sum(d.status == "duplicate" for d in diff),
+        duplicates=len(dup),
+        caught=sum(d.status == "duplicate" for d in dup),
+        different=len(diff),
+        dropped=sum(d.status == "duplicate" for d in diff),
         cosine_caught=sum(d.cosine > threshold for d in dup),
         cosine_dropped=sum(d.cosine > threshold for d in diff),
         saved_long=sum(d.linked is not None for d in long),
-        linked_long=sum(bool(d.linked) for d in long))
+        linked_long=sum(bool(d.linked) for d in long),
+    )
 
 
 def table(decisions: list[Decision], threshold: float) -> dict:
@@ -209,8 +238,13 @@ def sweep(decisions: list[Decision], split: str) -> list[dict]:
         diff = [d for d in chosen if d.pair.label == "different"]
         caught = sum(d.cosine > t and d.veto is None for d in dup)
         dropped = sum(d.cosine > t and d.veto is None for d in diff)
-        rows.append({"threshold": round(t, 4), "recall": round(caught / len(dup), 3),
-                     "false_rate": round(dropped / len(diff), 3)})
+        rows.append(
+            {
+                "threshold": round(t, 4),
+                "recall": round(caught / len(dup), 3),
+                "false_rate": round(dropped / len(diff), 3),
+            }
+        )
     return rows
 
 
@@ -222,37 +256,70 @@ def render(results: list[dict], header: str) -> str:
     lines = ["# Dedup on labelled pairs", "", header, ""]
     for res in results:
         meta = res["meta"]
-        lines += [f"## {meta['embedder']} — `{meta['model_id']}`", "",
-                  f"Raw dedup threshold {meta['raw_threshold']} (spec 0.85 through the "
-                  f"calibration); candidates from raw {meta['raw_floor']} (the judge's floor); "
-                  f"{meta['seconds']} s. Decision: {meta['judge']}; deciding a candidate takes "
-                  f"{meta['judge_ms']} ms (the veto alone: {meta['veto_ms']} ms; notation and "
-                  f"veto: {meta['notation_ms']} ms; mean over the pairs above the floor, the "
-                  "part embedder already built).", "",
-                  md_table(["split", "pairs", "paraphrases caught", "wrongly dropped",
-                            "cosine alone: caught", "cosine alone: dropped",
-                            "different & saved: linked"],
-                           [[split, lang, f"{s.caught}/{s.duplicates} ({_pct(s.recall)})",
-                             f"{s.dropped}/{s.different} ({_pct(s.false_rate)})",
-                             f"{s.cosine_caught}/{s.duplicates}",
-                             f"{s.cosine_dropped}/{s.different}",
-                             f"{s.linked_long}/{s.saved_long}"]
-                            for split, by_lang in res["scores"].items()
-                            for lang, s in by_lang.items()])]
-        lines += ["", f"Evolution links neighbours from raw cosine {meta['evolution_from']} up. "
-                  "\"Linked\" counts related-but-different pairs whose second memory was saved "
-                  f"and is at least {EVOLUTION_MIN_CHARS} characters long, a wide character "
-                  "counting two (shorter memories link nothing).", "",
-                  "Errors (cosine, split, shape; the value change found, if any):", ""]
+        lines += [
+            f"## {meta['embedder']} — `{meta['model_id']}`",
+            "",
+            f"Raw dedup threshold {meta['raw_threshold']} (spec 0.85 through the "
+            f"calibration); candidates from raw {meta['raw_floor']} (the judge's floor); "
+            f"{meta['seconds']} s. Decision: {meta['judge']}; deciding a candidate takes "
+            f"{meta['judge_ms']} ms (the veto alone: {meta['veto_ms']} ms; notation and "
+            f"veto: {meta['notation_ms']} ms; mean over the pairs above the floor, the "
+            "part embedder already built).",
+            "",
+            md_table(
+                [
+                    "split",
+                    "pairs",
+                    "paraphrases caught",
+                    "wrongly dropped",
+                    "cosine alone: caught",
+                    "cosine alone: dropped",
+                    "different & saved: linked",
+                ],
+                [
+                    [
+                        split,
+                        lang,
+                        f"{s.caught}/{s.duplicates} ({_pct(s.recall)})",
+                        f"{s.dropped}/{s.different} ({_pct(s.false_rate)})",
+                        f"{s.cosine_caught}/{s.duplicates}",
+                        f"{s.cosine_dropped}/{s.different}",
+                        f"{s.linked_long}/{s.saved_long}",
+                    ]
+                    for split, by_lang in res["scores"].items()
+                    for lang, s in by_lang.items()
+                ],
+            ),
+        ]
+        lines += [
+            "",
+            f"Evolution links neighbours from raw cosine {meta['evolution_from']} up. "
+            '"Linked" counts related-but-different pairs whose second memory was saved '
+            f"and is at least {EVOLUTION_MIN_CHARS} characters long, a wide character "
+            "counting two (shorter memories link nothing).",
+            "",
+            "Errors (cosine, split, shape; the value change found, if any):",
+            "",
+        ]
         for d in res["errors"]:
             kind = "missed paraphrase" if d.pair.label == "duplicate" else "dropped"
-            lines.append(f"- {kind} {d.cosine:.3f} [{d.pair.split}, {d.pair.shape}] "
-                         f"{d.pair.a} → {d.pair.b}" + (f" ({d.veto})" if d.veto else ""))
+            lines.append(
+                f"- {kind} {d.cosine:.3f} [{d.pair.split}, {d.pair.shape}] "
+                f"{d.pair.a} → {d.pair.b}" + (f" ({d.veto})" if d.veto else "")
+            )
         if res.get("sweep"):
-            lines += ["", f"Threshold sweep on {res['sweep_split']} (cosine + veto):", "",
-                      md_table(["raw threshold", "recall", "false dup rate"],
-                               [[str(r["threshold"]), f"{r['recall']:.3f}",
-                                 f"{r['false_rate']:.3f}"] for r in res["sweep"]])]
+            lines += [
+                "",
+                f"Threshold sweep on {res['sweep_split']} (cosine + veto):",
+                "",
+                md_table(
+                    ["raw threshold", "recall", "false dup rate"],
+                    [
+                        [str(r["threshold"]), f"{r['recall']:.3f}", f"{r['false_rate']:.3f}"]
+                        for r in res["sweep"]
+                    ],
+                ),
+            ]
         lines.append("")
     return "\n".join(lines)
 
@@ -260,11 +327,15 @@ def render(results: list[dict], header: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out="dedup", data=DEFAULT_DATA)
     bench.add_argument("--embedder", default="e5,use")
-    bench.add_argument("--split", default="all",
-                       help="score only this split (all, train, validation, or the name a "
-                            "held-out set gives its rows)")
-    bench.add_argument("--sweep", action="store_true",
-                       help="threshold sweep on the train split (tuning aid)")
+    bench.add_argument(
+        "--split",
+        default="all",
+        help="score only this split (all, train, validation, or the name a "
+        "held-out set gives its rows)",
+    )
+    bench.add_argument(
+        "--sweep", action="store_true", help="threshold sweep on the train split (tuning aid)"
+    )
     args = bench.parse_args(argv)
     pairs = load_pairs(args.data)
     if args.split != "all":
@@ -272,25 +343,49 @@ def main(argv: list[str] | None = None) -> int:
     results, payload = [], []
     for name in [n.strip() for n in args.embedder.split(",") if n.strip()]:
         decisions, meta = run_embedder(name, pairs)
-        wrong = [d for d in decisions
-                 if (d.status == "duplicate") != (d.pair.label == "duplicate")]
-        res = {"meta": meta, "scores": table(decisions, meta["raw_threshold"]),
-               "errors": sorted(wrong, key=lambda d: (d.pair.split, d.pair.label, -d.cosine))}
+        wrong = [d for d in decisions if (d.status == "duplicate") != (d.pair.label == "duplicate")]
+        res = {
+            "meta": meta,
+            "scores": table(decisions, meta["raw_threshold"]),
+            "errors": sorted(wrong, key=lambda d: (d.pair.split, d.pair.label, -d.cosine)),
+        }
         if args.sweep and any(d.pair.split == "train" for d in decisions):
             res["sweep"], res["sweep_split"] = sweep(decisions, "train"), "train"
         results.append(res)
-        payload.append({**meta, "scores": {
-            split: {lang: {**asdict(s), "recall": s.recall, "false_rate": s.false_rate}
-                    for lang, s in by_lang.items()} for split, by_lang in res["scores"].items()},
-            "decisions": [{**asdict(d.pair), "cosine": d.cosine, "status": d.status,
-                           "veto": d.veto, "linked": d.linked} for d in decisions]})
+        payload.append(
+            {
+                **meta,
+                "scores": {
+                    split: {
+                        lang: {**asdict(s), "recall": s.recall, "false_rate": s.false_rate}
+                        for lang, s in by_lang.items()
+                    }
+                    for split, by_lang in res["scores"].items()
+                },
+                "decisions": [
+                    {
+                        **asdict(d.pair),
+                        "cosine": d.cosine,
+                        "status": d.status,
+                        "veto": d.veto,
+                        "linked": d.linked,
+                    }
+                    for d in decisions
+                ],
+            }
+        )
     command = "python bench/dedup.py " + " ".join(argv if argv is not None else sys.argv[1:])
-    header = (f"`{command.strip()}` on {len(pairs)} pairs from `{shown_path(args.data)}` "
-              f"(targets on validation with e5: paraphrases caught ≥ {TARGET_RECALL:.0%}, "
-              f"related-but-different wrongly dropped ≤ {TARGET_FALSE:.0%}). Each pair: "
-              "`a` created, then `b` through `MemoryService.create` in an empty persona.")
-    emit(args, render(results, header),
-         {"command": command.strip(), "pairs": len(pairs), "embedders": payload})
+    header = (
+        f"`{command.strip()}` on {len(pairs)} pairs from `{shown_path(args.data)}` "
+        f"(targets on validation with e5: paraphrases caught ≥ {TARGET_RECALL:.0%}, "
+        f"related-but-different wrongly dropped ≤ {TARGET_FALSE:.0%}). Each pair: "
+        "`a` created, then `b` through `MemoryService.create` in an empty persona."
+    )
+    emit(
+        args,
+        render(results, header),
+        {"command": command.strip(), "pairs": len(pairs), "embedders": payload},
+    )
     return 0
 
 

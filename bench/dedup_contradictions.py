@@ -56,12 +56,21 @@ def load(path: Path) -> list[Pair]:
         row = json.loads(line)
         if "old" in row:
             if row["label"] in SHAPES:
-                out.append(Pair(row["old"], row["new"], "different", row["label"], row["lang"],
-                                path.stem))
+                out.append(
+                    Pair(row["old"], row["new"], "different", row["label"], row["lang"], path.stem)
+                )
         else:
             label = "duplicate" if row["label"] == "duplicate" else "different"
-            out.append(Pair(row["a"], row["b"], label, row.get("shape", row["label"]),
-                            row["lang"], path.stem))
+            out.append(
+                Pair(
+                    row["a"],
+                    row["b"],
+                    label,
+                    row.get("shape", row["label"]),
+                    row["lang"],
+                    path.stem,
+                )
+            )
     return out
 
 
@@ -75,12 +84,11 @@ def run(name: str, pairs: list[Pair], cache: Path | None) -> dict:
             floor = mem.dedup.floor(embedder.calibration, 0.85) - 0.002
             texts = list(dict.fromkeys(t for p in pairs for t in (p.a, p.b)))
             if cache is not None:
-                vectors = dict(zip(texts, cached_embeddings(embedder, texts, cache),
-                                   strict=True))
+                vectors = dict(zip(texts, cached_embeddings(embedder, texts, cache), strict=True))
             else:
                 vectors = {}
                 for i in range(0, len(texts), 64):
-                    chunk = texts[i:i + 64]
+                    chunk = texts[i : i + 64]
                     vectors.update(zip(chunk, embedder.embed_passages(chunk), strict=True))
             dropped = []
             for i, p in enumerate(pairs):
@@ -93,18 +101,25 @@ def run(name: str, pairs: list[Pair], cache: Path | None) -> dict:
                 dropped.append(mem.find_duplicate(persona, p.b, vectors[p.b]) is not None)
         finally:
             app.close()
-    return {"embedder": name, "model_id": embedder.model_id, "raw_floor": round(floor, 4),
-            "dropped": dropped, "seconds": round(time.perf_counter() - started, 1)}
+    return {
+        "embedder": name,
+        "model_id": embedder.model_id,
+        "raw_floor": round(floor, 4),
+        "dropped": dropped,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
 
 
 def tally(pairs: list[Pair], dropped: list[bool]) -> dict[str, int]:
     rows = list(zip(pairs, dropped, strict=True))
-    return {"duplicates": sum(p.label == "duplicate" for p, _ in rows),
-            "caught": sum(d for p, d in rows if p.label == "duplicate"),
-            "different": sum(p.label == "different" for p, _ in rows),
-            "dropped": sum(d for p, d in rows if p.label == "different"),
-            "contradictory": sum(p.shape == "CONTRADICTORY" for p, _ in rows),
-            "c_dropped": sum(d for p, d in rows if p.shape == "CONTRADICTORY")}
+    return {
+        "duplicates": sum(p.label == "duplicate" for p, _ in rows),
+        "caught": sum(d for p, d in rows if p.label == "duplicate"),
+        "different": sum(p.label == "different" for p, _ in rows),
+        "dropped": sum(d for p, d in rows if p.label == "different"),
+        "contradictory": sum(p.shape == "CONTRADICTORY" for p, _ in rows),
+        "c_dropped": sum(d for p, d in rows if p.shape == "CONTRADICTORY"),
+    }
 
 
 def groups(pairs: list[Pair]) -> dict[str, list[int]]:
@@ -121,22 +136,41 @@ def _share(n: int, d: int) -> str:
 
 
 def render(results: list[dict], pairs: list[Pair], command: str) -> str:
-    lines = ["# Dedup: paraphrases caught, changed facts dropped", "",
-             f"`{command}` on {len(pairs)} pairs from {len({p.source for p in pairs})} files.",
-             ""]
+    lines = [
+        "# Dedup: paraphrases caught, changed facts dropped",
+        "",
+        f"`{command}` on {len(pairs)} pairs from {len({p.source for p in pairs})} files.",
+        "",
+    ]
     for res in results:
-        lines += [f"## {res['embedder']} — `{res['model_id']}`", "",
-                  f"Replayed from raw cosine {res['raw_floor']} up; {res['seconds']} s.", ""]
+        lines += [
+            f"## {res['embedder']} — `{res['model_id']}`",
+            "",
+            f"Replayed from raw cosine {res['raw_floor']} up; {res['seconds']} s.",
+            "",
+        ]
         table = []
         for key, idx in groups(pairs).items():
             t = tally([pairs[i] for i in idx], [res["dropped"][i] for i in idx])
-            table.append([key, _share(t["caught"], t["duplicates"]),
-                          _share(t["dropped"], t["different"]),
-                          _share(t["c_dropped"], t["contradictory"])])
-        lines += [md_table(["set", "duplicates caught", "different dropped",
-                            "CONTRADICTORY dropped"], table), ""]
-        lost = [p for p, d in zip(pairs, res["dropped"], strict=True)
-                if d and p.shape == "CONTRADICTORY"]
+            table.append(
+                [
+                    key,
+                    _share(t["caught"], t["duplicates"]),
+                    _share(t["dropped"], t["different"]),
+                    _share(t["c_dropped"], t["contradictory"]),
+                ]
+            )
+        lines += [
+            md_table(
+                ["set", "duplicates caught", "different dropped", "CONTRADICTORY dropped"], table
+            ),
+            "",
+        ]
+        lost = [
+            p
+            for p, d in zip(pairs, res["dropped"], strict=True)
+            if d and p.shape == "CONTRADICTORY"
+        ]
         lines += [f"CONTRADICTORY pairs dropped ({len(lost)}):", ""]
         lines += [f"- [{p.source}] {p.a} → {p.b}" for p in lost] + [""]
     return "\n".join(lines)
@@ -146,18 +180,31 @@ def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out="dedup_contradictions")
     bench.add_argument("--data", type=Path, nargs="+", required=True)
     bench.add_argument("--embedder", default="e5,use")
-    bench.add_argument("--cache", type=Path, default=None,
-                       help="a folder of passage vectors kept between runs (lib/embed_cache)")
+    bench.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="a folder of passage vectors kept between runs (lib/embed_cache)",
+    )
     args = bench.parse_args(argv)
     pairs = [p for path in args.data for p in load(path)]
     results = [run(n.strip(), pairs, args.cache) for n in args.embedder.split(",") if n.strip()]
     command = "python bench/dedup_contradictions.py " + " ".join(
-        argv if argv is not None else sys.argv[1:])
-    summary = [{k: v for k, v in r.items() if k != "dropped"}
-               | {key: tally([pairs[i] for i in idx], [r["dropped"][i] for i in idx])
-                  for key, idx in groups(pairs).items()} for r in results]
-    emit(args, render(results, pairs, command), {"command": command, "pairs": len(pairs),
-                                                 "embedders": summary})
+        argv if argv is not None else sys.argv[1:]
+    )
+    summary = [
+        {k: v for k, v in r.items() if k != "dropped"}
+        | {
+            key: tally([pairs[i] for i in idx], [r["dropped"][i] for i in idx])
+            for key, idx in groups(pairs).items()
+        }
+        for r in results
+    ]
+    emit(
+        args,
+        render(results, pairs, command),
+        {"command": command, "pairs": len(pairs), "embedders": summary},
+    )
     return 0
 
 

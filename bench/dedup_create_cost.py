@@ -35,8 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--repeats", type=int, default=9)
     args = bench.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="dedup_create_cost_") as folder:
-        settings = Settings.from_env({"OMOIDE_EMBEDDER": args.embedder},
-                                     data_dir=Path(folder))
+        settings = Settings.from_env({"OMOIDE_EMBEDDER": args.embedder}, data_dir=Path(folder))
         app = build(settings, llm=None)
         try:
             embedder = app.memories.dedup.embedder
@@ -55,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
                     persona = f"cost{n}x{r}"
                     app.auth.create_persona(persona)
                     for k in range(n):
-                        app.memories.create(persona, app.memories.build_new(
-                            content=STORED.format(n=k + 2)))
+                        app.memories.create(
+                            persona, app.memories.build_new(content=STORED.format(n=k + 2))
+                        )
                     calls.clear()
                     started = time.perf_counter()
                     outcome = app.memories.create(persona, app.memories.build_new(content=NEW))
@@ -64,10 +64,12 @@ def main(argv: list[str] | None = None) -> int:
                         seconds.append(time.perf_counter() - started)
                         texts.append(f"{len(calls)} calls of {'+'.join(map(str, calls))}")
                         outcomes.add(outcome.status)
-                print(f"{args.embedder} {n} candidate(s): median "
-                      f"{statistics.median(seconds) * 1000:.0f} ms, min "
-                      f"{min(seconds) * 1000:.0f} ms over {args.repeats}; embedder "
-                      f"{sorted(set(texts))}; outcome {sorted(outcomes)}")
+                print(
+                    f"{args.embedder} {n} candidate(s): median "
+                    f"{statistics.median(seconds) * 1000:.0f} ms, min "
+                    f"{min(seconds) * 1000:.0f} ms over {args.repeats}; embedder "
+                    f"{sorted(set(texts))}; outcome {sorted(outcomes)}"
+                )
         finally:
             app.close()
     return 0

@@ -28,8 +28,10 @@ from lib.cli import parser
 from lib.reports import emit, md_table
 from omoide.config import PersonaSettings
 
-RULES = ("fold:0.02,fold:0.025,fold:0.03,pooled:0.01,pooled:0.0125,pooled:0.015,"
-         "pooled:0.0175,pooled:0.02,pooled:0.015/0.03,pooled:0.02/0.03")
+RULES = (
+    "fold:0.02,fold:0.025,fold:0.03,pooled:0.01,pooled:0.0125,pooled:0.015,"
+    "pooled:0.0175,pooled:0.02,pooled:0.015/0.03,pooled:0.02/0.03"
+)
 _LOSO: dict[tuple, np.ndarray] = {}
 _plain_loso = choice_mod.loso
 
@@ -44,8 +46,11 @@ def _cached_loso(rows, sources, floor, l2):  # type: ignore[no-untyped-def]
 def _cells(rows, decided: np.ndarray) -> tuple[float, float, float]:  # type: ignore[no-untyped-def]
     per_fold = [rates(decided, rows, rows.source == s) for s in SOURCES]
     _, pooled = rates(decided, rows, np.ones(len(rows.label), dtype=bool))
-    return (float(np.mean([c for c, _ in per_fold])), pooled,
-            float(np.max([d for _, d in per_fold])))
+    return (
+        float(np.mean([c for c, _ in per_fold])),
+        pooled,
+        float(np.max([d for _, d in per_fold])),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,10 +70,14 @@ def main(argv: list[str] | None = None) -> int:
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     show = [s.strip() for s in args.show.split(",") if s.strip()]
     pairs = load(SOURCES)
-    lines = ["# Dedup's rule curve", "",
-             f"`python bench/dedup_rule_curve.py {' '.join(argv or [])}` on {len(pairs)} pairs "
-             f"of {len(SOURCES)} sources. Each cell: mean caught over the folds / related "
-             "pairs wrongly dropped pooled / worst fold.", ""]
+    lines = [
+        "# Dedup's rule curve",
+        "",
+        f"`python bench/dedup_rule_curve.py {' '.join(argv or [])}` on {len(pairs)} pairs "
+        f"of {len(SOURCES)} sources. Each cell: mean caught over the folds / related "
+        "pairs wrongly dropped pooled / worst fold.",
+        "",
+    ]
     payload: dict[str, dict] = {}
     for name in [n.strip() for n in args.embedder.split(",") if n.strip()]:
         rows, _, _, calibration = read(name, "use", pairs, plain=False)
@@ -82,20 +91,39 @@ def main(argv: list[str] | None = None) -> int:
             loso_cells = _cells(rows, choice_mod.decide(rows, p, raw, chosen))
             decided, _ = nested(rows, calibration, kept, args.l2, setting, rule)
             nested_cells = _cells(rows, decided)
-            table.append([text, ", ".join(map(str, kept)),
-                          f"{chosen.margin} / {chosen.threshold} / {chosen.floor_threshold}",
-                          "{:.1%} / {:.1%} / {:.1%}".format(*loso_cells),
-                          "{:.1%} / {:.1%} / {:.1%}".format(*nested_cells)])
-            shown.append([text, *("{:.1%} / {:.1%}".format(*rates(decided, rows,
-                                                                  rows.source == s))
-                                  for s in show)])
-            payload[name][text] = {"loso": loso_cells, "nested": nested_cells,
-                                   "kept": kept, "choice": chosen.__dict__}
+            table.append(
+                [
+                    text,
+                    ", ".join(map(str, kept)),
+                    f"{chosen.margin} / {chosen.threshold} / {chosen.floor_threshold}",
+                    "{:.1%} / {:.1%} / {:.1%}".format(*loso_cells),
+                    "{:.1%} / {:.1%} / {:.1%}".format(*nested_cells),
+                ]
+            )
+            shown.append(
+                [
+                    text,
+                    *(
+                        "{:.1%} / {:.1%}".format(*rates(decided, rows, rows.source == s))
+                        for s in show
+                    ),
+                ]
+            )
+            payload[name][text] = {
+                "loso": loso_cells,
+                "nested": nested_cells,
+                "kept": kept,
+                "choice": chosen.__dict__,
+            }
             print(name, *table[-1], *shown[-1][1:], flush=True)
-        lines += [f"## {name}", "",
-                  md_table(["rule", "floors kept", "floor / threshold / band", "LOSO",
-                            "nested"], table), "",
-                  md_table(["rule", *(f"{s} nested" for s in show)], shown), ""]
+        lines += [
+            f"## {name}",
+            "",
+            md_table(["rule", "floors kept", "floor / threshold / band", "LOSO", "nested"], table),
+            "",
+            md_table(["rule", *(f"{s} nested" for s in show)], shown),
+            "",
+        ]
     if args.cache is not None:
         args.cache.write_bytes(pickle.dumps(CACHE))
     if args.out is not None:

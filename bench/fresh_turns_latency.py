@@ -19,9 +19,16 @@ from omoide.config import Settings
 from omoide.wiring import Omoide, build
 
 PERSONA = "noa"
-TOPICS = ["the harbour market", "a violin lesson", "the rye bread recipe",
-          "a night train to the coast", "the lemon tree on the balcony",
-          "a chess club on Thursdays", "the red bicycle", "a clay pot class"]
+TOPICS = [
+    "the harbour market",
+    "a violin lesson",
+    "the rye bread recipe",
+    "a night train to the coast",
+    "the lemon tree on the balcony",
+    "a chess club on Thursdays",
+    "the red bicycle",
+    "a clay pot class",
+]
 TURNS = 16
 
 
@@ -29,11 +36,16 @@ def post(app: Omoide, round_no: int) -> tuple[str, float, float]:
     """The session id, the POST's own time, and when it started."""
     session_id = f"burst{round_no}"
     app.sessions.open(PERSONA, session_id=session_id)
-    events = [{"speaker": "Noa" if i % 2 == 0 else "Haru",
-               "role": "user" if i % 2 == 0 else "assistant",
-               "content": f"Yesterday I talked about {TOPICS[(i + round_no) % len(TOPICS)]}, "
-                          f"and turn {i} of burst {round_no} mentions grapefruit {round_no}.",
-               "external_id": f"{round_no}-{i}"} for i in range(TURNS)]
+    events = [
+        {
+            "speaker": "Noa" if i % 2 == 0 else "Haru",
+            "role": "user" if i % 2 == 0 else "assistant",
+            "content": f"Yesterday I talked about {TOPICS[(i + round_no) % len(TOPICS)]}, "
+            f"and turn {i} of burst {round_no} mentions grapefruit {round_no}.",
+            "external_id": f"{round_no}-{i}",
+        }
+        for i in range(TURNS)
+    ]
     started = time.perf_counter()
     app.sessions.record(PERSONA, session_id, events)
     return session_id, time.perf_counter() - started, started
@@ -58,8 +70,10 @@ def main() -> None:
     args.add_argument("--rounds", type=int, default=4)
     opts = args.parse_args()
     workers = "0" if opts.mode == "nojob" else "1"
-    app = build(Settings.from_env({"OMOIDE_EMBEDDER": "e5", "OMOIDE_WORKERS": workers},
-                                  data_dir=opts.data), llm=None)
+    app = build(
+        Settings.from_env({"OMOIDE_EMBEDDER": "e5", "OMOIDE_WORKERS": workers}, data_dir=opts.data),
+        llm=None,
+    )
     if PERSONA not in {p.name for p in app.store.list_personas()}:
         app.auth.create_persona(PERSONA)
     if opts.mode != "nojob":
@@ -77,10 +91,13 @@ def main() -> None:
                 time.sleep(0.01)
             ready = time.perf_counter() - started
         after = search(app, f"grapefruit {round_no} market")
-        print(f"round {round_no}: POST {posted * 1000:.0f} ms; search at once "
-              f"{at_once * 1000:.0f} ms; turns stored by the job {ready * 1000:.0f} ms "
-              f"after {'its start' if opts.mode == 'nojob' else 'the POST'}; "
-              f"search after {after * 1000:.0f} ms", flush=True)
+        print(
+            f"round {round_no}: POST {posted * 1000:.0f} ms; search at once "
+            f"{at_once * 1000:.0f} ms; turns stored by the job {ready * 1000:.0f} ms "
+            f"after {'its start' if opts.mode == 'nojob' else 'the POST'}; "
+            f"search after {after * 1000:.0f} ms",
+            flush=True,
+        )
         time.sleep(1.0)
     if opts.mode != "nojob":
         app.runner.stop()

@@ -80,8 +80,9 @@ def pairs(e5: E5Embedder, rows: list[dict[str, str]]) -> dict[str, float]:
 
     def given(row):
         classifier = offline_classifier_for(e5, lambda: e5)  # nothing kept between pairs
-        return lambda: classifier.classify(row["new"], [Candidate("old", row["old"], 0.8)],
-                                           known=held)
+        return lambda: classifier.classify(
+            row["new"], [Candidate("old", row["old"], 0.8)], known=held
+        )
 
     out["held_ms"] = 1000 * _timed(given(row) for row in rows) / len(rows)
     return out
@@ -103,6 +104,7 @@ def creates(e5: E5Embedder, rounds: int) -> dict[str, object]:
             def classify(new, candidates, **kw):
                 seen.append(len(candidates))
                 return inner.classify(new, candidates, **kw)
+
             return type("Recording", (), {"classify": staticmethod(classify)})()
 
         app.evolution.classifier_for = recording
@@ -112,12 +114,14 @@ def creates(e5: E5Embedder, rounds: int) -> dict[str, object]:
                 persona = f"cost{i}"
                 app.auth.create_persona(persona)
                 for text in FAMILY:  # created, not evolved: none closes another
-                    app.memories.create(persona, app.memories.build_new(
-                        content=text.format(name=name)))
+                    app.memories.create(
+                        persona, app.memories.build_new(content=text.format(name=name))
+                    )
                 seen.clear()
                 start = time.perf_counter()
-                made = app.memories.create(persona, app.memories.build_new(
-                    content=NEW.format(name=name)))
+                made = app.memories.create(
+                    persona, app.memories.build_new(content=NEW.format(name=name))
+                )
                 app.evolution.evolve(persona, made.memory.key)
                 wall = time.perf_counter() - start
                 if i:
@@ -125,8 +129,11 @@ def creates(e5: E5Embedder, rounds: int) -> dict[str, object]:
                     judged.append(seen[-1] if seen else 0)
         finally:
             app.close()
-    return {"create_ms_median": statistics.median(walls), "create_ms": walls,
-            "candidates_judged": judged}
+    return {
+        "create_ms_median": statistics.median(walls),
+        "create_ms": walls,
+        "candidates_judged": judged,
+    }
 
 
 def main() -> None:
@@ -140,8 +147,12 @@ def main() -> None:
     out: dict[str, object] = dict(pairs(e5, _pairs(args.pairs)))
     if not args.skip_create:
         out.update(creates(e5, args.rounds))
-    print(json.dumps({k: (round(v, 1) if isinstance(v, float) else v) for k, v in out.items()},
-                     ensure_ascii=False))
+    print(
+        json.dumps(
+            {k: (round(v, 1) if isinstance(v, float) else v) for k, v in out.items()},
+            ensure_ascii=False,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -82,7 +82,8 @@ def load_persona(data_dir: Path, embedder: str, texts: Sequence[str], cache: Pat
         started = time.perf_counter()
         news = [NewMemory(content=t, tags=("bench",)) for t in texts]
         app.store.memories(PERSONA).insert_many(
-            news, vectors, stabilities=[initial_stability(0.0)] * len(news), now=NOW)
+            news, vectors, stabilities=[initial_stability(0.0)] * len(news), now=NOW
+        )
         return time.perf_counter() - started
     finally:
         app.close()
@@ -93,14 +94,19 @@ def timed_ms(call: Callable[[], httpx.Response]) -> float:
     reply = call()
     took = (time.perf_counter() - started) * 1000
     if reply.status_code >= 400:
-        raise RuntimeError(f"{reply.request.method} {reply.request.url.path} → "
-                           f"{reply.status_code}: {reply.text[:300]}")
+        raise RuntimeError(
+            f"{reply.request.method} {reply.request.url.path} → "
+            f"{reply.status_code}: {reply.text[:300]}"
+        )
     return took
 
 
 def stats(samples: Sequence[float]) -> dict[str, float]:
-    return {"n": len(samples), "p50": round(percentile(samples, 50), 1),
-            "p95": round(percentile(samples, 95), 1)}
+    return {
+        "n": len(samples),
+        "p50": round(percentile(samples, 50), 1),
+        "p95": round(percentile(samples, 95), 1),
+    }
 
 
 def wait_jobs(c: httpx.Client, persona: str) -> float:
@@ -111,22 +117,25 @@ def wait_jobs(c: httpx.Client, persona: str) -> float:
     return time.perf_counter() - started
 
 
-def start_server(args: argparse.Namespace, data_dir: Path, admin: str
-                 ) -> tuple[Any, httpx.Client, dict[str, float]]:
+def start_server(
+    args: argparse.Namespace, data_dir: Path, admin: str
+) -> tuple[Any, httpx.Client, dict[str, float]]:
     """The server, a client with the persona's key (the persona made when new) and its start
     times: to ``/health`` and to the first search answered."""
     started = time.perf_counter()
     server = local_server(data_dir, args.embedder, admin, src=args.src)
     url = server.__enter__()
     health_s = time.perf_counter() - started
-    c = httpx.Client(base_url=url, timeout=600,
-                     headers={"Authorization": f"Bearer {admin}"})
+    c = httpx.Client(base_url=url, timeout=600, headers={"Authorization": f"Bearer {admin}"})
     names = {p["name"] for p in c.get("/api/personas").json()["personas"]}
     if PERSONA not in names:
         c.post("/api/personas", json={"name": PERSONA}).raise_for_status()
     c.get(f"/api/search/{PERSONA}", params={"q": "hello"}).raise_for_status()
-    return server, c, {"health_s": round(health_s, 2),
-                       "first_search_s": round(time.perf_counter() - started, 2)}
+    return (
+        server,
+        c,
+        {"health_s": round(health_s, 2), "first_search_s": round(time.perf_counter() - started, 2)},
+    )
 
 
 def stop_server(server: Any, c: httpx.Client) -> None:
@@ -148,22 +157,28 @@ def bench_search(c: httpx.Client, repeats: int) -> dict[str, Any]:
 
 def bench_writes(c: httpx.Client, texts: Sequence[str]) -> dict[str, Any]:
     c.get(f"/api/jobs/{PERSONA}/wait", params={"timeout": 600})
-    took = [timed_ms(lambda t=t: c.post(f"/api/memories/{PERSONA}", json={"content": t}))
-            for t in texts]
+    took = [
+        timed_ms(lambda t=t: c.post(f"/api/memories/{PERSONA}", json={"content": t})) for t in texts
+    ]
     return {"post": stats(took), "jobs_done_s": round(wait_jobs(c, PERSONA), 2)}
 
 
 def chat_sessions(data: Path, n: int, turns: int) -> list[list[dict[str, Any]]]:
     rows: list[dict[str, Any]] = []
     for conv in load_conversations(data / "locomo")[:2]:
-        rows += [{"speaker": t.speaker, "content": t.text,
-                  "role": "user" if t.speaker == conv.speaker_a else "assistant"}
-                 for t in conv.turns() if t.text.strip()]
-    return [rows[i * turns:(i + 1) * turns] for i in range(n)]
+        rows += [
+            {
+                "speaker": t.speaker,
+                "content": t.text,
+                "role": "user" if t.speaker == conv.speaker_a else "assistant",
+            }
+            for t in conv.turns()
+            if t.text.strip()
+        ]
+    return [rows[i * turns : (i + 1) * turns] for i in range(n)]
 
 
-def bench_conversation(c: httpx.Client, data: Path, sessions: int, turns: int
-                       ) -> dict[str, Any]:
+def bench_conversation(c: httpx.Client, data: Path, sessions: int, turns: int) -> dict[str, Any]:
     persona = "chat"
     c.post("/api/personas", json={"name": persona}).raise_for_status()
     posts: list[float] = []
@@ -173,8 +188,13 @@ def bench_conversation(c: httpx.Client, data: Path, sessions: int, turns: int
     for chat in chat_sessions(data, sessions, turns):
         sid = c.post(f"/api/sessions/{persona}", json={}).json()["session_id"]
         for turn in chat:
-            posts.append(timed_ms(lambda t=turn, s=sid: c.post(
-                f"/api/sessions/{persona}/{s}/events", json={"events": [t]})))
+            posts.append(
+                timed_ms(
+                    lambda t=turn, s=sid: c.post(
+                        f"/api/sessions/{persona}/{s}/events", json={"events": [t]}
+                    )
+                )
+            )
         wait_jobs(c, persona)  # the turns' own work, as during a conversation
         started = time.perf_counter()
         ends.append(timed_ms(lambda s=sid: c.post(f"/api/sessions/{persona}/{s}/end")))
@@ -183,25 +203,51 @@ def bench_conversation(c: httpx.Client, data: Path, sessions: int, turns: int
         made = c.get(f"/api/sessions/{persona}/{sid}/episodes").json()["episodes"]
         episodes += len(made)
         notes += sum(len(e["notes"]) for e in made)
-    return {"post_event": stats(posts), "end": stats(ends),
-            "end_to_ready_s": {"n": len(ready), "p50": round(percentile(ready, 50), 2),
-                               "max": round(max(ready), 2)},
-            "episodes": episodes, "notes": notes}
+    return {
+        "post_event": stats(posts),
+        "end": stats(ends),
+        "end_to_ready_s": {
+            "n": len(ready),
+            "p50": round(percentile(ready, 50), 2),
+            "max": round(max(ready), 2),
+        },
+        "episodes": episodes,
+        "notes": notes,
+    }
 
 
 def bench_cli(args: argparse.Namespace, data_dir: Path, texts: Sequence[str]) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OMOIDE_")}
-    env.update(OMOIDE_EMBEDDER=args.embedder, OMOIDE_LLM_PROVIDER="none",
-               PYTHONPATH=str(args.src / "src"))
+    env.update(
+        OMOIDE_EMBEDDER=args.embedder, OMOIDE_LLM_PROVIDER="none", PYTHONPATH=str(args.src / "src")
+    )
     walls = []
     for text in texts:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "from omoide.cli import main; main()", "memory",
-                        "add", "--data", str(data_dir), "-p", PERSONA, text],
-                       env=env, check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from omoide.cli import main; main()",
+                "memory",
+                "add",
+                "--data",
+                str(data_dir),
+                "-p",
+                PERSONA,
+                text,
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         walls.append(time.perf_counter() - started)
-    return {"n": len(walls), "p50_s": round(percentile(walls, 50), 2),
-            "min_s": round(min(walls), 2), "max_s": round(max(walls), 2)}
+    return {
+        "n": len(walls),
+        "p50_s": round(percentile(walls, 50), 2),
+        "min_s": round(min(walls), 2),
+        "max_s": round(max(walls), 2),
+    }
 
 
 def compiled_bytecode(args: argparse.Namespace) -> None:
@@ -210,20 +256,27 @@ def compiled_bytecode(args: argparse.Namespace) -> None:
     not written), so no timed start pays for compiling sources."""
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     os.environ["PYTHONPYCACHEPREFIX"] = str((args.cache / "pycache").resolve())
-    subprocess.run([sys.executable, "-c", "import omoide.api.http.server, omoide.cli"],
-                   env={**os.environ, "PYTHONPATH": str(args.src / "src")}, check=True)
+    subprocess.run(
+        [sys.executable, "-c", "import omoide.api.http.server, omoide.cli"],
+        env={**os.environ, "PYTHONPATH": str(args.src / "src")},
+        check=True,
+    )
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     sizes = sorted(int(s) for s in args.sizes.split(","))
     pool = corpus_texts(args.data, sizes[-1] + args.writes + args.cli)
-    stored, fresh = pool[:sizes[-1]], pool[sizes[-1]:]
-    writes, cli_texts = fresh[:args.writes], fresh[args.writes:]
+    stored, fresh = pool[: sizes[-1]], pool[sizes[-1] :]
+    writes, cli_texts = fresh[: args.writes], fresh[args.writes :]
     admin = "omo_admin_" + secrets.token_urlsafe(24)
     compiled_bytecode(args)
-    report: dict[str, Any] = {"machine": machine_info(), "command": command_line(),
-                              "src": args.src_label or str(args.src),
-                              "embedder": args.embedder, "sizes": {}}
+    report: dict[str, Any] = {
+        "machine": machine_info(),
+        "command": command_line(),
+        "src": args.src_label or str(args.src),
+        "embedder": args.embedder,
+        "sizes": {},
+    }
     with tempfile.TemporaryDirectory(prefix="omoide-latency-") as tmp:
         data_dir = Path(tmp) / "data"
         log("start on an empty folder")
@@ -237,8 +290,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             load_s = load_persona(data_dir, args.embedder, stored[have:size], args.cache)
             have = size
             server, c, start = start_server(args, data_dir, admin)
-            row: dict[str, Any] = {"load_s": round(load_s, 1), "start": start,
-                                   "load_average": load_average()}
+            row: dict[str, Any] = {
+                "load_s": round(load_s, 1),
+                "start": start,
+                "load_average": load_average(),
+            }
             if size == sizes[0]:
                 row["writes"] = bench_writes(c, writes)
             row["search"] = bench_search(c, args.repeats)
@@ -252,39 +308,79 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def markdown(r: dict[str, Any]) -> str:
     conv = r["conversation"]
-    lines = [f"# End-to-end latency ({r['src']}, {r['embedder']}, SQLite)", "",
-             f"`{r['command']}`", "",
-             f"Machine: {r['machine']}", "",
-             f"Server start on an empty folder: /health {r['start_empty']['health_s']} s, first "
-             f"search answered {r['start_empty']['first_search_s']} s.", ""]
+    lines = [
+        f"# End-to-end latency ({r['src']}, {r['embedder']}, SQLite)",
+        "",
+        f"`{r['command']}`",
+        "",
+        f"Machine: {r['machine']}",
+        "",
+        f"Server start on an empty folder: /health {r['start_empty']['health_s']} s, first "
+        f"search answered {r['start_empty']['first_search_s']} s.",
+        "",
+    ]
     rows = []
     for size, row in r["sizes"].items():
         s = row["search"]
-        again = [s.get(f"{lang}_again", {}).get(q, "–") for lang in ("en", "ja")
-                 for q in ("p50", "p95")]
-        rows.append([size, row["start"]["health_s"], row["start"]["first_search_s"],
-                     s["en"]["p50"], s["en"]["p95"], s["ja"]["p50"], s["ja"]["p95"], *again,
-                     " ".join(f"{x:.1f}" for x in row["load_average"])])
-    lines += [md_table(["memories", "start → /health s", "start → first search s",
-                        "search EN p50 ms", "EN p95", "search JA p50 ms", "JA p95",
-                        "EN again p50", "p95", "JA again p50", "p95", "load avg"], rows),
-              "",
-              "Search: each query's first search (EN, JA: neither the query nor its candidates "
-              "embedded before), then the same queries searched again (again).", ""]
+        again = [
+            s.get(f"{lang}_again", {}).get(q, "–") for lang in ("en", "ja") for q in ("p50", "p95")
+        ]
+        rows.append(
+            [
+                size,
+                row["start"]["health_s"],
+                row["start"]["first_search_s"],
+                s["en"]["p50"],
+                s["en"]["p95"],
+                s["ja"]["p50"],
+                s["ja"]["p95"],
+                *again,
+                " ".join(f"{x:.1f}" for x in row["load_average"]),
+            ]
+        )
+    lines += [
+        md_table(
+            [
+                "memories",
+                "start → /health s",
+                "start → first search s",
+                "search EN p50 ms",
+                "EN p95",
+                "search JA p50 ms",
+                "JA p95",
+                "EN again p50",
+                "p95",
+                "JA again p50",
+                "p95",
+                "load avg",
+            ],
+            rows,
+        ),
+        "",
+        "Search: each query's first search (EN, JA: neither the query nor its candidates "
+        "embedded before), then the same queries searched again (again).",
+        "",
+    ]
     first = next(iter(r["sizes"].values()))
     if "writes" in first:
         w = first["writes"]
-        lines += [f"`POST /api/memories` at {next(iter(r['sizes']))} memories: p50 "
-                  f"{w['post']['p50']} ms, p95 {w['post']['p95']} ms over {w['post']['n']}; "
-                  f"their background jobs done {w['jobs_done_s']} s after the last.", ""]
-    lines += [f"Conversation: `POST …/events` (one turn) p50 {conv['post_event']['p50']} ms, p95 "
-              f"{conv['post_event']['p95']} ms over {conv['post_event']['n']}; `…/end` p50 "
-              f"{conv['end']['p50']} ms; end → episodes and notes ready p50 "
-              f"{conv['end_to_ready_s']['p50']} s (max {conv['end_to_ready_s']['max']} s; "
-              f"{conv['episodes']} episodes, {conv['notes']} notes).", "",
-              f"`omoide memory add` wall time at {list(r['sizes'])[-1]} memories: p50 "
-              f"{r['cli_memory_add']['p50_s']} s (min {r['cli_memory_add']['min_s']}, max "
-              f"{r['cli_memory_add']['max_s']}) over {r['cli_memory_add']['n']} runs."]
+        lines += [
+            f"`POST /api/memories` at {next(iter(r['sizes']))} memories: p50 "
+            f"{w['post']['p50']} ms, p95 {w['post']['p95']} ms over {w['post']['n']}; "
+            f"their background jobs done {w['jobs_done_s']} s after the last.",
+            "",
+        ]
+    lines += [
+        f"Conversation: `POST …/events` (one turn) p50 {conv['post_event']['p50']} ms, p95 "
+        f"{conv['post_event']['p95']} ms over {conv['post_event']['n']}; `…/end` p50 "
+        f"{conv['end']['p50']} ms; end → episodes and notes ready p50 "
+        f"{conv['end_to_ready_s']['p50']} s (max {conv['end_to_ready_s']['max']} s; "
+        f"{conv['episodes']} episodes, {conv['notes']} notes).",
+        "",
+        f"`omoide memory add` wall time at {list(r['sizes'])[-1]} memories: p50 "
+        f"{r['cli_memory_add']['p50_s']} s (min {r['cli_memory_add']['min_s']}, max "
+        f"{r['cli_memory_add']['max_s']}) over {r['cli_memory_add']['n']} runs.",
+    ]
     return "\n".join(lines)
 
 
@@ -297,11 +393,18 @@ def main() -> None:
     p.add_argument("--sessions", type=int, default=3)
     p.add_argument("--turns", type=int, default=20)
     p.add_argument("--cli", type=int, default=3, help="omoide memory add runs.")
-    p.add_argument("--cache", type=Path,
-                   default=Path(tempfile.gettempdir()) / "omoide-bench-latency-vectors",
-                   help="Where the corpus' vectors are kept between runs.")
-    p.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[1],
-                   help="The source tree to serve (default: this one).")
+    p.add_argument(
+        "--cache",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "omoide-bench-latency-vectors",
+        help="Where the corpus' vectors are kept between runs.",
+    )
+    p.add_argument(
+        "--src",
+        type=Path,
+        default=Path(__file__).resolve().parents[1],
+        help="The source tree to serve (default: this one).",
+    )
     p.add_argument("--src-label", default=None)
     args = p.parse_args()
     report = run(args)

@@ -90,32 +90,50 @@ class ConversationRun:
     details: list[dict[str, Any]] = field(default_factory=list)
     analysis: list[dict[str, Any]] = field(default_factory=list)
 
-    def score(self, system: str, qa: LocomoQA, ranked: Sequence[Retrieved], budget: int,
-              details: bool) -> None:
+    def score(
+        self, system: str, qa: LocomoQA, ranked: Sequence[Retrieved], budget: int, details: bool
+    ) -> None:
         """Score one question for one system; with ``--details`` keep what was retrieved."""
         score = score_question(qa, ranked, budget)
         self.scores[system].append(score)
         if details:
-            self.details.append({
-                "system": system, "conversation": self.sample_id, "question": qa.question,
-                "answer": qa.answer, "category": qa.category, "evidence": list(qa.evidence),
-                "recall": score.recall, "contained": score.contained, "rr": score.rr,
-                "included": len(pack(ranked, budget).included),
-                "top": [{"kind": r.kind, "dia_ids": list(r.dia_ids), "chars": len(r.content)}
-                        for r in ranked[:15]]})
+            self.details.append(
+                {
+                    "system": system,
+                    "conversation": self.sample_id,
+                    "question": qa.question,
+                    "answer": qa.answer,
+                    "category": qa.category,
+                    "evidence": list(qa.evidence),
+                    "recall": score.recall,
+                    "contained": score.contained,
+                    "rr": score.rr,
+                    "included": len(pack(ranked, budget).included),
+                    "top": [
+                        {"kind": r.kind, "dia_ids": list(r.dia_ids), "chars": len(r.content)}
+                        for r in ranked[:15]
+                    ],
+                }
+            )
 
     def baselines(self, bm25: Baselines, qa: LocomoQA, args: argparse.Namespace) -> None:
         self.score("bm25", qa, bm25.bm25(qa.question), args.budget, bool(args.details))
-        self.score("bm25_neighbours", qa, bm25.bm25_neighbours(qa.question), args.budget,
-                   bool(args.details))
+        self.score(
+            "bm25_neighbours",
+            qa,
+            bm25.bm25_neighbours(qa.question),
+            args.budget,
+            bool(args.details),
+        )
 
 
 def questions_of(conv: LocomoConversation) -> list[LocomoQA]:
     return [qa for qa in conv.qa if qa.category in CATEGORIES]
 
 
-def run_conversation(client: OmoideClient, conv: LocomoConversation, args: argparse.Namespace,
-                     app: Any) -> ConversationRun:
+def run_conversation(
+    client: OmoideClient, conv: LocomoConversation, args: argparse.Namespace, app: Any
+) -> ConversationRun:
     questions = questions_of(conv)
     run = ConversationRun(conv.sample_id, sum(1 for _ in conv.turns()), len(questions))
     if args.skip_ingest:
@@ -131,8 +149,10 @@ def run_conversation(client: OmoideClient, conv: LocomoConversation, args: argpa
         run.post_s = time.perf_counter() - start
         run.jobs = client.drain(persona, key)
         run.ingest_s = time.perf_counter() - start
-        log(f"conversation {conv.sample_id}: {run.turns} turns ingested in {run.ingest_s:.1f} s "
-            f"(posting {run.post_s:.1f} s); jobs failed: {run.jobs['failed']}")
+        log(
+            f"conversation {conv.sample_id}: {run.turns} turns ingested in {run.ingest_s:.1f} s "
+            f"(posting {run.post_s:.1f} s); jobs failed: {run.jobs['failed']}"
+        )
     bm25 = Baselines(conv)
     for qa in questions:
         hits, ms = client.search(persona, key, qa.question, args.top_k, dict(args.search_param))
@@ -145,8 +165,13 @@ def run_conversation(client: OmoideClient, conv: LocomoConversation, args: argpa
     return run
 
 
-def run_plans(app: Any, run: ConversationRun, persona: str, questions: Sequence[LocomoQA],
-              args: argparse.Namespace) -> None:
+def run_plans(
+    app: Any,
+    run: ConversationRun,
+    persona: str,
+    questions: Sequence[LocomoQA],
+    args: argparse.Namespace,
+) -> None:
     """Each ``--plan`` through the real search service, in-process, nothing written."""
     if not args.plan:
         return
@@ -158,12 +183,22 @@ def run_plans(app: Any, run: ConversationRun, persona: str, questions: Sequence[
         for qa in questions:
             request = app.search.build_request(persona, query=qa.question, top_k=args.top_k)
             hits = app.search.search(persona, request, recall=False, plan=plan).results
-            run.score(f"plan:{name}", qa, [to_retrieved(render_hit(h)) for h in hits],
-                      args.budget, bool(args.details))
+            run.score(
+                f"plan:{name}",
+                qa,
+                [to_retrieved(render_hit(h)) for h in hits],
+                args.budget,
+                bool(args.details),
+            )
 
 
-def run_all(url: str, admin_key: str, conversations: Sequence[LocomoConversation],
-            args: argparse.Namespace, app: Any) -> tuple[list[ConversationRun], dict[str, Any]]:
+def run_all(
+    url: str,
+    admin_key: str,
+    conversations: Sequence[LocomoConversation],
+    args: argparse.Namespace,
+    app: Any,
+) -> tuple[list[ConversationRun], dict[str, Any]]:
     client = OmoideClient(url, admin_key)
     health = client.health()
     log(f"server {url} up, embedder {health.get('embedder')}")
@@ -174,8 +209,9 @@ def run_all(url: str, admin_key: str, conversations: Sequence[LocomoConversation
     return runs, health
 
 
-def run_reused(data_dir: Path, conversations: Sequence[LocomoConversation],
-               args: argparse.Namespace) -> tuple[list[ConversationRun], dict[str, Any]]:
+def run_reused(
+    data_dir: Path, conversations: Sequence[LocomoConversation], args: argparse.Namespace
+) -> tuple[list[ConversationRun], dict[str, Any]]:
     """Baselines and plans on a kept data folder (the personas it holds), in-process."""
     app = open_app(data_dir, args.embedder, args.now)
     names = [p.name for p in app.store.list_personas()]
@@ -197,9 +233,13 @@ def run_reused(data_dir: Path, conversations: Sequence[LocomoConversation],
 
 
 def log_run(run: ConversationRun) -> None:
-    log(f"conversation {run.sample_id}: " + "; ".join(
-        f"{k} {v['evidence_recall']:.3f}/{v['containment']:.3f}"
-        for k, v in ((k, summarise(v)) for k, v in run.scores.items())))
+    log(
+        f"conversation {run.sample_id}: "
+        + "; ".join(
+            f"{k} {v['evidence_recall']:.3f}/{v['containment']:.3f}"
+            for k, v in ((k, summarise(v)) for k, v in run.scores.items())
+        )
+    )
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -207,25 +247,56 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     add = parser.add_argument
     add("--url", help="A running Omoide (default: start one).")
     add("--admin-key", help="Admin key of --url.")
-    add("--embedder", choices=("e5", "use", "hash"), default=None,
-        help="OMOIDE_EMBEDDER for the self-started server (default: its own).")
+    add(
+        "--embedder",
+        choices=("e5", "use", "hash"),
+        default=None,
+        help="OMOIDE_EMBEDDER for the self-started server (default: its own).",
+    )
     add("--budget", type=int, default=1000, help="Context budget in tokens.")
     add("--top-k", type=int, default=50, help="top_k of each search.")
     add("--conversations", default="", help="Comma-separated sample ids, e.g. 26,30; default all.")
-    add("--plan", default=[], type=lambda t: [p.strip() for p in t.split(",") if p.strip()],
-        help="Comma-separated search plan presets to measure in-process next to the server.")
+    add(
+        "--plan",
+        default=[],
+        type=lambda t: [p.strip() for p in t.split(",") if p.strip()],
+        help="Comma-separated search plan presets to measure in-process next to the server.",
+    )
     add("--keep", type=Path, default=None, help="Copy the server's data folder here at the end.")
-    add("--search-param", action="append", default=[], type=_pair, metavar="NAME=VALUE",
-        help="Extra query parameter of every search (e.g. importance_weight=0); repeatable.")
-    add("--setting", action="append", default=[], type=_pair, metavar="NAME=VALUE",
-        help="Persona setting PUT before ingest (e.g. keyword_weight=0.5); repeatable.")
-    add("--skip-ingest", action="store_true",
-        help="With --url: query the personas an earlier run left there.")
+    add(
+        "--search-param",
+        action="append",
+        default=[],
+        type=_pair,
+        metavar="NAME=VALUE",
+        help="Extra query parameter of every search (e.g. importance_weight=0); repeatable.",
+    )
+    add(
+        "--setting",
+        action="append",
+        default=[],
+        type=_pair,
+        metavar="NAME=VALUE",
+        help="Persona setting PUT before ingest (e.g. keyword_weight=0.5); repeatable.",
+    )
+    add(
+        "--skip-ingest",
+        action="store_true",
+        help="With --url: query the personas an earlier run left there.",
+    )
     add("--details", type=Path, default=None, help="Write every question's results here (JSON).")
-    add("--reuse", type=Path, default=None,
-        help="Plans only: open a data folder saved by --keep in-process; needs --out.")
-    add("--now", type=datetime.fromisoformat, default=None,
-        help="With --reuse: fix the clock (ISO time), so runs compare exactly.")
+    add(
+        "--reuse",
+        type=Path,
+        default=None,
+        help="Plans only: open a data folder saved by --keep in-process; needs --out.",
+    )
+    add(
+        "--now",
+        type=datetime.fromisoformat,
+        default=None,
+        help="With --reuse: fix the clock (ISO time), so runs compare exactly.",
+    )
     args = parser.parse_args(argv)
     if args.url and not args.admin_key:
         parser.error("--url needs --admin-key")
@@ -275,11 +346,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                 runs, health = run_all(url, admin_key, conversations, args, app)
             if args.keep:
                 shutil.copytree(data_dir, args.keep, dirs_exist_ok=True)
-    md, data = build_report(runs, args, health, time.perf_counter() - started,
-                            (__doc__ or "").split("Usage::")[0].strip())
+    md, data = build_report(
+        runs,
+        args,
+        health,
+        time.perf_counter() - started,
+        (__doc__ or "").split("Usage::")[0].strip(),
+    )
     if args.details:
-        args.details.write_text(json.dumps([d for r in runs for d in r.details]) + "\n",
-                                encoding="utf-8")
+        args.details.write_text(
+            json.dumps([d for r in runs for d in r.details]) + "\n", encoding="utf-8"
+        )
     emit(args, md, data)
 
 

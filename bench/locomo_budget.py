@@ -58,22 +58,34 @@ def collect(app: Any, persona: str, questions: Sequence[LocomoQA], top_k: int) -
     retriever = app.search.episodes.retriever
     for qa in questions:
         request = app.search.build_request(persona, query=qa.question, top_k=top_k)
-        notes = app.search.search(persona, replace(request, include_episodes=False),
-                                  recall=False).results
+        notes = app.search.search(
+            persona, replace(request, include_episodes=False), recall=False
+        ).results
         tier = TurnTier(store)
         query_vector = app.embedder.embed_query(request.query)
-        ranked = retriever.retrieve(tier, request.query, plan=DEFAULT_PLAN,
-                                    pool=DEFAULT_PLAN.episode_pool, query_vector=query_vector,
-                                    keyword_weight=cfg.keyword_weight,
-                                    semantic_weight=cfg.semantic_weight).ranked
+        ranked = retriever.retrieve(
+            tier,
+            request.query,
+            plan=DEFAULT_PLAN,
+            pool=DEFAULT_PLAN.episode_pool,
+            query_vector=query_vector,
+            keyword_weight=cfg.keyword_weight,
+            semantic_weight=cfg.semantic_weight,
+        ).ranked
         events = store.events_by_ids([s.id for s in ranked])
         sims = tier.similarities(query_vector, events.keys())
         out.append(Pools(qa, notes, ranked, events, sims))
     return out
 
 
-def windows(app: Any, persona: str, pools: Pools, plan: SearchPlan, limit: int,
-            keep: Callable[[Any, float, float], bool] | None = None) -> list[SearchHit]:
+def windows(
+    app: Any,
+    persona: str,
+    pools: Pools,
+    plan: SearchPlan,
+    limit: int,
+    keep: Callable[[Any, float, float], bool] | None = None,
+) -> list[SearchHit]:
     """The episode tier's excerpts from the cached ranked turns (its own code), optionally
     skipping turns ``keep(event, score, best)`` rejects."""
     searcher = app.search.episodes
@@ -94,6 +106,7 @@ def windows(app: Any, persona: str, pools: Pools, plan: SearchPlan, limit: int,
 
 # -- merge variants --------------------------------------------------------------------------
 
+
 def _tagged(notes: list[SearchHit], eps: list[SearchHit]) -> list[SearchHit]:
     tagged = [(h.score, 0, r, h) for r, h in enumerate(notes)]
     tagged += [(h.score, 1, r, h) for r, h in enumerate(eps)]
@@ -101,8 +114,9 @@ def _tagged(notes: list[SearchHit], eps: list[SearchHit]) -> list[SearchHit]:
     return [t[-1] for t in tagged]
 
 
-def merge_fold(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
-               notes_by: str = "any") -> list[SearchHit]:
+def merge_fold(
+    notes: list[SearchHit], eps: list[SearchHit], top_k: int, *, notes_by: str = "any"
+) -> list[SearchHit]:
     """Default trimming of excerpts, plus: a note whose sources are all shown above is dropped
     (``notes_by``: "any" result above, "notes" only, "excerpts" only, "none")."""
     cited_any: set[int] = set()
@@ -139,9 +153,16 @@ def excerpt_up(notes: list[SearchHit], eps: list[SearchHit], top_k: int) -> list
             continue
         if hit.type == "note" and hit.sources:
             turns = {s.event_id for s in hit.sources}
-            j = next((j for j in range(i + 1, len(order)) if j not in used
-                      and order[j].type == "episode"
-                      and turns <= {s.event_id for s in order[j].sources}), None)
+            j = next(
+                (
+                    j
+                    for j in range(i + 1, len(order))
+                    if j not in used
+                    and order[j].type == "episode"
+                    and turns <= {s.event_id for s in order[j].sources}
+                ),
+                None,
+            )
             if j is not None:
                 used.add(j)
                 placed.append(order[j])
@@ -150,8 +171,9 @@ def excerpt_up(notes: list[SearchHit], eps: list[SearchHit], top_k: int) -> list
     return _trim_in_order(placed, top_k)
 
 
-def _trim_in_order(order: list[SearchHit], top_k: int,
-                   noted: frozenset[int] = frozenset()) -> list[SearchHit]:
+def _trim_in_order(
+    order: list[SearchHit], top_k: int, noted: frozenset[int] = frozenset()
+) -> list[SearchHit]:
     """The first ``top_k`` of ``order``, each excerpt without the turns a result above shows
     or ``noted`` names (an excerpt left with none is dropped)."""
     cited: set[int] = set()
@@ -171,8 +193,9 @@ def _trim_in_order(order: list[SearchHit], top_k: int,
     return out
 
 
-def mmr_sources(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *, lam: float,
-                key: str) -> list[SearchHit]:
+def mmr_sources(
+    notes: list[SearchHit], eps: list[SearchHit], top_k: int, *, lam: float, key: str
+) -> list[SearchHit]:
     """Greedy re-order: score × (1 − lam × [a result above shares its ``key``]) where key is
     the session of its source turns (note) or excerpt."""
     pool = _tagged(notes, eps)
@@ -187,8 +210,10 @@ def mmr_sources(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *, lam
     seen: set[Any] = set()
     left = list(pool)
     while left and len(chosen) < top_k:
-        best_i = max(range(len(left)), key=lambda i: (
-            left[i].score * (1 - lam * bool(keys(left[i]) & seen)), -i))
+        best_i = max(
+            range(len(left)),
+            key=lambda i: (left[i].score * (1 - lam * bool(keys(left[i]) & seen)), -i),
+        )
         hit = left.pop(best_i)
         chosen.append(hit)
         seen |= keys(hit)
@@ -207,20 +232,33 @@ def _terms(text: str) -> set[str]:
     return {*found.words, *found.cjk}
 
 
-def fold_covered(hit: SearchHit, by_turn: dict[int, SearchHit], cover: float
-                 ) -> tuple[SearchHit, list[SearchHit]]:
+def fold_covered(
+    hit: SearchHit, by_turn: dict[int, SearchHit], cover: float
+) -> tuple[SearchHit, list[SearchHit]]:
     """``engine.budget.fold_notes`` with only the notes that carry ``cover`` of their line."""
     _, *lines = hit.content.split("\n")
     if cover > 0.0 and len(lines) == len(hit.sources):
-        by_turn = {t: n for t, n in by_turn.items()
-                   if all(carried(line, n.content) >= cover
-                          for line, src in zip(lines, hit.sources, strict=True)
-                          if src.event_id == t)}
+        by_turn = {
+            t: n
+            for t, n in by_turn.items()
+            if all(
+                carried(line, n.content) >= cover
+                for line, src in zip(lines, hit.sources, strict=True)
+                if src.event_id == t
+            )
+        }
     return fold_notes(hit, by_turn)
 
 
-def merge_cover(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
-                fold_cover: float, trim_cover: float, drop: bool = False) -> list[SearchHit]:
+def merge_cover(
+    notes: list[SearchHit],
+    eps: list[SearchHit],
+    top_k: int,
+    *,
+    fold_cover: float,
+    trim_cover: float,
+    drop: bool = False,
+) -> list[SearchHit]:
     """The default merge, where a turn's line gives way to a note (folded into it, or trimmed
     because the note is above) only when the note carries ``fold_cover`` / ``trim_cover`` of
     the line's content terms (``engine.budget.carried``); ``drop``: a note not folded for that
@@ -237,10 +275,14 @@ def merge_cover(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
         if hit.type == "episode":
             _, *lines = hit.content.split("\n")
             if len(lines) == len(hit.sources):
-                drop_turns = {src.event_id for line, src in zip(lines, hit.sources, strict=True)
-                              if src.event_id in cited and (
-                                  src.event_id not in said
-                                  or carried(line, said[src.event_id]) >= trim_cover)}
+                drop_turns = {
+                    src.event_id
+                    for line, src in zip(lines, hit.sources, strict=True)
+                    if src.event_id in cited
+                    and (
+                        src.event_id not in said or carried(line, said[src.event_id]) >= trim_cover
+                    )
+                }
             else:
                 drop_turns = cited & turns
             if drop_turns:
@@ -270,13 +312,15 @@ def merge_cover(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
 
 # -- the variants ----------------------------------------------------------------------------
 
+
 def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[SearchHit]:
     plan = DEFAULT_PLAN
     base, _, arg = name.partition(":")
     if base == "strong_turns":  # excerpts from turns at least arg × the best turn's score
         ratio = float(arg)
-        eps = windows(app, persona, pools, plan, top_k,
-                      keep=lambda _e, score, best: score >= ratio * best)
+        eps = windows(
+            app, persona, pools, plan, top_k, keep=lambda _e, score, best: score >= ratio * best
+        )
         return _merge(pools.notes, eps, top_k)
     eps = windows(app, persona, pools, plan, top_k)
     if base == "default":
@@ -285,16 +329,21 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
         return merge_cover(pools.notes, eps, top_k, fold_cover=float(arg), trim_cover=0.0)
     if base in ("cover_trim", "cover_both", "cover_drop"):  # arg: fold,trim shares
         fold_share, _, trim_share = arg.partition("/")
-        return merge_cover(pools.notes, eps, top_k, fold_cover=float(fold_share or 0),
-                           trim_cover=float(trim_share or 0), drop=base == "cover_drop")
+        return merge_cover(
+            pools.notes,
+            eps,
+            top_k,
+            fold_cover=float(fold_share or 0),
+            trim_cover=float(trim_share or 0),
+            drop=base == "cover_drop",
+        )
     if base == "epw":  # excerpt scores × arg before the merge (one scale across the tiers)
         return _merge(pools.notes, [replace(h, score=h.score * float(arg)) for h in eps], top_k)
     if base == "nfloor":  # notes below arg × the best result's score left out
         best = max([h.score for h in [*pools.notes, *eps]], default=0.0)
         return _merge([n for n in pools.notes if n.score >= float(arg) * best], eps, top_k)
     if base == "simfloor":  # notes below a raw cosine of arg left out
-        return _merge([n for n in pools.notes if (n.similarity or 0.0) >= float(arg)], eps,
-                      top_k)
+        return _merge([n for n in pools.notes if (n.similarity or 0.0) >= float(arg)], eps, top_k)
     if base == "no_fold":  # the default before round 5
         return _merge(pools.notes, eps, top_k, fold=False)
     if base == "fold_notes":
@@ -320,8 +369,9 @@ def _date_words(hit: SearchHit) -> SearchHit:
     return replace(hit, content=f"[{day.day} {day:%B %Y}]\n{rest}")
 
 
-def trim_noted(notes: list[SearchHit], eps: list[SearchHit], top_k: int, *,
-               reach: int) -> list[SearchHit]:
+def trim_noted(
+    notes: list[SearchHit], eps: list[SearchHit], top_k: int, *, reach: int
+) -> list[SearchHit]:
     order = _tagged(notes, eps)
     noted = frozenset({s.event_id for h in order[:reach] if h.type == "note" for s in h.sources})
     return _trim_in_order(order, top_k, noted)
@@ -373,14 +423,27 @@ def main(argv: Sequence[str] | None = None) -> None:
                 score = score_question(pools.qa, ranked, args.budget)
                 scores[variant].append((conv.sample_id, score))
                 if args.details:
-                    details.append({"variant": variant, "conversation": conv.sample_id,
-                                    "question": pools.qa.question, "answer": pools.qa.answer,
-                                    "category": pools.qa.category,
-                                    "evidence": list(pools.qa.evidence),
-                                    "recall": score.recall, "contained": score.contained,
-                                    "top": [{"kind": r.kind, "dia_ids": list(r.dia_ids),
-                                             "chars": len(r.content), "text": r.content}
-                                            for r in ranked[:15]]})
+                    details.append(
+                        {
+                            "variant": variant,
+                            "conversation": conv.sample_id,
+                            "question": pools.qa.question,
+                            "answer": pools.qa.answer,
+                            "category": pools.qa.category,
+                            "evidence": list(pools.qa.evidence),
+                            "recall": score.recall,
+                            "contained": score.contained,
+                            "top": [
+                                {
+                                    "kind": r.kind,
+                                    "dia_ids": list(r.dia_ids),
+                                    "chars": len(r.content),
+                                    "text": r.content,
+                                }
+                                for r in ranked[:15]
+                            ],
+                        }
+                    )
         print(f"conversation {conv.sample_id} done", file=sys.stderr, flush=True)
     report(scores, variants)
     if args.details:
@@ -396,21 +459,29 @@ def report(scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[st
         for conv in [*convs, None]:
             sel = [s for c, s in rows if conv is None or c == conv]
             ev = [s.recall for s in sel if s.has_evidence]
-            parts.append(f"{sum(ev) / len(ev):.3f} / "
-                         f"{sum(s.contained for s in sel) / len(sel):.3f}")
+            parts.append(
+                f"{sum(ev) / len(ev):.3f} / {sum(s.contained for s in sel) / len(sel):.3f}"
+            )
         line = f"{variant:24s} " + " | ".join(parts)
         if base is not None and variant != "default":
-            dr = [s.recall - b.recall for (_, s), (_, b) in zip(rows, base, strict=True)
-                  if s.has_evidence]
-            dc = [float(s.contained) - float(b.contained)
-                  for (_, s), (_, b) in zip(rows, base, strict=True)]
+            dr = [
+                s.recall - b.recall
+                for (_, s), (_, b) in zip(rows, base, strict=True)
+                if s.has_evidence
+            ]
+            dc = [
+                float(s.contained) - float(b.contained)
+                for (_, s), (_, b) in zip(rows, base, strict=True)
+            ]
             lo, hi = bootstrap(dr)
             clo, chi = bootstrap(dc)
             up = sum(1 for d in dr if d > 0)
             down = sum(1 for d in dr if d < 0)
-            line += (f"  Δ recall {sum(dr) / len(dr):+.3f} [{lo:+.3f}, {hi:+.3f}] "
-                     f"(up {up}, down {down}); Δ cont {sum(dc) / len(dc):+.3f} "
-                     f"[{clo:+.3f}, {chi:+.3f}]")
+            line += (
+                f"  Δ recall {sum(dr) / len(dr):+.3f} [{lo:+.3f}, {hi:+.3f}] "
+                f"(up {up}, down {down}); Δ cont {sum(dc) / len(dc):+.3f} "
+                f"[{clo:+.3f}, {chi:+.3f}]"
+            )
         print(line, flush=True)
 
 

@@ -56,8 +56,12 @@ def mix(rows: Sequence[dict[str, Any]]) -> dict[int, dict[str, float]]:
 def report(sums: dict[int, dict[str, float]]) -> list[str]:
     head = ["category", "q"]
     for kind in KINDS:
-        head += [f"{kind}s / q", f"{kind} chars / turn", f"{kind} evidence / q",
-                 f"{kind} evidence / 1k chars"]
+        head += [
+            f"{kind}s / q",
+            f"{kind} chars / turn",
+            f"{kind} evidence / q",
+            f"{kind} evidence / 1k chars",
+        ]
     head += ["sessions in budget", "evidence sessions / reached"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for category in sorted(sums):
@@ -65,12 +69,16 @@ def report(sums: dict[int, dict[str, float]]) -> list[str]:
         cells = [CATEGORIES.get(category, str(category)), str(int(q))]
         for kind in KINDS:
             chars = s[f"{kind}_chars"]
-            cells += [f"{s[f'{kind}_results'] / q:.1f}",
-                      f"{chars / max(1.0, s[f'{kind}_turns']):.0f}",
-                      f"{s[f'{kind}_evidence'] / q:.2f}",
-                      f"{1000 * s[f'{kind}_evidence'] / max(1.0, chars):.2f}"]
-        cells += [f"{s['sessions'] / q:.1f}",
-                  f"{s['evidence_sessions'] / q:.2f} / {s['evidence_sessions_reached'] / q:.2f}"]
+            cells += [
+                f"{s[f'{kind}_results'] / q:.1f}",
+                f"{chars / max(1.0, s[f'{kind}_turns']):.0f}",
+                f"{s[f'{kind}_evidence'] / q:.2f}",
+                f"{1000 * s[f'{kind}_evidence'] / max(1.0, chars):.2f}",
+            ]
+        cells += [
+            f"{s['sessions'] / q:.1f}",
+            f"{s['evidence_sessions'] / q:.2f} / {s['evidence_sessions_reached'] / q:.2f}",
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -80,8 +88,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("details", type=Path, help="A bench/locomo.py --details file.")
     parser.add_argument("--plan", default="default", help="The plan whose rows to read.")
     args = parser.parse_args(argv)
-    rows = [r for r in json.loads(args.details.read_text(encoding="utf-8"))
-            if r["system"] == f"plan:{args.plan}"]
+    rows = [
+        r
+        for r in json.loads(args.details.read_text(encoding="utf-8"))
+        if r["system"] == f"plan:{args.plan}"
+    ]
     if not rows:
         raise SystemExit(f"no rows of plan:{args.plan} in {args.details}")
     print("\n".join(report(mix(rows))))

@@ -66,8 +66,14 @@ class Asked:
 
     def rank(self, turn: str, *, notes_only: bool = False) -> int | None:
         keys = self.noted.get(turn, set())
-        return next((i for i, r in enumerate(self.ranked)
-                     if (r.key in keys if notes_only else turn in r.turns)), None)
+        return next(
+            (
+                i
+                for i, r in enumerate(self.ranked)
+                if (r.key in keys if notes_only else turn in r.turns)
+            ),
+            None,
+        )
 
 
 def hubs(items: Sequence[Asked]) -> set[tuple[str, str]]:
@@ -130,37 +136,55 @@ def temporal_study(items: Sequence[Asked]) -> dict[str, float]:
     return dict(c)
 
 
-def render(sets: dict[str, float], temporal: dict[str, float], dated: tuple[int, int],
-           min_evidence: int) -> str:
+def render(
+    sets: dict[str, float], temporal: dict[str, float], dated: tuple[int, int], min_evidence: int
+) -> str:
     q = sets.get("questions", 0) or 1
-    lines = [f"## Multi-hop questions with {min_evidence}+ evidence turns: "
-             f"{sets.get('questions', 0)} questions, {sets.get('turns', 0)} evidence turns, "
-             f"{sets.get('noted', 0)} with an active note", "",
-             "| evidence turns | " + " | ".join(PLACES) + " |", "|---|" + "---|" * len(PLACES)]
-    for label, prefix in (("with a note: first result citing it", "noted_"),
-                          ("with a note: the note itself", "note_"),
-                          ("without a note", "bare_")):
-        lines.append(f"| {label} | " + " | ".join(str(sets.get(prefix + p, 0)) for p in PLACES)
-                     + " |")
+    lines = [
+        f"## Multi-hop questions with {min_evidence}+ evidence turns: "
+        f"{sets.get('questions', 0)} questions, {sets.get('turns', 0)} evidence turns, "
+        f"{sets.get('noted', 0)} with an active note",
+        "",
+        "| evidence turns | " + " | ".join(PLACES) + " |",
+        "|---|" + "---|" * len(PLACES),
+    ]
+    for label, prefix in (
+        ("with a note: first result citing it", "noted_"),
+        ("with a note: the note itself", "note_"),
+        ("without a note", "bare_"),
+    ):
+        lines.append(
+            f"| {label} | " + " | ".join(str(sets.get(prefix + p, 0)) for p in PLACES) + " |"
+        )
     lines += ["", "| per question, in the budget | value |", "|---|---|"]
-    for label, key in (("notes", "notes"), ("…citing no evidence (idle)", "idle_notes"),
-                       ("…idle hub notes", "idle_hubs"),
-                       ("…idle, from the episode of a note above", "idle_episode_above"),
-                       ("excerpts", "episodes"), ("…idle", "idle_episodes"),
-                       ("sessions reached", "sessions"),
-                       ("evidence sessions", "evidence_sessions"),
-                       ("evidence sessions reached (by any turn)", "evidence_sessions_reached")):
+    for label, key in (
+        ("notes", "notes"),
+        ("…citing no evidence (idle)", "idle_notes"),
+        ("…idle hub notes", "idle_hubs"),
+        ("…idle, from the episode of a note above", "idle_episode_above"),
+        ("excerpts", "episodes"),
+        ("…idle", "idle_episodes"),
+        ("sessions reached", "sessions"),
+        ("evidence sessions", "evidence_sessions"),
+        ("evidence sessions reached (by any turn)", "evidence_sessions_reached"),
+    ):
         lines.append(f"| {label} | {sets.get(key, 0) / q:.2f} |")
-    lines += ["", f"## Temporal questions: {temporal.get('questions', 0)}, evidence turns "
-              f"{temporal.get('turns', 0)} ({temporal.get('noted', 0)} with a note)", "",
-              "| " + " | ".join(PLACES) + " |", "|" + "---|" * len(PLACES),
-              "| " + " | ".join(str(temporal.get(f"turn_{p}", 0)) for p in PLACES) + " |", "",
-              f"Questions with an evidence turn outside the budget: "
-              f"{temporal.get('questions_outside', 0)} (answer contained in "
-              f"{temporal.get('questions_outside_contained', 0)}); their outside turns with a "
-              f"note: {temporal.get('outside_noted', 0)}.",
-              f"Active notes holding a date (day month year, month year or a year): "
-              f"{dated[0]} of {dated[1]}."]
+    lines += [
+        "",
+        f"## Temporal questions: {temporal.get('questions', 0)}, evidence turns "
+        f"{temporal.get('turns', 0)} ({temporal.get('noted', 0)} with a note)",
+        "",
+        "| " + " | ".join(PLACES) + " |",
+        "|" + "---|" * len(PLACES),
+        "| " + " | ".join(str(temporal.get(f"turn_{p}", 0)) for p in PLACES) + " |",
+        "",
+        f"Questions with an evidence turn outside the budget: "
+        f"{temporal.get('questions_outside', 0)} (answer contained in "
+        f"{temporal.get('questions_outside_contained', 0)}); their outside turns with a "
+        f"note: {temporal.get('outside_noted', 0)}.",
+        f"Active notes holding a date (day month year, month year or a year): "
+        f"{dated[0]} of {dated[1]}.",
+    ]
     return "\n".join(lines)
 
 
@@ -181,39 +205,59 @@ def main(argv: Sequence[str] | None = None) -> None:
     names = {pid: name for pid, name in db.execute("SELECT id, name FROM personas")}
     noted: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for pid, turn, key in db.execute(
-            "SELECT e.persona_id, e.external_id, m.key FROM memory_sources s JOIN memories m "
-            "ON m.id = s.memory_id JOIN session_events e ON e.id = s.event_id "
-            "WHERE m.status = 'active'"):
+        "SELECT e.persona_id, e.external_id, m.key FROM memory_sources s JOIN memories m "
+        "ON m.id = s.memory_id JOIN session_events e ON e.id = s.event_id "
+        "WHERE m.status = 'active'"
+    ):
         noted[names[pid]][turn].add(key)
     episode = dict(db.execute("SELECT key, source_ref FROM memories"))
-    date = re.compile(r"\b(\d{1,2} )?(January|February|March|April|May|June|July|August|"
-                      r"September|October|November|December) \d{4}\b|\b(19|20)\d\d\b")
+    date = re.compile(
+        r"\b(\d{1,2} )?(January|February|March|April|May|June|July|August|"
+        r"September|October|November|December) \d{4}\b|\b(19|20)\d\d\b"
+    )
     items: list[Asked] = []
     dated = [0, 0]
     for conv in load_selected(args.data, args.conversations):
         persona = next(n for n in names.values() if n.startswith(f"locomo-{conv.sample_id}-"))
         pid = next(p for p, n in names.items() if n == persona)
-        for (content,) in db.execute("SELECT content FROM memories WHERE persona_id = ? AND "
-                                     "status = 'active'", (pid,)):
+        for (content,) in db.execute(
+            "SELECT content FROM memories WHERE persona_id = ? AND status = 'active'", (pid,)
+        ):
             dated[0] += bool(date.search(content))
             dated[1] += 1
         for qa in questions_of(conv):
             request = app.search.build_request(persona, query=qa.question, top_k=args.top_k)
-            hits = [render_hit(h) for h in
-                    app.search.search(persona, request, recall=False, plan=plan).results]
+            hits = [
+                render_hit(h)
+                for h in app.search.search(persona, request, recall=False, plan=plan).results
+            ]
             ranked = [to_retrieved(h) for h in hits]
             packed = pack(ranked, args.budget)
-            shown = [Shown("note" if h["type"] == "note" else "episode",
-                           str(h.get("key") or h.get("id")), r.dia_ids,
-                           episode.get(h.get("key")) if h["type"] == "note" else None)
-                     for h, r in zip(hits, ranked, strict=True)]
+            shown = [
+                Shown(
+                    "note" if h["type"] == "note" else "episode",
+                    str(h.get("key") or h.get("id")),
+                    r.dia_ids,
+                    episode.get(h.get("key")) if h["type"] == "note" else None,
+                )
+                for h, r in zip(hits, ranked, strict=True)
+            ]
             evidence = tuple(dict.fromkeys(qa.evidence))
-            items.append(Asked(conv.sample_id, qa.category, evidence, shown,
-                               len(packed.included), contains_answer(packed.text, qa.answer),
-                               {t: noted[persona].get(t, set()) for t in evidence}))
+            items.append(
+                Asked(
+                    conv.sample_id,
+                    qa.category,
+                    evidence,
+                    shown,
+                    len(packed.included),
+                    contains_answer(packed.text, qa.answer),
+                    {t: noted[persona].get(t, set()) for t in evidence},
+                )
+            )
     hub = hubs(items)
-    sets = set_study([i for i in items if i.category == 1
-                      and len(i.evidence) >= args.min_evidence], hub)
+    sets = set_study(
+        [i for i in items if i.category == 1 and len(i.evidence) >= args.min_evidence], hub
+    )
     temporal = temporal_study([i for i in items if i.category == 2])
     print(render(sets, temporal, (dated[0], dated[1]), args.min_evidence))
 

@@ -41,8 +41,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of
 from locomo_misses import miss_parser
 
-CAUSES = ("no_candidate", "note_ranked_out", "turn_ranked_out", "would_fit_without_waste",
-          "ranked_too_low")
+CAUSES = (
+    "no_candidate",
+    "note_ranked_out",
+    "turn_ranked_out",
+    "would_fit_without_waste",
+    "ranked_too_low",
+)
 
 
 def waste(included: Sequence[Retrieved]) -> tuple[int, int, int]:
@@ -57,9 +62,12 @@ def waste(included: Sequence[Retrieved]) -> tuple[int, int, int]:
             elif set(r.dia_ids) <= seen:
                 dup += len(r.content) + 1
         elif r.line_sources:
-            body = r.content.split("\n")[-len(r.line_sources):]
-            lines += sum(len(line) + 1 for line, (_, d) in zip(body, r.line_sources, strict=True)
-                         if d in seen)
+            body = r.content.split("\n")[-len(r.line_sources) :]
+            lines += sum(
+                len(line) + 1
+                for line, (_, d) in zip(body, r.line_sources, strict=True)
+                if d in seen
+            )
         seen.update(r.dia_ids)
     return dup, unsourced, lines
 
@@ -103,8 +111,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             n = len(packed.included)
             dup, unsourced, dup_lines = waste(packed.included)
             spend["notes"] += sum(len(r.content) for r in packed.included if r.kind == "note")
-            spend["excerpts"] += sum(len(r.content) for r in packed.included
-                                     if r.kind != "note")
+            spend["excerpts"] += sum(len(r.content) for r in packed.included if r.kind != "note")
             spend["dup_notes"] += dup
             spend["unsourced"] += unsourced
             spend["dup_lines"] += dup_lines
@@ -113,19 +120,32 @@ def main(argv: Sequence[str] | None = None) -> None:
             if not missing:
                 continue
             nreq = app.search.build_request(persona, query=qa.question, top_k=100)
-            note_hits = [to_retrieved(render_hit(h)) for h in
-                         app.search.search(persona, nreq, recall=False, plan=notes_plan).results]
+            note_hits = [
+                to_retrieved(render_hit(h))
+                for h in app.search.search(persona, nreq, recall=False, plan=notes_plan).results
+            ]
             tier = TurnTier(sessions)
             vector = app.search.retriever.embed_query(qa.question)
             kw = {s.id for s in tier.keyword(qa.question, limit=plan.episode_pool)}
-            sem = {s.id for s in tier.semantic(vector, query=qa.question,
-                                               limit=plan.episode_pool, allowed=None)}
+            sem = {
+                s.id
+                for s in tier.semantic(
+                    vector, query=qa.question, limit=plan.episode_pool, allowed=None
+                )
+            }
             fused = app.search.episodes.retriever.retrieve(
-                tier, qa.question, plan=plan, pool=plan.episode_pool, query_vector=vector,
-                keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight).ranked
+                tier,
+                qa.question,
+                plan=plan,
+                pool=plan.episode_pool,
+                query_vector=vector,
+                keyword_weight=cfg.keyword_weight,
+                semantic_weight=cfg.semantic_weight,
+            ).ranked
             events = sessions.events_by_ids([s.id for s in fused])
-            fused_rank = {events[s.id].external_id: i for i, s in enumerate(fused)
-                          if s.id in events}
+            fused_rank = {
+                events[s.id].external_id: i for i, s in enumerate(fused) if s.id in events
+            }
             id_of = {events[s.id].external_id: s.id for s in fused if s.id in events}
             found: list[str] = []
             for e in missing:
@@ -135,17 +155,22 @@ def main(argv: Sequence[str] | None = None) -> None:
                 if rank is not None:
                     before = sum(len(r.content) + 1 for r in ranked[:rank])
                     room = before - dup - unsourced - dup_lines + len(ranked[rank].content)
-                    cause = "would_fit_without_waste" if room <= budget_chars \
-                        else "ranked_too_low"
+                    cause = "would_fit_without_waste" if room <= budget_chars else "ranked_too_low"
                 elif e in noted:
                     cause = "note_ranked_out"
                     note_ranks.append(100 if note_rank is None else note_rank)
                 elif in_pool:
                     cause = "turn_ranked_out"
                     row = id_of[e]
-                    sides["keyword+semantic" if row in kw and row in sem
-                          else "keyword" if row in kw else "semantic" if row in sem
-                          else "neither (fresh)"] += 1
+                    sides[
+                        "keyword+semantic"
+                        if row in kw and row in sem
+                        else "keyword"
+                        if row in kw
+                        else "semantic"
+                        if row in sem
+                        else "neither (fresh)"
+                    ] += 1
                     turn_ranks.append(fused_rank[e])
                 else:
                     cause = "no_candidate"
@@ -157,34 +182,51 @@ def main(argv: Sequence[str] | None = None) -> None:
                 lines_out.append(
                     f"- [{CATEGORIES[qa.category]} · {cause}] {e} rank {rank} note_rank "
                     f"{note_rank} turn_rank {fused_rank.get(e)} in {n} · "
-                    + (f"{ranked[rank].kind} {len(ranked[rank].content)} ch · "
-                       if rank is not None else "") + qa.question)
+                    + (
+                        f"{ranked[rank].kind} {len(ranked[rank].content)} ch · "
+                        if rank is not None
+                        else ""
+                    )
+                    + qa.question
+                )
             # a question by the cause of its missing turn hardest to reach (the first in CAUSES)
             worst = min(found, key=CAUSES.index)
             by_question[qa.category][worst] += 1
             by_question[0][worst] += 1
     rows = []
-    for title, table in (("evidence turns out", causes),
-                         ("questions missing evidence (by their hardest turn)", by_question)):
-        rows += ["", f"| category | {title} | " + " | ".join(CAUSES) + " |",
-                 "|" + "---|" * (len(CAUSES) + 2)]
+    for title, table in (
+        ("evidence turns out", causes),
+        ("questions missing evidence (by their hardest turn)", by_question),
+    ):
+        rows += [
+            "",
+            f"| category | {title} | " + " | ".join(CAUSES) + " |",
+            "|" + "---|" * (len(CAUSES) + 2),
+        ]
         for cat in sorted(table, key=lambda c: (c == 0, c)):
             c = table[cat]
             name = "all" if cat == 0 else CATEGORIES[cat]
-            rows.append(f"| {name} | {sum(c.values())} | "
-                        + " | ".join(str(c[k]) for k in CAUSES) + " |")
+            rows.append(
+                f"| {name} | {sum(c.values())} | " + " | ".join(str(c[k]) for k in CAUSES) + " |"
+            )
     q = max(questions, 1)
-    report = ("\n".join(rows)
-              + f"\n\nBudget spend per question ({questions} questions, characters): "
-              + ", ".join(f"{k} {v / q:.0f}" for k, v in spend.items())
-              + f"\n\nTurn ranked out, by pool side: {dict(sides)}"
-              + f"\n\nNote ranks of ranked-out notes (0-based, notes-only order; 100: beyond): "
-              f"{sorted(note_ranks)}\n\nFused turn ranks of ranked-out turns: "
-              f"{sorted(turn_ranks)}"
-              + "\n\nBelow the budget, the result citing the turn (category, kind): "
-              + ", ".join(f"{CATEGORIES[c]} {k} {v}" for (c, k), v in sorted(holders.items())))
-    args.out.write_text(f"# Miss causes ({args.plan}, {args.conversations})\n\n{report}\n\n"
-                        + "\n".join(lines_out) + "\n", encoding="utf-8")
+    report = (
+        "\n".join(rows)
+        + f"\n\nBudget spend per question ({questions} questions, characters): "
+        + ", ".join(f"{k} {v / q:.0f}" for k, v in spend.items())
+        + f"\n\nTurn ranked out, by pool side: {dict(sides)}"
+        + f"\n\nNote ranks of ranked-out notes (0-based, notes-only order; 100: beyond): "
+        f"{sorted(note_ranks)}\n\nFused turn ranks of ranked-out turns: "
+        f"{sorted(turn_ranks)}"
+        + "\n\nBelow the budget, the result citing the turn (category, kind): "
+        + ", ".join(f"{CATEGORIES[c]} {k} {v}" for (c, k), v in sorted(holders.items()))
+    )
+    args.out.write_text(
+        f"# Miss causes ({args.plan}, {args.conversations})\n\n{report}\n\n"
+        + "\n".join(lines_out)
+        + "\n",
+        encoding="utf-8",
+    )
     print(report)
 
 

@@ -41,16 +41,27 @@ sys.path.insert(0, str(Path(__file__).parent))
 from locomo_misses import miss_parser, ranked_questions, where
 
 RECALL_KINDS = ("not_retrieved", "below_budget")
-CONTAIN_KINDS = ("in_evidence_turn", "in_caption", "in_neighbour", "in_session_date",
-                 "elsewhere", "not_verbatim")
+CONTAIN_KINDS = (
+    "in_evidence_turn",
+    "in_caption",
+    "in_neighbour",
+    "in_session_date",
+    "elsewhere",
+    "not_verbatim",
+)
 
 
 def date_forms(when: datetime | None) -> list[str]:
     """The ways an answer writes a session's date: ``8 May 2023``, ``May 2023``, ``2023``…"""
     if when is None:
         return []
-    return [f"{when.day} {when:%B %Y}", f"{when.day} {when:%B}", f"{when:%B %Y}",
-            f"{when:%B} {when.day}, {when.year}", str(when.year)]
+    return [
+        f"{when.day} {when:%B %Y}",
+        f"{when.day} {when:%B}",
+        f"{when:%B %Y}",
+        f"{when:%B} {when.day}, {when.year}",
+        str(when.year),
+    ]
 
 
 def containment_kind(qa: LocomoQA, conv: LocomoConversation) -> str:
@@ -63,9 +74,12 @@ def containment_kind(qa: LocomoQA, conv: LocomoConversation) -> str:
         return "in_evidence_turn"
     if any(t.image_caption and contains_answer(t.image_caption, qa.answer) for t in evidence):
         return "in_caption"
-    near = {order[j].dia_id for t in evidence for j in range(position[t.dia_id] - 2,
-                                                             position[t.dia_id] + 3)
-            if 0 <= j < len(order)}
+    near = {
+        order[j].dia_id
+        for t in evidence
+        for j in range(position[t.dia_id] - 2, position[t.dia_id] + 3)
+        if 0 <= j < len(order)
+    }
     if any(contains_answer(order[position[d]].render(), qa.answer) for d in near):
         return "in_neighbour"
     dates = [f for t in evidence for f in date_forms(session_of[t.session].date_time)]
@@ -95,8 +109,9 @@ def turn_traits(dia_id: str, conv: LocomoConversation) -> list[str]:
     return traits or ["plain"]
 
 
-def classify(qa: LocomoQA, ranked: Sequence[Retrieved], conv: LocomoConversation,
-             budget: int) -> dict[str, Any]:
+def classify(
+    qa: LocomoQA, ranked: Sequence[Retrieved], conv: LocomoConversation, budget: int
+) -> dict[str, Any]:
     packed = pack(ranked, budget)
     places = {e: where(e, ranked, len(packed.included)) for e in qa.evidence}
     recall = "hit"
@@ -110,8 +125,15 @@ def classify(qa: LocomoQA, ranked: Sequence[Retrieved], conv: LocomoConversation
         contain = containment_kind(qa, conv)
     elif not contained:
         contain = "recall_miss"
-    return {"qa": qa, "recall": recall, "contain": contain, "packed": packed, "places": places,
-            "written": containment_kind(qa, conv), "contained": contained}
+    return {
+        "qa": qa,
+        "recall": recall,
+        "contain": contain,
+        "packed": packed,
+        "places": places,
+        "written": containment_kind(qa, conv),
+        "contained": contained,
+    }
 
 
 def ceiling(items: Sequence[dict[str, Any]]) -> str:
@@ -120,8 +142,10 @@ def ceiling(items: Sequence[dict[str, Any]]) -> str:
     into the gold's words (a resolved date, a third-person paraphrase)."""
     counts: Counter[str] = Counter(i["written"] for i in items)
     hits: Counter[str] = Counter(i["written"] for i in items if i["contained"])
-    rows = ["| gold written | questions | contained | evidence all in budget |",
-            "|---|---|---|---|"]
+    rows = [
+        "| gold written | questions | contained | evidence all in budget |",
+        "|---|---|---|---|",
+    ]
     for kind in CONTAIN_KINDS:
         shown = sum(1 for i in items if i["written"] == kind and i["recall"] == "hit")
         rows.append(f"| {kind} | {counts[kind]} | {hits[kind]} | {shown} |")
@@ -133,21 +157,25 @@ def table(items: Sequence[dict[str, Any]], key: str, kinds: Sequence[str]) -> st
     for item in items:
         by_cat[item["qa"].category][item[key]] += 1
         by_cat[0][item[key]] += 1
-    rows = ["| category | questions | " + " | ".join(kinds) + " |",
-            "|" + "---|" * (len(kinds) + 2)]
+    rows = ["| category | questions | " + " | ".join(kinds) + " |", "|" + "---|" * (len(kinds) + 2)]
     for cat in sorted(by_cat, key=lambda c: (c == 0, c)):
         counts = by_cat[cat]
         name = "all" if cat == 0 else CATEGORIES[cat]
-        rows.append(f"| {name} | {sum(counts.values())} | "
-                    + " | ".join(str(counts[k]) for k in kinds) + " |")
+        rows.append(
+            f"| {name} | {sum(counts.values())} | "
+            + " | ".join(str(counts[k]) for k in kinds)
+            + " |"
+        )
     return "\n".join(rows)
 
 
 def render(item: dict[str, Any], conv: LocomoConversation) -> str:
     qa = item["qa"]
     turns = conv.turn_index()
-    lines = [f"### [{CATEGORIES[qa.category]} · {item['contain']}] {qa.question}",
-             f"gold: {qa.answer!r}"]
+    lines = [
+        f"### [{CATEGORIES[qa.category]} · {item['contain']}] {qa.question}",
+        f"gold: {qa.answer!r}",
+    ]
     for e in qa.evidence:
         if e in turns:
             lines.append(f"- evidence {e}: {turns[e].render()[:300]}")
@@ -180,20 +208,29 @@ def main(argv: Sequence[str] | None = None) -> None:
                 traits[("none" if p == "none" else "below")]["turns"] += 1
         if item["contain"] in CONTAIN_KINDS[:4]:
             shown.append(render(item, conv))
-    report = (f"## Recall misses (some evidence turn outside the {args.budget}-token budget)\n\n"
-              + table(items, "recall", ("hit", *RECALL_KINDS))
-              + "\n\n## Containment misses (answer not in the budget's text)\n\n"
-              + table(items, "contain", ("contained", "recall_miss", *CONTAIN_KINDS))
-              + "\n\n## Where each question's gold answer is written in the conversation\n\n"
-              + ceiling(items)
-              + "\n\n## Evidence turns outside the budget, by trait (a turn can have several)\n\n"
-              "| where | turns | reply to a question | photo | short (< 15 words) | plain |\n"
-              "|---|---|---|---|---|---|\n"
-              + "\n".join(f"| {'in no result' if k == 'none' else 'ranked below the budget'} | "
-                          f"{c['turns']} | {c['reply']} | {c['photo']} | {c['short']} | "
-                          f"{c['plain']} |" for k, c in traits.items()))
-    args.out.write_text(f"# Miss kinds ({args.plan}, {args.conversations})\n\n{report}\n\n"
-                        + "\n\n".join(shown) + "\n", encoding="utf-8")
+    report = (
+        f"## Recall misses (some evidence turn outside the {args.budget}-token budget)\n\n"
+        + table(items, "recall", ("hit", *RECALL_KINDS))
+        + "\n\n## Containment misses (answer not in the budget's text)\n\n"
+        + table(items, "contain", ("contained", "recall_miss", *CONTAIN_KINDS))
+        + "\n\n## Where each question's gold answer is written in the conversation\n\n"
+        + ceiling(items)
+        + "\n\n## Evidence turns outside the budget, by trait (a turn can have several)\n\n"
+        "| where | turns | reply to a question | photo | short (< 15 words) | plain |\n"
+        "|---|---|---|---|---|---|\n"
+        + "\n".join(
+            f"| {'in no result' if k == 'none' else 'ranked below the budget'} | "
+            f"{c['turns']} | {c['reply']} | {c['photo']} | {c['short']} | "
+            f"{c['plain']} |"
+            for k, c in traits.items()
+        )
+    )
+    args.out.write_text(
+        f"# Miss kinds ({args.plan}, {args.conversations})\n\n{report}\n\n"
+        + "\n\n".join(shown)
+        + "\n",
+        encoding="utf-8",
+    )
     print(report)
 
 

@@ -46,12 +46,13 @@ def whole_lines(result: Retrieved) -> set[str]:
     """The turns a result shows whole: a note's sources, an excerpt's lines not cut short."""
     if result.kind != "episode" or not result.line_sources:
         return set(result.dia_ids)
-    body = result.content.split("\n")[-len(result.dia_ids):]
+    body = result.content.split("\n")[-len(result.dia_ids) :]
     return {d for line, d in zip(body, result.dia_ids, strict=True) if not line.endswith(" …")}
 
 
-def read_question(qa: LocomoQA, ranked: Sequence[Retrieved], conv: LocomoConversation,
-                  budget: int) -> dict[str, Any]:
+def read_question(
+    qa: LocomoQA, ranked: Sequence[Retrieved], conv: LocomoConversation, budget: int
+) -> dict[str, Any]:
     packed = pack(ranked, budget)
     n = len(packed.included)
     turns = conv.turn_index()
@@ -59,8 +60,11 @@ def read_question(qa: LocomoQA, ranked: Sequence[Retrieved], conv: LocomoConvers
     cited_twice = Counter(d for r in packed.included for d in r.dia_ids)
     whole = set().union(*(whole_lines(r) for r in packed.included)) if packed.included else set()
     return {
-        "qa": qa, "places": places, "contained": contains_answer(packed.text, qa.answer),
-        "included": packed.included, "ranked": ranked,
+        "qa": qa,
+        "places": places,
+        "contained": contains_answer(packed.text, qa.answer),
+        "included": packed.included,
+        "ranked": ranked,
         "notes": sum(1 for r in packed.included if r.kind == "note"),
         "excerpts": sum(1 for r in packed.included if r.kind == "episode"),
         "note_chars": sum(len(r.content) for r in packed.included if r.kind == "note"),
@@ -69,30 +73,34 @@ def read_question(qa: LocomoQA, ranked: Sequence[Retrieved], conv: LocomoConvers
         "dup_turns": sum(c - 1 for c in cited_twice.values() if c > 1),
         "left": budget * 4 - len(packed.text),
         "cut_evidence": sum(1 for e, p in places.items() if p == "budget" and e not in whole),
-        "recall_whole": (sum(1 for e in qa.evidence if e in whole) / len(qa.evidence)
-                         if qa.evidence else None),
+        "recall_whole": (
+            sum(1 for e in qa.evidence if e in whole) / len(qa.evidence) if qa.evidence else None
+        ),
         "evidence_text": {e: turns[e].render() if e in turns else "?" for e in qa.evidence},
     }
 
 
 def render(item: dict[str, Any]) -> str:
     qa = item["qa"]
-    lines = [f"### [{CATEGORIES[qa.category]}] {qa.question}",
-             f"gold: {qa.answer!r} · contained: {item['contained']} · budget: "
-             f"{item['notes']} notes ({item['note_chars']} ch), {item['excerpts']} excerpts "
-             f"({item['excerpt_chars']} ch), {item['left']} ch left"]
+    lines = [
+        f"### [{CATEGORIES[qa.category]}] {qa.question}",
+        f"gold: {qa.answer!r} · contained: {item['contained']} · budget: "
+        f"{item['notes']} notes ({item['note_chars']} ch), {item['excerpts']} excerpts "
+        f"({item['excerpt_chars']} ch), {item['left']} ch left",
+    ]
     for e, text in item["evidence_text"].items():
         lines.append(f"- evidence {e} [{item['places'][e]}]: {text[:200]}")
     lines.append("budget held:")
     for i, r in enumerate(item["included"]):
         body = r.content.replace("\n", " ⏎ ")
-        lines.append(f"  {i + 1}. {r.kind} {len(r.content)} ch {list(r.dia_ids)[:8]}: "
-                     f"{body[:220]}")
-    after = item["ranked"][len(item["included"]):15]
+        lines.append(f"  {i + 1}. {r.kind} {len(r.content)} ch {list(r.dia_ids)[:8]}: {body[:220]}")
+    after = item["ranked"][len(item["included"]) : 15]
     for i, r in enumerate(after, len(item["included"]) + 1):
         mark = "*" if set(qa.evidence) & set(r.dia_ids) else " "
-        lines.append(f"  {mark}{i}. {r.kind} {len(r.content)} ch {list(r.dia_ids)[:6]}: "
-                     f"{r.content.replace(chr(10), ' ⏎ ')[:120]}")
+        lines.append(
+            f"  {mark}{i}. {r.kind} {len(r.content)} ch {list(r.dia_ids)[:6]}: "
+            f"{r.content.replace(chr(10), ' ⏎ ')[:120]}"
+        )
     return "\n".join(lines)
 
 
@@ -103,17 +111,28 @@ def summary(items: Sequence[dict[str, Any]]) -> str:
         cat["questions"] += 1
         cat["missed"] += any(p != "budget" for p in item["places"].values())
         cat["not_contained"] += not item["contained"]
-        cat["all_ev_not_contained"] += (not item["contained"]
-                                        and all(p == "budget" for p in item["places"].values()))
+        cat["all_ev_not_contained"] += not item["contained"] and all(
+            p == "budget" for p in item["places"].values()
+        )
         for p in item["places"].values():
             cat[f"turn_{p}"] += 1
-        for key in ("notes", "excerpts", "note_chars", "excerpt_chars", "unsourced",
-                    "dup_turns", "left", "cut_evidence"):
+        for key in (
+            "notes",
+            "excerpts",
+            "note_chars",
+            "excerpt_chars",
+            "unsourced",
+            "dup_turns",
+            "left",
+            "cut_evidence",
+        ):
             cat[key] += item[key]
-    rows = ["| category | q | missing some | not contained | …with all evidence shown | "
-            "turns: budget / next15 / beyond / none | notes (ch) | excerpts (ch) | "
-            "unsourced notes | turns shown twice | ch left | evidence only in cut lines |",
-            "|" + "---|" * 12]
+    rows = [
+        "| category | q | missing some | not contained | …with all evidence shown | "
+        "turns: budget / next15 / beyond / none | notes (ch) | excerpts (ch) | "
+        "unsourced notes | turns shown twice | ch left | evidence only in cut lines |",
+        "|" + "---|" * 12,
+    ]
     for cat_id in sorted(by_cat):
         c, n = by_cat[cat_id], by_cat[cat_id]["questions"]
         rows.append(
@@ -122,7 +141,8 @@ def summary(items: Sequence[dict[str, Any]]) -> str:
             f"{c['turn_beyond']} / {c['turn_none']} | {c['notes'] / n:.1f} "
             f"({c['note_chars'] / n:.0f}) | {c['excerpts'] / n:.1f} ({c['excerpt_chars'] / n:.0f})"
             f" | {c['unsourced'] / n:.2f} | {c['dup_turns'] / n:.2f} | {c['left'] / n:.0f} |"
-            f" {c['cut_evidence']} |")
+            f" {c['cut_evidence']} |"
+        )
     return "\n".join(rows)
 
 
@@ -135,8 +155,9 @@ def miss_parser(doc: str | None) -> argparse.ArgumentParser:
     return parser
 
 
-def ranked_questions(args: argparse.Namespace
-                     ) -> Iterator[tuple[LocomoConversation, LocomoQA, list[Retrieved]]]:
+def ranked_questions(
+    args: argparse.Namespace,
+) -> Iterator[tuple[LocomoConversation, LocomoQA, list[Retrieved]]]:
     """Each question of the selected conversations with what the kept folder's search ranks
     for it (``args`` from ``miss_parser``), in-process, at the plan and top_k asked for."""
     from omoide.api.render import render_hit
@@ -155,16 +176,24 @@ def ranked_questions(args: argparse.Namespace
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = miss_parser(__doc__).parse_args(argv)
-    items = [read_question(qa, ranked, conv, args.budget)
-             for conv, qa, ranked in ranked_questions(args)]
+    items = [
+        read_question(qa, ranked, conv, args.budget) for conv, qa, ranked in ranked_questions(args)
+    ]
     table = summary(items)
     scored = [i["recall_whole"] for i in items if i["recall_whole"] is not None]
-    table += (f"\n\nEvidence recall counting only turns shown whole: "
-              f"{sum(scored) / len(scored):.3f} over {len(scored)} questions")
-    misses = [i for i in items if not i["contained"]
-              or any(p != "budget" for p in i["places"].values())]
-    args.out.write_text(f"# Misses ({args.plan}, {args.conversations})\n\n{table}\n\n"
-                        + "\n\n".join(render(i) for i in misses) + "\n", encoding="utf-8")
+    table += (
+        f"\n\nEvidence recall counting only turns shown whole: "
+        f"{sum(scored) / len(scored):.3f} over {len(scored)} questions"
+    )
+    misses = [
+        i for i in items if not i["contained"] or any(p != "budget" for p in i["places"].values())
+    ]
+    args.out.write_text(
+        f"# Misses ({args.plan}, {args.conversations})\n\n{table}\n\n"
+        + "\n\n".join(render(i) for i in misses)
+        + "\n",
+        encoding="utf-8",
+    )
     print(table)
 
 

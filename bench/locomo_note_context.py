@@ -50,18 +50,21 @@ def next_turns(conn: sqlite3.Connection, persona_id: int) -> dict[int, int]:
     return neighbour_turns(conn, persona_id, before=False)
 
 
-def neighbour_turns(conn: sqlite3.Connection, persona_id: int, *, before: bool
-                    ) -> dict[int, int]:
+def neighbour_turns(conn: sqlite3.Connection, persona_id: int, *, before: bool) -> dict[int, int]:
     edge, cmp, order = ("MIN", "<", "DESC") if before else ("MAX", ">", "ASC")
     rows = conn.execute(
         f"SELECT ms.memory_id, {edge}(e.seq), e.session_pk FROM memory_sources ms "
         "JOIN memories m ON m.id = ms.memory_id JOIN session_events e ON e.id = ms.event_id "
         "WHERE m.persona_id = ? AND m.status = 'active' GROUP BY ms.memory_id",
-        (persona_id,)).fetchall()
+        (persona_id,),
+    ).fetchall()
     out = {}
     for memory_id, seq, session_pk in rows:
-        found = conn.execute(f"SELECT id FROM session_events WHERE session_pk = ? AND seq {cmp} ? "
-                             f"ORDER BY seq {order} LIMIT 1", (session_pk, seq)).fetchone()
+        found = conn.execute(
+            f"SELECT id FROM session_events WHERE session_pk = ? AND seq {cmp} ? "
+            f"ORDER BY seq {order} LIMIT 1",
+            (session_pk, seq),
+        ).fetchone()
         if found is not None:
             out[memory_id] = found[0]
     return out
@@ -70,13 +73,16 @@ def neighbour_turns(conn: sqlite3.Connection, persona_id: int, *, before: bool
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folder", type=Path, help="A COPY of a kept data folder (rewritten).")
-    parser.add_argument("--context", required=True,
-                        help="prev, blend:A, keyword, keyword_next or keyword_both")
+    parser.add_argument(
+        "--context", required=True, help="prev, blend:A, keyword, keyword_next or keyword_both"
+    )
     parser.add_argument("--conversations", default="", help="e.g. 26,30,41; default all")
     args = parser.parse_args(argv)
     wanted = [c for c in args.conversations.split(",") if c]
-    if not (args.context in ("prev", "keyword", "keyword_next", "keyword_both")
-            or args.context.startswith("blend:")):
+    if not (
+        args.context in ("prev", "keyword", "keyword_next", "keyword_both")
+        or args.context.startswith("blend:")
+    ):
         parser.error(f"unknown --context {args.context!r}")
     app = open_app(args.folder)
     conn = sqlite3.connect(args.folder / "omoide.db")
@@ -88,40 +94,70 @@ def main(argv: Sequence[str] | None = None) -> None:
         handle = app.store.sessions(name)
         if args.context.startswith("keyword"):
             after = next_turns(conn, persona_id)
-            sides = {"keyword": (prev,), "keyword_next": (after,),
-                     "keyword_both": (prev, after)}[args.context]
+            sides = {"keyword": (prev,), "keyword_next": (after,), "keyword_both": (prev, after)}[
+                args.context
+            ]
             ids = sorted(set().union(*sides))
-            texts = dict(conn.execute(
-                f"SELECT id, content FROM memories WHERE id IN ({','.join('?' * len(ids))})",
-                ids).fetchall())
+            texts = dict(
+                conn.execute(
+                    f"SELECT id, content FROM memories WHERE id IN ({','.join('?' * len(ids))})",
+                    ids,
+                ).fetchall()
+            )
             events = handle.events_by_ids(sorted({t for side in sides for t in side.values()}))
-            MEMORY_FTS.index(conn, [(i, "\n".join([texts[i], *(events[side[i]].text
-                                                              for side in sides if i in side)]))
-                                    for i in ids], persona_id=persona_id)
-            conn.execute("UPDATE personas SET revision = revision + 1 WHERE id = ?",
-                         (persona_id,))
+            MEMORY_FTS.index(
+                conn,
+                [
+                    (
+                        i,
+                        "\n".join(
+                            [texts[i], *(events[side[i]].text for side in sides if i in side)]
+                        ),
+                    )
+                    for i in ids
+                ],
+                persona_id=persona_id,
+            )
+            conn.execute("UPDATE personas SET revision = revision + 1 WHERE id = ?", (persona_id,))
             conn.commit()
             log(f"{name}: {len(ids)} note keyword rows expanded ({args.context})")
             continue
         if args.context == "prev":
-            texts = dict(conn.execute(
-                f"SELECT id, content FROM memories WHERE id IN ({','.join('?' * len(note_ids))})",
-                note_ids).fetchall())
+            texts = dict(
+                conn.execute(
+                    "SELECT id, content FROM memories WHERE id IN "
+                    f"({','.join('?' * len(note_ids))})",
+                    note_ids,
+                ).fetchall()
+            )
             events = handle.events_by_ids(sorted(set(prev.values())))
             vectors = app.embedder.embed_passages(
-                [turn_passage(events[prev[i]].speaker, events[prev[i]].text) + "\n" + texts[i]
-                 for i in note_ids])
+                [
+                    turn_passage(events[prev[i]].speaker, events[prev[i]].text) + "\n" + texts[i]
+                    for i in note_ids
+                ]
+            )
         else:
             weight = float(args.context.split(":", 1)[1])
-            own = {i: np.frombuffer(blob, dtype=np.float32) for i, blob in conn.execute(
-                f"SELECT memory_id, vector FROM memory_vectors WHERE memory_id IN "
-                f"({','.join('?' * len(note_ids))})", note_ids).fetchall()}
+            own = {
+                i: np.frombuffer(blob, dtype=np.float32)
+                for i, blob in conn.execute(
+                    f"SELECT memory_id, vector FROM memory_vectors WHERE memory_id IN "
+                    f"({','.join('?' * len(note_ids))})",
+                    note_ids,
+                ).fetchall()
+            }
             turns = handle.event_vectors(sorted(set(prev.values())))
-            vectors = normalise(np.stack([own[i].astype(np.float64) + weight * turns[prev[i]]
-                                          for i in note_ids]))
-        conn.executemany("UPDATE memory_vectors SET vector = ? WHERE memory_id = ?",
-                         [(np.asarray(v, dtype=np.float32).tobytes(), i)
-                          for i, v in zip(note_ids, vectors, strict=True)])
+            vectors = normalise(
+                np.stack([own[i].astype(np.float64) + weight * turns[prev[i]] for i in note_ids])
+            )
+        conn.executemany(
+            "UPDATE memory_vectors SET vector = ? WHERE memory_id = ?",
+            [
+                (np.asarray(v, dtype=np.float32).tobytes(), i)
+                for i, v in zip(note_ids, vectors, strict=True)
+            ],
+        )
         conn.execute("UPDATE personas SET revision = revision + 1 WHERE id = ?", (persona_id,))
         conn.commit()
         log(f"{name}: {len(note_ids)} note vectors rewritten ({args.context})")

@@ -55,8 +55,11 @@ def spread(embedder: Any, parts: list[str]) -> float:
 
 def speakers(folder: Path, persona: str) -> set[str]:
     conn = sqlite3.connect(folder / "omoide.db")
-    rows = conn.execute("SELECT DISTINCT e.speaker FROM session_events e JOIN personas p ON "
-                        "p.id = e.persona_id WHERE p.name = ?", (persona,)).fetchall()
+    rows = conn.execute(
+        "SELECT DISTINCT e.speaker FROM session_events e JOIN personas p ON "
+        "p.id = e.persona_id WHERE p.name = ?",
+        (persona,),
+    ).fetchall()
     conn.close()
     return {r[0] for r in rows if r[0]}
 
@@ -76,8 +79,10 @@ def binned(notes: list[dict[str, Any]], feature: str, edges: Sequence[float]) ->
         if not part:
             continue
         idle = sum(n["idle"] for n in part)
-        rows.append(f"| {feature} ({lo:g}, {hi:g}] | {len(part)} | {idle / len(part):.2f} | "
-                    f"{sum(n['useful'] for n in part) / len(part):.2f} | {idle / total:.2f} |")
+        rows.append(
+            f"| {feature} ({lo:g}, {hi:g}] | {len(part)} | {idle / len(part):.2f} | "
+            f"{sum(n['useful'] for n in part) / len(part):.2f} | {idle / total:.2f} |"
+        )
     return rows
 
 
@@ -116,31 +121,66 @@ def main(argv: Sequence[str] | None = None) -> None:
         conv, text = key
         parts = sentences(text)
         names_said = sum(len(re.findall(rf"\b{re.escape(s)}\b", text)) for s in who[conv])
-        notes.append({"conv": conv, "text": text, "dia": dia, "idle": idle[key],
-                      "useful": useful[key], "chars": len(text), "sentences": len(parts),
-                      "names": names_said, "name_density": 100 * names_said / len(text),
-                      "caption": int(bool(_CAPTION.search(text))),
-                      "spread": spread(app.embedder, parts)})
-    features = {"chars": (150, 220, 300), "sentences": (1, 2, 3), "names": (1, 2, 3, 5),
-                "name_density": (1, 1.5, 2),
-                "caption": (0,), "spread": (0.05, 0.10, 0.15)}
-    lines = [f"# Note hubs ({args.conversations}, budget {args.budget}, now {args.now})", "",
-             f"{len(notes)} notes were in some budget; {sum(idle.values())} idle places, "
-             f"{sum(useful.values())} useful places.", "",
-             "| feature (bin] | notes | idle places / note | useful / note | share of idle |",
-             "|---|---|---|---|---|"]
+        notes.append(
+            {
+                "conv": conv,
+                "text": text,
+                "dia": dia,
+                "idle": idle[key],
+                "useful": useful[key],
+                "chars": len(text),
+                "sentences": len(parts),
+                "names": names_said,
+                "name_density": 100 * names_said / len(text),
+                "caption": int(bool(_CAPTION.search(text))),
+                "spread": spread(app.embedder, parts),
+            }
+        )
+    features = {
+        "chars": (150, 220, 300),
+        "sentences": (1, 2, 3),
+        "names": (1, 2, 3, 5),
+        "name_density": (1, 1.5, 2),
+        "caption": (0,),
+        "spread": (0.05, 0.10, 0.15),
+    }
+    lines = [
+        f"# Note hubs ({args.conversations}, budget {args.budget}, now {args.now})",
+        "",
+        f"{len(notes)} notes were in some budget; {sum(idle.values())} idle places, "
+        f"{sum(useful.values())} useful places.",
+        "",
+        "| feature (bin] | notes | idle places / note | useful / note | share of idle |",
+        "|---|---|---|---|---|",
+    ]
     for feature, edges in features.items():
         lines += binned(notes, feature, edges)
-    lines += ["", "Quartiles (25 / 50 / 75%): " + ", ".join(
-        f"{f} " + " / ".join(f"{q:.2f}" for q in np.percentile([n[f] for n in notes], [25, 50, 75]))
-        for f in features)]
-    lines += ["", "Spearman with idle places: " + ", ".join(
-        f"{f} {spearman([n[f] for n in notes], [n['idle'] for n in notes]):+.3f}"
-        for f in features), "", "Most idle notes:", ""]
+    lines += [
+        "",
+        "Quartiles (25 / 50 / 75%): "
+        + ", ".join(
+            f"{f} "
+            + " / ".join(f"{q:.2f}" for q in np.percentile([n[f] for n in notes], [25, 50, 75]))
+            for f in features
+        ),
+    ]
+    lines += [
+        "",
+        "Spearman with idle places: "
+        + ", ".join(
+            f"{f} {spearman([n[f] for n in notes], [n['idle'] for n in notes]):+.3f}"
+            for f in features
+        ),
+        "",
+        "Most idle notes:",
+        "",
+    ]
     for n in sorted(notes, key=lambda n: -n["idle"])[: args.top]:
-        lines.append(f"- idle {n['idle']}, useful {n['useful']}, {n['chars']} ch, "
-                     f"{n['sentences']} sent, name ×{n['names']}, spread {n['spread']:.2f} "
-                     f"[{n['conv']} {','.join(n['dia'])}]: {n['text']}")
+        lines.append(
+            f"- idle {n['idle']}, useful {n['useful']}, {n['chars']} ch, "
+            f"{n['sentences']} sent, name ×{n['names']}, spread {n['spread']:.2f} "
+            f"[{n['conv']} {','.join(n['dia'])}]: {n['text']}"
+        )
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")

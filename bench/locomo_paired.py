@@ -53,8 +53,12 @@ def by_plan(rows: Iterable[dict[str, Any]]) -> dict[str, dict[Key, dict[str, Any
     for row in rows:
         system = row["system"]
         if system.startswith("plan:"):
-            key = (row["conversation"], row["question"], int(row["category"]),
-                   tuple(row["evidence"]))
+            key = (
+                row["conversation"],
+                row["question"],
+                int(row["category"]),
+                tuple(row["evidence"]),
+            )
             plans[system.removeprefix("plan:")][key] = row
     return dict(plans)
 
@@ -62,12 +66,15 @@ def by_plan(rows: Iterable[dict[str, Any]]) -> dict[str, dict[Key, dict[str, Any
 def means(rows: Sequence[dict[str, Any]]) -> tuple[float, float]:
     """(evidence recall over questions with evidence, containment over all)."""
     recalls = [r["recall"] for r in rows if r["evidence"]]
-    return (sum(recalls) / len(recalls) if recalls else 0.0,
-            sum(float(r["contained"]) for r in rows) / len(rows) if rows else 0.0)
+    return (
+        sum(recalls) / len(recalls) if recalls else 0.0,
+        sum(float(r["contained"]) for r in rows) / len(rows) if rows else 0.0,
+    )
 
 
-def compare(base: dict[Key, dict[str, Any]], other: dict[Key, dict[str, Any]], plan: str
-            ) -> Comparison:
+def compare(
+    base: dict[Key, dict[str, Any]], other: dict[Key, dict[str, Any]], plan: str
+) -> Comparison:
     missing = [k for k in base if k not in other]
     if missing:
         raise SystemExit(f"plan {plan!r} lacks {len(missing)} of the baseline's questions")
@@ -80,13 +87,17 @@ def compare(base: dict[Key, dict[str, Any]], other: dict[Key, dict[str, Any]], p
         per[k[2]].append(d)
     recall, contained = means([other[k] for k in keys])
     return Comparison(
-        plan=plan, recall=recall, contained=contained,
+        plan=plan,
+        recall=recall,
+        contained=contained,
         delta_recall=sum(dr) / len(dr) if dr else 0.0,
         recall_interval=bootstrap(dr) if dr else (0.0, 0.0),
         delta_contained=sum(dc) / len(dc) if dc else 0.0,
         contained_interval=bootstrap(dc) if dc else (0.0, 0.0),
-        up=sum(1 for d in dr if d > 0), down=sum(1 for d in dr if d < 0),
-        by_category={c: sum(v) / len(v) for c, v in sorted(per.items())})
+        up=sum(1 for d in dr if d > 0),
+        down=sum(1 for d in dr if d < 0),
+        by_category={c: sum(v) / len(v) for c, v in sorted(per.items())},
+    )
 
 
 def report(plans: dict[str, dict[Key, dict[str, Any]]], baseline: str) -> list[str]:
@@ -98,8 +109,9 @@ def report(plans: dict[str, dict[Key, dict[str, Any]]], baseline: str) -> list[s
     def split(rows: dict[Key, dict[str, Any]]) -> str:
         parts = []
         for conv in [*convs, None]:
-            recall, contained = means([r for k, r in rows.items()
-                                       if k in base and (conv is None or k[0] == conv)])
+            recall, contained = means(
+                [r for k, r in rows.items() if k in base and (conv is None or k[0] == conv)]
+            )
             parts.append(f"{recall:.3f} / {contained:.3f}")
         return " | ".join(parts)
 
@@ -111,7 +123,8 @@ def report(plans: dict[str, dict[Key, dict[str, Any]]], baseline: str) -> list[s
             f"{name}: {split(plans[name])}; Δ recall {c.delta_recall:+.3f} "
             f"[{c.recall_interval[0]:+.3f}, {c.recall_interval[1]:+.3f}] (up {c.up}, down "
             f"{c.down}); Δ containment {c.delta_contained:+.3f} [{c.contained_interval[0]:+.3f}, "
-            f"{c.contained_interval[1]:+.3f}]; Δ recall by category {cats}")
+            f"{c.contained_interval[1]:+.3f}]; Δ recall by category {cats}"
+        )
     return lines
 
 

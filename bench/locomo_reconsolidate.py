@@ -63,22 +63,35 @@ def main(argv: Sequence[str] | None = None) -> None:
         if not any(name.startswith(f"locomo-{c}-") for c in wanted):
             continue
         start = time.perf_counter()
-        keys = [r[0] for r in conn.execute(
-            "SELECT key FROM memories WHERE persona_id = ? AND status = 'active'", (persona_id,))]
+        keys = [
+            r[0]
+            for r in conn.execute(
+                "SELECT key FROM memories WHERE persona_id = ? AND status = 'active'", (persona_id,)
+            )
+        ]
         for key in keys:
             app.memories.delete(name, key)
         with conn:
-            conn.execute("UPDATE episodes SET consolidated_at = NULL WHERE persona_id = ?",
-                         (persona_id,))
-        episodes = [r[0] for r in conn.execute(
-            "SELECT id FROM episodes WHERE persona_id = ? ORDER BY id", (persona_id,))]
+            conn.execute(
+                "UPDATE episodes SET consolidated_at = NULL WHERE persona_id = ?", (persona_id,)
+            )
+        episodes = [
+            r[0]
+            for r in conn.execute(
+                "SELECT id FROM episodes WHERE persona_id = ? ORDER BY id", (persona_id,)
+            )
+        ]
         created = sum(app.sessions.consolidate(name, episode) for episode in episodes)
         if args.evolve:
-            for (key,) in conn.execute("SELECT key FROM memories WHERE persona_id = ? AND "
-                                       "status = 'active' ORDER BY id", (persona_id,)).fetchall():
+            for (key,) in conn.execute(
+                "SELECT key FROM memories WHERE persona_id = ? AND status = 'active' ORDER BY id",
+                (persona_id,),
+            ).fetchall():
                 app.evolution.evolve(name, key)
-        log(f"{name}: {len(keys)} notes tombstoned, {created} made from {len(episodes)} "
-            f"episodes ({made}) in {time.perf_counter() - start:.0f} s")
+        log(
+            f"{name}: {len(keys)} notes tombstoned, {created} made from {len(episodes)} "
+            f"episodes ({made}) in {time.perf_counter() - start:.0f} s"
+        )
     conn.close()
     app.close()
 

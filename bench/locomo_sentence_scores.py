@@ -45,8 +45,9 @@ def turn_sentences(speaker: str, text: str) -> list[str]:
     return [turn_passage(speaker, s) for s in split_sentences(text)]
 
 
-def sentence_vectors(app: Any, personas: Sequence[str], cache: dict[str, np.ndarray]
-                     ) -> dict[str, np.ndarray]:
+def sentence_vectors(
+    app: Any, personas: Sequence[str], cache: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """Every sentence of the personas' multi-sentence notes and turns, embedded as a passage
     (cached by sentence text)."""
     from omoide.engine.consolidate import split_sentences
@@ -65,7 +66,7 @@ def sentence_vectors(app: Any, personas: Sequence[str], cache: dict[str, np.ndar
                     todo.extend(s for s in sentences if s not in cache)
     todo = list(dict.fromkeys(todo))
     for start in range(0, len(todo), 32):
-        batch = todo[start:start + 32]
+        batch = todo[start : start + 32]
         for text, vector in zip(batch, app.search.embedder.embed_passages(batch), strict=True):
             cache[text] = np.asarray(vector, dtype=np.float32)
     return cache
@@ -89,8 +90,9 @@ def patch(beta: float, cache: dict[str, np.ndarray], turn_beta: float = 0.0) -> 
 
     whole = retrieval.NoteTier.semantic
 
-    def semantic(self: Any, query_vector: np.ndarray, *, query: str, limit: int,
-                 allowed: np.ndarray | None) -> list[Scored]:
+    def semantic(
+        self: Any, query_vector: np.ndarray, *, query: str, limit: int, allowed: np.ndarray | None
+    ) -> list[Scored]:
         found = whole(self, query_vector, query=query, limit=limit, allowed=allowed)
         rows = self.memories.by_ids([s.id for s in found])
         out = []
@@ -101,8 +103,11 @@ def patch(beta: float, cache: dict[str, np.ndarray], turn_beta: float = 0.0) -> 
                 out.append(item)
                 continue
             scores = self.memories.vectors.score_vectors(
-                query_vector, np.stack([cache[s] for s in sentences]),
-                [language_of(s) for s in sentences], centred_for=query)
+                query_vector,
+                np.stack([cache[s] for s in sentences]),
+                [language_of(s) for s in sentences],
+                centred_for=query,
+            )
             out.append(Scored(item.id, maxp(item.score, scores, beta)))
         out.sort(key=lambda s: (-s.score, s.id))
         return out
@@ -110,8 +115,9 @@ def patch(beta: float, cache: dict[str, np.ndarray], turn_beta: float = 0.0) -> 
     retrieval.NoteTier.semantic = semantic
     turns = retrieval.TurnTier.semantic
 
-    def turn_semantic(self: Any, query_vector: np.ndarray, *, query: str, limit: int,
-                      allowed: np.ndarray | None) -> list[Scored]:
+    def turn_semantic(
+        self: Any, query_vector: np.ndarray, *, query: str, limit: int, allowed: np.ndarray | None
+    ) -> list[Scored]:
         found = turns(self, query_vector, query=query, limit=limit, allowed=allowed)
         events = self.sessions.events_by_ids([s.id for s in found])
         out = []
@@ -122,8 +128,11 @@ def patch(beta: float, cache: dict[str, np.ndarray], turn_beta: float = 0.0) -> 
                 out.append(item)
                 continue
             scores = self._index.score_vectors(
-                query_vector, np.stack([cache[s] for s in sentences]),
-                [language_of(s) for s in sentences], centred_for=query)
+                query_vector,
+                np.stack([cache[s] for s in sentences]),
+                [language_of(s) for s in sentences],
+                centred_for=query,
+            )
             out.append(Scored(item.id, maxp(item.score, scores, turn_beta)))
         out.sort(key=lambda s: (-s.score, s.id))
         return out
@@ -147,11 +156,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     cache: dict[str, np.ndarray] = {}
     if args.cache.exists():
         cache = pickle.loads(args.cache.read_bytes())
-    rest = argv[split + 1:]
+    rest = argv[split + 1 :]
     now = datetime.fromisoformat(rest[rest.index("--now") + 1]) if "--now" in rest else None
     app = open_app(args.folder, None, now)
-    wanted = [p.name for p in app.store.list_personas()
-              if p.name.split("-")[1] in args.conversations.split(",")]
+    wanted = [
+        p.name
+        for p in app.store.list_personas()
+        if p.name.split("-")[1] in args.conversations.split(",")
+    ]
     cache = sentence_vectors(app, wanted, cache)
     args.cache.write_bytes(pickle.dumps(cache))
     app.close()

@@ -43,8 +43,12 @@ def line(event: Event) -> str:
     return turn_passage(event.speaker, event.text)
 
 
-def passages(events: Sequence[Event], same_session: Sequence[bool], *, with_next: bool,
-             ) -> list[str]:
+def passages(
+    events: Sequence[Event],
+    same_session: Sequence[bool],
+    *,
+    with_next: bool,
+) -> list[str]:
     """``same_session[i]``: event i and event i-1 belong to the same session."""
     out = []
     for i, event in enumerate(events):
@@ -66,12 +70,16 @@ def blended(own: np.ndarray, same_session: Sequence[bool], weight: float) -> np.
 
 def caption_passages(events: Sequence[Event]) -> list[tuple[Event, str]]:
     """The turns that share a photo, each with its caption as a passage of its own."""
-    return [(e, turn_passage(e.speaker, f"[image: {caption}]")) for e in events
-            if (caption := image_caption(e.metadata))]
+    return [
+        (e, turn_passage(e.speaker, f"[image: {caption}]"))
+        for e in events
+        if (caption := image_caption(e.metadata))
+    ]
 
 
-def captioned(app: object, handle: object, events: Sequence[Event], weight: float
-              ) -> tuple[list[Event], np.ndarray]:
+def captioned(
+    app: object, handle: object, events: Sequence[Event], weight: float
+) -> tuple[list[Event], np.ndarray]:
     """The photo turns and their vectors blended with their caption's own vector."""
     pairs = caption_passages(events)
     if not pairs:
@@ -80,7 +88,8 @@ def captioned(app: object, handle: object, events: Sequence[Event], weight: floa
     own = handle.event_vectors([e.id for e in photos])  # type: ignore[attr-defined]
     pictures = app.embedder.embed_passages([p for _, p in pairs])  # type: ignore[attr-defined]
     mixed = np.stack([own[e.id] for e in photos]).astype(np.float64) + weight * np.asarray(
-        pictures, dtype=np.float64)
+        pictures, dtype=np.float64
+    )
     return photos, normalise(mixed)
 
 
@@ -96,8 +105,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     for persona_id, name in conn.execute("SELECT id, name FROM personas ORDER BY id").fetchall():
         if wanted and not any(name.startswith(f"locomo-{c}-") for c in wanted):
             continue
-        rows = conn.execute("SELECT id, session_pk FROM session_events WHERE persona_id = ? "
-                            "ORDER BY session_pk, seq", (persona_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT id, session_pk FROM session_events WHERE persona_id = ? "
+            "ORDER BY session_pk, seq",
+            (persona_id,),
+        ).fetchall()
         handle = app.store.sessions(name)
         by_id = handle.events_by_ids([r[0] for r in rows])
         events = [by_id[r[0]] for r in rows]
@@ -106,11 +118,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             events, vectors = captioned(app, handle, events, float(args.context.split(":", 1)[1]))
         elif args.context.startswith("blend:"):
             own = handle.event_vectors([e.id for e in events])
-            vectors = blended(np.stack([own[e.id] for e in events]), same,
-                              float(args.context.split(":", 1)[1]))
+            vectors = blended(
+                np.stack([own[e.id] for e in events]), same, float(args.context.split(":", 1)[1])
+            )
         elif args.context in ("prev", "prev_next"):
             vectors = app.embedder.embed_passages(
-                passages(events, same, with_next=args.context == "prev_next"))
+                passages(events, same, with_next=args.context == "prev_next")
+            )
         else:
             parser.error(f"unknown --context {args.context!r}")
         handle.save_event_vectors(events, vectors)

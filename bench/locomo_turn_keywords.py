@@ -49,13 +49,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     with conn:
         rows = conn.execute(
             "SELECT e.id, e.session_pk, e.content, f.body FROM session_events e "
-            "JOIN session_events_fts f ON f.rowid = e.id ORDER BY e.session_pk, e.seq").fetchall()
+            "JOIN session_events_fts f ON f.rowid = e.id ORDER BY e.session_pk, e.seq"
+        ).fetchall()
         total = conn.execute("SELECT count(*) FROM session_events").fetchone()[0]
         updates = expanded(rows, args.context)
         conn.executemany("UPDATE session_events_fts SET body = ? WHERE rowid = ?", updates)
     conn.close()
-    print(f"{len(rows)} of {total} turns have a keyword row; {len(updates)} rewritten "
-          f"({args.context})")
+    print(
+        f"{len(rows)} of {total} turns have a keyword row; {len(updates)} rewritten "
+        f"({args.context})"
+    )
 
 
 if __name__ == "__main__":

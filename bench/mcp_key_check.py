@@ -27,19 +27,36 @@ from omoide.engine import json_text
 
 
 def _body(arguments: dict[str, Any]) -> bytes:
-    return json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
-                       "params": {"name": "tool", "arguments": arguments}}).encode()
+    return json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "tool", "arguments": arguments},
+        }
+    ).encode()
 
 
 def _events(n: int, words: int) -> dict[str, Any]:
-    return {"session_id": "s", "events": [
-        {"speaker": "Ken", "role": "user", "content": f"turn {i} " * words,
-         "external_id": f"t{i}", "metadata": {"n": i}} for i in range(n)]}
+    return {
+        "session_id": "s",
+        "events": [
+            {
+                "speaker": "Ken",
+                "role": "user",
+                "content": f"turn {i} " * words,
+                "external_id": f"t{i}",
+                "metadata": {"n": i},
+            }
+            for i in range(n)
+        ],
+    }
 
 
 BODIES = {
-    "one short memory": _body({"content": "User likes green tea", "tags": ["food"],
-                               "importance": 0.6}),
+    "one short memory": _body(
+        {"content": "User likes green tea", "tags": ["food"], "importance": 0.6}
+    ),
     "one 50,000-character memory": _body({"content": "長い文章です。" * 7000}),
     "200 events": _body(_events(200, 30)),
     "2,000 events (~1 MB)": _body(_events(2000, 40)),
@@ -47,8 +64,13 @@ BODIES = {
 
 
 def _key_twice_at(rev: str) -> Callable[[bytes], object]:
-    source = subprocess.run(["git", "show", f"{rev}:src/omoide/engine/json_text.py"], cwd=REPO,
-                            capture_output=True, text=True, check=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{rev}:src/omoide/engine/json_text.py"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "json_text_compared.py"
         path.write_text(source, encoding="utf-8")
@@ -81,12 +103,17 @@ def main() -> None:
         data[name] = {"bytes": len(body), **{k: round(v, 4) for k, v in best.items()}}
         rows.append([name, f"{len(body) / 1024:.0f} KiB", *(f"{best[k]:.3f}" for k in checks)])
     header = ["body", "size", *(f"{k} ms" for k in checks)]
-    markdown = "\n".join([
-        "# The MCP endpoint's duplicate-key check", "",
-        f"`{command_line()}` (load {load_average()})", "",
-        md_table(header, rows), "",
-        "The check is one parse of the body: `json.loads` is its floor.",
-    ])
+    markdown = "\n".join(
+        [
+            "# The MCP endpoint's duplicate-key check",
+            "",
+            f"`{command_line()}` (load {load_average()})",
+            "",
+            md_table(header, rows),
+            "",
+            "The check is one parse of the body: `json.loads` is its floor.",
+        ]
+    )
     emit(args, markdown, {"command": command_line(), "bodies": data})
 
 

@@ -53,31 +53,39 @@ def score(path: Path, show: bool) -> Counter:
         counts[(lang, "caught" if right else "false")] += 1
         if show:
             mark = "TRUE " if right else f"FALSE({label[:3]})"
-            print(f"  {mark} {pair['id']} [{finding.reason}]\n      old: {pair['old']}\n"
-                  f"      new: {pair['new']}")
+            print(
+                f"  {mark} {pair['id']} [{finding.reason}]\n      old: {pair['old']}\n"
+                f"      new: {pair['new']}"
+            )
     return counts
 
 
 def show_closed(data_dir: Path) -> None:
     db = sqlite3.connect(f"file:{data_dir / 'omoide.db'}?mode=ro", uri=True)
     total, notes = db.execute(
-        "SELECT count(*), sum(source = 'consolidation') FROM memories").fetchone()
+        "SELECT count(*), sum(source = 'consolidation') FROM memories"
+    ).fetchone()
     rows = db.execute(
         "SELECT m.key, m.source, m.content, m.valid_until, n.key, n.source, n.content "
         "FROM memories m LEFT JOIN memories n ON n.key = m.superseded_by "
         "AND n.persona_id = m.persona_id "
         "WHERE m.superseded_by IS NOT NULL OR m.valid_until IS NOT NULL "
-        "ORDER BY m.persona_id, m.created_at").fetchall()
+        "ORDER BY m.persona_id, m.created_at"
+    ).fetchall()
     print(f"{total} memories, {notes} notes (source consolidation), {len(rows)} closed")
     for key, source, content, until, new_key, new_source, new_content in rows:
-        print(f"- {key} ({source}, valid until {until})\n    old: {content}\n"
-              f"    by {new_key} ({new_source}): {new_content}")
+        print(
+            f"- {key} ({source}, valid until {until})\n    old: {content}\n"
+            f"    by {new_key} ({new_source}): {new_content}"
+        )
 
 
 def all_pairs(data_dir: Path) -> None:
     db = sqlite3.connect(f"file:{data_dir / 'omoide.db'}?mode=ro", uri=True)
-    rows = db.execute("SELECT persona_id, content FROM memories "
-                      "WHERE source = 'consolidation' ORDER BY persona_id, created_at").fetchall()
+    rows = db.execute(
+        "SELECT persona_id, content FROM memories "
+        "WHERE source = 'consolidation' ORDER BY persona_id, created_at"
+    ).fetchall()
     by_persona: dict[object, list[str]] = {}
     for persona, content in rows:
         by_persona.setdefault(persona, []).append(content)
@@ -118,17 +126,21 @@ def main() -> None:
         worst = max(worst, counts[("en", "false")] + counts[("ja", "false")])
         for lang in ("en", "ja"):
             c, caught = counts[(lang, "C")], counts[(lang, "caught")]
-            print(f"| {path.stem} | {lang} | {c} | {caught} | {caught / (c or 1):.3f} | "
-                  f"{counts[(lang, 'other')]} | {counts[(lang, 'false')]} |")
+            print(
+                f"| {path.stem} | {lang} | {c} | {caught} | {caught / (c or 1):.3f} | "
+                f"{counts[(lang, 'other')]} | {counts[(lang, 'false')]} |"
+            )
     for lang in ("en", "ja", None):
         langs = ("en", "ja") if lang is None else (lang,)
         caught = sum(total[(x, "caught")] for x in langs)
         false = sum(total[(x, "false")] for x in langs)
         c = sum(total[(x, "C")] for x in langs)
         closed = caught + false
-        print(f"pooled {lang or 'all'}: closed {closed}, true {caught}, false {false}, "
-              f"precision {caught / (closed or 1):.3f} (Wilson 95% lower "
-              f"{wilson_lower(caught, closed):.3f}), recall {caught}/{c} = {caught / (c or 1):.3f}")
+        print(
+            f"pooled {lang or 'all'}: closed {closed}, true {caught}, false {false}, "
+            f"precision {caught / (closed or 1):.3f} (Wilson 95% lower "
+            f"{wilson_lower(caught, closed):.3f}), recall {caught}/{c} = {caught / (c or 1):.3f}"
+        )
     print(f"most false closes in one file: {worst}")
 
 

@@ -61,6 +61,7 @@ LANGS = ("en", "ja")
 
 def _fit(x: np.ndarray, y: np.ndarray, c: float):
     from sklearn.linear_model import LogisticRegression
+
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     model = LogisticRegression(C=c, max_iter=2000)
@@ -83,8 +84,15 @@ def pair_scores(m: Measured, reading: str, prob: np.ndarray, rows: np.ndarray) -
     return score
 
 
-def loso(m: Measured, reading: str, c: float, writers: list[str], *, mil: bool = False,
-         extra: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+def loso(
+    m: Measured,
+    reading: str,
+    c: float,
+    writers: list[str],
+    *,
+    mil: bool = False,
+    extra: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
     """Each writer's pairs scored by the model fitted on the other writers' sentences
     (``extra``: rows always fitted on besides, e.g. the statement sets'; ``mil``: a second fit
     where a CONTRADICTORY pair of several sentences keeps only its likeliest sentence)."""
@@ -105,8 +113,7 @@ def loso(m: Measured, reading: str, c: float, writers: list[str], *, mil: bool =
     return score
 
 
-def _fit_rows(x: np.ndarray, y: np.ndarray, c: float,
-              extra: tuple[np.ndarray, np.ndarray] | None):
+def _fit_rows(x: np.ndarray, y: np.ndarray, c: float, extra: tuple[np.ndarray, np.ndarray] | None):
     if extra is not None:
         x, y = np.vstack([x, extra[0]]), np.concatenate([y, extra[1]])
     return _fit(x, y, c)
@@ -149,13 +156,15 @@ class Config:
     statements: bool = False  # the statement sets' rows fitted on besides
 
     def label(self) -> str:
-        return (f"{self.reading}, C={self.c}{', likeliest sentence' if self.mil else ''}"
-                f"{', + statement sets' if self.statements else ''}")
+        return (
+            f"{self.reading}, C={self.c}{', likeliest sentence' if self.mil else ''}"
+            f"{', + statement sets' if self.statements else ''}"
+        )
 
 
-CONFIGS = tuple(Config(r, c, mil) for r in ("raw", "norm") for c in (0.1, 1.0)
-                for mil in (False, True)) + tuple(
-    Config("norm", c, mil, True) for c in (0.1, 1.0) for mil in (False, True))
+CONFIGS = tuple(
+    Config(r, c, mil) for r in ("raw", "norm") for c in (0.1, 1.0) for mil in (False, True)
+) + tuple(Config("norm", c, mil, True) for c in (0.1, 1.0) for mil in (False, True))
 
 
 def run(m: Measured, st: Measured, cfg: Config, writers: list[str]) -> np.ndarray:
@@ -177,8 +186,14 @@ def final_scores(m: Measured, st: Measured, cfg: Config, target: Measured) -> np
     return pair_scores(target, cfg.reading, _prob(params, target.x[cfg.reading]), rows)
 
 
-def nested(m: Measured, st: Measured, cfg: Config, writers: list[str], outer: np.ndarray,
-           zs: tuple[float, ...]) -> dict[float, dict[str, tuple[float, int, int]]]:
+def nested(
+    m: Measured,
+    st: Measured,
+    cfg: Config,
+    writers: list[str],
+    outer: np.ndarray,
+    zs: tuple[float, ...],
+) -> dict[float, dict[str, tuple[float, int, int]]]:
     """For each writer, each language's threshold chosen on the other writers' own
     leave-one-out scores (models never fitted on the writer), applied to the writer's ``outer``
     score: per Wilson ``z``, (threshold, right, calls) per writer and language."""
@@ -208,8 +223,9 @@ def _prec(right: int, calls: int, z: float = 1.96) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cache", type=Path, default=None, help="folder of embedding caches")
-    ap.add_argument("--measured", type=Path, required=True,
-                    help="folder of measured rows (made when missing)")
+    ap.add_argument(
+        "--measured", type=Path, required=True, help="folder of measured rows (made when missing)"
+    )
     ap.add_argument("--out", type=Path, required=True, help="write <out>.md and <out>.json")
     args = ap.parse_args(argv)
     data = {}
@@ -225,8 +241,12 @@ def main(argv: list[str] | None = None) -> int:
     js: dict = {}
     shown = (0.9, 0.95, 0.97, 0.98, 0.99)
     # the rules alone: what the learned path is judged on top of
-    md += ["## The rules alone (note_closes), per writer", "",
-           "| writer | EN closed / C | JA closed / C |", "|---|---|---|"]
+    md += [
+        "## The rules alone (note_closes), per writer",
+        "",
+        "| writer | EN closed / C | JA closed / C |",
+        "|---|---|---|",
+    ]
     for w in [*writers, "pooled"]:
         part = np.ones(len(m.pair_id), bool) if w == "pooled" else m.pair_source == w
         cells = []
@@ -239,19 +259,23 @@ def main(argv: list[str] | None = None) -> int:
         md.append(f"| {w} | {' | '.join(cells)} |")
     for lang in LANGS:
         p = st.pair_lang == lang
-        md.append(f"\nStatement sets read as notes, {lang}: the rules close "
-                  f"{int((p & (st.pair_rule == 1)).sum())}, "
-                  f"{int((p & (st.pair_rule == 1) & (st.pair_label == 0)).sum())} of them false.")
+        md.append(
+            f"\nStatement sets read as notes, {lang}: the rules close "
+            f"{int((p & (st.pair_rule == 1)).sum())}, "
+            f"{int((p & (st.pair_rule == 1) & (st.pair_label == 0)).sum())} of them false."
+        )
     # the bundled judge's sentence reading
-    md += ["", "## The bundled judge's sentence reading: closes added over the rules "
-           "(right / calls)", "",
-           "| reading | part | lang | " + " | ".join(f">= {t}" for t in shown) + " |",
-           "|---|---|---|" + "---|" * len(shown)]
+    md += [
+        "",
+        "## The bundled judge's sentence reading: closes added over the rules (right / calls)",
+        "",
+        "| reading | part | lang | " + " | ".join(f">= {t}" for t in shown) + " |",
+        "|---|---|---|" + "---|" * len(shown),
+    ]
     for reading in READINGS:
         score = pair_scores(m, reading, m.judge[reading], np.arange(len(m.parent)))
         fresh = m.pair_source == "notes14"
-        for part, mask in (("notes14 (never fitted on)", fresh),
-                           ("notes1-13 (fitted on)", ~fresh)):
+        for part, mask in (("notes14 (never fitted on)", fresh), ("notes1-13 (fitted on)", ~fresh)):
             for lang in LANGS:
                 cells = [_cell(*added(m, score, t, mask & (m.pair_lang == lang))) for t in shown]
                 md.append(f"| {reading} | {part} | {lang} | {' | '.join(cells)} |")
@@ -260,13 +284,19 @@ def main(argv: list[str] | None = None) -> int:
             cells = [_cell(*added(st, st_score, t, st.pair_lang == lang)) for t in shown]
             md.append(f"| {reading} | statement sets (fitted on) | {lang} | {' | '.join(cells)} |")
     # the note model, leave-one-writer-out
-    md += ["", "## A note model, leave-one-writer-out over notes1-14: closes added over the "
-           "rules, pooled (right / calls)", "",
-           "Thresholds: the lowest from which the pooled added closes keep the Wilson lower "
-           "bound >= 0.95 all the way up, at z = 1.96 and at the looser z = 1.0 (inf: none).", "",
-           "| configuration | lang | " + " | ".join(f">= {t}" for t in shown)
-           + " | threshold z=1.96 | threshold z=1.0 |",
-           "|---|---|" + "---|" * len(shown) + "---|---|"]
+    md += [
+        "",
+        "## A note model, leave-one-writer-out over notes1-14: closes added over the "
+        "rules, pooled (right / calls)",
+        "",
+        "Thresholds: the lowest from which the pooled added closes keep the Wilson lower "
+        "bound >= 0.95 all the way up, at z = 1.96 and at the looser z = 1.0 (inf: none).",
+        "",
+        "| configuration | lang | "
+        + " | ".join(f">= {t}" for t in shown)
+        + " | threshold z=1.96 | threshold z=1.0 |",
+        "|---|---|" + "---|" * len(shown) + "---|---|",
+    ]
     scores: dict[Config, np.ndarray] = {}
     best: tuple[int, Config] | None = None
     for cfg in CONFIGS:
@@ -285,14 +315,25 @@ def main(argv: list[str] | None = None) -> int:
     cfg = best[1]
     score = scores[cfg]
     js["chosen"] = cfg.label()
-    md += ["", f"## The configuration that adds most under the looser rule: {cfg.label()}", "",
-           "Per left-out writer, the closes it adds (right / calls) at fixed thresholds:", "",
-           "| writer | " + " | ".join(f"EN >= {t}" for t in shown[1:]) + " | "
-           + " | ".join(f"JA >= {t}" for t in shown[1:]) + " |",
-           "|---|" + "---|" * (2 * len(shown) - 2)]
+    md += [
+        "",
+        f"## The configuration that adds most under the looser rule: {cfg.label()}",
+        "",
+        "Per left-out writer, the closes it adds (right / calls) at fixed thresholds:",
+        "",
+        "| writer | "
+        + " | ".join(f"EN >= {t}" for t in shown[1:])
+        + " | "
+        + " | ".join(f"JA >= {t}" for t in shown[1:])
+        + " |",
+        "|---|" + "---|" * (2 * len(shown) - 2),
+    ]
     for w in writers:
-        cells = [_cell(*added(m, score, t, (m.pair_source == w) & (m.pair_lang == lang)))
-                 for lang in LANGS for t in shown[1:]]
+        cells = [
+            _cell(*added(m, score, t, (m.pair_source == w) & (m.pair_lang == lang)))
+            for lang in LANGS
+            for t in shown[1:]
+        ]
         md.append(f"| {w} | {' | '.join(cells)} |")
     md += ["", "Pooled precision of the added closes with the Wilson 95% lower bound:", ""]
     for lang in LANGS:
@@ -300,22 +341,33 @@ def main(argv: list[str] | None = None) -> int:
             md.append(f"- {lang} >= {t}: {_prec(*added(m, score, t, m.pair_lang == lang))}")
     both = nested(m, st, cfg, writers, score, (1.96, 1.0))
     for z, out in both.items():
-        md += ["", f"Nested (z = {z}): each writer's threshold chosen on the other thirteen's own "
-               "leave-one-out scores:", "", "| writer | EN threshold | EN added | JA threshold "
-               "| JA added |", "|---|---|---|---|---|"]
+        md += [
+            "",
+            f"Nested (z = {z}): each writer's threshold chosen on the other thirteen's own "
+            "leave-one-out scores:",
+            "",
+            "| writer | EN threshold | EN added | JA threshold | JA added |",
+            "|---|---|---|---|---|",
+        ]
         for w in writers:
             en, ja = out[f"{w}/en"], out[f"{w}/ja"]
-            md.append(f"| {w} | {en[0]} | {_cell(en[1], en[2])} | {ja[0]} | "
-                      f"{_cell(ja[1], ja[2])} |")
+            md.append(
+                f"| {w} | {en[0]} | {_cell(en[1], en[2])} | {ja[0]} | {_cell(ja[1], ja[2])} |"
+            )
         for lang in LANGS:
             right = sum(v[1] for k, v in out.items() if k.endswith(lang))
             calls = sum(v[2] for k, v in out.items() if k.endswith(lang))
             md.append(f"\npooled {lang}: {_prec(right, calls)}")
-        js[f"nested_z{z}"] = {k: [None if math.isinf(v[0]) else v[0], v[1], v[2]]
-                              for k, v in out.items()}
+        js[f"nested_z{z}"] = {
+            k: [None if math.isinf(v[0]) else v[0], v[1], v[2]] for k, v in out.items()
+        }
     final = final_scores(m, st, cfg, st)
-    md += ["", "Statement sets read as notes, scored by the model fitted on all fourteen "
-           "writers (closes added over the rules; every one not CONTRADICTORY is false):", ""]
+    md += [
+        "",
+        "Statement sets read as notes, scored by the model fitted on all fourteen "
+        "writers (closes added over the rules; every one not CONTRADICTORY is false):",
+        "",
+    ]
     for lang in LANGS:
         cells = []
         for t in shown:

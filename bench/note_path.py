@@ -49,8 +49,22 @@ from omoide.service.classify_judge import (
     measure,
 )
 
-GRID = (0.80, 0.85, 0.90, 0.92, 0.94, 0.95, 0.96, 0.97, 0.98, 0.985, 0.99, 0.995, 0.998,
-        float("inf"))
+GRID = (
+    0.80,
+    0.85,
+    0.90,
+    0.92,
+    0.94,
+    0.95,
+    0.96,
+    0.97,
+    0.98,
+    0.985,
+    0.99,
+    0.995,
+    0.998,
+    float("inf"),
+)
 
 
 @dataclass(frozen=True)
@@ -84,26 +98,30 @@ def measure_rows(paths: Sequence[Path], cache: Path | None) -> list[Row]:
             statement = judge(text, sims, model)
             other = judge(text, sims, model, may_contradict=False).relation.value
             one = one_statement(pair.new, pair.lang)
-            sure = one and statement.relation is Relation.CONTRADICTORY and not needs_undated(
-                statement)
+            sure = (
+                one
+                and statement.relation is Relation.CONTRADICTORY
+                and not needs_undated(statement)
+            )
             score = -1.0
             # as the server: the undated reading only against an old memory of one statement
             if one and needs_undated(statement) and one_statement(pair.old, pair.lang):
                 old, new = undated(pair.old), undated(pair.new)
                 plain = read_pair(old, new, lang=pair.lang)
                 (plain_sims,) = measure(read, [(old, new, plain)])
-                score = min(sentence_score(text, sims, model),
-                            sentence_score(plain, plain_sims, model))
-            rows.append(Row(path.stem, pair.lang, pair.label, rule is not None, sure, score,
-                            other))
+                score = min(
+                    sentence_score(text, sims, model), sentence_score(plain, plain_sims, model)
+                )
+            rows.append(Row(path.stem, pair.lang, pair.label, rule is not None, sure, score, other))
         print(f"measured {path.name}", file=sys.stderr)
     return rows
 
 
 def predicted(row: Row, threshold: float | None) -> str:
     """The note path's verdict under ``threshold`` (None: the note rules alone)."""
-    closes = row.rule_close or (threshold is not None and (
-        row.sure_close or row.score >= threshold))
+    closes = row.rule_close or (
+        threshold is not None and (row.sure_close or row.score >= threshold)
+    )
     return Relation.CONTRADICTORY.value if closes else row.other
 
 
@@ -112,8 +130,11 @@ def choose(rows: list[Row], precision: float, *, total: bool = False) -> float:
     close, the note rules' too) keep ``precision`` all the way up (inf: none)."""
     best = float("inf")
     for threshold in reversed(GRID):
-        added = [r for r in rows if (total or not r.rule_close)
-                 and predicted(r, threshold) == "CONTRADICTORY"]
+        added = [
+            r
+            for r in rows
+            if (total or not r.rule_close) and predicted(r, threshold) == "CONTRADICTORY"
+        ]
         right = sum(r.label == "CONTRADICTORY" for r in added)
         if added and right / len(added) < precision:
             break
@@ -132,19 +153,31 @@ def scores(rows: list[Row], threshold: float | None) -> dict[str, float]:
     closes = pred.count("CONTRADICTORY")
     right = sum(p == "CONTRADICTORY" == r.label for p, r in zip(pred, rows, strict=True))
     gold = sum(r.label == "CONTRADICTORY" for r in rows)
-    return {"precision": right / closes if closes else 1.0, "recall": right / gold,
-            "macro_f1": sum(f1s) / len(f1s), "true": right, "closes": closes}
+    return {
+        "precision": right / closes if closes else 1.0,
+        "recall": right / gold,
+        "macro_f1": sum(f1s) / len(f1s),
+        "true": right,
+        "closes": closes,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     bench = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     bench.add_argument("files", nargs="+", type=Path)
-    bench.add_argument("--cache", type=Path, default=None,
-                       help="keep passage vectors in DIR between runs (never in the repo)")
+    bench.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep passage vectors in DIR between runs (never in the repo)",
+    )
     bench.add_argument("--precision", type=float, default=0.99)
-    bench.add_argument("--total", action="store_true",
-                       help="hold every close of the note path (the note rules' too) to "
-                       "--precision, not only the judge's added ones; and print the pooled curve")
+    bench.add_argument(
+        "--total",
+        action="store_true",
+        help="hold every close of the note path (the note rules' too) to "
+        "--precision, not only the judge's added ones; and print the pooled curve",
+    )
     args = bench.parse_args(argv)
     total = args.total
     rows = measure_rows(args.files, args.cache)
@@ -155,39 +188,63 @@ def main(argv: list[str] | None = None) -> int:
         for lang in ("en", "ja", "all"):
             test = [r for r in rows if r.source == held and lang in ("all", r.lang)]
             if lang == "all":
-                chosen = {x: choose([r for r in rows if r.source != held and r.lang == x],
-                                    args.precision, total=total) for x in ("en", "ja")}
+                chosen = {
+                    x: choose(
+                        [r for r in rows if r.source != held and r.lang == x],
+                        args.precision,
+                        total=total,
+                    )
+                    for x in ("en", "ja")
+                }
                 pred_rows = test
                 after = _scores_by_lang(pred_rows, chosen)
                 shown = "—"
             else:
-                chosen_lang = choose([r for r in rows if r.source != held and r.lang == lang],
-                                     args.precision, total=total)
+                chosen_lang = choose(
+                    [r for r in rows if r.source != held and r.lang == lang],
+                    args.precision,
+                    total=total,
+                )
                 after, shown = scores(test, chosen_lang), f"{chosen_lang:g}"
             before = scores(test, None)
             print(f"| {held} | {lang} | {shown} | {_fmt(before)} | {_fmt(after)} |")
-    final = {x: choose([r for r in rows if r.lang == x], args.precision, total=total)
-             for x in ("en", "ja")}
+    final = {
+        x: choose([r for r in rows if r.lang == x], args.precision, total=total)
+        for x in ("en", "ja")
+    }
     print("\nchosen on every file:", json.dumps(final))
     if total:
         print("\n| threshold | EN C P / R / macro-F1 (true/closes) | JA |\n|---|---|---|")
         for threshold in GRID:
-            cells = [_fmt(scores([r for r in rows if r.lang == x], threshold))
-                     for x in ("en", "ja")]
+            cells = [
+                _fmt(scores([r for r in rows if r.lang == x], threshold)) for x in ("en", "ja")
+            ]
             print(f"| {threshold:g} | {cells[0]} | {cells[1]} |")
     return 0
 
 
 def _scores_by_lang(rows: list[Row], chosen: dict[str, float]) -> dict[str, float]:
     """Both languages together, each under its own threshold."""
-    pred = [Row(r.source, r.lang, r.label, r.rule_close, r.sure_close,
-                r.score if r.score >= chosen[r.lang] else -1.0, r.other) for r in rows]
+    pred = [
+        Row(
+            r.source,
+            r.lang,
+            r.label,
+            r.rule_close,
+            r.sure_close,
+            r.score if r.score >= chosen[r.lang] else -1.0,
+            r.other,
+        )
+        for r in rows
+    ]
     return scores(pred, min(chosen.values()))
 
 
 def _fmt(s: dict[str, float]) -> str:
-    return (f"{s['precision']:.3f} / {s['recall']:.3f} / {s['macro_f1']:.3f} "
-            f"({s['true']}/{s['closes']})")
+    return (
+        f"{s['precision']:.3f} / {s['recall']:.3f} / {s['macro_f1']:.3f} "
+        f"({s['true']}/{s['closes']})"
+    )
 
 
 if __name__ == "__main__":

@@ -60,8 +60,12 @@ def measure(args: argparse.Namespace, root: Path, admin_url: str) -> dict[str, A
     embedder = HashEmbedder()
     queries = list(SEARCH_QUERIES)
     url = owned_database(admin_url, "wall")
-    app = build(Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=root / "data"),
-                embedder=embedder, clock=FixedClock(NOW), llm=None)
+    app = build(
+        Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=root / "data"),
+        embedder=embedder,
+        clock=FixedClock(NOW),
+        llm=None,
+    )
     try:
         corpus = SyntheticCorpus(embedder.dim)
         for i in range(args.personas):
@@ -70,8 +74,9 @@ def measure(args: argparse.Namespace, root: Path, admin_url: str) -> dict[str, A
             bulk(app, corpus, name, args.memories)
         clock = app.clock
         assert isinstance(clock, FixedClock)
-        service = SearchService(app.store, PrecomputedQueries(embedder, queries), clock,
-                                app.settings_service)
+        service = SearchService(
+            app.store, PrecomputedQueries(embedder, queries), clock, app.settings_service
+        )
         time_searches(service, clock, HYBRID, queries, 1)  # warm: the index loads here
         walled = _forced(app)
         timed = time_searches(service, clock, HYBRID, queries, args.repeats)
@@ -87,18 +92,27 @@ def measure(args: argparse.Namespace, root: Path, admin_url: str) -> dict[str, A
             unforced = _merge(samples[False])
     finally:
         app.close()
-    return {"personas": args.personas, "memories_per_persona": args.memories,
-            "repeats": args.repeats, "walled_tables": len(walled),
-            "search_ms": {k: v for k, v in timed.items() if k.endswith("_ms")},
-            "unforced_search_ms": unforced,
-            "load_average": load_average(), "machine": machine_info()}
+    return {
+        "personas": args.personas,
+        "memories_per_persona": args.memories,
+        "repeats": args.repeats,
+        "walled_tables": len(walled),
+        "search_ms": {k: v for k, v in timed.items() if k.endswith("_ms")},
+        "unforced_search_ms": unforced,
+        "load_average": load_average(),
+        "machine": machine_info(),
+    }
 
 
 def _forced(app: Any) -> list[str]:
     with app.store.db.raw() as raw:
-        return [r[0] for r in raw.execute(
-            "SELECT relname FROM pg_class WHERE relforcerowsecurity "
-            "AND relnamespace = 'public'::regnamespace ORDER BY relname")]
+        return [
+            r[0]
+            for r in raw.execute(
+                "SELECT relname FROM pg_class WHERE relforcerowsecurity "
+                "AND relnamespace = 'public'::regnamespace ORDER BY relname"
+            )
+        ]
 
 
 def _force(app: Any, tables: list[str], force: bool) -> None:
@@ -111,27 +125,52 @@ def _merge(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """One repeat per run: best and median over the runs' p50 and p95."""
     p50s = sorted(r["p50_best_ms"] for r in runs)
     p95s = sorted(r["p95_best_ms"] for r in runs)
-    return {"p50_best_ms": p50s[0], "p50_median_ms": p50s[len(p50s) // 2],
-            "p95_best_ms": p95s[0], "p95_median_ms": p95s[len(p95s) // 2]}
+    return {
+        "p50_best_ms": p50s[0],
+        "p50_median_ms": p50s[len(p50s) // 2],
+        "p95_best_ms": p95s[0],
+        "p95_median_ms": p95s[len(p95s) // 2],
+    }
 
 
 def render(runs: dict[str, Any]) -> str:
     rows = []
     for label, r in runs.items():
-        for name, key in ((label, "search_ms"), (f"{label}, policies lifted",
-                                                 "unforced_search_ms")):
+        for name, key in (
+            (label, "search_ms"),
+            (f"{label}, policies lifted", "unforced_search_ms"),
+        ):
             if r.get(key):
                 t = r[key]
-                rows.append([name, r["walled_tables"] if key == "search_ms" else 0,
-                             f"{r['personas']} × {r['memories_per_persona']}",
-                             f"{t['p50_best_ms']:.1f}", f"{t['p95_best_ms']:.1f}",
-                             f"{t['p95_median_ms']:.1f}", r["load_average"]])
-    return ("# PostgreSQL search with and without the persona wall\n\n"
-            "Hybrid search, query embedding excluded (`bench/pg_wall.py`; best and median of "
-            "the repeats).\n\n"
-            + md_table(["run", "walled tables", "personas × memories", "p50 ms (best)",
-                        "p95 ms (best)", "p95 ms (median)", "load"], rows)
-            + "\n")
+                rows.append(
+                    [
+                        name,
+                        r["walled_tables"] if key == "search_ms" else 0,
+                        f"{r['personas']} × {r['memories_per_persona']}",
+                        f"{t['p50_best_ms']:.1f}",
+                        f"{t['p95_best_ms']:.1f}",
+                        f"{t['p95_median_ms']:.1f}",
+                        r["load_average"],
+                    ]
+                )
+    return (
+        "# PostgreSQL search with and without the persona wall\n\n"
+        "Hybrid search, query embedding excluded (`bench/pg_wall.py`; best and median of "
+        "the repeats).\n\n"
+        + md_table(
+            [
+                "run",
+                "walled tables",
+                "personas × memories",
+                "p50 ms (best)",
+                "p95 ms (best)",
+                "p95 ms (median)",
+                "load",
+            ],
+            rows,
+        )
+        + "\n"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -141,9 +180,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--memories", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--pg-url", default=None, help="an admin URL (default: pgserver)")
-    parser.add_argument("--toggle", action="store_true",
-                        help="also time the same searches with the policies lifted from the "
-                             "owner (NO FORCE ROW LEVEL SECURITY), alternating with the wall")
+    parser.add_argument(
+        "--toggle",
+        action="store_true",
+        help="also time the same searches with the policies lifted from the "
+        "owner (NO FORCE ROW LEVEL SECURITY), alternating with the wall",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "pg_wall")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="omoide-wall-") as tmp:

@@ -43,8 +43,9 @@ RESULTS = Path(__file__).parent / "results"
 LIMITS = (10, 50)
 
 
-def recall(index: VectorIndex, queries: Sequence[tuple[np.ndarray, str]],
-           shares: Sequence[float]) -> dict[float, dict[int, float]]:
+def recall(
+    index: VectorIndex, queries: Sequence[tuple[np.ndarray, str]], shares: Sequence[float]
+) -> dict[float, dict[int, float]]:
     """Mean recall@k of the prefiltered search against the exact one, per share."""
     top = max(LIMITS)
     saved = index.quantize_from
@@ -58,15 +59,19 @@ def recall(index: VectorIndex, queries: Sequence[tuple[np.ndarray, str]],
     for share in shares:
         quantized.share, quantized.floor = share, 0
         got = [[i for i, _ in index.search(v, limit=top, centred_for=t)] for v, t in queries]
-        out[share] = {k: float(np.mean([len(set(g[:k]) & set(e[:k])) / k
-                                        for g, e in zip(got, exact, strict=True)]))
-                      for k in LIMITS}
+        out[share] = {
+            k: float(
+                np.mean([len(set(g[:k]) & set(e[:k])) / k for g, e in zip(got, exact, strict=True)])
+            )
+            for k in LIMITS
+        }
     index.quantize_from = saved
     return out
 
 
-def scale_sets(folder: Path, e5_queries: list[tuple[np.ndarray, str]], probes: int
-               ) -> tuple[VectorIndex, dict[str, list[tuple[np.ndarray, str]]]]:
+def scale_sets(
+    folder: Path, e5_queries: list[tuple[np.ndarray, str]], probes: int
+) -> tuple[VectorIndex, dict[str, list[tuple[np.ndarray, str]]]]:
     embedder = make_embedder("e5", threads=1)
     app = build(Settings.from_env({}, data_dir=folder), embedder=embedder, llm=None)
     index = app.store.memories("bench").vectors
@@ -76,32 +81,44 @@ def scale_sets(folder: Path, e5_queries: list[tuple[np.ndarray, str]], probes: i
 
 
 def locomo_questions(data: Path, count: int) -> list[str]:
-    questions = [qa["question"] for path in sorted(data.glob("*.json"))
-                 for qa in json.loads(path.read_text(encoding="utf-8"))["qa"]]
+    questions = [
+        qa["question"]
+        for path in sorted(data.glob("*.json"))
+        for qa in json.loads(path.read_text(encoding="utf-8"))["qa"]
+    ]
     picked = np.random.default_rng(5).choice(len(questions), size=count, replace=False)
     return [questions[i] for i in sorted(picked)]
 
 
-def real_sets(folder: Path, e5_queries: list[tuple[np.ndarray, str]], holdout: int,
-              questions: list[tuple[np.ndarray, str]]
-              ) -> tuple[VectorIndex, dict[str, list[tuple[np.ndarray, str]]]]:
+def real_sets(
+    folder: Path,
+    e5_queries: list[tuple[np.ndarray, str]],
+    holdout: int,
+    questions: list[tuple[np.ndarray, str]],
+) -> tuple[VectorIndex, dict[str, list[tuple[np.ndarray, str]]]]:
     conn = sqlite3.connect(f"file:{folder / 'omoide.db'}?mode=ro", uri=True)
     rows = conn.execute(
         "SELECT v.vector, m.content FROM memory_vectors v JOIN memories m ON m.id = v.memory_id "
         "UNION ALL SELECT v.vector, e.content FROM event_vectors v "
-        "JOIN session_events e ON e.id = v.event_id").fetchall()
+        "JOIN session_events e ON e.id = v.event_id"
+    ).fetchall()
     conn.close()
     rng = np.random.default_rng(3)
     order = rng.permutation(len(rows))
     held, kept = order[:holdout], order[holdout:]
     dim = len(rows[0][0]) // 4
     index = VectorIndex(dim)
-    index.add(range(len(kept)), np.stack([np.frombuffer(rows[i][0], dtype=np.float32)
-                                          for i in kept]),
-              [language_of(rows[i][1]) for i in kept])
+    index.add(
+        range(len(kept)),
+        np.stack([np.frombuffer(rows[i][0], dtype=np.float32) for i in kept]),
+        [language_of(rows[i][1]) for i in kept],
+    )
     held_out = [(np.frombuffer(rows[i][0], dtype=np.float32), rows[i][1]) for i in held]
-    return index, {"held-out rows": held_out, "LoCoMo questions (e5)": questions,
-                   "24 queries (e5)": e5_queries}
+    return index, {
+        "held-out rows": held_out,
+        "LoCoMo questions (e5)": questions,
+        "24 queries (e5)": e5_queries,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -122,22 +139,50 @@ def main(argv: list[str] | None = None) -> None:
     rows: list[list[Any]] = []
     data: dict[str, Any] = {}
     for split, (index, sets) in (
-            ("tuning", scale_sets(args.scale_folder, e5_queries, args.probes)),
-            ("validation", real_sets(args.real_folder, e5_queries, args.holdout, asked))):
+        ("tuning", scale_sets(args.scale_folder, e5_queries, args.probes)),
+        ("validation", real_sets(args.real_folder, e5_queries, args.holdout, asked)),
+    ):
         for name, queries in sets.items():
             result = recall(index, queries, shares)
-            data[f"{split}/{name}"] = {"rows": len(index), "queries": len(queries),
-                                       "recall": result}
+            data[f"{split}/{name}"] = {
+                "rows": len(index),
+                "queries": len(queries),
+                "recall": result,
+            }
             for share, by_k in result.items():
-                rows.append([split, name, len(index), len(queries), f"{share:g}",
-                             round(share * len(index)),
-                             *(f"{by_k[k]:.3f}" for k in LIMITS)])
+                rows.append(
+                    [
+                        split,
+                        name,
+                        len(index),
+                        len(queries),
+                        f"{share:g}",
+                        round(share * len(index)),
+                        *(f"{by_k[k]:.3f}" for k in LIMITS),
+                    ]
+                )
             print(split, name, {s: r for s, r in result.items()}, file=sys.stderr)
-    text = "\n".join([
-        "# Sign prefilter: candidate recall against the exact centred search", "",
-        f"Command: `{command_line()}`", "",
-        md_table(["split", "query set", "rows", "queries", "share", "candidates",
-                  *(f"recall@{k}" for k in LIMITS)], rows), ""])
+    text = "\n".join(
+        [
+            "# Sign prefilter: candidate recall against the exact centred search",
+            "",
+            f"Command: `{command_line()}`",
+            "",
+            md_table(
+                [
+                    "split",
+                    "query set",
+                    "rows",
+                    "queries",
+                    "share",
+                    "candidates",
+                    *(f"recall@{k}" for k in LIMITS),
+                ],
+                rows,
+            ),
+            "",
+        ]
+    )
     write_results(args.out, text, data)
     print(text)
 

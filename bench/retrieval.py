@@ -38,30 +38,41 @@ from omoide.wiring import Omoide, build
 KINDS = ("keyword", "paraphrase", "crosslingual", "direct")
 
 
-def run(embedder_name: str, data: RetrievalSet, modes: list[str], plan: SearchPlan
-        ) -> dict[str, Any]:
+def run(
+    embedder_name: str, data: RetrievalSet, modes: list[str], plan: SearchPlan
+) -> dict[str, Any]:
     embedder = make_embedder(embedder_name)
     with tempfile.TemporaryDirectory() as tmp:
         app = build(Settings.from_env({}, data_dir=Path(tmp)), embedder=embedder, llm=None)
         started = time.perf_counter()
-        key_to_id = {memory.key: memory_id for memory, memory_id in
-                     index_corpus(app, "bench", data.memories, embedder)}
+        key_to_id = {
+            memory.key: memory_id
+            for memory, memory_id in index_corpus(app, "bench", data.memories, embedder)
+        }
         ingest_s = time.perf_counter() - started
-        results = {"embedder": embedder.model_id, "ingest_s": round(ingest_s, 2),
-                   "modes": {mode: evaluate(app, data.queries, key_to_id, mode, plan)
-                             for mode in modes}}
+        results = {
+            "embedder": embedder.model_id,
+            "ingest_s": round(ingest_s, 2),
+            "modes": {mode: evaluate(app, data.queries, key_to_id, mode, plan) for mode in modes},
+        }
         app.close()
     return results
 
 
-def evaluate(app: Omoide, queries: tuple[RetrievalQuery, ...], key_to_id: dict[str, str],
-             mode: str, plan: SearchPlan) -> dict[str, Any]:
+def evaluate(
+    app: Omoide,
+    queries: tuple[RetrievalQuery, ...],
+    key_to_id: dict[str, str],
+    mode: str,
+    plan: SearchPlan,
+) -> dict[str, Any]:
     per_kind: dict[str, list[int | None]] = {}
     rows = []
     latencies = []
     for q in queries:
-        request = app.search.build_request("bench", query=q.query, top_k=10, mode=mode,
-                                           include_episodes=False)
+        request = app.search.build_request(
+            "bench", query=q.query, top_k=10, mode=mode, include_episodes=False
+        )
         started = time.perf_counter()
         hits = app.search.search("bench", request, recall=False, plan=plan).results
         latencies.append(1000 * (time.perf_counter() - started))
@@ -69,19 +80,26 @@ def evaluate(app: Omoide, queries: tuple[RetrievalQuery, ...], key_to_id: dict[s
         per_kind.setdefault(q.kind, []).append(rank)
         rows.append(query_row(q, rank))
     everything = [r for ranks in per_kind.values() for r in ranks]
-    return {"all": rank_summary(everything),
-            "by_kind": {k: rank_summary(v) for k, v in sorted(per_kind.items())},
-            "p50_ms": round(percentile(latencies, 50), 1),
-            "p95_ms": round(percentile(latencies, 95), 1),
-            "queries": rows}
+    return {
+        "all": rank_summary(everything),
+        "by_kind": {k: rank_summary(v) for k, v in sorted(per_kind.items())},
+        "p50_ms": round(percentile(latencies, 50), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
+        "queries": rows,
+    }
 
 
 def query_row(query: RetrievalQuery, rank: int | None) -> dict[str, Any]:
     """One query's outcome, for groupings the set's kinds do not hold (a README's list of
     query ids, e.g. questions about time): ``rank`` of the first relevant memory in the top
     10 (None: not there) and its reciprocal rank (0 when not found), the term of the MRR."""
-    return {"id": query.id, "kind": query.kind, "lang": query.lang, "rank": rank,
-            "rr": round(1 / rank, 4) if rank else 0.0}
+    return {
+        "id": query.id,
+        "kind": query.kind,
+        "lang": query.lang,
+        "rank": rank,
+        "rr": round(1 / rank, 4) if rank else 0.0,
+    }
 
 
 def score_group(rows: list[dict[str, Any]], ids: Iterable[str]) -> dict[str, Any]:
@@ -100,15 +118,28 @@ def report(results: list[dict[str, Any]], path: Path, plan_name: str) -> str:
     for res in results:
         for mode, m in res["modes"].items():
             kinds = m["by_kind"]
-            rows.append([res["embedder"].split("@")[0], mode, f"{m['all']['mrr']:.3f}",
-                         *(f"{m['all'][k]:.2f}" for k in ("r@1", "r@5", "r@10")),
-                         *(f"{kinds.get(k, {}).get('mrr', 0):.3f}" for k in KINDS),
-                         m["p50_ms"]])
+            rows.append(
+                [
+                    res["embedder"].split("@")[0],
+                    mode,
+                    f"{m['all']['mrr']:.3f}",
+                    *(f"{m['all'][k]:.2f}" for k in ("r@1", "r@5", "r@10")),
+                    *(f"{kinds.get(k, {}).get('mrr', 0):.3f}" for k in KINDS),
+                    m["p50_ms"],
+                ]
+            )
     header = ["embedder", "mode", "MRR", "R@1", "R@5", "R@10", *KINDS, "p50 ms"]
-    return "\n".join([
-        "# Retrieval through the search pipeline (retrieval_ja)", "",
-        f"Data: `{path}`. Command: `{command_line()}`. Search plan: `{plan_name}`.", "",
-        md_table(header, rows), "", "Per-kind columns are MRR."])
+    return "\n".join(
+        [
+            "# Retrieval through the search pipeline (retrieval_ja)",
+            "",
+            f"Data: `{path}`. Command: `{command_line()}`. Search plan: `{plan_name}`.",
+            "",
+            md_table(header, rows),
+            "",
+            "Per-kind columns are MRR.",
+        ]
+    )
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

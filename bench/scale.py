@@ -87,8 +87,7 @@ def fresh_database(admin_url: str, name: str, *, keep: bool = False) -> str:
     import psycopg
 
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s",
-                              (name,)).fetchone()
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
         if not (keep and exists):
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
             conn.execute(f"CREATE DATABASE {name}")
@@ -97,17 +96,28 @@ def fresh_database(admin_url: str, name: str, *, keep: bool = False) -> str:
 
 
 @contextlib.contextmanager
-def temp_app(kind: str, embedder: Embedder, root: Path, name: str,
-             pg_admin: str | None, *, keep: bool = False,
-             ann_rows: int | None = None) -> Iterator[Omoide]:
+def temp_app(
+    kind: str,
+    embedder: Embedder,
+    root: Path,
+    name: str,
+    pg_admin: str | None,
+    *,
+    keep: bool = False,
+    ann_rows: int | None = None,
+) -> Iterator[Omoide]:
     environ: dict[str, str] = {}
     if kind == "postgres":
         assert pg_admin is not None
         environ["OMOIDE_DATABASE_URL"] = fresh_database(pg_admin, name, keep=keep)
         if ann_rows is not None:
             environ["OMOIDE_PG_ANN_ROWS"] = str(ann_rows)
-    app = build(Settings.from_env(environ, data_dir=root / name), embedder=embedder,
-                clock=FixedClock(NOW), llm=None)
+    app = build(
+        Settings.from_env(environ, data_dir=root / name),
+        embedder=embedder,
+        clock=FixedClock(NOW),
+        llm=None,
+    )
     try:
         yield app
     finally:
@@ -116,8 +126,9 @@ def temp_app(kind: str, embedder: Embedder, root: Path, name: str,
 
 def database_bytes(app: Omoide) -> int:
     if hasattr(app.store, "url"):
-        return int(app.store.db.conn().execute(
-            "SELECT pg_database_size(current_database())").fetchone()[0])
+        return int(
+            app.store.db.conn().execute("SELECT pg_database_size(current_database())").fetchone()[0]
+        )
     path = app.settings.db_path
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
@@ -135,37 +146,57 @@ def _p(values: Sequence[float]) -> dict[str, float]:
 # -- sections -----------------------------------------------------------------------------------
 
 
-def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str | None,
-              repeats: int, pg: argparse.Namespace) -> dict[str, Any]:
+def bench_one(
+    kind: str,
+    n: int,
+    embedder: Embedder,
+    root: Path,
+    pg_admin: str | None,
+    repeats: int,
+    pg: argparse.Namespace,
+) -> dict[str, Any]:
     queries = list(SEARCH_QUERIES)
-    with temp_app(kind, embedder, _root(kind, root, pg), f"one_{kind}_{n}", pg_admin,
-                  keep=pg.pg_reuse, ann_rows=pg.pg_ann_rows) as app:
+    with temp_app(
+        kind,
+        embedder,
+        _root(kind, root, pg),
+        f"one_{kind}_{n}",
+        pg_admin,
+        keep=pg.pg_reuse,
+        ann_rows=pg.pg_ann_rows,
+    ) as app:
         if kind == "sqlite" and pg.sqlite_dir and _scale_pg.loaded_rows(app.store, PERSONA) == n:
             pg_out: dict[str, Any] = {"seconds": None, "load": "reused"}
         else:
-            pg_out = _scale_pg.load_one(app, kind, n, pg, lambda: bulk_load(
-                app, SyntheticCorpus(embedder.dim), PERSONA, n))
+            pg_out = _scale_pg.load_one(
+                app, kind, n, pg, lambda: bulk_load(app, SyntheticCorpus(embedder.dim), PERSONA, n)
+            )
         seconds = pg_out.pop("seconds")
         if kind == "postgres":
             pg_out.update(_scale_pg.vector_side(app, PERSONA, embedder, queries, repeats))
             pg_out.update(_scale_pg.settle(app))  # earlier writes vacuumed, then CHECKPOINT
         clock = app.clock
         assert isinstance(clock, FixedClock)
-        excluded = SearchService(app.store, PrecomputedQueries(embedder, queries), clock,
-                                 app.settings_service)
+        excluded = SearchService(
+            app.store, PrecomputedQueries(embedder, queries), clock, app.settings_service
+        )
         began = time.perf_counter()
         time_searches(excluded, clock, HYBRID, queries[:1], 1)  # the index loads here
         first_s = round(time.perf_counter() - began, 2)
         time_searches(excluded, clock, HYBRID, queries, 1)  # warm
         out: dict[str, Any] = {
-            "n": n, "ingest_per_s": round(n / seconds, 1) if seconds else None, **pg_out,
-            "load_average": load_average(), "first_search_s": first_s,
+            "n": n,
+            "ingest_per_s": round(n / seconds, 1) if seconds else None,
+            **pg_out,
+            "load_average": load_average(),
+            "first_search_s": first_s,
             "excluded": time_searches(excluded, clock, HYBRID, queries, repeats),
             "included": time_searches(app.search, clock, HYBRID, queries, repeats),
         }
         if kind == "postgres":  # every search also writes its recalls (see _scale_pg)
-            out["recall_writes"] = _scale_pg.with_recall_writes(app, PERSONA, lambda: (
-                time_searches(excluded, clock, HYBRID, queries, 1)))
+            out["recall_writes"] = _scale_pg.with_recall_writes(
+                app, PERSONA, lambda: time_searches(excluded, clock, HYBRID, queries, 1)
+            )
         start = time.perf_counter()
         decayed = app.store.decay_all(now=clock.now())
         out["decay_s"] = round(time.perf_counter() - start, 2)
@@ -174,19 +205,30 @@ def bench_one(kind: str, n: int, embedder: Embedder, root: Path, pg_admin: str |
             out["after_decay"] = time_searches(excluded, clock, HYBRID, queries, 1)
             _scale_pg.settle(app)  # not left to the next section's timing
         out["db_mb"] = round(database_bytes(app) / 2**20, 1)
-        log(f"{kind} one persona × {n}: ingest {out['ingest_per_s']}/s, search p95 excl "
+        log(
+            f"{kind} one persona × {n}: ingest {out['ingest_per_s']}/s, search p95 excl "
             f"{out['excluded']['p95_best_ms']:.1f} ms, incl {out['included']['p95_best_ms']:.1f}"
-            f" ms, decay {out['decay_s']} s, {out['db_mb']} MB")
+            f" ms, decay {out['decay_s']} s, {out['db_mb']} MB"
+        )
         return out
 
 
-def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Path,
-               pg_admin: str | None, searches: int, pg: argparse.Namespace) -> dict[str, Any]:
+def bench_many(
+    kind: str,
+    personas: int,
+    per: int,
+    embedder: Embedder,
+    root: Path,
+    pg_admin: str | None,
+    searches: int,
+    pg: argparse.Namespace,
+) -> dict[str, Any]:
     queries = list(SEARCH_QUERIES)
     precomputed = PrecomputedQueries(embedder, queries)
     corpus = SyntheticCorpus(embedder.dim)
-    with temp_app(kind, embedder, _root(kind, root, pg), f"many_{kind}_{personas}", pg_admin,
-                  keep=pg.pg_reuse) as app:
+    with temp_app(
+        kind, embedder, _root(kind, root, pg), f"many_{kind}_{personas}", pg_admin, keep=pg.pg_reuse
+    ) as app:
         names = [f"p{i:05d}" for i in range(personas)]
         held = app.store.db.conn().execute("SELECT count(*) FROM memories").fetchone()[0]
         if kind == "sqlite" and pg.sqlite_dir and held == personas * per:
@@ -209,23 +251,31 @@ def bench_many(kind: str, personas: int, per: int, embedder: Embedder, root: Pat
         for i in range(max(1, searches // 4)):
             name = sorted(seen)[int(rng.integers(len(seen)))]
             began = time.perf_counter()
-            app.search.search(name, app.search.build_request(name, query=queries[i % len(
-                queries)], top_k=10))
+            app.search.search(
+                name, app.search.build_request(name, query=queries[i % len(queries)], top_k=10)
+            )
             included.append((time.perf_counter() - began) * 1000)
         began = time.perf_counter()
         app.store.decay_all(now=app.clock.now())
-        out = {"personas": personas, "per_persona": per,
-               "ingest_per_s": round(personas * per / seconds, 1) if seconds else None,
-               "first_search": _p(cold) if cold else None, "search": _p(warm) if warm else None,
-               "included": _p(included), "decay_s": round(time.perf_counter() - began, 2),
-               "db_mb": round(database_bytes(app) / 2**20, 1), "load_average": load_average(),
-               **settled}
+        out = {
+            "personas": personas,
+            "per_persona": per,
+            "ingest_per_s": round(personas * per / seconds, 1) if seconds else None,
+            "first_search": _p(cold) if cold else None,
+            "search": _p(warm) if warm else None,
+            "included": _p(included),
+            "decay_s": round(time.perf_counter() - began, 2),
+            "db_mb": round(database_bytes(app) / 2**20, 1),
+            "load_average": load_average(),
+            **settled,
+        }
         log(f"{kind} {personas} personas × {per}: {out}")
         return out
 
 
-def bench_servers(counts: Sequence[int], pg_admin: str, root: Path, clients: int,
-                  seconds: float) -> dict[str, Any]:
+def bench_servers(
+    counts: Sequence[int], pg_admin: str, root: Path, clients: int, seconds: float
+) -> dict[str, Any]:
     results: dict[str, Any] = {}
     omoide = Path(sys.executable).parent / "omoide"
     for count in counts:
@@ -233,11 +283,22 @@ def bench_servers(counts: Sequence[int], pg_admin: str, root: Path, clients: int
         procs, bases = [], []
         for i in range(count):
             port = free_port()
-            env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_PORT": str(port),
-                   "OMOIDE_DATA": str(root / f"srv{count}_{i}"), "OMOIDE_DATABASE_URL": url,
-                   "OMOIDE_ADMIN_KEY": SERVER_ADMIN}
-            procs.append(subprocess.Popen([str(omoide), "serve"], env=env,
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            env = {
+                **os.environ,
+                "OMOIDE_EMBEDDER": "hash",
+                "OMOIDE_PORT": str(port),
+                "OMOIDE_DATA": str(root / f"srv{count}_{i}"),
+                "OMOIDE_DATABASE_URL": url,
+                "OMOIDE_ADMIN_KEY": SERVER_ADMIN,
+            }
+            procs.append(
+                subprocess.Popen(
+                    [str(omoide), "serve"],
+                    env=env,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
             bases.append(f"http://127.0.0.1:{port}")
         try:
             for base in bases:
@@ -265,8 +326,9 @@ def _wait(base: str, timeout: float = 120.0) -> None:
 def _load(bases: Sequence[str], clients: int, seconds: float) -> dict[str, Any]:
     personas = [f"load{i}" for i in range(8)]
     keys = {}
-    with httpx.Client(base_url=bases[0], timeout=30,
-                      headers={"Authorization": f"Bearer {SERVER_ADMIN}"}) as admin:
+    with httpx.Client(
+        base_url=bases[0], timeout=30, headers={"Authorization": f"Bearer {SERVER_ADMIN}"}
+    ) as admin:
         for name in personas:
             keys[name] = admin.post("/api/personas", json={"name": name}).json()["api_key"]
     latencies: list[float] = []
@@ -289,11 +351,17 @@ def _load(bases: Sequence[str], clients: int, seconds: float) -> dict[str, Any]:
             began = time.perf_counter()
             try:
                 if rng.random() < 0.2:
-                    reply = http.post(f"/api/memories/{name}", headers=headers, json={
-                        "content": f"client {index} note {i}: {queries[i % len(queries)]}"})
+                    reply = http.post(
+                        f"/api/memories/{name}",
+                        headers=headers,
+                        json={"content": f"client {index} note {i}: {queries[i % len(queries)]}"},
+                    )
                 else:
-                    reply = http.get(f"/api/search/{name}", headers=headers,
-                                     params={"q": queries[i % len(queries)]})
+                    reply = http.get(
+                        f"/api/search/{name}",
+                        headers=headers,
+                        params={"q": queries[i % len(queries)]},
+                    )
                 with lock:
                     latencies.append((time.perf_counter() - began) * 1000)
                     statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
@@ -308,10 +376,15 @@ def _load(bases: Sequence[str], clients: int, seconds: float) -> dict[str, Any]:
         thread.start()
     for thread in threads:
         thread.join()
-    return {"requests": len(latencies), "per_s": round(len(latencies) / seconds, 1),
-            **_p(latencies), "statuses": statuses, "errors": errors,
-            "5xx": sum(n for code, n in statuses.items() if code >= 500),
-            "load_average": load_average()}
+    return {
+        "requests": len(latencies),
+        "per_s": round(len(latencies) / seconds, 1),
+        **_p(latencies),
+        "statuses": statuses,
+        "errors": errors,
+        "5xx": sum(n for code, n in statuses.items() if code >= 500),
+        "load_average": load_average(),
+    }
 
 
 # -- report -------------------------------------------------------------------------------------
@@ -319,56 +392,138 @@ def _load(bases: Sequence[str], clients: int, seconds: float) -> dict[str, Any]:
 
 def _lat(stats: dict[str, Any]) -> str:
     """p50 / p95 (best of repeats), then the median repeat's p95 in parentheses."""
-    return (f"{stats['p50_best_ms']:.1f} / {stats['p95_best_ms']:.1f} "
-            f"({stats['p95_median_ms']:.1f})")
+    return f"{stats['p50_best_ms']:.1f} / {stats['p95_best_ms']:.1f} ({stats['p95_median_ms']:.1f})"
 
 
 def render(result: dict[str, Any]) -> str:
-    lines = ["# Scale benchmark (issue 11)", "",
-             f"Machine: {result['machine']['cpus']} cores shared with other work (load average "
-             f"in each row), revision {result['machine']['revision']}, started "
-             f"{result['machine']['started_at']}.", "", f"Command: `{result['command']}`", "",
-             "Synthetic corpus (`lib.synthetic.SyntheticCorpus`), vectors inserted directly "
-             "(ingest excludes embedding); hybrid search, top 10; embedder for queries: "
-             f"`{result['embedder']}`; GIL switch interval "
-             f"{result.get('switch_interval_s', 0.005) * 1000:g} ms. Best p95 of the repeats "
-             "is shown first, median second.", ""]
+    lines = [
+        "# Scale benchmark (issue 11)",
+        "",
+        f"Machine: {result['machine']['cpus']} cores shared with other work (load average "
+        f"in each row), revision {result['machine']['revision']}, started "
+        f"{result['machine']['started_at']}.",
+        "",
+        f"Command: `{result['command']}`",
+        "",
+        "Synthetic corpus (`lib.synthetic.SyntheticCorpus`), vectors inserted directly "
+        "(ingest excludes embedding); hybrid search, top 10; embedder for queries: "
+        f"`{result['embedder']}`; GIL switch interval "
+        f"{result.get('switch_interval_s', 0.005) * 1000:g} ms. Best p95 of the repeats "
+        "is shown first, median second.",
+        "",
+    ]
     one = result.get("one", {})
     if one:
         lines += ["## One persona", ""]
         rows = []
         for kind, sizes in one.items():
             for r in sizes:
-                rows.append([kind, r["n"], r["ingest_per_s"] or "(reused)", _lat(r["excluded"]),
-                             "{:.1f} / {:.1f}".format(r["excluded"]["cpu_p50_best_ms"],
-                                                      r["excluded"]["cpu_p95_best_ms"]),
-                             _lat(r["included"]),
-                             _scale_pg.hnsw_cell(r),
-                             r["decay_s"], r["db_mb"], "{:.1f}".format(r["load_average"][0])])
-        lines += [md_table(["store", "memories", "ingest/s", "search excl p50 / p95 ms",
-                            "excl CPU p50 / p95 ms", "search incl p50 / p95 ms",
-                            "HNSW top-10 p50 / p95 ms", "decay s", "DB MB", "load"], rows), ""]
+                rows.append(
+                    [
+                        kind,
+                        r["n"],
+                        r["ingest_per_s"] or "(reused)",
+                        _lat(r["excluded"]),
+                        "{:.1f} / {:.1f}".format(
+                            r["excluded"]["cpu_p50_best_ms"], r["excluded"]["cpu_p95_best_ms"]
+                        ),
+                        _lat(r["included"]),
+                        _scale_pg.hnsw_cell(r),
+                        r["decay_s"],
+                        r["db_mb"],
+                        "{:.1f}".format(r["load_average"][0]),
+                    ]
+                )
+        lines += [
+            md_table(
+                [
+                    "store",
+                    "memories",
+                    "ingest/s",
+                    "search excl p50 / p95 ms",
+                    "excl CPU p50 / p95 ms",
+                    "search incl p50 / p95 ms",
+                    "HNSW top-10 p50 / p95 ms",
+                    "decay s",
+                    "DB MB",
+                    "load",
+                ],
+                rows,
+            ),
+            "",
+        ]
     many = result.get("many", {})
     if many:
         lines += ["## Many personas", ""]
-        rows = [[kind, r["personas"], r["per_persona"], r["ingest_per_s"] or "(reused)",
-                 f"{r['first_search']['p50_ms']} / {r['first_search']['p95_ms']}"
-                 if r["first_search"] else "—",
-                 f"{r['search']['p50_ms']} / {r['search']['p95_ms']}" if r["search"] else "—",
-                 f"{r['included']['p50_ms']} / {r['included']['p95_ms']}"
-                 if r.get("included") else "—", r.get("decay_s", "—"),
-                 r["db_mb"], "{:.1f}".format(r["load_average"][0])] for kind, r in many.items()]
-        lines += [md_table(["store", "personas", "memories each", "ingest/s",
-                            "first search p50 / p95 ms", "later searches p50 / p95 ms",
-                            "incl. embedding p50 / p95 ms", "decay s", "DB MB", "load"], rows),
-                  ""]
+        rows = [
+            [
+                kind,
+                r["personas"],
+                r["per_persona"],
+                r["ingest_per_s"] or "(reused)",
+                f"{r['first_search']['p50_ms']} / {r['first_search']['p95_ms']}"
+                if r["first_search"]
+                else "—",
+                f"{r['search']['p50_ms']} / {r['search']['p95_ms']}" if r["search"] else "—",
+                f"{r['included']['p50_ms']} / {r['included']['p95_ms']}"
+                if r.get("included")
+                else "—",
+                r.get("decay_s", "—"),
+                r["db_mb"],
+                "{:.1f}".format(r["load_average"][0]),
+            ]
+            for kind, r in many.items()
+        ]
+        lines += [
+            md_table(
+                [
+                    "store",
+                    "personas",
+                    "memories each",
+                    "ingest/s",
+                    "first search p50 / p95 ms",
+                    "later searches p50 / p95 ms",
+                    "incl. embedding p50 / p95 ms",
+                    "decay s",
+                    "DB MB",
+                    "load",
+                ],
+                rows,
+            ),
+            "",
+        ]
     servers = result.get("servers", {})
     if servers:
         lines += ["## Servers on one PostgreSQL (mixed load: 80% search, 20% write)", ""]
-        rows = [[n, r["requests"], r["per_s"], r["p50_ms"], r["p95_ms"], r["5xx"], r["errors"],
-                 "{:.1f}".format(r["load_average"][0])] for n, r in servers.items()]
-        lines += [md_table(["servers", "requests", "req/s", "p50 ms", "p95 ms", "5xx",
-                            "transport errors", "load"], rows), ""]
+        rows = [
+            [
+                n,
+                r["requests"],
+                r["per_s"],
+                r["p50_ms"],
+                r["p95_ms"],
+                r["5xx"],
+                r["errors"],
+                "{:.1f}".format(r["load_average"][0]),
+            ]
+            for n, r in servers.items()
+        ]
+        lines += [
+            md_table(
+                [
+                    "servers",
+                    "requests",
+                    "req/s",
+                    "p50 ms",
+                    "p95 ms",
+                    "5xx",
+                    "transport errors",
+                    "load",
+                ],
+                rows,
+            ),
+            "",
+        ]
     lines += result.get("notes", [])
     return "\n".join(lines) + "\n"
 
@@ -388,19 +543,35 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--embedder", default="e5")
     parser.add_argument("--pg-url", default=None, help="an admin URL (default: pgserver)")
     parser.add_argument("--out", type=Path, default=RESULTS / "scale")
-    parser.add_argument("--pg-copy-above", type=int, default=200_000,
-                        help="PostgreSQL loads of this many rows or more use COPY")
-    parser.add_argument("--pg-ann-rows", type=int, default=None,
-                        help="OMOIDE_PG_ANN_ROWS (default: the store's)")
-    parser.add_argument("--pg-reuse", action="store_true",
-                        help="keep a PostgreSQL database that already holds the rows")
-    parser.add_argument("--switch-interval", type=float, default=None,
-                        help="the GIL switch interval in seconds for the searches "
-                             "(sys.setswitchinterval; `omoide serve` sets 0.001; default: "
-                             "Python's 0.005)")
-    parser.add_argument("--sqlite-dir", type=Path, default=None,
-                        help="keep the SQLite folders here; one that already holds the rows "
-                             "is reused (its ingest is then not timed)")
+    parser.add_argument(
+        "--pg-copy-above",
+        type=int,
+        default=200_000,
+        help="PostgreSQL loads of this many rows or more use COPY",
+    )
+    parser.add_argument(
+        "--pg-ann-rows", type=int, default=None, help="OMOIDE_PG_ANN_ROWS (default: the store's)"
+    )
+    parser.add_argument(
+        "--pg-reuse",
+        action="store_true",
+        help="keep a PostgreSQL database that already holds the rows",
+    )
+    parser.add_argument(
+        "--switch-interval",
+        type=float,
+        default=None,
+        help="the GIL switch interval in seconds for the searches "
+        "(sys.setswitchinterval; `omoide serve` sets 0.001; default: "
+        "Python's 0.005)",
+    )
+    parser.add_argument(
+        "--sqlite-dir",
+        type=Path,
+        default=None,
+        help="keep the SQLite folders here; one that already holds the rows "
+        "is reused (its ingest is then not timed)",
+    )
     return parser.parse_args(argv)
 
 
@@ -411,10 +582,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     embedder = make_embedder(args.embedder, threads=1)
     if args.switch_interval is not None:
         sys.setswitchinterval(args.switch_interval)
-    result: dict[str, Any] = {"machine": machine_info(), "embedder": args.embedder,
-                              "switch_interval_s": sys.getswitchinterval(),
-                              "command": "python bench/scale.py " + " ".join(argv or sys.argv[1:]),
-                              "one": {}, "many": {}, "servers": {}}
+    result: dict[str, Any] = {
+        "machine": machine_info(),
+        "embedder": args.embedder,
+        "switch_interval_s": sys.getswitchinterval(),
+        "command": "python bench/scale.py " + " ".join(argv or sys.argv[1:]),
+        "one": {},
+        "many": {},
+        "servers": {},
+    }
     with tempfile.TemporaryDirectory(prefix="omoide-scale-") as tmp:
         root = Path(tmp)
         with postgres_url(args.pg_url, root) as pg_admin:
@@ -422,15 +598,27 @@ def main(argv: Sequence[str] | None = None) -> None:
                 if "one" in sections:
                     result["one"][kind] = [
                         bench_one(kind, int(n), embedder, root, pg_admin, args.repeats, args)
-                        for n in args.sizes.split(",")]
+                        for n in args.sizes.split(",")
+                    ]
                 if "many" in sections:
-                    result["many"][kind] = bench_many(kind, args.personas, args.per_persona,
-                                                      embedder, root, pg_admin,
-                                                      args.many_searches, args)
+                    result["many"][kind] = bench_many(
+                        kind,
+                        args.personas,
+                        args.per_persona,
+                        embedder,
+                        root,
+                        pg_admin,
+                        args.many_searches,
+                        args,
+                    )
             if "servers" in sections:
                 result["servers"] = bench_servers(
-                    [int(n) for n in args.servers.split(",")], pg_admin, root, args.clients,
-                    args.seconds)
+                    [int(n) for n in args.servers.split(",")],
+                    pg_admin,
+                    root,
+                    args.clients,
+                    args.seconds,
+                )
     md, js = write_results(args.out, render(result), result)
     log(f"wrote {md} and {js}")
 

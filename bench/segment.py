@@ -243,8 +243,9 @@ def evaluate(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = bench_parser(__doc__, out="segment", data="locomo")
-    parser.add_argument("--embedder", default="use",
-                        help=f"comma-separated, from {', '.join(EMBEDDERS)}")
+    parser.add_argument(
+        "--embedder", default="use", help=f"comma-separated, from {', '.join(EMBEDDERS)}"
+    )
     parser.add_argument("--window", type=int, default=4, help="sessions per stream (>= 2)")
     parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
     args = parser.parse_args(argv)

@@ -46,14 +46,20 @@ def chats(data: Path, sessions: int, turns: int, trials: int) -> list[list[list[
     twice)."""
     pool = []
     for conv in load_conversations(data):
-        rows = [{"speaker": t.speaker, "content": t.text,
-                 "role": "user" if t.speaker == conv.speaker_a else "assistant"}
-                for t in conv.turns() if t.text.strip()]
-        pool += [rows[i:i + turns] for i in range(0, len(rows) - turns + 1, turns)]
+        rows = [
+            {
+                "speaker": t.speaker,
+                "content": t.text,
+                "role": "user" if t.speaker == conv.speaker_a else "assistant",
+            }
+            for t in conv.turns()
+            if t.text.strip()
+        ]
+        pool += [rows[i : i + turns] for i in range(0, len(rows) - turns + 1, turns)]
     need = sessions * trials
     if len(pool) < need:
         raise SystemExit(f"only {len(pool)} chats of {turns} LoCoMo turns; need {need}")
-    return [pool[i * sessions:(i + 1) * sessions] for i in range(trials)]
+    return [pool[i * sessions : (i + 1) * sessions] for i in range(trials)]
 
 
 def shown_share(text: str, chat: list[list[dict[str, Any]]]) -> float:
@@ -64,28 +70,32 @@ def shown_share(text: str, chat: list[list[dict[str, Any]]]) -> float:
 
 def shown_keys(context: dict[str, Any]) -> set[str]:
     sections = context["sections"]
-    return {m["key"] for name in ("recent_memories", "important_memories")
-            for m in sections[name]}
+    return {m["key"] for name in ("recent_memories", "important_memories") for m in sections[name]}
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     admin = "omo_admin_" + secrets.token_urlsafe(24)
     rows = []
-    with tempfile.TemporaryDirectory(prefix="omoide-begin-") as tmp, \
-            local_server(Path(tmp) / "data", args.embedder, admin, src=args.src) as url, \
-            httpx.Client(base_url=url, timeout=600) as c:
+    with (
+        tempfile.TemporaryDirectory(prefix="omoide-begin-") as tmp,
+        local_server(Path(tmp) / "data", args.embedder, admin, src=args.src) as url,
+        httpx.Client(base_url=url, timeout=600) as c,
+    ):
         for n, chat in enumerate(chats(args.data, args.sessions, args.turns, args.trials)):
             persona = f"p{n}"
-            key = c.post("/api/personas", json={"name": persona},
-                         headers={"Authorization": f"Bearer {admin}"}).json()["api_key"]
+            key = c.post(
+                "/api/personas",
+                json={"name": persona},
+                headers={"Authorization": f"Bearer {admin}"},
+            ).json()["api_key"]
             auth = {"Authorization": f"Bearer {key}"}
             sids = []
             for session in chat:
-                sid = c.post(f"/api/sessions/{persona}", json={}, headers=auth).json()[
-                    "session_id"]
+                sid = c.post(f"/api/sessions/{persona}", json={}, headers=auth).json()["session_id"]
                 sids.append(sid)
-                c.post(f"/api/sessions/{persona}/{sid}/events", json={"events": session},
-                       headers=auth).raise_for_status()
+                c.post(
+                    f"/api/sessions/{persona}/{sid}/events", json={"events": session}, headers=auth
+                ).raise_for_status()
             c.headers.update(auth)
             drain(c, persona)
             started = time.perf_counter()
@@ -95,38 +105,79 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             body = reply.json()
             window_s = drain(c, persona)
             after = c.get(f"/api/context/{persona}").json()
-            notes = {k for sid in sids for ep in c.get(
-                f"/api/sessions/{persona}/{sid}/episodes").json()["episodes"] for k in ep["notes"]}
-            rows.append({"trial": n, "begin_ms": round(begin_ms, 1),
-                         "tokens": body["tokens"], "shown": round(shown_share(body["text"], chat),
-                                                                  3),
-                         "drain_s": round(window_s, 2),
-                         "shown_after_drain": round(shown_share(after["text"], chat), 3),
-                         "notes": len(notes), "notes_shown_after_drain": len(
-                             notes & shown_keys(after))})
+            notes = {
+                k
+                for sid in sids
+                for ep in c.get(f"/api/sessions/{persona}/{sid}/episodes").json()["episodes"]
+                for k in ep["notes"]
+            }
+            rows.append(
+                {
+                    "trial": n,
+                    "begin_ms": round(begin_ms, 1),
+                    "tokens": body["tokens"],
+                    "shown": round(shown_share(body["text"], chat), 3),
+                    "drain_s": round(window_s, 2),
+                    "shown_after_drain": round(shown_share(after["text"], chat), 3),
+                    "notes": len(notes),
+                    "notes_shown_after_drain": len(notes & shown_keys(after)),
+                }
+            )
             log(f"trial {n}: {rows[-1]}")
-    times = [r["begin_ms"] for r in rows[args.warmup:]]
-    summary = {"n": len(times), "p50_ms": round(percentile(times, 50), 1),
-               "p95_ms": round(percentile(times, 95), 1), "max_ms": round(max(times), 1),
-               "shown_mean": round(sum(r["shown"] for r in rows) / len(rows), 3),
-               "drain_s_p50": round(percentile([r["drain_s"] for r in rows], 50), 2)}
-    return {"machine": machine_info(), "embedder": args.embedder,
-            "src": args.src_label or str(args.src), "sessions": args.sessions,
-            "turns": args.turns, "summary": summary, "trials": rows}
+    times = [r["begin_ms"] for r in rows[args.warmup :]]
+    summary = {
+        "n": len(times),
+        "p50_ms": round(percentile(times, 50), 1),
+        "p95_ms": round(percentile(times, 95), 1),
+        "max_ms": round(max(times), 1),
+        "shown_mean": round(sum(r["shown"] for r in rows) / len(rows), 3),
+        "drain_s_p50": round(percentile([r["drain_s"] for r in rows], 50), 2),
+    }
+    return {
+        "machine": machine_info(),
+        "embedder": args.embedder,
+        "src": args.src_label or str(args.src),
+        "sessions": args.sessions,
+        "turns": args.turns,
+        "summary": summary,
+        "trials": rows,
+    }
 
 
 def markdown(report: dict[str, Any]) -> str:
     s = report["summary"]
-    head = (f"# session_begin latency ({report['src']}, {report['embedder']}, "
-            f"{report['sessions']} open sessions × {report['turns']} turns)\n\n"
-            f"p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, max {s['max_ms']} ms over {s['n']} "
-            f"trials; user turns shown in the returned context: {s['shown_mean']:.0%}; "
-            f"background work drained {s['drain_s_p50']} s (p50) after the call.\n\n")
-    return head + md_table(["trial", "begin ms", "tokens", "user turns shown", "drain s",
-                            "turns shown after drain", "notes made", "notes shown after drain"],
-                           [[r["trial"], r["begin_ms"], r["tokens"], r["shown"], r["drain_s"],
-                             r["shown_after_drain"], r["notes"], r["notes_shown_after_drain"]]
-                            for r in report["trials"]])
+    head = (
+        f"# session_begin latency ({report['src']}, {report['embedder']}, "
+        f"{report['sessions']} open sessions × {report['turns']} turns)\n\n"
+        f"p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, max {s['max_ms']} ms over {s['n']} "
+        f"trials; user turns shown in the returned context: {s['shown_mean']:.0%}; "
+        f"background work drained {s['drain_s_p50']} s (p50) after the call.\n\n"
+    )
+    return head + md_table(
+        [
+            "trial",
+            "begin ms",
+            "tokens",
+            "user turns shown",
+            "drain s",
+            "turns shown after drain",
+            "notes made",
+            "notes shown after drain",
+        ],
+        [
+            [
+                r["trial"],
+                r["begin_ms"],
+                r["tokens"],
+                r["shown"],
+                r["drain_s"],
+                r["shown_after_drain"],
+                r["notes"],
+                r["notes_shown_after_drain"],
+            ]
+            for r in report["trials"]
+        ],
+    )
 
 
 def main() -> None:
@@ -136,8 +187,12 @@ def main() -> None:
     p.add_argument("--turns", type=int, default=30)
     p.add_argument("--trials", type=int, default=12)
     p.add_argument("--warmup", type=int, default=2, help="Trials left out of the percentiles.")
-    p.add_argument("--src", type=Path, default=Path(__file__).resolve().parents[1],
-                   help="The source tree to serve (default: this one).")
+    p.add_argument(
+        "--src",
+        type=Path,
+        default=Path(__file__).resolve().parents[1],
+        help="The source tree to serve (default: this one).",
+    )
     p.add_argument("--src-label", default=None)
     args = p.parse_args()
     if args.trials <= args.warmup:

@@ -51,8 +51,10 @@ from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.store import vectors
 from omoide.wiring import build
 
-SETS = {"dev": DATA_ROOT / "retrieval_ja/dev.jsonl",
-        **{name: Path(f"bench/data/retrieval_holdout_{name.lower()}.jsonl") for name in "ABCDEFG"}}
+SETS = {
+    "dev": DATA_ROOT / "retrieval_ja/dev.jsonl",
+    **{name: Path(f"bench/data/retrieval_holdout_{name.lower()}.jsonl") for name in "ABCDEFG"},
+}
 # retrieval_holdout_h is UNSEEN this session: never listed here.
 
 
@@ -63,8 +65,7 @@ class Variant:
     plan: SearchPlan = field(default=DEFAULT_PLAN)
 
 
-def centroids(sums: np.ndarray, counts: np.ndarray, *, shrink: float, prior: str
-              ) -> np.ndarray:
+def centroids(sums: np.ndarray, counts: np.ndarray, *, shrink: float, prior: str) -> np.ndarray:
     """``vectors.language_centroids`` with its weight and prior as knobs: each language's sum
     plus ``shrink`` pseudo-rows of its prior, over its count plus ``shrink``; the prior is zero
     (``"zero"``: the committed maths at shrink 10) or the mean of every row, itself shrunk
@@ -81,8 +82,7 @@ VARIANTS = {  # "default" is the committed centring (zero prior, 10 pseudo-rows)
     "default": Variant(),
     **{f"zero{n:g}": Variant(shrink=n, prior="zero") for n in (1.0, 3.0, 30.0, 100.0)},
     "raw": Variant(shrink=1e12, prior="zero"),
-    **{f"pooled{n:g}": Variant(shrink=n, prior="pooled") for n in (1.0, 2.0, 3.0, 5.0, 10.0,
-                                                                   30.0)},
+    **{f"pooled{n:g}": Variant(shrink=n, prior="pooled") for n in (1.0, 2.0, 3.0, 5.0, 10.0, 30.0)},
     "companion0": Variant(plan=replace(DEFAULT_PLAN, companion_weight=0.0)),
     "companion0.5": Variant(plan=replace(DEFAULT_PLAN, companion_weight=0.5)),
     "no_other_script_slot": Variant(plan=replace(DEFAULT_PLAN, other_script_slot=0)),
@@ -110,8 +110,9 @@ def applied(variant: Variant) -> Iterator[None]:
     """The variant's centring in place for the duration (module state; bench only)."""
     committed = vectors.language_centroids
     if variant.shrink is not None:
-        vectors.language_centroids = functools.partial(centroids, shrink=variant.shrink,
-                                                       prior=variant.prior)
+        vectors.language_centroids = functools.partial(
+            centroids, shrink=variant.shrink, prior=variant.prior
+        )
     try:
         yield
     finally:
@@ -127,8 +128,9 @@ class Store:
     keys: dict[str, str] = field(default_factory=dict)  # memory key → set key
 
 
-def layouts(name: str, data: RetrievalSet, ks: list[int], seeds: int, lone: bool = False
-            ) -> list[tuple[Store, list[str]]]:
+def layouts(
+    name: str, data: RetrievalSet, ks: list[int], seeds: int, lone: bool = False
+) -> list[tuple[Store, list[str]]]:
     """Each store and the set keys of the notes it holds, in insertion order. ``lone``: the
     issue's shape instead, the k others all written in the query's script and one note in the
     other script (a random one, or the relevant note itself when it is written there)."""
@@ -156,9 +158,15 @@ def layouts(name: str, data: RetrievalSet, ks: list[int], seeds: int, lone: bool
     return out
 
 
-def evaluate(sets: dict[str, RetrievalSet], ks: list[int], seeds: int,
-             variants: dict[str, Variant], log: Callable[[str], None], *, lone: bool = False
-             ) -> dict[str, Any]:
+def evaluate(
+    sets: dict[str, RetrievalSet],
+    ks: list[int],
+    seeds: int,
+    variants: dict[str, Variant],
+    log: Callable[[str], None],
+    *,
+    lone: bool = False,
+) -> dict[str, Any]:
     embedder = CachedQueries(make_embedder("e5"))
     # ranks[variant][set][k] → first relevant rank per query (None: not in the top 10)
     ranks: dict[str, dict[str, dict[str, list[int | None]]]] = {v: {} for v in variants}
@@ -166,16 +174,24 @@ def evaluate(sets: dict[str, RetrievalSet], ks: list[int], seeds: int,
         app = build(Settings.from_env({}, data_dir=Path(tmp)), embedder=embedder, llm=None)
         for name, data in sets.items():
             started = time.perf_counter()
-            passages = dict(zip(data.memories, embedder.embed_passages(list(
-                data.memories.values())), strict=True))
+            passages = dict(
+                zip(
+                    data.memories,
+                    embedder.embed_passages(list(data.memories.values())),
+                    strict=True,
+                )
+            )
             stores = []
             for store, keys in layouts(name, data, ks, seeds, lone):
                 app.auth.create_persona(store.persona)
                 handle = app.store.memories(store.persona)
                 for key in keys:
-                    memory = handle.insert(app.memories.build_new(content=data.memories[key]),
-                                           vector=passages[key], stability=initial_stability(0.0),
-                                           now=app.clock.now())
+                    memory = handle.insert(
+                        app.memories.build_new(content=data.memories[key]),
+                        vector=passages[key],
+                        stability=initial_stability(0.0),
+                        now=app.clock.now(),
+                    )
                     store.keys[memory.key] = key
                 stores.append(store)
             log(f"{name}: {len(stores)} stores in {time.perf_counter() - started:.0f}s")
@@ -187,12 +203,18 @@ def evaluate(sets: dict[str, RetrievalSet], ks: list[int], seeds: int,
                         for qi in store.queries:
                             q = data.queries[qi]
                             request = app.search.build_request(
-                                store.persona, query=q.query, top_k=10, mode="hybrid",
-                                include_episodes=False)
-                            hits = app.search.search(store.persona, request, recall=False,
-                                                     plan=variant.plan).results
+                                store.persona,
+                                query=q.query,
+                                top_k=10,
+                                mode="hybrid",
+                                include_episodes=False,
+                            )
+                            hits = app.search.search(
+                                store.persona, request, recall=False, plan=variant.plan
+                            ).results
                             ranks[vname].setdefault(name, {}).setdefault(store.k, []).append(
-                                first_rank([store.keys.get(h.id) for h in hits], q.relevant))
+                                first_rank([store.keys.get(h.id) for h in hits], q.relevant)
+                            )
                 log(f"  {vname}: {time.perf_counter() - started:.0f}s")
         app.close()
     return {**summarise(ranks, [str(k) for k in ks]), "lone": lone}
@@ -202,46 +224,87 @@ def mrr(ranks: list[int | None]) -> float:
     return sum(1.0 / r for r in ranks if r) / len(ranks) if ranks else 0.0
 
 
-def summarise(ranks: dict[str, dict[str, dict[str, list[int | None]]]], ks: list[str]
-              ) -> dict[str, Any]:
-    table = {v: {s: {k: round(mrr(r), 4) for k, r in by_k.items()} for s, by_k in by_set.items()}
-             for v, by_set in ranks.items()}
-    small = {v: {s: round(float(np.mean([by_k[k] for k in ks])), 4) for s, by_k in by_set.items()}
-             for v, by_set in table.items()}
+def summarise(
+    ranks: dict[str, dict[str, dict[str, list[int | None]]]], ks: list[str]
+) -> dict[str, Any]:
+    table = {
+        v: {s: {k: round(mrr(r), 4) for k, r in by_k.items()} for s, by_k in by_set.items()}
+        for v, by_set in ranks.items()
+    }
+    small = {
+        v: {s: round(float(np.mean([by_k[k] for k in ks])), 4) for s, by_k in by_set.items()}
+        for v, by_set in table.items()
+    }
     sets = list(next(iter(small.values())))
     loso = []
     for held in sets:
         rest = [s for s in sets if s != held]
-        pick = max(small, key=lambda v: (round(np.mean([small[v][s] for s in rest]), 4),
-                                         v == "default"))
-        loso.append({"held_out": held, "picked": pick, "picked_mrr": small[pick][held],
-                     "default_mrr": small["default"][held]})
+        pick = max(
+            small, key=lambda v: (round(np.mean([small[v][s] for s in rest]), 4), v == "default")
+        )
+        loso.append(
+            {
+                "held_out": held,
+                "picked": pick,
+                "picked_mrr": small[pick][held],
+                "default_mrr": small["default"][held],
+            }
+        )
     return {"ks": ks, "mrr": table, "small": small, "loso": loso}
 
 
 def report(results: dict[str, Any]) -> str:
     ks, table, small = results["ks"], results["mrr"], results["small"]
     sets = list(next(iter(small.values())))
-    by_k = [[v, *(f"{np.mean([table[v][s][k] for s in sets]):.3f}" for k in [*ks, 'full']),
-             f"{np.mean(list(small[v].values())):.3f}"] for v in table]
+    by_k = [
+        [
+            v,
+            *(f"{np.mean([table[v][s][k] for s in sets]):.3f}" for k in [*ks, "full"]),
+            f"{np.mean(list(small[v].values())):.3f}",
+        ]
+        for v in table
+    ]
     by_set = [[v, *(f"{small[v][s]:.3f}" for s in sets)] for v in table]
-    full = [[v, *(f"{table[v][s]['full']:.3f}" for s in sets),
-             f"{np.mean([table[v][s]['full'] for s in sets]):.3f}"] for v in table]
-    loso = [[r["held_out"], r["picked"], f"{r['picked_mrr']:.3f}", f"{r['default_mrr']:.3f}"]
-            for r in results["loso"]]
-    return "\n".join([
-        "# Small stores: MRR@10 through the search pipeline (e5, hybrid)", "",
-        f"Command: `{command_line()}`.", "",
-        "## Mean MRR over the eight sets, by k (store = relevant notes + k random others"
-        + (" in the query's script + one note in the other script)" if results.get("lone")
-           else ")"), "",
-        md_table(["variant", *(f"k={k}" for k in ks), "full", "small mean"], by_k), "",
-        "## Small-store MRR (mean over k) per set", "",
-        md_table(["variant", *sets], by_set), "",
-        "## Leave-one-set-out (pick on seven sets' small-store mean, score the eighth)", "",
-        md_table(["held out", "picked", "picked MRR", "default MRR"], loso), "",
-        "## Full-size stores (the whole set), MRR per set", "",
-        md_table(["variant", *sets, "mean"], full)])
+    full = [
+        [
+            v,
+            *(f"{table[v][s]['full']:.3f}" for s in sets),
+            f"{np.mean([table[v][s]['full'] for s in sets]):.3f}",
+        ]
+        for v in table
+    ]
+    loso = [
+        [r["held_out"], r["picked"], f"{r['picked_mrr']:.3f}", f"{r['default_mrr']:.3f}"]
+        for r in results["loso"]
+    ]
+    return "\n".join(
+        [
+            "# Small stores: MRR@10 through the search pipeline (e5, hybrid)",
+            "",
+            f"Command: `{command_line()}`.",
+            "",
+            "## Mean MRR over the eight sets, by k (store = relevant notes + k random others"
+            + (
+                " in the query's script + one note in the other script)"
+                if results.get("lone")
+                else ")"
+            ),
+            "",
+            md_table(["variant", *(f"k={k}" for k in ks), "full", "small mean"], by_k),
+            "",
+            "## Small-store MRR (mean over k) per set",
+            "",
+            md_table(["variant", *sets], by_set),
+            "",
+            "## Leave-one-set-out (pick on seven sets' small-store mean, score the eighth)",
+            "",
+            md_table(["held out", "picked", "picked MRR", "default MRR"], loso),
+            "",
+            "## Full-size stores (the whole set), MRR per set",
+            "",
+            md_table(["variant", *sets, "mean"], full),
+        ]
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -250,15 +313,24 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seeds", type=int, default=2)
     bench.add_argument("--sets", default=",".join(SETS))
     bench.add_argument("--variants", default=",".join(VARIANTS))
-    bench.add_argument("--lone", action="store_true",
-                       help="The issue's shape: others in the query's script, one note not.")
+    bench.add_argument(
+        "--lone",
+        action="store_true",
+        help="The issue's shape: others in the query's script, one note not.",
+    )
     args = bench.parse_args(argv)
     sets = {name: load_retrieval_set(SETS[name]) for name in args.sets.split(",")}
     variants = {name: VARIANTS[name] for name in args.variants.split(",")}
     if "default" not in variants:
         variants = {"default": VARIANTS["default"], **variants}
-    results = evaluate(sets, [int(k) for k in args.ks.split(",")], args.seeds, variants,
-                       lambda line: print(line, file=sys.stderr, flush=True), lone=args.lone)
+    results = evaluate(
+        sets,
+        [int(k) for k in args.ks.split(",")],
+        args.seeds,
+        variants,
+        lambda line: print(line, file=sys.stderr, flush=True),
+        lone=args.lone,
+    )
     emit(args, report(results), results)
     return 0
 

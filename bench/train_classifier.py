@@ -181,10 +181,16 @@ def _rounded(value: object) -> object:
     return value
 
 
-def train_one(embedder_name: str, sources: dict[str, Path], target: float,
-              cache: Path | None = None, only: dict[str, str] | None = None,
-              head: str = "net", extra: Extra | None = None,
-              at: dict[str, float] | None = None) -> tuple[JudgeModel, dict[str, object]]:
+def train_one(
+    embedder_name: str,
+    sources: dict[str, Path],
+    target: float,
+    cache: Path | None = None,
+    only: dict[str, str] | None = None,
+    head: str = "net",
+    extra: Extra | None = None,
+    at: dict[str, float] | None = None,
+) -> tuple[JudgeModel, dict[str, object]]:
     """One embedder's judge over the grid, or over the configurations ``only`` leaves (by
     ``features`` / ``blocks`` / ``c``, for a retrain at a configuration chosen before);
     ``head`` "net": a net of one hidden layer in place of the logistic regression (``C`` then
@@ -196,45 +202,74 @@ def train_one(embedder_name: str, sources: dict[str, Path], target: float,
     if embedder is not None and cache is not None:
         embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
     data = load_data(sources, embedder, extra or Extra())
-    grid = [Config(f, r, c, b, head) for f in FEATURE_SETS for b in (
-        BLOCK_SETS if embedder else ("parts",)) for r in (
-        GRID_REDUCE if embedder else ("none",)) for c in (
-        GRID_C if head == "linear" else GRID_C[1:2])]
+    grid = [
+        Config(f, r, c, b, head)
+        for f in FEATURE_SETS
+        for b in (BLOCK_SETS if embedder else ("parts",))
+        for r in (GRID_REDUCE if embedder else ("none",))
+        for c in (GRID_C if head == "linear" else GRID_C[1:2])
+    ]
     grid = [cfg for cfg in grid if all(str(getattr(cfg, k)) == v for k, v in (only or {}).items())]
     if at is not None and len(grid) != 1:
         sys.exit(f"--at fits one configuration; --features/--blocks/--c leave {len(grid)}")
     results = []
     for cfg in grid if at is None else []:
         results.append(evaluate(data, cfg, target))
-        print(f"  {embedder_name} {cfg.label()}: cross {results[-1]['cross_f1']} "
-              f"cv {results[-1]['cv']['all_f1']} t={thresholds_text(results[-1])}", file=sys.stderr)
-    best = pick_best(results, target) if at is None else {
-        "config": grid[0], "threshold": at, "sentence_threshold": float("inf")}
+        print(
+            f"  {embedder_name} {cfg.label()}: cross {results[-1]['cross_f1']} "
+            f"cv {results[-1]['cv']['all_f1']} t={thresholds_text(results[-1])}",
+            file=sys.stderr,
+        )
+    best = (
+        pick_best(results, target)
+        if at is None
+        else {"config": grid[0], "threshold": at, "sentence_threshold": float("inf")}
+    )
     cfg = best["config"]
     everything = np.arange(len(data.y))
     final = fit_on(data, everything, cfg)
     params, fitted, cols, overrides, _ = final
     probs, ruled = predict_on(data, everything, final)
-    pred = predictions(data, probs, ruled, best["threshold"], sentence_score(data, final),
-                       best["sentence_threshold"])
+    pred = predictions(
+        data,
+        probs,
+        ruled,
+        best["threshold"],
+        sentence_score(data, final),
+        best["sentence_threshold"],
+    )
     insample = {str(s): scores(data, pred, data.sources == s) for s in np.unique(data.sources)}
     names = tuple(data.names[i] for i in cols)
     model = JudgeModel(
-        embedder=embedder.model_id if embedder else "", features=names, classes=CLASSES,
+        embedder=embedder.model_id if embedder else "",
+        features=names,
+        classes=CLASSES,
         **head_fields(params, len(names), fitted),
-        contradiction_threshold=max(best["threshold"].values()), rule_overrides=overrides,
+        contradiction_threshold=max(best["threshold"].values()),
+        rule_overrides=overrides,
         language_thresholds=tuple(best["threshold"].items()),
         sentence_threshold=best["sentence_threshold"],
         blocks=BLOCK_SETS[cfg.blocks] if fitted else (),
-        block_dim=data.blocks[0].shape[1] if fitted else 0)
-    summary = {"best": best, "grid": results, "overrides": overrides, "data": data,
-               "insample": insample,
-               "n": {s: int((data.sources == s).sum()) for s in np.unique(data.sources)}}
+        block_dim=data.blocks[0].shape[1] if fitted else 0,
+    )
+    summary = {
+        "best": best,
+        "grid": results,
+        "overrides": overrides,
+        "data": data,
+        "insample": insample,
+        "n": {s: int((data.sources == s).sum()) for s in np.unique(data.sources)},
+    }
     return model, summary
 
 
-def _judge_choice(summaries: dict[str, dict], models: list[dict], sources: dict[str, Path],
-                  target: float, forced: str = "") -> dict[str, str]:
+def _judge_choice(
+    summaries: dict[str, dict],
+    models: list[dict],
+    sources: dict[str, Path],
+    target: float,
+    forced: str = "",
+) -> dict[str, str]:
     """The embedder whose judge every server runs: ``forced`` when given (a choice made on
     nested LOSO, ``bench/classify_nested.py``, which this script does not run); else of the
     embedders trained now, precision first, then LOSO macro-F1; a run of one embedder keeps
@@ -242,11 +277,19 @@ def _judge_choice(summaries: dict[str, dict], models: list[dict], sources: dict[
     if forced:
         return {"name": forced, "model_id": str(models[list(summaries).index(forced)]["embedder"])}
     stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
-    if len(summaries) < 2 and stored.get("judge_embedder") and stored.get("trained_on") == [
-            p.name for p in sources.values()]:
+    if (
+        len(summaries) < 2
+        and stored.get("judge_embedder")
+        and stored.get("trained_on") == [p.name for p in sources.values()]
+    ):
         return dict(stored["judge_embedder"])
-    name = max(summaries, key=lambda n: (keeps_precision(summaries[n]["best"], target),
-                                         summaries[n]["best"]["cross_f1"]))
+    name = max(
+        summaries,
+        key=lambda n: (
+            keeps_precision(summaries[n]["best"], target),
+            summaries[n]["best"]["cross_f1"],
+        ),
+    )
     return {"name": name, "model_id": str(models[list(summaries).index(name)]["embedder"])}
 
 
@@ -257,8 +300,11 @@ def _merged(models: list[dict], sources: dict[str, Path], keep: bool = False) ->
     or whatever its sources when ``keep`` (``--keep-others``: a judge not retrained this
     round), ordered by embedder."""
     stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
-    kept = {m["embedder"]: m for m in stored.get("models", [])} if keep or stored.get(
-        "trained_on") == [p.name for p in sources.values()] else {}
+    kept = (
+        {m["embedder"]: m for m in stored.get("models", [])}
+        if keep or stored.get("trained_on") == [p.name for p in sources.values()]
+        else {}
+    )
     kept.update({m["embedder"]: m for m in models})
     return [kept[k] for k in sorted(kept)]  # one order whatever the runs
 
@@ -267,67 +313,115 @@ def arguments():
     """The command line (``main``); its defaults train what ships."""
     bench = parser(__doc__, out="classify_threshold", data=DEFAULT_PAIRS)
     for name, path in {**HOLDOUTS, **NOTES}.items():
-        bench.add_argument(f"--{name}", type=Path, default=path,
-                           help=f"a left-out source (default {path.name})")
+        bench.add_argument(
+            f"--{name}", type=Path, default=path, help=f"a left-out source (default {path.name})"
+        )
     bench.add_argument("--embedders", default="e5,use")
-    bench.add_argument("--precision", type=float, default=0.95,
-                       help="LOSO CONTRADICTORY precision each language must keep")
-    bench.add_argument("--judge", default="",
-                       help="the embedder whose judge every server runs (default: chosen on "
-                            "LOSO, precision first); one of --embedders")
-    bench.add_argument("--cache", type=Path, default=None,
-                       help="keep passage vectors in DIR between runs (never in the repo)")
-    bench.add_argument("--head", choices=("linear", "net"), default="net",
-                       help="the judge's model: a net of one hidden layer (the e5 judge since "
-                            "round 28), or logistic regression (the USE judge)")
+    bench.add_argument(
+        "--precision",
+        type=float,
+        default=0.95,
+        help="LOSO CONTRADICTORY precision each language must keep",
+    )
+    bench.add_argument(
+        "--judge",
+        default="",
+        help="the embedder whose judge every server runs (default: chosen on "
+        "LOSO, precision first); one of --embedders",
+    )
+    bench.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep passage vectors in DIR between runs (never in the repo)",
+    )
+    bench.add_argument(
+        "--head",
+        choices=("linear", "net"),
+        default="net",
+        help="the judge's model: a net of one hidden layer (the e5 judge since "
+        "round 28), or logistic regression (the USE judge)",
+    )
     add_arguments(bench)
     for key in ("features", "blocks", "c"):
-        bench.add_argument(f"--{key}", default=None,
-                           help=f"only the grid's configurations with this {key} (default: all)")
-    bench.add_argument("--at", default=None, metavar="EN,JA",
-                       help="thresholds chosen before (a train → choose split): fit the one "
-                            "configuration --features/--blocks/--c name on all sources at "
-                            "them, no grid, no LOSO")
-    bench.add_argument("--leave-out", default="",
-                       help="sources not fitted on, comma-separated (e.g. the CHOOSE writers "
-                            "of a split)")
-    bench.add_argument("--keep-others", action="store_true",
-                       help="keep the stored judges of the embedders not trained now, "
-                            "whatever sources they were trained on")
-    bench.add_argument("--judge-out", type=Path, default=OUT,
-                       help="where the judge file is written (default: the package's)")
+        bench.add_argument(
+            f"--{key}",
+            default=None,
+            help=f"only the grid's configurations with this {key} (default: all)",
+        )
+    bench.add_argument(
+        "--at",
+        default=None,
+        metavar="EN,JA",
+        help="thresholds chosen before (a train → choose split): fit the one "
+        "configuration --features/--blocks/--c name on all sources at "
+        "them, no grid, no LOSO",
+    )
+    bench.add_argument(
+        "--leave-out",
+        default="",
+        help="sources not fitted on, comma-separated (e.g. the CHOOSE writers of a split)",
+    )
+    bench.add_argument(
+        "--keep-others",
+        action="store_true",
+        help="keep the stored judges of the embedders not trained now, "
+        "whatever sources they were trained on",
+    )
+    bench.add_argument(
+        "--judge-out",
+        type=Path,
+        default=OUT,
+        help="where the judge file is written (default: the package's)",
+    )
     return bench
 
 
 def _command(args, only: dict[str, str]) -> str:
     """The command line of this run, for its report."""
-    return ("`.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
-            + "".join(f" --{k} {v}" for k, v in only.items())
-            + (f" --head {args.head}" if args.head != "net" else "") + extra_flags(args)
-            + (f" --embedders {args.embedders}" if args.embedders != "e5,use" else "")
-            + (f" --judge {args.judge}" if args.judge else "")
-            + (f" --at {args.at}" if args.at else "")
-            + (f" --leave-out {args.leave_out}" if args.leave_out else "")
-            + (" --keep-others" if args.keep_others else "")
-            + (f" --judge-out {args.judge_out.name}" if args.judge_out != OUT else "") + "`")
+    return (
+        "`.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
+        + "".join(f" --{k} {v}" for k, v in only.items())
+        + (f" --head {args.head}" if args.head != "net" else "")
+        + extra_flags(args)
+        + (f" --embedders {args.embedders}" if args.embedders != "e5,use" else "")
+        + (f" --judge {args.judge}" if args.judge else "")
+        + (f" --at {args.at}" if args.at else "")
+        + (f" --leave-out {args.leave_out}" if args.leave_out else "")
+        + (" --keep-others" if args.keep_others else "")
+        + (f" --judge-out {args.judge_out.name}" if args.judge_out != OUT else "")
+        + "`"
+    )
 
 
-def _fixed_report(args, only: dict[str, str], summaries: dict[str, dict],
-                  sources: dict[str, Path]) -> list[str]:
+def _fixed_report(
+    args, only: dict[str, str], summaries: dict[str, dict], sources: dict[str, Path]
+) -> list[str]:
     """The report of a fit at thresholds chosen before (``--at``): what was fitted on, and the
     in-sample scores (no LOSO was run: the choice and its held-out numbers are the split's)."""
-    lines = ["# 3-op judge: a fit at thresholds chosen before", "",
-             f"Command: {_command(args, only)}",
-             "", f"Fitted on {len(sources)} sources ({', '.join(sources)}) at EN / JA "
-             f"{args.at.replace(',', ' / ')} (chosen on a train → choose split; no grid, no "
-             "LOSO), with the extra rows of `_classify_extra` (distractors "
-             f"{args.distractors} a memory at weight {args.distractor_weight}; duplicates of "
-             f"{len(args.duplicates)} dedup files at weight {args.duplicate_weight}).", ""]
+    lines = [
+        "# 3-op judge: a fit at thresholds chosen before",
+        "",
+        f"Command: {_command(args, only)}",
+        "",
+        f"Fitted on {len(sources)} sources ({', '.join(sources)}) at EN / JA "
+        f"{args.at.replace(',', ' / ')} (chosen on a train → choose split; no grid, no "
+        "LOSO), with the extra rows of `_classify_extra` (distractors "
+        f"{args.distractors} a memory at weight {args.distractor_weight}; duplicates of "
+        f"{len(args.duplicates)} dedup files at weight {args.duplicate_weight}).",
+        "",
+    ]
     for name, s in summaries.items():
-        lines += [f"## {name}: in-sample (fitted on; not an estimate of a new writer)", "",
-                  "| source | n | macro-F1 | C precision | C recall |", "|---|---|---|---|---|"]
-        lines += [f"| {src} | {s['n'][src]} | {v['all_f1']:.3f} | {v['all_cp']:.3f} | "
-                  f"{v['all_cr']:.3f} |" for src, v in s["insample"].items()]
+        lines += [
+            f"## {name}: in-sample (fitted on; not an estimate of a new writer)",
+            "",
+            "| source | n | macro-F1 | C precision | C recall |",
+            "|---|---|---|---|---|",
+        ]
+        lines += [
+            f"| {src} | {s['n'][src]} | {v['all_f1']:.3f} | {v['all_cp']:.3f} | {v['all_cr']:.3f} |"
+            for src, v in s["insample"].items()
+        ]
         lines += ["", f"Rule overrides: {list(s['overrides']) or 'none'}.", ""]
     return lines
 
@@ -335,92 +429,150 @@ def _fixed_report(args, only: dict[str, str], summaries: dict[str, dict],
 def main(argv: list[str] | None = None) -> int:
     args = arguments().parse_args(argv)
     only = {k: getattr(args, k) for k in ("features", "blocks", "c") if getattr(args, k)}
-    sources = {"pairs": args.data, **{name: getattr(args, name) for name in HOLDOUTS},
-               **{name: getattr(args, name) for name in NOTES}}
+    sources = {
+        "pairs": args.data,
+        **{name: getattr(args, name) for name in HOLDOUTS},
+        **{name: getattr(args, name) for name in NOTES},
+    }
     left_out = [name for name in args.leave_out.split(",") if name]
     if unknown := [name for name in left_out if name not in sources]:
         sys.exit(f"--leave-out: unknown sources {unknown}")
     sources = {name: path for name, path in sources.items() if name not in left_out}
-    at = dict(zip(("en", "ja"), (float(v) for v in args.at.split(",")), strict=True)) \
-        if args.at else None
+    at = (
+        dict(zip(("en", "ja"), (float(v) for v in args.at.split(",")), strict=True))
+        if args.at
+        else None
+    )
     extra = extra_of(args)
     models, summaries = [], {}
     for name in args.embedders.split(","):
-        model, summary = train_one(name, sources, args.precision, args.cache,
-                                   {k: v for k, v in only.items() if not (
-                                       k == "c" and args.head != "linear")}, args.head, extra,
-                                   at)
+        model, summary = train_one(
+            name,
+            sources,
+            args.precision,
+            args.cache,
+            {k: v for k, v in only.items() if not (k == "c" and args.head != "linear")},
+            args.head,
+            extra,
+            at,
+        )
         models.append(_rounded(model.to_dict()))
         summaries[name] = summary
         best = summary["best"]
         if at is not None:
             continue
-        print(f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
-              f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
-              f"CV={best['cv']['all_f1']}", file=sys.stderr)
+        print(
+            f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
+            f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
+            f"CV={best['cv']['all_f1']}",
+            file=sys.stderr,
+        )
     chosen = _judge_choice(summaries, models, sources, args.precision, args.judge)
     judge_name = chosen["name"]
-    print(f"judge embedder (every server's, {'given' if args.judge else 'chosen on LOSO'}): "
-          f"{judge_name}", file=sys.stderr)
-    args.judge_out.write_text(json.dumps({"trained_on": [p.name for p in sources.values()],
-                                          "judge_embedder": chosen,
-                                          "models": _merged(models, sources, args.keep_others)},
-                                         indent=1) + "\n", encoding="utf-8")
+    print(
+        f"judge embedder (every server's, {'given' if args.judge else 'chosen on LOSO'}): "
+        f"{judge_name}",
+        file=sys.stderr,
+    )
+    args.judge_out.write_text(
+        json.dumps(
+            {
+                "trained_on": [p.name for p in sources.values()],
+                "judge_embedder": chosen,
+                "models": _merged(models, sources, args.keep_others),
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     if at is not None:
-        write_results(args.out, "\n".join(_fixed_report(args, only, summaries, sources)),
-                      {name: {"config": vars(s["best"]["config"]), "threshold": at,
-                              "overrides": list(s["overrides"]), "n": s["n"],
-                              "insample": s["insample"]} for name, s in summaries.items()})
+        write_results(
+            args.out,
+            "\n".join(_fixed_report(args, only, summaries, sources)),
+            {
+                name: {
+                    "config": vars(s["best"]["config"]),
+                    "threshold": at,
+                    "overrides": list(s["overrides"]),
+                    "n": s["n"],
+                    "insample": s["insample"],
+                }
+                for name, s in summaries.items()
+            },
+        )
         print(f"wrote {args.judge_out}", file=sys.stderr)
         return 0
-    lines = ["# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY "
-             "threshold", "",
-             f"Command: {_command(args, only)}"
-             + (" (the grid restricted to that configuration: chosen before, not re-chosen)"
-                if only else ""),
-             "", f"{len(sources)} sources by {len(sources)} writers: `pairs` "
-             "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
-             f"held-out sets `holdout1` … `holdout{_HOLDOUT_COUNT}`, `short1`, `short2`, "
-             f"`notes1` … `notes{len(NOTES)}` "
-             "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
-             "set seen since its one scoring. The notes folds are read as the server reads a "
-             "consolidated note (`classify(..., note=True)`): never closed through the "
-             "statements' threshold, only through the sentence threshold, so they make no "
-             "call on the statements' curve. A new memory of several sentences is never "
-             "called CONTRADICTORY as a whole (`offline.one_statement`), so every "
-             "model is fitted on the pairs whose new memory is one statement only; it closes "
-             "the old one only when one of its sentences, read alone, reaches the sentence "
-             "threshold (below). Every "
-             "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
-             "everything else, score the one left out); the final model is fitted on all of them. "
-             "Each language's threshold is the lowest from which the left-out sources' "
-             f"CONTRADICTORY calls ({RULE.label()}) keep precision ≥ "
-             f"{args.precision} all the way up "
-             f"(a threshold where no source makes {MIN_CALLS} calls counts as keeping it), "
-             f"raised by {MARGIN} steps when one step lower that precision falls more "
-             f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
-             "rule chosen on fresh writers by a train → choose split, "
-             "`bench/results/classify_round28.md`); a configuration keeps precision when "
-             f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
-             f"the target. Judge embedder (every server's): {judge_name}"
-             + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),
-             ""]
+    lines = [
+        "# 3-op judge: training, leave-one-source-out scores and the CONTRADICTORY threshold",
+        "",
+        f"Command: {_command(args, only)}"
+        + (
+            " (the grid restricted to that configuration: chosen before, not re-chosen)"
+            if only
+            else ""
+        ),
+        "",
+        f"{len(sources)} sources by {len(sources)} writers: `pairs` "
+        "(`bench/data/classify_pairs.jsonl`, all splits, always fitted on) and the "
+        f"held-out sets `holdout1` … `holdout{_HOLDOUT_COUNT}`, `short1`, `short2`, "
+        f"`notes1` … `notes{len(NOTES)}` "
+        "(`bench/data/classify_holdout*.jsonl`, `classify_notes*.jsonl`), each held-out "
+        "set seen since its one scoring. The notes folds are read as the server reads a "
+        "consolidated note (`classify(..., note=True)`): never closed through the "
+        "statements' threshold, only through the sentence threshold, so they make no "
+        "call on the statements' curve. A new memory of several sentences is never "
+        "called CONTRADICTORY as a whole (`offline.one_statement`), so every "
+        "model is fitted on the pairs whose new memory is one statement only; it closes "
+        "the old one only when one of its sentences, read alone, reaches the sentence "
+        "threshold (below). Every "
+        "setting is chosen on leave-one-source-out scores over the held-out sets (fit on "
+        "everything else, score the one left out); the final model is fitted on all of them. "
+        "Each language's threshold is the lowest from which the left-out sources' "
+        f"CONTRADICTORY calls ({RULE.label()}) keep precision ≥ "
+        f"{args.precision} all the way up "
+        f"(a threshold where no source makes {MIN_CALLS} calls counts as keeping it), "
+        f"raised by {MARGIN} steps when one step lower that precision falls more "
+        f"than {CLIFF} under it, then by {RULE.margin} step(s) whatever the curve (the "
+        "rule chosen on fresh writers by a train → choose split, "
+        "`bench/results/classify_round28.md`); a configuration keeps precision when "
+        f"that holds and no source with {MIN_CALLS} calls falls more than {FAR} under "
+        f"the target. Judge embedder (every server's): {judge_name}"
+        + (" (given by `--judge`: chosen on nested LOSO)." if args.judge else "."),
+        "",
+    ]
     for name, summary in summaries.items():
         lines += render(name, summary)
     others = alternatives(summaries, args.precision)
     lines += render_alternatives(others)
-    report = {name: {"config": vars(s["best"]["config"]), "threshold": s["best"]["threshold"],
-                     "sentence_threshold": _rounded(s["best"]["sentence_threshold"])
-                     if s["best"]["sentence_threshold"] < 1 else None,
-                     "sentence_curve": s["best"]["sentence_curve"],
-                     "cross_guard": s["best"]["cross_guard"],
-                     "overrides": list(s["overrides"]), "cross": s["best"]["cross"],
-                     "cv": s["best"]["cv"], "curve": s["best"]["curve"], "n": s["n"],
-                     "insample": s["insample"],
-                     "grid": [{"config": vars(r["config"]), "cross_f1": r["cross_f1"],
-                               "cross": r["cross"], "cv": r["cv"], "threshold": r["threshold"]}
-                              for r in s["grid"]]}
-              for name, s in summaries.items()}
+    report = {
+        name: {
+            "config": vars(s["best"]["config"]),
+            "threshold": s["best"]["threshold"],
+            "sentence_threshold": _rounded(s["best"]["sentence_threshold"])
+            if s["best"]["sentence_threshold"] < 1
+            else None,
+            "sentence_curve": s["best"]["sentence_curve"],
+            "cross_guard": s["best"]["cross_guard"],
+            "overrides": list(s["overrides"]),
+            "cross": s["best"]["cross"],
+            "cv": s["best"]["cv"],
+            "curve": s["best"]["curve"],
+            "n": s["n"],
+            "insample": s["insample"],
+            "grid": [
+                {
+                    "config": vars(r["config"]),
+                    "cross_f1": r["cross_f1"],
+                    "cross": r["cross"],
+                    "cv": r["cv"],
+                    "threshold": r["threshold"],
+                }
+                for r in s["grid"]
+            ],
+        }
+        for name, s in summaries.items()
+    }
     report["alternatives"] = others
     write_results(args.out, "\n".join(lines), report)
     print(f"wrote {OUT.relative_to(REPO)}", file=sys.stderr)

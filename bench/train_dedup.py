@@ -115,13 +115,15 @@ def misses_line(rows: Rows, decided: np.ndarray, raw: float, choice: Choice) -> 
     missed = (rows.label == 1) & ~decided
     above = missed & (rows.cosine > raw)
     judged = above & ~rows.traded
-    return (f"LOSO misses: {int(missed.sum())} of {int((rows.label == 1).sum())} paraphrases; "
-            f"{int((missed & (rows.cosine <= choice.floor)).sum())} below the floor, "
-            f"{int((missed & (rows.cosine > choice.floor) & (rows.cosine <= raw)).sum())} in "
-            f"its band, {int(above.sum())} above the dedup threshold: "
-            f"{int((above & rows.traded).sum())} by a rule (traded parts, a status changed), "
-            f"{int((judged & rows.vetoed).sum())} by the judge where the veto found a change, "
-            f"{int((judged & ~rows.vetoed).sum())} by the judge alone.")
+    return (
+        f"LOSO misses: {int(missed.sum())} of {int((rows.label == 1).sum())} paraphrases; "
+        f"{int((missed & (rows.cosine <= choice.floor)).sum())} below the floor, "
+        f"{int((missed & (rows.cosine > choice.floor) & (rows.cosine <= raw)).sum())} in "
+        f"its band, {int(above.sum())} above the dedup threshold: "
+        f"{int((above & rows.traded).sum())} by a rule (traded parts, a status changed), "
+        f"{int((judged & rows.vetoed).sum())} by the judge where the veto found a change, "
+        f"{int((judged & ~rows.vetoed).sum())} by the judge alone."
+    )
 
 
 def table(rows: Rows, decisions: dict[str, np.ndarray]) -> list[list[str]]:
@@ -140,8 +142,9 @@ def table(rows: Rows, decisions: dict[str, np.ndarray]) -> list[list[str]]:
         cells = []
         for decided in decisions.values():
             per_fold = [rates(decided, rows, mask & (rows.source == s)) for s in SOURCES]
-            cells.append(f"{np.mean([c for c, _ in per_fold]):.1%} / "
-                         f"{np.max([d for _, d in per_fold]):.1%}")
+            cells.append(
+                f"{np.mean([c for c, _ in per_fold]):.1%} / {np.max([d for _, d in per_fold]):.1%}"
+            )
         out.append(["mean / worst fold", lang, *cells])
     cells = []
     for decided in decisions.values():
@@ -154,31 +157,52 @@ def table(rows: Rows, decisions: dict[str, np.ndarray]) -> list[list[str]]:
 def main(argv: list[str] | None = None) -> int:
     bench = parser(__doc__, out="dedup_judge")
     bench.add_argument("--embedder", default="e5,use")
-    bench.add_argument("--part-embedder", default="use",
-                       help="the embedder of the aligned difference (default: use)")
+    bench.add_argument(
+        "--part-embedder",
+        default="use",
+        help="the embedder of the aligned difference (default: use)",
+    )
     bench.add_argument("--l2", type=float, default=10.0)
-    bench.add_argument("--margins", default="0,0.01,0.02,0.03,0.04,0.05",
-                       help="floors tried, in spec units below the dedup threshold (0.05 is "
-                            "the default threshold's 0.80: the evolution anchor); each is kept "
-                            "only when its nested LOSO holds 3%% on every fold")
-    bench.add_argument("--rule", default=CHOSEN_RULE,
-                       help="how the thresholds are chosen: fold:LIMIT (wrong drops at most "
-                            "LIMIT on every left-out fold), pooled:LIMIT (over all folds' "
-                            "pairs), /CAP a cap on every fold with a pooled limit, +MARGIN "
-                            f"raises the threshold (default {CHOSEN_RULE}; "
-                            f"the target is {MAX_DROPPED})")
-    bench.add_argument("--plain", action="store_true",
-                       help="the judge before this round: no notation, no scope, no floor")
-    bench.add_argument("--ablate", default="",
-                       help="leave out (tuning aid): notation, scope, polarity "
-                            "(comma-separated)")
-    bench.add_argument("--without", default=WITHOUT,
-                       help="features an embedder's judge leaves out, e.g. "
-                            "use=notation_cosine (default none)")
-    bench.add_argument("--no-write", action="store_true",
-                       help="report only; leave the packaged model file alone")
-    bench.add_argument("--cache", type=Path, default=None,
-                       help="keep embeddings in this file between runs (tuning aid)")
+    bench.add_argument(
+        "--margins",
+        default="0,0.01,0.02,0.03,0.04,0.05",
+        help="floors tried, in spec units below the dedup threshold (0.05 is "
+        "the default threshold's 0.80: the evolution anchor); each is kept "
+        "only when its nested LOSO holds 3%% on every fold",
+    )
+    bench.add_argument(
+        "--rule",
+        default=CHOSEN_RULE,
+        help="how the thresholds are chosen: fold:LIMIT (wrong drops at most "
+        "LIMIT on every left-out fold), pooled:LIMIT (over all folds' "
+        "pairs), /CAP a cap on every fold with a pooled limit, +MARGIN "
+        f"raises the threshold (default {CHOSEN_RULE}; "
+        f"the target is {MAX_DROPPED})",
+    )
+    bench.add_argument(
+        "--plain",
+        action="store_true",
+        help="the judge before this round: no notation, no scope, no floor",
+    )
+    bench.add_argument(
+        "--ablate",
+        default="",
+        help="leave out (tuning aid): notation, scope, polarity (comma-separated)",
+    )
+    bench.add_argument(
+        "--without",
+        default=WITHOUT,
+        help="features an embedder's judge leaves out, e.g. use=notation_cosine (default none)",
+    )
+    bench.add_argument(
+        "--no-write", action="store_true", help="report only; leave the packaged model file alone"
+    )
+    bench.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help="keep embeddings in this file between runs (tuning aid)",
+    )
     args = bench.parse_args(argv)
     rules = Rule.parse_each(args.rule)
     if args.cache is not None and args.cache.is_file():
@@ -187,41 +211,62 @@ def main(argv: list[str] | None = None) -> int:
     setting = PersonaSettings().dedup_threshold
     ablate = frozenset(a.strip() for a in args.ablate.split(",") if a.strip())
     pairs = load(SOURCES)
-    models, lines, payload = [], [
-        "# Dedup's learned judge: leave-one-source-out", "",
-        f"`python bench/train_dedup.py{' ' + ' '.join(argv) if argv else ''}` (L2 {args.l2}) on "
-        f"{len(pairs)} pairs from {', '.join(SOURCES)}. Each cell: paraphrases caught / "
-        "related-but-different wrongly dropped, over all the source's pairs (a pair below the "
-        "floor is never dropped; parts that traded places are never dropped). *Veto alone*: the "
-        "value rules (written on these sets: in-sample for all of them) above the dedup "
-        "threshold. *LOSO* fits on the other sources and scores the left-out one, with the "
-        "floor and "
-        f"thresholds chosen on those LOSO scores (rule `{args.rule}`: fold:L drops ≤ L on every "
-        "fold, pooled:L over all folds' pairs, /C at most C on every fold too, +M the threshold "
-        "raised by M; the target is "
-        f"{MAX_DROPPED:.0%}). *Nested* makes "
-        "each fold's choices on its training sources only: the estimate for unseen "
-        "pairs. *In-sample*: the shipped model, fitted on all of them. The last rows: mean "
-        "caught over the folds / the worst fold's drops, and both over all pairs pooled.", ""], []
+    models, lines, payload = (
+        [],
+        [
+            "# Dedup's learned judge: leave-one-source-out",
+            "",
+            f"`python bench/train_dedup.py{' ' + ' '.join(argv) if argv else ''}` (L2 {args.l2}) "
+            "on "
+            f"{len(pairs)} pairs from {', '.join(SOURCES)}. Each cell: paraphrases caught / "
+            "related-but-different wrongly dropped, over all the source's pairs (a pair below the "
+            "floor is never dropped; parts that traded places are never dropped). *Veto alone*: "
+            "the "
+            "value rules (written on these sets: in-sample for all of them) above the dedup "
+            "threshold. *LOSO* fits on the other sources and scores the left-out one, with the "
+            "floor and "
+            f"thresholds chosen on those LOSO scores (rule `{args.rule}`: fold:L drops ≤ L on "
+            "every "
+            "fold, pooled:L over all folds' pairs, /C at most C on every fold too, +M the "
+            "threshold "
+            "raised by M; the target is "
+            f"{MAX_DROPPED:.0%}). *Nested* makes "
+            "each fold's choices on its training sources only: the estimate for unseen "
+            "pairs. *In-sample*: the shipped model, fitted on all of them. The last rows: mean "
+            "caught over the folds / the worst fold's drops, and both over all pairs pooled.",
+            "",
+        ],
+        [],
+    )
     for name in [n.strip() for n in args.embedder.split(",") if n.strip()]:
         started = time.perf_counter()
-        without = frozenset(f for n, _, f in (w.partition("=") for w in args.without.split(","))
-                            if n.strip() == name and f.strip())
-        rows, model_id, part_id, calibration = read(name, args.part_embedder, pairs,
-                                                    plain=args.plain, ablate=ablate,
-                                                    without=without)
+        without = frozenset(
+            f
+            for n, _, f in (w.partition("=") for w in args.without.split(","))
+            if n.strip() == name and f.strip()
+        )
+        rows, model_id, part_id, calibration = read(
+            name, args.part_embedder, pairs, plain=args.plain, ablate=ablate, without=without
+        )
         raw = calibration.to_raw(setting)
         rule = rules.get(name, rules.get("", Rule()))
         kept = safe_margins(rows, calibration, margins, args.l2, setting, rule)
         choice, p = choose(rows, SOURCES, calibration, kept, args.l2, setting, rule)
         final = fit(rows, np.ones(len(rows.label), dtype=bool), choice.floor, args.l2)
-        shipped = DedupModel(model_id, part_id, rows.features, np.round(final.mean, DIGITS),
-                             np.round(final.scale, DIGITS), np.round(final.weights, DIGITS),
-                             round(final.bias, DIGITS), choice.threshold,
-                             floor_margin=choice.margin, floor_threshold=choice.floor_threshold)
+        shipped = DedupModel(
+            model_id,
+            part_id,
+            rows.features,
+            np.round(final.mean, DIGITS),
+            np.round(final.scale, DIGITS),
+            np.round(final.weights, DIGITS),
+            round(final.bias, DIGITS),
+            choice.threshold,
+            floor_margin=choice.margin,
+            floor_threshold=choice.floor_threshold,
+        )
         models.append(shipped)
-        nested_decided, nested_choice = nested(rows, calibration, kept, args.l2, setting,
-                                               rule)
+        nested_decided, nested_choice = nested(rows, calibration, kept, args.l2, setting, rule)
         in_sample = probabilities(shipped, rows, rows.cosine > choice.floor)
         decisions = {
             "veto alone": (rows.cosine > raw) & ~rows.vetoed & ~rows.traded,
@@ -230,57 +275,97 @@ def main(argv: list[str] | None = None) -> int:
             "in-sample": decide(rows, in_sample, raw, choice),
         }
         seconds = time.perf_counter() - started
-        lines += [f"## {name} — `{model_id}`", "",
-                  f"Aligned difference embedded by `{part_id}`. Floors whose nested LOSO holds "
-                  f"{MAX_DROPPED:.0%} (rule {rule}: "
-                  + ("pooled, and the cap on every fold" if rule.pooled else "on every fold")
-                  + f"): {', '.join(map(str, kept))} (of "
-                  f"{', '.join(map(str, margins))}). Raw dedup threshold {raw:.4f}; "
-                  f"floor {choice.margin} below it on the spec scale = raw {choice.floor:.4f}; "
-                  f"{int((rows.cosine > choice.floor).sum())} of {len(pairs)} pairs above the "
-                  f"floor; probability threshold {choice.threshold} above the dedup threshold, "
-                  f"{choice.floor_threshold} in the band; nested choices (margin / threshold / "
-                  "band threshold) " + ", ".join(
-                      f"{s}: {c.margin} / {c.threshold} / {c.floor_threshold}"
-                      for s, c in nested_choice.items()) + f"; {seconds:.0f} s.", "",
-                  md_table(["left-out source", "lang", *decisions], table(rows, decisions)),
-                  "", "Weights (standardised features): " + ", ".join(
-                      f"{f} {w:+.2f}" for f, w in zip(rows.features, shipped.weights,
-                                                      strict=True)) + f", bias {shipped.bias:+.2f}",
-                  ""]
+        lines += [
+            f"## {name} — `{model_id}`",
+            "",
+            f"Aligned difference embedded by `{part_id}`. Floors whose nested LOSO holds "
+            f"{MAX_DROPPED:.0%} (rule {rule}: "
+            + ("pooled, and the cap on every fold" if rule.pooled else "on every fold")
+            + f"): {', '.join(map(str, kept))} (of "
+            f"{', '.join(map(str, margins))}). Raw dedup threshold {raw:.4f}; "
+            f"floor {choice.margin} below it on the spec scale = raw {choice.floor:.4f}; "
+            f"{int((rows.cosine > choice.floor).sum())} of {len(pairs)} pairs above the "
+            f"floor; probability threshold {choice.threshold} above the dedup threshold, "
+            f"{choice.floor_threshold} in the band; nested choices (margin / threshold / "
+            "band threshold) "
+            + ", ".join(
+                f"{s}: {c.margin} / {c.threshold} / {c.floor_threshold}"
+                for s, c in nested_choice.items()
+            )
+            + f"; {seconds:.0f} s.",
+            "",
+            md_table(["left-out source", "lang", *decisions], table(rows, decisions)),
+            "",
+            "Weights (standardised features): "
+            + ", ".join(
+                f"{f} {w:+.2f}" for f, w in zip(rows.features, shipped.weights, strict=True)
+            )
+            + f", bias {shipped.bias:+.2f}",
+            "",
+        ]
         loso_decided = decisions["LOSO"]
-        lines += [misses_line(rows, loso_decided, raw, choice), "",
-                  *misses_by_shape(rows, [q["shape"] for q in pairs], loso_decided, raw,
-                                   choice.floor, args.l2),
-                  f"Left-out pairs the judge got wrong ({name}, LOSO):", ""]
+        lines += [
+            misses_line(rows, loso_decided, raw, choice),
+            "",
+            *misses_by_shape(
+                rows, [q["shape"] for q in pairs], loso_decided, raw, choice.floor, args.l2
+            ),
+            f"Left-out pairs the judge got wrong ({name}, LOSO):",
+            "",
+        ]
         for i in np.flatnonzero(loso_decided != (rows.label == 1)):
             kind = "dropped" if loso_decided[i] else "missed paraphrase"
-            where = (f"p={p[i]:.2f}" if rows.cosine[i] > choice.floor and not rows.traded[i]
-                     else "traded parts" if rows.traded[i] else "below the floor")
-            lines.append(f"- {kind} {where} cos={rows.cosine[i]:.3f} [{rows.source[i]}] "
-                         f"{pairs[i]['a']} → {pairs[i]['b']}")
-        lines += ["", f"Related-but-different pairs dropped in nested LOSO ({name}; shape, "
-                  "the fold's choice):", ""]
+            where = (
+                f"p={p[i]:.2f}"
+                if rows.cosine[i] > choice.floor and not rows.traded[i]
+                else "traded parts"
+                if rows.traded[i]
+                else "below the floor"
+            )
+            lines.append(
+                f"- {kind} {where} cos={rows.cosine[i]:.3f} [{rows.source[i]}] "
+                f"{pairs[i]['a']} → {pairs[i]['b']}"
+            )
+        lines += [
+            "",
+            f"Related-but-different pairs dropped in nested LOSO ({name}; shape, "
+            "the fold's choice):",
+            "",
+        ]
         for i in np.flatnonzero(nested_decided & (rows.label == 0)):
             c = nested_choice[rows.source[i]]
-            lines.append(f"- {pairs[i]['shape']} cos={rows.cosine[i]:.3f} [{rows.source[i]}: "
-                         f"{c.margin} / {c.threshold} / {c.floor_threshold}] "
-                         f"{pairs[i]['a']} → {pairs[i]['b']}")
+            lines.append(
+                f"- {pairs[i]['shape']} cos={rows.cosine[i]:.3f} [{rows.source[i]}: "
+                f"{c.margin} / {c.threshold} / {c.floor_threshold}] "
+                f"{pairs[i]['a']} → {pairs[i]['b']}"
+            )
         lines.append("")
-        payload.append({"embedder": name, "model_id": model_id, "raw_threshold": raw,
-                        "choice": choice.__dict__,
-                        "nested": {s: c.__dict__ for s, c in nested_choice.items()},
-                        "rates": {k: {s: rates(v, rows, rows.source == s) for s in SOURCES}
-                                  for k, v in decisions.items()}})
+        payload.append(
+            {
+                "embedder": name,
+                "model_id": model_id,
+                "raw_threshold": raw,
+                "choice": choice.__dict__,
+                "nested": {s: c.__dict__ for s, c in nested_choice.items()},
+                "rates": {
+                    k: {s: rates(v, rows, rows.source == s) for s in SOURCES}
+                    for k, v in decisions.items()
+                },
+            }
+        )
     if args.cache is not None:
         args.cache.write_bytes(pickle.dumps(CACHE))
     if not args.no_write:
-        data = {"trained_by": "bench/train_dedup.py", "sources": list(SOURCES),
-                "l2": args.l2, "rule": args.rule,
-                "models": [{**m.to_dict(), "part_embedder_name": args.part_embedder}
-                           for m in models]}
-        Path(MODEL_FILE).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n",
-                                    encoding="utf-8")
+        data = {
+            "trained_by": "bench/train_dedup.py",
+            "sources": list(SOURCES),
+            "l2": args.l2,
+            "rule": args.rule,
+            "models": [{**m.to_dict(), "part_embedder_name": args.part_embedder} for m in models],
+        }
+        Path(MODEL_FILE).write_text(
+            json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     emit(args, "\n".join(lines), {"l2": args.l2, "embedders": payload})
     return 0
 

@@ -27,9 +27,26 @@ from pathlib import Path
 import httpx
 
 ADMIN = "omo_admin_write-throughput-bench"
-WORDS = ("apple", "river", "violin", "glacier", "lantern", "pepper", "harbor", "meteor",
-         "saddle", "tulip", "quartz", "walnut", "canyon", "dolphin", "ember", "falcon",
-         "garnet", "iguana")
+WORDS = (
+    "apple",
+    "river",
+    "violin",
+    "glacier",
+    "lantern",
+    "pepper",
+    "harbor",
+    "meteor",
+    "saddle",
+    "tulip",
+    "quartz",
+    "walnut",
+    "canyon",
+    "dolphin",
+    "ember",
+    "falcon",
+    "garnet",
+    "iguana",
+)
 
 
 def _free_port() -> int:
@@ -42,9 +59,13 @@ def _serve(data: Path, env: dict[str, str], log: Path) -> tuple[subprocess.Popen
     port = _free_port()
     omoide = Path(sys.executable).parent / "omoide"
     with log.open("wb") as out:
-        proc = subprocess.Popen([str(omoide), "serve", "--port", str(port)],
-                                env={**env, "OMOIDE_DATA": str(data)}, stdin=subprocess.DEVNULL,
-                                stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [str(omoide), "serve", "--port", str(port)],
+            env={**env, "OMOIDE_DATA": str(data)},
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
@@ -71,8 +92,12 @@ def main() -> None:
     parser.add_argument("--servers", type=int, default=1)
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="omoide-write-bench-"))
-    env = {**os.environ, "OMOIDE_EMBEDDER": args.embedder, "OMOIDE_ADMIN_KEY": ADMIN,
-           "OMOIDE_WORKERS": "0"}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": args.embedder,
+        "OMOIDE_ADMIN_KEY": ADMIN,
+        "OMOIDE_WORKERS": "0",
+    }
     procs: list[subprocess.Popen[bytes]] = []
     try:
         urls = []
@@ -81,15 +106,21 @@ def main() -> None:
             procs.append(proc)
             urls.append(url)
         names = [f"p{i}" for i in range(args.personas)]
-        with httpx.Client(base_url=urls[0], headers={"Authorization": f"Bearer {ADMIN}"},
-                          timeout=60) as admin:
-            keys = {name: admin.post("/api/personas", json={"name": name}).json()["api_key"]
-                    for name in names}
+        with httpx.Client(
+            base_url=urls[0], headers={"Authorization": f"Bearer {ADMIN}"}, timeout=60
+        ) as admin:
+            keys = {
+                name: admin.post("/api/personas", json={"name": name}).json()["api_key"]
+                for name in names
+            }
 
         def write(i: int) -> str:
             name = names[i % len(names)]
-            with httpx.Client(base_url=urls[i % len(urls)], timeout=300,
-                              headers={"Authorization": f"Bearer {keys[name]}"}) as client:
+            with httpx.Client(
+                base_url=urls[i % len(urls)],
+                timeout=300,
+                headers={"Authorization": f"Bearer {keys[name]}"},
+            ) as client:
                 reply = client.post(f"/api/memories/{name}", json={"content": _content(i)})
             reply.raise_for_status()
             return str(reply.json()["status"])
@@ -100,9 +131,11 @@ def main() -> None:
         with ThreadPoolExecutor(args.clients) as pool:
             statuses = list(pool.map(write, range(args.writes)))
         took = time.monotonic() - start
-        print(f"{args.writes} writes, {args.personas} persona(s), {args.clients} clients, "
-              f"{args.servers} server(s), embedder {args.embedder}: {took:.2f} s, "
-              f"{args.writes / took:.1f} writes/s, {statuses.count('created')} created")
+        print(
+            f"{args.writes} writes, {args.personas} persona(s), {args.clients} clients, "
+            f"{args.servers} server(s), embedder {args.embedder}: {took:.2f} s, "
+            f"{args.writes / took:.1f} writes/s, {statuses.count('created')} created"
+        )
     finally:
         for proc in procs:
             proc.terminate()

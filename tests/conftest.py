@@ -51,8 +51,10 @@ def _sqlite_only(metafunc: pytest.Metafunc) -> bool:
     """Marked so, or a browser test of the dashboard: it drives pages whose data comes through
     the services, which the HTTP tests already run on both stores (and a browser per store
     would double the slowest tests of the suite)."""
-    return bool(metafunc.definition.get_closest_marker("sqlite_only")) or \
-        "dashboard" in Path(str(metafunc.definition.path)).parts[-2:-1]
+    return (
+        bool(metafunc.definition.get_closest_marker("sqlite_only"))
+        or "dashboard" in Path(str(metafunc.definition.path)).parts[-2:-1]
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -115,9 +117,13 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def make_app(data_dir: Path, clock: FixedClock, embedder: HashEmbedder,
-             store_environ: dict[str, str], sqlite_template: Path
-             ) -> Iterator[Callable[..., Omoide]]:
+def make_app(
+    data_dir: Path,
+    clock: FixedClock,
+    embedder: HashEmbedder,
+    store_environ: dict[str, str],
+    sqlite_template: Path,
+) -> Iterator[Callable[..., Omoide]]:
     """Build a wired Omoide on the temp data folder (same folder and database on each call).
     A new SQLite folder starts from the migrated template: the same file the migrations would
     write, without running them for every test (tests/integration/test_migrations.py runs them)."""

@@ -59,8 +59,16 @@ def build() -> list[dict[str, str]]:
             slot = position[(label, kind)]
             position[(label, kind)] += 1
             split = "validation" if slot % 20 in VALIDATION_POSITIONS and not extra else "train"
-            row = {"lang": lang, "old": old, "new": new, "label": LABELS[label],
-                   "difficulty": difficulty, "kind": kind, "why": why, "split": split}
+            row = {
+                "lang": lang,
+                "old": old,
+                "new": new,
+                "label": LABELS[label],
+                "difficulty": difficulty,
+                "kind": kind,
+                "why": why,
+                "split": split,
+            }
             if extra:
                 row["twin"] = f"{'xyz'[_round(path) - 1]}{line_no:03d}"
             rows.append(row)

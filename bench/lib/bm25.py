@@ -95,9 +95,13 @@ class Baselines:
         for i in self.index.rank(bm25_tokens(question)):
             if i in seen:
                 continue
-            group = [j for j in range(i - radius, i + radius + 1)
-                     if 0 <= j < len(self.turns) and j not in seen
-                     and self.turns[j].session == self.turns[i].session]
+            group = [
+                j
+                for j in range(i - radius, i + radius + 1)
+                if 0 <= j < len(self.turns)
+                and j not in seen
+                and self.turns[j].session == self.turns[i].session
+            ]
             seen.update(group)
             out.append(window_result([self.turns[j] for j in group]))
         return out

@@ -17,8 +17,9 @@ from lib.reports import RESULTS
 __all__ = ["DATA_ROOT", "parser"]
 
 
-def parser(doc: str | None, *, out: str | None, data: str | Path | None = None
-           ) -> argparse.ArgumentParser:
+def parser(
+    doc: str | None, *, out: str | None, data: str | Path | None = None
+) -> argparse.ArgumentParser:
     """A parser with the standard arguments. ``out`` names the report under bench/results/
     (None: the script names it from its other arguments);
     ``data`` adds ``--data`` defaulting to it: a string is relative to ``../shared/bench``, a
@@ -28,11 +29,17 @@ def parser(doc: str | None, *, out: str | None, data: str | Path | None = None
     if data is not None:
         default = data if isinstance(data, Path) else DATA_ROOT / data
         shown = data if isinstance(data, Path) else f"../shared/bench/{data}"
-        parser.add_argument("--data", type=Path, default=default,
-                            help=f"Benchmark data (default: {shown}).")
-    parser.add_argument("--out", type=Path, default=None if out is None else RESULTS / out,
-                        help="Report path without extension (default: bench/results/"
-                             f"{out or '<named by the run>'}).")
-    parser.add_argument("--json", action="store_true",
-                        help="Print the JSON report instead of markdown.")
+        parser.add_argument(
+            "--data", type=Path, default=default, help=f"Benchmark data (default: {shown})."
+        )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None if out is None else RESULTS / out,
+        help="Report path without extension (default: bench/results/"
+        f"{out or '<named by the run>'}).",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="Print the JSON report instead of markdown."
+    )
     return parser

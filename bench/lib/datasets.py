@@ -289,9 +289,15 @@ def load_retrieval_set(path: Path | str) -> RetrievalSet:
         if row["type"] == "memory":
             memories[str(row["id"])] = str(row["content"])
         elif row["type"] == "query":
-            queries.append(RetrievalQuery(str(row["id"]), str(row["query"]),
-                                          frozenset(row["relevant"]), str(row.get("kind", "")),
-                                          str(row.get("lang", ""))))
+            queries.append(
+                RetrievalQuery(
+                    str(row["id"]),
+                    str(row["query"]),
+                    frozenset(row["relevant"]),
+                    str(row.get("kind", "")),
+                    str(row.get("lang", "")),
+                )
+            )
     return RetrievalSet(memories, tuple(queries))
 
 

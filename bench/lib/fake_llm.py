@@ -18,10 +18,18 @@ class FakeSummariser:
     def __init__(self) -> None:
         self.calls = 0
 
-    def complete(self, messages: Sequence[Message], *, system: str | None = None,
-                 max_tokens: int = 512, temperature: float = 0.0, json_mode: bool = False) -> str:
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        system: str | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+        json_mode: bool = False,
+    ) -> str:
         self.calls += 1
         limit = int(re.search(r"(\d+)", system or "300").group(1))  # type: ignore[union-attr]
-        lines = [line.split(": ", 1)[-1] for line in messages[-1].content.splitlines()
-                 if ": " in line]
+        lines = [
+            line.split(": ", 1)[-1] for line in messages[-1].content.splitlines() if ": " in line
+        ]
         return " ".join(line.split(". ")[0][:80] for line in lines)[:limit]

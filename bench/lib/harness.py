@@ -32,9 +32,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def local_server(data_dir: Path, embedder: str | None, admin_key: str,
-                 extra_env: Mapping[str, str] | None = None,
-                 src: Path | None = None) -> Iterator[str]:
+def local_server(
+    data_dir: Path,
+    embedder: str | None,
+    admin_key: str,
+    extra_env: Mapping[str, str] | None = None,
+    src: Path | None = None,
+) -> Iterator[str]:
     """``omoide serve`` on a free port with ``data_dir`` (and ``extra_env`` on top of the
     default environment); yields its URL, stops it after. With ``src``, the server is that
     source tree's (its ``src`` folder first on the path) run by this interpreter, e.g. an export
@@ -53,8 +57,11 @@ def local_server(data_dir: Path, embedder: str | None, admin_key: str,
     data_dir.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("wb") as server_log:
         proc = subprocess.Popen(
-            [*command, "serve", "--data", str(data_dir), "--port", str(port)], env=env,
-            stdout=server_log, stderr=subprocess.STDOUT)
+            [*command, "serve", "--data", str(data_dir), "--port", str(port)],
+            env=env,
+            stdout=server_log,
+            stderr=subprocess.STDOUT,
+        )
         url = f"http://127.0.0.1:{port}"
         try:
             wait_healthy(url, proc, log_path)
@@ -68,13 +75,16 @@ def local_server(data_dir: Path, embedder: str | None, admin_key: str,
                 proc.wait()
 
 
-def wait_healthy(url: str, proc: subprocess.Popen[bytes], log_path: Path,
-                 timeout_s: float = 180.0) -> None:
+def wait_healthy(
+    url: str, proc: subprocess.Popen[bytes], log_path: Path, timeout_s: float = 180.0
+) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"omoide serve exited ({proc.returncode}):\n"
-                               + log_path.read_text(errors="replace")[-2000:])
+            raise RuntimeError(
+                f"omoide serve exited ({proc.returncode}):\n"
+                + log_path.read_text(errors="replace")[-2000:]
+            )
         try:
             if httpx.get(f"{url}/health", timeout=2).status_code == 200:
                 return
@@ -93,8 +103,9 @@ class OmoideClient:
         return self._ok(self.http.get("/health"))
 
     def create_persona(self, name: str) -> str:
-        reply = self._ok(self.http.post("/api/personas", json={"name": name},
-                                        headers=self._auth(self.admin_key)))
+        reply = self._ok(
+            self.http.post("/api/personas", json={"name": name}, headers=self._auth(self.admin_key))
+        )
         return str(reply["api_key"])
 
     def put_settings(self, persona: str, key: str, patch: dict[str, Any]) -> None:
@@ -106,18 +117,33 @@ class OmoideClient:
         for session in conv.sessions:
             start = (session.date_time or datetime(2023, 1, 1)).replace(tzinfo=UTC)
             sid = f"session_{session.number}"
-            self._ok(self.http.post(f"/api/sessions/{persona}", headers=self._auth(key),
-                                    json={"session_id": sid, "started_at": start.isoformat()}))
-            events = [{"speaker": t.speaker, "role": "user", "content": t.text,
-                       "external_id": t.dia_id, "timestamp": (start + i * TURN_SPACING).isoformat(),
-                       **({"metadata": {"image_caption": t.image_caption}}
-                          if t.image_caption else {})}
-                      for i, t in enumerate(session.turns)]
-            reply = self._ok(self.http.post(f"/api/sessions/{persona}/{sid}/events",
-                                            json={"events": events}, headers=self._auth(key)))
+            self._ok(
+                self.http.post(
+                    f"/api/sessions/{persona}",
+                    headers=self._auth(key),
+                    json={"session_id": sid, "started_at": start.isoformat()},
+                )
+            )
+            events = [
+                {
+                    "speaker": t.speaker,
+                    "role": "user",
+                    "content": t.text,
+                    "external_id": t.dia_id,
+                    "timestamp": (start + i * TURN_SPACING).isoformat(),
+                    **({"metadata": {"image_caption": t.image_caption}} if t.image_caption else {}),
+                }
+                for i, t in enumerate(session.turns)
+            ]
+            reply = self._ok(
+                self.http.post(
+                    f"/api/sessions/{persona}/{sid}/events",
+                    json={"events": events},
+                    headers=self._auth(key),
+                )
+            )
             accepted += int(reply["accepted"])
-            self._ok(self.http.post(f"/api/sessions/{persona}/{sid}/end",
-                                    headers=self._auth(key)))
+            self._ok(self.http.post(f"/api/sessions/{persona}/{sid}/end", headers=self._auth(key)))
         return accepted
 
     def drain(self, persona: str, key: str, timeout_s: float = 7200.0) -> dict[str, Any]:
@@ -133,18 +159,24 @@ class OmoideClient:
     def existing_persona(self, sample_id: str) -> str:
         """The persona an earlier run made for a conversation (``locomo-<id>-<hex>``)."""
         reply = self._ok(self.http.get("/api/personas", headers=self._auth(self.admin_key)))
-        names = [p["name"] for p in reply["personas"]
-                 if p["name"].startswith(f"locomo-{sample_id}-")]
+        names = [
+            p["name"] for p in reply["personas"] if p["name"].startswith(f"locomo-{sample_id}-")
+        ]
         if len(names) != 1:
             raise SystemExit(f"expected one persona locomo-{sample_id}-*, found {names}")
         return names[0]
 
-    def search(self, persona: str, key: str, query: str, top_k: int,
-               extra: dict[str, str] | None = None) -> tuple[list[dict[str, Any]], float]:
+    def search(
+        self, persona: str, key: str, query: str, top_k: int, extra: dict[str, str] | None = None
+    ) -> tuple[list[dict[str, Any]], float]:
         start = time.perf_counter()
-        reply = self._ok(self.http.get(
-            f"/api/search/{persona}", headers=self._auth(key),
-            params={"q": query, "top_k": top_k, **(extra or {})}))
+        reply = self._ok(
+            self.http.get(
+                f"/api/search/{persona}",
+                headers=self._auth(key),
+                params={"q": query, "top_k": top_k, **(extra or {})},
+            )
+        )
         return reply["results"], (time.perf_counter() - start) * 1000
 
     @staticmethod
@@ -154,8 +186,10 @@ class OmoideClient:
     @staticmethod
     def _ok(response: httpx.Response) -> Any:
         if response.status_code >= 400:
-            raise RuntimeError(f"{response.request.method} {response.request.url.path} → "
-                               f"{response.status_code}: {response.text[:500]}")
+            raise RuntimeError(
+                f"{response.request.method} {response.request.url.path} → "
+                f"{response.status_code}: {response.text[:500]}"
+            )
         return response.json()
 
 
@@ -185,8 +219,9 @@ def kept_ingest_parser(doc: str | None, folder: str = "folder") -> argparse.Argu
     return parser
 
 
-def index_corpus(app: Any, persona: str, memories: Mapping[str, str], embedder: Any
-                 ) -> list[tuple[Any, str]]:
+def index_corpus(
+    app: Any, persona: str, memories: Mapping[str, str], embedder: Any
+) -> list[tuple[Any, str]]:
     """Create ``persona`` on an in-process ``app`` and store each of ``memories`` (set id →
     text) as a plain memory with its passage vector: no dedup, no evolution, fresh strength,
     as a retrieval set is indexed. Returns (stored memory, set id) pairs in the set's order."""
@@ -195,6 +230,15 @@ def index_corpus(app: Any, persona: str, memories: Mapping[str, str], embedder: 
     app.auth.create_persona(persona)
     store = app.store.memories(persona)
     vectors = embedder.embed_passages(list(memories.values()))
-    return [(store.insert(app.memories.build_new(content=content), vector=vector,
-                          stability=initial_stability(0.0), now=app.clock.now()), memory_id)
-            for (memory_id, content), vector in zip(memories.items(), vectors, strict=True)]
+    return [
+        (
+            store.insert(
+                app.memories.build_new(content=content),
+                vector=vector,
+                stability=initial_stability(0.0),
+                now=app.clock.now(),
+            ),
+            memory_id,
+        )
+        for (memory_id, content), vector in zip(memories.items(), vectors, strict=True)
+    ]

@@ -20,8 +20,7 @@ from lib.metrics import (
 from lib.reports import command_line, fmt, git_revision, md_table
 
 REFERENCE = {  # shared/bench/README.md, same five conversations
-    "bm25": {"evidence_recall": 0.659, "containment": 0.298, "recall_any@10": 0.632,
-             "mrr": 0.426},
+    "bm25": {"evidence_recall": 0.659, "containment": 0.298, "recall_any@10": 0.632, "mrr": 0.426},
     "bm25_neighbours": {"evidence_recall": 0.699, "containment": 0.326},
 }
 TARGET = {"evidence_recall": 0.84, "containment": 0.44}  # issue 8, default parameters
@@ -47,11 +46,16 @@ def analyse(qa: LocomoQA, ranked: Sequence[Retrieved], budget: int) -> dict[str,
     chars = Counter()
     for r in packed.included:
         chars[r.kind] += len(r.content)
-    return {"category": qa.category, "where": where, "included": n_in,
-            "included_kinds": [r.kind for r in packed.included],
-            "chars": dict(chars), "first_kinds": [r.kind for r in ranked[:10]],
-            "mean_note_chars": _mean_len(ranked, "note"),
-            "mean_episode_chars": _mean_len(ranked, "episode")}
+    return {
+        "category": qa.category,
+        "where": where,
+        "included": n_in,
+        "included_kinds": [r.kind for r in packed.included],
+        "chars": dict(chars),
+        "first_kinds": [r.kind for r in ranked[:10]],
+        "mean_note_chars": _mean_len(ranked, "note"),
+        "mean_episode_chars": _mean_len(ranked, "episode"),
+    }
 
 
 def _mean_len(ranked: Sequence[Retrieved], kind: str) -> float | None:
@@ -87,8 +91,13 @@ def _avg(values: Iterable[float | None]) -> float | None:
     return round(sum(present) / len(present), 1) if present else None
 
 
-def build_report(runs: Sequence[Any], args: argparse.Namespace, health: dict[str, Any],
-                 elapsed_s: float, method: str) -> tuple[str, dict[str, Any]]:
+def build_report(
+    runs: Sequence[Any],
+    args: argparse.Namespace,
+    health: dict[str, Any],
+    elapsed_s: float,
+    method: str,
+) -> tuple[str, dict[str, Any]]:
     systems = list(dict.fromkeys(name for run in runs for name in run.scores))
     scores = {name: [s for run in runs for s in run.scores.get(name, [])] for name in systems}
     tables = {name: by_category(scores[name]) for name in systems}
@@ -97,25 +106,47 @@ def build_report(runs: Sequence[Any], args: argparse.Namespace, health: dict[str
     analysis = miss_report([a for run in runs for a in run.analysis])
     command = command_line()
     data = {
-        "command": command, "git": git_revision(), "embedder": health.get("embedder"),
+        "command": command,
+        "git": git_revision(),
+        "embedder": health.get("embedder"),
         "budget_tokens": args.budget,
-        "top_k": args.top_k, "conversations": [r.sample_id for r in runs],
+        "top_k": args.top_k,
+        "conversations": [r.sample_id for r in runs],
         "elapsed_s": round(elapsed_s, 1),
-        "latency_ms": {"p50": round(percentile(latencies, 50), 1),
-                       "p95": round(percentile(latencies, 95), 1), "n": len(latencies)},
-        "ingest": [{"conversation": r.sample_id, "turns": r.turns, "questions": r.questions,
-                    "ingest_s": "skipped" if skipped else round(r.ingest_s, 1),
-                    "posting_s": "skipped" if skipped else round(r.post_s, 1),
-                    "jobs_failed": r.jobs.get("failed"), "jobs_done": r.jobs.get("done")}
-                   for r in runs],
-        "results": tables, "analysis": analysis, "reference": REFERENCE, "target": TARGET,
-        "splits": {split: {name: summarise([s for r in runs if r.sample_id in ids
-                                            for s in r.scores.get(name, [])])
-                           for name in systems}
-                   for split, ids in SPLITS.items()
-                   if any(r.sample_id in ids for r in runs)},
-        "per_conversation": {r.sample_id: {name: summarise(s) for name, s in r.scores.items()}
-                             for r in runs},
+        "latency_ms": {
+            "p50": round(percentile(latencies, 50), 1),
+            "p95": round(percentile(latencies, 95), 1),
+            "n": len(latencies),
+        },
+        "ingest": [
+            {
+                "conversation": r.sample_id,
+                "turns": r.turns,
+                "questions": r.questions,
+                "ingest_s": "skipped" if skipped else round(r.ingest_s, 1),
+                "posting_s": "skipped" if skipped else round(r.post_s, 1),
+                "jobs_failed": r.jobs.get("failed"),
+                "jobs_done": r.jobs.get("done"),
+            }
+            for r in runs
+        ],
+        "results": tables,
+        "analysis": analysis,
+        "reference": REFERENCE,
+        "target": TARGET,
+        "splits": {
+            split: {
+                name: summarise(
+                    [s for r in runs if r.sample_id in ids for s in r.scores.get(name, [])]
+                )
+                for name in systems
+            }
+            for split, ids in SPLITS.items()
+            if any(r.sample_id in ids for r in runs)
+        },
+        "per_conversation": {
+            r.sample_id: {name: summarise(s) for name, s in r.scores.items()} for r in runs
+        },
     }
     return markdown(data, systems, method), data
 
@@ -124,10 +155,15 @@ def markdown(data: dict[str, Any], systems: Sequence[str], method: str) -> str:
     tables = data["results"]
     main = next((s for s in ("omoide", "plan:default") if s in tables), systems[-1])
     omoide = tables[main]["all"]
-    meets = (omoide["evidence_recall"] >= TARGET["evidence_recall"]
-             and omoide["containment"] >= TARGET["containment"]
-             and all(omoide[m] > tables[b]["all"][m] for b in ("bm25", "bm25_neighbours")
-                     for m in ("evidence_recall", "containment")))
+    meets = (
+        omoide["evidence_recall"] >= TARGET["evidence_recall"]
+        and omoide["containment"] >= TARGET["containment"]
+        and all(
+            omoide[m] > tables[b]["all"][m]
+            for b in ("bm25", "bm25_neighbours")
+            for m in ("evidence_recall", "containment")
+        )
+    )
     lines = [
         "# LoCoMo retrieval through the HTTP API",
         "",
@@ -144,60 +180,155 @@ def markdown(data: dict[str, Any], systems: Sequence[str], method: str) -> str:
         "## Overall",
         "",
     ]
-    header = ["system", "evidence recall", "containment", "recall (truncate)",
-              "containment (truncate)", "recall_any@5", "recall_any@10", "MRR", "questions"]
-    rows = [[name, *(fmt(tables[name]["all"][k]) for k in (
-        "evidence_recall", "containment", "evidence_recall_trunc", "containment_trunc",
-        "recall_any@5", "recall_any@10", "mrr", "questions"))] for name in systems]
+    header = [
+        "system",
+        "evidence recall",
+        "containment",
+        "recall (truncate)",
+        "containment (truncate)",
+        "recall_any@5",
+        "recall_any@10",
+        "MRR",
+        "questions",
+    ]
+    rows = [
+        [
+            name,
+            *(
+                fmt(tables[name]["all"][k])
+                for k in (
+                    "evidence_recall",
+                    "containment",
+                    "evidence_recall_trunc",
+                    "containment_trunc",
+                    "recall_any@5",
+                    "recall_any@10",
+                    "mrr",
+                    "questions",
+                )
+            ),
+        ]
+        for name in systems
+    ]
     lines += [md_table(header, rows), ""]
-    lines += ["Reference numbers for the baselines on the five dev conversations (README): "
-              "BM25 0.659 / 0.298 (recall_any@10 0.632, MRR 0.426); BM25+neighbours 0.699 / "
-              "0.326.", ""]
+    lines += [
+        "Reference numbers for the baselines on the five dev conversations (README): "
+        "BM25 0.659 / 0.298 (recall_any@10 0.632, MRR 0.426); BM25+neighbours 0.699 / "
+        "0.326.",
+        "",
+    ]
     if data["splits"]:
-        lines += ["## Tuning and validation splits (evidence recall / containment, strict)", "",
-                  "Tuning: conversations " + ", ".join(SPLITS["tuning"]) + " (defaults were "
-                  "chosen on these); validation: " + ", ".join(SPLITS["validation"]) + " (never "
-                  "tuned on).", ""]
-        rows = [[split, *(f"{data['splits'][split][name]['evidence_recall']:.3f} / "
-                          f"{data['splits'][split][name]['containment']:.3f}"
-                          for name in systems), data["splits"][split][systems[0]]["questions"]]
-                for split in data["splits"]]
+        lines += [
+            "## Tuning and validation splits (evidence recall / containment, strict)",
+            "",
+            "Tuning: conversations " + ", ".join(SPLITS["tuning"]) + " (defaults were "
+            "chosen on these); validation: " + ", ".join(SPLITS["validation"]) + " (never "
+            "tuned on).",
+            "",
+        ]
+        rows = [
+            [
+                split,
+                *(
+                    f"{data['splits'][split][name]['evidence_recall']:.3f} / "
+                    f"{data['splits'][split][name]['containment']:.3f}"
+                    for name in systems
+                ),
+                data["splits"][split][systems[0]]["questions"],
+            ]
+            for split in data["splits"]
+        ]
         lines += [md_table(["split", *systems, "questions"], rows), ""]
     lines += ["## Per category (evidence recall / containment, strict budget)", ""]
     cats = [c for c in tables[main] if c != "all"]
-    rows = [[name, *(f"{tables[name][c]['evidence_recall']:.3f} / "
-                     f"{tables[name][c]['containment']:.3f}" for c in cats)] for name in systems]
-    lines += [md_table(["system", *(f"{c} (n={tables[main][c]['questions']})" for c in cats)],
-                     rows), ""]
-    rows = [[name, *(f"{tables[name][c]['recall_any@10']:.3f} / {tables[name][c]['mrr']:.3f}"
-                     for c in cats)] for name in systems]
+    rows = [
+        [
+            name,
+            *(
+                f"{tables[name][c]['evidence_recall']:.3f} / {tables[name][c]['containment']:.3f}"
+                for c in cats
+            ),
+        ]
+        for name in systems
+    ]
+    lines += [
+        md_table(["system", *(f"{c} (n={tables[main][c]['questions']})" for c in cats)], rows),
+        "",
+    ]
+    rows = [
+        [
+            name,
+            *(
+                f"{tables[name][c]['recall_any@10']:.3f} / {tables[name][c]['mrr']:.3f}"
+                for c in cats
+            ),
+        ]
+        for name in systems
+    ]
     lines += ["recall_any@10 / MRR:", "", md_table(["system", *cats], rows), ""]
     lat = data["latency_ms"]
-    lines += ["## Ingest and latency", "",
-              f"Search latency (HTTP round trip, {lat['n']} queries): p50 {lat['p50']} ms, "
-              f"p95 {lat['p95']} ms.", "",
-              md_table(["conversation", "turns", "questions", "ingest s (post + drain)",
-                      "posting s", "jobs failed"],
-                     [[r["conversation"], r["turns"], r["questions"], r["ingest_s"],
-                       r["posting_s"], r["jobs_failed"]] for r in data["ingest"]]), ""]
+    lines += [
+        "## Ingest and latency",
+        "",
+        f"Search latency (HTTP round trip, {lat['n']} queries): p50 {lat['p50']} ms, "
+        f"p95 {lat['p95']} ms.",
+        "",
+        md_table(
+            [
+                "conversation",
+                "turns",
+                "questions",
+                "ingest s (post + drain)",
+                "posting s",
+                "jobs failed",
+            ],
+            [
+                [
+                    r["conversation"],
+                    r["turns"],
+                    r["questions"],
+                    r["ingest_s"],
+                    r["posting_s"],
+                    r["jobs_failed"],
+                ]
+                for r in data["ingest"]
+            ],
+        ),
+        "",
+    ]
     an = data["analysis"]
     if not an["budget"]["mean_results_in_budget"]:
         lines += ["## Method", "", method, ""]
         return "\n".join(lines)
-    lines += ["## Where the evidence turns are (omoide)", "",
-              "Share of evidence turns: cited inside the budget by a note, an excerpt or both; "
-              "cited only by results ranked below the budget (kind of the first one); or cited "
-              f"by none of the top {data['top_k']} results.", ""]
+    lines += [
+        "## Where the evidence turns are (omoide)",
+        "",
+        "Share of evidence turns: cited inside the budget by a note, an excerpt or both; "
+        "cited only by results ranked below the budget (kind of the first one); or cited "
+        f"by none of the top {data['top_k']} results.",
+        "",
+    ]
     kinds = sorted({k for label, v in an.items() if label != "budget" for k in v})
-    lines += [md_table(["category", *kinds],
-                     [[label, *(fmt(an[label].get(k, 0.0)) for k in kinds)]
-                      for label in an if label != "budget"]), ""]
+    lines += [
+        md_table(
+            ["category", *kinds],
+            [
+                [label, *(fmt(an[label].get(k, 0.0)) for k in kinds)]
+                for label in an
+                if label != "budget"
+            ],
+        ),
+        "",
+    ]
     budget = an["budget"]
-    lines += [f"Budget use: {budget['mean_results_in_budget']} results fit on average "
-              f"({budget['included_results_by_kind']}); notes take "
-              f"{budget['share_of_included_chars_notes']:.0%} of the included characters; mean "
-              f"note {budget['mean_note_chars']} chars, mean excerpt "
-              f"{budget['mean_episode_chars']} chars; kinds among the first 10 results: "
-              f"{budget['first10_kinds']}.", ""]
+    lines += [
+        f"Budget use: {budget['mean_results_in_budget']} results fit on average "
+        f"({budget['included_results_by_kind']}); notes take "
+        f"{budget['share_of_included_chars_notes']:.0%} of the included characters; mean "
+        f"note {budget['mean_note_chars']} chars, mean excerpt "
+        f"{budget['mean_episode_chars']} chars; kinds among the first 10 results: "
+        f"{budget['first10_kinds']}.",
+        "",
+    ]
     lines += ["## Method", "", method, ""]
     return "\n".join(lines)

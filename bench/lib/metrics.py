@@ -75,8 +75,7 @@ def pack(results: Sequence[Retrieved], budget: int, *, truncate: bool = False) -
     return Packed("\n".join(texts), frozenset(cited), tuple(included))
 
 
-def lines_result(kind: str, header: Sequence[str], lines: Sequence[tuple[str, str]]
-                 ) -> Retrieved:
+def lines_result(kind: str, header: Sequence[str], lines: Sequence[tuple[str, str]]) -> Retrieved:
     """Header lines, then one line per cited turn; remembers where each turn's line ends."""
     text = "\n".join([*header, *(line for line, _ in lines)])
     ends, offset = [], len("\n".join(header)) + (1 if header else 0)
@@ -118,13 +117,56 @@ class QuestionScore:
 
 
 _CONTENT_WORD = re.compile(r"[a-z0-9']{3,}")
-_FUNCTION_WORDS = frozenset((
-    "the", "and", "you", "that", "this", "was", "for", "with", "have", "are", "but", "not",
-    "just", "what", "your", "its", "they", "their", "them", "she", "her", "his", "him", "had",
-    "has", "been", "were", "from", "about", "would", "could", "really", "yeah", "like", "did",
-    "can", "all", "got", "too", "also", "one", "some", "how", "out", "more", "when",
-))
-
+_FUNCTION_WORDS = frozenset(
+    (
+        "the",
+        "and",
+        "you",
+        "that",
+        "this",
+        "was",
+        "for",
+        "with",
+        "have",
+        "are",
+        "but",
+        "not",
+        "just",
+        "what",
+        "your",
+        "its",
+        "they",
+        "their",
+        "them",
+        "she",
+        "her",
+        "his",
+        "him",
+        "had",
+        "has",
+        "been",
+        "were",
+        "from",
+        "about",
+        "would",
+        "could",
+        "really",
+        "yeah",
+        "like",
+        "did",
+        "can",
+        "all",
+        "got",
+        "too",
+        "also",
+        "one",
+        "some",
+        "how",
+        "out",
+        "more",
+        "when",
+    )
+)
 
 
 def _content_words(text: str) -> set[str]:
@@ -148,11 +190,16 @@ def score_question(qa: LocomoQA, ranked: Sequence[Retrieved], budget: int) -> Qu
         return len(evidence & packed.cited) / len(evidence) if evidence else 0.0
 
     return QuestionScore(
-        category=qa.category, has_evidence=bool(evidence),
-        recall=recall(strict), contained=contains_answer(strict.text, qa.answer),
-        recall_trunc=recall(cut), contained_trunc=contains_answer(cut.text, qa.answer),
-        any5=first is not None and first <= 5, any10=first is not None and first <= 10,
-        rr=1.0 / first if first else 0.0)
+        category=qa.category,
+        has_evidence=bool(evidence),
+        recall=recall(strict),
+        contained=contains_answer(strict.text, qa.answer),
+        recall_trunc=recall(cut),
+        contained_trunc=contains_answer(cut.text, qa.answer),
+        any5=first is not None and first <= 5,
+        any10=first is not None and first <= 10,
+        rr=1.0 / first if first else 0.0,
+    )
 
 
 def summarise(scores: Sequence[QuestionScore]) -> dict[str, Any]:
@@ -185,13 +232,12 @@ def by_category(scores: Sequence[QuestionScore]) -> dict[str, dict[str, Any]]:
 
 def to_retrieved(hit: dict[str, Any]) -> Retrieved:
     """An API result; an excerpt's lines after its date header map to its sources in order."""
-    dia_ids = tuple(str(s["external_id"]) for s in hit.get("sources", [])
-                    if s.get("external_id"))
+    dia_ids = tuple(str(s["external_id"]) for s in hit.get("sources", []) if s.get("external_id"))
     content = str(hit["content"])
     if hit["type"] == "episode":
         parts = content.split("\n")
         header = parts[:1] if parts and parts[0].startswith("[") else []
-        body = parts[len(header):]
+        body = parts[len(header) :]
         if len(body) == len(dia_ids):
             lines = lines_result("episode", header, list(zip(body, dia_ids, strict=True)))
             return replace(lines, score=float(hit.get("score", 0.0)))
@@ -210,9 +256,11 @@ def first_rank(ranked: Sequence[Any], relevant: Iterable[Any]) -> int | None:
 def rank_summary(ranks: Sequence[int | None], ks: Sequence[int] = (1, 5, 10)) -> dict[str, Any]:
     """MRR and recall@k over first-relevant ranks (None = not found)."""
     n = len(ranks)
-    return {"n": n, "mrr": round(sum(1 / r for r in ranks if r) / n, 3) if n else 0.0,
-            **{f"r@{k}": round(sum(1 for r in ranks if r and r <= k) / n, 3) if n else 0.0
-               for k in ks}}
+    return {
+        "n": n,
+        "mrr": round(sum(1 / r for r in ranks if r) / n, 3) if n else 0.0,
+        **{f"r@{k}": round(sum(1 for r in ranks if r and r <= k) / n, 3) if n else 0.0 for k in ks},
+    }
 
 
 # -- timing -------------------------------------------------------------------------------------
@@ -233,9 +281,11 @@ class Repeated:
 
     @classmethod
     def of(cls, runs: Sequence[Sequence[float]]) -> Repeated:
-        return cls(p50s=tuple(percentile(r, 50) for r in runs),
-                   p95s=tuple(percentile(r, 95) for r in runs),
-                   n_per_repeat=len(runs[0]) if runs else 0)
+        return cls(
+            p50s=tuple(percentile(r, 50) for r in runs),
+            p95s=tuple(percentile(r, 95) for r in runs),
+            n_per_repeat=len(runs[0]) if runs else 0,
+        )
 
     @property
     def p50_best(self) -> float:
@@ -254,9 +304,14 @@ class Repeated:
         return statistics.median(self.p95s)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"p50_best_ms": round(self.p50_best, 3), "p50_median_ms": round(self.p50_median, 3),
-                "p95_best_ms": round(self.p95_best, 3), "p95_median_ms": round(self.p95_median, 3),
-                "repeats": len(self.p50s), "n_per_repeat": self.n_per_repeat}
+        return {
+            "p50_best_ms": round(self.p50_best, 3),
+            "p50_median_ms": round(self.p50_median, 3),
+            "p95_best_ms": round(self.p95_best, 3),
+            "p95_median_ms": round(self.p95_median, 3),
+            "repeats": len(self.p50s),
+            "n_per_repeat": self.n_per_repeat,
+        }
 
 
 def timed_ms(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -273,12 +328,10 @@ def timed_wall_cpu_ms(fn: Callable[[], Any]) -> tuple[float, float, Any]:
     """
     wall, cpu = time.perf_counter(), time.process_time()
     result = fn()
-    return ((time.perf_counter() - wall) * 1000.0, (time.process_time() - cpu) * 1000.0,
-            result)
+    return ((time.perf_counter() - wall) * 1000.0, (time.process_time() - cpu) * 1000.0, result)
 
 
-def best_and_median(values: Sequence[float], *, higher_is_better: bool = False
-                    ) -> dict[str, Any]:
+def best_and_median(values: Sequence[float], *, higher_is_better: bool = False) -> dict[str, Any]:
     """For throughputs and job times: the best run is the one least disturbed by neighbours."""
     best = max(values) if higher_is_better else min(values)
     return {"best": best, "median": statistics.median(values), "runs": list(values)}

@@ -30,8 +30,10 @@ _THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "OMP_WAIT_POLICY")
 def md_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
     """A GitHub markdown table; cells are shown as ``str`` shows them (format floats first,
     e.g. with :func:`fmt`)."""
-    lines = ["| " + " | ".join(str(h) for h in header) + " |",
-             "|" + "|".join("---" for _ in header) + "|"]
+    lines = [
+        "| " + " | ".join(str(h) for h in header) + " |",
+        "|" + "|".join("---" for _ in header) + "|",
+    ]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 
@@ -77,10 +79,12 @@ def load_average() -> tuple[float, float, float]:
 
 def git_revision() -> str:
     """Commit and whether the tree had local changes (read-only git)."""
+
     def git(*args: str) -> str:
         try:
-            return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True,
-                                  check=True).stdout.strip()
+            return subprocess.run(
+                ["git", *args], cwd=REPO, capture_output=True, text=True, check=True
+            ).stdout.strip()
         except (OSError, subprocess.CalledProcessError):
             return ""
 
@@ -121,5 +125,8 @@ def peak_rss_mb() -> float:
 
 def log(message: str) -> None:
     """Progress on stderr, so ``--json`` output on stdout stays clean."""
-    print(f"[{time.strftime('%H:%M:%S')} load {load_average()[0]:.1f}] {message}",
-          file=sys.stderr, flush=True)
+    print(
+        f"[{time.strftime('%H:%M:%S')} load {load_average()[0]:.1f}] {message}",
+        file=sys.stderr,
+        flush=True,
+    )

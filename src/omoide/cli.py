@@ -45,8 +45,12 @@ _SERVERS = frozenset(("serve", "mcp"))  # commands that run until stopped
 
 @click.group()
 @click.version_option(package_name="omoide")
-@click.option("-v", "--verbose", is_flag=True,
-              help="Debug logging on stderr (without it a one-shot command logs warnings only).")
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="Debug logging on stderr (without it a one-shot command logs warnings only).",
+)
 @click.pass_context
 def main(ctx: click.Context, verbose: bool) -> None:
     """Omoide (思い出): long-term memory for AI personas."""
@@ -58,8 +62,13 @@ def main(ctx: click.Context, verbose: bool) -> None:
     os.umask(0o077)  # every file this process creates is private (the folder 0700, files 0600)
     # A server logs what it does (requests, jobs); a one-shot command prints its own result,
     # so the in-process job runner's and the services' info lines would only be noise.
-    level = (logging.DEBUG if verbose
-             else logging.INFO if ctx.invoked_subcommand in _SERVERS else logging.WARNING)
+    level = (
+        logging.DEBUG
+        if verbose
+        else logging.INFO
+        if ctx.invoked_subcommand in _SERVERS
+        else logging.WARNING
+    )
     try:
         configure_logging(level=level, fmt=log_format_from_env())
     except OmoideError as exc:
@@ -68,8 +77,9 @@ def main(ctx: click.Context, verbose: bool) -> None:
 
 @main.command()
 @data_option
-@click.option("--host", default=None, envvar="OMOIDE_HOST", type=VERBATIM,
-              help="Bind address (127.0.0.1).")
+@click.option(
+    "--host", default=None, envvar="OMOIDE_HOST", type=VERBATIM, help="Bind address (127.0.0.1)."
+)
 # No envvar= here: Settings reads OMOIDE_PORT itself, so a bad value is refused naming the
 # variable ("OMOIDE_PORT must be an integer"), not an option the user never typed.
 @click.option("--port", default=None, type=INTEGER, help="Port (default: $OMOIDE_PORT or 8765).")
@@ -89,15 +99,22 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
         click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
         click.echo(f"  API docs: {url}/docs", err=True)
         if new_admin_key_file:  # never the key itself: stderr ends up in logs
-            click.echo(f"  admin key: generated and saved in {new_admin_key_file} (mode 0600)",
-                       err=True)
+            click.echo(
+                f"  admin key: generated and saved in {new_admin_key_file} (mode 0600)", err=True
+            )
         # Background jobs run Python code between their embeddings; a shorter GIL switch interval
         # (5 ms by default) lets a request's thread in sooner (bench/fairness.py).
         sys.setswitchinterval(0.001)
         # An MCP client's open event stream (GET /mcp) never ends on its own: without a
         # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
-                    timeout_graceful_shutdown=3, http=OmoideH11Protocol)
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level="warning",
+            timeout_graceful_shutdown=3,
+            http=OmoideH11Protocol,
+        )
 
 
 @main.group()
@@ -114,8 +131,11 @@ def persona_create(data: str | None, as_json: bool, name: str) -> None:
     """Create persona NAME and print its API key (shown only once)."""
     app = _build(data)
     created, key = app.auth.create_persona(name)
-    _print({"name": created.name, "api_key": key}, as_json,
-           lambda d: f"created persona {d['name']}\napi key (shown once): {d['api_key']}")
+    _print(
+        {"name": created.name, "api_key": key},
+        as_json,
+        lambda d: f"created persona {d['name']}\napi key (shown once): {d['api_key']}",
+    )
 
 
 @persona.command("list")
@@ -125,10 +145,17 @@ def persona_create(data: str | None, as_json: bool, name: str) -> None:
 def persona_list(data: str | None, as_json: bool) -> None:
     """List personas with their active memory counts."""
     app = _build(data)
-    rows = [{"name": p.name, "created_at": p.created_at.isoformat(),
-             "memories": p.memories} for p in app.maintenance.personas()]
-    _print(rows, as_json, lambda rs: "\n".join(f"{r['name']}\t{r['memories']} memories"
-                                               for r in rs) or "(no personas)")
+    rows = [
+        {"name": p.name, "created_at": p.created_at.isoformat(), "memories": p.memories}
+        for p in app.maintenance.personas()
+    ]
+    _print(
+        rows,
+        as_json,
+        lambda rs: (
+            "\n".join(f"{r['name']}\t{r['memories']} memories" for r in rs) or "(no personas)"
+        ),
+    )
 
 
 @persona.command("delete")
@@ -142,15 +169,29 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
     with holding(data, "persona delete") as app:
         app.maintenance.require_persona(name)  # an unknown name fails before the question
         if not yes:
-            click.confirm(f"Erase persona {name} with all its memories and conversations? "
-                          "This cannot be undone", abort=True, err=True)
+            click.confirm(
+                f"Erase persona {name} with all its memories and conversations? "
+                "This cannot be undone",
+                abort=True,
+                err=True,
+            )
         erased = app.forget.delete_persona(name)
-    _print({"name": name, "status": "erased", "memories": erased.memories,
-            "sessions": erased.sessions, "jobs_discarded": erased.jobs}, as_json,
-           lambda d: f"erased persona {d['name']} ({d['memories']} memories, "
-                     f"{d['sessions']} sessions"
-                     + (f", {d['jobs_discarded']} background jobs discarded"
-                        if d["jobs_discarded"] else "") + ")")
+    _print(
+        {
+            "name": name,
+            "status": "erased",
+            "memories": erased.memories,
+            "sessions": erased.sessions,
+            "jobs_discarded": erased.jobs,
+        },
+        as_json,
+        lambda d: (
+            f"erased persona {d['name']} ({d['memories']} memories, "
+            f"{d['sessions']} sessions"
+            + (f", {d['jobs_discarded']} background jobs discarded" if d["jobs_discarded"] else "")
+            + ")"
+        ),
+    )
 
 
 @main.command()
@@ -159,14 +200,27 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
 @persona_option
 @click.argument("query")
 @click.option("--top-k", default=10, type=INTEGER, show_default=True)
-@click.option("--mode", default="hybrid", show_default=True,
-              type=click.Choice(["hybrid", "semantic", "keyword"]))
+@click.option(
+    "--mode",
+    default="hybrid",
+    show_default=True,
+    type=click.Choice(["hybrid", "semantic", "keyword"]),
+)
 @click.option("--tag", "tags", multiple=True)
 @click.option("--date-range", default=None, help="e.g. 'last week', '先週'.")
 @click.option("--valid-at", default=None, help="ISO time or 'now'.")
 @friendly
-def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int, mode: str,
-           tags: tuple[str, ...], date_range: str | None, valid_at: str | None) -> None:
+def search(
+    data: str | None,
+    as_json: bool,
+    persona: str,
+    query: str,
+    top_k: int,
+    mode: str,
+    tags: tuple[str, ...],
+    date_range: str | None,
+    valid_at: str | None,
+) -> None:
     """Search a persona's memories."""
     from omoide.api.mcp.text import past_mark
     from omoide.api.render import render_search
@@ -176,15 +230,29 @@ def search(data: str | None, as_json: bool, persona: str, query: str, top_k: int
         return f"{'-':^5}" if value is None else f"{value:.3f}"
 
     app = _build(data)
-    request = app.search.build_request(persona, query=query, top_k=top_k, mode=mode,
-                                       tags=list(tags), date_range=date_range,
-                                       valid_at=valid_at)
+    request = app.search.build_request(
+        persona,
+        query=query,
+        top_k=top_k,
+        mode=mode,
+        tags=list(tags),
+        date_range=date_range,
+        valid_at=valid_at,
+    )
     rows = render_search(persona, app.search.search(persona, request))["results"]
-    _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['score']:.3f}  {similarity(r)}  {r.get('key') or r.get('id')}  "
-        f"{one_line(r['content'], 80)}"
-        f"{past_mark(r)}" for r in rs)
-        or "(no results)")
+    _print(
+        rows,
+        as_json,
+        lambda rs: (
+            "\n".join(
+                f"{r['score']:.3f}  {similarity(r)}  {r.get('key') or r.get('id')}  "
+                f"{one_line(r['content'], 80)}"
+                f"{past_mark(r)}"
+                for r in rs
+            )
+            or "(no results)"
+        ),
+    )
 
 
 @main.command()
@@ -208,15 +276,21 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
         report = app.reindex.run(plan)
         click.echo(f"{names}: every vector is already {model}", err=True)
     else:
-        with click.progressbar(length=plan.total, label=f"re-embedding with {model}",
-                               file=sys.stderr) as bar:
+        with click.progressbar(
+            length=plan.total, label=f"re-embedding with {model}", file=sys.stderr
+        ) as bar:
             report = app.reindex.run(plan, batch=batch, on_progress=bar.update)
-        click.echo(f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
-                   f"{plan.count('episodes')} episodes re-embedded with {model}", err=True)
+        click.echo(
+            f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
+            f"{plan.count('episodes')} episodes re-embedded with {model}",
+            err=True,
+        )
     if not report.recorded:
         left = sum(report.remaining.values())
-        raise click.ClickException(f"{left} vectors of other models remain in other personas; "
-                                   "run `omoide reindex` without -p to finish")
+        raise click.ClickException(
+            f"{left} vectors of other models remain in other personas; "
+            "run `omoide reindex` without -p to finish"
+        )
     click.echo(f"the data folder now uses {model}", err=True)
 
 
@@ -242,8 +316,11 @@ def stats(data: str | None, as_json: bool, persona: str) -> None:
     from omoide.api.render import render_stats
 
     app = _build(data)
-    _print(render_stats(app.memories.stats(persona)), as_json,
-           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()))
+    _print(
+        render_stats(app.memories.stats(persona)),
+        as_json,
+        lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()),
+    )
 
 
 @main.group()
@@ -261,14 +338,31 @@ def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
     app = _build(data)
     report = app.maintenance.job_report(persona)
     counts = report.counts
-    out = {"persona": persona, "pending": counts.pending, "running": counts.running,
-           "failed": counts.failed, "done": counts.done, "scheduled": counts.scheduled,
-           "failures": report.failures}
-    _print(out, as_json, lambda d: "\n".join([
-        f"pending={d['pending']} running={d['running']} failed={d['failed']} done={d['done']} "
-        f"scheduled={d['scheduled']}",
-        *(f"failed job {f['id']} {f['kind']} after {f['attempts']} attempt(s): "
-          f"{one_line(f['last_error'] or '', 200)}" for f in d["failures"])]))
+    out = {
+        "persona": persona,
+        "pending": counts.pending,
+        "running": counts.running,
+        "failed": counts.failed,
+        "done": counts.done,
+        "scheduled": counts.scheduled,
+        "failures": report.failures,
+    }
+    _print(
+        out,
+        as_json,
+        lambda d: "\n".join(
+            [
+                f"pending={d['pending']} running={d['running']} failed={d['failed']} "
+                f"done={d['done']} "
+                f"scheduled={d['scheduled']}",
+                *(
+                    f"failed job {f['id']} {f['kind']} after {f['attempts']} attempt(s): "
+                    f"{one_line(f['last_error'] or '', 200)}"
+                    for f in d["failures"]
+                ),
+            ]
+        ),
+    )
 
 
 @jobs.command("wait")
@@ -276,8 +370,12 @@ def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
 @json_option
 @persona_option
 @click.option("--timeout", default=600.0, type=NUMBER, show_default=True, help="Seconds.")
-@click.option("--run/--no-run", default=True, show_default=True,
-              help="Run ready jobs in this process too (else only wait for the server).")
+@click.option(
+    "--run/--no-run",
+    default=True,
+    show_default=True,
+    help="Run ready jobs in this process too (else only wait for the server).",
+)
 @friendly
 def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run: bool) -> None:
     """Wait until the persona's queue is empty (pending + running == 0); other personas'
@@ -285,10 +383,17 @@ def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run
     # Running jobs writes (notes, vectors): under the folder's hold; only waiting reads.
     with holding(data, "jobs wait") if run else contextlib.nullcontext(_build(data)) as app:
         state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
-    out = {"persona": persona, "pending": state.pending, "running": state.running,
-           "failed": state.failed}
-    _print(out, as_json, lambda d: f"pending={d['pending']} running={d['running']} "
-                                   f"failed={d['failed']}")
+    out = {
+        "persona": persona,
+        "pending": state.pending,
+        "running": state.running,
+        "failed": state.failed,
+    }
+    _print(
+        out,
+        as_json,
+        lambda d: f"pending={d['pending']} running={d['running']} failed={d['failed']}",
+    )
     if not state.drained:
         raise click.ClickException(f"queue not empty after {timeout:.0f} s")
 
@@ -299,8 +404,10 @@ def _queue_progress() -> Callable[[Any], None]:
     last = [0.0]
 
     def show(state: Any) -> None:
-        line = (f"{state.persona}: {state.pending} pending, {state.running} running, "
-                f"{state.done} done, {state.failed} failed")
+        line = (
+            f"{state.persona}: {state.pending} pending, {state.running} running, "
+            f"{state.done} done, {state.failed} failed"
+        )
         if tty:
             click.echo(f"\r{line}\x1b[K", nl=state.drained, err=True)
         elif state.drained or time.monotonic() - last[0] >= 1.0:
@@ -335,8 +442,11 @@ def mcp_command(data: str | None, persona: str) -> None:
             app.maintenance.require_persona(persona)
         except OmoideError as exc:
             app.close()
-            hint = f"; create it with: omoide persona create {persona}" \
-                if isinstance(exc, NotFound) else ""
+            hint = (
+                f"; create it with: omoide persona create {persona}"
+                if isinstance(exc, NotFound)
+                else ""
+            )
             raise click.ClickException(exc.message + hint) from None
         run_stdio(app, persona)
 

@@ -18,10 +18,24 @@ from omoide.config import Settings
 from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 
-__all__ = ["INTEGER", "NUMBER", "VERBATIM", "NumberText", "_build", "_print", "_settings",
-           "data_option", "folder_hold", "friendly", "holding", "json_option", "one_line",
-           "page_options", "persona_name",
-           "persona_option"]
+__all__ = [
+    "INTEGER",
+    "NUMBER",
+    "VERBATIM",
+    "NumberText",
+    "_build",
+    "_print",
+    "_settings",
+    "data_option",
+    "folder_hold",
+    "friendly",
+    "holding",
+    "json_option",
+    "one_line",
+    "page_options",
+    "persona_name",
+    "persona_option",
+]
 
 
 class _Verbatim(click.types.StringParamType):
@@ -43,15 +57,16 @@ class NumberText(click.ParamType):
     from 1 to 9,007,199,254,740,991 (an id that `omoide persona key list` shows), got '0'":
     ``hint`` is what the parentheses say)."""
 
-    def __init__(self, kind: type, minimum: int | None = None,
-                 maximum: int | None = None, *, hint: str = "") -> None:
+    def __init__(
+        self, kind: type, minimum: int | None = None, maximum: int | None = None, *, hint: str = ""
+    ) -> None:
         self.kind = kind
         self.name = "integer" if kind is int else "float"  # what --help shows
         self.minimum, self.maximum = minimum, maximum
         self.hint = hint
 
     def _bounds(self) -> str:
-        """"an integer from 1 to 9,007,199,254,740,991", "a number of at least 0" …"""
+        """ "an integer from 1 to 9,007,199,254,740,991", "a number of at least 0" …"""
         what = "an integer" if self.kind is int else "a number"
         if self.minimum is not None and self.maximum is not None:
             span = f"from {self.minimum:,} to {self.maximum:,}"
@@ -61,8 +76,7 @@ class NumberText(click.ParamType):
             span = f"of at most {self.maximum:,}"
         return f"{what} {span}" + (f" ({self.hint})" if self.hint else "")
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         from omoide.engine.json_text import JsonTextError
         from omoide.engine.number_text import REFUSED, read_integer, read_number
 
@@ -71,14 +85,16 @@ class NumberText(click.ParamType):
             number: int | float = value  # a default
         else:
             try:
-                number = read_integer(str(value)) if self.kind is int else \
-                    float(read_number(str(value)))
+                number = (
+                    read_integer(str(value)) if self.kind is int else float(read_number(str(value)))
+                )
             except REFUSED as exc:
                 if bounded and isinstance(exc, JsonTextError):  # a number, far out of bounds
                     self.fail(f"must be {self._bounds()}, got {quoted(str(value))}", param, ctx)
                 self.fail(exc.message, param, ctx)
-        if (self.minimum is not None and number < self.minimum) or \
-                (self.maximum is not None and number > self.maximum):
+        if (self.minimum is not None and number < self.minimum) or (
+            self.maximum is not None and number > self.maximum
+        ):
             self.fail(f"must be {self._bounds()}, got {quoted(str(value))}", param, ctx)
         return number
 
@@ -97,8 +113,11 @@ def _nfc_text(kwargs: dict[str, Any]) -> dict[str, Any]:
         params = {p.name: p for p in click.get_current_context().command.params}
     except RuntimeError:  # called outside click (a direct call in a test)
         params = {}
-    verbatim = {name for name, p in params.items()
-                if isinstance(p.type, (_Verbatim, click.Path, click.File))}
+    verbatim = {
+        name
+        for name, p in params.items()
+        if isinstance(p.type, (_Verbatim, click.Path, click.File))
+    }
     out = {}
     for name, value in kwargs.items():
         if name in verbatim:
@@ -148,8 +167,14 @@ def holding(data: str | None, command: str, **overrides: Any) -> Iterator[Any]:
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The shared ``--data DIR`` option (default: $OMOIDE_DATA or ./data)."""
-    return click.option("--data", "data", default=None, envvar="OMOIDE_DATA", type=VERBATIM,
-                        help="Data folder (default: $OMOIDE_DATA or ./data).")(fn)
+    return click.option(
+        "--data",
+        "data",
+        default=None,
+        envvar="OMOIDE_DATA",
+        type=VERBATIM,
+        help="Data folder (default: $OMOIDE_DATA or ./data).",
+    )(fn)
 
 
 def json_option(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -179,19 +204,20 @@ def one_line(text: str, width: int) -> str:
     breaks included: an episode is one line per turn) becomes one space, and a longer text ends
     in "…". A list prints one line per row, so ``grep``, ``wc -l`` and ``head`` count rows."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[:width - 1] + "…"
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def page_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--limit`` and ``--offset`` of a list that pages newest first, as its HTTP route."""
-    fn = click.option("--offset", default=0, type=INTEGER, show_default=True,
-                      help="How many newest to skip.")(fn)
-    return click.option("--limit", default=20, type=INTEGER, show_default=True,
-                        help="How many (1-1000).")(fn)
+    fn = click.option(
+        "--offset", default=0, type=INTEGER, show_default=True, help="How many newest to skip."
+    )(fn)
+    return click.option(
+        "--limit", default=20, type=INTEGER, show_default=True, help="How many (1-1000)."
+    )(fn)
 
 
-def persona_name(_ctx: click.Context, _param: click.Parameter, value: str | None
-                 ) -> str | None:
+def persona_name(_ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
     """A click callback: a persona name (an option or argument) refused as it is read, before
     the command builds the app (which opens the data folder and loads the embedder: a second
     or more) — one line on stderr, exit status 1, as for any other error."""
@@ -205,9 +231,11 @@ def persona_name(_ctx: click.Context, _param: click.Parameter, value: str | None
         raise click.ClickException(exc.message) from None
 
 
-def persona_option(fn: Callable[..., Any] | None = None, *, help: str = "Persona name.",
-                   required: bool = True) -> Any:
+def persona_option(
+    fn: Callable[..., Any] | None = None, *, help: str = "Persona name.", required: bool = True
+) -> Any:
     """``--persona/-p NAME``, its name checked as it is read (:func:`persona_name`)."""
-    option = click.option("--persona", "-p", required=required, default=None, help=help,
-                          callback=persona_name)
+    option = click.option(
+        "--persona", "-p", required=required, default=None, help=help, callback=persona_name
+    )
     return option if fn is None else option(fn)

@@ -48,20 +48,23 @@ def _lines(path: Path) -> Iterator[str]:
                 yield raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 hint = json_text.utf16_hint(raw) if number == 1 else ""
-                raise InvalidInput(f"{path} is not UTF-8 text: line {number}, byte "
-                                   f"{exc.start + 1} of the line{hint}") from None
+                raise InvalidInput(
+                    f"{path} is not UTF-8 text: line {number}, byte "
+                    f"{exc.start + 1} of the line{hint}"
+                ) from None
 
 
 @click.command("export")
 @data_option
 @persona_option
-@click.option("--out", "out", type=_FILE, default=None,
-              help="File to write (default: stdout).")
-@click.option("--with-vectors", is_flag=True,
-              help="Include the embedding vectors (else import embeds the texts again).")
+@click.option("--out", "out", type=_FILE, default=None, help="File to write (default: stdout).")
+@click.option(
+    "--with-vectors",
+    is_flag=True,
+    help="Include the embedding vectors (else import embeds the texts again).",
+)
 @friendly
-def export_command(data: str | None, persona: str, out: Path | None,
-                   with_vectors: bool) -> None:
+def export_command(data: str | None, persona: str, out: Path | None, with_vectors: bool) -> None:
     """Write every memory, version, link, block, state, setting and conversation of a persona
     as JSON Lines."""
     app = _build(data)
@@ -96,36 +99,87 @@ def export_command(data: str | None, persona: str, out: Path | None,
 @json_option
 @persona_option(help="Persona name (created if missing).")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--merge", is_flag=True,
-              help="Import into a persona that already holds data (what it already holds is "
-                   "skipped; a session it holds with other turns is refused).")
-@click.option("--from", "source", type=click.Choice(["omoide", "mem0", "mcp-memory", "chat"]),
-              default="omoide", show_default=True, help="What wrote the file.")
+@click.option(
+    "--merge",
+    is_flag=True,
+    help="Import into a persona that already holds data (what it already holds is "
+    "skipped; a session it holds with other turns is refused).",
+)
+@click.option(
+    "--from",
+    "source",
+    type=click.Choice(["omoide", "mem0", "mcp-memory", "chat"]),
+    default="omoide",
+    show_default=True,
+    help="What wrote the file.",
+)
 @click.option("--user-id", default=None, help="mem0: import only this user_id's memories.")
-@click.option("--user-name", default="user", show_default=True,
-              help="chat: the speaker name for the user's turns.")
-@click.option("--assistant-name", default=None,
-              help="chat: the speaker name for the assistant's turns (default: the persona).")
+@click.option(
+    "--user-name",
+    default="user",
+    show_default=True,
+    help="chat: the speaker name for the user's turns.",
+)
+@click.option(
+    "--assistant-name",
+    default=None,
+    help="chat: the speaker name for the assistant's turns (default: the persona).",
+)
 @friendly
-def import_command(data: str | None, as_json: bool, persona: str, file: Path, merge: bool,
-                   source: str, user_id: str | None, user_name: str,
-                   assistant_name: str | None) -> None:
+def import_command(
+    data: str | None,
+    as_json: bool,
+    persona: str,
+    file: Path,
+    merge: bool,
+    source: str,
+    user_id: str | None,
+    user_name: str,
+    assistant_name: str | None,
+) -> None:
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
     with holding(data, "import") as app:
-        _import(app, persona, file, merge=merge, source=source, user_id=user_id,
-                user_name=user_name, assistant_name=assistant_name, as_json=as_json)
+        _import(
+            app,
+            persona,
+            file,
+            merge=merge,
+            source=source,
+            user_id=user_id,
+            user_name=user_name,
+            assistant_name=assistant_name,
+            as_json=as_json,
+        )
 
 
-def _import(app: Any, persona: str, file: Path, *, merge: bool, source: str,
-            user_id: str | None, user_name: str, assistant_name: str | None,
-            as_json: bool) -> None:
+def _import(
+    app: Any,
+    persona: str,
+    file: Path,
+    *,
+    merge: bool,
+    source: str,
+    user_id: str | None,
+    user_name: str,
+    assistant_name: str | None,
+    as_json: bool,
+) -> None:
     """Import into the persona, creating it when missing; a persona created here is erased
     again when the import fails, so a refused file leaves nothing behind."""
     key = _ensure_persona(app, persona)
     try:
-        _import_into(app, persona, file, merge=merge, source=source, user_id=user_id,
-                     user_name=user_name, assistant_name=assistant_name, as_json=as_json)
+        _import_into(
+            app,
+            persona,
+            file,
+            merge=merge,
+            source=source,
+            user_id=user_id,
+            user_name=user_name,
+            assistant_name=assistant_name,
+            as_json=as_json,
+        )
     except BaseException:
         if key is not None:
             app.forget.delete_persona(persona)
@@ -134,43 +188,78 @@ def _import(app: Any, persona: str, file: Path, *, merge: bool, source: str,
         click.echo(f"created persona {persona}; api key (shown once): {key}", err=True)
 
 
-def _import_into(app: Any, persona: str, file: Path, *, merge: bool, source: str,
-                 user_id: str | None, user_name: str, assistant_name: str | None,
-                 as_json: bool) -> None:
+def _import_into(
+    app: Any,
+    persona: str,
+    file: Path,
+    *,
+    merge: bool,
+    source: str,
+    user_id: str | None,
+    user_name: str,
+    assistant_name: str | None,
+    as_json: bool,
+) -> None:
     if source == "omoide":
         total = app.transfer.count_to_embed(lambda: _lines(file))
         with click.progressbar(length=total, label="embedding", file=sys.stderr) as bar:
-            report = app.transfer.import_lines(persona, lambda: _lines(file), merge=merge,
-                                               on_progress=bar.update)
+            report = app.transfer.import_lines(
+                persona, lambda: _lines(file), merge=merge, on_progress=bar.update
+            )
         out = report.as_dict()
-        _print(out, as_json, lambda d: (
-            f"imported into {persona}: {d['memories']} memories, {d['sessions']} sessions "
-            f"({d['events']} turns, {d['episodes']} episodes), {d['blocks']} blocks, "
-            f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
-            f"{d['duplicates']} duplicates skipped"
-            + (f"; {d['controls_replaced']} control characters in tags, emotion labels or "
-               "state values read as spaces" if d["controls_replaced"] else "")))
+        _print(
+            out,
+            as_json,
+            lambda d: (
+                f"imported into {persona}: {d['memories']} memories, {d['sessions']} sessions "
+                f"({d['events']} turns, {d['episodes']} episodes), {d['blocks']} blocks, "
+                f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
+                f"{d['duplicates']} duplicates skipped"
+                + (
+                    f"; {d['controls_replaced']} control characters in tags, emotion labels or "
+                    "state values read as spaces"
+                    if d["controls_replaced"]
+                    else ""
+                )
+            ),
+        )
         return
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise InvalidInput(f"{file} is not UTF-8 text"
-                           f"{json_text.utf16_hint(file.read_bytes()[:2])}") from None
-    with click.progressbar(length=0, label=f"importing {source}", file=sys.stderr,
-                           show_pos=True) as bar:
-        report = app.peers.import_text(persona, source, text, user_id=user_id,
-                                       user_name=user_name, assistant_name=assistant_name,
-                                       on_progress=bar.update)
+        raise InvalidInput(
+            f"{file} is not UTF-8 text{json_text.utf16_hint(file.read_bytes()[:2])}"
+        ) from None
+    with click.progressbar(
+        length=0, label=f"importing {source}", file=sys.stderr, show_pos=True
+    ) as bar:
+        report = app.peers.import_text(
+            persona,
+            source,
+            text,
+            user_id=user_id,
+            user_name=user_name,
+            assistant_name=assistant_name,
+            on_progress=bar.update,
+        )
     if source == "chat":
         click.echo("segmenting and consolidating the conversations…", err=True)
         app.queue.run_ready(persona)
-    _print(report.as_dict(), as_json, lambda d: (
-        f"imported into {persona} from {source}: {d['memories']} memories "
-        f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
-        f"sessions ({d['events']} turns)" + (
-            f"; {d['without_text']} messages without text left out"
-            if d.get("without_text") else "") + (
-            f"; {d['skipped']} blank observations skipped" if d.get("skipped") else "")))
+    _print(
+        report.as_dict(),
+        as_json,
+        lambda d: (
+            f"imported into {persona} from {source}: {d['memories']} memories "
+            f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
+            f"sessions ({d['events']} turns)"
+            + (
+                f"; {d['without_text']} messages without text left out"
+                if d.get("without_text")
+                else ""
+            )
+            + (f"; {d['skipped']} blank observations skipped" if d.get("skipped") else "")
+        ),
+    )
 
 
 def register(main: click.Group) -> None:
@@ -196,18 +285,37 @@ def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
     embedder = build_embedder(settings)
     click.echo(f"measuring {embedder.model_id} ({embedder.dim} dimensions)…", err=True)
     report = CalibrationService(embedder, settings.data_dir, SystemClock()).calibrate(
-        save=not dry_run)
-    out = {"model_id": report.model_id, "anchors": [list(a) for a in
-                                                    report.calibration.anchors],
-           "pairs": report.pairs, "saved_to": str(report.saved_to) if report.saved_to else None,
-           **{name: {"threshold": round(score.threshold, 4), "recall": round(score.recall, 3),
-                     "false_rate": round(score.false_rate, 3),
-                     "duplicates": score.duplicates, "others": score.others}
-              for name, score in (("tuning", report.tuning),
-                                  ("validation", report.validation))}}
-    _print(out, as_json, lambda d: "\n".join([
-        f"{d['model_id']}: anchors (spec, cosine) {d['anchors']}",
-        *(f"{name}: duplicates caught {d[name]['recall']:.0%} of {d[name]['duplicates']}, "
-          f"others wrongly dropped {d[name]['false_rate']:.0%} of {d[name]['others']}"
-          for name in ("tuning", "validation")),
-        f"stored in {d['saved_to']}" if d["saved_to"] else "(dry run: nothing stored)"]))
+        save=not dry_run
+    )
+    out = {
+        "model_id": report.model_id,
+        "anchors": [list(a) for a in report.calibration.anchors],
+        "pairs": report.pairs,
+        "saved_to": str(report.saved_to) if report.saved_to else None,
+        **{
+            name: {
+                "threshold": round(score.threshold, 4),
+                "recall": round(score.recall, 3),
+                "false_rate": round(score.false_rate, 3),
+                "duplicates": score.duplicates,
+                "others": score.others,
+            }
+            for name, score in (("tuning", report.tuning), ("validation", report.validation))
+        },
+    }
+    _print(
+        out,
+        as_json,
+        lambda d: "\n".join(
+            [
+                f"{d['model_id']}: anchors (spec, cosine) {d['anchors']}",
+                *(
+                    f"{name}: duplicates caught {d[name]['recall']:.0%} of "
+                    f"{d[name]['duplicates']}, "
+                    f"others wrongly dropped {d[name]['false_rate']:.0%} of {d[name]['others']}"
+                    for name in ("tuning", "validation")
+                ),
+                f"stored in {d['saved_to']}" if d["saved_to"] else "(dry run: nothing stored)",
+            ]
+        ),
+    )

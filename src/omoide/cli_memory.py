@@ -40,9 +40,16 @@ def memory() -> None:
 @click.option("--kind", default=None, help="note, fact, preference, profile, event, instruction.")
 @click.option("--emotion-intensity", type=NUMBER, default=None, help="0-1.")
 @friendly
-def memory_add(data: str | None, as_json: bool, persona: str, content: str,
-               importance: float | None, tags: tuple[str, ...], kind: str | None,
-               emotion_intensity: float | None) -> None:
+def memory_add(
+    data: str | None,
+    as_json: bool,
+    persona: str,
+    content: str,
+    importance: float | None,
+    tags: tuple[str, ...],
+    kind: str | None,
+    emotion_intensity: float | None,
+) -> None:
     """Store CONTENT as a memory of the persona (deduplicated); CONTENT - reads it from
     standard input (e.g. a note piped in)."""
     from omoide.api.render import render_create
@@ -50,13 +57,25 @@ def memory_add(data: str | None, as_json: bool, persona: str, content: str,
     if content == "-":  # was stored as the memory "-"
         content = click.get_text_stream("stdin").read()
     with holding(data, "memory add") as app:
-        new = app.memories.build_new(content=content, importance=importance, tags=list(tags),
-                                     kind=kind, emotion_intensity=emotion_intensity)
+        new = app.memories.build_new(
+            content=content,
+            importance=importance,
+            tags=list(tags),
+            kind=kind,
+            emotion_intensity=emotion_intensity,
+        )
         out = render_create(app.memories.create(persona, new))
         app.queue.run_ready(persona)  # its evolution, here; never another persona's backlog
-    _print(out, as_json, lambda d: f"created {d['memory']['key']}" if d["status"] == "created"
-           else f"duplicate of {d['duplicate_of']['key']} "
-                f"(similarity {d['duplicate_of']['similarity']})")
+    _print(
+        out,
+        as_json,
+        lambda d: (
+            f"created {d['memory']['key']}"
+            if d["status"] == "created"
+            else f"duplicate of {d['duplicate_of']['key']} "
+            f"(similarity {d['duplicate_of']['similarity']})"
+        ),
+    )
 
 
 @memory.command("get")
@@ -73,8 +92,11 @@ def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
     memory = app.memories.get(persona, key)
     out = render_memory(memory)
     mark = _past(out, memory.closed_at(app.clock.now())).strip()
-    _print(out, as_json,
-           lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()) + (f"\n{mark}" if mark else ""))
+    _print(
+        out,
+        as_json,
+        lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()) + (f"\n{mark}" if mark else ""),
+    )
 
 
 def _past(row: dict[str, Any], closed: bool) -> str:
@@ -105,8 +127,7 @@ def memory_history(data: str | None, as_json: bool, persona: str, key: str) -> N
 @persona_option
 @page_options
 @friendly
-def memory_list(data: str | None, as_json: bool, persona: str, limit: int,
-                offset: int) -> None:
+def memory_list(data: str | None, as_json: bool, persona: str, limit: int, offset: int) -> None:
     """Recent memories, newest first."""
     from omoide.api.render import render_memory
 
@@ -115,10 +136,19 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int,
     memories = app.memories.list_recent(persona, limit=limit, offset=offset)
     rows = [render_memory(m) for m in memories]
     marks = [_past(r, m.closed_at(now)) for m, r in zip(memories, rows, strict=True)]
-    _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  {one_line(r['content'], 70)}"
-        f"{mark}"
-        for r, mark in zip(rs, marks, strict=True)) or "(no memories)")
+    _print(
+        rows,
+        as_json,
+        lambda rs: (
+            "\n".join(
+                f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  "
+                f"{one_line(r['content'], 70)}"
+                f"{mark}"
+                for r, mark in zip(rs, marks, strict=True)
+            )
+            or "(no memories)"
+        ),
+    )
 
 
 @memory.command("delete")
@@ -126,8 +156,11 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int,
 @json_option
 @persona_option
 @click.argument("key")
-@click.option("--purge", is_flag=True,
-              help="Erase it with its history, so its text is nowhere in the data folder.")
+@click.option(
+    "--purge",
+    is_flag=True,
+    help="Erase it with its history, so its text is nowhere in the data folder.",
+)
 @friendly
 def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge: bool) -> None:
     """Delete (tombstone) a memory; its history stays. --purge erases it for good."""
@@ -137,11 +170,22 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge
         else:
             deleted = app.memories.delete(persona, key)
     if purge:
-        _print({"key": key, "status": "purged", "also_purged": list(purged.also),
-                "said_in": list(purged.said_in)}, as_json, lambda d: _purged_text(d, persona))
+        _print(
+            {
+                "key": key,
+                "status": "purged",
+                "also_purged": list(purged.also),
+                "said_in": list(purged.said_in),
+            },
+            as_json,
+            lambda d: _purged_text(d, persona),
+        )
         return
-    _print({"key": deleted.key, "status": str(deleted.status)}, as_json,
-           lambda d: f"deleted {d['key']}")
+    _print(
+        {"key": deleted.key, "status": str(deleted.status)},
+        as_json,
+        lambda d: f"deleted {d['key']}",
+    )
 
 
 def _purged_text(reply: dict[str, Any], persona: str) -> str:
@@ -149,9 +193,12 @@ def _purged_text(reply: dict[str, Any], persona: str) -> str:
     lines = [f"erased {reply['key']}"]
     lines += [f"erased {k} (a remainder of it)" for k in reply["also_purged"]]
     if reply["said_in"]:
-        lines.append("its words may still be in the turns of: " + ", ".join(reply["said_in"])
-                     + f" (not erased; `omoide session delete -p {persona} SESSION_ID` "
-                       "erases one)")
+        lines.append(
+            "its words may still be in the turns of: "
+            + ", ".join(reply["said_in"])
+            + f" (not erased; `omoide session delete -p {persona} SESSION_ID` "
+            "erases one)"
+        )
     return "\n".join(lines)
 
 
@@ -166,29 +213,35 @@ def session() -> None:
 @persona_option
 @page_options
 @friendly
-def session_list(data: str | None, as_json: bool, persona: str, limit: int,
-                 offset: int) -> None:
+def session_list(data: str | None, as_json: bool, persona: str, limit: int, offset: int) -> None:
     """The persona's conversations, newest first: one line each with its id, open or ended
     (when, and how: client, new_session, idle, import or unknown), its turns' time span, and
     how many turns and episodes it holds."""
     from omoide.api.render import render_session
 
     app = _build(data)
-    rows = [render_session(s) for s in app.sessions.list_recent(persona, limit=limit,
-                                                                 offset=offset)]
-    _print(rows, as_json, lambda rs: "\n".join(_session_line(r) for r in rs)
-           or "(no sessions)")
+    rows = [
+        render_session(s) for s in app.sessions.list_recent(persona, limit=limit, offset=offset)
+    ]
+    _print(rows, as_json, lambda rs: "\n".join(_session_line(r) for r in rs) or "(no sessions)")
 
 
 def _session_line(row: dict[str, Any]) -> str:
     """``id  open|ended <time> by <cause>  <first turn> .. <last turn>  N turns  M episodes``
     (the cause ``unknown`` for a session ended before causes were recorded)."""
-    state = "open" if row["ended_at"] is None else \
-        f"ended {row['ended_at'][:16]} by {row['ended_by'] or 'unknown'}"
-    span = (f"{row['first_event_at'][:16]} .. {row['last_event_at'][:16]}"
-            if row["first_event_at"] else f"started {row['started_at'][:16]}, no turns")
-    return (f"{row['session_id']}  {state}  {span}  {row['events']} turns  "
-            f"{row['episodes']} episodes")
+    state = (
+        "open"
+        if row["ended_at"] is None
+        else f"ended {row['ended_at'][:16]} by {row['ended_by'] or 'unknown'}"
+    )
+    span = (
+        f"{row['first_event_at'][:16]} .. {row['last_event_at'][:16]}"
+        if row["first_event_at"]
+        else f"started {row['started_at'][:16]}, no turns"
+    )
+    return (
+        f"{row['session_id']}  {state}  {span}  {row['events']} turns  {row['episodes']} episodes"
+    )
 
 
 @session.command("delete")
@@ -196,18 +249,30 @@ def _session_line(row: dict[str, Any]) -> str:
 @json_option
 @persona_option
 @click.argument("session_id")
-@click.option("--with-notes", is_flag=True,
-              help="Also erase the notes consolidated from the conversation.")
+@click.option(
+    "--with-notes", is_flag=True, help="Also erase the notes consolidated from the conversation."
+)
 @friendly
-def session_delete(data: str | None, as_json: bool, persona: str, session_id: str,
-                   with_notes: bool) -> None:
+def session_delete(
+    data: str | None, as_json: bool, persona: str, session_id: str, with_notes: bool
+) -> None:
     """Erase a conversation: its events and episodes (and with --with-notes, its notes)."""
     with holding(data, "session delete") as app:
         erased = app.forget.delete_session(persona, session_id, with_notes=with_notes)
-    _print({"session_id": session_id, "status": "erased", "events": erased.events,
-            "episodes": erased.episodes, "notes": list(erased.keys)}, as_json,
-           lambda d: f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
-                     f"episodes, {len(d['notes'])} notes)")
+    _print(
+        {
+            "session_id": session_id,
+            "status": "erased",
+            "events": erased.events,
+            "episodes": erased.episodes,
+            "notes": list(erased.keys),
+        },
+        as_json,
+        lambda d: (
+            f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
+            f"episodes, {len(d['notes'])} notes)"
+        ),
+    )
 
 
 @session.command("end")
@@ -224,6 +289,11 @@ def session_end(data: str | None, as_json: bool, persona: str, session_id: str) 
 
     with holding(data, "session end") as app:
         ended = render_session_end(app.sessions.end(persona, session_id))
-    _print({**ended, "queued": True}, as_json,
-           lambda d: f"ended {d['session_id']} {d['ended_at'][:16]} by "
-                     f"{d['ended_by'] or 'unknown'} (consolidation queued)")
+    _print(
+        {**ended, "queued": True},
+        as_json,
+        lambda d: (
+            f"ended {d['session_id']} {d['ended_at'][:16]} by "
+            f"{d['ended_by'] or 'unknown'} (consolidation queued)"
+        ),
+    )

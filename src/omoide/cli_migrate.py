@@ -13,9 +13,14 @@ __all__ = ["migrate"]
 
 
 @click.command("migrate")
-@click.option("--to", "url", required=True, metavar="URL", type=VERBATIM,
-              help="The PostgreSQL database to copy into (postgresql://…); it must hold no "
-                   "persona yet.")
+@click.option(
+    "--to",
+    "url",
+    required=True,
+    metavar="URL",
+    type=VERBATIM,
+    help="The PostgreSQL database to copy into (postgresql://…); it must hold no persona yet.",
+)
 @data_option
 @json_option
 @friendly
@@ -27,7 +32,14 @@ def migrate(url: str, data: str | None, as_json: bool) -> None:
     settings = Settings.from_env(data_dir=Path(data) if data else None)
     counts = copy_folder_to_database(settings, url)
     out = {"source": str(settings.db_path), "rows": {t: n for t, n in counts.items() if n}}
-    _print(out, as_json, lambda d: "\n".join([
-        f"copied {d['source']} into the PostgreSQL database (rows per table):",
-        *(f"  {table}: {n}" for table, n in d["rows"].items()),
-        "now run the servers with OMOIDE_DATABASE_URL set to that database's URL"]))
+    _print(
+        out,
+        as_json,
+        lambda d: "\n".join(
+            [
+                f"copied {d['source']} into the PostgreSQL database (rows per table):",
+                *(f"  {table}: {n}" for table, n in d["rows"].items()),
+                "now run the servers with OMOIDE_DATABASE_URL set to that database's URL",
+            ]
+        ),
+    )

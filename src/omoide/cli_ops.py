@@ -30,10 +30,13 @@ def _keys_app(data: str | None) -> Any:
 
 
 def _key_row(info: Any) -> dict[str, Any]:
-    return {"key_id": info.id, "fingerprint": info.fingerprint,
-            "created_at": info.created_at.isoformat(),
-            "last_used_at": info.last_used_at.isoformat() if info.last_used_at else None,
-            "revoked_at": info.revoked_at.isoformat() if info.revoked_at else None}
+    return {
+        "key_id": info.id,
+        "fingerprint": info.fingerprint,
+        "created_at": info.created_at.isoformat(),
+        "last_used_at": info.last_used_at.isoformat() if info.last_used_at else None,
+        "revoked_at": info.revoked_at.isoformat() if info.revoked_at else None,
+    }
 
 
 @click.group("key")
@@ -50,9 +53,13 @@ def key_create(data: str | None, as_json: bool, name: str) -> None:
     """Issue another key for persona NAME and print it (shown only once)."""
     app = _keys_app(data)
     issued = app.auth.issue_key(name)
-    _print({**_key_row(issued.info), "persona": name, "api_key": issued.api_key}, as_json,
-           lambda d: f"issued key {d['key_id']} for {d['persona']}\n"
-                     f"api key (shown once): {d['api_key']}")
+    _print(
+        {**_key_row(issued.info), "persona": name, "api_key": issued.api_key},
+        as_json,
+        lambda d: (
+            f"issued key {d['key_id']} for {d['persona']}\napi key (shown once): {d['api_key']}"
+        ),
+    )
 
 
 @key_group.command("list")
@@ -64,37 +71,59 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
     """List the keys of persona NAME (ids, fingerprints, creation, last use, revocation)."""
     app = _keys_app(data)
     rows = [_key_row(k) for k in app.auth.list_keys(name)]
-    _print(rows, as_json, lambda rs: "\n".join(
-        f"{r['key_id']}\t{r['fingerprint']}\tcreated {r['created_at'][:19]}\t"
-        f"used {(r['last_used_at'] or 'never')[:19]}"
-        + (f"\trevoked {r['revoked_at'][:19]}" if r["revoked_at"] else "")
-        for r in rs) or "(no keys)")
+    _print(
+        rows,
+        as_json,
+        lambda rs: (
+            "\n".join(
+                f"{r['key_id']}\t{r['fingerprint']}\tcreated {r['created_at'][:19]}\t"
+                f"used {(r['last_used_at'] or 'never')[:19]}"
+                + (f"\trevoked {r['revoked_at'][:19]}" if r["revoked_at"] else "")
+                for r in rs
+            )
+            or "(no keys)"
+        ),
+    )
 
 
 @key_group.command("revoke")
 @data_option
 @json_option
 @click.argument("name", callback=persona_name)
-@click.argument("key_id", type=NumberText(int, 1, MAX_INT,
-                                         hint="an id that `omoide persona key list` shows"))
+@click.argument(
+    "key_id", type=NumberText(int, 1, MAX_INT, hint="an id that `omoide persona key list` shows")
+)
 @friendly
 def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
     """Revoke key KEY_ID of persona NAME; a running server refuses it from its next request."""
     app = _keys_app(data)
-    _print(_key_row(app.auth.revoke_key(name, key_id)), as_json,
-           lambda d: f"revoked key {d['key_id']} of {name}")
+    _print(
+        _key_row(app.auth.revoke_key(name, key_id)),
+        as_json,
+        lambda d: f"revoked key {d['key_id']} of {name}",
+    )
 
 
 def _backup_row(info: Any) -> dict[str, Any]:
-    return {"path": str(info.path), "bytes": info.bytes, "personas": info.personas,
-            "memories": info.memories, "schema": info.migrations}
+    return {
+        "path": str(info.path),
+        "bytes": info.bytes,
+        "personas": info.personas,
+        "memories": info.memories,
+        "schema": info.migrations,
+    }
 
 
 @click.command("backup")
 @data_option
 @json_option
-@click.option("--to", "target", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="File to write the backup to.")
+@click.option(
+    "--to",
+    "target",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="File to write the backup to.",
+)
 @click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
 @friendly
 def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -> None:
@@ -102,18 +131,31 @@ def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -
     from omoide.wiring import backup_database
 
     info = backup_database(_settings(data), target, overwrite=force)
-    _print(_backup_row(info), as_json,
-           lambda d: f"backed up {d['personas']} personas, {d['memories']} memories "
-                     f"({d['bytes']:,} bytes) to {d['path']}")
+    _print(
+        _backup_row(info),
+        as_json,
+        lambda d: (
+            f"backed up {d['personas']} personas, {d['memories']} memories "
+            f"({d['bytes']:,} bytes) to {d['path']}"
+        ),
+    )
 
 
 @click.command("restore")
 @data_option
 @json_option
-@click.option("--from", "source", required=True,
-              type=click.Path(dir_okay=False, path_type=Path), help="A file from `omoide backup`.")
-@click.option("--force", is_flag=True,
-              help="Replace the database the data folder already holds (stop the server first).")
+@click.option(
+    "--from",
+    "source",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A file from `omoide backup`.",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace the database the data folder already holds (stop the server first).",
+)
 @friendly
 def restore_command(data: str | None, as_json: bool, source: Path, force: bool) -> None:
     """Restore the data folder's database from a backup FILE."""
@@ -122,9 +164,11 @@ def restore_command(data: str | None, as_json: bool, source: Path, force: bool) 
     settings = _settings(data)
     with folder_hold(settings, "restore", exclusive=True):  # refused while a server runs
         info = restore_database(settings, source, force=force)
-    _print(_backup_row(info), as_json,
-           lambda d: f"restored {d['personas']} personas, {d['memories']} memories "
-                     f"into {d['path']}")
+    _print(
+        _backup_row(info),
+        as_json,
+        lambda d: f"restored {d['personas']} personas, {d['memories']} memories into {d['path']}",
+    )
 
 
 def register_ops(main: click.Group, persona: click.Group) -> None:

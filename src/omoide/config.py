@@ -60,8 +60,14 @@ class Setting:
 _DECLARATION = "omoide.setting"
 
 
-def setting(default: Any, help: str, minimum: float | None = None,
-            maximum: float | None = None, *, choices: tuple[str, ...] | None = None) -> Any:
+def setting(
+    default: Any,
+    help: str,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    *,
+    choices: tuple[str, ...] | None = None,
+) -> Any:
     """A :class:`PersonaSettings` field: its default, one-line help and allowed values."""
     limits = {"help": help, "minimum": minimum, "maximum": maximum, "choices": choices}
     return field(default=default, metadata={_DECLARATION: limits})
@@ -74,81 +80,130 @@ class PersonaSettings:
     (:func:`persona_defaults`), the settings API, the dashboard form and the table in
     ``docs/settings.md`` all read these declarations through :data:`PERSONA_SETTINGS`."""
 
-    language: str = setting("auto", "Language of prompts and context text.",
-        choices=("auto", "en", "ja"))
-    timezone: str = setting("UTC", "IANA time zone of the days shown (a note's date and the "
+    language: str = setting(
+        "auto", "Language of prompts and context text.", choices=("auto", "en", "ja")
+    )
+    timezone: str = setting(
+        "UTC",
+        "IANA time zone of the days shown (a note's date and the "
         "days its 'yesterday'/'昨日' resolve to, episode and context date headers, the chat "
-        "proxy's memory dates) and of 'today'/'先週' filters.")
-    importance_weight: float = setting(0.1,
-        "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1)
-    dedup_threshold: float = setting(0.85,
+        "proxy's memory dates) and of 'today'/'先週' filters.",
+    )
+    importance_weight: float = setting(
+        0.1, "Blend of FSRS strength into search ranking: score × ((1 − w) + w·strength).", 0, 1
+    )
+    dedup_threshold: float = setting(
+        0.85,
         "Spec-scale cosine above which a new memory is a duplicate unless a value changed "
         "(calibrated per embedder).",
-        0.5, 1)
-    evolution_threshold: float = setting(0.8,
-        "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1)
+        0.5,
+        1,
+    )
+    evolution_threshold: float = setting(
+        0.8, "Spec-scale cosine from which an existing memory is an evolution neighbour.", 0.5, 1
+    )
     evolution_max_neighbours: int = setting(3, "Neighbours touched by one evolution.", 0, 20)
-    evolution_min_chars: int = setting(30,
+    evolution_min_chars: int = setting(
+        30,
         "A new memory shorter than this links to no neighbours (its classification still "
         "runs); a wide character (kanji, kana, Hangul, full-width) counts two, so the minimum "
         "asks as much of Japanese as of English.",
-        0, 10000)
-    classify_band_low: float = setting(0.35,
+        0,
+        10000,
+    )
+    classify_band_low: float = setting(
+        0.35,
         "Spec-scale cosine from which a memory is a classification candidate (keeps 95% of "
         "the shared dev set's changing pairs with either embedder: bench/classify_band.py; "
-        "what a server closes among many memories: bench/classify_store.py).", 0, 1)
+        "what a server closes among many memories: bench/classify_store.py).",
+        0,
+        1,
+    )
     classify_max_candidates: int = setting(5, "Candidates judged per new memory.", 0, 20)
-    classify_nearest_low: float = setting(0.2,
+    classify_nearest_low: float = setting(
+        0.2,
         "Spec-scale cosine from which the nearest memory is judged when none reaches "
         "classify_band_low; it is closed only on a verdict of classify_nearest_confidence "
-        "(engine/candidates.py; bench/results/classify_e2e31.md).", 0, 1)
-    classify_nearest_confidence: float = setting(0.97,
+        "(engine/candidates.py; bench/results/classify_e2e31.md).",
+        0,
+        1,
+    )
+    classify_nearest_confidence: float = setting(
+        0.97,
         "Confidence a CONTRADICTORY verdict needs to close that nearest memory under "
         "classify_band_low (nothing is extended from there); the LLM classifier's verdicts "
         "carry its own level: certain 0.98, likely 0.8 (also when it gives none), unsure 0.5 "
-        "(docs/llm.md).", 0, 1)
-    classifier: str = setting("auto", "3-op classifier: auto (LLM when configured), offline, llm.",
-        choices=("auto", "offline", "llm"))
-    segmenter: str = setting("offline",
+        "(docs/llm.md).",
+        0,
+        1,
+    )
+    classifier: str = setting(
+        "auto",
+        "3-op classifier: auto (LLM when configured), offline, llm.",
+        choices=("auto", "offline", "llm"),
+    )
+    segmenter: str = setting(
+        "offline",
         "Episode segmentation: offline, llm (one LLM call per adjacent turn pair, offline "
         "fallback), auto (llm when an LLM is configured).",
-        choices=("offline", "llm", "auto"))
+        choices=("offline", "llm", "auto"),
+    )
     recall_stability_factor: float = setting(1.5, "Stability multiplier on each recall.", 1, 10)
     stability_cap_days: float = setting(365.0, "Upper bound of stability in days.", 1, 36500)
-    recall_min_interval_hours: float = setting(1.0,
-        "A memory is strengthened by recall at most once per this many hours.", 0, 8760)
-    decay_interval_hours: float = setting(6.0, "How often the decay job recomputes strength.",
-        0.01, 8760)
-    keyword_weight: float = setting(0.4, "Weight of the keyword (BM25) list in hybrid fusion "
+    recall_min_interval_hours: float = setting(
+        1.0, "A memory is strengthened by recall at most once per this many hours.", 0, 8760
+    )
+    decay_interval_hours: float = setting(
+        6.0, "How often the decay job recomputes strength.", 0.01, 8760
+    )
+    keyword_weight: float = setting(
+        0.4,
+        "Weight of the keyword (BM25) list in hybrid fusion "
         "(convex fusion: BM25 coverage + min-max cosine; measured with e5 by bench/retrieval.py "
         "and bench/locomo.py).",
-        0, 10)
+        0,
+        10,
+    )
     semantic_weight: float = setting(0.6, "Weight of the vector list in hybrid fusion.", 0, 10)
-    surprise_threshold: float = setting(0.7, "Surprise above which an episode boundary is cut.",
-        0, 1)
+    surprise_threshold: float = setting(
+        0.7, "Surprise above which an episode boundary is cut.", 0, 1
+    )
     min_segment_turns: int = setting(3, "Shorter segments merge into the previous one.", 1, 100)
     episode_consolidation_enabled: bool = setting(True, "Consolidate episodes into notes.")
-    episode_search_enabled: bool = setting(True,
+    episode_search_enabled: bool = setting(
+        True,
         "Default search ranks conversation excerpts beside notes (include_episodes "
-        "overrides it per request).")
-    session_idle_minutes: float = setting(30.0,
+        "overrides it per request).",
+    )
+    session_idle_minutes: float = setting(
+        30.0,
         "An open session with no new turn for this long is ended by the scheduler, exactly "
-        "like session_end (segmentation, consolidation, user state); 0 disables.", 0, 525600)
+        "like session_end (segmentation, consolidation, user state); 0 disables.",
+        0,
+        525600,
+    )
     keep_recent: int = setting(6, "Chat turns kept verbatim by compaction.", 0, 200)
     context_use_llm_summary: bool = setting(True, "Stage-4 LLM summary in chat compaction.")
     summary_max_chars: int = setting(300, "Maximum length of the stage-4 summary.", 50, 5000)
-    chat_budget_tokens: int = setting(6000,
+    chat_budget_tokens: int = setting(
+        6000,
         "Chat proxy: tokens the whole request may use before compaction (an 8k-context "
-        "model with room for the reply).", 200, 2_000_000)
-    chat_memory_budget_tokens: int = setting(800,
+        "model with room for the reply).",
+        200,
+        2_000_000,
+    )
+    chat_memory_budget_tokens: int = setting(
+        800,
         "Chat proxy: tokens of blocks, state and memories added to the system prompt.",
-        0, 100_000)
-    context_include_blocks: bool = setting(False,
-        "Add named memory blocks to session_begin / get_context.")
+        0,
+        100_000,
+    )
+    context_include_blocks: bool = setting(
+        False, "Add named memory blocks to session_begin / get_context."
+    )
     context_budget_tokens: int = setting(2000, "Budget of the get_context text.", 100, 100000)
     context_recent_count: int = setting(5, "Recent memories shown in context.", 0, 100)
-    context_important_count: int = setting(5, "Strong important memories shown in context.",
-        0, 100)
+    context_important_count: int = setting(5, "Strong important memories shown in context.", 0, 100)
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -163,8 +218,10 @@ class PersonaSettings:
 
 def _declarations() -> tuple[Setting, ...]:
     types = get_type_hints(PersonaSettings)
-    return tuple(Setting(f.name, types[f.name], f.default, **f.metadata[_DECLARATION])
-                 for f in fields(PersonaSettings))
+    return tuple(
+        Setting(f.name, types[f.name], f.default, **f.metadata[_DECLARATION])
+        for f in fields(PersonaSettings)
+    )
 
 
 PERSONA_SETTINGS: tuple[Setting, ...] = _declarations()
@@ -183,12 +240,14 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         elif isinstance(value, str) and half_width(value).lower() in {"0", "false", "no", "off"}:
             result = False
         else:
-            raise InvalidInput(f"{origin} must be true or false, got {short_json(value)}",
-                               setting=setting.name)
+            raise InvalidInput(
+                f"{origin} must be true or false, got {short_json(value)}", setting=setting.name
+            )
     elif kind in (int, float):
         if isinstance(value, bool):
-            raise InvalidInput(f"{origin} must be a number, got {short_json(value)}",
-                               setting=setting.name)
+            raise InvalidInput(
+                f"{origin} must be a number, got {short_json(value)}", setting=setting.name
+            )
         if isinstance(value, str):  # the environment's and the dashboard form's text
             value = _number_text(value, kind, setting, origin)
         try:
@@ -200,21 +259,28 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
                 setting=setting.name,
             ) from None
         if isinstance(result, float) and not math.isfinite(result):
-            raise InvalidInput(f"{origin} must be a finite number, got {short_json(value)}",
-                               setting=setting.name)
+            raise InvalidInput(
+                f"{origin} must be a finite number, got {short_json(value)}", setting=setting.name
+            )
         if kind is int and isinstance(value, float) and not value.is_integer():
-            raise InvalidInput(f"{origin} must be an integer, got {short_json(value)}",
-                               setting=setting.name)
+            raise InvalidInput(
+                f"{origin} must be an integer, got {short_json(value)}", setting=setting.name
+            )
         if setting.minimum is not None and result < setting.minimum:
-            raise InvalidInput(f"{origin} must be ≥ {setting.minimum}, got {short_json(value)}",
-                               setting=setting.name)
+            raise InvalidInput(
+                f"{origin} must be ≥ {setting.minimum}, got {short_json(value)}",
+                setting=setting.name,
+            )
         if setting.maximum is not None and result > setting.maximum:
-            raise InvalidInput(f"{origin} must be ≤ {setting.maximum}, got {short_json(value)}",
-                               setting=setting.name)
+            raise InvalidInput(
+                f"{origin} must be ≤ {setting.maximum}, got {short_json(value)}",
+                setting=setting.name,
+            )
     else:
         if not isinstance(value, str):
-            raise InvalidInput(f"{origin} must be a string, got {short_json(value)}",
-                               setting=setting.name)
+            raise InvalidInput(
+                f"{origin} must be a string, got {short_json(value)}", setting=setting.name
+            )
         result = value
         if setting.choices and value not in setting.choices:
             raise InvalidInput(
@@ -254,19 +320,23 @@ def _check_timezone(name: str, origin: str) -> None:
     except (ZoneInfoNotFoundError, ValueError):
         known = False
     if not known:
-        raise InvalidInput(f"{origin} is not a known IANA time zone: {quoted(name)} "
-                           f"({_zone_hint(name)})", setting="timezone")
+        raise InvalidInput(
+            f"{origin} is not a known IANA time zone: {quoted(name)} ({_zone_hint(name)})",
+            setting="timezone",
+        )
 
 
 def _zone_hint(name: str) -> str:
-    """"did you mean 'Asia/Tokyo'?" for 'asia/tokyo' or 'Asia/Tokyo ' (the zone names are
+    """ "did you mean 'Asia/Tokyo'?" for 'asia/tokyo' or 'Asia/Tokyo ' (the zone names are
     case-sensitive), else examples and what is not a zone (JST, +09:00)."""
     folded = name.strip().casefold()
     match = next((zone for zone in sorted(iana_zones()) if zone.casefold() == folded), None)
     if match is not None:
         return f"did you mean {match!r}?"
-    return ("e.g. Asia/Tokyo, Europe/Paris, UTC; an abbreviation such as JST or an offset "
-            "such as +09:00 is not a zone name")
+    return (
+        "e.g. Asia/Tokyo, Europe/Paris, UTC; an abbreviation such as JST or an offset "
+        "such as +09:00 is not a zone name"
+    )
 
 
 def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:
@@ -292,8 +362,10 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
             overrides[setting.name] = _coerce(setting, environ[var], var)
     defaults = replace(PersonaSettings(), **overrides)
     if defaults.keyword_weight + defaults.semantic_weight == 0:  # every search was refused
-        raise InvalidInput("OMOIDE_KEYWORD_WEIGHT and OMOIDE_SEMANTIC_WEIGHT cannot both be 0 "
-                           "(search would have no ranking signal); keep one above 0")
+        raise InvalidInput(
+            "OMOIDE_KEYWORD_WEIGHT and OMOIDE_SEMANTIC_WEIGHT cannot both be 0 "
+            "(search would have no ranking signal); keep one above 0"
+        )
     return defaults
 
 
@@ -316,8 +388,9 @@ def merge_persona_settings(
                 known.update(validate_setting_patch({name: value}))
     merged = replace(defaults, **known)
     if not as_stored and merged.keyword_weight + merged.semantic_weight == 0:
-        merged = replace(merged, keyword_weight=defaults.keyword_weight,
-                         semantic_weight=defaults.semantic_weight)
+        merged = replace(
+            merged, keyword_weight=defaults.keyword_weight, semantic_weight=defaults.semantic_weight
+        )
     return merged
 
 
@@ -350,8 +423,10 @@ def _number_in(raw: str, var: str, kind: type) -> int | float:
 # Process integers that only make sense from a least value: below it, OMOIDE_MAX_BODY_BYTES
 # refused every request with a 413 and OMOIDE_WORKERS=-1 ran no worker without a word.
 _PROCESS_INT_MINIMA = (
-    ("workers", "OMOIDE_WORKERS", 0), ("embed_threads", "OMOIDE_EMBED_THREADS", 1),
-    ("embed_batch", "OMOIDE_EMBED_BATCH", 1), ("max_body_bytes", "OMOIDE_MAX_BODY_BYTES", 1),
+    ("workers", "OMOIDE_WORKERS", 0),
+    ("embed_threads", "OMOIDE_EMBED_THREADS", 1),
+    ("embed_batch", "OMOIDE_EMBED_BATCH", 1),
+    ("max_body_bytes", "OMOIDE_MAX_BODY_BYTES", 1),
     ("max_import_bytes", "OMOIDE_MAX_IMPORT_BYTES", 1),
 )
 
@@ -363,9 +438,11 @@ def _env_dashboard_secret(environ: Mapping[str, str]) -> str | None:
     if not raw:
         return None
     if len(raw) < DASHBOARD_SECRET_MIN_CHARS:
-        raise InvalidInput(f"OMOIDE_DASHBOARD_SECRET must be at least "
-                           f"{DASHBOARD_SECRET_MIN_CHARS} characters (got {len(raw)}); "
-                           "e.g. the output of `openssl rand -hex 32`")
+        raise InvalidInput(
+            f"OMOIDE_DASHBOARD_SECRET must be at least "
+            f"{DASHBOARD_SECRET_MIN_CHARS} characters (got {len(raw)}); "
+            "e.g. the output of `openssl rand -hex 32`"
+        )
     return raw
 
 
@@ -385,8 +462,9 @@ def log_format_from_env(environ: Mapping[str, str] | None = None) -> str:
     return value
 
 
-def _env_number(env: Mapping[str, str], name: str, cast: type[int] | type[float],
-                default: float) -> float:
+def _env_number(
+    env: Mapping[str, str], name: str, cast: type[int] | type[float], default: float
+) -> float:
     if name not in env:
         return default
     try:
@@ -462,9 +540,13 @@ class Settings:
     @property
     def embed_options(self) -> dict[str, Any]:
         """What an external embedder needs besides its name (``make_embedder``)."""
-        return {"base_url": self.embed_base_url, "model": self.embed_model,
-                "api_key": self.embed_api_key, "batch": self.embed_batch,
-                "timeout_s": self.embed_timeout_s}
+        return {
+            "base_url": self.embed_base_url,
+            "model": self.embed_model,
+            "api_key": self.embed_api_key,
+            "batch": self.embed_batch,
+            "timeout_s": self.embed_timeout_s,
+        }
 
     @property
     def db_path(self) -> Path:
@@ -494,20 +576,25 @@ class Settings:
             "job_lease_s": lambda: _env_lease(env),
             "mcp_max_sessions": lambda: _env_int(env, "OMOIDE_MCP_MAX_SESSIONS", 256),
             "mcp_session_idle_minutes": lambda: _env_float(
-                env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0),
+                env, "OMOIDE_MCP_SESSION_IDLE_MINUTES", 30.0
+            ),
             "chat_summary_cooldown_s": lambda: _env_float(
-                env, "OMOIDE_CHAT_SUMMARY_COOLDOWN", 60.0),
+                env, "OMOIDE_CHAT_SUMMARY_COOLDOWN", 60.0
+            ),
             "database_url": lambda: (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
             "pg_ann_rows": lambda: _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
             "search_companion": lambda: (
-                env.get("OMOIDE_SEARCH_COMPANION") or "auto").strip().lower(),
+                (env.get("OMOIDE_SEARCH_COMPANION") or "auto").strip().lower()
+            ),
             "vector_cache": lambda: _env_int(env, "OMOIDE_VECTOR_CACHE", 10_000),
             "persona_defaults": lambda: persona_defaults(env),
             "llm": lambda: llm_config_from_env(env),
         }
         given = {k: v for k, v in overrides.items() if v is not None}
-        values: dict[str, Any] = {**{k: read() for k, read in readers.items() if k not in given},
-                                  **given}
+        values: dict[str, Any] = {
+            **{k: read() for k, read in readers.items() if k not in given},
+            **given,
+        }
         if values["pg_ann_rows"] < 1:
             raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
         if not 0 <= values["port"] <= 65535:  # a traceback from bind() at start-up before
@@ -516,12 +603,15 @@ class Settings:
             if values[name] < least:
                 raise InvalidInput(f"{var} must be at least {least}, got {values[name]}")
         if values["search_companion"] not in SEARCH_COMPANIONS:
-            raise InvalidInput("OMOIDE_SEARCH_COMPANION must be one of "
-                               f"{', '.join(SEARCH_COMPANIONS)}")
+            raise InvalidInput(
+                f"OMOIDE_SEARCH_COMPANION must be one of {', '.join(SEARCH_COMPANIONS)}"
+            )
         if "OMOIDE_SEARCH_COMPANION_CACHE" in env:
-            raise InvalidInput("OMOIDE_SEARCH_COMPANION_CACHE is now OMOIDE_VECTOR_CACHE (one "
-                               "cache for the search companion, the 3-op judge, dedup and "
-                               "search queries)")
+            raise InvalidInput(
+                "OMOIDE_SEARCH_COMPANION_CACHE is now OMOIDE_VECTOR_CACHE (one "
+                "cache for the search companion, the 3-op judge, dedup and "
+                "search queries)"
+            )
         if values["vector_cache"] < 0:
             raise InvalidInput("OMOIDE_VECTOR_CACHE must be at least 0")
         if values["mcp_max_sessions"] < 1:
@@ -545,5 +635,7 @@ def _check_data_folder(path: Path) -> None:
         existing = existing.parent
     if existing.exists() and not existing.is_dir():
         where = "is" if existing == path else f"lies under {str(existing)!r}, which is"
-        raise InvalidInput(f"OMOIDE_DATA (--data) {str(path)!r} {where} not a folder; give a "
-                           "folder (it is created when missing)")
+        raise InvalidInput(
+            f"OMOIDE_DATA (--data) {str(path)!r} {where} not a folder; give a "
+            "folder (it is created when missing)"
+        )

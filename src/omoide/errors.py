@@ -49,8 +49,13 @@ __all__ = [
 def error_body(code: str, message: str, **fields: Any) -> dict[str, Any]:
     """The only JSON error shape: ``{"error": {"code", "message", ...fields}}`` (a field that
     is ``None`` is left out)."""
-    return {"error": {"code": code, "message": message,
-                      **{k: v for k, v in fields.items() if v is not None}}}
+    return {
+        "error": {
+            "code": code,
+            "message": message,
+            **{k: v for k, v in fields.items() if v is not None},
+        }
+    }
 
 
 class OmoideError(Exception):

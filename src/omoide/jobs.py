@@ -51,10 +51,19 @@ def new_worker_id() -> str:
 
 
 class JobRunner:
-    def __init__(self, jobs: JobQueue, clock: Clock, handlers: dict[str, Handler], *,
-                 workers: int = 1, poll_s: float = 0.25, backoff_base_s: float = 2.0,
-                 tick: Callable[[], None] | None = None, tick_every_s: float = 60.0,
-                 lease_s: float = DEFAULT_LEASE_S) -> None:
+    def __init__(
+        self,
+        jobs: JobQueue,
+        clock: Clock,
+        handlers: dict[str, Handler],
+        *,
+        workers: int = 1,
+        poll_s: float = 0.25,
+        backoff_base_s: float = 2.0,
+        tick: Callable[[], None] | None = None,
+        tick_every_s: float = 60.0,
+        lease_s: float = DEFAULT_LEASE_S,
+    ) -> None:
         if lease_s <= 0:
             raise ValueError("lease_s must be positive")
         self.jobs = jobs
@@ -123,8 +132,9 @@ class JobRunner:
     def run_once(self, *, persona_id: int | None = None) -> bool:
         """Claim and run one ready job (of ``persona_id`` only, when given); False when none
         is ready."""
-        job = self.jobs.claim(now=self.clock.now(), persona_id=persona_id,
-                              worker=self.worker_id, lease_s=self.lease_s)
+        job = self.jobs.claim(
+            now=self.clock.now(), persona_id=persona_id, worker=self.worker_id, lease_s=self.lease_s
+        )
         if job is None:
             return False
         self._run(job)
@@ -142,8 +152,9 @@ class JobRunner:
         handler = self.handlers.get(job.kind)
         started = time.perf_counter()
         done = threading.Event()
-        beat = threading.Thread(target=self._heartbeat, args=(job, done),
-                                name=f"omoide-lease-{job.id}", daemon=True)
+        beat = threading.Thread(
+            target=self._heartbeat, args=(job, done), name=f"omoide-lease-{job.id}", daemon=True
+        )
         beat.start()
         try:
             if handler is None:
@@ -157,9 +168,16 @@ class JobRunner:
             status = self.jobs.fail(job, error, now=self.clock.now(), backoff_s=backoff)
             if status == "lost" and self._discarded(job):
                 return
-            logger.warning("job %d %s persona=%s attempt %d failed (%s): %s", job.id, job.kind,
-                           job.persona, job.attempts, status, error[:300],
-                           exc_info=logger.isEnabledFor(logging.DEBUG))
+            logger.warning(
+                "job %d %s persona=%s attempt %d failed (%s): %s",
+                job.id,
+                job.kind,
+                job.persona,
+                job.attempts,
+                status,
+                error[:300],
+                exc_info=logger.isEnabledFor(logging.DEBUG),
+            )
             return
         finally:
             done.set()
@@ -167,19 +185,33 @@ class JobRunner:
         if not self.jobs.complete(job.id, now=self.clock.now(), worker=job.worker):
             if self._discarded(job):
                 return
-            logger.warning("job %d %s persona=%s finished after its lease was lost", job.id,
-                           job.kind, job.persona)
+            logger.warning(
+                "job %d %s persona=%s finished after its lease was lost",
+                job.id,
+                job.kind,
+                job.persona,
+            )
             return
-        logger.info("job %d %s persona=%s done in %.0f ms", job.id, job.kind, job.persona,
-                    (time.perf_counter() - started) * 1000)
+        logger.info(
+            "job %d %s persona=%s done in %.0f ms",
+            job.id,
+            job.kind,
+            job.persona,
+            (time.perf_counter() - started) * 1000,
+        )
 
     def _discarded(self, job: Job) -> bool:
         """True (and one INFO line) when the job's row is gone: its persona, conversation or
         memory was erased while it ran, so whatever the handler did or raised is moot."""
         if not self.jobs.gone(job.id):
             return False
-        logger.info("job %d %s persona=%s discarded: its persona, conversation or memory was "
-                    "erased while it ran", job.id, job.kind, job.persona)
+        logger.info(
+            "job %d %s persona=%s discarded: its persona, conversation or memory was "
+            "erased while it ran",
+            job.id,
+            job.kind,
+            job.persona,
+        )
         return True
 
     def _heartbeat(self, job: Job, done: threading.Event) -> None:
@@ -213,8 +245,9 @@ class JobRunner:
                 self._ticks_started += 1
                 forced, self._tick_forced = self._tick_forced, False
             try:
-                if forced or self.jobs.claim_periodic(_TICK_CLAIM, every_s=self._tick_every_s,
-                                                      worker=self.worker_id):
+                if forced or self.jobs.claim_periodic(
+                    _TICK_CLAIM, every_s=self._tick_every_s, worker=self.worker_id
+                ):
                     self._tick()
             except Exception:
                 logger.exception("scheduler tick failed")

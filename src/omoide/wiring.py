@@ -56,8 +56,15 @@ from omoide.store.sqlite.overview import OverviewStore
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.sqlite.vector_models import VectorModels
 
-__all__ = ["DECAY_JOB", "Omoide", "backup_database", "build", "build_embedder", "bundled_embedder",
-           "restore_database"]
+__all__ = [
+    "DECAY_JOB",
+    "Omoide",
+    "backup_database",
+    "build",
+    "build_embedder",
+    "bundled_embedder",
+    "restore_database",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -147,10 +154,12 @@ def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
     try:
         from omoide.store.postgres.store import PostgresStore
     except ImportError as exc:  # psycopg is the optional extra omoide[postgres]
-        raise InvalidInput("OMOIDE_DATABASE_URL needs the PostgreSQL driver: "
-                           "pip install 'omoide[postgres]'") from exc
-    return PostgresStore(url, model_id=embedder.model_id, dim=embedder.dim,
-                         ann_rows=settings.pg_ann_rows)
+        raise InvalidInput(
+            "OMOIDE_DATABASE_URL needs the PostgreSQL driver: pip install 'omoide[postgres]'"
+        ) from exc
+    return PostgresStore(
+        url, model_id=embedder.model_id, dim=embedder.dim, ann_rows=settings.pg_ann_rows
+    )
 
 
 @contextlib.contextmanager
@@ -183,8 +192,11 @@ def open_jobs(store: SqliteStore, settings: Settings) -> JobStore:
         return JobStore(store.db, lease_s=settings.job_lease_s, in_order=(EVOLVE_JOB,))
     from omoide.store.postgres.jobs import PgJobStore
 
-    return PgJobStore(store.db, lease_s=settings.job_lease_s,  # type: ignore[arg-type]
-                      in_order=(EVOLVE_JOB,))
+    return PgJobStore(
+        store.db,
+        lease_s=settings.job_lease_s,  # type: ignore[arg-type]
+        in_order=(EVOLVE_JOB,),
+    )
 
 
 def copy_folder_to_database(settings: Settings, url: str) -> dict[str, int]:
@@ -195,8 +207,9 @@ def copy_folder_to_database(settings: Settings, url: str) -> dict[str, int]:
     try:
         from omoide.store.postgres.copy import copy_sqlite_to_postgres
     except ImportError as exc:
-        raise InvalidInput("migrating needs the PostgreSQL driver: "
-                           "pip install 'omoide[postgres]'") from exc
+        raise InvalidInput(
+            "migrating needs the PostgreSQL driver: pip install 'omoide[postgres]'"
+        ) from exc
     return copy_sqlite_to_postgres(settings.db_path, url)
 
 
@@ -235,8 +248,7 @@ def build_embedder(settings: Settings, *, fair_share: bool = False) -> Embedder:
     from omoide.embed.calibration_store import apply_stored_calibration
 
     maker = make_fair_embedder if fair_share else make_embedder
-    embedder = maker(settings.embedder, threads=settings.embed_threads,
-                     **settings.embed_options)
+    embedder = maker(settings.embedder, threads=settings.embed_threads, **settings.embed_options)
     apply_stored_calibration(embedder, settings.data_dir)
     return embedder
 
@@ -288,8 +300,7 @@ def _bundled(embedder: Embedder, settings: Settings) -> Callable[[str], Embedder
     return lambda name: bundled_embedder(name, settings.embed_threads)
 
 
-def _judge_embedder(bundled: Callable[[str], Embedder] | None
-                    ) -> Callable[[], Embedder] | None:
+def _judge_embedder(bundled: Callable[[str], Embedder] | None) -> Callable[[], Embedder] | None:
     """How to build the learned judge's embedder (the packaged choice, e.g. USE) with the
     server's shared builder, or None when there is none (the hashing embedder keeps its
     rules) or the package names no judge embedder."""
@@ -319,18 +330,22 @@ def companion_name(setting: str, model_id: str) -> str | None:
     return None if setting == own else setting
 
 
-def _companion(settings: Settings, embedder: Embedder, vectors: VectorCache
-               ) -> Companion | None:
+def _companion(settings: Settings, embedder: Embedder, vectors: VectorCache) -> Companion | None:
     name = companion_name(settings.search_companion, embedder.model_id)
     if name is None:
         return None
-    return Companion(name, lambda: bundled_embedder(name, settings.embed_threads),
-                     vectors=vectors)
+    return Companion(name, lambda: bundled_embedder(name, settings.embed_threads), vectors=vectors)
 
 
-def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock | None = None,
-          llm: Any = "from-env", check_embedder_record: bool = True,
-          chat_upstream: Any = "from-env") -> Omoide:
+def build(
+    settings: Settings,
+    *,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+    llm: Any = "from-env",
+    check_embedder_record: bool = True,
+    chat_upstream: Any = "from-env",
+) -> Omoide:
     """Wire an :class:`Omoide` from settings. Workers are not started (call ``runner.start``).
 
     A folder whose vectors come from another embedder is refused (EmbedderMismatch) unless
@@ -339,8 +354,7 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
     """
     clock = clock or SystemClock()
     # Interactive calls (search, context, a new memory) never wait behind background batches.
-    embedder = fair(embedder) if embedder is not None else build_embedder(settings,
-                                                                          fair_share=True)
+    embedder = fair(embedder) if embedder is not None else build_embedder(settings, fair_share=True)
     summary_llm = llm
     if llm == "from-env":
         from omoide.llm import make_llm
@@ -376,51 +390,100 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
             except Exception:  # one failing duty must not starve the others
                 logger.exception("scheduler duty failed")
 
-    runner = JobRunner(jobs, clock, handlers, workers=settings.workers, tick=tick,
-                       lease_s=settings.job_lease_s)
+    runner = JobRunner(
+        jobs, clock, handlers, workers=settings.workers, tick=tick, lease_s=settings.job_lease_s
+    )
     bundled = _bundled(embedder, settings)
     # One LRU of embedded vectors for the judge, dedup and the search companion, which embed
     # the same texts on the same models (service/vector_cache.py).
     vectors = VectorCache(settings.vector_cache)
     dedup = DedupDecider(embedder, bundled, vectors=vectors)
-    memories = MemoryService(store, embedder, clock, settings_service,
-                             max_content_chars=settings.max_content_chars,
-                             on_enqueue=runner.notify, dedup=dedup)
+    memories = MemoryService(
+        store,
+        embedder,
+        clock,
+        settings_service,
+        max_content_chars=settings.max_content_chars,
+        on_enqueue=runner.notify,
+        dedup=dedup,
+    )
     # Evolution judges with the rules + the packaged learned judge on its own bundled
     # embedder, whatever the server searches with (issue 9; built on first use).
-    evolution = EvolutionService(store, embedder, clock, settings_service,
-                                 _classifier_factory(llm, offline_classifier_for(
-                                     embedder, _judge_embedder(bundled), vectors=vectors)),
-                                 dedup=dedup)
+    evolution = EvolutionService(
+        store,
+        embedder,
+        clock,
+        settings_service,
+        _classifier_factory(
+            llm, offline_classifier_for(embedder, _judge_embedder(bundled), vectors=vectors)
+        ),
+        dedup=dedup,
+    )
     state = StateService(store, clock)
     blocks = BlockService(store, clock)
-    sessions = SessionService(store, embedder, clock, settings_service, memories,
-                              _consolidator_factory(llm), update_user_state=state.update_user_state,
-                              on_enqueue=runner.notify, segmenter_for=_segmenter_factory(llm))
+    sessions = SessionService(
+        store,
+        embedder,
+        clock,
+        settings_service,
+        memories,
+        _consolidator_factory(llm),
+        update_user_state=state.update_user_state,
+        on_enqueue=runner.notify,
+        segmenter_for=_segmenter_factory(llm),
+    )
     ticks.append(sessions.end_idle_sessions)  # a session nobody ended is ended when idle
     companion = _companion(settings, embedder, vectors)
-    search = SearchService(store, embedder, clock, settings_service,
-                           episodes=EpisodeSearch(store, settings_service, embedder, companion),
-                           companion=companion, vectors=vectors)
+    search = SearchService(
+        store,
+        embedder,
+        clock,
+        settings_service,
+        episodes=EpisodeSearch(store, settings_service, embedder, companion),
+        companion=companion,
+        vectors=vectors,
+    )
     app = Omoide(
-        settings=settings, clock=clock, embedder=embedder, store=store, jobs=jobs,
-        runner=runner, settings_service=settings_service, auth=AuthService(store, clock),
-        memories=memories, search=search, evolution=evolution, state=state, blocks=blocks,
-        context=ContextService(store, clock, settings_service, state, blocks,
-                               begin_session=sessions.begin),
-        sessions=sessions, forget=ForgetService(store, clock),
+        settings=settings,
+        clock=clock,
+        embedder=embedder,
+        store=store,
+        jobs=jobs,
+        runner=runner,
+        settings_service=settings_service,
+        auth=AuthService(store, clock),
+        memories=memories,
+        search=search,
+        evolution=evolution,
+        state=state,
+        blocks=blocks,
+        context=ContextService(
+            store, clock, settings_service, state, blocks, begin_session=sessions.begin
+        ),
+        sessions=sessions,
+        forget=ForgetService(store, clock),
         queue=QueueService(store, jobs, runner),
         reindex=ReindexService(store, vector_models, embedder, clock),
-        overview=OverviewService(store, OverviewStore(opened.db), jobs, clock,
-                                 on_enqueue=runner.notify),
-        maintenance=maintenance, llm=llm,
-        transfer=TransferService(store, embedder, clock, settings_service, memories,
-                                 on_enqueue=runner.notify),
+        overview=OverviewService(
+            store, OverviewStore(opened.db), jobs, clock, on_enqueue=runner.notify
+        ),
+        maintenance=maintenance,
+        llm=llm,
+        transfer=TransferService(
+            store, embedder, clock, settings_service, memories, on_enqueue=runner.notify
+        ),
         peers=PeerImportService(store, memories, sessions, clock),
         chat_upstream=chat_upstream,
-        chat=ChatService(search=search, state=state, blocks=blocks, settings=settings_service,
-                         sessions=sessions, clock=clock, compressor=Compressor(
-                             summary_llm, cooldown_s=settings.chat_summary_cooldown_s)))
+        chat=ChatService(
+            search=search,
+            state=state,
+            blocks=blocks,
+            settings=settings_service,
+            sessions=sessions,
+            clock=clock,
+            compressor=Compressor(summary_llm, cooldown_s=settings.chat_summary_cooldown_s),
+        ),
+    )
 
     def run_evolve(job: Job) -> None:
         assert job.persona is not None
@@ -431,8 +494,9 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
 
     def run_segment(job: Job) -> None:
         assert job.persona is not None
-        sessions.segment(job.persona, job.payload["session_id"],
-                         final=bool(job.payload.get("final")))
+        sessions.segment(
+            job.persona, job.payload["session_id"], final=bool(job.payload.get("final"))
+        )
 
     def run_consolidate(job: Job) -> None:
         assert job.persona is not None
@@ -447,9 +511,11 @@ def build(settings: Settings, *, embedder: Embedder | None = None, clock: Clock 
 
 def _sqlite_only_command(settings: Settings, command: str) -> None:
     if settings.database_url:
-        raise InvalidInput(f"omoide {command} copies the SQLite database of a data folder; with "
-                           "OMOIDE_DATABASE_URL set, back up PostgreSQL with pg_dump "
-                           "(docs/deploy.md)")
+        raise InvalidInput(
+            f"omoide {command} copies the SQLite database of a data folder; with "
+            "OMOIDE_DATABASE_URL set, back up PostgreSQL with pg_dump "
+            "(docs/deploy.md)"
+        )
 
 
 def backup_database(settings: Settings, target: Path, *, overwrite: bool = False) -> Any:

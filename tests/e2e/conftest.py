@@ -21,5 +21,4 @@ Connect = Callable[[], contextlib.AbstractAsyncContextManager[Client]]
 def connect_stdio(data_dir: Path, persona: str, store_environ: dict[str, str]) -> Connect:
     """Spawn ``omoide mcp --persona rin --data <tmp>`` (on the test's store) and connect the
     SDK client to it."""
-    return lambda: Client(stdio_params(data_dir, persona, store_environ),
-                          read_timeout_seconds=30)
+    return lambda: Client(stdio_params(data_dir, persona, store_environ), read_timeout_seconds=30)

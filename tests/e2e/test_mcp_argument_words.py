@@ -21,61 +21,133 @@ from omoide.api.mcp import build_mcp_server, fixed_persona
 from omoide.wiring import Omoide
 
 _TURN = {"speaker": "Rau", "content": "hi"}
-_PYDANTIC = ("Input should", "should have", "Field required", "Extra inputs", "Value error",
-             "after validation", "pydantic")
+_PYDANTIC = (
+    "Input should",
+    "should have",
+    "Field required",
+    "Extra inputs",
+    "Value error",
+    "after validation",
+    "pydantic",
+)
 
 CASES: list[Any] = [
-    pytest.param("memory_search", {"query": "tea", "mode": "fuzzy"},
-                 "'mode' must be one of 'hybrid', 'semantic' or 'keyword' (got \"fuzzy\")",
-                 id="literal"),
-    pytest.param("memory_create", {"content": "tea", "kind": "bogus"},
-                 "'kind' must be one of 'note', 'fact', 'preference', 'profile', 'event' or "
-                 "'instruction' (got \"bogus\")", id="literal-kind"),
-    pytest.param("session_record", {"session_id": "s1", "turns": [{**_TURN, "role": "bot"}]},
-                 "'turns[0].role' must be one of 'user', 'assistant' or 'other' (got \"bot\")",
-                 id="literal-nested"),
-    pytest.param("memory_read", {"key": ""}, "'key' must not be empty (got \"\")",
-                 id="string-too-short"),
-    pytest.param("memory_create", {"content": "tea", "emotion_type": "a" * 65},
-                 "'emotion_type' must be at most 64 characters (got 65)", id="string-too-long"),
-    pytest.param("session_record", {"session_id": "s1", "turns": []},
-                 "'turns' must have at least 1 item (got 0)", id="list-too-short"),
-    pytest.param("session_record", {"session_id": "s1", "turns": [_TURN] * 1001},
-                 "'turns' must have at most 1000 items (got 1,001)", id="list-too-long"),
+    pytest.param(
+        "memory_search",
+        {"query": "tea", "mode": "fuzzy"},
+        "'mode' must be one of 'hybrid', 'semantic' or 'keyword' (got \"fuzzy\")",
+        id="literal",
+    ),
+    pytest.param(
+        "memory_create",
+        {"content": "tea", "kind": "bogus"},
+        "'kind' must be one of 'note', 'fact', 'preference', 'profile', 'event' or "
+        "'instruction' (got \"bogus\")",
+        id="literal-kind",
+    ),
+    pytest.param(
+        "session_record",
+        {"session_id": "s1", "turns": [{**_TURN, "role": "bot"}]},
+        "'turns[0].role' must be one of 'user', 'assistant' or 'other' (got \"bot\")",
+        id="literal-nested",
+    ),
+    pytest.param(
+        "memory_read", {"key": ""}, "'key' must not be empty (got \"\")", id="string-too-short"
+    ),
+    pytest.param(
+        "memory_create",
+        {"content": "tea", "emotion_type": "a" * 65},
+        "'emotion_type' must be at most 64 characters (got 65)",
+        id="string-too-long",
+    ),
+    pytest.param(
+        "session_record",
+        {"session_id": "s1", "turns": []},
+        "'turns' must have at least 1 item (got 0)",
+        id="list-too-short",
+    ),
+    pytest.param(
+        "session_record",
+        {"session_id": "s1", "turns": [_TURN] * 1001},
+        "'turns' must have at most 1000 items (got 1,001)",
+        id="list-too-long",
+    ),
     pytest.param("memory_search", {}, "'query' is required", id="missing"),
-    pytest.param("session_record", {"session_id": "s1", "turns": [{"content": "hi"}]},
-                 "'turns[0].speaker' is required", id="missing-nested"),
-    pytest.param("session_record", {"session_id": "s1", "turns": [{**_TURN, "mood": "ok"}]},
-                 "'turns[0].mood' is not a field this takes (unknown fields are refused, not "
-                 "ignored)", id="extra-nested"),
-    pytest.param("session_record", {"session_id": "s1", "turns": [{**_TURN, "content": 5}]},
-                 "'turns[0].content' must be a string (got 5)", id="string-type-nested"),
-    pytest.param("update_context", {"persona_state": {"emotion_intensity": True}},
-                 "'persona_state.emotion_intensity' must be a number (e.g. 0.5) (got true)",
-                 id="strict-nested-bool"),
-    pytest.param("update_context", {"persona_state": {"emotion_intensity": "0.5"}},
-                 "'persona_state.emotion_intensity' must be a number (e.g. 0.5) (got \"0.5\")",
-                 id="strict-nested-text"),
-    pytest.param("update_context", {"user_info": "name: Rau"},
-                 "'user_info' must be an object ({…}) (got a string)", id="object-type"),
-    pytest.param("memory_search", {"query": "tea", "tags": "a"},
-                 "'tags' must be an array ([…]) (got a string)", id="array-type"),
-    pytest.param("memory_search", {"query": "tea", "top_k": 1.5},
-                 "'top_k' must be an integer (a whole number, e.g. 5) (got 1.5)", id="int-type"),
-    pytest.param("memory_delete", {"key": "mem_1", "purge": "yes"},
-                 "'purge' must be true or false (got \"yes\")", id="bool-type"),
-    pytest.param("episode_search", {"query": "tea", "top_k": 51},
-                 "'top_k' must be at most 50 (got 51)", id="bound"),
-    pytest.param("session_end", {"session_id": "a b"},
-                 "'session_id' must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or "
-                 "spaces) (got \"a b\")", id="pattern"),
+    pytest.param(
+        "session_record",
+        {"session_id": "s1", "turns": [{"content": "hi"}]},
+        "'turns[0].speaker' is required",
+        id="missing-nested",
+    ),
+    pytest.param(
+        "session_record",
+        {"session_id": "s1", "turns": [{**_TURN, "mood": "ok"}]},
+        "'turns[0].mood' is not a field this takes (unknown fields are refused, not ignored)",
+        id="extra-nested",
+    ),
+    pytest.param(
+        "session_record",
+        {"session_id": "s1", "turns": [{**_TURN, "content": 5}]},
+        "'turns[0].content' must be a string (got 5)",
+        id="string-type-nested",
+    ),
+    pytest.param(
+        "update_context",
+        {"persona_state": {"emotion_intensity": True}},
+        "'persona_state.emotion_intensity' must be a number (e.g. 0.5) (got true)",
+        id="strict-nested-bool",
+    ),
+    pytest.param(
+        "update_context",
+        {"persona_state": {"emotion_intensity": "0.5"}},
+        "'persona_state.emotion_intensity' must be a number (e.g. 0.5) (got \"0.5\")",
+        id="strict-nested-text",
+    ),
+    pytest.param(
+        "update_context",
+        {"user_info": "name: Rau"},
+        "'user_info' must be an object ({…}) (got a string)",
+        id="object-type",
+    ),
+    pytest.param(
+        "memory_search",
+        {"query": "tea", "tags": "a"},
+        "'tags' must be an array ([…]) (got a string)",
+        id="array-type",
+    ),
+    pytest.param(
+        "memory_search",
+        {"query": "tea", "top_k": 1.5},
+        "'top_k' must be an integer (a whole number, e.g. 5) (got 1.5)",
+        id="int-type",
+    ),
+    pytest.param(
+        "memory_delete",
+        {"key": "mem_1", "purge": "yes"},
+        "'purge' must be true or false (got \"yes\")",
+        id="bool-type",
+    ),
+    pytest.param(
+        "episode_search",
+        {"query": "tea", "top_k": 51},
+        "'top_k' must be at most 50 (got 51)",
+        id="bound",
+    ),
+    pytest.param(
+        "session_end",
+        {"session_id": "a b"},
+        "'session_id' must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or "
+        'spaces) (got "a b")',
+        id="pattern",
+    ),
 ]
 
 
 @pytest.mark.sqlite_only
 @pytest.mark.parametrize(("tool", "arguments", "words"), CASES)
 def test_each_kind_of_bad_argument_is_told_in_the_apis_words(
-        app: Omoide, persona: str, tool: str, arguments: dict[str, Any], words: str) -> None:
+    app: Omoide, persona: str, tool: str, arguments: dict[str, Any], words: str
+) -> None:
     server = build_mcp_server(app, fixed_persona(persona))
 
     async def scenario() -> str:
@@ -92,23 +164,39 @@ def test_each_kind_of_bad_argument_is_told_in_the_apis_words(
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("arguments", "where"), [
-    ('{"query": "tea", "min_importance": NaN}', "min_importance"),
-    ('{"query": "tea", "top_k": Infinity}', "top_k"),
-    ('{"query": "tea", "min_importance": -1e999}', "min_importance")])
-def test_nan_and_infinity_are_refused_naming_the_argument(server: LiveServer, arguments: str,
-                                                          where: str) -> None:
+@pytest.mark.parametrize(
+    ("arguments", "where"),
+    [
+        ('{"query": "tea", "min_importance": NaN}', "min_importance"),
+        ('{"query": "tea", "top_k": Infinity}', "top_k"),
+        ('{"query": "tea", "min_importance": -1e999}', "min_importance"),
+    ],
+)
+def test_nan_and_infinity_are_refused_naming_the_argument(
+    server: LiveServer, arguments: str, where: str
+) -> None:
     """``min_importance=NaN`` was told "must be at most 1.0 (got NaN)"."""
     key = server.create_persona("rin")
-    with httpx.Client(base_url=server.url, timeout=30, headers={
-            "Authorization": f"Bearer {key}", "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream"}) as http:
-        reply = raw_initialized(http).post("/mcp", content=(
-            '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": '
-            f'"memory_search", "arguments": {arguments}}}}}'))
+    with httpx.Client(
+        base_url=server.url,
+        timeout=30,
+        headers={
+            "Authorization": f"Bearer {key}",
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        },
+    ) as http:
+        reply = raw_initialized(http).post(
+            "/mcp",
+            content=(
+                '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": '
+                f'"memory_search", "arguments": {arguments}}}}}'
+            ),
+        )
     data = next(line[5:] for line in reply.text.splitlines() if line.startswith("data:"))
     result = json.loads(data)["result"]
     assert result["isError"] is True
     assert result["content"][0]["text"] == (
         f"Error executing tool memory_search: argument '{where}': NaN and Infinity are not "
-        "numbers this reader accepts (numbers must be finite); fix the argument and call again")
+        "numbers this reader accepts (numbers must be finite); fix the argument and call again"
+    )

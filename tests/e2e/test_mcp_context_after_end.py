@@ -13,19 +13,29 @@ from omoide_testing import LiveServer
 from omoide.clock import FixedClock
 
 TURNS = [
-    {"speaker": "Lea", "role": "user",
-     "content": "I finally booked the trip: ten days in Hokkaido in February."},
+    {
+        "speaker": "Lea",
+        "role": "user",
+        "content": "I finally booked the trip: ten days in Hokkaido in February.",
+    },
     {"speaker": "Haru", "role": "assistant", "content": "How exciting! What will you do?"},
-    {"speaker": "Lea", "role": "user",
-     "content": "I want to see the Sapporo snow festival and learn to ski in Niseko."},
+    {
+        "speaker": "Lea",
+        "role": "user",
+        "content": "I want to see the Sapporo snow festival and learn to ski in Niseko.",
+    },
     {"speaker": "Haru", "role": "assistant", "content": "That sounds wonderful."},
-    {"speaker": "Lea", "role": "user",
-     "content": "My sister Camille is coming with me, she already skis well."},
+    {
+        "speaker": "Lea",
+        "role": "user",
+        "content": "My sister Camille is coming with me, she already skis well.",
+    },
 ]
 
 
-def test_session_begin_shows_the_conversation_left_open(held_server: LiveServer,
-                                                        clock: FixedClock) -> None:
+def test_session_begin_shows_the_conversation_left_open(
+    held_server: LiveServer, clock: FixedClock
+) -> None:
     key = held_server.create_persona("lea")
 
     async def scenario() -> None:
@@ -44,8 +54,14 @@ def test_session_begin_shows_the_conversation_left_open(held_server: LiveServer,
             second = begun.structured_content["session_id"]
 
             # Mid-conversation the context does not echo the current conversation...
-            await ok(client, "session_record", session_id=second, turns=[
-                {"speaker": "Lea", "role": "user", "content": "I adopted a cat named Pistache."}])
+            await ok(
+                client,
+                "session_record",
+                session_id=second,
+                turns=[
+                    {"speaker": "Lea", "role": "user", "content": "I adopted a cat named Pistache."}
+                ],
+            )
             mid = await ok(client, "get_context")
             assert "Pistache" not in text_of(mid)
             # ...and right after session_end it shows it, before any job ran.
@@ -53,8 +69,10 @@ def test_session_begin_shows_the_conversation_left_open(held_server: LiveServer,
             ended = await ok(client, "get_context")
             assert "Pistache" in text_of(ended), text_of(ended)
             found = await ok(client, "memory_search", query="cat Pistache")
-            assert any("Pistache" in r["content"] and r["sources"]
-                       for r in found.structured_content["results"])
+            assert any(
+                "Pistache" in r["content"] and r["sources"]
+                for r in found.structured_content["results"]
+            )
 
             assert held_server.omoide.runner.run_until_idle() > 0
             after = await ok(client, "get_context")

@@ -18,19 +18,30 @@ from mcp_checks import (
 )
 from omoide_testing import Holding, LiveServer, wait_for_jobs
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {},
-    "clientInfo": {"name": "test", "version": "0"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
-@pytest.mark.parametrize(("authorization", "status", "code"), [
-    pytest.param(None, 401, "unauthorized", id="no-key"),
-    pytest.param("Bearer omo_p_not-a-real-key", 401, "unauthorized", id="unknown-key"),
-    pytest.param("Basic dXNlcjpwYXNz", 401, "unauthorized", id="not-bearer"),
-])
+@pytest.mark.parametrize(
+    ("authorization", "status", "code"),
+    [
+        pytest.param(None, 401, "unauthorized", id="no-key"),
+        pytest.param("Bearer omo_p_not-a-real-key", 401, "unauthorized", id="unknown-key"),
+        pytest.param("Basic dXNlcjpwYXNz", 401, "unauthorized", id="not-bearer"),
+    ],
+)
 def test_mcp_http_refuses_a_request_without_a_valid_key(
-        server: LiveServer, authorization: str | None, status: int, code: str) -> None:
+    server: LiveServer, authorization: str | None, status: int, code: str
+) -> None:
     headers = {**ACCEPT, **({"Authorization": authorization} if authorization else {})}
     reply = httpx.post(f"{server.url}/mcp", json=INITIALIZE, headers=headers)
     assert reply.status_code == status
@@ -39,10 +50,12 @@ def test_mcp_http_refuses_a_request_without_a_valid_key(
     assert reply.headers["www-authenticate"] == "Bearer"
 
 
-def test_mcp_http_refuses_the_admin_key_and_says_to_use_a_persona_key(
-        server: LiveServer) -> None:
-    reply = httpx.post(f"{server.url}/mcp", json=INITIALIZE,
-                       headers={**ACCEPT, "Authorization": f"Bearer {server.admin_key}"})
+def test_mcp_http_refuses_the_admin_key_and_says_to_use_a_persona_key(server: LiveServer) -> None:
+    reply = httpx.post(
+        f"{server.url}/mcp",
+        json=INITIALIZE,
+        headers={**ACCEPT, "Authorization": f"Bearer {server.admin_key}"},
+    )
     assert reply.status_code == 403
     assert reply.json()["error"]["data"]["code"] == "forbidden"
     assert "persona's API key" in reply.json()["error"]["message"]
@@ -91,8 +104,7 @@ def test_mcp_http_context_tools_work_and_fail_cleanly(server: LiveServer) -> Non
     anyio.run(scenario)
 
 
-def test_mcp_http_client_begins_stores_searches_renames_and_sees_blocks(
-        server: LiveServer) -> None:
+def test_mcp_http_client_begins_stores_searches_renames_and_sees_blocks(server: LiveServer) -> None:
     key = server.create_persona("rin")
 
     async def scenario() -> None:
@@ -120,8 +132,9 @@ def test_mcp_http_key_scopes_every_tool_to_its_own_persona(server: LiveServer) -
     anyio.run(scenario)
 
 
-def test_mcp_http_memory_delete_with_purge_erases_the_text(server: LiveServer,
-                                                          holding: Holding) -> None:
+def test_mcp_http_memory_delete_with_purge_erases_the_text(
+    server: LiveServer, holding: Holding
+) -> None:
     key = server.create_persona("rin")
     marker = "ZQXJV-4827"
 
@@ -136,9 +149,13 @@ def test_mcp_http_memory_delete_with_purge_erases_the_text(server: LiveServer,
             wait_for_jobs(server.omoide, "rin")
             assert holding(marker)
             purged = await ok(client, "memory_delete", key=mem, purge=True)
-            assert purged.structured_content == {"persona": "rin", "key": mem,
-                                                 "status": "purged", "also_purged": [],
-                                                 "said_in": []}
+            assert purged.structured_content == {
+                "persona": "rin",
+                "key": mem,
+                "status": "purged",
+                "also_purged": [],
+                "said_in": [],
+            }
             assert holding(marker) == []
             assert mem in await tool_error(client, "memory_read", key=mem)
             assert mem in await tool_error(client, "memory_delete", key=mem, purge=True)

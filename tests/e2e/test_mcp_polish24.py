@@ -15,8 +15,7 @@ SESSION_RULE = "must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or spac
 @pytest.mark.parametrize("tool", ["session_record", "session_end"])
 def test_a_malformed_session_id_is_told_the_pattern(server: LiveServer, tool: str) -> None:
     key = server.create_persona("rin")
-    turns = {"turns": [{"speaker": "Ken", "content": "hello"}]} if tool == "session_record" \
-        else {}
+    turns = {"turns": [{"speaker": "Ken", "content": "hello"}]} if tool == "session_record" else {}
 
     async def scenario() -> None:
         async with http_client(server.url, key) as client:
@@ -40,7 +39,9 @@ def test_a_malformed_state_key_is_told_the_rule(server: LiveServer) -> None:
         async with http_client(server.url, key) as client:
             message = await tool_error(client, "user_state_history", key="first name")
             assert "'key'" in message, message
-            assert "must be 1-64 characters of any script (e.g. name or 名前) without spaces" \
-                in message, message
+            assert (
+                "must be 1-64 characters of any script (e.g. name or 名前) without spaces"
+                in message
+            ), message
 
     anyio.run(scenario)

@@ -35,12 +35,16 @@ def _shown(url: str, key: str, call: Any = None) -> MCPError:
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("key", "says", "code"), [
-    ("omo_p_not-a-real-key", "unknown or revoked API key", "unauthorized"),
-    (None, "persona's API key", "forbidden"),  # the admin key
-])
-def test_a_refused_key_is_told_to_the_sdk_client(server: LiveServer, key: str | None, says: str,
-                                                 code: str) -> None:
+@pytest.mark.parametrize(
+    ("key", "says", "code"),
+    [
+        ("omo_p_not-a-real-key", "unknown or revoked API key", "unauthorized"),
+        (None, "persona's API key", "forbidden"),  # the admin key
+    ],
+)
+def test_a_refused_key_is_told_to_the_sdk_client(
+    server: LiveServer, key: str | None, says: str, code: str
+) -> None:
     error = _shown(server.url, key or server.admin_key)
     assert says in error.error.message, error.error
     assert error.error.data == {"code": code}

@@ -17,9 +17,16 @@ from omoide.config import Settings
 from omoide.embed.hashing import HashEmbedder
 from omoide.wiring import build
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {},
-    "clientInfo": {"name": "test", "version": "0"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 ADMIN = "omo_admin_session-limits"
 
@@ -28,9 +35,10 @@ ADMIN = "omo_admin_session-limits"
 def small_server(data_dir: Path) -> Iterator[LiveServer]:
     from omoide.api.http.app import create_app
 
-    settings = Settings.from_env({"OMOIDE_MCP_MAX_SESSIONS": "20",
-                                  "OMOIDE_MCP_SESSION_IDLE_MINUTES": "0.02"},  # 1.2 s
-                                 data_dir=data_dir)
+    settings = Settings.from_env(
+        {"OMOIDE_MCP_MAX_SESSIONS": "20", "OMOIDE_MCP_SESSION_IDLE_MINUTES": "0.02"},  # 1.2 s
+        data_dir=data_dir,
+    )
     app = build(settings, embedder=HashEmbedder(), llm=None)
     app.auth.ensure_admin_key(data_dir, ADMIN)
     uv, thread, url = serve_in_thread(create_app(app))
@@ -43,8 +51,13 @@ def small_server(data_dir: Path) -> Iterator[LiveServer]:
 def sessions(server: LiveServer) -> int:
     with server.admin() as admin:
         text = admin.get("/metrics").text
-    return int(next(line.split()[-1] for line in text.splitlines()
-                    if line.startswith("omoide_mcp_sessions ")))
+    return int(
+        next(
+            line.split()[-1]
+            for line in text.splitlines()
+            if line.startswith("omoide_mcp_sessions ")
+        )
+    )
 
 
 def test_a_thousand_initialize_calls_stay_under_the_cap(small_server: LiveServer) -> None:

@@ -30,13 +30,19 @@ def turns(topic: str, n: int = 12) -> list[dict[str, Any]]:
         if i % 2 == 0:
             out.append({"speaker": "Lea", "role": "user", "content": user[(i // 2) % 6]})
         else:
-            out.append({"speaker": "Haru", "role": "assistant",
-                        "content": "That is lovely to hear, tell me more."})
+            out.append(
+                {
+                    "speaker": "Haru",
+                    "role": "assistant",
+                    "content": "That is lovely to hear, tell me more.",
+                }
+            )
     return out
 
 
 def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
-        server: LiveServer, clock: FixedClock) -> None:
+    server: LiveServer, clock: FixedClock
+) -> None:
     key = server.create_persona("lea")
 
     async def scenario() -> None:
@@ -56,10 +62,13 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             assert found.structured_content["results"]
 
             # The second conversation is never ended either: the scheduler ends it.
-            shown = {"speaker": "Lea", "role": "user", "content": "This is my new oboe!",
-                     "image_caption": "a black oboe with silver keys in an open velvet case"}
-            await ok(client, "session_record", session_id=second,
-                     turns=[*turns("oboe"), shown])
+            shown = {
+                "speaker": "Lea",
+                "role": "user",
+                "content": "This is my new oboe!",
+                "image_caption": "a black oboe with silver keys in an open velvet case",
+            }
+            await ok(client, "session_record", session_id=second, turns=[*turns("oboe"), shown])
             clock.advance(minutes=31)
             assert server.omoide.runner.tick_now()
             wait_for_jobs(server.omoide, "lea")
@@ -68,8 +77,7 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             hits = await ok(client, "episode_search", query="second-hand oboe Lyon")
             assert hits.structured_content["results"]
             episodes = server.omoide.sessions.episodes("lea", second)
-            assert any("[image: a black oboe with silver keys" in ep.content
-                       for ep, _ in episodes)
+            assert any("[image: a black oboe with silver keys" in ep.content for ep, _ in episodes)
             notes = await ok(client, "memory_search", query="oboe", include_episodes=False)
             assert any("oboe" in r["content"] for r in notes.structured_content["results"])
 
@@ -83,9 +91,11 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             assert " by client; consolidating" in ended.content[0].text
             # Ending the one the idle sweep ended says so, with its first end.
             again = await ok(client, "session_end", session_id=second)
-            assert again.structured_content == {"session_id": second,
-                                                "ended_at": ts(idled.ended_at),
-                                                "ended_by": "idle"}
+            assert again.structured_content == {
+                "session_id": second,
+                "ended_at": ts(idled.ended_at),
+                "ended_by": "idle",
+            }
             assert " by idle; consolidating" in again.content[0].text
             wait_for_jobs(server.omoide, "lea")
 

@@ -28,9 +28,13 @@ from omoide.wiring import Omoide
 
 @pytest.mark.sqlite_only
 def test_mcp_stdio_exits_1_with_a_clear_error_when_the_persona_is_unknown(
-        data_dir: Path, persona: str, store_environ: dict[str, str]) -> None:
-    done = CliRunner().invoke(main, ["mcp", "--persona", "nobody", "--data", str(data_dir)],
-                              env={"OMOIDE_EMBEDDER": "hash", **store_environ})
+    data_dir: Path, persona: str, store_environ: dict[str, str]
+) -> None:
+    done = CliRunner().invoke(
+        main,
+        ["mcp", "--persona", "nobody", "--data", str(data_dir)],
+        env={"OMOIDE_EMBEDDER": "hash", **store_environ},
+    )
     assert done.exit_code == 1
     assert done.stdout == ""
     assert "unknown persona 'nobody'" in done.stderr
@@ -40,7 +44,8 @@ def test_mcp_stdio_exits_1_with_a_clear_error_when_the_persona_is_unknown(
 
 @pytest.mark.sqlite_only
 def test_mcp_stdio_memory_tools_work_and_fail_cleanly_and_jobs_run_in_process(
-        connect_stdio, app: Omoide, persona: str) -> None:  # type: ignore[no-untyped-def]
+    connect_stdio, app: Omoide, persona: str
+) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
         async with connect_stdio() as client:
             await check_memory_tools(client)
@@ -51,7 +56,8 @@ def test_mcp_stdio_memory_tools_work_and_fail_cleanly_and_jobs_run_in_process(
 
 @pytest.mark.sqlite_only
 def test_mcp_stdio_episode_tools_work_and_fail_cleanly(
-        connect_stdio, app: Omoide, persona: str) -> None:  # type: ignore[no-untyped-def]
+    connect_stdio, app: Omoide, persona: str
+) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
         async with connect_stdio() as client:
             await check_episode_tools(client, lambda: _idle(app, persona))
@@ -61,7 +67,8 @@ def test_mcp_stdio_episode_tools_work_and_fail_cleanly(
 
 @pytest.mark.sqlite_only
 def test_mcp_stdio_lists_exactly_the_tools_and_context_tools_work_and_fail_cleanly(
-        connect_stdio) -> None:  # type: ignore[no-untyped-def]
+    connect_stdio,
+) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
         async with connect_stdio() as client:  # one child process for both checks
             await check_tool_list(client)
@@ -71,7 +78,8 @@ def test_mcp_stdio_lists_exactly_the_tools_and_context_tools_work_and_fail_clean
 
 
 def test_mcp_stdio_client_begins_stores_searches_renames_and_sees_blocks(
-        connect_stdio, app: Omoide, persona: str) -> None:  # type: ignore[no-untyped-def]
+    connect_stdio, app: Omoide, persona: str
+) -> None:  # type: ignore[no-untyped-def]
     async def scenario() -> None:
         async with connect_stdio() as client:
             await check_done_when(client, app, persona)

@@ -12,32 +12,55 @@ from pathlib import Path
 import pytest
 from mcp_checks import stdio_answers
 
-_INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {},
-    "clientInfo": {"name": "raw-lines", "version": "1"}}}
-
+_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw-lines", "version": "1"},
+    },
+}
 
 
 @pytest.mark.sqlite_only
 def test_lines_that_are_not_messages_are_answered_and_the_session_serves_on(
-        data_dir: Path, persona: str, store_environ: dict[str, str]) -> None:
-    answers = stdio_answers(data_dir, persona, store_environ, [
-        "hello", "", '{"jsonrpc": "2.0", "id": 1', "[]",
-        '{"jsonrpc": "2.0", "id": 7, "method": 5}', json.dumps(_INITIALIZE),
-        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
-        '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}'], expected=6)
+    data_dir: Path, persona: str, store_environ: dict[str, str]
+) -> None:
+    answers = stdio_answers(
+        data_dir,
+        persona,
+        store_environ,
+        [
+            "hello",
+            "",
+            '{"jsonrpc": "2.0", "id": 1',
+            "[]",
+            '{"jsonrpc": "2.0", "id": 7, "method": 5}',
+            json.dumps(_INITIALIZE),
+            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
+        ],
+        expected=6,
+    )
     errors = [a for a in answers if "error" in a]
     assert [(e["id"], e["error"]["code"]) for e in errors] == [
-        (None, -32700), (None, -32700), (None, -32600), (7, -32600)]
+        (None, -32700),
+        (None, -32700),
+        (None, -32600),
+        (7, -32600),
+    ]
     assert errors[0]["error"]["message"].startswith(
         "Parse error: not valid JSON: expected a value (a string in double quotes, a number, "
         "an object, an array, true, false or null) (line 1, column 1): each line is one "
-        "JSON-RPC message")
+        "JSON-RPC message"
+    )
     assert errors[1]["error"]["message"].startswith(
-        "Parse error: not valid JSON: the text ends before the JSON value is complete")
+        "Parse error: not valid JSON: the text ends before the JSON value is complete"
+    )
     assert "a JSON array (a batch) is not accepted" in errors[2]["error"]["message"]
-    assert errors[3]["error"]["message"] == "'method' must be a string, e.g. \"tools/list\" " \
-                                            "(got 5)"
+    assert errors[3]["error"]["message"] == "'method' must be a string, e.g. \"tools/list\" (got 5)"
     results = {a["id"]: a["result"] for a in answers if "result" in a}
     assert results[1]["serverInfo"]["name"] == "omoide"  # the session opened after them
     assert "memory_search" in {tool["name"] for tool in results[2]["tools"]}
@@ -46,20 +69,32 @@ def test_lines_that_are_not_messages_are_answered_and_the_session_serves_on(
 
 @pytest.mark.sqlite_only
 def test_a_line_that_is_not_utf8_is_refused_as_such_and_the_session_serves_on(
-        data_dir: Path, persona: str, store_environ: dict[str, str]) -> None:
+    data_dir: Path, persona: str, store_environ: dict[str, str]
+) -> None:
     latin1 = '{"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"q": "café"}}'
-    answers = stdio_answers(data_dir, persona, store_environ, [
-        b"\xff\xfe{", latin1.encode("latin-1"), json.dumps(_INITIALIZE),
-        '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
-        '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}'], expected=4)
+    answers = stdio_answers(
+        data_dir,
+        persona,
+        store_environ,
+        [
+            b"\xff\xfe{",
+            latin1.encode("latin-1"),
+            json.dumps(_INITIALIZE),
+            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
+        ],
+        expected=4,
+    )
     errors = [a for a in answers if "error" in a]
     assert [(e["id"], e["error"]["code"]) for e in errors] == [(None, -32700), (None, -32700)]
     assert errors[0]["error"]["message"].startswith(
         "Parse error: not UTF-8 (byte 0); it is UTF-16 (it starts with a UTF-16 byte order "
-        "mark): save or send it as UTF-8: each line is one JSON-RPC message in UTF-8")
+        "mark): save or send it as UTF-8: each line is one JSON-RPC message in UTF-8"
+    )
     assert errors[1]["error"]["message"].startswith(
         f"Parse error: not UTF-8 (byte {latin1.index('é')}): each line is one JSON-RPC "
-        "message in UTF-8, e.g. ")
+        "message in UTF-8, e.g. "
+    )
     assert all("expected a value" not in e["error"]["message"] for e in errors)
     results = {a["id"]: a["result"] for a in answers if "result" in a}
     assert "memory_search" in {tool["name"] for tool in results[2]["tools"]}

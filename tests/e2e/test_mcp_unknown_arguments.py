@@ -13,8 +13,7 @@ def test_mcp_refuses_unknown_arguments_and_writes_nothing(server: LiveServer) ->
 
     async def scenario() -> None:
         async with http_client(server.url, key) as client:
-            message = await tool_error(client, "memory_create", content="I like tea.",
-                                       mood="happy")
+            message = await tool_error(client, "memory_create", content="I like tea.", mood="happy")
             assert "unknown argument 'mood'" in message
             assert "content" in message and "importance" in message  # what it takes
             message = await tool_error(client, "memory_search", query="tea", limit=3)

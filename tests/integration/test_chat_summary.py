@@ -17,18 +17,29 @@ from omoide.service.chat_summary import SUMMARY_STEP, Compressor
 def japanese_chat(turns: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i in range(turns):
-        out += [{"role": "user", "content": f"{i}日目は京都でお寺を見ました。" * 20},
-                {"role": "assistant", "content": "すてきですね！" * 20}]
+        out += [
+            {"role": "user", "content": f"{i}日目は京都でお寺を見ました。" * 20},
+            {"role": "assistant", "content": "すてきですね！" * 20},
+        ]
     return out
 
 
 def test_growing_chat_is_summarised_from_its_cached_prefix(fake_api: FakeAPI) -> None:
-    llm = OpenAILLM(LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1",
-                              model="gpt-test", timeout_s=2, max_retries=0))
+    llm = OpenAILLM(
+        LLMConfig(
+            provider="openai",
+            base_url=f"{fake_api.base}/v1",
+            model="gpt-test",
+            timeout_s=2,
+            max_retries=0,
+        )
+    )
     compressor = Compressor(llm)
     cfg = PersonaSettings(chat_budget_tokens=1100, keep_recent=2)
-    fake_api.queue(Reply(body=openai_answer("ユーザーは京都でお寺を見た。")),
-                   Reply(body=openai_answer("ユーザーは毎日京都でお寺を見た。")))
+    fake_api.queue(
+        Reply(body=openai_answer("ユーザーは京都でお寺を見た。")),
+        Reply(body=openai_answer("ユーザーは毎日京都でお寺を見た。")),
+    )
     first = compressor.compress(japanese_chat(10), cfg)
     assert first.summary == "llm"
     summary = first.compaction.messages[0]["content"]

@@ -58,8 +58,7 @@ def test_persona_memory_search_flow(run) -> None:
     assert duplicate.output.startswith(f"duplicate of {key}")
     found = json.loads(run("search", "-p", "rin", "Tokyo", "--json").output)
     assert [r["key"] for r in found] == [key]
-    assert json.loads(run("memory", "get", "-p", "rin", key, "--json").output)["tags"] == [
-        "home"]
+    assert json.loads(run("memory", "get", "-p", "rin", key, "--json").output)["tags"] == ["home"]
     listed = run("memory", "list", "-p", "rin")
     assert key in listed.output
     assert json.loads(run("stats", "-p", "rin", "--json").output)["active"] == 1
@@ -72,8 +71,9 @@ def test_persona_memory_search_flow(run) -> None:
 
 def test_memory_history_prints_the_http_shape_and_the_tools_text(run) -> None:
     run("persona", "create", "rin")
-    key = json.loads(run("memory", "add", "-p", "rin", "User lives in Tokyo",
-                         "--json").output)["memory"]["key"]
+    key = json.loads(run("memory", "add", "-p", "rin", "User lives in Tokyo", "--json").output)[
+        "memory"
+    ]["key"]
     run("memory", "delete", "-p", "rin", key)
     history = json.loads(run("memory", "history", "-p", "rin", key, "--json").output)
     assert set(history) == {"key", "versions"} and history["key"] == key
@@ -89,13 +89,22 @@ def test_memory_list_and_get_mark_a_closed_fact_with_its_end_and_successor(run) 
     """Every rendering tells past from present (issue 8 item 2): `memory list` and `memory get`
     print the closed fact's validity end and its successor, as search and MCP do."""
     run("persona", "create", "rin")
-    old = json.loads(run("memory", "add", "-p", "rin", "The user's favourite tea is Earl Grey.",
-                         "--json").output)["memory"]["key"]
-    new = json.loads(run("memory", "add", "-p", "rin",
-                         "The user's favourite tea is now genmaicha, not Earl Grey anymore.",
-                         "--json").output)["memory"]["key"]
-    assert json.loads(run("memory", "get", "-p", "rin", old, "--json").output)[
-        "superseded_by"] == new
+    old = json.loads(
+        run("memory", "add", "-p", "rin", "The user's favourite tea is Earl Grey.", "--json").output
+    )["memory"]["key"]
+    new = json.loads(
+        run(
+            "memory",
+            "add",
+            "-p",
+            "rin",
+            "The user's favourite tea is now genmaicha, not Earl Grey anymore.",
+            "--json",
+        ).output
+    )["memory"]["key"]
+    assert (
+        json.loads(run("memory", "get", "-p", "rin", old, "--json").output)["superseded_by"] == new
+    )
     listed = run("memory", "list", "-p", "rin").output.splitlines()
     lines = {line.split()[0]: line for line in listed}
     assert "[past: valid until 20" in lines[old] and f"superseded by {new}]" in lines[old]
@@ -107,8 +116,9 @@ def test_memory_list_and_get_mark_a_closed_fact_with_its_end_and_successor(run) 
 
 def test_memory_delete_purge_erases_the_text(run, tmp_path: Path) -> None:
     run("persona", "create", "rin")
-    key = json.loads(run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827",
-                         "--json").output)["memory"]["key"]
+    key = json.loads(run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827", "--json").output)[
+        "memory"
+    ]["key"]
     assert files_holding(tmp_path / "data", "ZQXJV-4827")
     assert run("memory", "delete", "-p", "rin", key, "--purge").output.strip() == f"erased {key}"
     assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
@@ -121,8 +131,9 @@ def test_session_and_persona_delete(run, tmp_path: Path) -> None:
     from omoide.wiring import build
 
     run("persona", "create", "rin")
-    app = build(Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"),
-                llm=None)
+    app = build(
+        Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"), llm=None
+    )
     app.sessions.open("rin", session_id="s1")
     app.sessions.record("rin", "s1", [{"speaker": "Ken", "content": "Call me QWPMX-77"}])
     app.close()
@@ -163,12 +174,14 @@ def _enqueue_backlog(persona: str, n: int) -> int:
     from omoide.store.sqlite.jobs import enqueue
 
     db = Database(Path(os.environ["OMOIDE_DATA"]) / "omoide.db")
-    persona_id = db.conn().execute("SELECT id FROM personas WHERE name = ?",
-                                   (persona,)).fetchone()[0]
+    persona_id = (
+        db.conn().execute("SELECT id FROM personas WHERE name = ?", (persona,)).fetchone()[0]
+    )
     with db.write() as conn:
         for _ in range(n):
-            enqueue(conn, kind="test.backlog", persona_id=persona_id, payload={},
-                    now=datetime.now(UTC))
+            enqueue(
+                conn, kind="test.backlog", persona_id=persona_id, payload={}, now=datetime.now(UTC)
+            )
     db.close()
     return int(persona_id)
 
@@ -177,21 +190,28 @@ def _pending(persona_id: int) -> int:
     import sqlite3
 
     with sqlite3.connect(Path(os.environ["OMOIDE_DATA"]) / "omoide.db") as conn:
-        return conn.execute("SELECT COUNT(*) FROM jobs WHERE persona_id = ? AND status = "
-                            "'pending' AND kind = 'test.backlog'", (persona_id,)).fetchone()[0]
+        return conn.execute(
+            "SELECT COUNT(*) FROM jobs WHERE persona_id = ? AND status = "
+            "'pending' AND kind = 'test.backlog'",
+            (persona_id,),
+        ).fetchone()[0]
 
 
 def test_user_mistakes_exit_1_with_one_line(run) -> None:
-    for args in (["memory", "list", "-p", "ghost"], ["persona", "create", "bad name"],
-                 ["search", "-p", "ghost", "x"]):
+    for args in (
+        ["memory", "list", "-p", "ghost"],
+        ["persona", "create", "bad name"],
+        ["search", "-p", "ghost", "x"],
+    ):
         result = run(*args)
         assert result.exit_code == 1, args
         assert result.output.startswith("Error: ")
         assert "Traceback" not in result.output
 
 
-def test_reindex_reembeds_vectors_of_another_model(run, tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reindex_reembeds_vectors_of_another_model(
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     run("persona", "create", "rin")
     run("memory", "add", "-p", "rin", "User lives in Tokyo")
     assert "already" in run("reindex", "-p", "rin").output
@@ -222,8 +242,11 @@ def test_another_embedder_is_refused_until_reindex(run, tmp_path: Path) -> None:
     run("persona", "create", "rin")
     run("memory", "add", "-p", "rin", "User lives in Tokyo")
     _record_other_embedder(tmp_path / "data")
-    for args in (["memory", "list", "-p", "rin"], ["search", "-p", "rin", "Tokyo"],
-                 ["persona", "create", "haru"]):
+    for args in (
+        ["memory", "list", "-p", "rin"],
+        ["search", "-p", "rin", "Tokyo"],
+        ["persona", "create", "haru"],
+    ):
         refused = run(*args)
         assert refused.exit_code == 1, args
         assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
@@ -236,8 +259,7 @@ def test_another_embedder_is_refused_until_reindex(run, tmp_path: Path) -> None:
     assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
 
 
-def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_path: Path
-                                                                   ) -> None:
+def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_path: Path) -> None:
     """The folder records the configured embedder, but some of its vectors come from another
     model (written under the record before the folder lock existed, e.g. a server left running
     through a reindex): refused at start, naming both and the command that fixes it."""
@@ -247,15 +269,17 @@ def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_pat
     run("memory", "add", "-p", "rin", "User lives in Tokyo")
     run("memory", "add", "-p", "rin", "User plays the cello")
     with sqlite3.connect(tmp_path / "data" / "omoide.db") as conn:
-        conn.execute("UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
-                     "(SELECT MIN(memory_id) FROM memory_vectors)", (E5,))
+        conn.execute(
+            "UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
+            "(SELECT MIN(memory_id) FROM memory_vectors)",
+            (E5,),
+        )
     for args in (["search", "-p", "rin", "Tokyo"], ["memory", "add", "-p", "rin", "x y"]):
         refused = run(*args)
         assert refused.exit_code == 1, args
         assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
         assert "vectors come from more than one embedder" in refused.output
-        assert f"1 by {E5}" in refused.output and "1 were made by hash-ngram-256" in \
-            refused.output
+        assert f"1 by {E5}" in refused.output and "1 were made by hash-ngram-256" in refused.output
         assert "Run `omoide reindex`" in refused.output
     reindexed = run("reindex")
     assert reindexed.exit_code == 0, reindexed.output
@@ -268,23 +292,37 @@ def _mix_embedders(data: Path) -> None:
     import sqlite3
 
     with sqlite3.connect(data / "omoide.db") as conn:
-        conn.execute("UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
-                     "(SELECT MIN(memory_id) FROM memory_vectors)", (E5,))
+        conn.execute(
+            "UPDATE memory_vectors SET model_id = ?, dim = 384 WHERE memory_id = "
+            "(SELECT MIN(memory_id) FROM memory_vectors)",
+            (E5,),
+        )
 
 
 @pytest.mark.parametrize("made", [_record_other_embedder, _mix_embedders])
 @pytest.mark.parametrize("command", [["serve"], ["mcp", "--persona", "rin"]])
-def test_serve_and_mcp_refuse_another_embedder_at_once(run, tmp_path: Path, command: list[str],
-                                                       made: Callable[[Path], None]) -> None:
+def test_serve_and_mcp_refuse_another_embedder_at_once(
+    run, tmp_path: Path, command: list[str], made: Callable[[Path], None]
+) -> None:
     run("persona", "create", "rin")
     run("memory", "add", "-p", "rin", "User lives in Tokyo")
     run("memory", "add", "-p", "rin", "User plays the cello")
     made(tmp_path / "data")
-    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
-           "OMOIDE_PORT": str(free_port())}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "hash",
+        "OMOIDE_DATA": str(tmp_path / "data"),
+        "OMOIDE_PORT": str(free_port()),
+    }
     omoide = Path(sys.executable).parent / "omoide"
-    done = subprocess.run([str(omoide), *command], env=env, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [str(omoide), *command],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
     assert E5 in done.stderr and "omoide reindex" in done.stderr
@@ -302,11 +340,16 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
     run("persona", "create", "rin")
     run("memory", "add", "-p", "rin", "User lives in Tokyo")
     port = free_port()
-    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data),
-           "OMOIDE_PORT": str(port)}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "hash",
+        "OMOIDE_DATA": str(data),
+        "OMOIDE_PORT": str(port),
+    }
     omoide = Path(sys.executable).parent / "omoide"
-    proc = subprocess.Popen([str(omoide), "serve"], env=env, stderr=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(omoide), "serve"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+    )
     try:
         for _ in range(300):
             try:
@@ -325,8 +368,14 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
 
     handle = hold_exclusive(data, "reindex")
     try:
-        done = subprocess.run([str(omoide), "serve"], env=env, capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [str(omoide), "serve"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
     finally:
         assert handle is not None
         handle.close()
@@ -354,12 +403,13 @@ def test_writing_commands_hold_the_folder_as_a_server_does(run, tmp_path: Path) 
     handle = hold_exclusive(data, "reindex")  # as `omoide reindex` does while it runs
     try:
         for args, command in (
-                (["memory", "add", "-p", "rin", "User likes tea"], "memory add"),
-                (["memory", "delete", "-p", "rin", key, "--purge"], "memory delete"),
-                (["import", "-p", "rin", "--from", "chat", str(chat)], "import"),
-                (["session", "delete", "-p", "rin", "chat-chat-1"], "session delete"),
-                (["persona", "delete", "rin", "--yes"], "persona delete"),
-                (["jobs", "wait", "-p", "rin"], "jobs wait")):
+            (["memory", "add", "-p", "rin", "User likes tea"], "memory add"),
+            (["memory", "delete", "-p", "rin", key, "--purge"], "memory delete"),
+            (["import", "-p", "rin", "--from", "chat", str(chat)], "import"),
+            (["session", "delete", "-p", "rin", "chat-chat-1"], "session delete"),
+            (["persona", "delete", "rin", "--yes"], "persona delete"),
+            (["jobs", "wait", "-p", "rin"], "jobs wait"),
+        ):
             refused = run(*args)
             assert refused.exit_code == 1, args
             assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
@@ -388,12 +438,21 @@ def test_writing_commands_hold_the_folder_as_a_server_does(run, tmp_path: Path) 
 
 def test_serve_prints_url_and_admin_key_file_never_the_key(tmp_path: Path) -> None:
     port = free_port()
-    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
-           "OMOIDE_PORT": str(port)}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "hash",
+        "OMOIDE_DATA": str(tmp_path / "data"),
+        "OMOIDE_PORT": str(port),
+    }
     env.pop("OMOIDE_ADMIN_KEY", None)
     omoide = Path(sys.executable).parent / "omoide"
-    proc = subprocess.Popen([str(omoide), "serve"], env=env, stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [str(omoide), "serve"],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         lines: list[str] = []
         deadline = time.monotonic() + 30
@@ -407,8 +466,10 @@ def test_serve_prints_url_and_admin_key_file_never_the_key(tmp_path: Path) -> No
         assert key not in text and str(tmp_path / "data" / "admin_key") in text
         for _ in range(100):
             try:
-                reply = httpx.get(f"http://127.0.0.1:{port}/api/personas",
-                                  headers={"Authorization": f"Bearer {key}"})
+                reply = httpx.get(
+                    f"http://127.0.0.1:{port}/api/personas",
+                    headers={"Authorization": f"Bearer {key}"},
+                )
                 break
             except httpx.ConnectError:
                 time.sleep(0.1)
@@ -419,10 +480,17 @@ def test_serve_prints_url_and_admin_key_file_never_the_key(tmp_path: Path) -> No
     rest = proc.stderr.read() if proc.stderr else ""
     assert key not in rest
     # stderr is not a terminal: the request log is JSON lines, without keys or paths' values.
-    access = [json.loads(line) for line in rest.splitlines()
-              if line.startswith("{") and '"omoide.access"' in line]
-    assert {"method": "GET", "route": "/api/personas", "status": 200,
-            "persona": None}.items() <= access[-1].items()
+    access = [
+        json.loads(line)
+        for line in rest.splitlines()
+        if line.startswith("{") and '"omoide.access"' in line
+    ]
+    assert {
+        "method": "GET",
+        "route": "/api/personas",
+        "status": 200,
+        "persona": None,
+    }.items() <= access[-1].items()
     assert access[-1]["duration_ms"] >= 0
 
 
@@ -434,16 +502,30 @@ def test_text_arguments_are_read_in_nfc_paths_as_typed(run, tmp_path: Path) -> N
     data = tmp_path / "fe\u0301te"
     assert run("persona", "create", "rin", "--data", str(data)).exit_code == 0
     assert (tmp_path / "fe\u0301te").is_dir() and not (tmp_path / "fête").exists()
-    added = run("memory", "add", "-p", "rin", "--data", str(data),
-                f"User goes to {decomposed} on Sundays", "--tag", "cafe\u0301", "--json")
+    added = run(
+        "memory",
+        "add",
+        "-p",
+        "rin",
+        "--data",
+        str(data),
+        f"User goes to {decomposed} on Sundays",
+        "--tag",
+        "cafe\u0301",
+        "--json",
+    )
     memory = json.loads(added.output)["memory"]
     assert memory["content"] == f"User goes to {composed} on Sundays"
     assert memory["tags"] == ["café"]
-    again = run("memory", "add", "-p", "rin", "--data", str(data),
-                f"User goes to {composed} on Sundays")
+    again = run(
+        "memory", "add", "-p", "rin", "--data", str(data), f"User goes to {composed} on Sundays"
+    )
     assert again.output.startswith(f"duplicate of {memory['key']}"), again.output
-    found = json.loads(run("search", "-p", "rin", "--data", str(data), decomposed,
-                           "--tag", "cafe\u0301", "--json").output)
+    found = json.loads(
+        run(
+            "search", "-p", "rin", "--data", str(data), decomposed, "--tag", "cafe\u0301", "--json"
+        ).output
+    )
     assert [r["key"] for r in found] == [memory["key"]]
 
 
@@ -466,24 +548,37 @@ def test_a_key_id_out_of_range_is_refused_naming_the_range(run, key_id: str) -> 
     assert run("persona", "create", "rin").exit_code == 0
     revoked = run("persona", "key", "revoke", "rin", key_id)
     assert revoked.exit_code == 2
-    assert ("must be an integer from 1 to 9,007,199,254,740,991 (an id that `omoide persona "
-            f'key list` shows), got "{key_id}"') in " ".join(revoked.output.split())
+    assert (
+        "must be an integer from 1 to 9,007,199,254,740,991 (an id that `omoide persona "
+        f'key list` shows), got "{key_id}"'
+    ) in " ".join(revoked.output.split())
 
 
 def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
     """``OMOIDE_PORT=abc omoide serve --port N`` serves on N (the flag replaces the variable);
     the same environment without the flag is one line naming the variable."""
     port = free_port()
-    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
-           "OMOIDE_PORT": "abc"}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "hash",
+        "OMOIDE_DATA": str(tmp_path / "data"),
+        "OMOIDE_PORT": "abc",
+    }
     omoide = Path(sys.executable).parent / "omoide"
-    refused = subprocess.run([str(omoide), "serve"], env=env, capture_output=True, text=True,
-                             timeout=60)
+    refused = subprocess.run(
+        [str(omoide), "serve"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert refused.returncode == 1
-    assert refused.stderr.strip() == ("Error: OMOIDE_PORT must be an integer written with the "
-                                      "digits 0-9 (as in JSON: e.g. 5 or 300), got \"abc\"")
-    proc = subprocess.Popen([str(omoide), "serve", "--port", str(port)], env=env,
-                            stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    assert refused.stderr.strip() == (
+        "Error: OMOIDE_PORT must be an integer written with the "
+        'digits 0-9 (as in JSON: e.g. 5 or 300), got "abc"'
+    )
+    proc = subprocess.Popen(
+        [str(omoide), "serve", "--port", str(port)],
+        env=env,
+        stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )
     try:
         reply = None
         deadline = time.monotonic() + 30
@@ -502,13 +597,23 @@ def test_serve_port_flag_wins_over_a_bad_omoide_port(tmp_path: Path) -> None:
 def test_one_shot_commands_log_warnings_only_unless_verbose(tmp_path: Path) -> None:
     """A one-shot command prints its result; the job runner's and the services' info lines
     (``job … done``, ``created persona``) stay out of stderr unless ``-v`` asks for them."""
-    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data"),
-           "OMOIDE_LOG_FORMAT": "json"}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "hash",
+        "OMOIDE_DATA": str(tmp_path / "data"),
+        "OMOIDE_LOG_FORMAT": "json",
+    }
     omoide = Path(sys.executable).parent / "omoide"
 
     def omoide_run(*args: str) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([str(omoide), *args], env=env, capture_output=True, text=True,
-                              timeout=60, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [str(omoide), *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
         assert done.returncode == 0, done.stderr
         return done
 
@@ -520,11 +625,17 @@ def test_one_shot_commands_log_warnings_only_unless_verbose(tmp_path: Path) -> N
     assert '"level": "info"' in loud.stderr and "job " in loud.stderr
 
 
-@pytest.mark.parametrize("text", ['[{"memory": "The user likes tea"}]\n',
-                                  '{"results": [{"memory": "The user likes tea"}]}\n',
-                                  '[\n  {"role": "user", "content": "hi"}\n]\n'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '[{"memory": "The user likes tea"}]\n',
+        '{"results": [{"memory": "The user likes tea"}]}\n',
+        '[\n  {"role": "user", "content": "hi"}\n]\n',
+    ],
+)
 def test_another_systems_file_imported_as_an_export_is_told_to_use_from(
-        run, tmp_path: Path, text: str) -> None:
+    run, tmp_path: Path, text: str
+) -> None:
     """A Mem0 list, a Mem0 object or a pretty-printed chat file given to `omoide import`
     without --from was refused with 'line 1: a record must be a JSON object' or 'unknown record
     type None', which does not say the file is of another kind (probe 23)."""
@@ -537,21 +648,39 @@ def test_another_systems_file_imported_as_an_export_is_told_to_use_from(
     assert run("persona", "list").output.strip() in ("", "(no personas)")  # nothing was made
 
 
-@pytest.mark.parametrize("command", [["persona", "list"], ["memory", "add", "-p", "rin", "x y"],
-                                     ["serve"], ["mcp", "--persona", "rin"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["persona", "list"],
+        ["memory", "add", "-p", "rin", "x y"],
+        ["serve"],
+        ["mcp", "--persona", "rin"],
+    ],
+)
 @pytest.mark.parametrize("under", [False, True])
 def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(
-        tmp_path: Path, command: list[str], under: bool) -> None:
+    tmp_path: Path, command: list[str], under: bool
+) -> None:
     """`--data notes.txt` (or OMOIDE_DATA=/dev/null, or a folder under a file) stopped every
     command with a NotADirectoryError traceback from the folder lock or the database."""
     afile = tmp_path / "notes.txt"
     afile.write_text("not a folder", encoding="utf-8")
     data = afile / "data" if under else afile
-    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data),
-           "OMOIDE_PORT": str(free_port())}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "hash",
+        "OMOIDE_DATA": str(data),
+        "OMOIDE_PORT": str(free_port()),
+    }
     omoide = Path(sys.executable).parent / "omoide"
-    done = subprocess.run([str(omoide), *command], env=env, capture_output=True, text=True,
-                          timeout=60, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [str(omoide), *command],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("Error: OMOIDE_DATA (--data)")
@@ -559,7 +688,8 @@ def test_a_data_folder_that_is_a_file_is_one_line_not_a_traceback(
 
 
 def test_an_unreachable_database_is_one_line_with_the_password_hidden(
-        run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """OMOIDE_DATABASE_URL or `migrate --to` naming a database that cannot be reached (down,
     a wrong host or port) stopped every command with psycopg's traceback."""
     url = f"postgresql://ken:hunter2secret@127.0.0.1:{free_port()}/omoide"

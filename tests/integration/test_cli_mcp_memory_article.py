@@ -12,21 +12,27 @@ from pathlib import Path
 
 def _omoide(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data)}
-    return subprocess.run([sys.executable, "-m", "omoide.cli", *args], env=env,
-                          capture_output=True, text=True, timeout=120,
-                          stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "omoide.cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_an_entity_without_observations_reads_with_its_article(tmp_path: Path) -> None:
     records = [
-        {"type": "entity", "name": "Fjordline_Kayak_Club", "entityType": "organization",
-         "observations": []},
-        {"type": "entity", "name": "Midsummer_Regatta", "entityType": "event",
-         "observations": []},
-        {"type": "entity", "name": "Sunniva_Haugen", "entityType": "person",
-         "observations": []},
-        {"type": "entity", "name": "Oslo_Campus", "entityType": "university",
-         "observations": []},
+        {
+            "type": "entity",
+            "name": "Fjordline_Kayak_Club",
+            "entityType": "organization",
+            "observations": [],
+        },
+        {"type": "entity", "name": "Midsummer_Regatta", "entityType": "event", "observations": []},
+        {"type": "entity", "name": "Sunniva_Haugen", "entityType": "person", "observations": []},
+        {"type": "entity", "name": "Oslo_Campus", "entityType": "university", "observations": []},
     ]
     path = tmp_path / "memory.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")

@@ -26,15 +26,19 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     return invoke
 
 
-@pytest.mark.parametrize(("args", "option", "text"), [
-    (("memory", "list", "-p", "rin", "--limit", "1_0"), "--limit", "1_0"),
-    (("memory", "add", "-p", "rin", "tea", "--importance", "nan"), "--importance", "nan"),
-    (("memory", "add", "-p", "rin", "tea", "--importance", ".5"), "--importance", ".5"),
-    (("search", "-p", "rin", "tea", "--top-k", "+5"), "--top-k", "+5"),
-    (("serve", "--port", "8_765"), "--port", "8_765"),
-])
+@pytest.mark.parametrize(
+    ("args", "option", "text"),
+    [
+        (("memory", "list", "-p", "rin", "--limit", "1_0"), "--limit", "1_0"),
+        (("memory", "add", "-p", "rin", "tea", "--importance", "nan"), "--importance", "nan"),
+        (("memory", "add", "-p", "rin", "tea", "--importance", ".5"), "--importance", ".5"),
+        (("search", "-p", "rin", "tea", "--top-k", "+5"), "--top-k", "+5"),
+        (("serve", "--port", "8_765"), "--port", "8_765"),
+    ],
+)
 def test_a_number_option_python_reads_but_json_does_not_write_is_refused(
-        run, args: tuple[str, ...], option: str, text: str) -> None:
+    run, args: tuple[str, ...], option: str, text: str
+) -> None:
     assert run("persona", "create", "rin").exit_code == 0
     result = run(*args)
     assert result.exit_code == 2, result.output

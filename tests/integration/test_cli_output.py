@@ -44,8 +44,11 @@ NO_DATA = {("serve",), ("mcp",), ("export",), ("reindex",), ("decay",)}
 
 
 def test_every_command_that_prints_data_takes_json() -> None:
-    missing = [" ".join(path) for path in _commands(main) if path not in NO_DATA
-               and "as_json" not in {p.name for p in _command(path).params}]
+    missing = [
+        " ".join(path)
+        for path in _commands(main)
+        if path not in NO_DATA and "as_json" not in {p.name for p in _command(path).params}
+    ]
     assert missing == []
 
 
@@ -70,8 +73,7 @@ def test_search_and_memory_list_print_one_line_per_row(run) -> None:
     assert "Shopping list:\nmilk\n\neggs and  bread" in {r["content"] for r in as_json}
     listed = run("memory", "list", "-p", "rin").output.splitlines()
     assert len(listed) == 2
-    assert run("memory", "list", "-p", "rin", "--offset", "1").output.splitlines() == \
-        listed[1:]
+    assert run("memory", "list", "-p", "rin", "--offset", "1").output.splitlines() == listed[1:]
     long = "word " * 40
     run("memory", "add", "-p", "rin", long)
     shown = run("memory", "list", "-p", "rin", "--limit", "1").output.rstrip("\n")
@@ -85,12 +87,18 @@ def test_session_list_prints_the_conversations_newest_first(run, tmp_path: Path)
     run("persona", "create", "rin")
     assert run("session", "list", "-p", "rin").output.strip() == "(no sessions)"
     assert json.loads(run("session", "list", "-p", "rin", "--json").output) == []
-    app = build(Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"),
-                llm=None)
+    app = build(
+        Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"), llm=None
+    )
     app.sessions.open("rin", session_id="first", started_at="2026-11-01T09:00:00Z")
-    app.sessions.record("rin", "first", [
-        {"speaker": "Ken", "content": "Hello", "timestamp": "2026-11-01T09:05:00Z"},
-        {"speaker": "Rin", "content": "Hi Ken", "timestamp": "2026-11-01T09:06:00Z"}])
+    app.sessions.record(
+        "rin",
+        "first",
+        [
+            {"speaker": "Ken", "content": "Hello", "timestamp": "2026-11-01T09:05:00Z"},
+            {"speaker": "Rin", "content": "Hi Ken", "timestamp": "2026-11-01T09:06:00Z"},
+        ],
+    )
     app.sessions.end("rin", "first")
     app.sessions.open("rin", session_id="second", started_at="2026-11-02T09:00:00Z")
     app.close()
@@ -101,14 +109,19 @@ def test_session_list_prints_the_conversations_newest_first(run, tmp_path: Path)
     assert "2026-11-01T09:05 .. 2026-11-01T09:06  2 turns" in lines[1]
     rows = json.loads(run("session", "list", "-p", "rin", "--json").output)
     assert [(r["session_id"], r["status"], r["ended_by"], r["events"]) for r in rows] == [
-        ("second", "open", None, 0), ("first", "ended", "client", 2)]
+        ("second", "open", None, 0),
+        ("first", "ended", "client", 2),
+    ]
     with sqlite3.connect(tmp_path / "data" / "omoide.db") as db:  # ended before causes were
         db.execute("UPDATE sessions SET ended_by = NULL")  # recorded (migration 23)
     db.close()
     assert " by unknown  " in run("session", "list", "-p", "rin").output.splitlines()[1]
-    assert [r["session_id"] for r in json.loads(run(
-        "session", "list", "-p", "rin", "--limit", "1", "--offset", "1", "--json").output)] == [
-        "first"]
+    assert [
+        r["session_id"]
+        for r in json.loads(
+            run("session", "list", "-p", "rin", "--limit", "1", "--offset", "1", "--json").output
+        )
+    ] == ["first"]
     for args in (["--limit", "0"], ["--limit", "1001"], ["--offset", "-1"]):
         refused = run("session", "list", "-p", "rin", *args)
         assert refused.exit_code == 1 and refused.output.startswith("Error: "), args
@@ -125,8 +138,9 @@ def test_session_end_says_when_and_how_it_ended(run, tmp_path: Path) -> None:
     from omoide.wiring import build
 
     run("persona", "create", "rin")
-    app = build(Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"),
-                llm=None)
+    app = build(
+        Settings.from_env({"OMOIDE_EMBEDDER": "hash"}, data_dir=tmp_path / "data"), llm=None
+    )
     for sid in ("talk", "quiet"):
         app.sessions.open("rin", session_id=sid, started_at="2026-11-01T09:00:00Z")
     quiet = app.sessions.end("rin", "quiet", by=SessionEnd.IDLE)
@@ -138,10 +152,16 @@ def test_session_end_says_when_and_how_it_ended(run, tmp_path: Path) -> None:
     assert ended.output.strip().endswith(" by client (consolidation queued)")
     again = json.loads(run("session", "end", "-p", "rin", "quiet", "--json").output)
     assert quiet.ended_at is not None
-    assert again == {"session_id": "quiet", "ended_at": quiet.ended_at.isoformat(),
-                     "ended_by": "idle", "queued": True}
-    listed = {r["session_id"]: r["ended_by"] for r in json.loads(
-        run("session", "list", "-p", "rin", "--json").output)}
+    assert again == {
+        "session_id": "quiet",
+        "ended_at": quiet.ended_at.isoformat(),
+        "ended_by": "idle",
+        "queued": True,
+    }
+    listed = {
+        r["session_id"]: r["ended_by"]
+        for r in json.loads(run("session", "list", "-p", "rin", "--json").output)
+    }
     assert listed == {"talk": "client", "quiet": "idle"}
     ghost = run("session", "end", "-p", "rin", "nope")
     assert ghost.exit_code == 1 and "nope" in ghost.output
@@ -153,7 +173,11 @@ def test_jobs_status_prints_the_counts_and_failures(run) -> None:
     run("memory", "add", "-p", "rin", "Rin grows tomatoes")
     status = json.loads(run("jobs", "status", "-p", "rin", "--json").output)
     assert {k: status[k] for k in ("persona", "pending", "running", "failed")} == {
-        "persona": "rin", "pending": 0, "running": 0, "failed": 0}
+        "persona": "rin",
+        "pending": 0,
+        "running": 0,
+        "failed": 0,
+    }
     assert status["failures"] == [] and status["done"] >= 1
     assert run("jobs", "status", "-p", "rin").output.startswith("pending=0 running=0 failed=0")
 
@@ -170,30 +194,46 @@ def test_an_empty_import_file_is_refused(run, tmp_path: Path, source: str, text:
     assert "Traceback" not in result.output and "imported into" not in result.output
 
 
-@pytest.mark.parametrize(("source", "text", "says"), [
-    ("mem0", "[]", "holds no memory"),
-    ("mem0", '{"results": []}', "holds no memory"),
-    ("mem0", '[{"memory": "Likes tea", "user_id": "u1"}]', "holds no memory of user_id 'u2'"),
-])
-def test_an_import_file_without_memories_is_refused(run, tmp_path: Path, source: str,
-                                                    text: str, says: str) -> None:
+@pytest.mark.parametrize(
+    ("source", "text", "says"),
+    [
+        ("mem0", "[]", "holds no memory"),
+        ("mem0", '{"results": []}', "holds no memory"),
+        ("mem0", '[{"memory": "Likes tea", "user_id": "u1"}]', "holds no memory of user_id 'u2'"),
+    ],
+)
+def test_an_import_file_without_memories_is_refused(
+    run, tmp_path: Path, source: str, text: str, says: str
+) -> None:
     file = tmp_path / "nothing.json"
     file.write_text(text, encoding="utf-8")
-    result = run("import", "-p", "rin", "--from", source, "--user-id", "u2", str(file)) \
-        if "user_id" in says else run("import", "-p", "rin", "--from", source, str(file))
+    result = (
+        run("import", "-p", "rin", "--from", source, "--user-id", "u2", str(file))
+        if "user_id" in says
+        else run("import", "-p", "rin", "--from", source, str(file))
+    )
     assert result.exit_code == 1 and says in result.output, result.output
     assert "imported into" not in result.output
     assert run("persona", "list").output.strip() == "(no personas)"  # made for it, erased
 
 
-@pytest.mark.parametrize(("value", "says"), [
-    ("abc", ("OMOIDE_PORT must be an integer written with the digits 0-9 (as in JSON: e.g. 5 or "
-             "300), got \"abc\"")),
-    ("70000", "OMOIDE_PORT (--port) must be 0-65535, got 70000"),
-    ("-1", "OMOIDE_PORT (--port) must be 0-65535, got -1"),
-])
-def test_a_bad_omoide_port_is_one_line_naming_the_variable(run, monkeypatch: pytest.MonkeyPatch,
-                                                           value: str, says: str) -> None:
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        (
+            "abc",
+            (
+                "OMOIDE_PORT must be an integer written with the digits 0-9 (as in JSON: e.g. 5 or "
+                '300), got "abc"'
+            ),
+        ),
+        ("70000", "OMOIDE_PORT (--port) must be 0-65535, got 70000"),
+        ("-1", "OMOIDE_PORT (--port) must be 0-65535, got -1"),
+    ],
+)
+def test_a_bad_omoide_port_is_one_line_naming_the_variable(
+    run, monkeypatch: pytest.MonkeyPatch, value: str, says: str
+) -> None:
     monkeypatch.setenv("OMOIDE_PORT", value)
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 1

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from omoide.cli import main
 
-MESSAGE = 'Error: invalid persona name "a b": use 1-64 ASCII letters, digits, \'_\' or \'-\''
+MESSAGE = "Error: invalid persona name \"a b\": use 1-64 ASCII letters, digits, '_' or '-'"
 
 COMMANDS = [
     ["mcp", "--persona", "a b"],
@@ -37,7 +37,8 @@ COMMANDS = [
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_a_malformed_persona_name_is_refused_before_anything_is_built(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
     data = tmp_path / "data"
     monkeypatch.setenv("OMOIDE_DATA", str(data))
     # an embedder that cannot be built: reaching the build would fail with another message
@@ -53,9 +54,14 @@ def test_omoide_mcp_refuses_the_name_at_once(tmp_path: Path) -> None:
     data = tmp_path / "data"
     env = {**os.environ, "OMOIDE_DATA": str(data), "OMOIDE_EMBEDDER": "no-such-model"}
     omoide = Path(sys.executable).parent / "omoide"
-    done = subprocess.run([str(omoide), "mcp", "--persona", "a b"], env=env,
-                          capture_output=True, text=True, timeout=60,
-                          stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [str(omoide), "mcp", "--persona", "a b"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 1
     assert done.stderr.strip() == MESSAGE
     assert done.stdout == ""
@@ -66,11 +72,21 @@ def test_a_long_or_odd_persona_name_is_shown_cut_and_in_json_quotes(tmp_path: Pa
     """Session 30: the refusal echoed the name in Python's repr, whole (300 characters)."""
     env = {**os.environ, "OMOIDE_DATA": str(tmp_path / "data"), "OMOIDE_EMBEDDER": "hash"}
     omoide = Path(sys.executable).parent / "omoide"
-    for name, shown in [("x" * 300, '"' + "x" * 63 + '…"'), ("it's", '"it\'s"'),
-                        ("tab\there", '"tab\\there"')]:
-        done = subprocess.run([str(omoide), "stats", "--persona", name], env=env,
-                              capture_output=True, text=True, timeout=60,
-                              stdin=subprocess.DEVNULL)
+    for name, shown in [
+        ("x" * 300, '"' + "x" * 63 + '…"'),
+        ("it's", '"it\'s"'),
+        ("tab\there", '"tab\\there"'),
+    ]:
+        done = subprocess.run(
+            [str(omoide), "stats", "--persona", name],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            stdin=subprocess.DEVNULL,
+        )
         assert done.returncode == 1
-        assert done.stderr.strip() == f"Error: invalid persona name {shown}: use 1-64 ASCII " \
-                                      "letters, digits, '_' or '-'", done.stderr
+        assert (
+            done.stderr.strip() == f"Error: invalid persona name {shown}: use 1-64 ASCII "
+            "letters, digits, '_' or '-'"
+        ), done.stderr

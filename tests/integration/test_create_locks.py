@@ -34,10 +34,14 @@ def test_an_insert_decided_at_an_older_revision_writes_nothing(app: Omoide) -> N
     seen = memories.revision()
     assert app.memories.create("rin", new, vector=vector).status == "created"  # meanwhile
     assert memories.revision() > seen
-    assert memories.insert(new, vector=vector, stability=1.0, now=app.clock.now(),
-                           if_revision=seen) is None
+    assert (
+        memories.insert(new, vector=vector, stability=1.0, now=app.clock.now(), if_revision=seen)
+        is None
+    )
     assert memories.stats().active == 1
     current = memories.revision()
-    assert memories.insert(new, vector=vector, stability=1.0, now=app.clock.now(),
-                           if_revision=current) is not None
+    assert (
+        memories.insert(new, vector=vector, stability=1.0, now=app.clock.now(), if_revision=current)
+        is not None
+    )
     assert memories.stats().active == 2

@@ -52,8 +52,10 @@ def test_the_part_embedder_is_built_once_and_only_when_a_pair_needs_it() -> None
     same = "The user swims at the city pool on Tuesdays."
     assert decider.is_duplicate(same, same + " ", 1.0)  # nothing differs: no part to embed
     assert built == []
-    old, new = ("The user plays the violin in a community orchestra.",
-                "The user plays the viola in a community orchestra.")
+    old, new = (
+        "The user plays the violin in a community orchestra.",
+        "The user plays the viola in a community orchestra.",
+    )
     assert not decider.is_duplicate(old, new, cosine(e5, old, new))
     paraphrase = "The user is a hospital nurse in Osaka."
     base = "The user works as a nurse at a hospital in Osaka."
@@ -69,9 +71,10 @@ def test_a_text_that_reads_the_same_in_one_notation_is_a_duplicate_in_the_band_t
         return bundled(name)
 
     decider = DedupDecider(bundled("e5"), counting)
-    for old, new in (("The user has two sisters.", "The user has 2 sisters."),
-                     ("ユーザーは毎日コーヒーを三杯飲んでいます",
-                      "ユーザーは毎日コーヒーを3杯飲んでいる")):
+    for old, new in (
+        ("The user has two sisters.", "The user has 2 sisters."),
+        ("ユーザーは毎日コーヒーを三杯飲んでいます", "ユーザーは毎日コーヒーを3杯飲んでいる"),
+    ):
         assert decider.is_duplicate(old, new, 0.5, in_band=True)
     assert built == []  # decided before the judge: no part embedder needed
 
@@ -81,8 +84,10 @@ def test_a_katakana_and_a_hiragana_spelling_of_one_word_is_a_duplicate() -> None
     decider = DedupDecider(e5, bundled)
     raw = e5.calibration.to_raw(0.85)
     old = "ユーザーはブドウのタルトを焼くのが得意だ"
-    for new, duplicate in (("ユーザーはぶどうのタルトを焼くのが得意です", True),
-                           ("ユーザーはリンゴのタルトを焼くのが得意だ", False)):
+    for new, duplicate in (
+        ("ユーザーはぶどうのタルトを焼くのが得意です", True),
+        ("ユーザーはリンゴのタルトを焼くのが得意だ", False),
+    ):
         similarity = cosine(e5, old, new)
         assert similarity > decider.floor(e5.calibration, 0.85)
         assert decider.is_duplicate(old, new, similarity, in_band=similarity <= raw) is duplicate
@@ -99,17 +104,21 @@ def test_the_floor_comes_from_the_judge_s_margin_through_the_calibration() -> No
     assert judged.floor(calibration, 0.85) == calibration.to_raw(0.82) < calibration.to_raw(0.85)
     alone = DedupDecider(HashEmbedder(), bundled)
     assert alone.floor(calibration, 0.85) == calibration.to_raw(0.85)
-    assert not alone.is_duplicate("The user has two sisters.", "The user has 2 older sisters.",
-                                  0.99, in_band=True)
-    assert alone.is_duplicate("The user has two sisters.", "The user has 2 sisters.", 0.99,
-                              in_band=True)  # read alike: a duplicate whatever the band
+    assert not alone.is_duplicate(
+        "The user has two sisters.", "The user has 2 older sisters.", 0.99, in_band=True
+    )
+    assert alone.is_duplicate(
+        "The user has two sisters.", "The user has 2 sisters.", 0.99, in_band=True
+    )  # read alike: a duplicate whatever the band
 
 
 def test_a_plan_called_off_or_done_is_news_not_a_duplicate() -> None:
     decider = DedupDecider(HashEmbedder(), bundled)  # the rule stands before any judge
     plan = "Mina is flying to Lima on 3 March 2026."
-    for later in ("Mina's 3 March 2026 flight to Lima was cancelled.",
-                  "Mina said she is no longer flying to Lima on 3 March 2026."):
+    for later in (
+        "Mina's 3 March 2026 flight to Lima was cancelled.",
+        "Mina said she is no longer flying to Lima on 3 March 2026.",
+    ):
         assert not decider.is_duplicate(plan, later, 0.99)
     e5 = bundled("e5")
     judged = DedupDecider(e5, bundled)
@@ -124,10 +133,12 @@ def test_below_the_threshold_a_value_change_is_never_a_duplicate() -> None:
     # the band's own threshold at its lowest: only the value change can keep the pair
     decider.model = replace(decider.model, floor_margin=0.05, floor_threshold=0.0)
     old = "Every weekend the user cycles along the river."
-    assert not decider.is_duplicate(old, "Every weekend the user cycles along the river with "
-                                    "her sister.", 0.75, in_band=True)
-    assert decider.is_duplicate(old, "The user cycles along the river every weekend.", 0.75,
-                                in_band=True)
+    assert not decider.is_duplicate(
+        old, "Every weekend the user cycles along the river with her sister.", 0.75, in_band=True
+    )
+    assert decider.is_duplicate(
+        old, "The user cycles along the river every weekend.", 0.75, in_band=True
+    )
 
 
 class _Counting:
@@ -177,8 +188,9 @@ def test_every_candidate_of_one_create_costs_one_call_and_reads_the_same_values(
     assert len(counting.calls) == 1 and len(counting.calls[0]) == 4
     reads = [pair_notation(old, new) for old in olds]
     batched = decider.notation_cosines([(old, new) for old in olds], reads)
-    one_by_one = [decider.notation_cosine((old, new), read)
-                  for old, read in zip(olds, reads, strict=True)]
+    one_by_one = [
+        decider.notation_cosine((old, new), read) for old, read in zip(olds, reads, strict=True)
+    ]
     assert batched == pytest.approx(one_by_one, abs=1e-6)
     parts = decider.part_cosines(reads)
     assert parts == pytest.approx([decider.part_cosine(*read) for read in reads], abs=1e-6)
@@ -203,9 +215,12 @@ def test_above_the_threshold_a_number_or_weekday_replaced_is_never_a_duplicate()
     decider.model = replace(decider.model, threshold=0.0)
     old = "The user's choir rehearses on Wednesdays in the church hall."
     assert not decider.is_duplicate(
-        old, "The user's choir rehearses on Fridays in the church hall.", 0.99)
-    assert not decider.is_duplicate("The user's bus pass costs £60 a month.",
-                                    "The user's bus pass costs £65 a month.", 0.99)
+        old, "The user's choir rehearses on Fridays in the church hall.", 0.99
+    )
+    assert not decider.is_duplicate(
+        "The user's bus pass costs £60 a month.", "The user's bus pass costs £65 a month.", 0.99
+    )
     # the same weekday said in another order is still the judge's to weigh (and drop)
-    assert decider.is_duplicate(old, "In the church hall, the user's choir rehearses on "
-                                "Wednesdays.", 0.99)
+    assert decider.is_duplicate(
+        old, "In the church hall, the user's choir rehearses on Wednesdays.", 0.99
+    )

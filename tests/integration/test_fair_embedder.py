@@ -98,12 +98,21 @@ def test_job_workers_embed_as_background(make_app) -> None:  # type: ignore[no-u
     app.auth.create_persona("rin")
     app.runner.start()
     try:
-        app.memories.create("rin", app.memories.build_new(
-            content="The user keeps bees on the roof of the school in Porto."))
+        app.memories.create(
+            "rin",
+            app.memories.build_new(
+                content="The user keeps bees on the roof of the school in Porto."
+            ),
+        )
         session, _ = app.sessions.open("rin")
-        app.sessions.record("rin", session.session_id, [
-            {"speaker": "Ana", "role": "user", "content": f"Turn {i} about the bees"}
-            for i in range(4)])
+        app.sessions.record(
+            "rin",
+            session.session_id,
+            [
+                {"speaker": "Ana", "role": "user", "content": f"Turn {i} about the bees"}
+                for i in range(4)
+            ],
+        )
         app.sessions.end("rin", session.session_id)  # segmentation embeds the turns
         deadline = time.monotonic() + 10
         while not any(background for _, background in model.calls):
@@ -123,8 +132,9 @@ def test_e5_cuts_long_text_to_its_input_length() -> None:
     assert e5.cut(short) == short
     fair = FairEmbedder(e5)
     assert np.array_equal(fair.embed_passages([short]), e5.embed_passages([short]))
-    long = " ".join(f"On day {i} we walked by the river and talked about the garden."
-                    for i in range(800))  # ~50k characters, ~13k tokens
+    long = " ".join(
+        f"On day {i} we walked by the river and talked about the garden." for i in range(800)
+    )  # ~50k characters, ~13k tokens
     cut = e5.cut(long)
     assert long.startswith(cut) and 1000 < len(cut) < 4000
     assert MAX_TOKENS - 40 <= e5.token_count(cut) <= MAX_TOKENS
@@ -145,8 +155,9 @@ def test_use_cuts_long_text_to_its_input_length() -> None:
     assert np.array_equal(fair.embed_passages([short]), use.embed_passages([short]))
     medium = " ".join(["ユーザーの妹のアナは駅の近くでパン屋を開いた。"] * 12)  # over 512 bytes
     assert use.cut(medium) == medium and use.token_count(medium) <= MAX_TOKENS
-    long = " ".join(f"On day {i} we walked by the river and talked about the garden."
-                    for i in range(800))  # ~50k characters, ~13k pieces
+    long = " ".join(
+        f"On day {i} we walked by the river and talked about the garden." for i in range(800)
+    )  # ~50k characters, ~13k pieces
     cut = use.cut(long)
     assert long.startswith(cut) and 1000 < len(cut) < 4000
     assert MAX_TOKENS - 40 <= use.token_count(cut) <= MAX_TOKENS

@@ -22,15 +22,19 @@ from omoide.wiring import Omoide, build
 
 def _schema(path: Path) -> list[tuple[str, str, str]]:
     db = Database(path, migrate=False)
-    rows = db.conn().execute("SELECT type, name, COALESCE(sql, '') FROM sqlite_master "
-                             "ORDER BY type, name").fetchall()
+    rows = (
+        db.conn()
+        .execute("SELECT type, name, COALESCE(sql, '') FROM sqlite_master ORDER BY type, name")
+        .fetchall()
+    )
     db.close()
     return [tuple(r) for r in rows]
 
 
 @pytest.mark.sqlite_only
-def test_a_copied_template_is_what_the_migrations_make(sqlite_template: Path,
-                                                       tmp_path: Path) -> None:
+def test_a_copied_template_is_what_the_migrations_make(
+    sqlite_template: Path, tmp_path: Path
+) -> None:
     migrated = tmp_path / "migrated" / "omoide.db"
     Database(migrated).close()
     copied = tmp_path / "copied" / "omoide.db"
@@ -45,12 +49,17 @@ def test_a_copied_template_is_what_the_migrations_make(sqlite_template: Path,
 
 
 def _app(url: str, folder: Path) -> Omoide:
-    return build(Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=folder),
-                 embedder=HashEmbedder(), llm=None, chat_upstream=None)
+    return build(
+        Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=folder),
+        embedder=HashEmbedder(),
+        llm=None,
+        chat_upstream=None,
+    )
 
 
-def test_an_emptied_database_holds_no_row_and_restarts_its_ids(pg_server: PgServer,
-                                                               tmp_path: Path) -> None:
+def test_an_emptied_database_holds_no_row_and_restarts_its_ids(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
     url = pg_server.emptied()
     app = _app(url, tmp_path)
     for name in ("rin", "kai"):
@@ -59,11 +68,16 @@ def test_an_emptied_database_holds_no_row_and_restarts_its_ids(pg_server: PgServ
     app.close()
     assert pg_server.emptied() == url
     with psycopg.connect(url, autocommit=True, options=SEE_ALL) as conn:
-        tables = [r[0] for r in conn.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
-            "AND tablename <> 'schema_migrations'")]
-        assert {t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables} \
-            == dict.fromkeys(tables, 0)
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                "AND tablename <> 'schema_migrations'"
+            )
+        ]
+        assert {
+            t: conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables
+        } == dict.fromkeys(tables, 0)
         assert conn.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] > 0
     app = _app(url, tmp_path)
     app.auth.create_persona("mio")

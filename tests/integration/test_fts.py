@@ -258,8 +258,18 @@ def test_search_works_with_a_row_factory(conn: sqlite3.Connection, short_path: s
 
 # -- persona-keyed index (the notes' index: FTS rowid = persona_id << 32 | base rowid) -------
 
-KEYED_QUERIES = ["大阪", "猫", "らうらう", "グラフィックデザイン", "Sunday runs", "大阪 猫", "AI",
-                 "TOEIC", "river bakery", "三毛猫 大阪城"]
+KEYED_QUERIES = [
+    "大阪",
+    "猫",
+    "らうらう",
+    "グラフィックデザイン",
+    "Sunday runs",
+    "大阪 猫",
+    "AI",
+    "TOEIC",
+    "river bakery",
+    "三毛猫 大阪城",
+]
 
 
 @pytest.fixture
@@ -267,8 +277,10 @@ def keyed_conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
     """The same rows under a keyed index (active rows only, as its writers keep it), plus an
     unkeyed index over the same active rows in tables of another name, to compare with."""
     conn = sqlite3.connect(tmp_path / "keyed.db")
-    conn.execute("CREATE TABLE memories (id INTEGER PRIMARY KEY, persona_id INTEGER NOT NULL, "
-                 "content TEXT NOT NULL, status TEXT NOT NULL)")
+    conn.execute(
+        "CREATE TABLE memories (id INTEGER PRIMARY KEY, persona_id INTEGER NOT NULL, "
+        "content TEXT NOT NULL, status TEXT NOT NULL)"
+    )
     conn.executemany("INSERT INTO memories VALUES (?, ?, ?, ?)", ROWS)
     keyed, plain = keyed_index(), replace(make_index(), name="plain")
     for index in (keyed, plain):
@@ -332,21 +344,28 @@ def test_keyed_unindex_and_reindex_need_the_persona(keyed_conn: sqlite3.Connecti
 def test_key_by_persona_rewrites_an_unkeyed_index(conn: sqlite3.Connection) -> None:
     """Migration 14's rewrite: every row moves to its persona key; rows failing the filter
     (the tombstoned row 6) are left out; searches then equal the join's over active rows."""
-    conn.execute("INSERT INTO memories_fts_tri(rowid, body) VALUES (?, ?)",
-                 (99, "大阪 of a memory that is gone"))  # an orphan row: left out too
+    conn.execute(
+        "INSERT INTO memories_fts_tri(rowid, body) VALUES (?, ?)",
+        (99, "大阪 of a memory that is gone"),
+    )  # an orphan row: left out too
     conn.execute("INSERT INTO memories_fts(rowid, body) VALUES (?, ?)", (99, "gone"))
     plain = replace(make_index(), name="plain")
     for statement in plain.ddl():
         conn.execute(statement)
     plain.index(conn, [(r[0], r[2]) for r in ROWS if r[3] == "active"])
-    before = {(q, p): plain.search(conn, persona_id=p, query=q, limit=10)
-              for q in KEYED_QUERIES for p in (1, 2)}
+    before = {
+        (q, p): plain.search(conn, persona_id=p, query=q, limit=10)
+        for q in KEYED_QUERIES
+        for p in (1, 2)
+    }
     unfiltered = replace(make_index(), filter_sql="")
     assert 6 in ids(unfiltered.search(conn, persona_id=1, query="大阪城", limit=10))
     keyed_index().key_by_persona(conn)
     stored = {r[0] for r in conn.execute("SELECT rowid FROM memories_fts_tri")}
     assert stored == {(p << 32) | i for i, p, _, status in ROWS if status == "active"}
-    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE '%keyed%'"
-                        ).fetchone()[0] == 0
+    assert (
+        conn.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE '%keyed%'").fetchone()[0]
+        == 0
+    )
     for (query, persona), hits in before.items():
         assert keyed_index().search(conn, persona_id=persona, query=query, limit=10) == hits

@@ -35,12 +35,14 @@ def wall() -> Wall:
 
 
 def _status(app: Omoide, job_id: int) -> str:
-    return str(app.store.db.conn().execute("SELECT status FROM jobs WHERE id = ?",
-                                           (job_id,)).fetchone()[0])
+    return str(
+        app.store.db.conn().execute("SELECT status FROM jobs WHERE id = ?", (job_id,)).fetchone()[0]
+    )
 
 
-def test_expired_lease_is_taken_back_by_another_worker(app: Omoide, persona: str,
-                                                       clock: FixedClock, wall: Wall) -> None:
+def test_expired_lease_is_taken_back_by_another_worker(
+    app: Omoide, persona: str, clock: FixedClock, wall: Wall
+) -> None:
     jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
     job_id = jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
     held = jobs.claim(now=clock.now(), worker="a")
@@ -61,10 +63,10 @@ def test_expired_lease_is_taken_back_by_another_worker(app: Omoide, persona: str
 
 
 def test_a_job_whose_worker_dies_every_time_fails_after_its_attempts(
-        app: Omoide, clock: FixedClock, wall: Wall) -> None:
+    app: Omoide, clock: FixedClock, wall: Wall
+) -> None:
     jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
-    job_id = jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now(),
-                          max_attempts=2)
+    job_id = jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now(), max_attempts=2)
     for worker in ("a", "b"):
         assert jobs.claim(now=clock.now(), worker=worker) is not None
         wall.advance(31)  # the worker died holding it
@@ -74,8 +76,9 @@ def test_a_job_whose_worker_dies_every_time_fails_after_its_attempts(
     assert error == "worker lost: its lease expired on attempt 2 of 2"
 
 
-def test_heartbeat_keeps_the_lease(app: Omoide, persona: str, clock: FixedClock,
-                                   wall: Wall) -> None:
+def test_heartbeat_keeps_the_lease(
+    app: Omoide, persona: str, clock: FixedClock, wall: Wall
+) -> None:
     jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
     jobs.enqueue(kind="x", persona_id=None, payload={}, now=clock.now())
     held = jobs.claim(now=clock.now(), worker="a")
@@ -86,8 +89,9 @@ def test_heartbeat_keeps_the_lease(app: Omoide, persona: str, clock: FixedClock,
         assert jobs.claim(now=clock.now(), worker="b") is None
 
 
-def test_runner_renews_its_lease_while_a_handler_runs(app: Omoide, persona: str,
-                                                      clock: FixedClock) -> None:
+def test_runner_renews_its_lease_while_a_handler_runs(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     persona_id = app.store.get_persona(persona).id
     app.jobs.enqueue(kind="slow", persona_id=persona_id, payload={}, now=clock.now())
     started, release = threading.Event(), threading.Event()
@@ -114,12 +118,14 @@ def test_runner_renews_its_lease_while_a_handler_runs(app: Omoide, persona: str,
 
 
 def test_evolution_taken_back_after_an_expired_lease_applies_once(
-        app: Omoide, persona: str, clock: FixedClock, wall: Wall) -> None:
+    app: Omoide, persona: str, clock: FixedClock, wall: Wall
+) -> None:
     make = app.memories.build_new
     app.memories.create(persona, make(content="User goes hiking in the Alps every summer"))
     app.runner.run_until_idle()
-    key = app.memories.create(persona, make(
-        content="User goes hiking in the Alps every summer with friends")).memory.key
+    key = app.memories.create(
+        persona, make(content="User goes hiking in the Alps every summer with friends")
+    ).memory.key
     jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall)
     first = jobs.claim(now=clock.now(), worker="a")
     assert first is not None and first.kind == EVOLVE_JOB
@@ -151,8 +157,10 @@ def test_two_schedulers_share_one_tick_per_interval(app: Omoide, clock: FixedClo
     """Two runners on one database (as two processes would be): scheduled ticks run once per
     interval in total, a forced tick always runs."""
     ran: list[str] = []
-    runners = [JobRunner(app.jobs, clock, {}, tick=lambda n=n: ran.append(n),
-                         tick_every_s=30.0) for n in ("a", "b")]
+    runners = [
+        JobRunner(app.jobs, clock, {}, tick=lambda n=n: ran.append(n), tick_every_s=30.0)
+        for n in ("a", "b")
+    ]
     for runner in runners:
         runner.start()
     try:
@@ -186,15 +194,16 @@ def test_lease_setting_is_validated() -> None:
             Settings.from_env({"OMOIDE_JOB_LEASE_SECONDS": bad})
 
 
-def test_leases_follow_the_clock_every_server_shares(app: Omoide, persona: str,
-                                                    clock: FixedClock, store_kind: str) -> None:
+def test_leases_follow_the_clock_every_server_shares(
+    app: Omoide, persona: str, clock: FixedClock, store_kind: str
+) -> None:
     """A lease ends at the shared clock's time plus the lease length: PostgreSQL's clock (servers
     on several machines share it, whatever their own clocks say), or, for SQLite's one-machine
     file, that machine's."""
+
     def shared_now() -> datetime:
         if store_kind == "postgres":
-            value: datetime = app.store.db.conn().execute(
-                "SELECT clock_timestamp()").fetchone()[0]
+            value: datetime = app.store.db.conn().execute("SELECT clock_timestamp()").fetchone()[0]
             return value
         return datetime.now(UTC)
 
@@ -204,13 +213,17 @@ def test_leases_follow_the_clock_every_server_shares(app: Omoide, persona: str,
     held = jobs.claim(now=clock.now(), worker="a")
     after = shared_now()
     assert held is not None
-    until = datetime.fromisoformat(app.store.db.conn().execute(
-        "SELECT lease_until FROM jobs WHERE id = ?", (held.id,)).fetchone()[0])
+    until = datetime.fromisoformat(
+        app.store.db.conn()
+        .execute("SELECT lease_until FROM jobs WHERE id = ?", (held.id,))
+        .fetchone()[0]
+    )
     assert before + timedelta(seconds=30) <= until <= after + timedelta(seconds=30)
 
 
 def test_evolution_runs_one_memory_at_a_time_per_persona_in_order(
-        app: Omoide, persona: str, clock: FixedClock, wall: Wall) -> None:
+    app: Omoide, persona: str, clock: FixedClock, wall: Wall
+) -> None:
     """A new memory closes only the nearest older memory it contradicts, so evolutions of one
     persona must run in the order the memories were written: four moves evolved by four workers
     at once each closed a different one and left two places current. An in-order kind waits for
@@ -220,16 +233,20 @@ def test_evolution_runs_one_memory_at_a_time_per_persona_in_order(
     app.auth.create_persona("kai")
     rin, kai = app.store.get_persona(persona).id, app.store.get_persona("kai").id
     now = clock.now()
-    first = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "a"}, now=now,
-                         max_attempts=1)
+    first = jobs.enqueue(
+        kind=EVOLVE_JOB, persona_id=rin, payload={"key": "a"}, now=now, max_attempts=1
+    )
     second = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "b"}, now=now)
     third = jobs.enqueue(kind=EVOLVE_JOB, persona_id=rin, payload={"key": "c"}, now=now)
     other_kind = jobs.enqueue(kind="x", persona_id=rin, payload={}, now=now)
     other_persona = jobs.enqueue(kind=EVOLVE_JOB, persona_id=kai, payload={"key": "k"}, now=now)
     held = jobs.claim(now=now, worker="w1")
     assert held is not None and held.id == first
-    claimed = {job.id for job in (jobs.claim(now=now, worker=w) for w in ("w2", "w3", "w4"))
-               if job is not None}
+    claimed = {
+        job.id
+        for job in (jobs.claim(now=now, worker=w) for w in ("w2", "w3", "w4"))
+        if job is not None
+    }
     assert claimed == {other_kind, other_persona}  # rin's later evolutions wait
     assert jobs.fail(held, "boom", now=now, backoff_s=1) == "failed"  # a failed one holds none
     taken = jobs.claim(now=now, worker="w2")
@@ -241,7 +258,8 @@ def test_evolution_runs_one_memory_at_a_time_per_persona_in_order(
 
 
 def test_an_evolution_waiting_out_its_backoff_holds_the_personas_later_ones(
-        app: Omoide, persona: str, clock: FixedClock, wall: Wall) -> None:
+    app: Omoide, persona: str, clock: FixedClock, wall: Wall
+) -> None:
     """docs/jobs.md: a retrying evolution keeps its persona's later evolutions waiting until it
     succeeds or fails for good (the order a close relies on), then they run in order."""
     jobs = type(app.jobs)(app.store.db, lease_s=30, wall=wall, in_order=(EVOLVE_JOB,))

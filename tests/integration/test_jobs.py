@@ -20,11 +20,13 @@ def test_create_enqueues_evolution_in_the_same_transaction(app: Omoide, persona:
     assert [tuple(r) for r in rows] == [(EVOLVE_JOB, "pending")]
 
 
-def test_failing_job_is_retried_with_backoff_then_marked_failed(app: Omoide, persona: str,
-                                                                clock: FixedClock) -> None:
+def test_failing_job_is_retried_with_backoff_then_marked_failed(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     persona_id = app.store.get_persona(persona).id
-    app.jobs.enqueue(kind="explode", persona_id=persona_id, payload={}, now=clock.now(),
-                     max_attempts=3)
+    app.jobs.enqueue(
+        kind="explode", persona_id=persona_id, payload={}, now=clock.now(), max_attempts=3
+    )
     calls: list[int] = []
 
     def explode(job: Job) -> None:
@@ -47,14 +49,16 @@ def test_failing_job_is_retried_with_backoff_then_marked_failed(app: Omoide, per
 
 
 def test_job_left_running_by_a_crash_completes_after_restart_exactly_once(
-        make_app: Callable[..., Omoide], clock: FixedClock) -> None:
+    make_app: Callable[..., Omoide], clock: FixedClock
+) -> None:
     first = make_app()
     first.auth.create_persona("rin")
     make = first.memories.build_new
     first.memories.create("rin", make(content="User goes hiking in the Alps every summer"))
     first.runner.run_until_idle()
     key = first.memories.create(
-        "rin", make(content="User goes hiking in the Alps every summer with friends")).memory.key
+        "rin", make(content="User goes hiking in the Alps every summer with friends")
+    ).memory.key
     crashed = first.jobs.claim(now=clock.now())  # a worker took the job …
     assert crashed is not None and crashed.payload == {"key": key}
     first.close()  # … and the process died before finishing it
@@ -88,15 +92,19 @@ def test_scheduler_keeps_one_decay_job_per_persona(app: Omoide, persona: str) ->
     assert (counts.pending, counts.scheduled) == (0, 1)
 
 
-def test_decay_job_runs_when_due_and_reschedules(app: Omoide, persona: str,
-                                                 clock: FixedClock) -> None:
+def test_decay_job_runs_when_due_and_reschedules(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     app.memories.create(persona, app.memories.build_new(content="User lives in Tokyo"))
     app.runner.run_until_idle()
     app.schedule_decay()
     clock.advance(hours=6)
     assert app.runner.run_until_idle() == 1
-    rows = app.store.db.conn().execute(
-        "SELECT status, COUNT(*) FROM jobs WHERE kind = 'decay' GROUP BY status").fetchall()
+    rows = (
+        app.store.db.conn()
+        .execute("SELECT status, COUNT(*) FROM jobs WHERE kind = 'decay' GROUP BY status")
+        .fetchall()
+    )
     assert dict(rows) == {"done": 1, "pending": 1}
     assert app.store.last_decay_at() == clock.now()
 
@@ -108,8 +116,9 @@ def test_claimed_job_is_not_claimed_twice(app: Omoide, persona: str, clock: Fixe
     assert store.claim(now=clock.now()) is None
 
 
-def test_start_up_recovery_relies_on_leases_not_pids(app: Omoide, persona: str,
-                                                    clock: FixedClock) -> None:
+def test_start_up_recovery_relies_on_leases_not_pids(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     """What a restart takes back at once is what no live worker can hold, on any host: an
     expired lease (even when a process with the recorded pid runs here: pids name processes of
     one host) and this process's own claims. A live lease is left alone even when no process
@@ -127,26 +136,28 @@ def test_start_up_recovery_relies_on_leases_not_pids(app: Omoide, persona: str,
     try:
         with app.store.db.write() as conn:
             for job_id, worker, pid, lease_until in (
-                    (2, "elsewhere:4242:5eed", gone.pid, "9999-01-01T00:00:00+00:00"),
-                    (3, "elsewhere:4243:beef", here.pid, "2000-01-01T00:00:00+00:00")):
-                conn.execute("UPDATE jobs SET status = 'running', worker = ?, claimed_by = ?, "
-                             "lease_until = ?, attempts = 1 WHERE id = ?",
-                             (worker, pid, lease_until, job_id))
+                (2, "elsewhere:4242:5eed", gone.pid, "9999-01-01T00:00:00+00:00"),
+                (3, "elsewhere:4243:beef", here.pid, "2000-01-01T00:00:00+00:00"),
+            ):
+                conn.execute(
+                    "UPDATE jobs SET status = 'running', worker = ?, claimed_by = ?, "
+                    "lease_until = ?, attempts = 1 WHERE id = ?",
+                    (worker, pid, lease_until, job_id),
+                )
         assert store.recover() == 2
         rows = dict(app.store.db.conn().execute("SELECT id, status FROM jobs").fetchall())
         assert rows == {1: "pending", 2: "running", 3: "pending"}
         with app.store.db.write() as conn:  # the other host's worker stops renewing its lease
-            conn.execute("UPDATE jobs SET lease_until = '2000-01-01T00:00:00+00:00' "
-                         "WHERE id = 2")
+            conn.execute("UPDATE jobs SET lease_until = '2000-01-01T00:00:00+00:00' WHERE id = 2")
         assert store.recover() == 1
     finally:
         here.kill()
         here.wait()
 
 
-def test_a_failed_attempt_is_logged_with_its_message(app: Omoide, persona: str,
-                                                     clock: FixedClock,
-                                                     caplog: pytest.LogCaptureFixture) -> None:
+def test_a_failed_attempt_is_logged_with_its_message(
+    app: Omoide, persona: str, clock: FixedClock, caplog: pytest.LogCaptureFixture
+) -> None:
     """The warning names the error and says what it was ("Conflict: session was segmented
     concurrently"), not the exception's class alone."""
     persona_id = app.store.get_persona(persona).id

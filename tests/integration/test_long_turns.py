@@ -12,8 +12,10 @@ from omoide.wiring import Omoide
 LENGTH = 48_000
 AT = 45_000  # where the distinctive word goes
 PROSE = {
-    "english": ("The river ran past the old mill where my grandmother baked bread every Sunday "
-                "morning, and we watched the boats from the kitchen window. "),
+    "english": (
+        "The river ran past the old mill where my grandmother baked bread every Sunday "
+        "morning, and we watched the boats from the kitchen window. "
+    ),
     "japanese": "昨日は雨が降っていたので、私は家で本を読みながらお茶を飲んで過ごしました。",
 }
 WORD = {"english": "zanzibarquokka", "japanese": "鳳凰堂参拝記念"}
@@ -31,13 +33,15 @@ def others(app: Omoide, persona: str) -> str:
 
 
 @pytest.mark.parametrize("kind", ["english", "japanese"])
-def test_a_long_turn_is_found_by_a_word_near_its_end(app: Omoide, persona: str, others: str,
-                                                     kind: str) -> None:
+def test_a_long_turn_is_found_by_a_word_near_its_end(
+    app: Omoide, persona: str, others: str, kind: str
+) -> None:
     text = long_text(kind)
     assert len(text) == LENGTH and text.index(WORD[kind]) >= AT
     app.sessions.open(persona, session_id="s1")
-    app.sessions.record(persona, "s1", [{"speaker": "u", "content": text},
-                                        {"speaker": "p", "content": PROSE[kind]}])
+    app.sessions.record(
+        persona, "s1", [{"speaker": "u", "content": text}, {"speaker": "p", "content": PROSE[kind]}]
+    )
     hits = app.store.sessions(persona).keyword_events(WORD[kind], limit=5)
     turns = app.store.sessions(persona).events_by_ids([h.rowid for h in hits])
     assert [turns[h.rowid].content for h in hits] == [text]
@@ -45,8 +49,9 @@ def test_a_long_turn_is_found_by_a_word_near_its_end(app: Omoide, persona: str, 
 
 
 @pytest.mark.parametrize("kind", ["english", "japanese"])
-def test_a_long_memory_is_found_by_a_word_near_its_end(app: Omoide, persona: str, others: str,
-                                                       kind: str) -> None:
+def test_a_long_memory_is_found_by_a_word_near_its_end(
+    app: Omoide, persona: str, others: str, kind: str
+) -> None:
     text = long_text(kind)
     made = app.memories.create(persona, app.memories.build_new(content=text))
     assert made.status == "created"

@@ -18,8 +18,12 @@ from omoide.wiring import Omoide, build
 
 
 def _build(data: Path, clock: FixedClock, environ: dict[str, str] | None = None) -> Omoide:
-    return build(Settings.from_env(environ or {}, data_dir=data), embedder=HashEmbedder(),
-                 clock=clock, llm=None)
+    return build(
+        Settings.from_env(environ or {}, data_dir=data),
+        embedder=HashEmbedder(),
+        clock=clock,
+        llm=None,
+    )
 
 
 def _fill(app: Omoide, clock: FixedClock) -> str:
@@ -34,9 +38,14 @@ def _fill(app: Omoide, clock: FixedClock) -> str:
     app.state.update("rin", user={"name": "Rau"}, persona_state={"emotion": "joy"})
     app.blocks.write_block("rin", block_name="user_model", content="Likes cats.")
     app.sessions.open("rin", session_id="s1")
-    app.sessions.record("rin", "s1", [
-        {"speaker": "Rau", "content": "We went hiking in the Alps last summer"},
-        {"speaker": "Rin", "content": "That sounds wonderful"}])
+    app.sessions.record(
+        "rin",
+        "s1",
+        [
+            {"speaker": "Rau", "content": "We went hiking in the Alps last summer"},
+            {"speaker": "Rin", "content": "That sounds wonderful"},
+        ],
+    )
     app.sessions.end("rin", "s1")
     app.runner.run_until_idle()
     return key
@@ -44,10 +53,19 @@ def _fill(app: Omoide, clock: FixedClock) -> str:
 
 def _snapshot(app: Omoide) -> dict[str, Any]:
     rin = app.memories.list_recent("rin", limit=50)
-    search = {q: [h.id for h in app.search.search(
-        "rin", app.search.build_request("rin", query=q, mode=mode), recall=False).results]
-        for q, mode in (("Tokyo", "keyword"), ("猫", "keyword"), ("where does the user live",
-                                                                "semantic"))}
+    search = {
+        q: [
+            h.id
+            for h in app.search.search(
+                "rin", app.search.build_request("rin", query=q, mode=mode), recall=False
+            ).results
+        ]
+        for q, mode in (
+            ("Tokyo", "keyword"),
+            ("猫", "keyword"),
+            ("where does the user live", "semantic"),
+        )
+    }
     return {
         "memories": [(m.key, m.content, m.tags, m.importance, m.created_at) for m in rin],
         "history": [[v.change for v in app.memories.history("rin", m.key)] for m in rin],
@@ -60,8 +78,9 @@ def _snapshot(app: Omoide) -> dict[str, Any]:
     }
 
 
-def test_migrate_copies_a_folder_into_postgresql(pg_server: PgServer, tmp_path: Path,
-                                                 clock: FixedClock) -> None:
+def test_migrate_copies_a_folder_into_postgresql(
+    pg_server: PgServer, tmp_path: Path, clock: FixedClock
+) -> None:
     data = tmp_path / "data"
     source = _build(data, clock)
     key = _fill(source, clock)
@@ -70,8 +89,9 @@ def test_migrate_copies_a_folder_into_postgresql(pg_server: PgServer, tmp_path: 
     assert before["episodes"] and before["search"]["Tokyo"] and before["search"]["猫"]
 
     with pg_server.database() as url:
-        done = CliRunner().invoke(main, ["migrate", "--to", url, "--data", str(data)],
-                                  env={"OMOIDE_EMBEDDER": "hash"})
+        done = CliRunner().invoke(
+            main, ["migrate", "--to", url, "--data", str(data)], env={"OMOIDE_EMBEDDER": "hash"}
+        )
         assert done.exit_code == 0, done.output
         total = len(before["memories"]) + len(before["haru"])
         assert f"  memories: {total}\n" in done.stdout
@@ -80,16 +100,17 @@ def test_migrate_copies_a_folder_into_postgresql(pg_server: PgServer, tmp_path: 
         try:
             assert _snapshot(moved) == before
             assert moved.auth.authenticate(f"Bearer {key}").persona == "rin"
-            added = moved.memories.create("rin", moved.memories.build_new(
-                content="User started learning the violin"))
+            added = moved.memories.create(
+                "rin", moved.memories.build_new(content="User started learning the violin")
+            )
             assert added.status == "created"
-            assert added.memory.key in [m.key for m in moved.memories.list_recent("rin",
-                                                                                  limit=50)]
+            assert added.memory.key in [m.key for m in moved.memories.list_recent("rin", limit=50)]
         finally:
             moved.close()
 
-        again = CliRunner().invoke(main, ["migrate", "--to", url, "--data", str(data)],
-                                   env={"OMOIDE_EMBEDDER": "hash"})
+        again = CliRunner().invoke(
+            main, ["migrate", "--to", url, "--data", str(data)], env={"OMOIDE_EMBEDDER": "hash"}
+        )
         assert again.exit_code == 1
         assert "already holds personas" in again.output
         assert "Traceback" not in again.output
@@ -101,7 +122,8 @@ def test_migrate_copies_a_folder_into_postgresql(pg_server: PgServer, tmp_path: 
 
 
 def test_ids_erased_in_the_folder_are_not_given_again_after_migrating(
-        pg_server: PgServer, tmp_path: Path, clock: FixedClock) -> None:
+    pg_server: PgServer, tmp_path: Path, clock: FixedClock
+) -> None:
     data = tmp_path / "data"
     source = _build(data, clock)
     _fill(source, clock)
@@ -113,8 +135,9 @@ def test_ids_erased_in_the_folder_are_not_given_again_after_migrating(
     source.close()
 
     with pg_server.database() as url:
-        done = CliRunner().invoke(main, ["migrate", "--to", url, "--data", str(data)],
-                                  env={"OMOIDE_EMBEDDER": "hash"})
+        done = CliRunner().invoke(
+            main, ["migrate", "--to", url, "--data", str(data)], env={"OMOIDE_EMBEDDER": "hash"}
+        )
         assert done.exit_code == 0, done.output
         moved = _build(data, clock, {"OMOIDE_DATABASE_URL": url})
         try:
@@ -129,7 +152,10 @@ def test_ids_erased_in_the_folder_are_not_given_again_after_migrating(
 
 
 def test_migrate_refuses_a_url_that_is_not_postgresql(tmp_path: Path) -> None:
-    done = CliRunner().invoke(main, ["migrate", "--to", "mysql://x", "--data",
-                                     str(tmp_path)], env={"OMOIDE_EMBEDDER": "hash"})
+    done = CliRunner().invoke(
+        main,
+        ["migrate", "--to", "mysql://x", "--data", str(tmp_path)],
+        env={"OMOIDE_EMBEDDER": "hash"},
+    )
     assert done.exit_code == 1
     assert "postgresql://" in done.output

@@ -29,7 +29,8 @@ def test_upgrade_from_first_migration_keeps_rows(tmp_path: Path) -> None:
         conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
         conn.execute(
             "INSERT INTO memories (key, persona_id, content, importance, created_at, updated_at)"
-            " VALUES ('mem_1', 1, 'User lives in Tokyo', 0.5, '2026-01-01', '2026-01-01')")
+            " VALUES ('mem_1', 1, 'User lives in Tokyo', 0.5, '2026-01-01', '2026-01-01')"
+        )
     old.close()
 
     new = Database(path)
@@ -37,8 +38,17 @@ def test_upgrade_from_first_migration_keeps_rows(tmp_path: Path) -> None:
     assert applied_migrations(conn) == [m.number for m in MIGRATIONS]
     assert conn.execute("SELECT content FROM memories").fetchone()[0] == "User lives in Tokyo"
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"memory_blocks", "user_state_history", "persona_state_history", "jobs", "sessions",
-            "session_events", "episodes", "memories_fts", "memories_fts_tri"} <= tables
+    assert {
+        "memory_blocks",
+        "user_state_history",
+        "persona_state_history",
+        "jobs",
+        "sessions",
+        "session_events",
+        "episodes",
+        "memories_fts",
+        "memories_fts_tri",
+    } <= tables
     new.close()
 
 
@@ -80,7 +90,8 @@ def test_tag_index_is_backfilled_on_upgrade(tmp_path: Path) -> None:
         conn.execute(
             "INSERT INTO memories (key, persona_id, content, importance, tags, created_at, "
             "updated_at) VALUES ('mem_1', 1, 'Trip', 0.5, '[\"travel\", \"family\"]', "
-            "'2026-01-01', '2026-01-01')")
+            "'2026-01-01', '2026-01-01')"
+        )
     old.close()
     new = Database(path)
     rows = new.conn().execute("SELECT tag FROM memory_tags ORDER BY tag").fetchall()
@@ -101,16 +112,26 @@ def test_forget_provenance_is_backfilled_only_where_it_is_exact(tmp_path: Path) 
             conn.execute(
                 "INSERT INTO memories (key, persona_id, content, importance, created_at, "
                 "updated_at, evolved_at) VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?)",
-                (key, f"text of {key}", evolved))
-        for version, (change, at, after) in enumerate((
+                (key, f"text of {key}", evolved),
+            )
+        for version, (change, at, after) in enumerate(
+            (
                 ("extend", t1, '{"tags": ["a"]}'),  # one memory evolved at t1: exact
                 ("extend", t2, '{"tags": ["b"]}'),  # two evolved at t2: unknown
-                ("supersede", t2, '{"superseded_by": "mem_b"}')), start=1):
-            conn.execute("INSERT INTO memory_versions (memory_id, version, change, changed_by, "
-                         "changed_at, before, after) VALUES (1, ?, ?, 'evolution', ?, '{}', ?)",
-                         (version, change, at, after))
-        conn.execute("INSERT INTO user_state_history (persona, key, value, valid_from, "
-                     "created_at) VALUES ('rin', 'name', 'Ken', ?, ?)", (t1, t1))
+                ("supersede", t2, '{"superseded_by": "mem_b"}'),
+            ),
+            start=1,
+        ):
+            conn.execute(
+                "INSERT INTO memory_versions (memory_id, version, change, changed_by, "
+                "changed_at, before, after) VALUES (1, ?, ?, 'evolution', ?, '{}', ?)",
+                (version, change, at, after),
+            )
+        conn.execute(
+            "INSERT INTO user_state_history (persona, key, value, valid_from, "
+            "created_at) VALUES ('rin', 'name', 'Ken', ?, ?)",
+            (t1, t1),
+        )
     old.close()
     new = Database(path)
     conn = new.conn()
@@ -133,24 +154,33 @@ def test_notes_keyword_index_is_keyed_by_persona_on_upgrade(tmp_path: Path) -> N
 
     path = tmp_path / "v13.db"
     old = Database(path, upto=13)
-    notes = [(1, "rin", "Rin lives in Osaka", "active"), (2, "ken", "Ken lives in Osaka", "active"),
-             (3, "rin", "Rin had a cat in Osaka", "tombstoned"),
-             (4, "rin", "らうらうは大阪に住んでいる", "active")]
+    notes = [
+        (1, "rin", "Rin lives in Osaka", "active"),
+        (2, "ken", "Ken lives in Osaka", "active"),
+        (3, "rin", "Rin had a cat in Osaka", "tombstoned"),
+        (4, "rin", "らうらうは大阪に住んでいる", "active"),
+    ]
     with old.write() as conn:
         for name in ("rin", "ken"):
-            conn.execute("INSERT INTO personas (name, created_at) VALUES (?, '2026-01-01')",
-                         (name,))
+            conn.execute(
+                "INSERT INTO personas (name, created_at) VALUES (?, '2026-01-01')", (name,)
+            )
         for memory_id, name, content, status in notes:
             conn.execute(
                 "INSERT INTO memories (id, key, persona_id, content, importance, status, "
                 "created_at, updated_at) SELECT ?, ?, id, ?, 0.5, ?, '2026-01-01', "
                 "'2026-01-01' FROM personas WHERE name = ?",
-                (memory_id, f"mem_{memory_id}", content, status, name))
-            conn.execute("INSERT INTO memory_strength (memory_id, strength, stability, "
-                         "last_decay_at) VALUES (?, 0.5, 1.0, '2026-01-01')", (memory_id,))
+                (memory_id, f"mem_{memory_id}", content, status, name),
+            )
+            conn.execute(
+                "INSERT INTO memory_strength (memory_id, strength, stability, "
+                "last_decay_at) VALUES (?, 0.5, 1.0, '2026-01-01')",
+                (memory_id,),
+            )
         # as the code before migration 14 wrote them, the tombstoned row's included
         replace(MEMORY_FTS, persona_keyed=False).index(
-            conn, [(memory_id, content) for memory_id, _, content, _ in notes])
+            conn, [(memory_id, content) for memory_id, _, content, _ in notes]
+        )
     old.close()
 
     store = SqliteStore(path, model_id="hash", dim=8)
@@ -158,16 +188,21 @@ def test_notes_keyword_index_is_keyed_by_persona_on_upgrade(tmp_path: Path) -> N
     assert 14 in applied_migrations(conn)
     rin, ken = (store.get_persona(n).id for n in ("rin", "ken"))
     assert {r[0] for r in conn.execute("SELECT rowid FROM memories_fts")} == {
-        rin << 32 | 1, ken << 32 | 2, rin << 32 | 4}
+        rin << 32 | 1,
+        ken << 32 | 2,
+        rin << 32 | 4,
+    }
     rin_notes = store.memories("rin")
     assert [h.rowid for h in rin_notes.keyword_search("Osaka", limit=10)] == [1]
     assert [h.rowid for h in rin_notes.keyword_search("大阪", limit=10)] == [4]
     assert [h.rowid for h in store.memories("ken").keyword_search("Osaka", limit=10)] == [2]
     assert rin_notes.keyword_search("cat", limit=10) == []
     written = rin_notes.insert_many(
-        [NewMemory(content="Rin moved from Osaka to Kobe")], np.ones((1, 8), dtype=np.float32),
+        [NewMemory(content="Rin moved from Osaka to Kobe")],
+        np.ones((1, 8), dtype=np.float32),
         stabilities=[1.0],
-        now=datetime(2026, 2, 1, tzinfo=UTC))
+        now=datetime(2026, 2, 1, tzinfo=UTC),
+    )
     found = rin_notes.keyword_search("Kobe", limit=10)
     assert [h.rowid for h in found] == [rin_notes.id_of(written[0].key)]
     store.close()
@@ -186,22 +221,35 @@ def test_ids_clients_see_are_never_reused_after_upgrade(tmp_path: Path) -> None:
     old = Database(path, upto=16)
     with old.write() as conn:
         conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
-        conn.execute("INSERT INTO api_keys (key_hash, prefix, persona_id, created_at) "
-                     "VALUES ('h1', 'p', 1, '2026-01-01')")
-        conn.execute("INSERT INTO sessions (persona_id, session_id, started_at) "
-                     "VALUES (1, 's1', '2026-01-01')")
+        conn.execute(
+            "INSERT INTO api_keys (key_hash, prefix, persona_id, created_at) "
+            "VALUES ('h1', 'p', 1, '2026-01-01')"
+        )
+        conn.execute(
+            "INSERT INTO sessions (persona_id, session_id, started_at) "
+            "VALUES (1, 's1', '2026-01-01')"
+        )
         for seq in (1, 2, 3, 4):
-            conn.execute("INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
-                         "content, timestamp, created_at) VALUES (1, 1, ?, 'Ken', 'user', ?, "
-                         "'2026-01-01', '2026-01-01')", (seq, f"turn {seq}"))
-        conn.execute("INSERT INTO episodes (session_pk, persona_id, first_event_id, "
-                     "last_event_id, first_seq, last_seq, content, started_at, ended_at, "
-                     "created_at) VALUES (1, 1, 1, 3, 1, 3, 'ep', 'x', 'x', 'x')")
+            conn.execute(
+                "INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
+                "content, timestamp, created_at) VALUES (1, 1, ?, 'Ken', 'user', ?, "
+                "'2026-01-01', '2026-01-01')",
+                (seq, f"turn {seq}"),
+            )
+        conn.execute(
+            "INSERT INTO episodes (session_pk, persona_id, first_event_id, "
+            "last_event_id, first_seq, last_seq, content, started_at, ended_at, "
+            "created_at) VALUES (1, 1, 1, 3, 1, 3, 'ep', 'x', 'x', 'x')"
+        )
         conn.execute("UPDATE session_events SET episode_id = 1")
-        conn.execute("INSERT INTO event_vectors (event_id, model_id, dim, vector) "
-                     "VALUES (2, 'm', 1, x'00000000')")
-        conn.execute("INSERT INTO jobs (persona_id, kind, run_after, created_at, worker) "
-                     "VALUES (1, 'session.segment', 'x', 'x', 'w1')")
+        conn.execute(
+            "INSERT INTO event_vectors (event_id, model_id, dim, vector) "
+            "VALUES (2, 'm', 1, x'00000000')"
+        )
+        conn.execute(
+            "INSERT INTO jobs (persona_id, kind, run_after, created_at, worker) "
+            "VALUES (1, 'session.segment', 'x', 'x', 'w1')"
+        )
     assert not _autoincrement(old.conn(), "session_events")
     old.close()
 
@@ -211,25 +259,42 @@ def test_ids_clients_see_are_never_reused_after_upgrade(tmp_path: Path) -> None:
     for table in ("session_events", "episodes", "jobs", "api_keys"):
         assert _autoincrement(conn, table), table
     assert [r[0] for r in conn.execute("SELECT content FROM session_events ORDER BY id")] == [
-        "turn 1", "turn 2", "turn 3", "turn 4"]
+        "turn 1",
+        "turn 2",
+        "turn 3",
+        "turn 4",
+    ]
     assert conn.execute("SELECT worker FROM jobs").fetchone()[0] == "w1"  # a later column
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    indexes = {r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN "
-        "('session_events', 'jobs')")}
-    assert {"session_events_episode", "session_events_external", "jobs_ready", "jobs_persona",
-            "jobs_leases"} <= indexes
+    indexes = {
+        r[0]
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN "
+            "('session_events', 'jobs')"
+        )
+    }
+    assert {
+        "session_events_episode",
+        "session_events_external",
+        "jobs_ready",
+        "jobs_persona",
+        "jobs_leases",
+    } <= indexes
     with pytest.raises(sqlite3.IntegrityError), db.write() as w:
         w.execute("DELETE FROM session_events WHERE id = 2")  # its vector still refers to it
     with db.write() as w:
         w.execute("DELETE FROM session_events WHERE id = 4")
         w.execute("DELETE FROM jobs")
-        w.execute("INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
-                  "content, timestamp, created_at) VALUES (1, 1, 5, 'Ken', 'user', 'new', 'x', "
-                  "'x')")
-        w.execute("INSERT INTO jobs (persona_id, kind, run_after, created_at) "
-                  "VALUES (1, 'session.segment', 'x', 'x')")
+        w.execute(
+            "INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
+            "content, timestamp, created_at) VALUES (1, 1, 5, 'Ken', 'user', 'new', 'x', "
+            "'x')"
+        )
+        w.execute(
+            "INSERT INTO jobs (persona_id, kind, run_after, created_at) "
+            "VALUES (1, 'session.segment', 'x', 'x')"
+        )
     assert conn.execute("SELECT id FROM session_events WHERE content = 'new'").fetchone()[0] == 5
     assert conn.execute("SELECT id FROM jobs").fetchone()[0] == 2
     db.close()
@@ -241,14 +306,21 @@ def test_successors_start_when_they_closed_their_predecessor(tmp_path: Path) -> 
     its window; a fact closed by no successor is left alone."""
     path = tmp_path / "v21.db"
     old = Database(path, upto=21)
-    t1, t2, t3 = ("2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00",
-                  "2026-01-04T00:00:00+00:00")
+    t1, t2, t3 = (
+        "2026-01-02T00:00:00+00:00",
+        "2026-01-03T00:00:00+00:00",
+        "2026-01-04T00:00:00+00:00",
+    )
     rows = (  # key, valid_from, valid_until, superseded_by
-        ("mem_tokyo", None, t2, "mem_osaka"), ("mem_nagoya", None, t3, "mem_osaka"),
+        ("mem_tokyo", None, t2, "mem_osaka"),
+        ("mem_nagoya", None, t3, "mem_osaka"),
         ("mem_osaka", None, None, None),
-        ("mem_cat", None, t2, "mem_dog"), ("mem_dog", t1, None, None),
-        ("mem_tea", None, t2, "mem_coffee"), ("mem_coffee", None, t1, None),
-        ("mem_alone", None, t2, None))
+        ("mem_cat", None, t2, "mem_dog"),
+        ("mem_dog", t1, None, None),
+        ("mem_tea", None, t2, "mem_coffee"),
+        ("mem_coffee", None, t1, None),
+        ("mem_alone", None, t2, None),
+    )
     with old.write() as conn:
         conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
         for key, start, end, successor in rows:
@@ -256,13 +328,21 @@ def test_successors_start_when_they_closed_their_predecessor(tmp_path: Path) -> 
                 "INSERT INTO memories (key, persona_id, content, importance, created_at, "
                 "updated_at, valid_from, valid_until, superseded_by) "
                 "VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?, ?, ?)",
-                (key, f"text of {key}", start, end, successor))
+                (key, f"text of {key}", start, end, successor),
+            )
     old.close()
     new = Database(path)
     starts = dict(new.conn().execute("SELECT key, valid_from FROM memories").fetchall())
-    assert starts == {"mem_tokyo": None, "mem_nagoya": None, "mem_osaka": t2,
-                      "mem_cat": None, "mem_dog": t1, "mem_tea": None, "mem_coffee": None,
-                      "mem_alone": None}
+    assert starts == {
+        "mem_tokyo": None,
+        "mem_nagoya": None,
+        "mem_osaka": t2,
+        "mem_cat": None,
+        "mem_dog": t1,
+        "mem_tea": None,
+        "mem_coffee": None,
+        "mem_alone": None,
+    }
     new.close()
 
 
@@ -274,9 +354,11 @@ def test_sessions_ended_before_causes_were_recorded_read_as_unknown(tmp_path: Pa
     with old.write() as conn:
         conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
         for session_id, ended in (("done", "2026-01-02T10:00:00+00:00"), ("open", None)):
-            conn.execute("INSERT INTO sessions (persona_id, session_id, started_at, ended_at, "
-                         "metadata) VALUES (1, ?, '2026-01-02T09:00:00+00:00', ?, '{}')",
-                         (session_id, ended))
+            conn.execute(
+                "INSERT INTO sessions (persona_id, session_id, started_at, ended_at, "
+                "metadata) VALUES (1, ?, '2026-01-02T09:00:00+00:00', ?, '{}')",
+                (session_id, ended),
+            )
     old.close()
     new = Database(path)
     listed = {s.session_id: s for s in SessionMetaStore(new, 1).page(limit=10)}

@@ -23,9 +23,28 @@ from omoide_testing import free_port
 
 ADMIN = "omoide-admin-multiprocess-test"
 LEASE_S = 2
-WORDS = ("apple", "river", "violin", "glacier", "lantern", "pepper", "harbor", "meteor",
-         "saddle", "tulip", "quartz", "walnut", "bicycle", "canyon", "dolphin", "ember",
-         "falcon", "garnet", "hammock", "iguana")
+WORDS = (
+    "apple",
+    "river",
+    "violin",
+    "glacier",
+    "lantern",
+    "pepper",
+    "harbor",
+    "meteor",
+    "saddle",
+    "tulip",
+    "quartz",
+    "walnut",
+    "bicycle",
+    "canyon",
+    "dolphin",
+    "ember",
+    "falcon",
+    "garnet",
+    "hammock",
+    "iguana",
+)
 
 
 class Server:
@@ -37,8 +56,11 @@ class Server:
         with self.log.open("wb") as log:
             self.proc = subprocess.Popen(
                 [str(omoide), "serve", "--port", str(self.port)],
-                env={**env, "OMOIDE_DATA": str(data)}, stdin=subprocess.DEVNULL,
-                stdout=log, stderr=subprocess.STDOUT)
+                env={**env, "OMOIDE_DATA": str(data)},
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def wait_ready(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -53,8 +75,9 @@ class Server:
         raise AssertionError(f"server did not start: {self.log.read_text()}")
 
     def client(self, key: str) -> httpx.Client:
-        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key}"},
-                            timeout=30)
+        return httpx.Client(
+            base_url=self.url, headers={"Authorization": f"Bearer {key}"}, timeout=30
+        )
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -69,11 +92,18 @@ class Server:
 @pytest.fixture
 def servers(tmp_path: Path, fake_api: FakeAPI) -> Iterator[tuple[Server, Server]]:
     data = tmp_path / "data"
-    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_ADMIN_KEY": ADMIN,
-           "OMOIDE_JOB_LEASE_SECONDS": str(LEASE_S), "OMOIDE_LLM_PROVIDER": "openai",
-           "OMOIDE_LLM_BASE_URL": f"{fake_api.base}/v1", "OMOIDE_LLM_API_KEY": API_KEY,
-           "OMOIDE_LLM_MODEL": "gpt-test", "OMOIDE_LLM_MAX_RETRIES": "0",
-           "OMOIDE_LLM_TIMEOUT": "30"}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "hash",
+        "OMOIDE_ADMIN_KEY": ADMIN,
+        "OMOIDE_JOB_LEASE_SECONDS": str(LEASE_S),
+        "OMOIDE_LLM_PROVIDER": "openai",
+        "OMOIDE_LLM_BASE_URL": f"{fake_api.base}/v1",
+        "OMOIDE_LLM_API_KEY": API_KEY,
+        "OMOIDE_LLM_MODEL": "gpt-test",
+        "OMOIDE_LLM_MAX_RETRIES": "0",
+        "OMOIDE_LLM_TIMEOUT": "30",
+    }
     pair = (Server(data, env), Server(data, env))
     try:
         for server in pair:
@@ -97,7 +127,8 @@ def _drained(server: Server, key: str, persona: str, timeout: float = 30) -> Non
 
 @pytest.mark.timeout(400)  # two server start-ups on a shared 2-core machine
 def test_two_servers_share_writes_and_take_back_a_killed_servers_job(
-        servers: tuple[Server, Server], fake_api: FakeAPI, tmp_path: Path) -> None:
+    servers: tuple[Server, Server], fake_api: FakeAPI, tmp_path: Path
+) -> None:
     a, b = servers
     db = tmp_path / "data" / "omoide.db"
     with a.client(ADMIN) as admin:
@@ -130,8 +161,16 @@ def test_two_servers_share_writes_and_take_back_a_killed_servers_job(
     fact_key = fact.json()["memory"]["key"]
     _drained(a, key, "rin")
     asked = len(fake_api.received)  # earlier writes asked too (and fell back to offline rules)
-    fake_api.queue(Reply(hang=True), Reply(body=openai_answer(json.dumps(
-        {"verdicts": [{"candidate": 0, "class": "CONTRADICTORY", "reason": "moved"}]}))))
+    fake_api.queue(
+        Reply(hang=True),
+        Reply(
+            body=openai_answer(
+                json.dumps(
+                    {"verdicts": [{"candidate": 0, "class": "CONTRADICTORY", "reason": "moved"}]}
+                )
+            )
+        ),
+    )
     with b.client(key) as c:
         moved = c.post("/api/memories/rin", json={"content": "User lives in Sendai."})
         assert moved.status_code == 201 and moved.json()["status"] == "created", moved.text

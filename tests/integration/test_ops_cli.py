@@ -55,19 +55,23 @@ def test_persona_key_create_list_revoke(tmp_path: Path) -> None:
 
 
 @pytest.mark.sqlite_only  # SQLite's online backup API; PostgreSQL is backed up with pg_dump
-def test_backup_while_the_server_writes_then_restore(server: LiveServer, data_dir: Path,
-                                                     tmp_path: Path) -> None:
+def test_backup_while_the_server_writes_then_restore(
+    server: LiveServer, data_dir: Path, tmp_path: Path
+) -> None:
     key = server.create_persona("rin")
     stop = threading.Event()
     written: list[int] = []
 
     def writer() -> None:
-        with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {key}"},
-                          timeout=30) as c:
+        with httpx.Client(
+            base_url=server.url, headers={"Authorization": f"Bearer {key}"}, timeout=30
+        ) as c:
             n = 0
             while not stop.is_set():
-                reply = c.post("/api/memories/rin",
-                               json={"content": f"Fact number {n} about the garden bed {n * 7}"})
+                reply = c.post(
+                    "/api/memories/rin",
+                    json={"content": f"Fact number {n} about the garden bed {n * 7}"},
+                )
                 assert reply.status_code == 201, reply.text
                 n += 1
                 written.append(n)

@@ -16,8 +16,9 @@ def _add(app: Omoide, persona: str, content: str) -> str:
     return outcome.memory.key
 
 
-def test_memory_pages_cover_every_memory_once_newest_first(app: Omoide, persona: str,
-                                                           clock: FixedClock) -> None:
+def test_memory_pages_cover_every_memory_once_newest_first(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     keys = []
     for i in range(7):
         keys.append(_add(app, persona, f"memory number {i} about topic {i * 13}"))
@@ -38,13 +39,19 @@ def test_memory_pages_cover_every_memory_once_newest_first(app: Omoide, persona:
 
 
 def test_filtered_memory_pages_cover_every_match_once_newest_first(
-        app: Omoide, persona: str, clock: FixedClock) -> None:
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     """The dashboard's list with filters and no query: each page holds the newest matches."""
     tagged = []
     for i in range(20):
-        made = app.memories.create(persona, app.memories.build_new(
-            content=f"memory number {i} about topic {i * 13}",
-            tags=["bees"] if i % 3 == 0 else ["other"], kind="fact" if i % 2 else "note"))
+        made = app.memories.create(
+            persona,
+            app.memories.build_new(
+                content=f"memory number {i} about topic {i * 13}",
+                tags=["bees"] if i % 3 == 0 else ["other"],
+                kind="fact" if i % 2 else "note",
+            ),
+        )
         assert made.memory is not None
         if i % 3 == 0:
             tagged.append(made.memory.key)
@@ -66,8 +73,9 @@ def test_filtered_memory_pages_cover_every_match_once_newest_first(
     assert app.overview.memory_page(persona, filters=none).memories == []
 
 
-def test_a_filtered_page_costs_what_an_unfiltered_page_costs(app: Omoide, persona: str,
-                                                             clock: FixedClock) -> None:
+def test_a_filtered_page_costs_what_an_unfiltered_page_costs(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     """A filter on the dashboard's list read every active id of the persona (the ids a filter
     allows, then the list a batch of 1,000 at a time until enough passed: a rare tag on a large
     persona read them all, in Python). The filter is now part of the page's query, on both
@@ -92,8 +100,9 @@ def test_memory_page_refuses_a_malformed_cursor(app: Omoide, persona: str, curso
         app.overview.memory_page(persona, before=cursor)
 
 
-def test_summaries_count_active_closed_deleted_and_queue(app: Omoide, persona: str,
-                                                         clock: FixedClock) -> None:
+def test_summaries_count_active_closed_deleted_and_queue(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     app.auth.create_persona("kai")
     old = _add(app, persona, "The user lives in Tokyo.")
     gone = _add(app, persona, "A note to delete.")
@@ -109,12 +118,18 @@ def test_summaries_count_active_closed_deleted_and_queue(app: Omoide, persona: s
     assert app.overview.persona_summary(persona) == rin
 
 
-def test_retry_puts_a_failed_job_back_only_for_its_persona(app: Omoide, persona: str,
-                                                           clock: FixedClock) -> None:
+def test_retry_puts_a_failed_job_back_only_for_its_persona(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     app.auth.create_persona("kai")
     persona_id = app.store.get_persona(persona).id
-    job_id = app.jobs.enqueue(kind="memory.evolve", persona_id=persona_id,
-                              payload={"key": "mem_gone"}, now=clock.now(), max_attempts=1)
+    job_id = app.jobs.enqueue(
+        kind="memory.evolve",
+        persona_id=persona_id,
+        payload={"key": "mem_gone"},
+        now=clock.now(),
+        max_attempts=1,
+    )
     job = app.jobs.claim(now=clock.now())
     assert job is not None and job.id == job_id
     app.jobs.fail(job, "NotFound: no memory 'mem_gone'", now=clock.now(), backoff_s=1)
@@ -130,10 +145,15 @@ def test_retry_puts_a_failed_job_back_only_for_its_persona(app: Omoide, persona:
 
 def test_session_view_pages_turns_and_lists_episode_notes(app: Omoide, persona: str) -> None:
     app.sessions.open(persona, session_id="s1")
-    app.sessions.record(persona, "s1", [
-        {"speaker": "Haruka", "role": "user", "content": "My name is Haruka."},
-        {"speaker": "Rin", "role": "assistant", "content": "Hello Haruka."},
-        {"speaker": "Haruka", "role": "user", "content": "I live in Osaka."}])
+    app.sessions.record(
+        persona,
+        "s1",
+        [
+            {"speaker": "Haruka", "role": "user", "content": "My name is Haruka."},
+            {"speaker": "Rin", "role": "assistant", "content": "Hello Haruka."},
+            {"speaker": "Haruka", "role": "user", "content": "I live in Osaka."},
+        ],
+    )
     app.sessions.end(persona, "s1")
     for episode_id in app.sessions.segment(persona, "s1", final=True):
         app.sessions.consolidate(persona, episode_id)
@@ -142,8 +162,12 @@ def test_session_view_pages_turns_and_lists_episode_notes(app: Omoide, persona: 
     assert [t.seq for t in app.overview.session(persona, "s1", after_seq=2).turns] == [3]
     [episode] = view.episodes
     assert [n.content for n in episode.notes] == [
-        "Haruka's name is Haruka. (30 November 2026)", "Haruka lives in Osaka. (30 November 2026)"]
+        "Haruka's name is Haruka. (30 November 2026)",
+        "Haruka lives in Osaka. (30 November 2026)",
+    ]
     [row] = app.overview.sessions(persona)
     assert (row.session_id, row.turns, row.episodes) == ("s1", 3, 1)
     assert [e.content for e in app.overview.events(persona, [1, 3])] == [
-        "My name is Haruka.", "I live in Osaka."]
+        "My name is Haruka.",
+        "I live in Osaka.",
+    ]

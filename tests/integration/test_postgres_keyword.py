@@ -19,14 +19,22 @@ from omoide.store.postgres.store import PostgresStore
 from omoide.store.sqlite.fts import words_body
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
-_TABLES = ("memories_fts", "memories_fts_tri", "episodes_fts", "episodes_fts_tri",
-           "session_events_fts", "session_events_fts_tri")
+_TABLES = (
+    "memories_fts",
+    "memories_fts_tri",
+    "episodes_fts",
+    "episodes_fts_tri",
+    "session_events_fts",
+    "session_events_fts_tri",
+)
 
 
 def _personas_of_index_rows(url: str) -> dict[str, list[tuple[int, int | None]]]:
     with psycopg.connect(url, options=SEE_ALL) as conn:
-        return {t: [tuple(r) for r in conn.execute(
-            f"SELECT rowid, persona_id FROM {t} ORDER BY rowid")] for t in _TABLES}
+        return {
+            t: [tuple(r) for r in conn.execute(f"SELECT rowid, persona_id FROM {t} ORDER BY rowid")]
+            for t in _TABLES
+        }
 
 
 def test_migration_17_gives_rows_indexed_before_it_their_persona(pg_server: PgServer) -> None:
@@ -35,18 +43,26 @@ def test_migration_17_gives_rows_indexed_before_it_their_persona(pg_server: PgSe
             bind_session(raw, CROSS_PERSONA)
             apply_migrations(raw, upto=16)
             ids = {}
-            for persona, text in (("rin", "rin walks her dog by the river"),
-                                  ("kai", "kai walks to the station every morning")):
-                pid = raw.execute("INSERT INTO personas (name, created_at) VALUES (%s, %s) "
-                                  "RETURNING id", (persona, iso(NOW))).fetchone()[0]
+            for persona, text in (
+                ("rin", "rin walks her dog by the river"),
+                ("kai", "kai walks to the station every morning"),
+            ):
+                pid = raw.execute(
+                    "INSERT INTO personas (name, created_at) VALUES (%s, %s) RETURNING id",
+                    (persona, iso(NOW)),
+                ).fetchone()[0]
                 mid = raw.execute(
                     "INSERT INTO memories (key, persona_id, content, importance, created_at, "
                     "updated_at) VALUES (%s, %s, %s, 0.5, %s, %s) RETURNING id",
-                    (f"k-{persona}", pid, text, iso(NOW), iso(NOW))).fetchone()[0]
-                raw.execute("INSERT INTO memories_fts (rowid, body) VALUES (%s, %s)",
-                            (mid, words_body(text)))
-                raw.execute("INSERT INTO memories_fts_tri (rowid, body) VALUES (%s, %s)",
-                            (mid, text))
+                    (f"k-{persona}", pid, text, iso(NOW), iso(NOW)),
+                ).fetchone()[0]
+                raw.execute(
+                    "INSERT INTO memories_fts (rowid, body) VALUES (%s, %s)",
+                    (mid, words_body(text)),
+                )
+                raw.execute(
+                    "INSERT INTO memories_fts_tri (rowid, body) VALUES (%s, %s)", (mid, text)
+                )
                 ids[persona] = (pid, mid)
         PgDatabase(url, max_size=1).close()  # opening migrates: 17 backfills
         rows = _personas_of_index_rows(url)
@@ -61,8 +77,7 @@ def test_migration_17_gives_rows_indexed_before_it_their_persona(pg_server: PgSe
             store.close()
 
 
-def test_migration_19_folds_the_accents_of_words_indexed_before_it(pg_server: PgServer
-                                                                    ) -> None:
+def test_migration_19_folds_the_accents_of_words_indexed_before_it(pg_server: PgServer) -> None:
     """Rows indexed before Latin letters were folded kept "café" in their words body, which
     PostgreSQL's parser does not fold: after migration 19 "cafe" finds them, as on SQLite."""
     text = "Zoë met Ken at the café in Málaga"
@@ -70,15 +85,17 @@ def test_migration_19_folds_the_accents_of_words_indexed_before_it(pg_server: Pg
         with psycopg.connect(url, autocommit=True) as raw:
             bind_session(raw, CROSS_PERSONA)
             apply_migrations(raw, upto=18)
-            pid = raw.execute("INSERT INTO personas (name, created_at) VALUES ('rin', %s) "
-                              "RETURNING id", (iso(NOW),)).fetchone()[0]
+            pid = raw.execute(
+                "INSERT INTO personas (name, created_at) VALUES ('rin', %s) RETURNING id",
+                (iso(NOW),),
+            ).fetchone()[0]
             mid = raw.execute(
                 "INSERT INTO memories (key, persona_id, content, importance, created_at, "
                 "updated_at) VALUES ('k1', %s, %s, 0.5, %s, %s) RETURNING id",
-                (pid, text, iso(NOW), iso(NOW))).fetchone()[0]
+                (pid, text, iso(NOW), iso(NOW)),
+            ).fetchone()[0]
             raw.execute("INSERT INTO memories_fts (rowid, body) VALUES (%s, %s)", (mid, text))
-            raw.execute("INSERT INTO memories_fts_tri (rowid, body) VALUES (%s, %s)",
-                        (mid, text))
+            raw.execute("INSERT INTO memories_fts_tri (rowid, body) VALUES (%s, %s)", (mid, text))
         PgDatabase(url, max_size=1).close()  # opening migrates: 19 folds
         with psycopg.connect(url, options=SEE_ALL) as conn:
             body = conn.execute("SELECT body FROM memories_fts").fetchone()[0]
@@ -86,26 +103,36 @@ def test_migration_19_folds_the_accents_of_words_indexed_before_it(pg_server: Pg
         store = PostgresStore(url, model_id="hash", dim=8)
         try:
             for query in ("cafe", "café", "malaga", "ZOË"):
-                assert [h.rowid for h in store.memories("rin").keyword_search(query, limit=5)
-                        ] == [mid], query
+                assert [h.rowid for h in store.memories("rin").keyword_search(query, limit=5)] == [
+                    mid
+                ], query
         finally:
             store.close()
 
 
 def test_index_rows_written_now_carry_their_persona_and_search_stays_in_it(
-        pg_server: PgServer) -> None:
+    pg_server: PgServer,
+) -> None:
     with pg_server.database() as url:
         store = PostgresStore(url, model_id="hash", dim=4)
         try:
             for persona in ("rin", "kai"):
                 store.create_persona(persona, now=NOW)
                 store.memories(persona).insert_many(
-                    [NewMemory(content=f"{persona} loves ramen near the station", importance=0.5),
-                     NewMemory(content=f"{persona} had ramen at the station again",
-                               importance=0.5),
-                     NewMemory(content=f"{persona}は大阪でたこ焼きを食べた", importance=0.5),
-                     NewMemory(content=f"{persona}は大阪のたこ焼きが好き", importance=0.5)],
-                    np.eye(4, dtype=np.float32), stabilities=[1.0] * 4, now=NOW)
+                    [
+                        NewMemory(
+                            content=f"{persona} loves ramen near the station", importance=0.5
+                        ),
+                        NewMemory(
+                            content=f"{persona} had ramen at the station again", importance=0.5
+                        ),
+                        NewMemory(content=f"{persona}は大阪でたこ焼きを食べた", importance=0.5),
+                        NewMemory(content=f"{persona}は大阪のたこ焼きが好き", importance=0.5),
+                    ],
+                    np.eye(4, dtype=np.float32),
+                    stabilities=[1.0] * 4,
+                    now=NOW,
+                )
             rin = store.memories("rin")
             for memory in rin.list_recent(limit=10):
                 if memory.content.endswith(("again", "好き")):
@@ -113,10 +140,15 @@ def test_index_rows_written_now_carry_their_persona_and_search_stays_in_it(
             rows = _personas_of_index_rows(url)
             assert all(pid is not None for t in _TABLES for _, pid in rows[t])
             assert {pid for _, pid in rows["memories_fts"]} == {
-                store.get_persona(p).id for p in ("rin", "kai")}
-            kept = {int(r[0]) for r in store.db.conn().execute(
-                "SELECT id FROM memories WHERE persona_id = ? AND status = 'active'",
-                (rin.persona_id,))}
+                store.get_persona(p).id for p in ("rin", "kai")
+            }
+            kept = {
+                int(r[0])
+                for r in store.db.conn().execute(
+                    "SELECT id FROM memories WHERE persona_id = ? AND status = 'active'",
+                    (rin.persona_id,),
+                )
+            }
             assert len(kept) == 2
             for query in ("ramen station", "大阪のたこ焼き"):
                 found = {h.rowid for h in rin.keyword_search(query, limit=10)}

@@ -39,18 +39,26 @@ class Served:
     url: str
 
     def client(self, key: str) -> httpx.Client:
-        return httpx.Client(base_url=self.url, headers={"Authorization": f"Bearer {key}"},
-                            timeout=60)
+        return httpx.Client(
+            base_url=self.url, headers={"Authorization": f"Bearer {key}"}, timeout=60
+        )
 
 
 def _start(url: str, data: Path, log: Path) -> Served:
     port = free_port()
-    env = {**os.environ, "OMOIDE_EMBEDDER": "use", "OMOIDE_DATA": str(data),
-           "OMOIDE_PORT": str(port), "OMOIDE_ADMIN_KEY": ADMIN, "OMOIDE_DATABASE_URL": url,
-           "OMOIDE_JOB_LEASE_SECONDS": str(LEASE_S)}
+    env = {
+        **os.environ,
+        "OMOIDE_EMBEDDER": "use",
+        "OMOIDE_DATA": str(data),
+        "OMOIDE_PORT": str(port),
+        "OMOIDE_ADMIN_KEY": ADMIN,
+        "OMOIDE_DATABASE_URL": url,
+        "OMOIDE_JOB_LEASE_SECONDS": str(LEASE_S),
+    }
     with log.open("wb") as out:
-        proc = subprocess.Popen([str(OMOIDE), "serve"], env=env, stdout=out, stderr=out,
-                                stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [str(OMOIDE), "serve"], env=env, stdout=out, stderr=out, stdin=subprocess.DEVNULL
+        )
     return Served(proc, f"http://127.0.0.1:{port}")
 
 
@@ -96,9 +104,13 @@ def _add(client: httpx.Client, content: str) -> str:
 
 def _open_jobs(url: str) -> list[tuple[int, str, str]]:
     with psycopg.connect(url, options=SEE_ALL) as conn:
-        return [tuple(r) for r in conn.execute(
-            "SELECT id, kind, status FROM jobs WHERE status IN ('pending', 'running') "
-            "AND kind NOT IN ('decay') ORDER BY id")]
+        return [
+            tuple(r)
+            for r in conn.execute(
+                "SELECT id, kind, status FROM jobs WHERE status IN ('pending', 'running') "
+                "AND kind NOT IN ('decay') ORDER BY id"
+            )
+        ]
 
 
 def _wait_no_open_jobs(url: str, timeout: float) -> None:
@@ -119,8 +131,9 @@ def test_two_servers_share_one_database(pg_server: PgServer, tmp_path: Path) -> 
             # by both.
             texts = [f"Note {i}: the user mentioned the {i}th hiking trail" for i in range(24)]
             with ThreadPoolExecutor(8) as pool:
-                keys = list(pool.map(lambda it: _add(ca if it[0] % 2 else cb, it[1]),
-                                     enumerate(texts)))
+                keys = list(
+                    pool.map(lambda it: _add(ca if it[0] % 2 else cb, it[1]), enumerate(texts))
+                )
             assert len(set(keys)) == len(texts)
             for client in (ca, cb):
                 listed = client.get("/api/memories/rin", params={"limit": 100}).json()
@@ -165,8 +178,9 @@ def test_two_servers_share_one_database(pg_server: PgServer, tmp_path: Path) -> 
             _wait_no_open_jobs(url, 60)
 
 
-def test_a_job_whose_process_died_is_taken_back_after_its_lease(pg_server: PgServer,
-                                                                tmp_path: Path) -> None:
+def test_a_job_whose_process_died_is_taken_back_after_its_lease(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
     """A job left running by a process that is gone (lease not renewed) is claimed and done
     by a live server without any restart."""
     with serving(pg_server, tmp_path, 1) as ([a], url):
@@ -184,13 +198,15 @@ def test_a_job_whose_process_died_is_taken_back_after_its_lease(pg_server: PgSer
                 "'gone-host:1:dead', to_char((clock_timestamp() + interval '1 second') "
                 "AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"') "
                 "FROM personas WHERE name = 'rin' RETURNING id",
-                (f'{{"key": "{memory}"}}',)).fetchone()[0]
+                (f'{{"key": "{memory}"}}',),
+            ).fetchone()[0]
         deadline = time.monotonic() + 30
         status = "running"
         while status != "done" and time.monotonic() < deadline:
             time.sleep(0.2)
             with psycopg.connect(url, options=SEE_ALL) as conn:
-                status, worker = conn.execute("SELECT status, worker FROM jobs WHERE id = %s",
-                                              (job,)).fetchone()
+                status, worker = conn.execute(
+                    "SELECT status, worker FROM jobs WHERE id = %s", (job,)
+                ).fetchone()
         assert status == "done"
         assert worker != "gone-host:1:dead"

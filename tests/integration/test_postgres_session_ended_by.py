@@ -19,14 +19,19 @@ def test_migration_23_leaves_earlier_ends_unknown(pg_server: PgServer) -> None:
         with psycopg.connect(url, autocommit=True) as raw:
             bind_session(raw, CROSS_PERSONA)
             apply_migrations(raw, upto=22)
-            pid = raw.execute("INSERT INTO personas (name, created_at) VALUES ('rin', %s) "
-                              "RETURNING id", (T1,)).fetchone()[0]
+            pid = raw.execute(
+                "INSERT INTO personas (name, created_at) VALUES ('rin', %s) RETURNING id", (T1,)
+            ).fetchone()[0]
             for session_id, ended in (("done", T2), ("open", None)):
-                raw.execute("INSERT INTO sessions (persona_id, session_id, started_at, "
-                            "ended_at, metadata) VALUES (%s, %s, %s, %s, '{}')",
-                            (pid, session_id, T1, ended))
+                raw.execute(
+                    "INSERT INTO sessions (persona_id, session_id, started_at, "
+                    "ended_at, metadata) VALUES (%s, %s, %s, %s, '{}')",
+                    (pid, session_id, T1, ended),
+                )
         PgDatabase(url, max_size=1).close()  # opening migrates: 23 adds the column
         with psycopg.connect(url, options=SEE_ALL) as conn:
-            rows = conn.execute("SELECT session_id, ended_at IS NOT NULL, ended_by "
-                                "FROM sessions ORDER BY session_id").fetchall()
+            rows = conn.execute(
+                "SELECT session_id, ended_at IS NOT NULL, ended_by "
+                "FROM sessions ORDER BY session_id"
+            ).fetchall()
     assert rows == [("done", True, None), ("open", False, None)]

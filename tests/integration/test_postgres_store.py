@@ -28,8 +28,12 @@ def database(pg_server: PgServer) -> Iterator[str]:
 
 
 def _app(url: str, tmp: object) -> Omoide:
-    return build(Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=tmp),
-                 embedder=HashEmbedder(), clock=FixedClock(START), llm=None)
+    return build(
+        Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=tmp),
+        embedder=HashEmbedder(),
+        clock=FixedClock(START),
+        llm=None,
+    )
 
 
 def test_deleting_a_persona_leaves_no_row_keyed_by_it(database: str, tmp_path: object) -> None:
@@ -56,21 +60,25 @@ def test_deleting_a_persona_leaves_no_row_keyed_by_it(database: str, tmp_path: o
             keyed = conn.execute(
                 "SELECT table_name, column_name FROM information_schema.columns "
                 "WHERE table_schema = current_schema() "
-                "AND column_name IN ('persona_id', 'persona')").fetchall()
+                "AND column_name IN ('persona_id', 'persona')"
+            ).fetchall()
             assert len(keyed) >= 10
             for table, column in keyed:
                 value = persona_id if column == "persona_id" else "rin"
-                left = conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {column} = %s",
-                                    (value,)).fetchone()[0]
+                left = conn.execute(
+                    f"SELECT COUNT(*) FROM {table} WHERE {column} = %s", (value,)
+                ).fetchone()[0]
                 assert left == 0, table
         assert [m.content for m in app.memories.list_recent("haru", limit=5)] == [
-            "Haru plays the cello"]
+            "Haru plays the cello"
+        ]
     finally:
         app.close()
 
 
-def test_two_stores_append_turns_to_one_session_without_collisions(database: str,
-                                                                   tmp_path: object) -> None:
+def test_two_stores_append_turns_to_one_session_without_collisions(
+    database: str, tmp_path: object
+) -> None:
     first, second = _app(database, tmp_path), _app(database, tmp_path)
     try:
         first.auth.create_persona("rin")
@@ -80,13 +88,16 @@ def test_two_stores_append_turns_to_one_session_without_collisions(database: str
         def post(app: Omoide, who: str) -> None:
             try:
                 for i in range(15):
-                    app.sessions.record("rin", "s1", [{"speaker": who,
-                                                       "content": f"{who} says {i}"}])
+                    app.sessions.record(
+                        "rin", "s1", [{"speaker": who, "content": f"{who} says {i}"}]
+                    )
             except BaseException as exc:  # collected: the assertion below names it
                 errors.append(exc)
 
-        threads = [threading.Thread(target=post, args=(app, who))
-                   for app, who in ((first, "Ken"), (second, "Rau"))]
+        threads = [
+            threading.Thread(target=post, args=(app, who))
+            for app, who in ((first, "Ken"), (second, "Rau"))
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:

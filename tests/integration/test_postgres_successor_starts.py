@@ -11,30 +11,44 @@ from omoide.store.postgres.db import PgDatabase
 from omoide.store.postgres.migrations import apply_migrations
 from omoide.store.postgres.rls import CROSS_PERSONA, bind_session
 
-T1, T2, T3 = ("2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00",
-              "2026-01-04T00:00:00+00:00")
-ROWS = (("mem_tokyo", None, T2, "mem_osaka"), ("mem_nagoya", None, T3, "mem_osaka"),
-        ("mem_osaka", None, None, None),
-        ("mem_cat", None, T2, "mem_dog"), ("mem_dog", T1, None, None),
-        ("mem_tea", None, T2, "mem_coffee"), ("mem_coffee", None, T1, None))
+T1, T2, T3 = ("2026-01-02T00:00:00+00:00", "2026-01-03T00:00:00+00:00", "2026-01-04T00:00:00+00:00")
+ROWS = (
+    ("mem_tokyo", None, T2, "mem_osaka"),
+    ("mem_nagoya", None, T3, "mem_osaka"),
+    ("mem_osaka", None, None, None),
+    ("mem_cat", None, T2, "mem_dog"),
+    ("mem_dog", T1, None, None),
+    ("mem_tea", None, T2, "mem_coffee"),
+    ("mem_coffee", None, T1, None),
+)
 
 
 def test_migration_22_starts_successors_when_they_closed_their_predecessor(
-        pg_server: PgServer) -> None:
+    pg_server: PgServer,
+) -> None:
     with pg_server.unmigrated("m22") as url:
         with psycopg.connect(url, autocommit=True) as raw:
             bind_session(raw, CROSS_PERSONA)
             apply_migrations(raw, upto=21)
-            pid = raw.execute("INSERT INTO personas (name, created_at) VALUES ('rin', %s) "
-                              "RETURNING id", (T1,)).fetchone()[0]
+            pid = raw.execute(
+                "INSERT INTO personas (name, created_at) VALUES ('rin', %s) RETURNING id", (T1,)
+            ).fetchone()[0]
             for key, start, end, successor in ROWS:
                 raw.execute(
                     "INSERT INTO memories (key, persona_id, content, importance, created_at, "
                     "updated_at, valid_from, valid_until, superseded_by) "
                     "VALUES (%s, %s, %s, 0.5, %s, %s, %s, %s, %s)",
-                    (key, pid, f"text of {key}", T1, T1, start, end, successor))
+                    (key, pid, f"text of {key}", T1, T1, start, end, successor),
+                )
         PgDatabase(url, max_size=1).close()  # opening migrates: 22 fills the starts
         with psycopg.connect(url, options=SEE_ALL) as conn:
             starts = dict(conn.execute("SELECT key, valid_from FROM memories").fetchall())
-    assert starts == {"mem_tokyo": None, "mem_nagoya": None, "mem_osaka": T2, "mem_cat": None,
-                      "mem_dog": T1, "mem_tea": None, "mem_coffee": None}
+    assert starts == {
+        "mem_tokyo": None,
+        "mem_nagoya": None,
+        "mem_osaka": T2,
+        "mem_cat": None,
+        "mem_dog": T1,
+        "mem_tea": None,
+        "mem_coffee": None,
+    }

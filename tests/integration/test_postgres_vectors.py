@@ -25,10 +25,17 @@ from omoide.wiring import build
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 DIM = 32
-EN = ("Aiko moved to Osaka and works as a nurse", "User loves ramen near the station",
-      "Ben practises guitar every weekend", "User lost a camera on a trip to Kyoto")
-JA = ("らうらうは大阪に住んでいて寿司が大好きだ", "ユーザーは京都へ旅行して花火大会に行った",
-      "ハルの趣味は将棋で毎週練習している")
+EN = (
+    "Aiko moved to Osaka and works as a nurse",
+    "User loves ramen near the station",
+    "Ben practises guitar every weekend",
+    "User lost a camera on a trip to Kyoto",
+)
+JA = (
+    "らうらうは大阪に住んでいて寿司が大好きだ",
+    "ユーザーは京都へ旅行して花火大会に行った",
+    "ハルの趣味は将棋で毎週練習している",
+)
 
 
 @pytest.fixture
@@ -68,16 +75,19 @@ def _fill(store: PostgresStore, name: str, n: int, seed: int) -> list[int]:
     news, vectors = _corpus(n, seed)
     handle = store.memories(name)
     handle.insert_many(news, vectors, stabilities=[1.0] * n, now=NOW)
-    return [int(r[0]) for r in store.db.conn().execute(
-        "SELECT id FROM memories WHERE persona_id = ? ORDER BY id", (handle.persona_id,))]
+    return [
+        int(r[0])
+        for r in store.db.conn().execute(
+            "SELECT id FROM memories WHERE persona_id = ? ORDER BY id", (handle.persona_id,)
+        )
+    ]
 
 
 def _ids(hits: list[tuple[int, float]]) -> set[int]:
     return {i for i, _ in hits}
 
 
-def test_a_persona_past_the_threshold_answers_from_sql_as_the_exact_index(
-        database: str) -> None:
+def test_a_persona_past_the_threshold_answers_from_sql_as_the_exact_index(database: str) -> None:
     sql_store, exact_store = _store(database, ann_rows=100), _store(database, ann_rows=10**9)
     try:
         sql_store.create_persona("rin", now=NOW)
@@ -107,14 +117,14 @@ def test_a_persona_past_the_threshold_answers_from_sql_as_the_exact_index(
         assert np.mean(overlap) >= 0.9  # the centroids are a sample's estimate
         assert np.allclose(vectors.get(ids[5]), exact.get(ids[5]))
         for content, cjk in sql_store.db.conn().execute(  # the script group, decided in SQL
-                "SELECT content, content ~ ? FROM memories", (CJK_CLASS,)):
+            "SELECT content, content ~ ? FROM memories", (CJK_CLASS,)
+        ):
             assert bool(cjk) == bool(language_of(content))
     finally:
         _close(sql_store, exact_store)
 
 
-def test_one_scan_split_by_group_returns_what_one_scan_per_group_returns(
-        database: str) -> None:
+def test_one_scan_split_by_group_returns_what_one_scan_per_group_returns(database: str) -> None:
     """The index answers a centred direction with one scan, split by script group afterwards:
     pgvector filters the ``ef`` entries a scan takes from the graph, so a scan restricted to a
     group returns that group's share of the same entries (checked here against such scans)."""
@@ -135,11 +145,16 @@ def test_one_scan_split_by_group_returns_what_one_scan_per_group_returns(
                     raw.execute("SET LOCAL enable_sort = off")
                     got = search._candidates([(direction, True)], k, ef, None)
                     for negate in ("NOT ", ""):
-                        want += [int(r[0]) for r in raw.execute(
-                            f"SELECT v.memory_id FROM memory_vectors v JOIN memories m "
-                            f"ON m.id = v.memory_id WHERE v.dim = {DIM} AND "
-                            f"{negate}m.content ~ %s ORDER BY v.vector::vector({DIM}) <=> "
-                            f"%s::vector({DIM}) LIMIT %s", (CJK_CLASS, direction.tobytes(), k))]
+                        want += [
+                            int(r[0])
+                            for r in raw.execute(
+                                f"SELECT v.memory_id FROM memory_vectors v JOIN memories m "
+                                f"ON m.id = v.memory_id WHERE v.dim = {DIM} AND "
+                                f"{negate}m.content ~ %s ORDER BY v.vector::vector({DIM}) <=> "
+                                f"%s::vector({DIM}) LIMIT %s",
+                                (CJK_CLASS, direction.tobytes(), k),
+                            )
+                        ]
                 assert sorted(r[0] for r in got) == sorted(want)
     finally:
         _close(store)
@@ -158,9 +173,14 @@ def test_centring_in_sql_does_not_depend_on_a_stale_row_count(database: str) -> 
         assert len(vectors) == 1  # not counted again yet
         exact = exact_store.memories("rin").vectors
         queries, query_vectors = _corpus(12, seed=8)
-        overlap = [len(_ids(vectors.search(q, limit=10, centred_for=new.content))
-                       & _ids(exact.search(q, limit=10, centred_for=new.content))) / 10
-                   for new, q in zip(queries, query_vectors, strict=True)]
+        overlap = [
+            len(
+                _ids(vectors.search(q, limit=10, centred_for=new.content))
+                & _ids(exact.search(q, limit=10, centred_for=new.content))
+            )
+            / 10
+            for new, q in zip(queries, query_vectors, strict=True)
+        ]
         assert np.mean(overlap) >= 0.9
     finally:
         _close(sql_store, exact_store)
@@ -183,8 +203,11 @@ def test_the_switch_and_the_results_follow_writes_from_another_store(database: s
         _, vectors = _corpus(1, seed=4)
         probe = -vectors[0]  # far from everything else
         created = first.memories("rin").insert(
-            NewMemory(content="a memory nobody else resembles"), vector=probe,
-            stability=1.0, now=NOW)
+            NewMemory(content="a memory nobody else resembles"),
+            vector=probe,
+            stability=1.0,
+            now=NOW,
+        )
         new_id = first.memories("rin").id_of(created.key)
         assert second.memories("rin").vectors.search(probe, limit=1)[0][0] == new_id
         first.memories("rin").tombstone(created.key, now=NOW)
@@ -213,16 +236,19 @@ def test_keyword_statistics_past_the_estimate_threshold_rank_alike(database: str
         conn = store.db.conn()
         for query in ("ramen station", "guitar weekend", "大阪 寿司", "京都へ旅行", "将棋"):
             exact = handle.keyword_search(query, limit=10)
-            approx = estimated.search(conn, persona_id=handle.persona_id, query=query,
-                                      limit=10)
+            approx = estimated.search(conn, persona_id=handle.persona_id, query=query, limit=10)
             assert exact and {h.rowid for h in approx} == {h.rowid for h in exact}, query
     finally:
         _close(store)
 
 
 def test_a_hybrid_search_takes_few_statements(database: str, tmp_path: object) -> None:
-    app = build(Settings.from_env({"OMOIDE_DATABASE_URL": database}, data_dir=tmp_path),
-                embedder=HashEmbedder(), clock=FixedClock(NOW), llm=None)
+    app = build(
+        Settings.from_env({"OMOIDE_DATABASE_URL": database}, data_dir=tmp_path),
+        embedder=HashEmbedder(),
+        clock=FixedClock(NOW),
+        llm=None,
+    )
     try:
         app.auth.create_persona("rin")
         for text in EN + JA:

@@ -20,15 +20,22 @@ from omoide.wiring import Omoide, build
 
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 # Derived keyword-index tables, left out of the wall on purpose (rls.py says why).
-UNWALLED_INDEXES = {f"{base}{suffix}" for base in ("memories", "session_events", "episodes")
-                    for suffix in ("_fts", "_fts_tri")}
+UNWALLED_INDEXES = {
+    f"{base}{suffix}"
+    for base in ("memories", "session_events", "episodes")
+    for suffix in ("_fts", "_fts_tri")
+}
 
 
 @pytest.fixture
 def app(pg_server: PgServer, tmp_path: object) -> Iterator[Omoide]:
     with pg_server.database() as url:
-        built = build(Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=tmp_path),
-                      embedder=HashEmbedder(), clock=FixedClock(START), llm=None)
+        built = build(
+            Settings.from_env({"OMOIDE_DATABASE_URL": url}, data_dir=tmp_path),
+            embedder=HashEmbedder(),
+            clock=FixedClock(START),
+            llm=None,
+        )
         try:
             _fill(built)
             yield built
@@ -45,16 +52,26 @@ def _fill(app: Omoide) -> None:
         app.memories.create(name, new(content=f"{who} drinks tea", tags=["food"]))
         app.memories.update(name, first.memory.key, content=f"{who} keeps three hives")
         app.sessions.open(name, session_id="s1")
-        app.sessions.record(name, "s1", [{"speaker": who, "content": f"{who} talks about bees"},
-                                         {"speaker": "AI", "content": "Tell me more"}])
+        app.sessions.record(
+            name,
+            "s1",
+            [
+                {"speaker": who, "content": f"{who} talks about bees"},
+                {"speaker": "AI", "content": "Tell me more"},
+            ],
+        )
         app.sessions.end(name, "s1")
         with app.store.memories(name).db.write() as conn:  # no WHERE: the wall scopes them
             ids = [r[0] for r in conn.execute("SELECT id FROM memories ORDER BY id")]
             event = conn.execute("SELECT min(id) FROM session_events").fetchone()[0]
-            conn.execute("INSERT INTO memory_links (a, b, link_type, weight, last_activated) "
-                         "VALUES (?, ?, 'SEMANTIC', 0.5, ?)", (ids[0], ids[1], START.isoformat()))
-            conn.execute("INSERT INTO memory_sources (memory_id, event_id) VALUES (?, ?)",
-                         (ids[0], event))
+            conn.execute(
+                "INSERT INTO memory_links (a, b, link_type, weight, last_activated) "
+                "VALUES (?, ?, 'SEMANTIC', 0.5, ?)",
+                (ids[0], ids[1], START.isoformat()),
+            )
+            conn.execute(
+                "INSERT INTO memory_sources (memory_id, event_id) VALUES (?, ?)", (ids[0], event)
+            )
         app.state.update(name, user={"name": who}, persona_state={"mood": "calm"})
         app.blocks.write_block(name, block_name="user_model", content=f"{who} likes bees")
     app.runner.run_until_idle()
@@ -74,20 +91,27 @@ def _owners(app: Omoide) -> dict[str, dict[int, int]]:
         elif condition.startswith("persona ="):
             who = owner_sql["persona"]
         else:  # a child: its parent's persona
-            parent, column = {"memory_links": ("memories", "a"),
-                              "event_vectors": ("session_events", "event_id"),
-                              "episode_vectors": ("episodes", "episode_id")}.get(
-                table, ("memories", "memory_id"))
+            parent, column = {
+                "memory_links": ("memories", "a"),
+                "event_vectors": ("session_events", "event_id"),
+                "episode_vectors": ("episodes", "episode_id"),
+            }.get(table, ("memories", "memory_id"))
             who = f"(SELECT o.persona_id FROM {parent} o WHERE o.id = t.{column})"
-        out[table] = {int(r[0]): int(r[1]) for r in conn.execute(
-            f"SELECT {who}, count(*) FROM {table} t GROUP BY 1") if r[0] is not None}
+        out[table] = {
+            int(r[0]): int(r[1])
+            for r in conn.execute(f"SELECT {who}, count(*) FROM {table} t GROUP BY 1")
+            if r[0] is not None
+        }
     return out
 
 
 def test_the_app_connects_as_an_ordinary_role(app: Omoide) -> None:
     """A superuser (or BYPASSRLS role) is never walled: the suite runs as the tables' owner."""
-    row = app.store.db.conn().execute(
-        "SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user").fetchone()
+    row = (
+        app.store.db.conn()
+        .execute("SELECT rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user")
+        .fetchone()
+    )
     assert (row[0], row[1]) == (False, False)
 
 
@@ -113,16 +137,25 @@ def test_a_persona_bound_transaction_sees_only_its_persona(app: Omoide) -> None:
 
 def test_a_bound_transaction_cannot_write_another_personas_rows(app: Omoide) -> None:
     haru = app.store.get_persona("haru").id
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"), \
-            app.store.memories("rin").db.write() as conn:
-        conn.execute("INSERT INTO memory_blocks (persona_id, block_name, content, created_at, "
-                     "updated_at) VALUES (?, 'planted', 'x', ?, ?)",
-                     (haru, START.isoformat(), START.isoformat()))
+    with (
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"),
+        app.store.memories("rin").db.write() as conn,
+    ):
+        conn.execute(
+            "INSERT INTO memory_blocks (persona_id, block_name, content, created_at, "
+            "updated_at) VALUES (?, 'planted', 'x', ?, ?)",
+            (haru, START.isoformat(), START.isoformat()),
+        )
     with app.store.memories("rin").db.write() as conn:  # nor touch them
-        assert conn.execute("UPDATE memories SET importance = 1 WHERE persona_id = ?",
-                            (haru,)).rowcount == 0
-        assert conn.execute("DELETE FROM session_events WHERE persona_id = ?",
-                            (haru,)).rowcount == 0
+        assert (
+            conn.execute(
+                "UPDATE memories SET importance = 1 WHERE persona_id = ?", (haru,)
+            ).rowcount
+            == 0
+        )
+        assert (
+            conn.execute("DELETE FROM session_events WHERE persona_id = ?", (haru,)).rowcount == 0
+        )
 
 
 def test_unbound_sees_nothing_and_the_bypass_sees_all(app: Omoide) -> None:
@@ -141,25 +174,40 @@ def test_unbound_sees_nothing_and_the_bypass_sees_all(app: Omoide) -> None:
 def test_every_table_holding_a_personas_rows_is_walled(app: Omoide) -> None:
     """A new table keyed by a persona (or by a walled parent) must join the wall."""
     conn = app.store.db.conn()
-    forced = {r[0] for r in conn.execute(
-        "SELECT relname FROM pg_class WHERE relforcerowsecurity AND relrowsecurity "
-        "AND relnamespace = current_schema()::regnamespace")}
-    keyed = {r[0] for r in conn.execute(
-        "SELECT DISTINCT c.table_name FROM information_schema.columns c "
-        "JOIN information_schema.tables t USING (table_schema, table_name) "
-        "WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' "
-        "AND c.column_name IN ('persona_id', 'persona', 'memory_id', 'event_id', "
-        "'episode_id')")}
+    forced = {
+        r[0]
+        for r in conn.execute(
+            "SELECT relname FROM pg_class WHERE relforcerowsecurity AND relrowsecurity "
+            "AND relnamespace = current_schema()::regnamespace"
+        )
+    }
+    keyed = {
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT c.table_name FROM information_schema.columns c "
+            "JOIN information_schema.tables t USING (table_schema, table_name) "
+            "WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE' "
+            "AND c.column_name IN ('persona_id', 'persona', 'memory_id', 'event_id', "
+            "'episode_id')"
+        )
+    }
     assert forced == set(WALLED_TABLES)
     assert keyed - UNWALLED_INDEXES <= forced  # the index rows' persona_id: migration 17
-    everything = {r[0] for r in conn.execute(
-        "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+    everything = {
+        r[0]
+        for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")
+    }
     assert everything - forced - UNWALLED_INDEXES == {
-        "personas", "schema_migrations", "embedder", "periodic_claims"}
+        "personas",
+        "schema_migrations",
+        "embedder",
+        "periodic_claims",
+    }
 
 
 def test_a_role_the_wall_does_not_apply_to_is_warned_about(
-        app: Omoide, pg_server: PgServer, caplog: pytest.LogCaptureFixture) -> None:
+    app: Omoide, pg_server: PgServer, caplog: pytest.LogCaptureFixture
+) -> None:
     assert warn_if_unwalled(app.store.db.conn()) is True
     assert "row-level security" not in caplog.text
     with psycopg.connect(pg_server.admin_url) as conn:  # the superuser

@@ -47,9 +47,11 @@ def test_files_of_an_older_install_are_tightened(tmp_path: Path) -> None:
 def test_the_cli_runs_with_a_private_umask(tmp_path: Path) -> None:
     previous = os.umask(0o022)
     try:
-        result = CliRunner().invoke(main, ["persona", "create", "rin", "--data",
-                                           str(tmp_path / "data")],
-                                    env={"OMOIDE_EMBEDDER": "hash"})
+        result = CliRunner().invoke(
+            main,
+            ["persona", "create", "rin", "--data", str(tmp_path / "data")],
+            env={"OMOIDE_EMBEDDER": "hash"},
+        )
         assert result.exit_code == 0, result.output
         assert os.umask(0o022) == 0o077  # set by the command group for everything it writes
         for path in (tmp_path / "data").iterdir():

@@ -22,18 +22,25 @@ def fill(app: Omoide, persona: str = "rin") -> None:
     for text in ("The user lives in Kyoto", "The user plays the saxophone on Sundays"):
         app.memories.create(persona, app.memories.build_new(content=text))
     app.sessions.open(persona, session_id="s1")
-    app.sessions.record(persona, "s1", [
-        {"speaker": "Ken", "content": "My sister Mei moved to Osaka last spring."},
-        {"speaker": "Omoide", "role": "assistant", "content": "Does she like it there?"},
-        {"speaker": "Ken", "content": "Yes, she loves the food in Osaka."}])
+    app.sessions.record(
+        persona,
+        "s1",
+        [
+            {"speaker": "Ken", "content": "My sister Mei moved to Osaka last spring."},
+            {"speaker": "Omoide", "role": "assistant", "content": "Does she like it there?"},
+            {"speaker": "Ken", "content": "Yes, she loves the food in Osaka."},
+        ],
+    )
     app.sessions.end(persona, "s1")
     app.runner.run_until_idle()
 
 
 def vectors(app: Omoide) -> dict[str, dict[int, tuple[str, int, bytes]]]:
     conn = app.store.db.conn()
-    return {table: {r[0]: (r[1], r[2], r[3]) for r in conn.execute(
-        f"SELECT * FROM {table} ORDER BY 1")} for table in TABLES}
+    return {
+        table: {r[0]: (r[1], r[2], r[3]) for r in conn.execute(f"SELECT * FROM {table} ORDER BY 1")}
+        for table in TABLES
+    }
 
 
 def recorded(app: Omoide) -> tuple[str, int]:
@@ -44,8 +51,9 @@ def test_a_fresh_folder_records_the_embedder_in_use(app: Omoide) -> None:
     assert recorded(app) == ("hash-ngram-256", 256)
 
 
-def test_another_embedder_is_refused_with_both_names(make_app: Callable[..., Omoide],
-                                                     app: Omoide) -> None:
+def test_another_embedder_is_refused_with_both_names(
+    make_app: Callable[..., Omoide], app: Omoide
+) -> None:
     fill(app)
     with pytest.raises(EmbedderMismatch) as refused:
         make_app(embedder=HashEmbedder(dim=64))
@@ -57,7 +65,8 @@ def test_another_embedder_is_refused_with_both_names(make_app: Callable[..., Omo
 
 @pytest.mark.sqlite_only
 def test_a_folder_without_a_record_is_recorded_only_if_every_vector_matches(
-        make_app: Callable[..., Omoide], app: Omoide, data_dir: Path) -> None:
+    make_app: Callable[..., Omoide], app: Omoide, data_dir: Path
+) -> None:
     fill(app)
     app.close()
     db = data_dir / "omoide.db"
@@ -73,8 +82,9 @@ def test_a_folder_without_a_record_is_recorded_only_if_every_vector_matches(
         assert conn.execute("SELECT COUNT(*) FROM embedder").fetchone()[0] == 0
 
 
-def test_reindex_moves_the_folder_to_another_embedder(make_app: Callable[..., Omoide],
-                                                      app: Omoide) -> None:
+def test_reindex_moves_the_folder_to_another_embedder(
+    make_app: Callable[..., Omoide], app: Omoide
+) -> None:
     fill(app)
     fill(app, "haru")
     before = vectors(app)
@@ -83,8 +93,10 @@ def test_reindex_moves_the_folder_to_another_embedder(make_app: Callable[..., Om
 
     plan = moving.reindex.plan()
     assert (plan.count("memories"), plan.count("events"), plan.count("episodes")) == (
-        len(before["memory_vectors"]), len(before["event_vectors"]),
-        len(before["episode_vectors"]))
+        len(before["memory_vectors"]),
+        len(before["event_vectors"]),
+        len(before["episode_vectors"]),
+    )
     steps: list[int] = []
     report = moving.reindex.run(plan, batch=2, on_progress=steps.append)
 
@@ -95,18 +107,21 @@ def test_reindex_moves_the_folder_to_another_embedder(make_app: Callable[..., Om
         assert {(m, d) for m, d, _ in after[table].values()} == {("hash-ngram-64", 64)}
     assert recorded(moving) == ("hash-ngram-64", 64)
     reopened = make_app(embedder=new)
-    request = reopened.search.build_request("rin", query="saxophone Sundays", mode="semantic",
-                                            include_episodes=False)
+    request = reopened.search.build_request(
+        "rin", query="saxophone Sundays", mode="semantic", include_episodes=False
+    )
     assert "saxophone" in reopened.search.search("rin", request).results[0].content
     hits = reopened.sessions.store.sessions("rin").event_index.search(
-        new.embed_query("sister Osaka"), limit=3)
+        new.embed_query("sister Osaka"), limit=3
+    )
     assert hits
     with pytest.raises(EmbedderMismatch):
         make_app()
 
 
-def test_reindex_embeds_the_same_text_as_ingestion(make_app: Callable[..., Omoide],
-                                                   app: Omoide) -> None:
+def test_reindex_embeds_the_same_text_as_ingestion(
+    make_app: Callable[..., Omoide], app: Omoide
+) -> None:
     fill(app)
     before = vectors(app)
     conn = app.store.db.conn()
@@ -118,7 +133,8 @@ def test_reindex_embeds_the_same_text_as_ingestion(make_app: Callable[..., Omoid
 
 
 def test_reindex_of_one_persona_leaves_the_record_until_all_are_done(
-        make_app: Callable[..., Omoide], app: Omoide) -> None:
+    make_app: Callable[..., Omoide], app: Omoide
+) -> None:
     fill(app)
     fill(app, "haru")
     moving = make_app(embedder=HashEmbedder(dim=64), check_embedder_record=False)

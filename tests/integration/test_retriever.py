@@ -32,14 +32,23 @@ def add(app: Omoide, persona: str, content: str) -> str:
     return outcome.memory.key
 
 
-def record(app: Omoide, persona: str, clock: FixedClock,
-           consolidate: bool = False) -> None:
+def record(app: Omoide, persona: str, clock: FixedClock, consolidate: bool = False) -> None:
     app.settings_service.update(persona, {"episode_consolidation_enabled": consolidate})
     session, _ = app.sessions.open(persona, session_id="s1")
-    app.sessions.record(persona, session.session_id, [
-        {"speaker": who, "role": "user", "content": text, "external_id": f"D{i}",
-         "timestamp": (clock.now() + timedelta(minutes=i)).isoformat()}
-        for i, (who, text) in enumerate(GARDEN, start=1)])
+    app.sessions.record(
+        persona,
+        session.session_id,
+        [
+            {
+                "speaker": who,
+                "role": "user",
+                "content": text,
+                "external_id": f"D{i}",
+                "timestamp": (clock.now() + timedelta(minutes=i)).isoformat(),
+            }
+            for i, (who, text) in enumerate(GARDEN, start=1)
+        ],
+    )
     app.sessions.end(persona, session.session_id)
     app.runner.run_until_idle()
 
@@ -51,71 +60,112 @@ def search(app: Omoide, persona: str, query: str, plan: Any = None, **params: An
 
 @pytest.fixture
 def notes(app: Omoide, persona: str) -> dict[str, str]:
-    texts = {"tokyo": "User lives in Tokyo near the river",
-             "tea": "Haru prefers green tea in the morning",
-             "river": "The river walk in spring is the user's favourite",
-             "osaka": "ユーザーは大阪に住んでいる"}
+    texts = {
+        "tokyo": "User lives in Tokyo near the river",
+        "tea": "Haru prefers green tea in the morning",
+        "river": "The river walk in spring is the user's favourite",
+        "osaka": "ユーザーは大阪に住んでいる",
+    }
     return {name: add(app, persona, text) for name, text in texts.items()}
 
 
-def test_one_retriever_serves_notes_and_turns(app: Omoide, persona: str, clock: FixedClock,
-                                              notes: dict[str, str]) -> None:
+def test_one_retriever_serves_notes_and_turns(
+    app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]
+) -> None:
     record(app, persona, clock)
     retriever = HybridRetriever(app.embedder)
     memories = app.store.memories(persona)
-    found = retriever.retrieve(NoteTier(memories), "Tokyo river", plan=DEFAULT_PLAN, pool=50,
-                               keyword_weight=0.4, semantic_weight=0.6)
+    found = retriever.retrieve(
+        NoteTier(memories),
+        "Tokyo river",
+        plan=DEFAULT_PLAN,
+        pool=50,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
     assert found.ranked[0].id == memories.id_of(notes["tokyo"])
     assert found.query_vector.shape == (app.embedder.dim,)
     vector = app.embedder.embed_query("San Marzano tomatoes")
-    turns = retriever.retrieve(TurnTier(app.store.sessions(persona)), "San Marzano tomatoes",
-                               plan=DEFAULT_PLAN, pool=60, keyword_weight=0.4,
-                               semantic_weight=0.6, query_vector=vector)
+    turns = retriever.retrieve(
+        TurnTier(app.store.sessions(persona)),
+        "San Marzano tomatoes",
+        plan=DEFAULT_PLAN,
+        pool=60,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+        query_vector=vector,
+    )
     events = app.store.sessions(persona).events_by_ids([s.id for s in turns.ranked])
     assert events[turns.ranked[0].id].external_id == "D3"
     assert turns.query_vector is vector  # a given vector is not embedded again
 
 
-def test_modes_filters_and_pool_bound_the_candidates(app: Omoide, persona: str,
-                                                     notes: dict[str, str]) -> None:
+def test_modes_filters_and_pool_bound_the_candidates(
+    app: Omoide, persona: str, notes: dict[str, str]
+) -> None:
     retriever = HybridRetriever(app.embedder)
     memories = app.store.memories(persona)
     tier = NoteTier(memories)
-    keyword = retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=50,
-                                 mode=SearchMode.KEYWORD, keyword_weight=0.4,
-                                 semantic_weight=0.6)
+    keyword = retriever.retrieve(
+        tier,
+        "river",
+        plan=DEFAULT_PLAN,
+        pool=50,
+        mode=SearchMode.KEYWORD,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
     assert {s.id for s in keyword.ranked} == {memories.id_of(notes[n]) for n in ("tokyo", "river")}
     only = np.array([memories.id_of(notes["river"])], dtype=np.int64)
-    allowed = retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=50, allowed=only,
-                                 keyword_weight=0.4, semantic_weight=0.6)
+    allowed = retriever.retrieve(
+        tier,
+        "river",
+        plan=DEFAULT_PLAN,
+        pool=50,
+        allowed=only,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
     assert [s.id for s in allowed.ranked] == [int(only[0])]
-    one = retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=1,
-                             mode=SearchMode.SEMANTIC, keyword_weight=0.4, semantic_weight=0.6)
+    one = retriever.retrieve(
+        tier,
+        "river",
+        plan=DEFAULT_PLAN,
+        pool=1,
+        mode=SearchMode.SEMANTIC,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
     assert len(one.ranked) == 1
 
 
 def test_zero_weights_are_a_user_error_unless_the_plan_sets_weights(
-        app: Omoide, persona: str, notes: dict[str, str]) -> None:
+    app: Omoide, persona: str, notes: dict[str, str]
+) -> None:
     retriever = HybridRetriever(app.embedder)
     tier = NoteTier(app.store.memories(persona))
     with pytest.raises(InvalidInput, match="cannot both be 0"):
-        retriever.retrieve(tier, "river", plan=DEFAULT_PLAN, pool=50, keyword_weight=0,
-                           semantic_weight=0)
+        retriever.retrieve(
+            tier, "river", plan=DEFAULT_PLAN, pool=50, keyword_weight=0, semantic_weight=0
+        )
     plan = replace(DEFAULT_PLAN, keyword_weight=1.0, semantic_weight=0.0)
-    found = retriever.retrieve(tier, "river", plan=plan, pool=50, keyword_weight=0,
-                               semantic_weight=0)
+    found = retriever.retrieve(
+        tier, "river", plan=plan, pool=50, keyword_weight=0, semantic_weight=0
+    )
     assert found.ranked
 
 
 def test_the_default_plan_is_what_a_search_without_a_plan_runs(
-        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]
+) -> None:
     record(app, persona, clock)
     for query in ("Tokyo river", "tomatoes sauce", "大阪"):
         assert search(app, persona, query) == search(app, persona, query, plan=DEFAULT_PLAN)
 
 
 def test_the_episode_rule_decides_when_excerpts_join_the_notes(
-        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]
+) -> None:
     record(app, persona, clock)
     kinds = lambda plan, **p: {h.type for h in search(app, persona, "tomatoes", plan, **p)}  # noqa: E731
     assert "episode" in kinds(None)
@@ -128,17 +178,18 @@ def test_the_episode_rule_decides_when_excerpts_join_the_notes(
 
 
 def test_the_fallback_rule_adds_excerpts_only_when_relevant_notes_are_few(
-        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]
+) -> None:
     record(app, persona, clock)
-    few = replace(DEFAULT_PLAN, episodes=EpisodeRule.FALLBACK, fallback_notes=1,
-                  fallback_similarity=1.0)  # no note is ever that similar
+    few = replace(
+        DEFAULT_PLAN, episodes=EpisodeRule.FALLBACK, fallback_notes=1, fallback_similarity=1.0
+    )  # no note is ever that similar
     assert "episode" in {h.type for h in search(app, persona, "tomatoes", few)}
     enough = replace(few, fallback_similarity=0.0)  # every note counts
     assert {h.type for h in search(app, persona, "tomatoes", enough)} == {"note"}
 
 
-def test_the_excerpt_window_follows_the_plan(app: Omoide, persona: str,
-                                             clock: FixedClock) -> None:
+def test_the_excerpt_window_follows_the_plan(app: Omoide, persona: str, clock: FixedClock) -> None:
     record(app, persona, clock)
     default = search(app, persona, "San Marzano tomatoes", top_k=1)[0]
     assert [s.external_id for s in default.sources] == ["D2", "D3", "D4"]
@@ -147,8 +198,7 @@ def test_the_excerpt_window_follows_the_plan(app: Omoide, persona: str,
     assert len(single.content.split("\n")) == 2  # the date header and the one turn
 
 
-def test_the_episode_tool_runs_the_plan_too(app: Omoide, persona: str,
-                                            clock: FixedClock) -> None:
+def test_the_episode_tool_runs_the_plan_too(app: Omoide, persona: str, clock: FixedClock) -> None:
     record(app, persona, clock)
     request = app.search.build_request(persona, query="San Marzano tomatoes", top_k=1)
     hit = app.search.search_episodes(persona, request, plan=preset("single_turns")).results[0]
@@ -156,41 +206,70 @@ def test_the_episode_tool_runs_the_plan_too(app: Omoide, persona: str,
 
 
 def test_a_turn_without_a_vector_yet_is_ranked_by_meaning_too(
-        app: Omoide, persona: str, clock: FixedClock) -> None:
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     """A keyword hit among turns the job has not embedded yet is embedded by the search, so
     its fused score has a semantic side like every other turn's."""
     record(app, persona, clock)
     session, _ = app.sessions.open(persona, session_id="s2")
-    app.sessions.record(persona, session.session_id, [
-        {"speaker": "Rau", "role": "user", "content": "The tomatoes need more compost.",
-         "external_id": "fresh"}])  # no job run: not embedded
+    app.sessions.record(
+        persona,
+        session.session_id,
+        [
+            {
+                "speaker": "Rau",
+                "role": "user",
+                "content": "The tomatoes need more compost.",
+                "external_id": "fresh",
+            }
+        ],
+    )  # no job run: not embedded
     sessions = app.store.sessions(persona)
     fresh = sessions.events_between("s2", 0, 5)[0]
     assert sessions.event_vectors([fresh.id]) == {}
     tier = TurnTier(sessions)
     retriever = HybridRetriever(app.embedder)
-    found = retriever.retrieve(tier, "tomatoes compost", plan=DEFAULT_PLAN, pool=10,
-                               keyword_weight=0.4, semantic_weight=0.6)
+    found = retriever.retrieve(
+        tier,
+        "tomatoes compost",
+        plan=DEFAULT_PLAN,
+        pool=10,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
     assert fresh.id in {s.id for s in found.semantic}
     assert fresh.id == found.ranked[0].id
-    keyword_only = retriever.retrieve(tier, "tomatoes compost", plan=DEFAULT_PLAN, pool=10,
-                                      keyword_weight=0.4, semantic_weight=0.6,
-                                      mode=SearchMode.KEYWORD)
+    keyword_only = retriever.retrieve(
+        tier,
+        "tomatoes compost",
+        plan=DEFAULT_PLAN,
+        pool=10,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+        mode=SearchMode.KEYWORD,
+    )
     assert fresh.id in {s.id for s in keyword_only.ranked}
     assert sessions.event_vectors([fresh.id]) == {}  # the search stores nothing
 
 
 def test_the_shared_scale_plan_puts_notes_and_turns_on_one_semantic_scale(
-        app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]) -> None:
+    app: Omoide, persona: str, clock: FixedClock, notes: dict[str, str]
+) -> None:
     record(app, persona, clock)
     plan = preset("shared_scale")
     query = "What does Haru drink?"
     request = app.search.build_request(persona, query=query)
-    found = app.search.retriever.retrieve(NoteTier(app.store.memories(persona)), query,
-                                          plan=plan, pool=50, keyword_weight=0.4,
-                                          semantic_weight=0.6)
-    turns = app.search.episodes.semantic_scores(persona, query, found.query_vector,
-                                                filters=request.filters, plan=plan)
+    found = app.search.retriever.retrieve(
+        NoteTier(app.store.memories(persona)),
+        query,
+        plan=plan,
+        pool=50,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
+    turns = app.search.episodes.semantic_scores(
+        persona, query, found.query_vector, filters=request.filters, plan=plan
+    )
     assert turns and found.semantic
     default = search(app, persona, query)
     shared = search(app, persona, query, plan)
@@ -221,56 +300,93 @@ class _Recording:
 
 def named_notes(app: Omoide, persona: str) -> list[str]:
     """Twelve notes naming the user (Mika), eight that do not (a share of 0.6)."""
-    named = [f"Mika {what}" for what in (
-        "walks to the bakery", "keeps bees", "plays the cello", "reads before bed",
-        "rides an old bicycle", "grows mint on the balcony", "collects maps",
-        "swims on Sundays", "paints in the evening", "writes letters by hand",
-        "bakes rye bread", "repairs radios")]
-    others = ["The sister lives in Lisbon", "The cat is called Pip", "Rent went up in March",
-              "The car needs new tyres", "The neighbour plays drums", "Tea tastes of smoke",
-              "The office moved upstairs", "The garden has three roses"]
+    named = [
+        f"Mika {what}"
+        for what in (
+            "walks to the bakery",
+            "keeps bees",
+            "plays the cello",
+            "reads before bed",
+            "rides an old bicycle",
+            "grows mint on the balcony",
+            "collects maps",
+            "swims on Sundays",
+            "paints in the evening",
+            "writes letters by hand",
+            "bakes rye bread",
+            "repairs radios",
+        )
+    ]
+    others = [
+        "The sister lives in Lisbon",
+        "The cat is called Pip",
+        "Rent went up in March",
+        "The car needs new tyres",
+        "The neighbour plays drums",
+        "Tea tastes of smoke",
+        "The office moved upstairs",
+        "The garden has three roses",
+    ]
     return [add(app, persona, text) for text in named + others]
 
 
 ANY_MODEL = preset("common_words_any_model")  # the default's rule for the hash embedder too
 
 
-def test_the_note_search_embeds_the_query_without_the_users_name(
-        app: Omoide, persona: str) -> None:
+def test_the_note_search_embeds_the_query_without_the_users_name(app: Omoide, persona: str) -> None:
     keys = named_notes(app, persona)
     recording = _Recording(app.embedder)
     retriever = HybridRetriever(recording)  # type: ignore[arg-type]
     memories = app.store.memories(persona)
-    found = retriever.retrieve(NoteTier(memories), "Where does Mika's sister live?",
-                               plan=ANY_MODEL, pool=50, keyword_weight=0.4,
-                               semantic_weight=0.6)
+    found = retriever.retrieve(
+        NoteTier(memories),
+        "Where does Mika's sister live?",
+        plan=ANY_MODEL,
+        pool=50,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
     # the whole query's vector is kept (similarities shown, the conversation tier); the
     # note tier's vector search reads the query without the word most notes hold
     assert recording.queries == ["Where does Mika's sister live?", "Where does sister live?"]
-    assert np.allclose(found.query_vector, app.embedder.embed_query(
-        "Where does Mika's sister live?"))
+    assert np.allclose(
+        found.query_vector, app.embedder.embed_query("Where does Mika's sister live?")
+    )
     assert found.ranked[0].id == memories.id_of(keys[12])  # "The sister lives in Lisbon"
     recording.queries.clear()
     for plan in (preset("whole_query_vector"), DEFAULT_PLAN):  # off; not for this embedder
         recording.queries.clear()
-        retriever.retrieve(NoteTier(memories), "Where does Mika's sister live?", plan=plan,
-                           pool=50, keyword_weight=0.4, semantic_weight=0.6)
+        retriever.retrieve(
+            NoteTier(memories),
+            "Where does Mika's sister live?",
+            plan=plan,
+            pool=50,
+            keyword_weight=0.4,
+            semantic_weight=0.6,
+        )
         assert recording.queries == ["Where does Mika's sister live?"]
 
 
 @pytest.mark.parametrize("query", ["Mika", "Mika's?", "ミカの妹はどこ？", "Where is Lisbon?"])
 def test_a_query_keeps_its_words_when_nothing_else_would_be_left_or_none_is_common(
-        app: Omoide, persona: str, query: str) -> None:
+    app: Omoide, persona: str, query: str
+) -> None:
     named_notes(app, persona)
     recording = _Recording(app.embedder)
     HybridRetriever(recording).retrieve(  # type: ignore[arg-type]
-        NoteTier(app.store.memories(persona)), query, plan=ANY_MODEL, pool=50,
-        keyword_weight=0.4, semantic_weight=0.6)
+        NoteTier(app.store.memories(persona)),
+        query,
+        plan=ANY_MODEL,
+        pool=50,
+        keyword_weight=0.4,
+        semantic_weight=0.6,
+    )
     assert recording.queries == [query]
 
 
 def test_common_words_are_counted_in_the_persona_among_its_active_notes(
-        app: Omoide, persona: str) -> None:
+    app: Omoide, persona: str
+) -> None:
     keys = named_notes(app, persona)
     memories = app.store.memories(persona)
     assert memories.common_words(["mika", "sister"], share=0.2, least=10) == {"mika"}
@@ -300,7 +416,8 @@ def _held_by_statements(seen: list[str]) -> int:
 
 
 def test_common_words_ask_the_database_once_per_word_until_the_notes_change(
-        app: Omoide, persona: str) -> None:
+    app: Omoide, persona: str
+) -> None:
     named_notes(app, persona)
     memories = app.store.memories(persona)
     with app.store.db.trace() as seen:
@@ -324,7 +441,8 @@ def test_common_words_ask_the_database_once_per_word_until_the_notes_change(
 
 @pytest.mark.parametrize("write", ["add", "update", "words-only", "delete", "purge", "import"])
 def test_common_words_follow_every_write_to_the_persona_notes(
-        app: Omoide, persona: str, write: str) -> None:
+    app: Omoide, persona: str, write: str
+) -> None:
     keys = named_notes(app, persona)
     assert _mika_is_common(app, persona)
     if write == "add":  # 12 of 21 < 0.6
@@ -332,8 +450,12 @@ def test_common_words_follow_every_write_to_the_persona_notes(
     elif write == "update":  # 11 of 20
         app.memories.update(persona, keys[0], content="A baker walks to the bakery")
     elif write == "words-only":  # the store's own update, new words with no new vector
-        app.store.memories(persona).update(keys[0], {"content": "A baker walks to the bakery"},
-                                           now=app.clock.now(), changed_by="user")
+        app.store.memories(persona).update(
+            keys[0],
+            {"content": "A baker walks to the bakery"},
+            now=app.clock.now(),
+            changed_by="user",
+        )
     elif write == "delete":  # 11 of 19
         app.memories.delete(persona, keys[0])
     elif write == "purge":
@@ -349,7 +471,8 @@ def test_common_words_follow_every_write_to_the_persona_notes(
 
 
 def test_common_words_see_a_note_another_process_wrote(
-        make_app: Any, app: Omoide, persona: str) -> None:
+    make_app: Any, app: Omoide, persona: str
+) -> None:
     named_notes(app, persona)
     assert _mika_is_common(app, persona)
     add(make_app(), persona, "The car was washed on Friday")  # a second app: the CLI, say
@@ -357,7 +480,8 @@ def test_common_words_see_a_note_another_process_wrote(
 
 
 def test_the_searched_vector_mixes_the_shortened_query_with_the_whole_one(
-        app: Omoide, persona: str) -> None:
+    app: Omoide, persona: str
+) -> None:
     named_notes(app, persona)
     retriever = HybridRetriever(app.embedder)
     tier = NoteTier(app.store.memories(persona))
@@ -366,20 +490,27 @@ def test_the_searched_vector_mixes_the_shortened_query_with_the_whole_one(
     for mix in (1.0, 0.7, 0.0):
         plan = replace(ANY_MODEL, common_word_mix=mix)
         searched = retriever._semantic_vector(  # the vector itself is the point
-            tier, "Where does Mika's sister live?", whole, plan)
+            tier, "Where does Mika's sister live?", whole, plan
+        )
         expected = mix * short + (1 - mix) * whole
         assert np.allclose(searched, expected / np.linalg.norm(expected), atol=1e-6)
 
 
 def test_the_best_note_in_the_other_script_is_shown_second(app: Omoide, persona: str) -> None:
-    english = ["Green tea in the morning", "Black tea with milk after lunch",
-               "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
-               "Tea leaves go in the compost", "A tea cup was a gift"]
+    english = [
+        "Green tea in the morning",
+        "Black tea with milk after lunch",
+        "Tea from Shizuoka is the favourite",
+        "The tea shop opens at nine",
+        "Tea leaves go in the compost",
+        "A tea cup was a gift",
+    ]
     keys = [add(app, persona, text) for text in english]
     # two notes in the other script: the persona writes in both
     japanese = {add(app, persona, "ユーザーは毎朝お茶を飲む"), add(app, persona, "猫の名前はタマ")}
-    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
-                       other_script_within=50)  # the hash embedder, any distance
+    everyone = replace(
+        preset("other_script_slot_any_model"), other_script_floor=0.0, other_script_within=50
+    )  # the hash embedder, any distance
     off = [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"))]
     best = next(key for key in off if key in japanese)
     assert off.index(best) >= 2  # the English keyword matches rank above it
@@ -389,20 +520,27 @@ def test_the_best_note_in_the_other_script_is_shown_second(app: Omoide, persona:
     # the default gives the slot on e5 only; keyword and semantic modes never move a note
     assert [h.id for h in search(app, persona, "tea")] == off
     for mode in (SearchMode.KEYWORD, SearchMode.SEMANTIC):
-        assert [h.id for h in search(app, persona, "tea", plan=everyone, mode=mode)] == \
-            [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"),
-                                  mode=mode)]
+        assert [h.id for h in search(app, persona, "tea", plan=everyone, mode=mode)] == [
+            h.id
+            for h in search(app, persona, "tea", plan=preset("no_other_script_slot"), mode=mode)
+        ]
     assert set(keys) <= set(on)
 
 
 def test_a_note_alone_in_its_script_is_not_lifted(app: Omoide, persona: str) -> None:
-    for text in ("Green tea in the morning", "Black tea with milk after lunch",
-                 "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
-                 "Tea leaves go in the compost", "A tea cup was a gift"):
+    for text in (
+        "Green tea in the morning",
+        "Black tea with milk after lunch",
+        "Tea from Shizuoka is the favourite",
+        "The tea shop opens at nine",
+        "Tea leaves go in the compost",
+        "A tea cup was a gift",
+    ):
         add(app, persona, text)
     japanese = add(app, persona, "ユーザーは毎朝お茶を飲む")
-    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
-                       other_script_within=50)
+    everyone = replace(
+        preset("other_script_slot_any_model"), other_script_floor=0.0, other_script_within=50
+    )
     off = [h.id for h in search(app, persona, "tea", plan=preset("no_other_script_slot"))]
     assert off.index(japanese) >= 2
     assert [h.id for h in search(app, persona, "tea", plan=everyone)] == off  # one: alone
@@ -416,8 +554,9 @@ class _Opinion:
     def __init__(self) -> None:
         self.by_text: dict[str, float] = {}
 
-    def rescore(self, query: str, ranked: list[Any], texts: Any, *, weight: float,
-                pool: int) -> list[Any]:
+    def rescore(
+        self, query: str, ranked: list[Any], texts: Any, *, weight: float, pool: int
+    ) -> list[Any]:
         return ranked
 
     def cosines(self, query: str, texts: dict[int, str]) -> dict[int, float]:
@@ -425,16 +564,22 @@ class _Opinion:
 
 
 def test_the_companion_can_veto_the_move(app: Omoide, persona: str) -> None:
-    english = ["Green tea in the morning", "Black tea with milk after lunch",
-               "Tea from Shizuoka is the favourite", "The tea shop opens at nine",
-               "Tea leaves go in the compost", "A tea cup was a gift"]
+    english = [
+        "Green tea in the morning",
+        "Black tea with milk after lunch",
+        "Tea from Shizuoka is the favourite",
+        "The tea shop opens at nine",
+        "Tea leaves go in the compost",
+        "A tea cup was a gift",
+    ]
     for text in english:
         add(app, persona, text)
     japanese = {add(app, persona, "ユーザーは毎朝お茶を飲む"), add(app, persona, "猫の名前はタマ")}
     opinion = _Opinion()
     app.search.companion = opinion  # type: ignore[assignment]
-    everyone = replace(preset("other_script_slot_any_model"), other_script_floor=0.0,
-                       other_script_within=50)
+    everyone = replace(
+        preset("other_script_slot_any_model"), other_script_floor=0.0, other_script_within=50
+    )
     off = search(app, persona, "tea", plan=preset("no_other_script_slot"))
     best = next(hit for hit in off if hit.id in japanese)
     displaced = off[1]

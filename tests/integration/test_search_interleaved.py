@@ -12,11 +12,14 @@ from omoide.wiring import Omoide
 
 @pytest.mark.parametrize("mode", ["keyword", "semantic", "hybrid"])
 def test_searches_interleaved_with_another_personas_writes_find_their_own_notes(
-        make_app: Callable[..., Omoide], mode: str) -> None:
+    make_app: Callable[..., Omoide], mode: str
+) -> None:
     app = make_app({"OMOIDE_PG_ANN_ROWS": "1"})  # PostgreSQL: the HNSW path from the first row
     m = app.memories
-    for name, text in (("rin", "The user keeps bees on the roof"),
-                       ("ken", "Ken keeps bees in the garden")):
+    for name, text in (
+        ("rin", "The user keeps bees on the roof"),
+        ("ken", "Ken keeps bees in the garden"),
+    ):
         app.auth.create_persona(name)
         m.create(name, m.build_new(content=text))
     for round_ in range(3):

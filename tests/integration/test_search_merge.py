@@ -7,25 +7,41 @@ from omoide.service.search import _merge, without_turns
 
 
 def note(key: str, score: float, *events: int) -> SearchHit:
-    return SearchHit(type="note", id=key, content=f"note {key}", score=score, similarity=None,
-                     sources=tuple(Source(e, None) for e in events))
+    return SearchHit(
+        type="note",
+        id=key,
+        content=f"note {key}",
+        score=score,
+        similarity=None,
+        sources=tuple(Source(e, None) for e in events),
+    )
 
 
 def excerpt(ident: str, score: float, *events: int) -> SearchHit:
     lines = [f"Ken: turn {e}" for e in events]
-    return SearchHit(type="episode", id=ident, content="\n".join(["[2026-11-30]", *lines]),
-                     score=score, similarity=None, sources=tuple(Source(e, None) for e in events))
+    return SearchHit(
+        type="episode",
+        id=ident,
+        content="\n".join(["[2026-11-30]", *lines]),
+        score=score,
+        similarity=None,
+        sources=tuple(Source(e, None) for e in events),
+    )
 
 
 def test_one_ranking_by_score_note_first_on_a_tie() -> None:
-    merged = _merge([note("a", 0.9), note("b", 0.5)],
-                    [excerpt("1", 0.7, 10), excerpt("2", 0.5, 20)], top_k=10)
+    merged = _merge(
+        [note("a", 0.9), note("b", 0.5)], [excerpt("1", 0.7, 10), excerpt("2", 0.5, 20)], top_k=10
+    )
     assert [h.id for h in merged] == ["a", "1", "b", "2"]
 
 
 def test_an_excerpt_shows_only_turns_no_result_above_stands_for() -> None:
-    merged = _merge([note("a", 0.9, 11)], [excerpt("1", 0.8, 10, 11, 12), excerpt("2", 0.7, 12),
-                                           excerpt("3", 0.6, 12, 13)], top_k=10)
+    merged = _merge(
+        [note("a", 0.9, 11)],
+        [excerpt("1", 0.8, 10, 11, 12), excerpt("2", 0.7, 12), excerpt("3", 0.6, 12, 13)],
+        top_k=10,
+    )
     assert [h.id for h in merged] == ["a", "1", "3"]
     assert merged[1].content == "[2026-11-30]\nKen: turn 10\nKen: turn 12"
     assert [s.event_id for s in merged[1].sources] == [10, 12]
@@ -33,8 +49,7 @@ def test_an_excerpt_shows_only_turns_no_result_above_stands_for() -> None:
 
 
 def test_a_note_below_an_excerpt_that_shows_its_turn_is_shown_in_that_line() -> None:
-    merged = _merge([note("a", 0.5, 10), note("b", 0.4, 20)], [excerpt("1", 0.9, 10, 11)],
-                    top_k=10)
+    merged = _merge([note("a", 0.5, 10), note("b", 0.4, 20)], [excerpt("1", 0.9, 10, 11)], top_k=10)
     assert [h.id for h in merged] == ["1", "b"]
     assert merged[0].content == "[2026-11-30]\nnote a\nKen: turn 11"
     assert merged[0].extra["folded_notes"] == ["a"]
@@ -47,8 +62,11 @@ def test_without_folding_notes_stay_beside_an_excerpt_that_shows_their_turn() ->
 
 
 def test_a_turn_is_folded_once_and_a_note_above_is_never_folded() -> None:
-    merged = _merge([note("a", 0.95, 11), note("b", 0.5, 12)],
-                    [excerpt("1", 0.9, 11, 12), excerpt("2", 0.8, 12, 13)], top_k=10)
+    merged = _merge(
+        [note("a", 0.95, 11), note("b", 0.5, 12)],
+        [excerpt("1", 0.9, 11, 12), excerpt("2", 0.8, 12, 13)],
+        top_k=10,
+    )
     assert [h.id for h in merged] == ["a", "1", "2"]
     assert merged[1].content == "[2026-11-30]\nnote b"
     assert merged[2].content == "[2026-11-30]\nKen: turn 13"
@@ -61,6 +79,12 @@ def test_top_k_counts_what_is_kept() -> None:
 
 
 def test_a_multi_line_turn_keeps_its_excerpt_whole() -> None:
-    hit = SearchHit(type="episode", id="1", content="[2026-11-30]\nKen: one\ntwo", score=0.5,
-                    similarity=None, sources=(Source(1, None),))
+    hit = SearchHit(
+        type="episode",
+        id="1",
+        content="[2026-11-30]\nKen: one\ntwo",
+        score=0.5,
+        similarity=None,
+        sources=(Source(1, None),),
+    )
     assert without_turns(hit, {1}) is hit

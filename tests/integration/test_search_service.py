@@ -27,8 +27,9 @@ def keys(app: Omoide, persona: str, query: str, **params: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("mode", ["hybrid", "semantic", "keyword"])
-def test_search_finds_the_matching_memory_in_every_mode(app: Omoide, persona: str,
-                                                        mode: str) -> None:
+def test_search_finds_the_matching_memory_in_every_mode(
+    app: Omoide, persona: str, mode: str
+) -> None:
     tokyo = add(app, persona, "User lives in Tokyo near the river")
     add(app, persona, "Haru prefers green tea in the morning")
     assert keys(app, persona, "Tokyo river", mode=mode)[0] == tokyo
@@ -41,8 +42,20 @@ def test_japanese_short_terms_match_through_instr(app: Omoide, persona: str) -> 
 
 
 def test_search_applies_tags_before_top_k(app: Omoide, persona: str) -> None:
-    origins = ["Kenya", "Brazil", "Ethiopia", "Colombia", "Sumatra", "Guatemala", "Yemen",
-               "Panama", "Rwanda", "Peru", "Honduras", "Jamaica"]
+    origins = [
+        "Kenya",
+        "Brazil",
+        "Ethiopia",
+        "Colombia",
+        "Sumatra",
+        "Guatemala",
+        "Yemen",
+        "Panama",
+        "Rwanda",
+        "Peru",
+        "Honduras",
+        "Jamaica",
+    ]
     for origin in origins:
         add(app, persona, f"Espresso beans from {origin} taste of coffee and {origin.lower()}")
     tagged = add(app, persona, "Coffee is brewed with a pour-over at home", tags=["home", "a"])
@@ -56,8 +69,7 @@ def test_every_tag_must_match(app: Omoide, persona: str) -> None:
     assert keys(app, persona, "trip", tags=["travel", "family"]) == [both]
 
 
-def test_date_range_filters_on_creation_time(app: Omoide, persona: str,
-                                             clock: FixedClock) -> None:
+def test_date_range_filters_on_creation_time(app: Omoide, persona: str, clock: FixedClock) -> None:
     old = add(app, persona, "User visited Kyoto for the autumn leaves")
     clock.advance(days=10)
     new = add(app, persona, "User visited Kyoto again for a tea ceremony")
@@ -66,8 +78,9 @@ def test_date_range_filters_on_creation_time(app: Omoide, persona: str,
     assert set(keys(app, persona, "Kyoto", date_range="last 30 days")) == {old, new}
 
 
-def test_unrecognised_date_range_is_rejected_with_the_accepted_forms(app: Omoide,
-                                                                     persona: str) -> None:
+def test_unrecognised_date_range_is_rejected_with_the_accepted_forms(
+    app: Omoide, persona: str
+) -> None:
     with pytest.raises(InvalidInput, match="accepted forms: today") as caught:
         app.search.build_request(persona, query="x", date_range="sometime soon")
     assert caught.value.fields == {"field": "date_range"}
@@ -85,8 +98,13 @@ def test_min_importance_and_kind_filters(app: Omoide, persona: str) -> None:
 
 def test_valid_at_uses_spec_semantics(app: Omoide, persona: str, clock: FixedClock) -> None:
     t0 = clock.now()
-    past = add(app, persona, "User worked at Acme", valid_from=t0 - timedelta(days=400),
-               valid_until=t0 - timedelta(days=30))
+    past = add(
+        app,
+        persona,
+        "User worked at Acme",
+        valid_from=t0 - timedelta(days=400),
+        valid_until=t0 - timedelta(days=30),
+    )
     current = add(app, persona, "User works at Globex", valid_from=t0 - timedelta(days=30))
     open_ended = add(app, persona, "User works remotely from home")
     assert set(keys(app, persona, "works", valid_at="now")) == {current, open_ended}
@@ -98,13 +116,20 @@ def test_valid_at_uses_spec_semantics(app: Omoide, persona: str, clock: FixedClo
 
 
 def test_importance_weight_ranks_strong_memories_higher(app: Omoide, persona: str) -> None:
-    for filler in ("Haru drinks green tea", "User jogs on Sundays", "User's cat is named Miso",
-                   "User colours her hair sometimes", "The favourite cafe closed"):
+    for filler in (
+        "Haru drinks green tea",
+        "User jogs on Sundays",
+        "User's cat is named Miso",
+        "User colours her hair sometimes",
+        "The favourite cafe closed",
+    ):
         add(app, persona, filler, importance=0.5)
     weak = add(app, persona, "Favourite colour: navy", importance=0.1)
     strong = add(app, persona, "Favourite colour: teal", importance=1.0)
     assert keys(app, persona, "favourite colour", importance_weight=0.0)[:2] in (
-        [weak, strong], [strong, weak])
+        [weak, strong],
+        [strong, weak],
+    )
     assert keys(app, persona, "favourite colour", importance_weight=1.0)[0] == strong
     assert weak in keys(app, persona, "favourite colour", importance_weight=1.0)
 
@@ -124,18 +149,22 @@ def test_search_is_a_recall(app: Omoide, persona: str) -> None:
     assert (memory.access_count, memory.stability) == (1, 1.5)
 
 
-@pytest.mark.parametrize(("params", "message"), [
-    pytest.param({"query": ""}, "non-empty", id="empty-query"),
-    pytest.param({"query": "x" * 2001}, "longer than", id="long-query"),
-    pytest.param({"query": "x", "top_k": 0}, "top_k", id="top-k-zero"),
-    pytest.param({"query": "x", "top_k": 101}, "top_k", id="top-k-large"),
-    pytest.param({"query": "x", "mode": "fuzzy"}, "mode must be", id="bad-mode"),
-    pytest.param({"query": "x", "min_importance": 2}, "between 0 and 1", id="bad-min"),
-    pytest.param({"query": "x", "valid_at": "soon"}, "ISO-8601", id="bad-valid-at"),
-    pytest.param({"query": "x", "kind": "gossip"}, "unknown kind", id="bad-kind"),
-])
-def test_search_rejects_bad_parameters(app: Omoide, persona: str, params: dict[str, Any],
-                                       message: str) -> None:
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        pytest.param({"query": ""}, "non-empty", id="empty-query"),
+        pytest.param({"query": "x" * 2001}, "longer than", id="long-query"),
+        pytest.param({"query": "x", "top_k": 0}, "top_k", id="top-k-zero"),
+        pytest.param({"query": "x", "top_k": 101}, "top_k", id="top-k-large"),
+        pytest.param({"query": "x", "mode": "fuzzy"}, "mode must be", id="bad-mode"),
+        pytest.param({"query": "x", "min_importance": 2}, "between 0 and 1", id="bad-min"),
+        pytest.param({"query": "x", "valid_at": "soon"}, "ISO-8601", id="bad-valid-at"),
+        pytest.param({"query": "x", "kind": "gossip"}, "unknown kind", id="bad-kind"),
+    ],
+)
+def test_search_rejects_bad_parameters(
+    app: Omoide, persona: str, params: dict[str, Any], message: str
+) -> None:
     with pytest.raises(InvalidInput, match=message):
         app.search.build_request(persona, **params)
 
@@ -154,12 +183,16 @@ def test_a_query_searched_again_is_not_embedded_again(make_app: Any) -> None:
     """The server's vector cache keeps each query's vector: the same query searched again
     (notes, the episode tier alone) embeds nothing and ranks exactly as the first time; a
     cache of size 0 embeds every time, with the same results."""
+
     def run(cache: str) -> tuple[list[list[tuple[str, float]]], list[str]]:  # (text, score)
         model = _CountingQueries()
         app = make_app({"OMOIDE_VECTOR_CACHE": cache}, embedder=model)
         app.auth.create_persona(f"p{cache}")
-        for text in ("User lives in Tokyo near the river", "Haru prefers green tea",
-                     "ユーザーは大阪に住んでいる"):
+        for text in (
+            "User lives in Tokyo near the river",
+            "Haru prefers green tea",
+            "ユーザーは大阪に住んでいる",
+        ):
             add(app, f"p{cache}", text)
         model.queries.clear()
         out = []
@@ -167,13 +200,11 @@ def test_a_query_searched_again_is_not_embedded_again(make_app: Any) -> None:
             request = app.search.build_request(f"p{cache}", query=query)
             hits = app.search.search(f"p{cache}", request, recall=False).results
             out.append([(h.content, h.score) for h in hits])
-        app.search.search_episodes(f"p{cache}", app.search.build_request(
-            f"p{cache}", query="tea"))
+        app.search.search_episodes(f"p{cache}", app.search.build_request(f"p{cache}", query="tea"))
         return out, model.queries
 
     cached, embedded = run("100")
     uncached, every = run("0")
     assert embedded == ["where does the user live", "tea", "大阪"]
-    assert every == ["where does the user live", "tea", "where does the user live", "大阪",
-                     "tea"]
+    assert every == ["where does the user live", "tea", "where does the user live", "大阪", "tea"]
     assert cached == uncached and cached[0] == cached[2] and cached[0]

@@ -34,12 +34,20 @@ def judgement(shift: bool, surprise: float) -> Reply:
 
 
 @pytest.fixture
-def make_llm_app(make_app: Callable[..., Omoide], fake_api: FakeAPI
-                 ) -> Callable[[dict[str, str]], Omoide]:
+def make_llm_app(
+    make_app: Callable[..., Omoide], fake_api: FakeAPI
+) -> Callable[[dict[str, str]], Omoide]:
     def make(environ: dict[str, str]) -> Omoide:
-        llm = make_llm(LLMConfig(provider="openai", base_url=fake_api.base + "/v1",
-                                 api_key=API_KEY, model="test-model", max_retries=0,
-                                 timeout_s=5))
+        llm = make_llm(
+            LLMConfig(
+                provider="openai",
+                base_url=fake_api.base + "/v1",
+                api_key=API_KEY,
+                model="test-model",
+                max_retries=0,
+                timeout_s=5,
+            )
+        )
         app = make_app({**CONSOLIDATION_OFF, **environ}, llm=llm)
         app.auth.create_persona("rin")
         return app
@@ -51,19 +59,27 @@ def talk(app: Omoide, clock: FixedClock, session: str = "s1") -> list[tuple[int,
     """Record the turns a minute apart, end the session, return its episodes."""
     app.sessions.open("rin", session_id=session)
     events: list[dict[str, Any]] = [
-        {"speaker": who, "role": "user" if who == "Rau" else "assistant", "content": text,
-         "external_id": f"{session}-{i}", "timestamp": (clock.now() + timedelta(minutes=i))
-         .isoformat()} for i, (who, text) in enumerate(TURNS)]
+        {
+            "speaker": who,
+            "role": "user" if who == "Rau" else "assistant",
+            "content": text,
+            "external_id": f"{session}-{i}",
+            "timestamp": (clock.now() + timedelta(minutes=i)).isoformat(),
+        }
+        for i, (who, text) in enumerate(TURNS)
+    ]
     app.sessions.record("rin", session, events)
     app.sessions.end("rin", session)
     app.runner.run_until_idle()
-    return [(ep.first_seq, ep.last_seq, ep.boundary_reason)
-            for ep, _ in app.sessions.episodes("rin", session)]
+    return [
+        (ep.first_seq, ep.last_seq, ep.boundary_reason)
+        for ep, _ in app.sessions.episodes("rin", session)
+    ]
 
 
 def test_omoide_segmenter_llm_cuts_where_the_model_says(
-        make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI,
-        clock: FixedClock) -> None:
+    make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI, clock: FixedClock
+) -> None:
     app = make_llm_app({"OMOIDE_SEGMENTER": "llm"})
     fake_api.queue(*(judgement(i == 4, 0.9 if i == 4 else 0.1) for i in range(1, len(TURNS))))
     assert talk(app, clock) == [(1, 4, "start"), (5, 8, "surprise")]
@@ -73,8 +89,8 @@ def test_omoide_segmenter_llm_cuts_where_the_model_says(
 
 
 def test_a_malformed_judgement_falls_back_to_the_offline_segmenter(
-        make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI,
-        clock: FixedClock) -> None:
+    make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI, clock: FixedClock
+) -> None:
     app = make_llm_app({"OMOIDE_SEGMENTER": "llm"})
     app.settings_service.update("rin", {"segmenter": "offline"})
     offline = talk(app, clock, session="offline")
@@ -87,8 +103,8 @@ def test_a_malformed_judgement_falls_back_to_the_offline_segmenter(
 
 
 def test_the_default_segmenter_never_calls_the_model(
-        make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI,
-        clock: FixedClock) -> None:
+    make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI, clock: FixedClock
+) -> None:
     app = make_llm_app({})
     assert app.settings_service.get("rin").segmenter == "offline"
     assert talk(app, clock)
@@ -96,8 +112,8 @@ def test_the_default_segmenter_never_calls_the_model(
 
 
 def test_the_segmenter_setting_switches_per_persona(
-        make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI,
-        clock: FixedClock) -> None:
+    make_llm_app: Callable[[dict[str, str]], Omoide], fake_api: FakeAPI, clock: FixedClock
+) -> None:
     app = make_llm_app({})
     app.settings_service.update("rin", {"segmenter": "auto"})
     fake_api.queue(*(judgement(False, 0.0) for _ in range(1, len(TURNS))))

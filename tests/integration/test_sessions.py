@@ -35,10 +35,16 @@ TRIP = [
 
 
 def events(turns: list[tuple[str, str]], start: int, clock: FixedClock) -> list[dict[str, Any]]:
-    return [{"speaker": who, "role": "user" if who == "Rau" else "assistant", "content": text,
-             "external_id": f"D{start + i}",
-             "timestamp": (clock.now() + timedelta(minutes=i)).isoformat()}
-            for i, (who, text) in enumerate(turns)]
+    return [
+        {
+            "speaker": who,
+            "role": "user" if who == "Rau" else "assistant",
+            "content": text,
+            "external_id": f"D{start + i}",
+            "timestamp": (clock.now() + timedelta(minutes=i)).isoformat(),
+        }
+        for i, (who, text) in enumerate(turns)
+    ]
 
 
 @pytest.fixture
@@ -53,8 +59,9 @@ def test_open_is_idempotent(app: Omoide, persona: str, session: str) -> None:
     assert (again.session_id, created) == (session, False)
 
 
-def test_resending_events_never_duplicates_them(app: Omoide, persona: str, session: str,
-                                                clock: FixedClock) -> None:
+def test_resending_events_never_duplicates_them(
+    app: Omoide, persona: str, session: str, clock: FixedClock
+) -> None:
     batch = events(GARDEN, 1, clock)
     assert app.sessions.record(persona, session, batch) == (4, 0)
     assert app.sessions.record(persona, session, batch) == (0, 4)
@@ -63,15 +70,17 @@ def test_resending_events_never_duplicates_them(app: Omoide, persona: str, sessi
     assert count == 8
 
 
-def test_closed_episodes_are_never_rewritten(app: Omoide, persona: str, session: str,
-                                             clock: FixedClock) -> None:
+def test_closed_episodes_are_never_rewritten(
+    app: Omoide, persona: str, session: str, clock: FixedClock
+) -> None:
     phases = ((1, GARDEN), (5, TRIP), (9, GARDEN), (13, TRIP), (17, GARDEN))
     for start, turns in phases:
         app.sessions.record(persona, session, events(turns, start, clock))
         clock.advance(hours=3)  # a long pause: the next turns open a new episode
     app.runner.run_until_idle()
-    first = [(ep.id, ep.first_seq, ep.last_seq) for ep, _ in app.sessions.episodes(persona,
-                                                                                   session)]
+    first = [
+        (ep.id, ep.first_seq, ep.last_seq) for ep, _ in app.sessions.episodes(persona, session)
+    ]
     assert [f[1:] for f in first][:2] == [(1, 4), (5, 8)]
     assert first[-1][2] < 20  # the last segment is still open
     app.sessions.record(persona, session, events(TRIP, 21, clock))
@@ -80,16 +89,23 @@ def test_closed_episodes_are_never_rewritten(app: Omoide, persona: str, session:
     after = app.sessions.episodes(persona, session)
     assert [(ep.id, ep.first_seq, ep.last_seq) for ep, _ in after][: len(first)] == first
     assert [(ep.first_seq, ep.last_seq) for ep, _ in after] == [
-        (1, 4), (5, 8), (9, 12), (13, 16), (17, 20), (21, 24)]
+        (1, 4),
+        (5, 8),
+        (9, 12),
+        (13, 16),
+        (17, 20),
+        (21, 24),
+    ]
     assert [ep.boundary_reason for ep, _ in after] == ["start", *["time_gap"] * 5]
 
 
 def test_consolidation_keeps_provenance_and_updates_the_user_name(
-        app: Omoide, persona: str, session: str, clock: FixedClock) -> None:
+    app: Omoide, persona: str, session: str, clock: FixedClock
+) -> None:
     app.sessions.record(persona, session, events(GARDEN + TRIP, 1, clock))
     app.sessions.end(persona, session)
     app.runner.run_until_idle()
-    (episode, notes), = app.sessions.episodes(persona, session)
+    ((episode, notes),) = app.sessions.episodes(persona, session)
     assert episode.consolidated_at is not None and notes
     for key in notes:
         memory = app.memories.get(persona, key, recall=False)
@@ -102,9 +118,9 @@ def test_consolidation_keeps_provenance_and_updates_the_user_name(
     assert again == 0  # exactly once
 
 
-def test_search_falls_back_to_episodes_when_notes_are_few(app: Omoide, persona: str,
-                                                          session: str,
-                                                          clock: FixedClock) -> None:
+def test_search_falls_back_to_episodes_when_notes_are_few(
+    app: Omoide, persona: str, session: str, clock: FixedClock
+) -> None:
     app.settings_service.update(persona, {"episode_consolidation_enabled": False})
     app.sessions.record(persona, session, events(GARDEN, 1, clock))
     app.sessions.end(persona, session)
@@ -120,31 +136,38 @@ def test_search_falls_back_to_episodes_when_notes_are_few(app: Omoide, persona: 
     assert app.search.search(persona, forced).results[0].type == "episode"
 
 
-def test_notes_from_episodes_carry_sources_in_search(app: Omoide, persona: str, session: str,
-                                                     clock: FixedClock) -> None:
+def test_notes_from_episodes_carry_sources_in_search(
+    app: Omoide, persona: str, session: str, clock: FixedClock
+) -> None:
     app.sessions.record(persona, session, events(GARDEN + TRIP, 1, clock))
     app.sessions.end(persona, session)
     app.runner.run_until_idle()
-    request = app.search.build_request(persona, query="flying to Lisbon for a conference",
-                                       include_episodes=False)
+    request = app.search.build_request(
+        persona, query="flying to Lisbon for a conference", include_episodes=False
+    )
     hit = app.search.search(persona, request).results[0]
     assert hit.type == "note"
     assert "Rau is flying to Lisbon" in hit.content
     assert [s.external_id for s in hit.sources] == ["D5"]
 
 
-@pytest.mark.parametrize(("batch", "message"), [
-    pytest.param([], "non-empty list", id="empty"),
-    pytest.param("hello", "non-empty list", id="not-list"),
-    pytest.param([{"speaker": "", "content": "x"}], "speaker", id="no-speaker"),
-    pytest.param([{"speaker": "a", "content": " "}], "content", id="blank"),
-    pytest.param([{"speaker": "a", "content": "x", "role": "bot"}], "role", id="role"),
-    pytest.param([{"speaker": "a", "content": "x", "timestamp": "noon"}], "ISO-8601",
-                 id="time"),
-    pytest.param([{"speaker": "a", "content": "x", "mood": 1}], "unknown field", id="field"),
-])
-def test_bad_events_are_rejected(app: Omoide, persona: str, session: str, batch: Any,
-                                 message: str) -> None:
+@pytest.mark.parametrize(
+    ("batch", "message"),
+    [
+        pytest.param([], "non-empty list", id="empty"),
+        pytest.param("hello", "non-empty list", id="not-list"),
+        pytest.param([{"speaker": "", "content": "x"}], "speaker", id="no-speaker"),
+        pytest.param([{"speaker": "a", "content": " "}], "content", id="blank"),
+        pytest.param([{"speaker": "a", "content": "x", "role": "bot"}], "role", id="role"),
+        pytest.param(
+            [{"speaker": "a", "content": "x", "timestamp": "noon"}], "ISO-8601", id="time"
+        ),
+        pytest.param([{"speaker": "a", "content": "x", "mood": 1}], "unknown field", id="field"),
+    ],
+)
+def test_bad_events_are_rejected(
+    app: Omoide, persona: str, session: str, batch: Any, message: str
+) -> None:
     with pytest.raises(InvalidInput, match=message):
         app.sessions.record(persona, session, batch)
 
@@ -158,14 +181,18 @@ def test_unknown_session_is_not_found(app: Omoide, persona: str) -> None:
 def test_the_idle_sweep_is_one_indexed_query(app: Omoide, persona: str) -> None:
     from omoide.store.sqlite.sessions import SELECT_IDLE
 
-    plan = " ".join(str(row[-1]) for row in app.store.db.conn().execute(
-        "EXPLAIN QUERY PLAN " + SELECT_IDLE, (1, "2026-01-01")))
+    plan = " ".join(
+        str(row[-1])
+        for row in app.store.db.conn().execute(
+            "EXPLAIN QUERY PLAN " + SELECT_IDLE, (1, "2026-01-01")
+        )
+    )
     assert "USING INDEX sessions_open_idle" in plan, plan
 
 
-def test_a_session_is_ended_once_however_often_it_is_swept(app: Omoide, persona: str,
-                                                          session: str,
-                                                          clock: FixedClock) -> None:
+def test_a_session_is_ended_once_however_often_it_is_swept(
+    app: Omoide, persona: str, session: str, clock: FixedClock
+) -> None:
     # The turns come as they are said, a minute apart (the idle clock runs from a turn's
     # arrival: a time ahead of the server's clock never keeps a session open).
     first = clock.now()
@@ -177,26 +204,33 @@ def test_a_session_is_ended_once_however_often_it_is_swept(app: Omoide, persona:
     assert app.sessions.end_idle(persona) == [session]
     assert app.sessions.end_idle(persona) == []
     assert app.sessions.end_open(persona) == []
-    queued = app.store.db.conn().execute(
-        "SELECT COUNT(*) FROM jobs WHERE kind = 'session.segment' "
-        "AND payload LIKE '%\"final\": true%'").fetchone()[0]
+    queued = (
+        app.store.db.conn()
+        .execute(
+            "SELECT COUNT(*) FROM jobs WHERE kind = 'session.segment' "
+            "AND payload LIKE '%\"final\": true%'"
+        )
+        .fetchone()[0]
+    )
     assert queued == 1
     # The turns were said a few minutes apart: the session ended at the last one.
     ended = app.sessions.get(persona, session).ended_at
-    assert ended == clock.now() - timedelta(hours=1) == first + timedelta(
-        minutes=len(GARDEN) - 1)
+    assert ended == clock.now() - timedelta(hours=1) == first + timedelta(minutes=len(GARDEN) - 1)
 
 
 def test_a_consolidation_job_run_twice_at_once_writes_its_effect_once(
-        app: Omoide, persona: str, session: str, clock: FixedClock) -> None:
+    app: Omoide, persona: str, session: str, clock: FixedClock
+) -> None:
     """Two workers run the same episode's consolidation together (a job taken back after its
     lease expired while its first worker still ran it). Each has seen the episode
     unconsolidated; the second is told so by the guard in its write transaction, not by dedup:
     this consolidator words its notes differently on each call, as an LLM would."""
     runs = itertools.count()
     both_read = threading.Barrier(2, timeout=30)
-    wordings = [("Rau planted tomatoes and basil in the garden.", "Rau"),
-                ("The user grows San Marzano tomatoes for a pasta sauce.", "Rowan")]
+    wordings = [
+        ("Rau planted tomatoes and basil in the garden.", "Rau"),
+        ("The user grows San Marzano tomatoes for a pasta sauce.", "Rowan"),
+    ]
 
     class Rewording:
         def consolidate(self, events: Any, *, max_notes: int | None = None) -> Consolidation:
@@ -204,9 +238,16 @@ def test_a_consolidation_job_run_twice_at_once_writes_its_effect_once(
             first = next(e for e in events if e.role == "user")
             both_read.wait()
             return Consolidation(
-                notes=(NoteDraft(content=text, kind=NoteKind.FACT, importance=0.5,
-                                 source_event_ids=(first.event_id,)),),
-                profile=(ProfileUpdate(key="name", value=name, source_event_id=first.event_id),))
+                notes=(
+                    NoteDraft(
+                        content=text,
+                        kind=NoteKind.FACT,
+                        importance=0.5,
+                        source_event_ids=(first.event_id,),
+                    ),
+                ),
+                profile=(ProfileUpdate(key="name", value=name, source_event_id=first.event_id),),
+            )
 
     app.sessions.consolidator_for = lambda cfg: Rewording()
     app.sessions.record(persona, session, events(GARDEN, 1, clock))
@@ -215,8 +256,12 @@ def test_a_consolidation_job_run_twice_at_once_writes_its_effect_once(
     while app.jobs.has_open(SEGMENT_JOB, persona_id):  # segmentation queues the consolidation
         assert app.runner.run_once()
     episode_id = app.sessions.episodes(persona, session)[0][0].id
-    app.jobs.enqueue(kind=CONSOLIDATE_JOB, persona_id=persona_id,
-                     payload={"episode_id": episode_id}, now=clock.now())
+    app.jobs.enqueue(
+        kind=CONSOLIDATE_JOB,
+        persona_id=persona_id,
+        payload={"episode_id": episode_id},
+        now=clock.now(),
+    )
     workers = [JobRunner(app.jobs, clock, app.runner.handlers) for _ in range(2)]
     threads = [threading.Thread(target=w.run_once) for w in workers]
     for thread in threads:
@@ -227,7 +272,7 @@ def test_a_consolidation_job_run_twice_at_once_writes_its_effect_once(
     assert next(runs) == 2  # both ran the consolidator
     assert not app.jobs.has_open(CONSOLIDATE_JOB, persona_id)
     assert app.jobs.counts(persona_id).failed == 0  # the second run succeeded, writing nothing
-    (episode, notes), = app.sessions.episodes(persona, session)
+    ((episode, notes),) = app.sessions.episodes(persona, session)
     assert episode.consolidated_at is not None and len(notes) == 1
     assert app.memories.stats(persona).total == 1
     history = app.state.get_user_state_history(persona, "name")
@@ -235,12 +280,17 @@ def test_a_consolidation_job_run_twice_at_once_writes_its_effect_once(
     assert app.sessions.consolidate(persona, episode.id) == 0
 
 
-@pytest.mark.parametrize(("earlier", "closes"), [
-    ("ユーザーは毎日電車で通勤している。（2026年5月3日）", True),
-    ("ユーザーは毎日電車で通勤している。通勤には四十分かかる。（2026年5月3日）", False),
-], ids=["one-sentence", "several-sentences"])
+@pytest.mark.parametrize(
+    ("earlier", "closes"),
+    [
+        ("ユーザーは毎日電車で通勤している。（2026年5月3日）", True),
+        ("ユーザーは毎日電車で通勤している。通勤には四十分かかる。（2026年5月3日）", False),
+    ],
+    ids=["one-sentence", "several-sentences"],
+)
 def test_a_consolidated_note_closes_an_older_note_it_contradicts(
-        make_app: Callable[..., Omoide], clock: FixedClock, earlier: str, closes: bool) -> None:
+    make_app: Callable[..., Omoide], clock: FixedClock, earlier: str, closes: bool
+) -> None:
     """Two conversations, one note each: the later note changes what the earlier one said
     (the commute by train, now by car). No sure note rule reads the pair; the learned judge,
     reading the one-sentence note as a statement under the notes' own bar in both readings
@@ -259,10 +309,17 @@ def test_a_consolidated_note_closes_an_older_note_it_contradicts(
     class Scripted:
         def consolidate(self, events: Any, *, max_notes: int | None = None) -> Consolidation:
             first = next(e for e in events if e.role == "user")
-            return Consolidation(notes=(NoteDraft(content=next(drafts), kind=NoteKind.FACT,
-                                                  importance=0.5,
-                                                  source_event_ids=(first.event_id,)),),
-                                 profile=())
+            return Consolidation(
+                notes=(
+                    NoteDraft(
+                        content=next(drafts),
+                        kind=NoteKind.FACT,
+                        importance=0.5,
+                        source_event_ids=(first.event_id,),
+                    ),
+                ),
+                profile=(),
+            )
 
     app.sessions.consolidator_for = lambda cfg: Scripted()
     keys = [key for notes in _two_sessions(app, persona, clock, days=30) for key in notes]
@@ -275,21 +332,36 @@ def test_a_consolidated_note_closes_an_older_note_it_contradicts(
 
 
 def test_notes_of_one_episode_are_never_each_others_duplicates(
-        app: Omoide, persona: str, clock: FixedClock) -> None:
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     """One consolidation makes each note of its own turns: two answer notes worded alike
     ("Asked …, Rau answered …") are both kept, each with its own sources, while a later
     episode saying the same again is still a duplicate of the note it restates."""
-    drafts = iter([("User lives in Tokyo with a cat named Miso",
-                    "User lives in Tokyo with a cat named Miso."),
-                   ("User lives in Tokyo with a cat named Miso",)])
+    drafts = iter(
+        [
+            (
+                "User lives in Tokyo with a cat named Miso",
+                "User lives in Tokyo with a cat named Miso.",
+            ),
+            ("User lives in Tokyo with a cat named Miso",),
+        ]
+    )
 
     class TwoAlike:
         def consolidate(self, events: Any, *, max_notes: int | None = None) -> Consolidation:
             users = [e for e in events if e.role == "user"]
-            return Consolidation(notes=tuple(
-                NoteDraft(content=text, kind=NoteKind.FACT, importance=0.5,
-                          source_event_ids=(users[i].event_id,))
-                for i, text in enumerate(next(drafts))), profile=())
+            return Consolidation(
+                notes=tuple(
+                    NoteDraft(
+                        content=text,
+                        kind=NoteKind.FACT,
+                        importance=0.5,
+                        source_event_ids=(users[i].event_id,),
+                    )
+                    for i, text in enumerate(next(drafts))
+                ),
+                profile=(),
+            )
 
     app.sessions.consolidator_for = lambda cfg: TwoAlike()
     created = _two_sessions(app, persona, clock, days=1)
@@ -300,8 +372,7 @@ def test_notes_of_one_episode_are_never_each_others_duplicates(
     assert [s.external_id for s in second.sources] == ["D12"]
 
 
-def _two_sessions(app: Omoide, persona: str, clock: FixedClock, *, days: int
-                  ) -> list[list[str]]:
+def _two_sessions(app: Omoide, persona: str, clock: FixedClock, *, days: int) -> list[list[str]]:
     """GARDEN then TRIP, each a session recorded, ended and consolidated, ``days`` apart: the
     note keys of each one's episode."""
     created = []
@@ -310,7 +381,7 @@ def _two_sessions(app: Omoide, persona: str, clock: FixedClock, *, days: int
         app.sessions.record(persona, session.session_id, events(turns, 10 * number, clock))
         app.sessions.end(persona, session.session_id)
         app.runner.run_until_idle()
-        (_, notes), = app.sessions.episodes(persona, session.session_id)
+        ((_, notes),) = app.sessions.episodes(persona, session.session_id)
         created.append(list(notes))
         clock.advance(days=days)
     return created

@@ -16,21 +16,30 @@ from omoide.wiring import Omoide
 
 
 def rows(app: Omoide, table: str = "user_state_history") -> list[tuple[str, str, str, str | None]]:
-    return [tuple(r) for r in app.store.db.conn().execute(
-        f"SELECT key, value, valid_from, valid_until FROM {table} ORDER BY valid_from, id")]
+    return [
+        tuple(r)
+        for r in app.store.db.conn().execute(
+            f"SELECT key, value, valid_from, valid_until FROM {table} ORDER BY valid_from, id"
+        )
+    ]
 
 
-def test_update_closes_current_value_and_opens_new_one(app: Omoide, persona: str,
-                                                       clock: FixedClock) -> None:
+def test_update_closes_current_value_and_opens_new_one(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     first = clock.now()
     assert app.state.update_user_state(persona, {"name": "らうらう", "nickname": "らう"}) == [
-        "name", "nickname"]
+        "name",
+        "nickname",
+    ]
     second = clock.advance(days=2)
     assert app.state.update_user_state(persona, {"name": "Rau"}) == ["name"]
     assert app.state.get_current_user_state(persona) == {"name": "Rau", "nickname": "らう"}
     history = app.state.get_user_state_history(persona, "name")
     assert [(e.value, e.valid_from, e.valid_until, e.is_current) for e in history] == [
-        ("らうらう", first, second, False), ("Rau", second, None, True)]
+        ("らうらう", first, second, False),
+        ("Rau", second, None, True),
+    ]
 
 
 def test_unchanged_value_writes_nothing(app: Omoide, persona: str, clock: FixedClock) -> None:
@@ -43,16 +52,18 @@ def test_unchanged_value_writes_nothing(app: Omoide, persona: str, clock: FixedC
     assert not [s for s in statements if s.split()[0].upper() in {"INSERT", "UPDATE", "BEGIN"}]
 
 
-def test_mixed_update_reports_only_changed_keys(app: Omoide, persona: str,
-                                                clock: FixedClock) -> None:
+def test_mixed_update_reports_only_changed_keys(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     app.state.update_user_state(persona, {"name": "Rau", "nickname": "Ra"})
     clock.advance(hours=1)
     assert app.state.update_user_state(persona, {"name": "Rau", "nickname": "R"}) == ["nickname"]
     assert [r[1] for r in rows(app) if r[0] == "name"] == ["Rau"]
 
 
-def test_point_in_time_read_answers_what_the_name_was_then(app: Omoide, persona: str,
-                                                           clock: FixedClock) -> None:
+def test_point_in_time_read_answers_what_the_name_was_then(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     clock.set(datetime(2026, 1, 10, tzinfo=UTC))
     app.state.update_user_state(persona, {"name": "らうらう"})
     clock.set(datetime(2026, 4, 2, 12, tzinfo=UTC))
@@ -73,7 +84,8 @@ def test_history_of_unknown_key_is_empty(app: Omoide, persona: str) -> None:
 
 
 def test_concurrent_updates_leave_one_current_row_and_an_unbroken_chain(
-        app: Omoide, persona: str, clock: FixedClock) -> None:
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     errors: list[BaseException] = []
     tick = threading.Lock()
 
@@ -99,12 +111,17 @@ def test_concurrent_updates_leave_one_current_row_and_an_unbroken_chain(
     assert sorted(history, key=lambda e: e.valid_from) == history
     for older, newer in itertools.pairwise(history):
         assert older.valid_until == newer.valid_from
-    assert app.store.db.conn().execute(
-        "SELECT COUNT(*) FROM user_state_history WHERE valid_until IS NULL").fetchone()[0] == 1
+    assert (
+        app.store.db.conn()
+        .execute("SELECT COUNT(*) FROM user_state_history WHERE valid_until IS NULL")
+        .fetchone()[0]
+        == 1
+    )
 
 
-def test_a_writer_with_an_earlier_clock_never_breaks_the_chain(app: Omoide, persona: str,
-                                                                 clock: FixedClock) -> None:
+def test_a_writer_with_an_earlier_clock_never_breaks_the_chain(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     app.state.update_user_state(persona, {"name": "A"})
     clock.advance(hours=-1)  # the clock moved back (or a writer read it before the lock)
     app.state.update_user_state(persona, {"name": "B"})
@@ -113,56 +130,85 @@ def test_a_writer_with_an_earlier_clock_never_breaks_the_chain(app: Omoide, pers
 
 
 def test_persona_state_is_bi_temporal_too(app: Omoide, persona: str, clock: FixedClock) -> None:
-    app.state.update_persona_state(persona, {"emotion": "joy", "emotion_intensity": 0.8,
-                                             "mood": "calm", "current_activity": "reading",
-                                             "goals": "learn the user's name"})
+    app.state.update_persona_state(
+        persona,
+        {
+            "emotion": "joy",
+            "emotion_intensity": 0.8,
+            "mood": "calm",
+            "current_activity": "reading",
+            "goals": "learn the user's name",
+        },
+    )
     clock.advance(hours=3)
     assert app.state.update_persona_state(persona, {"emotion": "sad", "mood": "calm"}) == [
-        "emotion"]
+        "emotion"
+    ]
     assert app.state.get_current_persona_state(persona) == {
-        "current_activity": "reading", "emotion": "sad", "emotion_intensity": "0.8",
-        "goals": "learn the user's name", "mood": "calm"}
+        "current_activity": "reading",
+        "emotion": "sad",
+        "emotion_intensity": "0.8",
+        "goals": "learn the user's name",
+        "mood": "calm",
+    }
     assert [e.value for e in app.state.get_persona_state_history(persona, "emotion")] == [
-        "joy", "sad"]
+        "joy",
+        "sad",
+    ]
     assert rows(app) == []  # the user's state is a separate table
 
 
 def test_user_and_persona_state_change_in_one_transaction(app: Omoide, persona: str) -> None:
     with app.store.db.trace() as statements:
-        changes = app.state.update(persona, user={"name": "Rau"},
-                                   persona_state={"emotion": "joy"})
+        changes = app.state.update(persona, user={"name": "Rau"}, persona_state={"emotion": "joy"})
     assert (changes.user, changes.persona) == (["name"], ["emotion"])
-    assert [s.split()[0].upper() for s in statements
-            if s.split()[0].upper() in {"BEGIN", "COMMIT"}] == ["BEGIN", "COMMIT"]
+    assert [
+        s.split()[0].upper() for s in statements if s.split()[0].upper() in {"BEGIN", "COMMIT"}
+    ] == ["BEGIN", "COMMIT"]
 
 
 def test_bad_persona_state_writes_no_user_state_either(app: Omoide, persona: str) -> None:
-    with pytest.raises(InvalidInput, match=r"persona_state\.emotion_intensity must be a number "
-                                           r"between 0 and 1"):
+    with pytest.raises(
+        InvalidInput,
+        match=r"persona_state\.emotion_intensity must be a number "
+        r"between 0 and 1",
+    ):
         app.state.update(persona, user={"name": "Rau"}, persona_state={"emotion_intensity": 3})
     assert app.state.get_current_user_state(persona) == {}
 
 
-@pytest.mark.parametrize(("values", "message"), [
-    pytest.param({"": "x"}, "state key '' is invalid", id="empty-key"),
-    pytest.param({"a" * 65: "x"}, "is invalid: use 1-64", id="long-key"),
-    pytest.param({"first name": "x"}, "state key 'first name' is invalid", id="space-in-key"),
-    pytest.param({"name": ""}, "user_info.name must not be empty", id="empty-value"),
-    pytest.param({"name": "   "}, "user_info.name must not be empty", id="blank-value"),
-    pytest.param({"name": "x" * 2001}, "is 2,001 characters; the limit is 2,000", id="long"),
-    pytest.param({"name": ["a"]}, "must be a string or a number (join several values with",
-                 id="list"),
-    pytest.param({"name": True}, "user_info.name must be a string or a number, got a boolean",
-                 id="bool"),
-    pytest.param({"city": {"a": 1}}, "user_info.city must be a string or a number, got an "
-                 "object", id="object"),
-    pytest.param({"city": 1e300}, "user_info.city is a number outside ±", id="wide-number"),
-    pytest.param({"emotion_intensity": True}, "user_info.emotion_intensity must be a number "
-                 "between 0 and 1", id="intensity-bool"),
-    pytest.param(["name"], "user_info must be a JSON object", id="not-a-map"),
-])
-def test_update_refuses_bad_input_with_a_clear_message(app: Omoide, persona: str,
-                                                       values: object, message: str) -> None:
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        pytest.param({"": "x"}, "state key '' is invalid", id="empty-key"),
+        pytest.param({"a" * 65: "x"}, "is invalid: use 1-64", id="long-key"),
+        pytest.param({"first name": "x"}, "state key 'first name' is invalid", id="space-in-key"),
+        pytest.param({"name": ""}, "user_info.name must not be empty", id="empty-value"),
+        pytest.param({"name": "   "}, "user_info.name must not be empty", id="blank-value"),
+        pytest.param({"name": "x" * 2001}, "is 2,001 characters; the limit is 2,000", id="long"),
+        pytest.param(
+            {"name": ["a"]}, "must be a string or a number (join several values with", id="list"
+        ),
+        pytest.param(
+            {"name": True}, "user_info.name must be a string or a number, got a boolean", id="bool"
+        ),
+        pytest.param(
+            {"city": {"a": 1}},
+            "user_info.city must be a string or a number, got an object",
+            id="object",
+        ),
+        pytest.param({"city": 1e300}, "user_info.city is a number outside ±", id="wide-number"),
+        pytest.param(
+            {"emotion_intensity": True},
+            "user_info.emotion_intensity must be a number between 0 and 1",
+            id="intensity-bool",
+        ),
+        pytest.param(["name"], "user_info must be a JSON object", id="not-a-map"),
+    ],
+)
+def test_update_refuses_bad_input_with_a_clear_message(
+    app: Omoide, persona: str, values: object, message: str
+) -> None:
     with pytest.raises(InvalidInput, match=message.replace("(", r"\(").replace(".", r"\.")):
         app.state.update_user_state(persona, values)
 
@@ -193,36 +239,47 @@ def test_stored_times_are_iso_utc(app: Omoide, persona: str, clock: FixedClock) 
     app.state.update_user_state(persona, {"name": "Rau"})
     clock.advance(seconds=1)
     app.state.update_user_state(persona, {"name": "Ra"})
-    assert rows(app) == [("name", "Rau", iso(clock.now() - timedelta(seconds=1)), iso(clock.now())),
-                         ("name", "Ra", iso(clock.now()), None)]
+    assert rows(app) == [
+        ("name", "Rau", iso(clock.now() - timedelta(seconds=1)), iso(clock.now())),
+        ("name", "Ra", iso(clock.now()), None),
+    ]
 
 
-def test_an_intensity_given_as_text_with_too_many_decimals_says_so(app: Omoide,
-                                                                    persona: str) -> None:
+def test_an_intensity_given_as_text_with_too_many_decimals_says_so(
+    app: Omoide, persona: str
+) -> None:
     with pytest.raises(InvalidInput, match=r"at most 6 decimals"):
         app.state.update(persona, persona_state={"emotion_intensity": "0.5000000"})
     app.state.update(persona, persona_state={"emotion_intensity": "0.500000"})
 
 
-def test_null_closes_a_key_and_keeps_its_history(app: Omoide, persona: str,
-                                                 clock: FixedClock) -> None:
+def test_null_closes_a_key_and_keeps_its_history(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     app.state.update_user_state(persona, {"name": "Rau", "nickname": "Ra"})
     clock.advance(seconds=5)
     assert app.state.update_user_state(persona, {"nickname": None, "gone": None}) == [
-        "nickname"]  # a key without a value has nothing to close
+        "nickname"
+    ]  # a key without a value has nothing to close
     assert app.state.get_current_user_state(persona) == {"name": "Rau"}
-    assert rows(app)[-1] == ("nickname", "Ra", iso(clock.now() - timedelta(seconds=5)),
-                             iso(clock.now()))
+    assert rows(app)[-1] == (
+        "nickname",
+        "Ra",
+        iso(clock.now() - timedelta(seconds=5)),
+        iso(clock.now()),
+    )
     assert app.state.update_user_state(persona, {"nickname": None}) == []  # already closed
     clock.advance(seconds=5)
     app.state.update_user_state(persona, {"nickname": "R"})  # set again: a new value
-    assert [(e.value, e.valid_until is None) for e in
-            app.state.get_user_state_history(persona, "nickname")] == [("Ra", False),
-                                                                       ("R", True)]
+    assert [
+        (e.value, e.valid_until is None)
+        for e in app.state.get_user_state_history(persona, "nickname")
+    ] == [("Ra", False), ("R", True)]
 
 
-def test_deleting_a_conversation_keeps_a_close_the_user_made(app: Omoide, persona: str,
-                                                             clock: FixedClock) -> None:
+def test_deleting_a_conversation_keeps_a_close_the_user_made(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     """Set by hand, closed by hand, then learned from a conversation: erasing the conversation
     leaves the key closed where the user closed it, not current again."""
     app.state.update_user_state(persona, {"nickname": "Bis"})
@@ -235,17 +292,19 @@ def test_deleting_a_conversation_keeps_a_close_the_user_made(app: Omoide, person
     assert app.state.get_current_user_state(persona) == {"nickname": "Biscuit"}
     app.forget.delete_session(persona, "s1")
     assert app.state.get_current_user_state(persona) == {}
-    assert [(e.value, e.valid_until) for e in
-            app.state.get_user_state_history(persona, "nickname")] == [("Bis", closed)]
+    assert [
+        (e.value, e.valid_until) for e in app.state.get_user_state_history(persona, "nickname")
+    ] == [("Bis", closed)]
 
 
 def test_a_refused_value_is_told_in_jsons_words(app: Omoide, persona: str) -> None:
-    """"got True", "got bool", "got dict": Python's words, in an API spoken in JSON (HTTP's
+    """ "got True", "got bool", "got dict": Python's words, in an API spoken in JSON (HTTP's
     PUT …-state and MCP's update_context share this check)."""
     with pytest.raises(InvalidInput) as caught:
         app.state.update_user_state(persona, {"emotion_intensity": True})
     assert str(caught.value).endswith('e.g. "0.75"), got true')
     with pytest.raises(InvalidInput) as caught:
         app.state.update_user_state(persona, {"city": [1, 2]})
-    assert str(caught.value) == ("user_info.city must be a string or a number (join several "
-                                 "values with '; '), got an array")
+    assert str(caught.value) == (
+        "user_info.city must be a string or a number (join several values with '; '), got an array"
+    )

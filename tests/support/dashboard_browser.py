@@ -12,9 +12,14 @@ from omoide.wiring import Omoide
 __all__ = ["ADMIN_KEY", "CHROMIUM_ARGS", "Site", "Tab"]
 
 ADMIN_KEY = "omo_admin_browser-test"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 
 
 @dataclass

@@ -30,8 +30,9 @@ class FakeEmbeddings:
 
     def answer(self, body: dict[str, Any], auth: str | None) -> tuple[int, dict[str, Any]]:
         if self.api_key is not None and auth != f"Bearer {self.api_key}":
-            return 401, {"error": {"message": "Incorrect API key provided",
-                                   "type": "invalid_request_error"}}
+            return 401, {
+                "error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}
+            }
         if self.fail_next > 0:
             self.fail_next -= 1
             return 503, {"error": {"message": "model is loading"}}
@@ -40,8 +41,10 @@ class FakeEmbeddings:
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
         self.requests.append(list(texts))
         vectors = HashEmbedder(self.dim).embed_passages(texts)
-        data = [{"object": "embedding", "index": i, "embedding": v.tolist()}
-                for i, v in enumerate(vectors)]
+        data = [
+            {"object": "embedding", "index": i, "embedding": v.tolist()}
+            for i, v in enumerate(vectors)
+        ]
         data.reverse()  # servers may answer out of order; the index says where each goes
         return 200, {"object": "list", "data": data, "model": "fake-embed"}
 

@@ -15,6 +15,13 @@ def sure_of_change() -> JudgeModel:
     """A model that reads every pair as CONTRADICTORY (its bias alone), so a test sees only
     what the caps and vetoes let through."""
     d = len(TEXT_FEATURES)
-    return JudgeModel(embedder="", features=TEXT_FEATURES, classes=_CLASSES, mean=np.zeros(d),
-                      scale=np.ones(d), weights=np.zeros((3, d)), bias=np.array([0.0, 0.0, 9.0]),
-                      contradiction_threshold=0.5)
+    return JudgeModel(
+        embedder="",
+        features=TEXT_FEATURES,
+        classes=_CLASSES,
+        mean=np.zeros(d),
+        scale=np.ones(d),
+        weights=np.zeros((3, d)),
+        bias=np.array([0.0, 0.0, 9.0]),
+        contradiction_threshold=0.5,
+    )

@@ -140,15 +140,20 @@ def openai_answer(content: str | None, finish_reason: str = "stop") -> dict[str,
     }
 
 
-def openai_stream(*pieces: str, tool_call: dict[str, Any] | None = None,
-                  done: bool = True) -> tuple[str, ...]:
+def openai_stream(
+    *pieces: str, tool_call: dict[str, Any] | None = None, done: bool = True
+) -> tuple[str, ...]:
     """SSE events of an OpenAI stream: a role chunk, one chunk per text piece (or one tool
     call), a finish chunk and ``data: [DONE]``."""
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-        body = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
-                "model": "gpt-test",
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        body = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion.chunk",
+            "created": 1,
+            "model": "gpt-test",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
         return f"data: {json.dumps(body)}\n\n"
 
     events = [chunk({"role": "assistant", "content": ""})]
@@ -166,15 +171,19 @@ def anthropic_stream(*pieces: str) -> tuple[str, ...]:
         return f"event: {name}\ndata: {json.dumps({'type': name, **body})}\n\n"
 
     return (
-        event("message_start", {"message": {"id": "msg_1", "model": "claude-test",
-                                             "usage": {"input_tokens": 10}}}),
-        event("content_block_start", {"index": 0, "content_block": {"type": "text",
-                                                                     "text": ""}}),
-        *(event("content_block_delta", {"index": 0, "delta": {"type": "text_delta",
-                                                               "text": p}}) for p in pieces),
+        event(
+            "message_start",
+            {"message": {"id": "msg_1", "model": "claude-test", "usage": {"input_tokens": 10}}},
+        ),
+        event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}}),
+        *(
+            event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": p}})
+            for p in pieces
+        ),
         event("content_block_stop", {"index": 0}),
-        event("message_delta", {"delta": {"stop_reason": "end_turn"},
-                                "usage": {"output_tokens": 5}}),
+        event(
+            "message_delta", {"delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}}
+        ),
         event("message_stop", {}),
     )
 
@@ -211,6 +220,7 @@ def start_server(fake: FakeAPI) -> tuple[ThreadingHTTPServer, threading.Thread]:
 
 
 F = TypeVar("F", bound="FakeAPI")
+
 
 @contextmanager
 def running(fake: F) -> Iterator[F]:

@@ -27,26 +27,42 @@ from omoide.wiring import Omoide
 OMOIDE_BIN = Path(sys.executable).with_name("omoide")
 
 ALL_TOOLS = {
-    "session_begin", "session_record", "session_end", "get_context", "update_context",
-    "memory_create", "memory_read", "memory_update", "memory_delete", "memory_search",
-    "memory_stats", "memory_history", "user_state_history", "episode_search",
+    "session_begin",
+    "session_record",
+    "session_end",
+    "get_context",
+    "update_context",
+    "memory_create",
+    "memory_read",
+    "memory_update",
+    "memory_delete",
+    "memory_search",
+    "memory_stats",
+    "memory_history",
+    "user_state_history",
+    "episode_search",
 }
 
 
-def stdio_params(data_dir: Path, persona: str,
-                 environ: dict[str, str] | None = None) -> StdioServerParameters:
+def stdio_params(
+    data_dir: Path, persona: str, environ: dict[str, str] | None = None
+) -> StdioServerParameters:
     """How a desktop client starts Omoide (docs/mcp.md), with the fast hash embedder
     (``environ``: the store's variables, e.g. ``OMOIDE_DATABASE_URL``)."""
     return StdioServerParameters(
-        command=str(OMOIDE_BIN), args=["mcp", "--persona", persona, "--data", str(data_dir)],
-        env={"OMOIDE_EMBEDDER": "hash", **(environ or {})})
+        command=str(OMOIDE_BIN),
+        args=["mcp", "--persona", persona, "--data", str(data_dir)],
+        env={"OMOIDE_EMBEDDER": "hash", **(environ or {})},
+    )
 
 
 @contextlib.asynccontextmanager
 async def http_client(url: str, key: str | None) -> AsyncIterator[Client]:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
-    async with httpx2.AsyncClient(headers=headers, timeout=30) as http, \
-            Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client:
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=30) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+    ):
         yield client
 
 
@@ -87,20 +103,44 @@ async def check_tool_list(client: Client) -> None:
         assert tool.description and "Example" in tool.description, tool.name
         assert tool.input_schema["type"] == "object"
     assert tools["memory_delete"].annotations.destructive_hint is True
-    for name in ("memory_read", "memory_search", "memory_stats", "memory_history",
-                 "get_context", "user_state_history"):
+    for name in (
+        "memory_read",
+        "memory_search",
+        "memory_stats",
+        "memory_history",
+        "get_context",
+        "user_state_history",
+    ):
         assert tools[name].annotations.read_only_hint is True, name
     assert tools["memory_search"].input_schema["properties"]["mode"]["enum"] == [
-        "hybrid", "semantic", "keyword"]
+        "hybrid",
+        "semantic",
+        "keyword",
+    ]
     assert set(tools["memory_search"].input_schema["properties"]) == {
-        "query", "top_k", "mode", "tags", "date_range", "valid_at", "min_importance", "kind",
-        "importance_weight", "include_episodes"}
+        "query",
+        "top_k",
+        "mode",
+        "tags",
+        "date_range",
+        "valid_at",
+        "min_importance",
+        "kind",
+        "importance_weight",
+        "include_episodes",
+    }
 
 
 async def check_memory_tools(client: Client) -> str:
     """Every memory tool's normal and error path; returns the key of a live memory."""
-    created = await ok(client, "memory_create", content="The user's sister Mei lives in Osaka",
-                       kind="fact", importance=0.7, tags=["family"])
+    created = await ok(
+        client,
+        "memory_create",
+        content="The user's sister Mei lives in Osaka",
+        kind="fact",
+        importance=0.7,
+        tags=["family"],
+    )
     assert created.structured_content["status"] == "created"
     key = created.structured_content["memory"]["key"]
     assert key in text_of(created)
@@ -119,8 +159,9 @@ async def check_memory_tools(client: Client) -> str:
     assert [hit["key"] for hit in found.structured_content["results"]] == [key]
     assert "mode" in await tool_error(client, "memory_search", query="Osaka", mode="fuzzy")
     assert "top_k" in await tool_error(client, "memory_search", query="Osaka", top_k=0)
-    assert "date range" in await tool_error(client, "memory_search", query="Osaka",
-                                            date_range="whenever")
+    assert "date range" in await tool_error(
+        client, "memory_search", query="Osaka", date_range="whenever"
+    )
 
     updated = await ok(client, "memory_update", key=key, tags=["family", "osaka"])
     assert updated.structured_content["tags"] == ["family", "osaka"]
@@ -148,35 +189,49 @@ async def check_context_tools(client: Client) -> None:
     context = await ok(client, "get_context")
     assert context.structured_content["persona"] == begun.structured_content["persona"]
 
-    changed = await ok(client, "update_context", user_info={"nickname": "Rau"},
-                       persona_state={"mood": "cheerful"})
-    assert changed.structured_content["changed"] == {"user_info": ["nickname"],
-                                                     "persona_state": ["mood"]}
+    changed = await ok(
+        client, "update_context", user_info={"nickname": "Rau"}, persona_state={"mood": "cheerful"}
+    )
+    assert changed.structured_content["changed"] == {
+        "user_info": ["nickname"],
+        "persona_state": ["mood"],
+    }
     assert "user_info" in await tool_error(client, "update_context")
     assert "nickname" in await tool_error(client, "update_context", user_info={"nickname": ""})
 
     history = await ok(client, "user_state_history", key="nickname")
     assert [(r["value"], r["is_current"]) for r in history.structured_content["history"]] == [
-        ("Rau", True)]
+        ("Rau", True)
+    ]
     assert "key" in await tool_error(client, "user_state_history", key="bad key!")
-    assert "at" in await tool_error(client, "user_state_history", key="nickname",
-                                    at="not a time")
+    assert "at" in await tool_error(client, "user_state_history", key="nickname", at="not a time")
 
 
 async def check_episode_tools(client: Client, drain: Callable[[], Awaitable[None]]) -> None:
     """session_record / session_end / episode_search: normal path and error path."""
     session_id = (await ok(client, "session_begin")).structured_content["session_id"]
     turns = [
-        {"speaker": "Rau", "role": "user", "external_id": "t1",
-         "content": "I adopted a grey cat named Miso from the shelter yesterday."},
-        {"speaker": "Haru", "role": "assistant", "external_id": "t2",
-         "content": "Congratulations! How is Miso settling in?"},
-        {"speaker": "Rau", "role": "user", "external_id": "t3",
-         "content": "Miso hides under the sofa but loves tuna treats."},
+        {
+            "speaker": "Rau",
+            "role": "user",
+            "external_id": "t1",
+            "content": "I adopted a grey cat named Miso from the shelter yesterday.",
+        },
+        {
+            "speaker": "Haru",
+            "role": "assistant",
+            "external_id": "t2",
+            "content": "Congratulations! How is Miso settling in?",
+        },
+        {
+            "speaker": "Rau",
+            "role": "user",
+            "external_id": "t3",
+            "content": "Miso hides under the sofa but loves tuna treats.",
+        },
     ]
     recorded = await ok(client, "session_record", session_id=session_id, turns=turns)
-    assert recorded.structured_content == {"session_id": session_id, "accepted": 3,
-                                           "duplicates": 0}
+    assert recorded.structured_content == {"session_id": session_id, "accepted": 3, "duplicates": 0}
     again = await ok(client, "session_record", session_id=session_id, turns=turns[:1])
     assert again.structured_content["duplicates"] == 1
     ended = await ok(client, "session_end", session_id=session_id)
@@ -188,14 +243,22 @@ async def check_episode_tools(client: Client, drain: Callable[[], Awaitable[None
     assert "t1" in [s["external_id"] for s in first["sources"]]
     notes = await ok(client, "memory_search", query="Miso the cat", include_episodes=False)
     assert notes.structured_content["results"][0]["sources"]
-    assert "role" in await tool_error(client, "session_record", session_id=session_id,
-                                      turns=[{"speaker": "x", "content": "y", "role": "bot"}])
+    assert "role" in await tool_error(
+        client,
+        "session_record",
+        session_id=session_id,
+        turns=[{"speaker": "x", "content": "y", "role": "bot"}],
+    )
     assert "no session 'nope'" in await tool_error(client, "session_end", session_id="nope")
     assert "query" in await tool_error(client, "episode_search", query="")
 
 
-async def check_done_when(client: Client, omoide: Omoide, persona: str,
-                          after_create: Callable[[], Awaitable[None]] | None = None) -> None:
+async def check_done_when(
+    client: Client,
+    omoide: Omoide,
+    persona: str,
+    after_create: Callable[[], Awaitable[None]] | None = None,
+) -> None:
     """Issue 3's "done when": begin a session, store and search memories, update the user's
     name twice and read its history, and see blocks in the context once they are enabled."""
     begun = await ok(client, "session_begin")
@@ -212,7 +275,9 @@ async def check_done_when(client: Client, omoide: Omoide, persona: str,
     await ok(client, "update_context", user_info={"name": "Raura"})
     history = (await ok(client, "user_state_history", key="name")).structured_content["history"]
     assert [(row["value"], row["is_current"]) for row in history] == [
-        ("Rau", False), ("Raura", True)]
+        ("Rau", False),
+        ("Raura", True),
+    ]
     assert history[0]["valid_until"] == history[1]["valid_from"]
 
     block = "The user is preparing for a cello recital in March."
@@ -231,10 +296,19 @@ def raw_initialized(http: httpx.Client) -> httpx.Client:
     """A raw HTTP client (its auth and JSON/SSE Accept headers set) with an MCP session
     opened: ``initialize`` answered, its session id kept, ``initialized`` notified. For tests
     that send messages the SDK's client cannot."""
-    opened = http.post("/mcp", json={
-        "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "probe", "version": "1"}}})
+    opened = http.post(
+        "/mcp",
+        json={
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "probe", "version": "1"},
+            },
+        },
+    )
     assert opened.status_code == 200, opened.text
     if session := opened.headers.get("mcp-session-id"):
         http.headers["mcp-session-id"] = session
@@ -242,18 +316,24 @@ def raw_initialized(http: httpx.Client) -> httpx.Client:
     return http
 
 
-def stdio_answers(data_dir: Path, persona: str, environ: dict[str, str],
-                  lines: list[str | bytes], expected: int) -> list[dict[str, Any]]:
+def stdio_answers(
+    data_dir: Path, persona: str, environ: dict[str, str], lines: list[str | bytes], expected: int
+) -> list[dict[str, Any]]:
     """``omoide mcp`` as a desktop client starts it, sent raw ``lines`` (text as UTF-8, bytes
     as they are): the first ``expected`` messages it writes on stdout (then its input is
     closed and it exits)."""
     params = stdio_params(data_dir, persona, environ)
-    with subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                          env={**os.environ, **(params.env or {})}) as child:
+    with subprocess.Popen(
+        [params.command, *params.args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, **(params.env or {})},
+    ) as child:
         assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(b"".join((line if isinstance(line, bytes) else line.encode()) + b"\n"
-                                   for line in lines))
+        child.stdin.write(
+            b"".join((line if isinstance(line, bytes) else line.encode()) + b"\n" for line in lines)
+        )
         child.stdin.flush()
         out = []
         deadline = time.monotonic() + 60

@@ -25,9 +25,21 @@ from omoide.config import Settings
 from omoide.embed import Embedder
 from omoide.wiring import Omoide, build
 
-__all__ = ["Holding", "LiveServer", "Turn", "chat_notes", "exported_lines", "files_holding",
-           "free_port", "import_lines", "migrated_copy", "migrated_template", "refused",
-           "serve_in_thread", "wait_for_jobs"]
+__all__ = [
+    "Holding",
+    "LiveServer",
+    "Turn",
+    "chat_notes",
+    "exported_lines",
+    "files_holding",
+    "free_port",
+    "import_lines",
+    "migrated_copy",
+    "migrated_template",
+    "refused",
+    "serve_in_thread",
+    "wait_for_jobs",
+]
 
 # Where a text is still stored: file names (SQLite) or "table.column" names (PostgreSQL).
 Holding = Callable[[str], list[str]]
@@ -55,8 +67,10 @@ def post_unended_chat(client: httpx.Client, persona: str, session_id: str) -> No
     """Open ``session_id`` and post ``UNENDED_CHAT`` to it (external ids t0, t1, ...)."""
     opened = client.post(f"/api/sessions/{persona}", json={"session_id": session_id})
     assert opened.status_code == 201, opened.text
-    events = [{"speaker": who, "role": role, "content": text, "external_id": f"t{i}"}
-              for i, (who, role, text) in enumerate(UNENDED_CHAT)]
+    events = [
+        {"speaker": who, "role": role, "content": text, "external_id": f"t{i}"}
+        for i, (who, role, text) in enumerate(UNENDED_CHAT)
+    ]
     reply = client.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": events})
     assert reply.json()["accepted"] == len(UNENDED_CHAT)
 
@@ -66,9 +80,17 @@ def post_unended_chat(client: httpx.Client, persona: str, session_id: str) -> No
 Turn = tuple[str, str, str] | tuple[str, str, str, dict[str, Any]]
 
 
-def chat_notes(client: httpx.Client, app: Omoide, persona: str, session_id: str,
-               turns: Sequence[Turn] = (), *, start: datetime | None = None,
-               step_s: float = 30.0, first_id: int = 0) -> list[dict[str, Any]]:
+def chat_notes(
+    client: httpx.Client,
+    app: Omoide,
+    persona: str,
+    session_id: str,
+    turns: Sequence[Turn] = (),
+    *,
+    start: datetime | None = None,
+    step_s: float = 30.0,
+    first_id: int = 0,
+) -> list[dict[str, Any]]:
     """A chat recorded and ended as a client does it, and the notes it left: ``turns`` posted
     to ``session_id`` (opened first; no turns: the session is there already, as the chat
     proxy records it), external ids t<first_id>, t<first_id + 1>, …, timestamped ``step_s``
@@ -79,15 +101,18 @@ def chat_notes(client: httpx.Client, app: Omoide, persona: str, session_id: str,
         assert opened.status_code == 201, opened.text
         events = []
         for i, (speaker, role, content, *metadata) in enumerate(turns):
-            event: dict[str, Any] = {"speaker": speaker, "role": role, "content": content,
-                                     "external_id": f"t{first_id + i}"}
+            event: dict[str, Any] = {
+                "speaker": speaker,
+                "role": role,
+                "content": content,
+                "external_id": f"t{first_id + i}",
+            }
             if start is not None:
                 event["timestamp"] = (start + timedelta(seconds=step_s * i)).isoformat()
             if metadata:
                 event["metadata"] = metadata[0]
             events.append(event)
-        reply = client.post(f"/api/sessions/{persona}/{session_id}/events",
-                            json={"events": events})
+        reply = client.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": events})
         assert reply.json()["accepted"] == len(events), reply.text
     ended = client.post(f"/api/sessions/{persona}/{session_id}/end")
     assert ended.status_code == 200, ended.text
@@ -109,21 +134,34 @@ def exported_lines(client: httpx.Client, persona: str) -> list[dict[str, Any]]:
     """The persona's export as records, after writing one of each kind a test may edit: a
     session ``t1`` with one turn, a block ``b1``, the user-state ``name`` and a memory."""
     assert client.post(f"/api/sessions/{persona}", json={"session_id": "t1"}).status_code == 201
-    assert client.post(f"/api/sessions/{persona}/t1/events", json={"events": [
-        {"speaker": "Ken", "content": "hello there"}]}).status_code == 200
-    assert client.post(f"/api/blocks/{persona}", json={"block_name": "b1", "content": "c"}
-                       ).status_code == 200
+    assert (
+        client.post(
+            f"/api/sessions/{persona}/t1/events",
+            json={"events": [{"speaker": "Ken", "content": "hello there"}]},
+        ).status_code
+        == 200
+    )
+    assert (
+        client.post(f"/api/blocks/{persona}", json={"block_name": "b1", "content": "c"}).status_code
+        == 200
+    )
     assert client.put(f"/api/user-state/{persona}", json={"name": "Ken"}).status_code == 200
-    assert client.post(f"/api/memories/{persona}", json={"content": "Ken drinks green tea.",
-                                                         "tags": ["tea"]}).status_code == 201
+    assert (
+        client.post(
+            f"/api/memories/{persona}", json={"content": "Ken drinks green tea.", "tags": ["tea"]}
+        ).status_code
+        == 201
+    )
     return [json.loads(line) for line in client.get(f"/api/export/{persona}").text.splitlines()]
 
 
-def import_lines(client: httpx.Client, persona: str,
-                 lines: list[dict[str, Any]]) -> httpx.Response:
+def import_lines(client: httpx.Client, persona: str, lines: list[dict[str, Any]]) -> httpx.Response:
     """POST the records as an NDJSON import into ``persona``."""
-    return client.post(f"/api/import/{persona}", headers={"content-type": "application/x-ndjson"},
-                       content="\n".join(json.dumps(r) for r in lines).encode())
+    return client.post(
+        f"/api/import/{persona}",
+        headers={"content-type": "application/x-ndjson"},
+        content="\n".join(json.dumps(r) for r in lines).encode(),
+    )
 
 
 def free_port() -> int:
@@ -198,8 +236,11 @@ class _PromptServer(uvicorn.Server):
         for connection in list(self.server_state.connections):
             connection.shutdown()
         deadline = time.monotonic() + 10
-        while (self.server_state.connections or self.server_state.tasks) and \
-                not self.force_exit and time.monotonic() < deadline:
+        while (
+            (self.server_state.connections or self.server_state.tasks)
+            and not self.force_exit
+            and time.monotonic() < deadline
+        ):
             await asyncio.sleep(0.005)
         for task in self.server_state.tasks:
             task.cancel()
@@ -211,9 +252,16 @@ class _PromptServer(uvicorn.Server):
 
 def serve_in_thread(app: object) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = free_port()
-    server = _PromptServer(uvicorn.Config(app, host="127.0.0.1", port=port,  # type: ignore[arg-type]
-                                          log_level="warning", lifespan="on",
-                                          http=OmoideH11Protocol))  # as `omoide serve`
+    server = _PromptServer(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,  # type: ignore[arg-type]
+            log_level="warning",
+            lifespan="on",
+            http=OmoideH11Protocol,
+        )
+    )  # as `omoide serve`
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -264,8 +312,11 @@ def files_holding(folder: Path, text: str) -> list[str]:
     """Names of the files under ``folder`` (database, WAL, shared memory …) whose bytes contain
     ``text`` in UTF-8: where an erased text could still be read from disk."""
     needle = text.encode("utf-8")
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")
-                  if p.is_file() and needle in p.read_bytes())
+    return sorted(
+        str(p.relative_to(folder))
+        for p in folder.rglob("*")
+        if p.is_file() and needle in p.read_bytes()
+    )
 
 
 @contextmanager
@@ -284,15 +335,23 @@ def served(app: Omoide, data_dir: Path, admin_key: str) -> Iterator[LiveServer]:
 
 
 @contextmanager
-def live_server(data_dir: Path, embedder: Embedder, admin_key: str,
-                environ: dict[str, str] | None = None,
-                clock: Clock | None = None) -> Iterator[LiveServer]:
+def live_server(
+    data_dir: Path,
+    embedder: Embedder,
+    admin_key: str,
+    environ: dict[str, str] | None = None,
+    clock: Clock | None = None,
+) -> Iterator[LiveServer]:
     """A real server on ``data_dir`` with ``embedder`` (a real one: these tests measure
     behaviour that depends on meaning), no LLM, the given admin key, and ``environ``'s
     settings; on the system clock unless ``clock`` is given (a test that compares scores
     across requests holds it still: a note's strength, part of its score, fades with time)."""
-    app = build(Settings.from_env(environ or {}, data_dir=data_dir), embedder=embedder,
-                llm=None, clock=clock)
+    app = build(
+        Settings.from_env(environ or {}, data_dir=data_dir),
+        embedder=embedder,
+        llm=None,
+        clock=clock,
+    )
     try:
         with served(app, data_dir, admin_key) as server:
             yield server

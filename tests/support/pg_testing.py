@@ -64,8 +64,7 @@ class PgServer:
             for setting in ("fsync", "synchronous_commit", "full_page_writes"):
                 conn.execute(f"ALTER SYSTEM SET {setting} = off")
             conn.execute("SELECT pg_reload_conf()")
-            if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s",
-                                (OWNER,)).fetchone():
+            if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (OWNER,)).fetchone():
                 conn.execute(f"CREATE ROLE {OWNER} LOGIN")
 
     def url(self, database: str) -> str:
@@ -104,8 +103,9 @@ class PgServer:
         self._ensure_template()
         name = f"t{os.getpid()}_{next(self._names)}"
         with self._admin() as conn:  # type: ignore[attr-defined]
-            conn.execute(f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE} STRATEGY FILE_COPY "
-                         f"OWNER {OWNER}")
+            conn.execute(
+                f"CREATE DATABASE {name} TEMPLATE {_TEMPLATE} STRATEGY FILE_COPY OWNER {OWNER}"
+            )
         return name
 
     def drop_database(self, name: str) -> None:
@@ -172,10 +172,12 @@ def rows_holding(url: str, text: str) -> list[str]:
         columns = conn.execute(
             "SELECT table_name, column_name FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND data_type = 'text' "
-            "ORDER BY table_name, column_name").fetchall()
+            "ORDER BY table_name, column_name"
+        ).fetchall()
         for table, column in columns:
             query = sql.SQL("SELECT 1 FROM {} WHERE strpos({}, %s) > 0 LIMIT 1").format(
-                sql.Identifier(table), sql.Identifier(column))
+                sql.Identifier(table), sql.Identifier(column)
+            )
             if conn.execute(query, (text,)).fetchone():
                 found.append(f"{table}.{column}")
     return found

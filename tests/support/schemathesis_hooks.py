@@ -26,9 +26,11 @@ from omoide.engine.tokens import estimate_tokens
 from omoide.service.validate import MAX_AHEAD, is_blank
 
 _OFFSETS = st.integers(min_value=-14 * 60, max_value=14 * 60).map(
-    lambda minutes: timezone(timedelta(minutes=minutes)))
-_INSTANTS = st.datetimes(min_value=datetime(1900, 1, 2), max_value=datetime(9999, 12, 30),
-                         timezones=_OFFSETS)
+    lambda minutes: timezone(timedelta(minutes=minutes))
+)
+_INSTANTS = st.datetimes(
+    min_value=datetime(1900, 1, 2), max_value=datetime(9999, 12, 30), timezones=_OFFSETS
+)
 
 
 def _timestamp(when: datetime, shape: int) -> str:
@@ -41,9 +43,24 @@ def _timestamp(when: datetime, shape: int) -> str:
 
 TIMESTAMPS = st.builds(_timestamp, _INSTANTS, st.integers(min_value=0, max_value=3))
 DATE_RANGES = st.one_of(
-    st.sampled_from(["today", "yesterday", "day before yesterday", "this week", "last week",
-                     "this month", "last month", "this year", "last year", "今日", "昨日",
-                     "先週", "今月", "去年"]),
+    st.sampled_from(
+        [
+            "today",
+            "yesterday",
+            "day before yesterday",
+            "this week",
+            "last week",
+            "this month",
+            "last month",
+            "this year",
+            "last year",
+            "今日",
+            "昨日",
+            "先週",
+            "今月",
+            "去年",
+        ]
+    ),
     st.integers(min_value=1, max_value=50).map(lambda n: f"{n} days ago"),
     st.integers(min_value=1, max_value=50).map(lambda n: f"last {n} days"),
     st.dates(min_value=date(1900, 1, 2), max_value=date(9999, 12, 30)).map(date.isoformat),
@@ -97,8 +114,12 @@ def _fit(body: dict[str, Any]) -> dict[str, Any]:
     if start is not None and end is not None and end <= start:
         body = {k: v for k, v in body.items() if k != "valid_until"}
     limit = body.get("max_tokens", 500)
-    if "block_name" in body and isinstance(body.get("content"), str) and \
-            isinstance(limit, int | float) and not isinstance(limit, bool):  # 5.0 is an integer
+    if (
+        "block_name" in body
+        and isinstance(body.get("content"), str)
+        and isinstance(limit, int | float)
+        and not isinstance(limit, bool)
+    ):  # 5.0 is an integer
         tokens = estimate_tokens(body["content"])
         if tokens > limit:
             body = {**body, "max_tokens": max(tokens, 1)}

@@ -21,9 +21,14 @@ def save_tiny_model(folder: Path) -> Path:
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]
     (raw / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     BertTokenizerFast(vocab_file=str(raw / "vocab.txt")).save_pretrained(raw)
-    config = BertConfig(vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1,
-                        num_attention_heads=2, intermediate_size=32,
-                        max_position_embeddings=64)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=64,
+    )
     BertModel(config).save_pretrained(raw)
     word = models.Transformer(str(raw), max_seq_length=32)
     size = getattr(word, "get_embedding_dimension", None) or word.get_word_embedding_dimension

@@ -27,27 +27,52 @@ from _classify_common import CachedEmbedder, Pair, load_pairs  # noqa: E402
 from omoide.embed.hashing import HashEmbedder  # noqa: E402
 
 ROWS = [
-    {"id": "h1", "lang": "en", "old": "User lives in Leeds.", "new": "User moved to York.",
-     "label": "CONTRADICTORY", "difficulty": "easy", "kind": "moved"},
-    {"id": "h2", "lang": "en", "old": "User has a dog.", "new": "User's dog is called Rex.",
-     "label": "EXTENDABLE", "difficulty": "easy", "kind": "name"},
-    {"id": "h3", "lang": "ja", "old": "ユーザーは犬を飼っている",
-     "new": "ユーザーの姉は猫を飼っている", "label": "INDEPENDENT", "difficulty": "medium",
-     "kind": "different_subject"},
+    {
+        "id": "h1",
+        "lang": "en",
+        "old": "User lives in Leeds.",
+        "new": "User moved to York.",
+        "label": "CONTRADICTORY",
+        "difficulty": "easy",
+        "kind": "moved",
+    },
+    {
+        "id": "h2",
+        "lang": "en",
+        "old": "User has a dog.",
+        "new": "User's dog is called Rex.",
+        "label": "EXTENDABLE",
+        "difficulty": "easy",
+        "kind": "name",
+    },
+    {
+        "id": "h3",
+        "lang": "ja",
+        "old": "ユーザーは犬を飼っている",
+        "new": "ユーザーの姉は猫を飼っている",
+        "label": "INDEPENDENT",
+        "difficulty": "medium",
+        "kind": "different_subject",
+    },
 ]
 
 
 def _write(path: Path, rows: list[dict[str, str]]) -> Path:
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
     return path
 
 
 def test_any_pairs_file_is_scored_alone_under_its_split_name(tmp_path: Path) -> None:
     pairs = _write(tmp_path / "held.jsonl", ROWS)
     out = tmp_path / "report"
-    assert classify.main(["--engine", "rules", "--pairs", str(pairs), "--split", "holdout",
-                          "--out", str(out)]) == 0
+    assert (
+        classify.main(
+            ["--engine", "rules", "--pairs", str(pairs), "--split", "holdout", "--out", str(out)]
+        )
+        == 0
+    )
     report = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     assert list(report["sets"]) == ["holdout"]  # no dev set, no other split
     scored = report["sets"]["holdout"]
@@ -63,8 +88,21 @@ def test_any_pairs_file_is_scored_alone_under_its_split_name(tmp_path: Path) -> 
 def test_a_file_with_families_is_also_scored_by_family(tmp_path: Path) -> None:
     rows = [{**r, "family": "move" if r["label"] == "CONTRADICTORY" else "other"} for r in ROWS]
     out = tmp_path / "report"
-    assert classify.main(["--engine", "rules", "--pairs", str(_write(tmp_path / "f.jsonl", rows)),
-                          "--split", "holdout", "--out", str(out)]) == 0
+    assert (
+        classify.main(
+            [
+                "--engine",
+                "rules",
+                "--pairs",
+                str(_write(tmp_path / "f.jsonl", rows)),
+                "--split",
+                "holdout",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     scored = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["sets"]["holdout"]
     assert set(scored["by_family"]) == {"move", "other"}
     assert scored["by_family"]["move"]["n"] == 1
@@ -72,22 +110,43 @@ def test_a_file_with_families_is_also_scored_by_family(tmp_path: Path) -> None:
 
 
 def test_the_under_band_count_keeps_only_contradictions_at_the_bar() -> None:
-    pairs = [Pair(r["id"], r["lang"], r["old"], r["new"], r["label"], r["difficulty"])
-             for r in ROWS]
-    predictions = [classify.Prediction(pairs[0], "CONTRADICTORY", 0.98, "right and sure"),
-                   classify.Prediction(pairs[1], "CONTRADICTORY", 0.99, "wrong and sure"),
-                   classify.Prediction(pairs[2], "CONTRADICTORY", 0.8, "not sure enough")]
+    pairs = [
+        Pair(r["id"], r["lang"], r["old"], r["new"], r["label"], r["difficulty"]) for r in ROWS
+    ]
+    predictions = [
+        classify.Prediction(pairs[0], "CONTRADICTORY", 0.98, "right and sure"),
+        classify.Prediction(pairs[1], "CONTRADICTORY", 0.99, "wrong and sure"),
+        classify.Prediction(pairs[2], "CONTRADICTORY", 0.8, "not sure enough"),
+    ]
     assert classify.under_band_closes(predictions) == {
-        "sure": 0.97, "n": 2, "right": 1, "precision": 0.5}
+        "sure": 0.97,
+        "n": 2,
+        "right": 1,
+        "precision": 0.5,
+    }
     assert classify.under_band_closes(predictions[2:], sure=0.97)["precision"] is None
 
 
 def test_the_llm_engine_runs_against_the_local_fake_when_none_is_configured(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("OMOIDE_LLM_PROVIDER", raising=False)
     out = tmp_path / "report"
-    assert classify.main(["--engine", "llm", "--pairs", str(_write(tmp_path / "p.jsonl", ROWS)),
-                          "--split", "holdout", "--out", str(out)]) == 0
+    assert (
+        classify.main(
+            [
+                "--engine",
+                "llm",
+                "--pairs",
+                str(_write(tmp_path / "p.jsonl", ROWS)),
+                "--split",
+                "holdout",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     report = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
     assert "LOCAL FAKE" in report["classifier"]
     scored = report["sets"]["holdout"]
@@ -98,8 +157,10 @@ def test_the_llm_engine_runs_against_the_local_fake_when_none_is_configured(
 
 
 def test_a_named_split_picks_only_its_pairs_and_an_absent_one_is_refused() -> None:
-    pairs = [Pair(r["id"], r["lang"], r["old"], r["new"], r["label"], r["difficulty"],
-                  split=s) for r, s in zip(ROWS, ("train", "validation", "train"), strict=True)]
+    pairs = [
+        Pair(r["id"], r["lang"], r["old"], r["new"], r["label"], r["difficulty"], split=s)
+        for r, s in zip(ROWS, ("train", "validation", "train"), strict=True)
+    ]
     assert [p.id for p in classify.select_sets(pairs, "train")["train"]] == ["h1", "h3"]
     assert set(classify.select_sets(pairs, "")) == {"train", "validation"}
     with pytest.raises(SystemExit):
@@ -118,8 +179,12 @@ def test_the_folded_projection_gives_the_same_probabilities(seed: int, reduce: s
     z, fitted = model.project(blocks, reduce, np.arange(n) % 3)
     assert z.shape == (n, 2 * (3 if reduce == "centroid" else 2))
     width = named + z.shape[1]
-    params = (rng.normal(size=width), rng.uniform(0.5, 2.0, size=width),
-              rng.normal(size=(3, width)), rng.normal(size=3))
+    params = (
+        rng.normal(size=width),
+        rng.uniform(0.5, 2.0, size=width),
+        rng.normal(size=(3, width)),
+        rng.normal(size=3),
+    )
     expected = model.probabilities(params, np.hstack([x, z]))
     folded = model.fold_projection(params, named, fitted)
     got = model.probabilities(folded, np.hstack([x, *blocks]))
@@ -131,10 +196,14 @@ def test_a_pair_and_its_translation_share_a_cross_validation_group() -> None:
         return Pair(i, lang, "a", "b", label, "easy", "train", kind, twin)
 
     pairs = [
-        pair("1", "en", "C", "moved"), pair("2", "en", "C", "moved"),
-        pair("3", "ja", "C", "moved"), pair("4", "ja", "C", "moved"),
-        pair("5", "en", "E", "name", "x1"), pair("6", "ja", "E", "name", "x1"),
-        pair("7", "en", "E", "name", "x2")]
+        pair("1", "en", "C", "moved"),
+        pair("2", "en", "C", "moved"),
+        pair("3", "ja", "C", "moved"),
+        pair("4", "ja", "C", "moved"),
+        pair("5", "en", "E", "name", "x1"),
+        pair("6", "ja", "E", "name", "x1"),
+        pair("7", "en", "E", "name", "x2"),
+    ]
     groups = cdata.twin_groups(pairs, ["pairs"] * len(pairs))
     assert groups[0] == groups[2] and groups[1] == groups[3] and groups[0] != groups[1]
     assert groups[4] == groups[5] != groups[6]
@@ -154,7 +223,8 @@ def test_the_embedding_cache_returns_the_same_vectors_from_its_file(tmp_path: Pa
 
 
 def test_the_embedding_cache_appends_each_batch_and_keeps_it_through_a_crash(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Session 30: every batch rewrote the whole cache file (~200 MB of e5 vectors). A batch
     is its own file now; the cache is written once, by save() or when the parts are many."""
     inner, path = HashEmbedder(), tmp_path / "cache.npz"
@@ -168,8 +238,10 @@ def test_the_embedding_cache_appends_each_batch_and_keeps_it_through_a_crash(
     assert set(crashed._vectors) == {"tea", "coffee"}
     crashed.save()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.npz"]
-    assert np.allclose(CachedEmbedder(inner, path).embed_passages(["coffee", "tea"]),
-                       inner.embed_passages(["coffee", "tea"]))
+    assert np.allclose(
+        CachedEmbedder(inner, path).embed_passages(["coffee", "tea"]),
+        inner.embed_passages(["coffee", "tea"]),
+    )
 
 
 def test_the_embedding_cache_folds_its_parts_once_they_are_many(tmp_path: Path) -> None:
@@ -201,20 +273,25 @@ def test_the_bundled_pairs_keep_their_split_and_twins() -> None:
 
 def test_a_threshold_must_keep_precision_in_every_left_out_source() -> None:
     def row(t: float, en: float, ja: float) -> dict[str, float]:
-        return {"threshold": t, "en_precision": en, "ja_precision": ja, "en_calls": 50.0,
-                "ja_calls": 50.0}
+        return {
+            "threshold": t,
+            "en_precision": en,
+            "ja_precision": ja,
+            "en_calls": 50.0,
+            "ja_calls": 50.0,
+        }
 
     thresholds = thresholds_mod.THRESHOLDS
     good = [row(t, 0.97 if t >= 0.6 else 0.9, 1.0) for t in thresholds]
     dip = [row(t, 0.97 if t >= 0.6 and abs(t - 0.8) > 1e-9 else 0.9, 0.96) for t in thresholds]
-    chosen = thresholds_mod.choose_thresholds({"a": good, "b": dip}, 0.95,
-                                              thresholds_mod.FOLD_RULE)
+    chosen = thresholds_mod.choose_thresholds({"a": good, "b": dip}, 0.95, thresholds_mod.FOLD_RULE)
     assert chosen["en"] == 0.81  # 0.80 dips in source b: the lowest safe point is above it
     assert chosen["ja"] == thresholds[0]
 
 
-def _own(row: dict[str, float], ruled: dict[str, tuple[float, float]] | None = None
-         ) -> dict[str, float]:
+def _own(
+    row: dict[str, float], ruled: dict[str, tuple[float, float]] | None = None
+) -> dict[str, float]:
     """A curve row with the judge's own counts: ``ruled`` (language → (calls, right) a deciding
     rule made) taken out of the counts, none by default."""
     out = dict(row)
@@ -230,9 +307,19 @@ def _own(row: dict[str, float], ruled: dict[str, tuple[float, float]] | None = N
 def test_a_deciding_rule_s_sure_closes_do_not_lower_the_judge_s_threshold() -> None:
     # 40 judge calls, 37 right (0.925) under 0.8; a rule's 40 sure closes lift the pool to 0.96
     thresholds = thresholds_mod.THRESHOLDS
-    rows = [_own({"threshold": t, "en_precision": 1.0 if t >= 0.8 else 77 / 80,
-                  "ja_precision": 1.0, "en_calls": 80.0, "ja_calls": 50.0},
-                 {"en": (40.0, 40.0)}) for t in thresholds]
+    rows = [
+        _own(
+            {
+                "threshold": t,
+                "en_precision": 1.0 if t >= 0.8 else 77 / 80,
+                "ja_precision": 1.0,
+                "en_calls": 80.0,
+                "ja_calls": 50.0,
+            },
+            {"en": (40.0, 40.0)},
+        )
+        for t in thresholds
+    ]
     pooled = thresholds_mod.ThresholdRule(pool="pooled", cliff_margin=0)
     own = thresholds_mod.ThresholdRule(pool="pooled", cliff_margin=0, calls="own")
     assert pooled.choose({"a": rows}, 0.95)["en"] == thresholds[0]
@@ -241,18 +328,32 @@ def test_a_deciding_rule_s_sure_closes_do_not_lower_the_judge_s_threshold() -> N
 
 def test_three_writers_in_four_must_keep_the_target() -> None:
     def writer(under: float) -> list[dict[str, float]]:  # under ``under``: 0.9 precision
-        return [_own({"threshold": t, "en_precision": 0.9 if t < under else 1.0,
-                      "ja_precision": 1.0, "en_calls": 40.0, "ja_calls": 40.0})
-                for t in thresholds_mod.THRESHOLDS]
+        return [
+            _own(
+                {
+                    "threshold": t,
+                    "en_precision": 0.9 if t < under else 1.0,
+                    "ja_precision": 1.0,
+                    "en_calls": 40.0,
+                    "ja_calls": 40.0,
+                }
+            )
+            for t in thresholds_mod.THRESHOLDS
+        ]
 
-    rule = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.25, calls="own",
-                                        cliff_margin=0)
+    rule = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.25, calls="own", cliff_margin=0)
     # one writer of five falls under the target below 0.8: the quarter quantile holds there
-    assert rule.choose({"a": writer(0.8), **{k: writer(0.3) for k in "bcde"}},
-                       0.95)["en"] == thresholds_mod.THRESHOLDS[0]
+    assert (
+        rule.choose({"a": writer(0.8), **{k: writer(0.3) for k in "bcde"}}, 0.95)["en"]
+        == thresholds_mod.THRESHOLDS[0]
+    )
     # two of five: it does not, and the threshold is where the second one keeps it
-    assert rule.choose({"a": writer(0.8), "b": writer(0.7), **{k: writer(0.3) for k in "cde"}},
-                       0.95)["en"] == 0.7
+    assert (
+        rule.choose({"a": writer(0.8), "b": writer(0.7), **{k: writer(0.3) for k in "cde"}}, 0.95)[
+            "en"
+        ]
+        == 0.7
+    )
 
 
 def test_a_sure_reading_that_takes_the_easy_closes_does_not_raise_the_threshold() -> None:
@@ -260,23 +361,44 @@ def test_a_sure_reading_that_takes_the_easy_closes_does_not_raise_the_threshold(
     # a sure reading closes 40 more pairs, all right, that the judge would have closed itself.
     # What ships there is 77 of 80 (0.9625): the threshold stays low; read off the judge's own
     # calls it would climb to 0.8 though no shipped close became less right.
-    rows = [_own({"threshold": t, "en_precision": 1.0 if t >= 0.8 else 77 / 80,
-                  "ja_precision": 1.0, "en_calls": 80.0, "ja_calls": 50.0},
-                 {"en": (40.0, 40.0)}) for t in thresholds_mod.THRESHOLDS]
+    rows = [
+        _own(
+            {
+                "threshold": t,
+                "en_precision": 1.0 if t >= 0.8 else 77 / 80,
+                "ja_precision": 1.0,
+                "en_calls": 80.0,
+                "ja_calls": 50.0,
+            },
+            {"en": (40.0, 40.0)},
+        )
+        for t in thresholds_mod.THRESHOLDS
+    ]
     curves = {w: rows for w in "abcd"}
     assert thresholds_mod.RULE.calls == "all"
     # (the training rule: 308 of 320 pooled, a Wilson lower bound just over 0.95, then its margin)
-    assert thresholds_mod.choose_thresholds(curves, 0.95)["en"] == thresholds_mod.THRESHOLDS[
-        thresholds_mod.RULE.margin]
+    assert (
+        thresholds_mod.choose_thresholds(curves, 0.95)["en"]
+        == thresholds_mod.THRESHOLDS[thresholds_mod.RULE.margin]
+    )
     own = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.1, calls="own")
     assert own.choose(curves, 0.95)["en"] == 0.8
 
 
 def test_nine_writers_in_ten_must_keep_the_target() -> None:
     def writer(under: float) -> list[dict[str, float]]:  # under ``under``: 0.9 precision
-        return [_own({"threshold": t, "en_precision": 0.9 if t < under else 1.0,
-                      "ja_precision": 1.0, "en_calls": 40.0, "ja_calls": 40.0})
-                for t in thresholds_mod.THRESHOLDS]
+        return [
+            _own(
+                {
+                    "threshold": t,
+                    "en_precision": 0.9 if t < under else 1.0,
+                    "ja_precision": 1.0,
+                    "en_calls": 40.0,
+                    "ja_calls": 40.0,
+                }
+            )
+            for t in thresholds_mod.THRESHOLDS
+        ]
 
     rule = thresholds_mod.ThresholdRule(pool="quantile", quantile=0.1)  # round 26's rule
     keep = {str(k): writer(0.3) for k in range(9)}
@@ -293,12 +415,23 @@ def test_a_handful_of_calls_at_the_top_of_a_curve_does_not_set_the_threshold() -
     few = thresholds_mod.MIN_CALLS - 1
     thresholds = thresholds_mod.THRESHOLDS
     # (below 0.9 every call is right: a precision every rule keeps, Wilson's lower bound too)
-    rows = [_own({"threshold": t, "en_precision": 1.0 if t < 0.9 else 0.67, "ja_precision": 1.0,
-                  "en_calls": 50.0 if t < 0.9 else float(few), "ja_calls": 50.0})
-            for t in thresholds]
+    rows = [
+        _own(
+            {
+                "threshold": t,
+                "en_precision": 1.0 if t < 0.9 else 0.67,
+                "ja_precision": 1.0,
+                "en_calls": 50.0 if t < 0.9 else float(few),
+                "ja_calls": 50.0,
+            }
+        )
+        for t in thresholds
+    ]
     for rule in (thresholds_mod.FOLD_RULE, thresholds_mod.RULE):  # (RULE: its margin above)
-        assert thresholds_mod.choose_thresholds({"a": rows}, 0.95, rule)["en"] == thresholds[
-            rule.margin]
+        assert (
+            thresholds_mod.choose_thresholds({"a": rows}, 0.95, rule)["en"]
+            == thresholds[rule.margin]
+        )
 
 
 def test_a_configuration_that_keeps_precision_beats_a_better_f1_that_does_not() -> None:
@@ -324,30 +457,43 @@ def test_one_source_far_under_the_target_fails_precision_even_when_the_pool_keep
 
 def test_a_threshold_on_a_cliff_is_raised_by_the_margin() -> None:
     def row(t: float, en: float, calls: float = 50.0) -> dict[str, float]:
-        return _own({"threshold": t, "en_precision": en, "ja_precision": 1.0, "en_calls": calls,
-                     "ja_calls": 50.0})
+        return _own(
+            {
+                "threshold": t,
+                "en_precision": en,
+                "ja_precision": 1.0,
+                "en_calls": calls,
+                "ja_calls": 50.0,
+            }
+        )
 
     thresholds = thresholds_mod.THRESHOLDS
     # from 0.7 every call is right (a precision every rule keeps, Wilson's lower bound too);
     # under it a little under the target, no cliff for any rule
     gentle = [row(t, 1.0 if t >= 0.7 else 0.945, 400.0) for t in thresholds]
     cliff = [row(t, 0.96 if t >= 0.7 else 0.6) for t in thresholds]
-    assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95,
-                                            thresholds_mod.FOLD_RULE)["en"] == 0.7
+    assert (
+        thresholds_mod.choose_thresholds({"a": gentle}, 0.95, thresholds_mod.FOLD_RULE)["en"] == 0.7
+    )
     # the training rule adds its margin whatever the curve
     assert thresholds_mod.choose_thresholds({"a": gentle}, 0.95)["en"] == round(
-        0.7 + 0.01 * thresholds_mod.RULE.margin, 2)
-    raised = thresholds_mod.choose_thresholds({"a": gentle, "b": cliff}, 0.95,
-                                              thresholds_mod.FOLD_RULE)["en"]
+        0.7 + 0.01 * thresholds_mod.RULE.margin, 2
+    )
+    raised = thresholds_mod.choose_thresholds(
+        {"a": gentle, "b": cliff}, 0.95, thresholds_mod.FOLD_RULE
+    )["en"]
     assert raised == round(0.7 + 0.01 * thresholds_mod.MARGIN, 2)
 
 
 def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     # As the run-time guard (offline.one_statement): neither a sure CONTRADICTORY rule nor a
     # confident model closes anything for a new memory of several sentences.
-    rows = [{**ROWS[0], "id": "one"},
-            {**ROWS[0], "id": "two", "new": "User moved to York. User loves the walls."}]
+    rows = [
+        {**ROWS[0], "id": "one"},
+        {**ROWS[0], "id": "two", "new": "User moved to York. User loves the walls."},
+    ]
     data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
     assert data.several.tolist() == [False, True]
     contra = cdata.CONTRA
@@ -360,8 +506,7 @@ def test_a_several_sentence_new_memory_is_never_called_contradictory_in_training
     assert all(row["all_calls"] == 1 for row in curve)
 
 
-def test_a_set_without_several_sentence_rows_loads_with_no_sentence_rows(
-        tmp_path: Path) -> None:
+def test_a_set_without_several_sentence_rows_loads_with_no_sentence_rows(tmp_path: Path) -> None:
     """Session 30: data_of of no pairs (the sentence rows of such a set) raised IndexError."""
     for embedder in (None, HashEmbedder()):
         data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", [ROWS[0]])}, embedder)
@@ -390,8 +535,10 @@ def test_a_sentence_threshold_needs_evidence_not_only_a_clean_record() -> None:
 
 def _rows(en: list[tuple[float, float]]) -> list[dict[str, float]]:
     """A curve whose EN precision / calls at each threshold are ``en(t)``; JA always clean."""
-    return [{"threshold": t, "en_precision": p, "en_calls": c, "ja_precision": 1.0,
-             "ja_calls": 50.0} for t, (p, c) in zip(thresholds_mod.THRESHOLDS, en, strict=True)]
+    return [
+        {"threshold": t, "en_precision": p, "en_calls": c, "ja_precision": 1.0, "ja_calls": 50.0}
+        for t, (p, c) in zip(thresholds_mod.THRESHOLDS, en, strict=True)
+    ]
 
 
 def test_the_pooled_rule_counts_every_source_s_calls_together() -> None:
@@ -455,20 +602,29 @@ def test_a_source_that_calls_nothing_contradictory_keeps_precision() -> None:
     assert not thresholds_mod.keeps_precision({"cross": {"a": wrong}}, 0.95)
 
 
-def _split_result(rule: str, target: float | None, f1: float, en: float, ja: float
-                  ) -> dict[str, object]:
-    return {"rule": rule, "target": target, "thresholds": {"en": 0.9, "ja": 0.8}, "f1": f1,
-            "en": {"precision": en, "recall": 0.5, "calls": 100, "false": 0},
-            "ja": {"precision": ja, "recall": 0.5, "calls": 100, "false": 0}}
+def _split_result(
+    rule: str, target: float | None, f1: float, en: float, ja: float
+) -> dict[str, object]:
+    return {
+        "rule": rule,
+        "target": target,
+        "thresholds": {"en": 0.9, "ja": 0.8},
+        "f1": f1,
+        "en": {"precision": en, "recall": 0.5, "calls": 100, "false": 0},
+        "ja": {"precision": ja, "recall": 0.5, "calls": 100, "false": 0},
+    }
 
 
 def test_the_split_winner_keeps_precision_on_the_fresh_writers_then_f1() -> None:
-    report = {"rules": [
-        _split_result("keeps", 0.95, 0.77, 0.956, 0.963),
-        _split_result("safer", 0.95, 0.75, 0.99, 0.99),
-        _split_result("falls in Japanese", 0.95, 0.78, 0.96, 0.937),
-        _split_result("aimed lower", 0.90, 0.79, 0.96, 0.96),  # keeps 0.95 by luck: not a rival
-        _split_result("stored judge", None, 0.80, 0.99, 0.99)]}
+    report = {
+        "rules": [
+            _split_result("keeps", 0.95, 0.77, 0.956, 0.963),
+            _split_result("safer", 0.95, 0.75, 0.99, 0.99),
+            _split_result("falls in Japanese", 0.95, 0.78, 0.96, 0.937),
+            _split_result("aimed lower", 0.90, 0.79, 0.96, 0.96),  # keeps 0.95 by luck: not a rival
+            _split_result("stored judge", None, 0.80, 0.99, 0.99),
+        ]
+    }
     assert classify_split.winner(report, 0.95)["rule"] == "keeps"
     assert classify_split.winner({"rules": report["rules"][2:]}, 0.95) is None
 
@@ -482,46 +638,99 @@ def test_the_split_reads_the_fresh_notes_as_statements_and_fits_on_none_of_them(
 
 
 def test_a_dedup_file_gives_its_duplicate_pairs_as_extendable_and_nothing_else(
-        tmp_path: Path) -> None:
-    rows = [{"id": "d1", "a": "User likes tea.", "b": "Tea is what the user likes.",
-             "label": "duplicate", "lang": "en", "shape": "word_order", "split": "s"},
-            {"id": "d2", "a": "User has two cats.", "b": "User has three cats.",
-             "label": "different", "lang": "en", "shape": "number", "split": "s"}]
+    tmp_path: Path,
+) -> None:
+    rows = [
+        {
+            "id": "d1",
+            "a": "User likes tea.",
+            "b": "Tea is what the user likes.",
+            "label": "duplicate",
+            "lang": "en",
+            "shape": "word_order",
+            "split": "s",
+        },
+        {
+            "id": "d2",
+            "a": "User has two cats.",
+            "b": "User has three cats.",
+            "label": "different",
+            "lang": "en",
+            "shape": "number",
+            "split": "s",
+        },
+    ]
     (pair,) = load_pairs(_write(tmp_path / "dedup_x.jsonl", rows))
     assert (pair.old, pair.new, pair.label, pair.kind) == (
-        "User likes tea.", "Tea is what the user likes.", "EXTENDABLE", "word_order")
+        "User likes tea.",
+        "Tea is what the user likes.",
+        "EXTENDABLE",
+        "word_order",
+    )
 
 
 def test_distractors_are_the_other_pairs_old_memories_in_the_band_labelled_independent(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import _classify_extra as extra
 
     monkeypatch.setattr(extra, "band_raw", lambda embedder: -1.0)  # every memory in the band
-    pairs = [Pair("a", "en", "User works at a bank.", "User quit the bank.", "CONTRADICTORY",
-                  "easy"),
-             Pair("b", "en", "User's sister works at a shop.", "User's sister got a cat.",
-                  "INDEPENDENT", "easy"),
-             Pair("c", "en", "User works at a bank.", "User quit. User rests now.",
-                  "CONTRADICTORY", "easy"),
-             Pair("d", "ja", "ユーザーは銀行で働いている", "ユーザーは銀行を辞めた",
-                  "CONTRADICTORY", "easy")]
+    pairs = [
+        Pair("a", "en", "User works at a bank.", "User quit the bank.", "CONTRADICTORY", "easy"),
+        Pair(
+            "b",
+            "en",
+            "User's sister works at a shop.",
+            "User's sister got a cat.",
+            "INDEPENDENT",
+            "easy",
+        ),
+        Pair(
+            "c",
+            "en",
+            "User works at a bank.",
+            "User quit. User rests now.",
+            "CONTRADICTORY",
+            "easy",
+        ),
+        Pair(
+            "d",
+            "ja",
+            "ユーザーは銀行で働いている",
+            "ユーザーは銀行を辞めた",
+            "CONTRADICTORY",
+            "easy",
+        ),
+    ]
     rows, parents = extra.distractor_pairs(pairs, ["s"] * 4, HashEmbedder(), per_memory=2)
     # "a": the one other old memory of its set and language (its own, said twice, is not one);
     # "b": the bank memory; "c" has several sentences (it never closes as a whole): none;
     # "d": alone in its language.
     assert [(parents[i], r.old) for i, r in enumerate(rows)] == [
-        (0, "User's sister works at a shop."), (1, "User works at a bank.")]
+        (0, "User's sister works at a shop."),
+        (1, "User works at a bank."),
+    ]
     assert {r.label for r in rows} == {"INDEPENDENT"} and rows[0].new == pairs[0].new
     assert extra.distractor_pairs(pairs, ["s"] * 4, HashEmbedder(), per_memory=0) == ([], [])
 
 
 def test_an_extra_row_is_fitted_on_only_with_its_pair_or_in_every_fold() -> None:
     data = cdata.Data(
-        names=(), x=np.zeros((3, 0)), blocks=[], y=np.zeros(3, dtype=int),
-        langs=np.array(["en"] * 3), sources=np.array(["a", "b", "b"]), groups=np.zeros(3),
-        rules=[""] * 3, rule_says=np.zeros(3), forced=np.zeros(3, dtype=bool),
-        several=np.zeros(3, dtype=bool), note=np.zeros(3, dtype=bool),
-        extra_parent=np.array([0, 1, 2, -1]), extra_weight=np.full(4, 0.5))
+        names=(),
+        x=np.zeros((3, 0)),
+        blocks=[],
+        y=np.zeros(3, dtype=int),
+        langs=np.array(["en"] * 3),
+        sources=np.array(["a", "b", "b"]),
+        groups=np.zeros(3),
+        rules=[""] * 3,
+        rule_says=np.zeros(3),
+        forced=np.zeros(3, dtype=bool),
+        several=np.zeros(3, dtype=bool),
+        note=np.zeros(3, dtype=bool),
+        extra_parent=np.array([0, 1, 2, -1]),
+        extra_weight=np.full(4, 0.5),
+    )
     data = cdata.Data(**{**vars(data), "extra": data})  # any Data stands for the rows
     # Source "a" left out: its pair's distractor is not fitted on; a dedup row always is.
     assert loso._extra_rows(data, np.array([1, 2])).tolist() == [1, 2, 3]
@@ -539,24 +748,43 @@ def test_the_training_command_defaults_to_the_shipped_head_and_extra_rows() -> N
     assert extra.extra_of(every).duplicates == extra.DEDUP_SOURCES
     assert all(path.is_file() for path in extra.DEDUP_SOURCES)
     assert extra.extra_flags(every) == " --duplicates"
-    judge = json.loads((BENCH.parent / "src" / "omoide" / "engine" / "classify" /
-                        "judge.json").read_text(encoding="utf-8"))
+    judge = json.loads(
+        (BENCH.parent / "src" / "omoide" / "engine" / "classify" / "judge.json").read_text(
+            encoding="utf-8"
+        )
+    )
     e5 = next(m for m in judge["models"] if m["embedder"].startswith("multilingual-e5"))
     assert "hidden" in e5  # the shipped e5 judge is the net, ``--head``'s default
 
 
 def test_a_distractor_is_fitted_on_as_not_contradictory_half_extendable_half_independent(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import _classify_extra as extra
 
     monkeypatch.setattr(extra, "band_raw", lambda embedder: -1.0)
-    rows = [{**ROWS[0], "id": "a"},
-            {**ROWS[0], "id": "b", "old": "User's sister lives in Bath.",
-             "new": "User's sister got a cat.", "label": "INDEPENDENT"},
-            {**ROWS[0], "id": "c", "old": "User rides a bike.",  # several sentences: none
-             "new": "User sold the bike. User walks now.", "label": "CONTRADICTORY"}]
-    data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, HashEmbedder(),
-                           extra.Extra(distractors=1, distractor_weight=0.4))
+    rows = [
+        {**ROWS[0], "id": "a"},
+        {
+            **ROWS[0],
+            "id": "b",
+            "old": "User's sister lives in Bath.",
+            "new": "User's sister got a cat.",
+            "label": "INDEPENDENT",
+        },
+        {
+            **ROWS[0],
+            "id": "c",
+            "old": "User rides a bike.",  # several sentences: none
+            "new": "User sold the bike. User walks now.",
+            "label": "CONTRADICTORY",
+        },
+    ]
+    data = cdata.load_data(
+        {"pairs": _write(tmp_path / "p.jsonl", rows)},
+        HashEmbedder(),
+        extra.Extra(distractors=1, distractor_weight=0.4),
+    )
     assert data.extra is not None and data.extra_weight is not None
     names = [cdata.CLASSES[k].value for k in data.extra.y]
     assert names == ["INDEPENDENT", "INDEPENDENT", "EXTENDABLE", "EXTENDABLE"]
@@ -571,12 +799,14 @@ def test_confusions_cost_is_the_macro_f1_given_back() -> None:
         pair = Pair(pair_id, "en", "old", "new", gold, "easy", split=split)
         return classify.Prediction(pair, label, 0.5, "judge (I=0.5); rule said unrelated")
 
-    preds = [said("a", "CONTRADICTORY", "CONTRADICTORY", "s1"),
-             said("b", "EXTENDABLE", "INDEPENDENT", "s1"),
-             said("c", "INDEPENDENT", "INDEPENDENT", "s1"),
-             said("d", "CONTRADICTORY", "CONTRADICTORY", "s2"),
-             said("e", "EXTENDABLE", "EXTENDABLE", "s2"),
-             said("f", "INDEPENDENT", "INDEPENDENT", "s2")]
+    preds = [
+        said("a", "CONTRADICTORY", "CONTRADICTORY", "s1"),
+        said("b", "EXTENDABLE", "INDEPENDENT", "s1"),
+        said("c", "INDEPENDENT", "INDEPENDENT", "s1"),
+        said("d", "CONTRADICTORY", "CONTRADICTORY", "s2"),
+        said("e", "EXTENDABLE", "EXTENDABLE", "s2"),
+        said("f", "INDEPENDENT", "INDEPENDENT", "s2"),
+    ]
     report = confusions.summarise(preds, top=2)
     assert report["sets"] == 2
     cell = report["confusions"]["E->I"]
@@ -586,19 +816,24 @@ def test_confusions_cost_is_the_macro_f1_given_back() -> None:
 
 
 def test_training_reads_a_new_memory_about_a_thing_the_old_names_as_extendable(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Session 32: the LOSO verdicts turn the model's INDEPENDENT into EXTENDABLE where the new
     memory is about a thing the old one names (``learned.extends``), as the server does; a
     close is left alone."""
     old = "The user has a parrot called Pepper."
-    rows = [{**ROWS[1], "id": "named", "old": old, "new": "Pepper says hello to everyone."},
-            {**ROWS[1], "id": "alone", "old": old, "new": "The user's neighbour keeps pigeons."},
-            {**ROWS[1], "id": "close", "old": old, "new": "Pepper says hello to everyone."}]
+    rows = [
+        {**ROWS[1], "id": "named", "old": old, "new": "Pepper says hello to everyone."},
+        {**ROWS[1], "id": "alone", "old": old, "new": "The user's neighbour keeps pigeons."},
+        {**ROWS[1], "id": "close", "old": old, "new": "Pepper says hello to everyone."},
+    ]
     data = cdata.load_data({"pairs": _write(tmp_path / "p.jsonl", rows)}, None)
     assert data.extends.tolist() == [True, False, True]
     assert "new_subject_named" not in cdata.FEATURE_SETS["rules+slots+scope+subject+align"]
-    independent, extendable = (cdata.CLASSES.index(r) for r in (
-        classify.Relation.INDEPENDENT, classify.Relation.EXTENDABLE))
+    independent, extendable = (
+        cdata.CLASSES.index(r)
+        for r in (classify.Relation.INDEPENDENT, classify.Relation.EXTENDABLE)
+    )
     probs = np.array([[0.8, 0.1, 0.1], [0.8, 0.1, 0.1], [0.0, 0.05, 0.95]])
     pred = loso.predictions(data, probs, np.zeros(3, dtype=bool), {"en": 0.9, "ja": 0.9})
     assert pred.tolist() == [extendable, independent, cdata.CONTRA]

@@ -17,10 +17,14 @@ import companion_property as probe  # noqa: E402
 
 def _rec() -> dict[str, Any]:
     # fused order 1, 2, 3; the companion prefers 3, then 2, then 1; note 3 is the relevant one
-    return {"query": "tea", "head": [[1, 0.9], [2, 0.8], [3, 0.7]],
-            "use": {"1": 0.1, "2": 0.5, "3": 0.9}, "e5": {"1": 0.9, "2": 0.8, "3": 0.7},
-            "texts": {"1": "green tea", "2": "black tea", "3": "緑茶"},
-            "relevant_rows": [3]}
+    return {
+        "query": "tea",
+        "head": [[1, 0.9], [2, 0.8], [3, 0.7]],
+        "use": {"1": 0.1, "2": 0.5, "3": 0.9},
+        "e5": {"1": 0.9, "2": 0.8, "3": 0.7},
+        "texts": {"1": "green tea", "2": "black tea", "3": "緑茶"},
+        "relevant_rows": [3],
+    }
 
 
 def test_one_weight_is_the_engines_blend() -> None:
@@ -73,9 +77,13 @@ def test_a_silent_candidate_takes_the_heads_median_cosine() -> None:
 
 def test_a_note_read_by_sentence() -> None:
     assert probe.note_sentences("I moved to Osaka. The rent is lower there!") == [
-        "I moved to Osaka.", "The rent is lower there!"]
+        "I moved to Osaka.",
+        "The rent is lower there!",
+    ]
     assert probe.note_sentences("大阪に引っ越した。家賃が安い。") == [
-        "大阪に引っ越した。", "家賃が安い。"]
+        "大阪に引っ越した。",
+        "家賃が安い。",
+    ]
     assert probe.note_sentences("One sentence only.") == []
     sentences = [0.2, 0.6, 0.4]
     assert probe.note_cosine(0.5, sentences, "whole") == 0.5

@@ -21,7 +21,9 @@ def test_parse_reads_kind_limit_cap_and_margin() -> None:
     assert Rule.parse("pooled:0.02/0.04+0.01") == Rule(0.02, True, 0.01, 0.04)
     assert str(Rule.parse("pooled:0.02/0.04+0.01")) == "pooled:0.02/0.04+0.01"
     assert Rule.parse_each("e5=pooled:0.02/0.04,use=fold:0.02") == {
-        "e5": Rule(0.02, True, 0.0, 0.04), "use": Rule(0.02, False, 0.0, 0.0)}
+        "e5": Rule(0.02, True, 0.0, 0.04),
+        "use": Rule(0.02, False, 0.0, 0.0),
+    }
 
 
 def test_holds_bounds_each_fold_the_pool_and_the_cap() -> None:

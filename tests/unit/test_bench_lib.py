@@ -17,7 +17,8 @@ from lib import cli, datasets, metrics, reports  # noqa: E402
 
 LOCOMO = {
     "conversation": {
-        "speaker_a": "Ana", "speaker_b": "Ben",
+        "speaker_a": "Ana",
+        "speaker_b": "Ben",
         "session_1_date_time": "1:56 pm on 8 May, 2023",
         "session_1": [
             {"speaker": "Ana", "dia_id": "D1:1", "text": "I adopted a cat."},
@@ -29,10 +30,18 @@ LOCOMO = {
         "session_3": [],
     },
     "qa": [
-        {"question": "What did Ana adopt?", "answer": "a cat", "evidence": ["D:1:1"],
-         "category": 4},
-        {"question": "Cat's name?", "answer": "Miso", "evidence": ["D2:01; D1:1", "D"],
-         "category": 1},
+        {
+            "question": "What did Ana adopt?",
+            "answer": "a cat",
+            "evidence": ["D:1:1"],
+            "category": 4,
+        },
+        {
+            "question": "Cat's name?",
+            "answer": "Miso",
+            "evidence": ["D2:01; D1:1", "D"],
+            "category": 1,
+        },
         {"question": "Ben's dog?", "adversarial_answer": "Rex", "evidence": [], "category": 5},
     ],
     "observation": {},
@@ -65,11 +74,20 @@ def test_the_locomo_loader_irons_out_the_data_quirks(locomo_dir: Path) -> None:
 
 def test_the_retrieval_set_loader_reads_memories_and_queries(tmp_path: Path) -> None:
     path = tmp_path / "dev.jsonl"
-    rows = [{"type": "memory", "id": "m1", "lang": "ja", "content": "ユーザーは大阪に住んでいる"},
-            {"type": "query", "id": "q1", "lang": "en", "query": "Where?", "relevant": ["m1"],
-             "kind": "crosslingual"}]
-    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n\n",
-                    encoding="utf-8")
+    rows = [
+        {"type": "memory", "id": "m1", "lang": "ja", "content": "ユーザーは大阪に住んでいる"},
+        {
+            "type": "query",
+            "id": "q1",
+            "lang": "en",
+            "query": "Where?",
+            "relevant": ["m1"],
+            "kind": "crosslingual",
+        },
+    ]
+    path.write_text(
+        "\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n\n", encoding="utf-8"
+    )
     data = datasets.load_retrieval_set(path)
     assert data.memories == {"m1": "ユーザーは大阪に住んでいる"}
     assert data.queries[0].relevant == frozenset({"m1"})
@@ -80,8 +98,7 @@ def test_budget_scoring_counts_only_what_fits(locomo_dir: Path) -> None:
     [conv] = datasets.load_conversations(locomo_dir)
     qa = conv.qa[1]  # evidence D2:1 and D1:1, answer "Miso"
     note = metrics.Retrieved("note", "The cat is called Miso.", ("D2:1",))
-    excerpt = metrics.lines_result("episode", ["[2023-05-08]"], [("Ana: I adopted a cat.",
-                                                                   "D1:1")])
+    excerpt = metrics.lines_result("episode", ["[2023-05-08]"], [("Ana: I adopted a cat.", "D1:1")])
     both = metrics.score_question(qa, [note, excerpt], budget=100)
     assert (both.recall, both.contained, both.rr) == (1.0, True, 1.0)
     tight = metrics.score_question(qa, [excerpt, note], budget=9)  # 36 characters

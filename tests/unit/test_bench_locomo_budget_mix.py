@@ -21,11 +21,21 @@ def _result(kind: str, chars: int, *turns: str) -> dict[str, Any]:
 
 
 def test_counts_only_what_fitted_by_kind_and_session() -> None:
-    rows = [{"system": "plan:default", "category": 1, "evidence": ["D1:2", "D3:4"],
-             "included": 2,
-             "top": str([_result("note", 200, "D1:2"),
-                         _result("episode", 600, "D2:1", "D2:2", "D2:3"),
-                         _result("note", 100, "D3:4")])}]  # written as the bench writes it
+    rows = [
+        {
+            "system": "plan:default",
+            "category": 1,
+            "evidence": ["D1:2", "D3:4"],
+            "included": 2,
+            "top": str(
+                [
+                    _result("note", 200, "D1:2"),
+                    _result("episode", 600, "D2:1", "D2:2", "D2:3"),
+                    _result("note", 100, "D3:4"),
+                ]
+            ),
+        }
+    ]  # written as the bench writes it
     sums = budget_mix.mix(rows)[1]
     assert sums["note_results"] == 1 and sums["episode_results"] == 1
     assert sums["note_evidence"] == 1 and sums["episode_evidence"] == 0

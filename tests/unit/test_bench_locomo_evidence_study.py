@@ -19,19 +19,37 @@ from locomo_evidence_study import Asked, Shown  # noqa: E402
 
 def test_place_bands() -> None:
     assert [study.place(r, 5) for r in (0, 4, 5, 14, 15, 29, 30, None)] == [
-        "budget", "budget", "next15", "next15", "15-29", "15-29", "30-49", "none"]
+        "budget",
+        "budget",
+        "next15",
+        "next15",
+        "15-29",
+        "15-29",
+        "30-49",
+        "none",
+    ]
 
 
-def _asked(evidence: tuple[str, ...], ranked: list[Shown], included: int,
-           noted: dict[str, set[str]], category: int = 1) -> Asked:
+def _asked(
+    evidence: tuple[str, ...],
+    ranked: list[Shown],
+    included: int,
+    noted: dict[str, set[str]],
+    category: int = 1,
+) -> Asked:
     return Asked("7", category, evidence, ranked, included, False, noted)
 
 
 def test_set_study_counts_evidence_places_and_idle_budget() -> None:
-    ranked = [Shown("note", "hub", ("D1:1",), "e1"), Shown("note", "n2", ("D1:2",), "e1"),
-              Shown("episode", "9", ("D2:1", "D2:2"), None), Shown("note", "n3", ("D3:5",), "e3")]
-    item = _asked(("D1:2", "D3:5", "D4:1"), ranked, 3,
-                  {"D1:2": {"n2"}, "D3:5": {"n3"}, "D4:1": set()})
+    ranked = [
+        Shown("note", "hub", ("D1:1",), "e1"),
+        Shown("note", "n2", ("D1:2",), "e1"),
+        Shown("episode", "9", ("D2:1", "D2:2"), None),
+        Shown("note", "n3", ("D3:5",), "e3"),
+    ]
+    item = _asked(
+        ("D1:2", "D3:5", "D4:1"), ranked, 3, {"D1:2": {"n2"}, "D3:5": {"n3"}, "D4:1": set()}
+    )
     other = _asked(("D9:9",), [Shown("note", "hub", ("D1:1",), "e1")], 1, {"D9:9": set()})
     hub = study.hubs([item, other])
     assert ("7", "hub") in hub
@@ -46,11 +64,20 @@ def test_set_study_counts_evidence_places_and_idle_budget() -> None:
 
 def test_temporal_study_counts_questions_with_evidence_outside() -> None:
     inside = _asked(("D1:1",), [Shown("note", "a", ("D1:1",), "e")], 1, {"D1:1": {"a"}}, 2)
-    outside = _asked(("D2:1",), [Shown("note", "b", ("D1:1",), "e"),
-                                 Shown("episode", "3", ("D2:1",), None)], 1, {"D2:1": set()}, 2)
+    outside = _asked(
+        ("D2:1",),
+        [Shown("note", "b", ("D1:1",), "e"), Shown("episode", "3", ("D2:1",), None)],
+        1,
+        {"D2:1": set()},
+        2,
+    )
     c = study.temporal_study([inside, outside])
     assert (c["questions"], c["questions_outside"], c["turn_budget"], c["turn_next15"]) == (
-        2, 1, 1, 1)
+        2,
+        1,
+        1,
+        1,
+    )
     assert (c["noted"], c["outside_noted"]) == (1, 0)
 
 

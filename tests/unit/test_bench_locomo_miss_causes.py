@@ -18,13 +18,15 @@ from lib.metrics import Retrieved, lines_result  # noqa: E402
 
 
 def test_waste_counts_notes_and_lines_whose_turns_a_result_above_shows() -> None:
-    excerpt = lines_result("episode", ["[2024-02-01]"],
-                           [("Ann: we moved the piano", "D1:1"), ("Bob: nice", "D1:2")])
+    excerpt = lines_result(
+        "episode", ["[2024-02-01]"], [("Ann: we moved the piano", "D1:1"), ("Bob: nice", "D1:2")]
+    )
     again = Retrieved("note", "Ann moved the piano.", ("D1:1",))
     new = Retrieved("note", "Bob likes jazz.", ("D1:5",))
     bare = Retrieved("note", "Evolved.", ())
-    second = lines_result("episode", ["[2024-02-01]"],
-                          [("Bob: nice", "D1:2"), ("Ann: thanks", "D1:3")])
+    second = lines_result(
+        "episode", ["[2024-02-01]"], [("Bob: nice", "D1:2"), ("Ann: thanks", "D1:3")]
+    )
     dup, unsourced, lines = causes.waste([excerpt, again, new, bare, second])
     assert dup == len(again.content) + 1
     assert unsourced == len(bare.content) + 1

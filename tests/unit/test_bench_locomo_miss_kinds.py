@@ -18,16 +18,23 @@ from lib.datasets import LocomoConversation, LocomoQA, LocomoSession, LocomoTurn
 
 
 def conversation() -> LocomoConversation:
-    first = (LocomoTurn("D1:1", 1, "Ann", "What are your cats called?"),
-             LocomoTurn("D1:2", 1, "Bob", "Luna and Oliver!"),
-             LocomoTurn("D1:3", 1, "Ann", "Cute. Look at this.", image_caption="a red kite"),
-             LocomoTurn("D1:4", 1, "Bob", "I bought a kite at the fair. Want one?"))
+    first = (
+        LocomoTurn("D1:1", 1, "Ann", "What are your cats called?"),
+        LocomoTurn("D1:2", 1, "Bob", "Luna and Oliver!"),
+        LocomoTurn("D1:3", 1, "Ann", "Cute. Look at this.", image_caption="a red kite"),
+        LocomoTurn("D1:4", 1, "Bob", "I bought a kite at the fair. Want one?"),
+    )
     moved = "We moved to Osaka last spring, and after a few weeks of boxes and trains we love it."
     second = (LocomoTurn("D2:1", 2, "Ann", moved),)
     return LocomoConversation(
-        "1", "Ann", "Bob",
-        (LocomoSession(1, datetime(2023, 5, 8, 13, 56), "1:56 pm on 8 May, 2023", first),
-         LocomoSession(2, datetime(2023, 6, 1, 9, 0), "9:00 am on 1 June, 2023", second)))
+        "1",
+        "Ann",
+        "Bob",
+        (
+            LocomoSession(1, datetime(2023, 5, 8, 13, 56), "1:56 pm on 8 May, 2023", first),
+            LocomoSession(2, datetime(2023, 6, 1, 9, 0), "9:00 am on 1 June, 2023", second),
+        ),
+    )
 
 
 def qa(answer: str, *evidence: str) -> LocomoQA:
@@ -52,7 +59,11 @@ def test_a_turn_after_a_question_is_a_reply_and_a_session_start_is_not() -> None
 
 
 def test_a_keyword_row_gets_the_turn_before_it_in_its_session_only() -> None:
-    rows = [(1, 7, "What is it?", "What is it"), (2, 7, "A kite.", "A kite"),
-            (3, 7, "Nice.", "Nice"), (4, 8, "Hello?", "Hello")]
+    rows = [
+        (1, 7, "What is it?", "What is it"),
+        (2, 7, "A kite.", "A kite"),
+        (3, 7, "Nice.", "Nice"),
+        (4, 8, "Hello?", "Hello"),
+    ]
     assert keywords.expanded(rows, "prev") == [("What is it A kite", 2), ("A kite Nice", 3)]
     assert keywords.expanded(rows, "prev_question") == [("What is it A kite", 2)]

@@ -23,7 +23,10 @@ def test_an_evidence_turn_is_placed_in_the_budget_just_after_it_further_or_nowhe
 
 
 def test_a_line_cut_short_is_not_a_turn_shown_whole() -> None:
-    excerpt = lines_result("episode", ["[2023-05-08]"],
-                           [("Ann: the whole turn", "D1:1"), ("Bob: the start of a …", "D1:2")])
+    excerpt = lines_result(
+        "episode",
+        ["[2023-05-08]"],
+        [("Ann: the whole turn", "D1:1"), ("Bob: the start of a …", "D1:2")],
+    )
     assert misses.whole_lines(excerpt) == {"D1:1"}
     assert misses.whole_lines(Retrieved("note", "Ann said so …", ("D1:3",))) == {"D1:3"}

@@ -19,9 +19,11 @@ from omoide.engine.search_plan import DEFAULT_PLAN, PRESETS  # noqa: E402
 def test_a_variant_is_a_preset_or_fields_over_the_default_plan() -> None:
     assert probe.plan_of("shared_scale") is PRESETS["shared_scale"]
     assert probe.plan_of("shared_scale=1+scale_depth=60") == replace(
-        DEFAULT_PLAN, shared_scale=True, scale_depth=60)
+        DEFAULT_PLAN, shared_scale=True, scale_depth=60
+    )
     assert probe.plan_of("fold_notes=0+fallback_similarity=0.7") == replace(
-        DEFAULT_PLAN, fold_notes=False, fallback_similarity=0.7)
+        DEFAULT_PLAN, fold_notes=False, fallback_similarity=0.7
+    )
 
 
 def test_an_unknown_variant_stops_the_probe() -> None:

@@ -18,18 +18,35 @@ from omoide.model import Event  # noqa: E402
 
 
 def _event(i: int, speaker: str, text: str) -> Event:
-    return Event(id=i, session_id="s", seq=i, speaker=speaker, role="user", content=text,
-                 timestamp=datetime(2023, 5, 8, tzinfo=UTC), external_id=None, episode_id=None)
+    return Event(
+        id=i,
+        session_id="s",
+        seq=i,
+        speaker=speaker,
+        role="user",
+        content=text,
+        timestamp=datetime(2023, 5, 8, tzinfo=UTC),
+        external_id=None,
+        episode_id=None,
+    )
 
 
 def test_previous_turn_comes_first_and_never_from_another_session() -> None:
-    events = [_event(1, "Ana", "Did you go?"), _event(2, "Ben", "Yes, last Tuesday!"),
-              _event(3, "Ana", "New day.")]
+    events = [
+        _event(1, "Ana", "Did you go?"),
+        _event(2, "Ben", "Yes, last Tuesday!"),
+        _event(3, "Ana", "New day."),
+    ]
     same = [False, True, False]  # turn 3 opens a new session
     assert probe.passages(events, same, with_next=False) == [
-        "Ana: Did you go?", "Ana: Did you go?\nBen: Yes, last Tuesday!", "Ana: New day."]
-    assert probe.passages(events, same, with_next=True)[0] == \
-        "Ana: Did you go?\nBen: Yes, last Tuesday!"
+        "Ana: Did you go?",
+        "Ana: Did you go?\nBen: Yes, last Tuesday!",
+        "Ana: New day.",
+    ]
+    assert (
+        probe.passages(events, same, with_next=True)[0]
+        == "Ana: Did you go?\nBen: Yes, last Tuesday!"
+    )
 
 
 def test_blend_adds_the_previous_vector_within_a_session_and_stays_unit() -> None:
@@ -41,8 +58,17 @@ def test_blend_adds_the_previous_vector_within_a_session_and_stays_unit() -> Non
 
 
 def test_only_photo_turns_get_a_caption_passage_of_their_own() -> None:
-    photo = Event(id=4, session_id="s", seq=4, speaker="Ana", role="user", content="Look!",
-                  timestamp=datetime(2023, 5, 8, tzinfo=UTC), external_id=None, episode_id=None,
-                  metadata={"image_caption": "a red kite"})
+    photo = Event(
+        id=4,
+        session_id="s",
+        seq=4,
+        speaker="Ana",
+        role="user",
+        content="Look!",
+        timestamp=datetime(2023, 5, 8, tzinfo=UTC),
+        external_id=None,
+        episode_id=None,
+        metadata={"image_caption": "a red kite"},
+    )
     pairs = probe.caption_passages([_event(1, "Ana", "Hi."), photo])
     assert pairs == [(photo, "Ana: [image: a red kite]")]

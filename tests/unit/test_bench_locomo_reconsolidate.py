@@ -36,4 +36,5 @@ def test_the_benchmark_command_records_a_non_default_sentence_limit() -> None:
     data = consolidate_bench.DEFAULT_LOCOMO_DIR
     assert "--max-sentences" not in consolidate_bench._command(data, 0.5, "")
     assert consolidate_bench._command(data, 0.5, "26", 2).endswith(
-        "--conversations 26 --max-sentences-per-note 2")
+        "--conversations 26 --max-sentences-per-note 2"
+    )

@@ -22,13 +22,17 @@ from omoide.engine.search_plan import preset  # noqa: E402
 from omoide.wiring import build  # noqa: E402
 
 DATA = RetrievalSet(
-    memories={"m1": "The user drinks green tea every morning.",
-              "m2": "The user's dentist appointment is on Friday at noon.",
-              "m3": "ユーザーは京都に住んでいる。"},
-    queries=(RetrievalQuery("q1", "green tea morning", frozenset({"m1"}), "keyword", "en"),
-             RetrievalQuery("q2", "dentist appointment Friday", frozenset({"m2"}), "keyword",
-                            "en"),
-             RetrievalQuery("q3", "zebra xylophone", frozenset({"m3"}), "direct", "ja")))
+    memories={
+        "m1": "The user drinks green tea every morning.",
+        "m2": "The user's dentist appointment is on Friday at noon.",
+        "m3": "ユーザーは京都に住んでいる。",
+    },
+    queries=(
+        RetrievalQuery("q1", "green tea morning", frozenset({"m1"}), "keyword", "en"),
+        RetrievalQuery("q2", "dentist appointment Friday", frozenset({"m2"}), "keyword", "en"),
+        RetrievalQuery("q3", "zebra xylophone", frozenset({"m3"}), "direct", "ja"),
+    ),
+)
 
 
 def test_each_query_has_its_row_and_a_group_is_scored_from_them(tmp_path: Path) -> None:
@@ -41,7 +45,10 @@ def test_each_query_has_its_row_and_a_group_is_scored_from_them(tmp_path: Path) 
         app.close()
     rows = result["queries"]
     assert [(r["id"], r["kind"], r["lang"]) for r in rows] == [
-        ("q1", "keyword", "en"), ("q2", "keyword", "en"), ("q3", "direct", "ja")]
+        ("q1", "keyword", "en"),
+        ("q2", "keyword", "en"),
+        ("q3", "direct", "ja"),
+    ]
     assert rows[0]["rank"] == 1 and rows[0]["rr"] == 1.0
     assert rows[2]["rank"] is None and rows[2]["rr"] == 0.0
     # the rows add up to the summary the report already gave

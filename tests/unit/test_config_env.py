@@ -38,13 +38,21 @@ def test_a_short_dashboard_secret_is_refused() -> None:
         Settings.from_env({"OMOIDE_DASHBOARD_SECRET": "short"})
 
 
-@pytest.mark.parametrize(("var", "raw", "named"), [
-    ("OMOIDE_PORT", "70000", "0-65535"), ("OMOIDE_PORT", "-1", "0-65535"),
-    ("OMOIDE_WORKERS", "-1", "at least 0"), ("OMOIDE_EMBED_THREADS", "0", "at least 1"),
-    ("OMOIDE_EMBED_BATCH", "0", "at least 1"), ("OMOIDE_MAX_BODY_BYTES", "-5", "at least 1"),
-    ("OMOIDE_MAX_IMPORT_BYTES", "0", "at least 1")])
+@pytest.mark.parametrize(
+    ("var", "raw", "named"),
+    [
+        ("OMOIDE_PORT", "70000", "0-65535"),
+        ("OMOIDE_PORT", "-1", "0-65535"),
+        ("OMOIDE_WORKERS", "-1", "at least 0"),
+        ("OMOIDE_EMBED_THREADS", "0", "at least 1"),
+        ("OMOIDE_EMBED_BATCH", "0", "at least 1"),
+        ("OMOIDE_MAX_BODY_BYTES", "-5", "at least 1"),
+        ("OMOIDE_MAX_IMPORT_BYTES", "0", "at least 1"),
+    ],
+)
 def test_process_integers_out_of_range_are_refused_naming_the_variable(
-        var: str, raw: str, named: str) -> None:
+    var: str, raw: str, named: str
+) -> None:
     """A port past 65535 was a traceback from bind() after the app was built; a negative body
     limit refused every request with a 413; -1 workers ran none, without a word."""
     with pytest.raises(InvalidInput) as refused:
@@ -63,12 +71,17 @@ def test_both_search_weights_at_zero_in_the_environment_stop_start_up() -> None:
     assert Settings.from_env({"OMOIDE_KEYWORD_WEIGHT": "0"}).persona_defaults.keyword_weight == 0
 
 
-@pytest.mark.parametrize(("var", "value", "override"), [
-    ("OMOIDE_PORT", "abc", {"port": 9000}), ("OMOIDE_PORT", "70000", {"port": 0}),
-    ("OMOIDE_WORKERS", "many", {"workers": 2}),
-])
-def test_an_override_wins_over_a_bad_environment_value(var: str, value: str,
-                                                       override: dict[str, object]) -> None:
+@pytest.mark.parametrize(
+    ("var", "value", "override"),
+    [
+        ("OMOIDE_PORT", "abc", {"port": 9000}),
+        ("OMOIDE_PORT", "70000", {"port": 0}),
+        ("OMOIDE_WORKERS", "many", {"workers": 2}),
+    ],
+)
+def test_an_override_wins_over_a_bad_environment_value(
+    var: str, value: str, override: dict[str, object]
+) -> None:
     """A command-line flag (``serve --port``) replaces the variable, so its bad value is
     never read; without the flag the same value is still refused naming the variable."""
     settings = Settings.from_env({var: value}, **override)
@@ -77,28 +90,36 @@ def test_an_override_wins_over_a_bad_environment_value(var: str, value: str,
 
 
 def test_a_bad_port_without_an_override_is_refused_naming_the_variable() -> None:
-    with pytest.raises(InvalidInput, match=re.escape(
+    with pytest.raises(
+        InvalidInput,
+        match=re.escape(
             "OMOIDE_PORT must be an integer written with the digits 0-9 (as in JSON: e.g. 5 or "
-            "300), got \"abc\"")):
+            '300), got "abc"'
+        ),
+    ):
         Settings.from_env({"OMOIDE_PORT": "abc"})
 
 
 def test_a_persona_setting_in_the_environment_reads_full_width_digits() -> None:
     """OMOIDE_SESSION_IDLE_MINUTES=３０ was refused ("digits 0-9") while dates take full-width
     digits everywhere; other scripts' digits are still refused."""
-    defaults = Settings.from_env({"OMOIDE_SESSION_IDLE_MINUTES": "３０",
-                                  "OMOIDE_KEEP_RECENT": "１２"}).persona_defaults
+    defaults = Settings.from_env(
+        {"OMOIDE_SESSION_IDLE_MINUTES": "３０", "OMOIDE_KEEP_RECENT": "１２"}
+    ).persona_defaults
     assert (defaults.session_idle_minutes, defaults.keep_recent) == (30.0, 12)
     with pytest.raises(InvalidInput, match="digits 0-9"):
         Settings.from_env({"OMOIDE_KEEP_RECENT": "٣"})
 
 
-@pytest.mark.parametrize(("zone", "says"), [
-    pytest.param("asia/tokyo", "did you mean 'Asia/Tokyo'?", id="case"),
-    pytest.param("Asia/Tokyo ", "did you mean 'Asia/Tokyo'?", id="trailing-space"),
-    pytest.param("JST", "an abbreviation such as JST", id="abbreviation"),
-    pytest.param("+09:00", "e.g. Asia/Tokyo", id="offset"),
-])
+@pytest.mark.parametrize(
+    ("zone", "says"),
+    [
+        pytest.param("asia/tokyo", "did you mean 'Asia/Tokyo'?", id="case"),
+        pytest.param("Asia/Tokyo ", "did you mean 'Asia/Tokyo'?", id="trailing-space"),
+        pytest.param("JST", "an abbreviation such as JST", id="abbreviation"),
+        pytest.param("+09:00", "e.g. Asia/Tokyo", id="offset"),
+    ],
+)
 def test_an_unknown_time_zone_is_told_the_name_it_may_mean(zone: str, says: str) -> None:
     """'asia/tokyo' was refused with no hint that zone names are case-sensitive."""
     with pytest.raises(InvalidInput, match="not a known IANA time zone") as refused:
@@ -106,11 +127,18 @@ def test_an_unknown_time_zone_is_told_the_name_it_may_mean(zone: str, says: str)
     assert says in refused.value.message
 
 
-@pytest.mark.parametrize(("var", "value"), [
-    ("OMOIDE_MAX_BODY_BYTES", "1_000_000"), ("OMOIDE_PORT", "+8765"), ("OMOIDE_WORKERS", "٣"),
-    ("OMOIDE_EMBED_TIMEOUT", "inf"), ("OMOIDE_EMBED_TIMEOUT", ".5"),
-    ("OMOIDE_JOB_LEASE_SECONDS", "6_0"), ("OMOIDE_LLM_TIMEOUT", "1_0"),
-])
+@pytest.mark.parametrize(
+    ("var", "value"),
+    [
+        ("OMOIDE_MAX_BODY_BYTES", "1_000_000"),
+        ("OMOIDE_PORT", "+8765"),
+        ("OMOIDE_WORKERS", "٣"),
+        ("OMOIDE_EMBED_TIMEOUT", "inf"),
+        ("OMOIDE_EMBED_TIMEOUT", ".5"),
+        ("OMOIDE_JOB_LEASE_SECONDS", "6_0"),
+        ("OMOIDE_LLM_TIMEOUT", "1_0"),
+    ],
+)
 def test_a_process_number_is_read_as_a_json_number(var: str, value: str) -> None:
     """Session 25: ``int()``/``float()`` read ``OMOIDE_MAX_BODY_BYTES=1_000_000`` and
     ``OMOIDE_EMBED_TIMEOUT=.5``; process variables read numbers as persona settings do."""
@@ -123,7 +151,15 @@ def test_a_process_number_is_read_as_a_json_number(var: str, value: str) -> None
 
 
 def test_a_process_number_reads_full_width_digits_and_json_forms() -> None:
-    settings = Settings.from_env({"OMOIDE_PORT": "８７６６", "OMOIDE_EMBED_TIMEOUT": "2.5e1",
-                                  "OMOIDE_MAX_BODY_BYTES": " 2000000 "})
-    assert (settings.port, settings.embed_timeout_s, settings.max_body_bytes) == \
-        (8766, 25.0, 2_000_000)
+    settings = Settings.from_env(
+        {
+            "OMOIDE_PORT": "８７６６",
+            "OMOIDE_EMBED_TIMEOUT": "2.5e1",
+            "OMOIDE_MAX_BODY_BYTES": " 2000000 ",
+        }
+    )
+    assert (settings.port, settings.embed_timeout_s, settings.max_body_bytes) == (
+        8766,
+        25.0,
+        2_000_000,
+    )

@@ -74,8 +74,12 @@ def imported_names(path: Path) -> set[str]:
 
 
 def _private_modules() -> set[str]:
-    return {f"omoide.engine.{pkg}.{path.stem}" for pkg in SUBPACKAGES
-            for path in (SRC / "engine" / pkg).glob("*.py") if path.stem != "__init__"}
+    return {
+        f"omoide.engine.{pkg}.{path.stem}"
+        for pkg in SUBPACKAGES
+        for path in (SRC / "engine" / pkg).glob("*.py")
+        if path.stem != "__init__"
+    }
 
 
 @pytest.mark.parametrize("package", SUBPACKAGES)
@@ -93,8 +97,11 @@ def test_engine_subpackages_are_used_through_their_public_face() -> None:
     """Outside a subpackage, src and bench import ``omoide.engine.X``, never a module inside it
     (tests of a private module may)."""
     private = _private_modules()
-    outside = [p for p in SRC.rglob("*.py")
-               if not any(p.is_relative_to(SRC / "engine" / pkg) for pkg in SUBPACKAGES)]
+    outside = [
+        p
+        for p in SRC.rglob("*.py")
+        if not any(p.is_relative_to(SRC / "engine" / pkg) for pkg in SUBPACKAGES)
+    ]
     for path in [*outside, *sorted((REPO / "bench").rglob("*.py"))]:
         reached = imported_names(path) & private
         assert not reached, f"{path.relative_to(REPO)} imports {sorted(reached)}"
@@ -135,15 +142,20 @@ STORE_SHARED = {"omoide.store", "omoide.store.port", "omoide.store.vectors"}
 
 
 def _adapters() -> set[str]:
-    return {f"omoide.store.{p.name}" for p in (SRC / "store").iterdir()
-            if p.is_dir() and (p / "__init__.py").exists()}
+    return {
+        f"omoide.store.{p.name}"
+        for p in (SRC / "store").iterdir()
+        if p.is_dir() and (p / "__init__.py").exists()
+    }
 
 
 def _outside_store() -> list[Path]:
     """Every module but the store package and the composition root."""
-    return [p for p in sorted(SRC.rglob("*.py"))
-            if p.relative_to(SRC).parts[0] != "store"
-            and p.relative_to(SRC).as_posix() != "wiring.py"]
+    return [
+        p
+        for p in sorted(SRC.rglob("*.py"))
+        if p.relative_to(SRC).parts[0] != "store" and p.relative_to(SRC).as_posix() != "wiring.py"
+    ]
 
 
 def test_there_is_an_adapter_to_guard() -> None:
@@ -182,20 +194,25 @@ def test_model_is_a_leaf() -> None:
         top = {n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module}
         for name in top:
             if name.split(".")[0] == "omoide":
-                assert name == "omoide.errors" or name.startswith("omoide.model"), \
-                    f"{path}: {name}"
+                assert name == "omoide.errors" or name.startswith("omoide.model"), f"{path}: {name}"
 
 
 def _reaches_into_the_store(path: Path) -> list[str]:
     """``app.store`` / ``app.jobs`` (or ``omoide.…``): a route or command doing a service's job."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [f"{node.value.id}.{node.attr}" for node in ast.walk(tree)
-            if isinstance(node, ast.Attribute) and node.attr in {"store", "jobs"}
-            and isinstance(node.value, ast.Name) and node.value.id in {"app", "omoide"}]
+    return [
+        f"{node.value.id}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr in {"store", "jobs"}
+        and isinstance(node.value, ast.Name)
+        and node.value.id in {"app", "omoide"}
+    ]
 
 
-@pytest.mark.parametrize("path", [*modules("api"), SRC / "cli.py"],
-                         ids=lambda p: p.relative_to(SRC).as_posix())
+@pytest.mark.parametrize(
+    "path", [*modules("api"), SRC / "cli.py"], ids=lambda p: p.relative_to(SRC).as_posix()
+)
 def test_routes_and_commands_call_services_not_the_store(path: Path) -> None:
     assert _reaches_into_the_store(path) == [], path
 
@@ -245,7 +262,8 @@ def test_the_error_body_is_built_in_one_place() -> None:
             if isinstance(node, ast.Dict):
                 for key, value in zip(node.keys, node.values, strict=True):
                     assert not _is_error_body(key, value), (
-                        f"{_relative(path)}:{node.lineno} builds an error body by hand")
+                        f"{_relative(path)}:{node.lineno} builds an error body by hand"
+                    )
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "dict":
                 assert "error" not in {k.arg for k in node.keywords}, _relative(path)
 
@@ -260,7 +278,8 @@ def test_mcp_tools_share_one_tooling_module() -> None:
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None)
                 assert name not in {"ToolAnnotations", "CallToolResult", "TextContent"}, (
-                    f"{_relative(path)}:{node.lineno}")
+                    f"{_relative(path)}:{node.lineno}"
+                )
         if path.name.startswith("tools_"):
             assert "omoide.api.mcp.server" not in imports_of(path), _relative(path)
 
@@ -282,11 +301,13 @@ def test_the_memory_field_list_lives_in_model() -> None:
             named = _dict_keys(node) & set(VERSIONED_FIELDS)
             assert len(named) <= len(VERSIONED_FIELDS) // 2, (
                 f"{_relative(path)}:{getattr(node, 'lineno', '?')} lists memory fields: "
-                f"{sorted(named)}")
+                f"{sorted(named)}"
+            )
 
 
-@pytest.mark.parametrize("shape", [{"query", "mode", "results"}, {"key", "versions"},
-                                   {"key", "history"}])
+@pytest.mark.parametrize(
+    "shape", [{"query", "mode", "results"}, {"key", "versions"}, {"key", "history"}]
+)
 def test_search_and_history_shapes_come_from_render(shape: set[str]) -> None:
     """HTTP, MCP and the CLI answer a search or a history through ``api/render.py``."""
     for path in SRC.rglob("*.py"):
@@ -297,7 +318,8 @@ def test_search_and_history_shapes_come_from_render(shape: set[str]) -> None:
 
 
 _SINCE_LAST_ACCESS = re.compile(
-    r"last_accessed\b[\"'\]]*\s+or\b|COALESCE\(\s*[\w.]*last_accessed", re.IGNORECASE)
+    r"last_accessed\b[\"'\]]*\s+or\b|COALESCE\(\s*[\w.]*last_accessed", re.IGNORECASE
+)
 
 
 def test_time_since_last_access_is_stated_once() -> None:

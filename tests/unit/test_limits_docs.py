@@ -11,8 +11,11 @@ API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
 
 def _row(what: str) -> str:
-    rows = [line for line in API_DOC.read_text(encoding="utf-8").splitlines()
-            if line.startswith(f"| {what}")]
+    rows = [
+        line
+        for line in API_DOC.read_text(encoding="utf-8").splitlines()
+        if line.startswith(f"| {what}")
+    ]
     assert len(rows) == 1, f"docs/api.md has no single limits row for {what!r}"
     return rows[0]
 

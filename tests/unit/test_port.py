@@ -72,8 +72,11 @@ def _members(protocol: type) -> dict[str, Any]:
 
 
 def _params(fn: Any) -> list[tuple[str, Any, bool]]:
-    return [(p.name, p.kind, p.default is inspect.Parameter.empty)
-            for p in inspect.signature(fn).parameters.values() if p.name != "self"]
+    return [
+        (p.name, p.kind, p.default is inspect.Parameter.empty)
+        for p in inspect.signature(fn).parameters.values()
+        if p.name != "self"
+    ]
 
 
 @pytest.mark.parametrize(("protocol", "adapter"), PAIRS, ids=lambda c: c.__name__)

@@ -8,16 +8,19 @@ import pytest
 from omoide.store.postgres.rls import PERSONA_WALLS, WALLED_TABLES, touches_walled
 
 
-@pytest.mark.parametrize(("statement", "walled"), [
-    ("SELECT revision FROM personas WHERE id = ?", False),
-    ("SELECT settings FROM personas WHERE name = ?", False),
-    ("SELECT count(*) FROM memories_fts_tri", False),  # keyword index: not walled
-    ("SELECT f.rowid FROM memories_fts f JOIN memories AS b ON b.id = f.rowid", True),
-    ("select * from MEMORIES where key = ?", True),
-    ("INSERT INTO jobs (kind) VALUES (?)", True),
-    ("UPDATE user_state_history SET valid_until = ? WHERE id = ?", True),
-    ("SELECT 1", False),
-])
+@pytest.mark.parametrize(
+    ("statement", "walled"),
+    [
+        ("SELECT revision FROM personas WHERE id = ?", False),
+        ("SELECT settings FROM personas WHERE name = ?", False),
+        ("SELECT count(*) FROM memories_fts_tri", False),  # keyword index: not walled
+        ("SELECT f.rowid FROM memories_fts f JOIN memories AS b ON b.id = f.rowid", True),
+        ("select * from MEMORIES where key = ?", True),
+        ("INSERT INTO jobs (kind) VALUES (?)", True),
+        ("UPDATE user_state_history SET valid_until = ? WHERE id = ?", True),
+        ("SELECT 1", False),
+    ],
+)
 def test_a_read_binds_the_session_only_for_walled_tables(statement: str, walled: bool) -> None:
     assert touches_walled(statement) is walled
 

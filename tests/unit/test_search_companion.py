@@ -18,25 +18,31 @@ from omoide.service.vector_cache import VectorCache
 from omoide.wiring import companion_name
 
 
-@pytest.mark.parametrize(("setting", "model_id", "expected"), [
-    ("auto", E5Embedder.model_id, "use"),
-    ("auto", USEEmbedder.model_id, None),  # measured: e5 does not help USE
-    ("auto", "hash-3gram-256", None),
-    ("auto", "text-embedding-3-small", None),
-    ("off", E5Embedder.model_id, None),
-    ("e5", E5Embedder.model_id, None),  # never the server's own model
-    ("e5", USEEmbedder.model_id, "e5"),
-    ("use", "text-embedding-3-small", "use"),
-])
-def test_the_companion_is_the_other_bundled_embedder(setting: str, model_id: str,
-                                                     expected: str | None) -> None:
+@pytest.mark.parametrize(
+    ("setting", "model_id", "expected"),
+    [
+        ("auto", E5Embedder.model_id, "use"),
+        ("auto", USEEmbedder.model_id, None),  # measured: e5 does not help USE
+        ("auto", "hash-3gram-256", None),
+        ("auto", "text-embedding-3-small", None),
+        ("off", E5Embedder.model_id, None),
+        ("e5", E5Embedder.model_id, None),  # never the server's own model
+        ("e5", USEEmbedder.model_id, "e5"),
+        ("use", "text-embedding-3-small", "use"),
+    ],
+)
+def test_the_companion_is_the_other_bundled_embedder(
+    setting: str, model_id: str, expected: str | None
+) -> None:
     assert companion_name(setting, model_id) == expected
 
 
 def test_the_setting_is_read_and_checked(tmp_path: Path) -> None:
     assert Settings.from_env({}, data_dir=tmp_path).search_companion == "auto"
-    assert Settings.from_env({"OMOIDE_SEARCH_COMPANION": " OFF "},
-                             data_dir=tmp_path).search_companion == "off"
+    assert (
+        Settings.from_env({"OMOIDE_SEARCH_COMPANION": " OFF "}, data_dir=tmp_path).search_companion
+        == "off"
+    )
     with pytest.raises(InvalidInput, match="OMOIDE_SEARCH_COMPANION"):
         Settings.from_env({"OMOIDE_SEARCH_COMPANION": "bert"}, data_dir=tmp_path)
     assert Settings.from_env({}, data_dir=tmp_path).vector_cache == 10_000
@@ -96,7 +102,8 @@ def test_warm_up_loads_the_lazy_models_and_caches_nothing(app) -> None:  # type:
     loads: list[str] = []
     app.search.companion = Companion("x", lambda: loads.append("companion") or companion_model)
     app.memories.dedup.parts = LazyEmbedder(
-        parts_model.model_id, lambda: loads.append("parts") or parts_model)
+        parts_model.model_id, lambda: loads.append("parts") or parts_model
+    )
     app.warm_up().join(10)
     assert loads == ["companion", "parts"]
     assert companion_model.query_calls == 1 and parts_model.query_calls == 1
@@ -106,14 +113,16 @@ def test_warm_up_loads_the_lazy_models_and_caches_nothing(app) -> None:  # type:
 
 
 def test_warm_up_calls_the_named_loading_method_of_each_object(  # type: ignore[no-untyped-def]
-        app, monkeypatch: pytest.MonkeyPatch) -> None:
+    app, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Session 32: the warm-up loads through ``Companion.embedder`` and
     ``DedupDecider.load_parts``, not by reading an attribute for its side effect."""
     calls: list[str] = []
     model = _Counting()
     app.search.companion = Companion("x", lambda: model)
-    monkeypatch.setattr(app.search.companion, "embedder",
-                        lambda: calls.append("companion") or model)
+    monkeypatch.setattr(
+        app.search.companion, "embedder", lambda: calls.append("companion") or model
+    )
     monkeypatch.setattr(app.memories.dedup, "load_parts", lambda: calls.append("parts") or None)
     app.warm_up().join(10)
     assert calls == ["companion", "parts"]
@@ -126,8 +135,7 @@ def test_load_parts_builds_a_lazy_part_embedder_once_and_returns_a_plain_one() -
 
     dedup = DedupDecider(HashEmbedder())
     built: list[_Counting] = []
-    dedup.parts = LazyEmbedder(_Counting().model_id,
-                               lambda: built.append(_Counting()) or built[-1])
+    dedup.parts = LazyEmbedder(_Counting().model_id, lambda: built.append(_Counting()) or built[-1])
     assert not built
     first = dedup.load_parts()
     assert built == [first] and dedup.load_parts() is first and first.query_calls == 0
@@ -148,8 +156,11 @@ def test_warm_up_survives_a_model_that_fails_to_load(app) -> None:  # type: igno
 
 
 @pytest.mark.parametrize("workers", [True, False])
-def test_the_server_warms_up_as_it_starts(app, monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
-                                          workers: bool) -> None:
+def test_the_server_warms_up_as_it_starts(
+    app,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
+    workers: bool,
+) -> None:
     from fastapi.testclient import TestClient
 
     from omoide.api.http.app import create_app

@@ -34,8 +34,10 @@ def default(setting: Setting) -> str:
 
 def expected_row(setting: Setting) -> str:
     """The documentation row of one setting (the table's columns, in order)."""
-    return (f"| `{setting.name}` | {setting.type.__name__} | {default(setting)} | "
-            f"{allowed(setting)} | `OMOIDE_{setting.name.upper()}` | {setting.help} |")
+    return (
+        f"| `{setting.name}` | {setting.type.__name__} | {default(setting)} | "
+        f"{allowed(setting)} | `OMOIDE_{setting.name.upper()}` | {setting.help} |"
+    )
 
 
 def documented_rows() -> dict[str, str]:
@@ -51,7 +53,8 @@ def documented_rows() -> dict[str, str]:
 def test_settings_docs_document_every_setting_as_declared(setting: Setting) -> None:
     row = documented_rows().get(setting.name)
     assert row is not None, f"docs/settings.md lacks {setting.name!r}; add:\n" + expected_row(
-        setting)
+        setting
+    )
     assert row == expected_row(setting), f"outdated row; replace with:\n{expected_row(setting)}"
 
 

@@ -20,7 +20,7 @@ def test_a_small_index_scores_as_if_built_at_once_after_searches_in_between() ->
     languages = [0, 0, 0, 0, 0, 1]
     grown = VectorIndex(16)
     for i in range(6):  # a search after each write, as a chat's recall does
-        grown.add([i], rows[i:i + 1], languages[i:i + 1])
+        grown.add([i], rows[i : i + 1], languages[i : i + 1])
         grown.search(query, limit=6, centred_for="q")
     built = VectorIndex(16)
     built.add(range(6), rows, languages)
@@ -39,9 +39,11 @@ def test_removing_a_row_moves_a_small_index_centroids() -> None:
     index.remove([0])
     built = VectorIndex(16)
     built.add(range(1, 5), rows[1:])
-    np.testing.assert_allclose([s for _, s in index.search(query, limit=4, centred_for="q")],
-                               [s for _, s in built.search(query, limit=4, centred_for="q")],
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        [s for _, s in index.search(query, limit=4, centred_for="q")],
+        [s for _, s in built.search(query, limit=4, centred_for="q")],
+        rtol=1e-5,
+    )
 
 
 def test_centroids_are_the_language_means_shrunk_towards_zero() -> None:

@@ -26,16 +26,22 @@ def pair(rng: np.random.Generator, n: int) -> tuple[VectorIndex, VectorIndex]:
     return quick, exact
 
 
-def add(rng: np.random.Generator, indexes: tuple[VectorIndex, ...], ids: range,
-        shift: float = 0.0) -> None:
+def add(
+    rng: np.random.Generator, indexes: tuple[VectorIndex, ...], ids: range, shift: float = 0.0
+) -> None:
     vectors = unit_rows(rng, len(ids), shift=shift)
     languages = rng.integers(0, 2, len(ids)).tolist()
     for index in indexes:
         index.add(list(ids), vectors, languages)
 
 
-def assert_same(quick: VectorIndex, exact: VectorIndex, query: np.ndarray, limit: int,
-                allowed: np.ndarray | None = None) -> None:
+def assert_same(
+    quick: VectorIndex,
+    exact: VectorIndex,
+    query: np.ndarray,
+    limit: int,
+    allowed: np.ndarray | None = None,
+) -> None:
     for text in QUERIES:
         got = quick.search(query, limit=limit, allowed=allowed, centred_for=text)
         want = exact.search(query, limit=limit, allowed=allowed, centred_for=text)
@@ -89,8 +95,12 @@ def test_replaced_rows_are_scored_by_their_new_vector() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**31), n=st.integers(2, 300), limit=st.integers(1, 30),
-       duplicates=st.booleans())
+@given(
+    seed=st.integers(0, 2**31),
+    n=st.integers(2, 300),
+    limit=st.integers(1, 30),
+    duplicates=st.booleans(),
+)
 def test_survivors_hold_the_exact_top(seed: int, n: int, limit: int, duplicates: bool) -> None:
     rng = np.random.default_rng(seed)
     rows = unit_rows(rng, n)
@@ -141,10 +151,16 @@ def signs_reference(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**31), n=st.integers(1, 300), want=st.integers(1, 320),
-       dim=st.sampled_from([8, 24, 64, 70, 384]), filtered=st.booleans())
-def test_near_keeps_the_rows_whose_signs_differ_least(seed: int, n: int, want: int, dim: int,
-                                                      filtered: bool) -> None:
+@given(
+    seed=st.integers(0, 2**31),
+    n=st.integers(1, 300),
+    want=st.integers(1, 320),
+    dim=st.sampled_from([8, 24, 64, 70, 384]),
+    filtered=st.booleans(),
+)
+def test_near_keeps_the_rows_whose_signs_differ_least(
+    seed: int, n: int, want: int, dim: int, filtered: bool
+) -> None:
     rng = np.random.default_rng(seed)
     rows = rng.standard_normal((n, dim)).astype(np.float32)
     query = rng.standard_normal(dim).astype(np.float32)
@@ -165,10 +181,15 @@ def test_near_keeps_the_rows_whose_signs_differ_least(seed: int, n: int, want: i
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**31), n=st.integers(1, 400), limit=st.integers(1, 60),
-       filtered=st.booleans())
+@given(
+    seed=st.integers(0, 2**31),
+    n=st.integers(1, 400),
+    limit=st.integers(1, 60),
+    filtered=st.booleans(),
+)
 def test_prefiltered_search_is_exact_when_every_row_is_a_candidate(
-        seed: int, n: int, limit: int, filtered: bool) -> None:
+    seed: int, n: int, limit: int, filtered: bool
+) -> None:
     rng = np.random.default_rng(seed)
     prefiltered = VectorIndex(DIM, quantize_from=0, share=1.0, floor=0)
     exact = VectorIndex(DIM, quantize_from=10**9)

@@ -20,7 +20,8 @@ class _Named(HashEmbedder):
 
 
 def test_every_server_of_a_process_shares_one_bundled_embedder(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     built: list[tuple[str, int]] = []
 
     def make(name: str, *, threads: int = 1) -> HashEmbedder:

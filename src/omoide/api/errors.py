@@ -31,13 +31,18 @@ def raced_erase(exc: BaseException) -> Conflict | None:
     PostgreSQL's, as the 409 it is instead of a 500; the transaction rolled back. None for
     any other exception."""
     kind = type(exc)
-    sqlite_fk = kind.__module__ == "sqlite3" and kind.__name__ == "IntegrityError" and \
-        "FOREIGN KEY" in str(exc)
+    sqlite_fk = (
+        kind.__module__ == "sqlite3"
+        and kind.__name__ == "IntegrityError"
+        and "FOREIGN KEY" in str(exc)
+    )
     postgres_fk = kind.__name__ == "ForeignKeyViolation" and kind.__module__.startswith("psycopg")
     if not (sqlite_fk or postgres_fk):
         return None
-    return Conflict("what this write refers to (its persona, session or memory) was erased by "
-                    "a concurrent request; nothing was written: read it again before retrying")
+    return Conflict(
+        "what this write refers to (its persona, session or memory) was erased by "
+        "a concurrent request; nothing was written: read it again before retrying"
+    )
 
 
 def tool_error_message(exc: OmoideError) -> str:

@@ -36,13 +36,22 @@ DEFAULT_URL = "http://127.0.0.1:8765"
 class AsyncClient:
     """A persona's (or the admin's) asynchronous connection to an Omoide server."""
 
-    def __init__(self, base_url: str = DEFAULT_URL, api_key: str | None = None, *,
-                 timeout: float = 30.0,
-                 transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str = DEFAULT_URL,
+        api_key: str | None = None,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.AsyncClient(base_url=base_url.rstrip("/"), headers=headers,
-                                       timeout=timeout, transport=transport,
-                                       verify=shared_ssl_context())
+        self._http = httpx.AsyncClient(
+            base_url=base_url.rstrip("/"),
+            headers=headers,
+            timeout=timeout,
+            transport=transport,
+            verify=shared_ssl_context(),
+        )
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -55,9 +64,14 @@ class AsyncClient:
 
     async def _run(self, call: Call[T]) -> T:
         response = await self._http.request(
-            call.method, call.path, params=wire(dict(call.params)), json=wire(call.json),
-            content=call.content, headers=dict(call.headers),
-            timeout=call.timeout if call.timeout is not None else httpx.USE_CLIENT_DEFAULT)
+            call.method,
+            call.path,
+            params=wire(dict(call.params)),
+            json=wire(call.json),
+            content=call.content,
+            headers=dict(call.headers),
+            timeout=call.timeout if call.timeout is not None else httpx.USE_CLIENT_DEFAULT,
+        )
         if response.status_code >= 400:
             raise error_from_response(response)
         if call.text:
@@ -93,24 +107,46 @@ class AsyncClient:
 
     # -- memories ----------------------------------------------------------------------------
 
-    async def create_memory(self, persona: str, content: str, *, importance: float | None = None,
-                      tags: Sequence[str] | None = None, kind: str | None = None,
-                      emotion_type: str | None = None, emotion_intensity: float | None = None,
-                      valid_from: When | None = None, valid_until: When | None = None,
-                      metadata: Mapping[str, Any] | None = None) -> s.CreateReply:
+    async def create_memory(
+        self,
+        persona: str,
+        content: str,
+        *,
+        importance: float | None = None,
+        tags: Sequence[str] | None = None,
+        kind: str | None = None,
+        emotion_type: str | None = None,
+        emotion_intensity: float | None = None,
+        valid_from: When | None = None,
+        valid_until: When | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> s.CreateReply:
         """Store a memory. ``status`` is ``created`` (with ``memory``) or ``duplicate`` (with
         ``duplicate_of``: the current memory it repeats)."""
-        return await self._run(calls.create_memory(
-            persona, content, importance=importance, tags=list(tags) if tags else None,
-            kind=kind, emotion_type=emotion_type, emotion_intensity=emotion_intensity,
-            valid_from=valid_from, valid_until=valid_until,
-            metadata=dict(metadata) if metadata is not None else None))
+        return await self._run(
+            calls.create_memory(
+                persona,
+                content,
+                importance=importance,
+                tags=list(tags) if tags else None,
+                kind=kind,
+                emotion_type=emotion_type,
+                emotion_intensity=emotion_intensity,
+                valid_from=valid_from,
+                valid_until=valid_until,
+                metadata=dict(metadata) if metadata is not None else None,
+            )
+        )
 
-    async def list_memories(self, persona: str, *, limit: int = 20, offset: int = 0,
-                      include_deleted: bool = False) -> s.MemoryList:
+    async def list_memories(
+        self, persona: str, *, limit: int = 20, offset: int = 0, include_deleted: bool = False
+    ) -> s.MemoryList:
         """Recent memories, newest first: ``{"memories": [...]}``."""
-        return await self._run(calls.list_memories(persona, limit=limit, offset=offset,
-                                             include_deleted=include_deleted))
+        return await self._run(
+            calls.list_memories(
+                persona, limit=limit, offset=offset, include_deleted=include_deleted
+            )
+        )
 
     async def get_memory(self, persona: str, key: str) -> s.MemoryOut:
         """One memory (the read counts as a recall and strengthens it)."""
@@ -121,8 +157,9 @@ class AsyncClient:
         kept. ``importance`` cannot change."""
         return await self._run(calls.update_memory(persona, key, changes))
 
-    async def delete_memory(self, persona: str, key: str, *, purge: bool = False
-            ) -> s.MemoryOut | s.PurgeReply:
+    async def delete_memory(
+        self, persona: str, key: str, *, purge: bool = False
+    ) -> s.MemoryOut | s.PurgeReply:
         """Tombstone (history kept), or with ``purge`` erase it from the data folder."""
         return await self._run(calls.delete_memory(persona, key, purge=purge))
 
@@ -138,35 +175,58 @@ class AsyncClient:
         """Memory statistics of the persona."""
         return await self._run(calls.stats(persona))
 
-    async def search(self, persona: str, query: str, *, top_k: int | None = None,
-               mode: str | None = None, tags: Sequence[str] | None = None,
-               date_range: str | None = None, valid_at: When | None = None,
-               min_importance: float | None = None, kind: str | None = None,
-               importance_weight: float | None = None,
-               include_episodes: bool | None = None) -> s.SearchReply:
+    async def search(
+        self,
+        persona: str,
+        query: str,
+        *,
+        top_k: int | None = None,
+        mode: str | None = None,
+        tags: Sequence[str] | None = None,
+        date_range: str | None = None,
+        valid_at: When | None = None,
+        min_importance: float | None = None,
+        kind: str | None = None,
+        importance_weight: float | None = None,
+        include_episodes: bool | None = None,
+    ) -> s.SearchReply:
         """Hybrid (or ``semantic`` / ``keyword``) search with filters applied before the top-k
         cut: ``{"results": [{type, key|id, content, score, …}]}``."""
-        return await self._run(calls.search(
-            persona, query, top_k=top_k, mode=mode, tags=tags, date_range=date_range,
-            valid_at=valid_at, min_importance=min_importance, kind=kind,
-            importance_weight=importance_weight, include_episodes=include_episodes))
+        return await self._run(
+            calls.search(
+                persona,
+                query,
+                top_k=top_k,
+                mode=mode,
+                tags=tags,
+                date_range=date_range,
+                valid_at=valid_at,
+                min_importance=min_importance,
+                kind=kind,
+                importance_weight=importance_weight,
+                include_episodes=include_episodes,
+            )
+        )
 
     # -- sessions ----------------------------------------------------------------------------
 
-    async def open_session(self, persona: str, session_id: str | None = None,
-                     started_at: When | None = None) -> s.SessionOpened:
+    async def open_session(
+        self, persona: str, session_id: str | None = None, started_at: When | None = None
+    ) -> s.SessionOpened:
         """Open a conversation (idempotent for an existing id): ``{session_id, created}``."""
         return await self._run(calls.open_session(persona, session_id, started_at))
 
-    async def record_events(self, persona: str, session_id: str,
-                      events: Sequence[Mapping[str, Any]]) -> s.EventsReply:
+    async def record_events(
+        self, persona: str, session_id: str, events: Sequence[Mapping[str, Any]]
+    ) -> s.EventsReply:
         """Append turns ``{speaker, role, content, timestamp?, external_id?, metadata?}``;
         a turn re-sent with its ``external_id`` is skipped (another turn under a used id is
         a 409): ``{accepted, duplicates}``."""
         return await self._run(calls.record_events(persona, session_id, events))
 
-    async def list_sessions(self, persona: str, *, limit: int = 20,
-                            offset: int = 0) -> s.SessionList:
+    async def list_sessions(
+        self, persona: str, *, limit: int = 20, offset: int = 0
+    ) -> s.SessionList:
         """The persona's conversations, newest first, each open or ended with its first and
         last turn's time and its turn and episode counts: ``{"sessions": [...]}``."""
         return await self._run(calls.list_sessions(persona, limit=limit, offset=offset))
@@ -179,8 +239,9 @@ class AsyncClient:
         """The session's episodes with their notes."""
         return await self._run(calls.session_episodes(persona, session_id))
 
-    async def delete_session(self, persona: str, session_id: str, *,
-                       with_notes: bool = False) -> s.SessionErased:
+    async def delete_session(
+        self, persona: str, session_id: str, *, with_notes: bool = False
+    ) -> s.SessionErased:
         """Erase a conversation (and with ``with_notes`` the notes made from it)."""
         return await self._run(calls.delete_session(persona, session_id, with_notes=with_notes))
 
@@ -190,13 +251,15 @@ class AsyncClient:
         """Current ``user`` or ``persona`` state: ``{"state": {key: value}}``."""
         return await self._run(calls.get_state(persona, whose))
 
-    async def update_state(self, persona: str, values: Mapping[str, Any],
-                     whose: str = "user") -> s.StateChanged:
+    async def update_state(
+        self, persona: str, values: Mapping[str, Any], whose: str = "user"
+    ) -> s.StateChanged:
         """Set state values (the old ones are closed, never lost): ``{"changed": [...]}``."""
         return await self._run(calls.update_state(persona, whose, values))
 
-    async def state_history(self, persona: str, key: str, *, whose: str = "user",
-                      at: When | None = None) -> s.StateHistory:
+    async def state_history(
+        self, persona: str, key: str, *, whose: str = "user", at: When | None = None
+    ) -> s.StateHistory:
         """Every value a state key had (or, with ``at``, the one valid then)."""
         return await self._run(calls.state_history(persona, whose, key, at))
 
@@ -210,14 +273,29 @@ class AsyncClient:
         """One named block (``NotFound`` when the persona has none by that name)."""
         return await self._run(calls.get_block(persona, block_name))
 
-    async def write_block(self, persona: str, block_name: str, content: str, *,
-                    block_type: str | None = None, max_tokens: int | None = None,
-                    priority: int | None = None,
-                    metadata: Mapping[str, Any] | None = None) -> s.WriteBlockReply:
+    async def write_block(
+        self,
+        persona: str,
+        block_name: str,
+        content: str,
+        *,
+        block_type: str | None = None,
+        max_tokens: int | None = None,
+        priority: int | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> s.WriteBlockReply:
         """Create or update a named block."""
-        return await self._run(calls.write_block(
-            persona, block_name, content, block_type=block_type, max_tokens=max_tokens,
-            priority=priority, metadata=dict(metadata) if metadata is not None else None))
+        return await self._run(
+            calls.write_block(
+                persona,
+                block_name,
+                content,
+                block_type=block_type,
+                max_tokens=max_tokens,
+                priority=priority,
+                metadata=dict(metadata) if metadata is not None else None,
+            )
+        )
 
     async def delete_block(self, persona: str, block_name: str) -> s.OkReply:
         """Delete a named block."""
@@ -231,11 +309,17 @@ class AsyncClient:
         """``session_begin``: end open sessions, open a new one, return its context."""
         return await self._run(calls.begin_session(persona))
 
-    async def update_context(self, persona: str, *, user_info: Mapping[str, Any] | None = None,
-                       persona_state: Mapping[str, Any] | None = None) -> s.ContextChanges:
+    async def update_context(
+        self,
+        persona: str,
+        *,
+        user_info: Mapping[str, Any] | None = None,
+        persona_state: Mapping[str, Any] | None = None,
+    ) -> s.ContextChanges:
         """``update_context``: user and persona state in one transaction."""
-        return await self._run(calls.update_context(persona, user_info=user_info,
-                                              persona_state=persona_state))
+        return await self._run(
+            calls.update_context(persona, user_info=user_info, persona_state=persona_state)
+        )
 
     async def get_settings(self, persona: str) -> s.SettingsReply:
         """Effective runtime settings and the persona's overrides."""
@@ -267,20 +351,21 @@ class AsyncClient:
         """The chat proxy's model list (OpenAI format)."""
         return await self._run(calls.models())
 
-    async def chat_completion(self, messages: Sequence[Mapping[str, Any]], **body: Any
-            ) -> s.ChatCompletion:
+    async def chat_completion(
+        self, messages: Sequence[Mapping[str, Any]], **body: Any
+    ) -> s.ChatCompletion:
         """One chat completion through the memory proxy (not streamed; for streaming use an
         OpenAI client with ``base_url=<server>/v1``)."""
         return await self._run(calls.chat_completion(messages, **body))
 
     # -- export / import ---------------------------------------------------------------------
 
-    async def export_lines(self, persona: str, *,
-                           with_vectors: bool = False) -> AsyncIterator[str]:
+    async def export_lines(self, persona: str, *, with_vectors: bool = False) -> AsyncIterator[str]:
         """The persona's export, streamed line by line (JSON Lines, see docs/import.md)."""
         call = calls.export_persona(persona, with_vectors=with_vectors)
-        async with self._http.stream(call.method, call.path, params=wire(dict(call.params)),
-                                     timeout=None) as response:
+        async with self._http.stream(
+            call.method, call.path, params=wire(dict(call.params)), timeout=None
+        ) as response:
             if response.status_code >= 400:
                 await response.aread()
                 raise error_from_response(response)
@@ -288,8 +373,7 @@ class AsyncClient:
                 if line:
                     yield line + "\n"
 
-    async def export_to(self, persona: str, path: str | Path, *,
-                        with_vectors: bool = False) -> int:
+    async def export_to(self, persona: str, path: str | Path, *, with_vectors: bool = False) -> int:
         """Write the persona's export to ``path``; returns the number of lines."""
         count = 0
         with Path(path).open("w", encoding="utf-8") as handle:
@@ -298,13 +382,28 @@ class AsyncClient:
                 count += 1
         return count
 
-    async def import_file(self, persona: str, file: str | Path | bytes, *,
-                          merge: bool = False, source: str = "omoide",
-                          user_id: str | None = None, user_name: str | None = None,
-                          assistant_name: str | None = None) -> ImportReply:
+    async def import_file(
+        self,
+        persona: str,
+        file: str | Path | bytes,
+        *,
+        merge: bool = False,
+        source: str = "omoide",
+        user_id: str | None = None,
+        user_name: str | None = None,
+        assistant_name: str | None = None,
+    ) -> ImportReply:
         """Import an Omoide export (``source="omoide"``) or a ``mem0`` / ``mcp-memory`` /
         ``chat`` file into the persona; the answer counts what was written."""
         data = file if isinstance(file, bytes) else Path(file).read_bytes()
-        return await self._run(calls.import_persona(persona, data, merge=merge, source=source,
-                                                    user_id=user_id, user_name=user_name,
-                                                    assistant_name=assistant_name))
+        return await self._run(
+            calls.import_persona(
+                persona,
+                data,
+                merge=merge,
+                source=source,
+                user_id=user_id,
+                user_name=user_name,
+                assistant_name=assistant_name,
+            )
+        )

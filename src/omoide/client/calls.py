@@ -29,9 +29,11 @@ def wire(value: Any, where: str = "") -> Any:
     time of day without its offset (docs/api.md), so it is not sent."""
     if isinstance(value, datetime):
         if value.tzinfo is None or value.utcoffset() is None:
-            raise ValueError(f"{where or 'a time'} {value.isoformat()!r} has no UTC offset; "
-                             "give an aware datetime (e.g. tzinfo=datetime.UTC or "
-                             "ZoneInfo('Asia/Tokyo'))")
+            raise ValueError(
+                f"{where or 'a time'} {value.isoformat()!r} has no UTC offset; "
+                "give an aware datetime (e.g. tzinfo=datetime.UTC or "
+                "ZoneInfo('Asia/Tokyo'))"
+            )
         return value.isoformat()
     if isinstance(value, date):
         return value.isoformat()
@@ -84,6 +86,7 @@ def _given(**values: Any) -> dict[str, Any]:
 
 # -- personas (admin) ------------------------------------------------------------------------
 
+
 def create_persona(name: str) -> Call[s.PersonaCreated]:
     return Call("POST", "/api/personas", json={"name": name}, parse=model("PersonaCreated"))
 
@@ -110,17 +113,25 @@ def revoke_key(name: str, key_id: int) -> Call[s.KeyOut]:
 
 # -- memories --------------------------------------------------------------------------------
 
+
 def create_memory(persona: str, content: str, **fields: Any) -> Call[s.CreateReply]:
-    return Call("POST", f"/api/memories/{_p(persona)}", json={"content": content,
-                                                             **_given(**fields)},
-                parse=model("CreateReply"))
+    return Call(
+        "POST",
+        f"/api/memories/{_p(persona)}",
+        json={"content": content, **_given(**fields)},
+        parse=model("CreateReply"),
+    )
 
 
-def list_memories(persona: str, *, limit: int = 20, offset: int = 0,
-                  include_deleted: bool = False) -> Call[s.MemoryList]:
-    return Call("GET", f"/api/memories/{_p(persona)}",
-                params={"limit": limit, "offset": offset,
-                        "include_deleted": str(include_deleted).lower()}, parse=model("MemoryList"))
+def list_memories(
+    persona: str, *, limit: int = 20, offset: int = 0, include_deleted: bool = False
+) -> Call[s.MemoryList]:
+    return Call(
+        "GET",
+        f"/api/memories/{_p(persona)}",
+        params={"limit": limit, "offset": offset, "include_deleted": str(include_deleted).lower()},
+        parse=model("MemoryList"),
+    )
 
 
 def get_memory(persona: str, key: str) -> Call[s.MemoryOut]:
@@ -128,19 +139,29 @@ def get_memory(persona: str, key: str) -> Call[s.MemoryOut]:
 
 
 def update_memory(persona: str, key: str, changes: Mapping[str, Any]) -> Call[s.MemoryOut]:
-    return Call("PATCH", f"/api/memories/{_p(persona)}/{_p(key)}", json=dict(changes),
-                parse=model("MemoryOut"))
+    return Call(
+        "PATCH",
+        f"/api/memories/{_p(persona)}/{_p(key)}",
+        json=dict(changes),
+        parse=model("MemoryOut"),
+    )
 
 
-def delete_memory(persona: str, key: str, *, purge: bool = False
-                  ) -> Call[s.MemoryOut | s.PurgeReply]:
-    return Call("DELETE", f"/api/memories/{_p(persona)}/{_p(key)}",
-                params={"purge": "true"} if purge else {},
-                parse=model("PurgeReply" if purge else "MemoryOut"))
+def delete_memory(
+    persona: str, key: str, *, purge: bool = False
+) -> Call[s.MemoryOut | s.PurgeReply]:
+    return Call(
+        "DELETE",
+        f"/api/memories/{_p(persona)}/{_p(key)}",
+        params={"purge": "true"} if purge else {},
+        parse=model("PurgeReply" if purge else "MemoryOut"),
+    )
+
 
 def memory_history(persona: str, key: str) -> Call[s.HistoryReply]:
-    return Call("GET", f"/api/memories/{_p(persona)}/{_p(key)}/history",
-                parse=model("HistoryReply"))
+    return Call(
+        "GET", f"/api/memories/{_p(persona)}/{_p(key)}/history", parse=model("HistoryReply")
+    )
 
 
 def memory_links(persona: str, key: str) -> Call[s.LinksReply]:
@@ -151,14 +172,30 @@ def stats(persona: str) -> Call[s.StatsOut]:
     return Call("GET", f"/api/stats/{_p(persona)}", parse=model("StatsOut"))
 
 
-def search(persona: str, query: str, *, top_k: int | None = None, mode: str | None = None,
-           tags: Sequence[str] | None = None, date_range: str | None = None,
-           valid_at: When | None = None, min_importance: float | None = None,
-           kind: str | None = None, importance_weight: float | None = None,
-           include_episodes: bool | None = None) -> Call[s.SearchReply]:
-    params = _given(q=query, top_k=top_k, mode=mode, date_range=date_range, valid_at=valid_at,
-                    min_importance=min_importance, kind=kind,
-                    importance_weight=importance_weight)
+def search(
+    persona: str,
+    query: str,
+    *,
+    top_k: int | None = None,
+    mode: str | None = None,
+    tags: Sequence[str] | None = None,
+    date_range: str | None = None,
+    valid_at: When | None = None,
+    min_importance: float | None = None,
+    kind: str | None = None,
+    importance_weight: float | None = None,
+    include_episodes: bool | None = None,
+) -> Call[s.SearchReply]:
+    params = _given(
+        q=query,
+        top_k=top_k,
+        mode=mode,
+        date_range=date_range,
+        valid_at=valid_at,
+        min_importance=min_importance,
+        kind=kind,
+        importance_weight=importance_weight,
+    )
     if tags:
         params["tags"] = list(tags)
     if include_episodes is not None:
@@ -168,55 +205,85 @@ def search(persona: str, query: str, *, top_k: int | None = None, mode: str | No
 
 # -- sessions --------------------------------------------------------------------------------
 
-def open_session(persona: str, session_id: str | None = None,
-                 started_at: When | None = None) -> Call[s.SessionOpened]:
-    return Call("POST", f"/api/sessions/{_p(persona)}",
-                json=_given(session_id=session_id, started_at=started_at),
-                parse=model("SessionOpened"))
+
+def open_session(
+    persona: str, session_id: str | None = None, started_at: When | None = None
+) -> Call[s.SessionOpened]:
+    return Call(
+        "POST",
+        f"/api/sessions/{_p(persona)}",
+        json=_given(session_id=session_id, started_at=started_at),
+        parse=model("SessionOpened"),
+    )
 
 
 def list_sessions(persona: str, *, limit: int = 20, offset: int = 0) -> Call[s.SessionList]:
-    return Call("GET", f"/api/sessions/{_p(persona)}",
-                params={"limit": limit, "offset": offset}, parse=model("SessionList"))
+    return Call(
+        "GET",
+        f"/api/sessions/{_p(persona)}",
+        params={"limit": limit, "offset": offset},
+        parse=model("SessionList"),
+    )
 
 
-def record_events(persona: str, session_id: str,
-                  events: Sequence[Mapping[str, Any]]) -> Call[s.EventsReply]:
-    return Call("POST", f"/api/sessions/{_p(persona)}/{_p(session_id)}/events",
-                json={"events": [dict(e) for e in events]}, parse=model("EventsReply"))
+def record_events(
+    persona: str, session_id: str, events: Sequence[Mapping[str, Any]]
+) -> Call[s.EventsReply]:
+    return Call(
+        "POST",
+        f"/api/sessions/{_p(persona)}/{_p(session_id)}/events",
+        json={"events": [dict(e) for e in events]},
+        parse=model("EventsReply"),
+    )
 
 
 def end_session(persona: str, session_id: str) -> Call[s.SessionEndReply]:
-    return Call("POST", f"/api/sessions/{_p(persona)}/{_p(session_id)}/end",
-                parse=model("SessionEndReply"))
+    return Call(
+        "POST", f"/api/sessions/{_p(persona)}/{_p(session_id)}/end", parse=model("SessionEndReply")
+    )
 
 
 def session_episodes(persona: str, session_id: str) -> Call[s.EpisodesReply]:
-    return Call("GET", f"/api/sessions/{_p(persona)}/{_p(session_id)}/episodes",
-                parse=model("EpisodesReply"))
+    return Call(
+        "GET",
+        f"/api/sessions/{_p(persona)}/{_p(session_id)}/episodes",
+        parse=model("EpisodesReply"),
+    )
 
 
-def delete_session(persona: str, session_id: str, *, with_notes: bool = False
-        ) -> Call[s.SessionErased]:
-    return Call("DELETE", f"/api/sessions/{_p(persona)}/{_p(session_id)}",
-                params={"with_notes": "true"} if with_notes else {}, parse=model("SessionErased"))
+def delete_session(
+    persona: str, session_id: str, *, with_notes: bool = False
+) -> Call[s.SessionErased]:
+    return Call(
+        "DELETE",
+        f"/api/sessions/{_p(persona)}/{_p(session_id)}",
+        params={"with_notes": "true"} if with_notes else {},
+        parse=model("SessionErased"),
+    )
 
 
 # -- user and persona state ------------------------------------------------------------------
+
 
 def get_state(persona: str, whose: str) -> Call[s.StateReply]:
     return Call("GET", f"/api/{_whose(whose)}/{_p(persona)}", parse=model("StateReply"))
 
 
 def update_state(persona: str, whose: str, values: Mapping[str, Any]) -> Call[s.StateChanged]:
-    return Call("PUT", f"/api/{_whose(whose)}/{_p(persona)}", json=dict(values),
-                parse=model("StateChanged"))
+    return Call(
+        "PUT", f"/api/{_whose(whose)}/{_p(persona)}", json=dict(values), parse=model("StateChanged")
+    )
 
 
-def state_history(persona: str, whose: str, key: str, at: When | None = None
-        ) -> Call[s.StateHistory]:
-    return Call("GET", f"/api/{_whose(whose)}/{_p(persona)}/history",
-                params=_given(key=key, at=at), parse=model("StateHistory"))
+def state_history(
+    persona: str, whose: str, key: str, at: When | None = None
+) -> Call[s.StateHistory]:
+    return Call(
+        "GET",
+        f"/api/{_whose(whose)}/{_p(persona)}/history",
+        params=_given(key=key, at=at),
+        parse=model("StateHistory"),
+    )
 
 
 def _whose(whose: str) -> str:
@@ -227,6 +294,7 @@ def _whose(whose: str) -> str:
 
 # -- blocks, context, settings ---------------------------------------------------------------
 
+
 def list_blocks(persona: str) -> Call[s.BlockList]:
     return Call("GET", f"/api/blocks/{_p(persona)}", parse=model("BlockList"))
 
@@ -235,11 +303,15 @@ def get_block(persona: str, block_name: str) -> Call[s.BlockOut]:
     return Call("GET", f"/api/blocks/{_p(persona)}/{_p(block_name)}", parse=model("BlockOut"))
 
 
-def write_block(persona: str, block_name: str, content: str, **fields: Any
-        ) -> Call[s.WriteBlockReply]:
-    return Call("POST", f"/api/blocks/{_p(persona)}",
-                json={"block_name": block_name, "content": content, **_given(**fields)},
-                parse=model("WriteBlockReply"))
+def write_block(
+    persona: str, block_name: str, content: str, **fields: Any
+) -> Call[s.WriteBlockReply]:
+    return Call(
+        "POST",
+        f"/api/blocks/{_p(persona)}",
+        json={"block_name": block_name, "content": content, **_given(**fields)},
+        parse=model("WriteBlockReply"),
+    )
 
 
 def delete_block(persona: str, block_name: str) -> Call[s.OkReply]:
@@ -254,11 +326,18 @@ def begin_session(persona: str) -> Call[s.SessionStartOut]:
     return Call("POST", f"/api/context/{_p(persona)}/session", parse=model("SessionStartOut"))
 
 
-def update_context(persona: str, *, user_info: Mapping[str, Any] | None = None,
-                   persona_state: Mapping[str, Any] | None = None) -> Call[s.ContextChanges]:
-    return Call("PUT", f"/api/context/{_p(persona)}",
-                json=_given(user_info=user_info, persona_state=persona_state),
-                parse=model("ContextChanges"))
+def update_context(
+    persona: str,
+    *,
+    user_info: Mapping[str, Any] | None = None,
+    persona_state: Mapping[str, Any] | None = None,
+) -> Call[s.ContextChanges]:
+    return Call(
+        "PUT",
+        f"/api/context/{_p(persona)}",
+        json=_given(user_info=user_info, persona_state=persona_state),
+        parse=model("ContextChanges"),
+    )
 
 
 def get_settings(persona: str) -> Call[s.SettingsReply]:
@@ -266,19 +345,26 @@ def get_settings(persona: str) -> Call[s.SettingsReply]:
 
 
 def update_settings(persona: str, changes: Mapping[str, Any]) -> Call[s.SettingsReply]:
-    return Call("PUT", f"/api/settings/{_p(persona)}", json=dict(changes),
-                parse=model("SettingsReply"))
+    return Call(
+        "PUT", f"/api/settings/{_p(persona)}", json=dict(changes), parse=model("SettingsReply")
+    )
 
 
 # -- jobs, system ----------------------------------------------------------------------------
+
 
 def jobs(persona: str) -> Call[s.JobsOut]:
     return Call("GET", f"/api/jobs/{_p(persona)}", parse=model("JobsOut"))
 
 
 def wait_for_jobs(persona: str, timeout: float = 60.0) -> Call[s.JobsWaitOut]:
-    return Call("GET", f"/api/jobs/{_p(persona)}/wait", params={"timeout": timeout},
-                timeout=timeout + 30.0, parse=model("JobsWaitOut"))
+    return Call(
+        "GET",
+        f"/api/jobs/{_p(persona)}/wait",
+        params={"timeout": timeout},
+        timeout=timeout + 30.0,
+        parse=model("JobsWaitOut"),
+    )
 
 
 def health() -> Call[s.HealthOut]:
@@ -291,6 +377,7 @@ def metrics() -> Call[str]:
 
 # -- chat proxy ------------------------------------------------------------------------------
 
+
 def models() -> Call[s.ModelList]:
     return Call("GET", "/v1/models", parse=model("ModelList"))
 
@@ -298,25 +385,45 @@ def models() -> Call[s.ModelList]:
 def chat_completion(messages: Sequence[Mapping[str, Any]], **body: Any) -> Call[s.ChatCompletion]:
     if body.get("stream"):
         raise ValueError("stream=True: use an OpenAI client with base_url=<server>/v1")
-    return Call("POST", "/v1/chat/completions",
-                json={"model": "omoide", **body, "messages": [dict(m) for m in messages]},
-                parse=model("ChatCompletion"))
+    return Call(
+        "POST",
+        "/v1/chat/completions",
+        json={"model": "omoide", **body, "messages": [dict(m) for m in messages]},
+        parse=model("ChatCompletion"),
+    )
 
 
 # -- export / import -------------------------------------------------------------------------
 
+
 def export_persona(persona: str, *, with_vectors: bool = False) -> Call[JSON]:
-    return Call("GET", f"/api/export/{_p(persona)}",
-                params={"with_vectors": "true"} if with_vectors else {})
+    return Call(
+        "GET", f"/api/export/{_p(persona)}", params={"with_vectors": "true"} if with_vectors else {}
+    )
 
 
-def import_persona(persona: str, data: bytes, *, merge: bool = False, source: str = "omoide",
-                   user_id: str | None = None, user_name: str | None = None,
-                   assistant_name: str | None = None) -> Call[ImportReply]:
-    params = _given(source=source, user_id=user_id, user_name=user_name,
-                    assistant_name=assistant_name)
+def import_persona(
+    persona: str,
+    data: bytes,
+    *,
+    merge: bool = False,
+    source: str = "omoide",
+    user_id: str | None = None,
+    user_name: str | None = None,
+    assistant_name: str | None = None,
+) -> Call[ImportReply]:
+    params = _given(
+        source=source, user_id=user_id, user_name=user_name, assistant_name=assistant_name
+    )
     if merge:
         params["merge"] = "true"
     media = "application/json" if source in ("mem0", "chat") else "application/x-ndjson"
-    return Call("POST", f"/api/import/{_p(persona)}", params=params, content=data,
-                headers={"Content-Type": media}, timeout=600.0, parse=model("ImportReply"))
+    return Call(
+        "POST",
+        f"/api/import/{_p(persona)}",
+        params=params,
+        content=data,
+        headers={"Content-Type": media},
+        timeout=600.0,
+        parse=model("ImportReply"),
+    )

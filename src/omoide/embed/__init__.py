@@ -31,8 +31,10 @@ def make_embedder(name: str, *, threads: int = 1, **options: Any) -> Embedder:
         from omoide.embed.hashing import HashEmbedder
 
         return HashEmbedder()
-    raise InvalidInput(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}, "
-                       "openai or sentence-transformers:<folder>")
+    raise InvalidInput(
+        f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}, "
+        "openai or sentence-transformers:<folder>"
+    )
 
 
 def fair(embedder: Embedder) -> Embedder:

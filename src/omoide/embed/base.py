@@ -48,7 +48,7 @@ def cut_to_tokens(text: str, count: Callable[[str], int], max_tokens: int) -> st
     more), then shrunk in proportion until it fits, aiming just under the limit."""
     if len(text.encode("utf-8")) + 16 <= max_tokens:
         return text
-    head = text[:16 * max_tokens]
+    head = text[: 16 * max_tokens]
     size, tokens = len(head), count(head)
     while tokens > max_tokens:
         size = max(1, min(size - 1, size * (max_tokens - 8) // tokens))

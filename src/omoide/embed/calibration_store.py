@@ -18,8 +18,15 @@ from typing import Any
 from omoide.embed.base import Embedder
 from omoide.engine.calibration import IDENTITY, Calibration
 
-__all__ = ["BUNDLED", "Pair", "apply_stored_calibration", "bundled_pairs", "is_bundled",
-           "load_calibration", "save_calibration"]
+__all__ = [
+    "BUNDLED",
+    "Pair",
+    "apply_stored_calibration",
+    "bundled_pairs",
+    "is_bundled",
+    "load_calibration",
+    "save_calibration",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -37,8 +44,11 @@ class Pair:
 
 def bundled_pairs() -> list[Pair]:
     """The labelled pairs shipped with the package (``embed/calibration_pairs.jsonl``)."""
-    text = resources.files("omoide.embed").joinpath("calibration_pairs.jsonl").read_text(
-        encoding="utf-8")
+    text = (
+        resources.files("omoide.embed")
+        .joinpath("calibration_pairs.jsonl")
+        .read_text(encoding="utf-8")
+    )
     rows = [json.loads(line) for line in text.splitlines() if line.strip()]
     return [Pair(r["a"], r["b"], r["label"], r.get("lang", "")) for r in rows]
 
@@ -67,12 +77,16 @@ def load_calibration(data_dir: Path, model_id: str) -> Calibration | None:
         return None
 
 
-def save_calibration(data_dir: Path, model_id: str, calibration: Calibration,
-                     **details: Any) -> Path:
+def save_calibration(
+    data_dir: Path, model_id: str, calibration: Calibration, **details: Any
+) -> Path:
     """Store (replace) the calibration of ``model_id``; written whole, then renamed."""
     data = _read(data_dir)
-    data[model_id] = {"anchors": [list(a) for a in calibration.anchors],
-                      "note": calibration.note, **details}
+    data[model_id] = {
+        "anchors": [list(a) for a in calibration.anchors],
+        "note": calibration.note,
+        **details,
+    }
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / FILE
     partial = path.with_name(FILE + ".partial")
@@ -93,5 +107,8 @@ def apply_stored_calibration(embedder: Embedder, data_dir: Path) -> None:
     if stored is not None:
         embedder.calibration = stored
     elif embedder.calibration is IDENTITY:
-        logger.warning("embedder %s has no calibration for this data folder: thresholds are "
-                       "raw cosine until `omoide calibrate` measures it", embedder.model_id)
+        logger.warning(
+            "embedder %s has no calibration for this data folder: thresholds are "
+            "raw cosine until `omoide calibrate` measures it",
+            embedder.model_id,
+        )

@@ -30,8 +30,9 @@ def load_local_model(folder: Path, *, threads: int = 1) -> Any:
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError:
-        raise InvalidInput(f"{PREFIX}{folder} needs the optional extra: pip install "
-                           "'omoide[st]'") from None
+        raise InvalidInput(
+            f"{PREFIX}{folder} needs the optional extra: pip install 'omoide[st]'"
+        ) from None
     import torch
 
     torch.set_num_threads(max(1, threads))
@@ -44,8 +45,9 @@ def load_local_model(folder: Path, *, threads: int = 1) -> Any:
     try:
         return SentenceTransformer(str(folder), device="cpu", local_files_only=True)
     except Exception as exc:  # the library raises many kinds; all mean "not a usable folder"
-        raise InvalidInput(f"cannot load the sentence-transformers model in {folder}: "
-                           f"{type(exc).__name__}: {exc}") from None
+        raise InvalidInput(
+            f"cannot load the sentence-transformers model in {folder}: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 class SentenceTransformerEmbedder:
@@ -54,18 +56,23 @@ class SentenceTransformerEmbedder:
     def __init__(self, folder: str | Path, *, threads: int = 1, model: Any = None) -> None:
         path = Path(folder).expanduser()
         if not path.is_dir():
-            raise InvalidInput(f"OMOIDE_EMBEDDER={PREFIX}{folder}: no such folder (give the "
-                               "path of a saved sentence-transformers model)")
+            raise InvalidInput(
+                f"OMOIDE_EMBEDDER={PREFIX}{folder}: no such folder (give the "
+                "path of a saved sentence-transformers model)"
+            )
         self.folder = path
         self._model = model if model is not None else load_local_model(path, threads=threads)
-        size = getattr(self._model, "get_embedding_dimension", None) or \
-            self._model.get_sentence_embedding_dimension  # the name before v6
+        size = (
+            getattr(self._model, "get_embedding_dimension", None)
+            or self._model.get_sentence_embedding_dimension
+        )  # the name before v6
         self.dim = int(size())
         self.model_id = f"st:{path.resolve().name}"
         prompts = getattr(self._model, "prompts", None) or {}
         self._query_prompt = "query" if "query" in prompts else None
-        self._passage_prompt = next((name for name in ("passage", "document")
-                                     if name in prompts), None)
+        self._passage_prompt = next(
+            (name for name in ("passage", "document") if name in prompts), None
+        )
 
     def _encode(self, texts: Sequence[str], prompt: str | None) -> np.ndarray:
         kwargs: dict[str, Any] = {"convert_to_numpy": True, "show_progress_bar": False}
@@ -73,8 +80,10 @@ class SentenceTransformerEmbedder:
             kwargs["prompt_name"] = prompt
         matrix = np.asarray(self._model.encode(list(texts), **kwargs), dtype=np.float32)
         if matrix.ndim != 2 or matrix.shape[1] != self.dim:
-            raise InvalidInput(f"the model in {self.folder} returned vectors of shape "
-                               f"{matrix.shape}, expected (n, {self.dim})")
+            raise InvalidInput(
+                f"the model in {self.folder} returned vectors of shape "
+                f"{matrix.shape}, expected (n, {self.dim})"
+            )
         return normalise(matrix)
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:

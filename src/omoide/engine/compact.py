@@ -164,8 +164,11 @@ def truncate_message(message: Message, cap: int) -> Message:
     if len(text) <= cap and isinstance(message.get("content"), str):
         return message  # a token is at least one character
     cut = _truncate(text, cap)
-    return message if cut == text and isinstance(message.get("content"), str) \
+    return (
+        message
+        if cut == text and isinstance(message.get("content"), str)
         else _with_text(message, cut)
+    )
 
 
 def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Compaction:
@@ -179,8 +182,7 @@ def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Co
     # Counting is the cost here (a regex pass per message): count each message once, and
     # again only when a step changed it.
     counts = [message_tokens(m) for m in old]
-    total = request_tokens([*parts.head, *recent], fixed_tokens=params.fixed_tokens) \
-        + sum(counts)
+    total = request_tokens([*parts.head, *recent], fixed_tokens=params.fixed_tokens) + sum(counts)
     stage = 0
 
     def apply(i: int, new: Message) -> None:
@@ -209,16 +211,19 @@ def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Co
 
 def _steps(params: CompactParams) -> list[tuple[int, Callable[[Message], Message]]]:
     """Stages 1-3 as per-message steps, each applied on top of the previous ones."""
-    return [(1, lambda m: trim_message(m, params.line_max_tokens)),
-            (2, clear_tool_result),
-            *((3, partial(truncate_message, cap=cap)) for cap in TRUNCATE_CAPS)]
+    return [
+        (1, lambda m: trim_message(m, params.line_max_tokens)),
+        (2, clear_tool_result),
+        *((3, partial(truncate_message, cap=cap)) for cap in TRUNCATE_CAPS),
+    ]
 
 
 # -- stage 4 --------------------------------------------------------------------------------
 
 
-def summary_split(messages: Sequence[Message], keep_recent: int, *, step: int = 1,
-                  room_tokens: int | None = None) -> Split:
+def summary_split(
+    messages: Sequence[Message], keep_recent: int, *, step: int = 1, room_tokens: int | None = None
+) -> Split:
     """Old turns to summarise and recent turns to keep.
 
     At least ``keep_recent`` turns (and the latest) stay; with ``room_tokens`` (what the budget
@@ -232,7 +237,7 @@ def summary_split(messages: Sequence[Message], keep_recent: int, *, step: int = 
     n_turns = len(parts.turns)
     n_recent = _recent_count(n_turns, keep_recent)
     if room_tokens is not None:
-        used = sum(message_tokens(m) for turn in parts.turns[n_turns - n_recent:] for m in turn)
+        used = sum(message_tokens(m) for turn in parts.turns[n_turns - n_recent :] for m in turn)
         while n_recent < n_turns:
             cost = sum(message_tokens(m) for m in parts.turns[n_turns - n_recent - 1])
             if used + cost > room_tokens:
@@ -242,16 +247,25 @@ def summary_split(messages: Sequence[Message], keep_recent: int, *, step: int = 
     n_old = n_turns - n_recent
     if n_old >= step > 1:
         n_old -= n_old % step
-    return Split(head=parts.head, old=tuple(_flatten(parts.turns[:n_old])),
-                 recent=parts.turns[n_old:], old_turns=n_old)
+    return Split(
+        head=parts.head,
+        old=tuple(_flatten(parts.turns[:n_old])),
+        recent=parts.turns[n_old:],
+        old_turns=n_old,
+    )
 
 
 def summary_room(messages: Sequence[Message], params: CompactParams, max_chars: int) -> int:
     """Tokens left for kept turns once the head and a summary of ``max_chars`` are counted
     (the summary at two characters a token: between English and Japanese)."""
     head = split_turns(messages).head
-    return params.budget_tokens - request_tokens(head, fixed_tokens=params.fixed_tokens) \
-        - MESSAGE_OVERHEAD - _tokens(SUMMARY_PREFIX) - max_chars // 2
+    return (
+        params.budget_tokens
+        - request_tokens(head, fixed_tokens=params.fixed_tokens)
+        - MESSAGE_OVERHEAD
+        - _tokens(SUMMARY_PREFIX)
+        - max_chars // 2
+    )
 
 
 def summary_message(text: str, max_chars: int) -> Message:
@@ -261,9 +275,11 @@ def summary_message(text: str, max_chars: int) -> Message:
     return {"role": "system", "content": SUMMARY_PREFIX + body}
 
 
-def apply_summary(split: Split, summary: str, *, max_chars: int, params: CompactParams,
-                  tokens_before: int) -> Compaction:
+def apply_summary(
+    split: Split, summary: str, *, max_chars: int, params: CompactParams, tokens_before: int
+) -> Compaction:
     """Head + the summary + the recent turns; squeezed further only if that is still over."""
+
     def total(msgs: Sequence[Message]) -> int:
         return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
 
@@ -281,32 +297,43 @@ def apply_summary(split: Split, summary: str, *, max_chars: int, params: Compact
         result = [*split.head, note, *_flatten(recent)]
     if total(result) <= params.budget_tokens:
         return _squeeze(split.head, [note], recent, params, tokens_before)
-    body = message_text(note)[len(SUMMARY_PREFIX):]
+    body = message_text(note)[len(SUMMARY_PREFIX) :]
 
     def fitted(others: Sequence[Message]) -> Message:
         """The summary cut to the room the other messages leave."""
-        room = params.budget_tokens - total(others) - MESSAGE_OVERHEAD \
+        room = (
+            params.budget_tokens
+            - total(others)
+            - MESSAGE_OVERHEAD
             - estimate_tokens(SUMMARY_PREFIX)
+        )
         return {**note, "content": SUMMARY_PREFIX + truncate_to_tokens(body, max(room, 0))}
 
-    squeezed = _squeeze(split.head, [fitted([*split.head, *_flatten(recent)])], recent, params,
-                        tokens_before)
+    squeezed = _squeeze(
+        split.head, [fitted([*split.head, *_flatten(recent)])], recent, params, tokens_before
+    )
     # Squeezing the recent turns (their tool results, long messages) may free the room the cut
     # took from the summary: give it back, up to the whole summary.
     at = len(split.head)
-    others = [*squeezed.messages[:at], *squeezed.messages[at + 1:]]
+    others = [*squeezed.messages[:at], *squeezed.messages[at + 1 :]]
     note = fitted(others)
     # The latest turn alone over the budget leaves no room: an empty "[過去の会話要約]" only
     # added tokens to a request already over, so it is left out.
-    if not message_text(note)[len(SUMMARY_PREFIX):].strip():
+    if not message_text(note)[len(SUMMARY_PREFIX) :].strip():
         return Compaction(tuple(others), 4, tokens_before, total(others))
     messages = [*others[:at], note, *others[at:]]
     return Compaction(tuple(messages), 4, tokens_before, total(messages))
 
 
-def _squeeze(head: Sequence[Message], note: list[Message], recent: list[list[Message]],
-             params: CompactParams, tokens_before: int) -> Compaction:
+def _squeeze(
+    head: Sequence[Message],
+    note: list[Message],
+    recent: list[list[Message]],
+    params: CompactParams,
+    tokens_before: int,
+) -> Compaction:
     """Still over: trim, clear and cut the recent turns but the latest, then drop them."""
+
     def total(msgs: Sequence[Message]) -> int:
         return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
 
@@ -314,9 +341,15 @@ def _squeeze(head: Sequence[Message], note: list[Message], recent: list[list[Mes
     for cap in (0, *TRUNCATE_CAPS):
         if total(result) <= params.budget_tokens:
             break
-        recent[:-1] = [[truncate_message(m, cap) if cap else
-                        trim_message(clear_tool_result(m), params.line_max_tokens)
-                        for m in turn] for turn in recent[:-1]]
+        recent[:-1] = [
+            [
+                truncate_message(m, cap)
+                if cap
+                else trim_message(clear_tool_result(m), params.line_max_tokens)
+                for m in turn
+            ]
+            for turn in recent[:-1]
+        ]
         result = [*head, *note, *_flatten(recent)]
     while total(result) > params.budget_tokens and len(recent) > 1:
         recent.pop(0)  # whole turns, so a tool call never loses its result

@@ -15,8 +15,14 @@ __all__ = ["OFFLINE_WINDOW", "offline_summary"]
 OFFLINE_WINDOW = 40  # messages the offline summary reads, counted back from the cut
 
 
-def offline_summary(old: Sequence[Message], *, max_chars: int, user: str = "User",
-                    assistant: str = "Assistant", window: int = OFFLINE_WINDOW) -> str:
+def offline_summary(
+    old: Sequence[Message],
+    *,
+    max_chars: int,
+    user: str = "User",
+    assistant: str = "Assistant",
+    window: int = OFFLINE_WINDOW,
+) -> str:
     """An extractive summary of the last ``window`` old messages: the consolidation engine's
     notes, the most important that fit in ``max_chars``, in conversation order; when no turn
     says anything note-worthy, the user's own lines.
@@ -25,15 +31,22 @@ def offline_summary(old: Sequence[Message], *, max_chars: int, user: str = "User
     from the recorded turns, injected by PrepareStep) already carries, and the engine's cost
     grows with the turns it reads.
     """
-    events = [EventText(event_id=i, speaker=user if m.get("role") == "user" else assistant,
-                        role="user" if m.get("role") == "user" else "assistant",
-                        text=" ".join(message_text(m).split()))
-              for i, m in enumerate(old[-window:] if window > 0 else old)
-              if m.get("role") in ("user", "assistant") and message_text(m).strip()]
+    events = [
+        EventText(
+            event_id=i,
+            speaker=user if m.get("role") == "user" else assistant,
+            role="user" if m.get("role") == "user" else "assistant",
+            text=" ".join(message_text(m).split()),
+        )
+        for i, m in enumerate(old[-window:] if window > 0 else old)
+        if m.get("role") in ("user", "assistant") and message_text(m).strip()
+    ]
     if not events:
         return ""
-    notes = [(n.importance, n.source_event_ids[0] if n.source_event_ids else 0, n.content)
-             for n in consolidate_offline(events).notes]
+    notes = [
+        (n.importance, n.source_event_ids[0] if n.source_event_ids else 0, n.content)
+        for n in consolidate_offline(events).notes
+    ]
     if not notes:
         notes = [(0.0, e.event_id, e.text) for e in events if e.role == "user"]
     if not notes:
@@ -47,12 +60,14 @@ def offline_summary(old: Sequence[Message], *, max_chars: int, user: str = "User
             used += cost
     if not chosen:  # even the best note is too long: cut it
         chosen = [max(notes, key=lambda n: n[0])]
-    text = ("" if japanese else " ").join(_sentence(n[2]) for n in sorted(chosen,
-                                                                          key=lambda n: n[1]))
+    text = ("" if japanese else " ").join(
+        _sentence(n[2]) for n in sorted(chosen, key=lambda n: n[1])
+    )
     return text if len(text) <= max_chars else text[: max(max_chars - 1, 0)].rstrip() + "…"
 
 
 def _sentence(text: str) -> str:
     text = text.strip()
-    return text if not text or text[-1] in ".!?。！？" else text + ("。" if is_japanese(text)
-                                                                   else ".")
+    return (
+        text if not text or text[-1] in ".!?。！？" else text + ("。" if is_japanese(text) else ".")
+    )

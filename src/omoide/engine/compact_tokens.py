@@ -40,8 +40,9 @@ def message_text(message: Message) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(p["text"] for p in content
-                         if isinstance(p, dict) and isinstance(p.get("text"), str))
+        return "\n".join(
+            p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
     return ""
 
 
@@ -72,8 +73,9 @@ def message_tokens(message: Message) -> int:
     total = MESSAGE_OVERHEAD + count_tokens(message_text(message))
     content = message.get("content")
     if isinstance(content, list):
-        total += IMAGE_TOKENS * sum(1 for p in content
-                                    if isinstance(p, dict) and p.get("type") == "image_url")
+        total += IMAGE_TOKENS * sum(
+            1 for p in content if isinstance(p, dict) and p.get("type") == "image_url"
+        )
     for call in message.get("tool_calls") or ():
         function = call.get("function") or {} if isinstance(call, dict) else {}
         total += count_tokens(str(function.get("name", "")))

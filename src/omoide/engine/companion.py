@@ -36,8 +36,9 @@ def companion_head(ranked: Sequence[Scored], top_n: int) -> list[Scored]:
     return sorted(ranked, key=_by_fused)[:top_n]
 
 
-def blend_companion(ranked: Sequence[Scored], cosines: Mapping[int, float], *, weight: float,
-                    top_n: int) -> list[Scored]:
+def blend_companion(
+    ranked: Sequence[Scored], cosines: Mapping[int, float], *, weight: float, top_n: int
+) -> list[Scored]:
     """``ranked`` (one entry per id) best first with its head of ``top_n`` re-scored by the
     companion's ``cosines`` (id → raw cosine) at ``weight``; the rest keep their scores. The
     result does not depend on the input's order: the head is the ``top_n`` best by (score, id),
@@ -64,13 +65,13 @@ def blend_companion(ranked: Sequence[Scored], cosines: Mapping[int, float], *, w
             return 0.0 if cosine is None else 1.0
         return (cosine - c_low) / c_span
 
-    relevance = [((1.0 - weight) * (s.score - low) / span + weight * closeness(s), s)
-                 for s in head]
+    relevance = [((1.0 - weight) * (s.score - low) / span + weight * closeness(s), s) for s in head]
     relevance.sort(key=lambda pair: (-pair[0], -pair[1].score, pair[1].id))
     r_low, r_high = relevance[-1][0], relevance[0][0]
     if r_high <= r_low:
         return ordered
     # stretched back onto [low, high]: the head's best keeps the best fused score, so the head
     # weighs against conversation excerpts (or notes) as much as it did before
-    return [Scored(s.id, max(high - span * (r_high - r) / (r_high - r_low), low))
-            for r, s in relevance] + tail
+    return [
+        Scored(s.id, max(high - span * (r_high - r) / (r_high - r_low), low)) for r, s in relevance
+    ] + tail

@@ -96,27 +96,37 @@ class _Parts:
     important: list[MemoryLine]
 
 
-def assemble_context(inp: ContextInput, *, budget_tokens: int,
-                     memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS) -> AssembledContext:
+def assemble_context(
+    inp: ContextInput, *, budget_tokens: int, memory_line_tokens: int = DEFAULT_MEMORY_LINE_TOKENS
+) -> AssembledContext:
     """Render every section, trim to ``budget_tokens`` (module docstring), report what stayed."""
     words = TEXT[inp.language]
     order_said = {t.event_id: i for i, t in enumerate(inp.conversation)}
-    chosen, capped = _within_share(_by_value(inp.conversation), inp.tz,
-                                   int(budget_tokens * CONVERSATION_SHARE), memory_line_tokens)
+    chosen, capped = _within_share(
+        _by_value(inp.conversation),
+        inp.tz,
+        int(budget_tokens * CONVERSATION_SHARE),
+        memory_line_tokens,
+    )
     parts = _Parts(
         persona_keys=_ordered(inp.persona_state, _PERSONA_KEYS),
         user_keys=_ordered(inp.user_state, ADDRESS_KEYS[::-1]),
-        blocks=[replace(b, content=truncate_to_tokens(b.content.strip(), b.max_tokens))
-                for b in inp.blocks if b.content.strip()],
+        blocks=[
+            replace(b, content=truncate_to_tokens(b.content.strip(), b.max_tokens))
+            for b in inp.blocks
+            if b.content.strip()
+        ],
         conversation=chosen,
         recent=[_cut(m, memory_line_tokens) for m in inp.recent],
-        important=[_cut(m, memory_line_tokens) for m in inp.important])
+        important=[_cut(m, memory_line_tokens) for m in inp.important],
+    )
     lines = _section_lines(inp, parts, words)
     title = words["title"].format(persona=inp.persona)
     kept = _trim(lines, budget_tokens - estimate_tokens(title), words)
     shown = {s: lines[s][: kept[s]] for s in Section}
-    said = sorted(parts.conversation[: kept[Section.CONVERSATION]],
-                  key=lambda t: order_said[t.event_id])
+    said = sorted(
+        parts.conversation[: kept[Section.CONVERSATION]], key=lambda t: order_said[t.event_id]
+    )
     shown[Section.CONVERSATION] = _turn_lines(said, inp.tz, words["another_conversation"])
     text = _render(title, shown, kept, words)
     if estimate_tokens(text) > budget_tokens:  # the separators did not fit: the turns alone
@@ -125,11 +135,14 @@ def assemble_context(inp: ContextInput, *, budget_tokens: int,
     if estimate_tokens(text) > budget_tokens:  # only when even the persona line does not fit
         text = truncate_to_tokens(text, budget_tokens)
     return AssembledContext(
-        text=text, tokens=estimate_tokens(text), budget_tokens=budget_tokens,
+        text=text,
+        tokens=estimate_tokens(text),
+        budget_tokens=budget_tokens,
         language=inp.language,
         user_address=user_address(inp.user_state) if kept[Section.USER] else None,
         last_session=time_since_words(inp.since_last_session, inp.language)
-        if kept[Section.SESSION] else "",
+        if kept[Section.SESSION]
+        else "",
         persona_state=_kept_state(inp.persona_state, parts.persona_keys, kept[Section.PERSONA]),
         user_state=_kept_state(inp.user_state, parts.user_keys, kept[Section.USER]),
         blocks=tuple(parts.blocks[: kept[Section.BLOCKS]]),
@@ -137,27 +150,40 @@ def assemble_context(inp: ContextInput, *, budget_tokens: int,
         recent=tuple(parts.recent[: kept[Section.RECENT]]),
         important=tuple(parts.important[: kept[Section.IMPORTANT]]),
         stats=inp.stats if kept[Section.STATS] else None,
-        omitted=_omitted(lines, kept, capped))
+        omitted=_omitted(lines, kept, capped),
+    )
 
 
-def _section_lines(inp: ContextInput, parts: _Parts, words: dict[str, str]
-                   ) -> dict[Section, list[str]]:
+def _section_lines(
+    inp: ContextInput, parts: _Parts, words: dict[str, str]
+) -> dict[Section, list[str]]:
     """Every item of every section as text, most valuable first within a section."""
     stats = inp.stats
     return {
-        Section.PERSONA: [words["intro"].format(persona=inp.persona),
-                          *_state_lines(inp.persona_state, parts.persona_keys, inp.language)],
-        Section.USER: [_address_line(inp.user_state, words),
-                       *_state_lines(inp.user_state, parts.user_keys, inp.language)],
+        Section.PERSONA: [
+            words["intro"].format(persona=inp.persona),
+            *_state_lines(inp.persona_state, parts.persona_keys, inp.language),
+        ],
+        Section.USER: [
+            _address_line(inp.user_state, words),
+            *_state_lines(inp.user_state, parts.user_keys, inp.language),
+        ],
         Section.SESSION: [_session_line(inp.since_last_session, inp.language)],
         Section.BLOCKS: [f"### {b.name}\n{b.content}" for b in parts.blocks],
         Section.CONVERSATION: [_turn_line(t, inp.tz) for t in parts.conversation],
         Section.RECENT: [_memory_line(m, inp.tz) for m in parts.recent],
-        Section.IMPORTANT: [_memory_line(m, inp.tz) + words["strength"].format(value=m.strength)
-                            for m in parts.important],
-        Section.STATS: [words["stats_line"].format(
-            active=stats.active, superseded=stats.superseded, mean=stats.mean_strength,
-            links=stats.links)],
+        Section.IMPORTANT: [
+            _memory_line(m, inp.tz) + words["strength"].format(value=m.strength)
+            for m in parts.important
+        ],
+        Section.STATS: [
+            words["stats_line"].format(
+                active=stats.active,
+                superseded=stats.superseded,
+                mean=stats.mean_strength,
+                links=stats.links,
+            )
+        ],
     }
 
 
@@ -168,8 +194,9 @@ def _by_value(turns: Sequence[TurnLine]) -> list[TurnLine]:
     return [turns[i] for i in order]
 
 
-def _within_share(ranked: list[TurnLine], tz: tzinfo, share: int, line_tokens: int
-                  ) -> tuple[list[TurnLine], int]:
+def _within_share(
+    ranked: list[TurnLine], tz: tzinfo, share: int, line_tokens: int
+) -> tuple[list[TurnLine], int]:
     """The most valuable turns (each cut to one line of ``line_tokens``) whose lines fit in
     ``share`` tokens, and how many were left. Only the turns looked at are cut and counted, so
     a long conversation costs no more than the part of it that fits."""
@@ -184,8 +211,9 @@ def _within_share(ranked: list[TurnLine], tz: tzinfo, share: int, line_tokens: i
     return kept, len(ranked) - len(kept)
 
 
-def _omitted(lines: dict[Section, list[str]], kept: dict[Section, int], capped: int
-             ) -> dict[str, int]:
+def _omitted(
+    lines: dict[Section, list[str]], kept: dict[Section, int], capped: int
+) -> dict[str, int]:
     """Items dropped per section: by the trim, plus the turns beyond the conversation's share."""
     out = {s.value: len(lines[s]) - kept[s] for s in Section if kept[s] < len(lines[s])}
     if capped:
@@ -199,8 +227,9 @@ def _kept_state(state: Mapping[str, str], keys: list[str], kept_lines: int) -> d
     return {key: state[key] for key in keys[: max(kept_lines - 1, 0)]}
 
 
-def _trim(lines: dict[Section, list[str]], budget: int, words: dict[str, str]
-          ) -> dict[Section, int]:
+def _trim(
+    lines: dict[Section, list[str]], budget: int, words: dict[str, str]
+) -> dict[Section, int]:
     """How many items of each section stay: drop from the ends, in TRIM_ORDER, until it fits."""
     kept = {s: len(items) for s, items in lines.items()}
     cost = {s: [estimate_tokens(line) for line in items] for s, items in lines.items()}
@@ -227,8 +256,11 @@ def _state_lines(state: Mapping[str, str], keys: Sequence[str], lang: Lang) -> l
 
 def _address_line(user_state: Mapping[str, str], words: dict[str, str]) -> str:
     address = user_address(user_state)
-    return words["no_address"] if address is None else words["address"].format(
-        address=_one_line(address))
+    return (
+        words["no_address"]
+        if address is None
+        else words["address"].format(address=_one_line(address))
+    )
 
 
 def _session_line(elapsed: timedelta | None, lang: Lang) -> str:
@@ -248,10 +280,23 @@ def _memory_line(memory: MemoryLine, tz: tzinfo) -> str:
     return f"- [{local_day(memory.created_at, tz).isoformat()}] {memory.content}"
 
 
-def _render(title: str, shown: Mapping[Section, list[str]], kept: Mapping[Section, int],
-            words: Mapping[str, str]) -> str:
-    return "\n".join([title, *(line for s in DISPLAY_ORDER if kept[s]
-                               for line in ("## " + words[s.value], *shown[s]))])
+def _render(
+    title: str,
+    shown: Mapping[Section, list[str]],
+    kept: Mapping[Section, int],
+    words: Mapping[str, str],
+) -> str:
+    return "\n".join(
+        [
+            title,
+            *(
+                line
+                for s in DISPLAY_ORDER
+                if kept[s]
+                for line in ("## " + words[s.value], *shown[s])
+            ),
+        ]
+    )
 
 
 def _turn_lines(said: Sequence[TurnLine], tz: tzinfo, separator: str) -> list[str]:
@@ -266,8 +311,9 @@ def _turn_lines(said: Sequence[TurnLine], tz: tzinfo, separator: str) -> list[st
 
 
 def _turn_line(turn: TurnLine, tz: tzinfo) -> str:
-    return (f"- [{local_day(turn.said_at, tz).isoformat()}] {_one_line(turn.speaker)}: "
-            f"{turn.content}")
+    return (
+        f"- [{local_day(turn.said_at, tz).isoformat()}] {_one_line(turn.speaker)}: {turn.content}"
+    )
 
 
 def _one_line(text: str) -> str:

@@ -37,9 +37,16 @@ class Section(StrEnum):
 
 
 DISPLAY_ORDER: tuple[Section, ...] = tuple(Section)
-TRIM_ORDER: tuple[Section, ...] = (Section.STATS, Section.IMPORTANT, Section.CONVERSATION,
-                                   Section.RECENT, Section.BLOCKS, Section.SESSION, Section.USER,
-                                   Section.PERSONA)
+TRIM_ORDER: tuple[Section, ...] = (
+    Section.STATS,
+    Section.IMPORTANT,
+    Section.CONVERSATION,
+    Section.RECENT,
+    Section.BLOCKS,
+    Section.SESSION,
+    Section.USER,
+    Section.PERSONA,
+)
 
 
 @dataclass(frozen=True)

@@ -141,12 +141,15 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
             f"date range {quoted(text)}: the time {quoted(exc.args[0])} has no UTC offset, so the "
             f"instant it names is unknown; add Z or the offset, e.g. '{exc.args[0]}Z' or "
             f"'{exc.args[0]}+09:00', or give whole days (read in the persona's time zone)",
-            field="date_range") from None
+            field="date_range",
+        ) from None
     except _NotCalendar as exc:
         raise DateRangeError(
             f"date range {quoted(text)}: {quoted(exc.args[0])} is not a valid calendar date (a "
             f"month 01-12, a day that month has, a time 00:00-23:59:59, years 0001-9999); "
-            f"accepted forms: {_forms()}", field="date_range") from None
+            f"accepted forms: {_forms()}",
+            field="date_range",
+        ) from None
     except (ValueError, OverflowError) as exc:
         raise DateRangeError(
             f"date range {quoted(text)} reaches outside the calendar (years 0001-9999): give "
@@ -162,11 +165,15 @@ def parse_date_range(text: str, *, now: datetime, tz: tzinfo) -> DateRange:
         raise DateRangeError(
             f"date range {quoted(text)} is a single instant, a range without time in it: "
             f"give a start and an end, A..B (e.g. 2026-03-01T09:00Z..2026-03-01T18:00Z), or "
-            f"a whole day, month or year (2026-03-01, 2026-03, 2026)", field="date_range")
+            f"a whole day, month or year (2026-03-01, 2026-03, 2026)",
+            field="date_range",
+        )
     if found.start > found.end:
         raise DateRangeError(
             f"date range {quoted(text)} ends before it starts: give the earlier end first, "
-            f"A..B (e.g. 2026-03-01..2026-03-15)", field="date_range")
+            f"A..B (e.g. 2026-03-01..2026-03-15)",
+            field="date_range",
+        )
     return found
 
 

@@ -11,14 +11,25 @@ __all__ = ["JUST_NOW_SECONDS", "time_since_words"]
 
 JUST_NOW_SECONDS = 5 * 60
 # (unit, seconds per unit, upper bound in seconds for using it); years cover the rest.
-_UNITS = (("minute", 60, 3600), ("hour", 3600, 86400), ("day", 86400, 14 * 86400),
-          ("week", 7 * 86400, 60 * 86400), ("month", 30 * 86400, 365 * 86400))
-_JA_UNITS = {"minute": "分", "hour": "時間", "day": "日", "week": "週間", "month": "ヶ月",
-             "year": "年"}
+_UNITS = (
+    ("minute", 60, 3600),
+    ("hour", 3600, 86400),
+    ("day", 86400, 14 * 86400),
+    ("week", 7 * 86400, 60 * 86400),
+    ("month", 30 * 86400, 365 * 86400),
+)
+_JA_UNITS = {
+    "minute": "分",
+    "hour": "時間",
+    "day": "日",
+    "week": "週間",
+    "month": "ヶ月",
+    "year": "年",
+}
 
 
 def time_since_words(elapsed: timedelta | None, lang: Lang) -> str:
-    """"3 days ago" / "3日ぶり"; None → "first session" / "初めての会話".
+    """ "3 days ago" / "3日ぶり"; None → "first session" / "初めての会話".
 
     Under 5 minutes (or negative, from clock skew) is "just now" / "さっき"; then minutes,
     hours, days (under 14), weeks (under 60 days), months of 30 days (under 365), years.

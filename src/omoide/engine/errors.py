@@ -19,8 +19,15 @@ import json
 from typing import Any
 
 __all__ = [
-    "DateRangeError", "EngineValueError", "ModelDataError", "ParameterError", "json_type",
-    "named", "quoted", "short_json"]
+    "DateRangeError",
+    "EngineValueError",
+    "ModelDataError",
+    "ParameterError",
+    "json_type",
+    "named",
+    "quoted",
+    "short_json",
+]
 
 
 def quoted(value: object, limit: int = 80) -> str:

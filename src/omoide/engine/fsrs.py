@@ -103,9 +103,14 @@ def recall_anchor(last_accessed: When | None, created_at: When) -> When:
     return created_at if last_accessed is None else last_accessed
 
 
-def current_strength(importance: float, stability_days: float, *,
-                     last_accessed: datetime | None, created_at: datetime,
-                     now: datetime) -> float:
+def current_strength(
+    importance: float,
+    stability_days: float,
+    *,
+    last_accessed: datetime | None,
+    created_at: datetime,
+    now: datetime,
+) -> float:
     """strength at ``now``, t counted from :func:`recall_anchor` (never below 0)."""
     since = recall_anchor(last_accessed, created_at)
     return strength(importance, elapsed_days(since, now), stability_days)
@@ -127,5 +132,4 @@ def strengths(
 
 def _check_stability(stability_days: float) -> None:
     if not stability_days > 0.0:
-        raise ParameterError(f"stability must be positive, got {stability_days}",
-                             field="stability")
+        raise ParameterError(f"stability must be positive, got {stability_days}", field="stability")

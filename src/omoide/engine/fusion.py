@@ -125,8 +125,7 @@ def _by_score(items: Sequence[Scored]) -> list[Scored]:
     return _ranked(best)
 
 
-def _minmax(items: Sequence[Scored], bounds: Scale | None = None
-            ) -> tuple[dict[int, float], float]:
+def _minmax(items: Sequence[Scored], bounds: Scale | None = None) -> tuple[dict[int, float], float]:
     """Scores min-max normalised within the list, or over the given ``bounds`` (lowest,
     highest: a scale shared with another list, :func:`shared_scale`; a lowest of None is the
     list's own), clipped to [0, 1]."""
@@ -138,12 +137,12 @@ def _minmax(items: Sequence[Scored], bounds: Scale | None = None
         low, high = low if bounds[0] is None else bounds[0], bounds[1]
     span = high - low
     # One candidate, or all tied: they are all as good as this list can say, so all get 1.
-    return {i.id: min(max((i.score - low) / span, 0.0), 1.0) if span > 0 else 1.0
-            for i in items}, 0.0
+    return {
+        i.id: min(max((i.score - low) / span, 0.0), 1.0) if span > 0 else 1.0 for i in items
+    }, 0.0
 
 
-def shared_scale(scores: Sequence[float], depth: int = 0
-                 ) -> Scale | None:
+def shared_scale(scores: Sequence[float], depth: int = 0) -> Scale | None:
     """The (low, high) over which several candidate lists are min-max normalised as one:
     high is the best score of all of them; low the ``depth``-th best of all of them (the
     lowest when there are fewer), or with ``depth`` 0 None: each list keeps its own lowest,
@@ -217,8 +216,9 @@ def fuse(
     return _ranked(totals)
 
 
-def gate_keyword(weights: FusionWeights, *, query_script: int, top_semantic_script: int | None
-                 ) -> FusionWeights:
+def gate_keyword(
+    weights: FusionWeights, *, query_script: int, top_semantic_script: int | None
+) -> FusionWeights:
     """Keyword matching cannot cross scripts: when the best semantic hit is written in another
     script than the query (an English question answered by a Japanese memory), the keyword list
     holds only same-script noise, so it gets no weight for this query.
@@ -231,9 +231,14 @@ def gate_keyword(weights: FusionWeights, *, query_script: int, top_semantic_scri
     return FusionWeights(keyword=0.0, semantic=max(weights.semantic, 1e-9), k=weights.k)
 
 
-def credit_cross_script(keyword: Sequence[Scored], semantic: Sequence[Scored], *,
-                        script_of: Mapping[int, int | None], query_script: int, share: float
-                        ) -> list[Scored]:
+def credit_cross_script(
+    keyword: Sequence[Scored],
+    semantic: Sequence[Scored],
+    *,
+    script_of: Mapping[int, int | None],
+    query_script: int,
+    share: float,
+) -> list[Scored]:
     """The keyword list completed with a stand-in score for each semantic candidate written in
     another script than the query, which keyword matching cannot reach (an English question
     about a memory written in Japanese): ``share`` × the best keyword score of the query ×
@@ -285,8 +290,9 @@ def blend_strength(score: float, strength: float, importance_weight: float) -> f
     return score * ((1.0 - importance_weight) + importance_weight * strength)
 
 
-def lift_successors(scores: dict[str, float],
-                    successor_of: Mapping[str, str | Sequence[str]]) -> dict[str, float]:
+def lift_successors(
+    scores: dict[str, float], successor_of: Mapping[str, str | Sequence[str]]
+) -> dict[str, float]:
     """Scores in which no closed fact outranks the fact that superseded it.
 
     ``scores`` maps result keys to ranking scores; ``successor_of`` maps the key of each closed

@@ -30,8 +30,17 @@ from typing import Any
 
 from omoide.engine.errors import named
 
-__all__ = ["BODY_DEPTH", "BOM", "MAX_DEPTH", "MAX_SAFE_INT", "JsonTextError", "loads",
-           "shape_refusal", "syntax_refusal", "utf16_hint"]
+__all__ = [
+    "BODY_DEPTH",
+    "BOM",
+    "MAX_DEPTH",
+    "MAX_SAFE_INT",
+    "JsonTextError",
+    "loads",
+    "shape_refusal",
+    "syntax_refusal",
+    "utf16_hint",
+]
 
 MAX_DEPTH = 64
 BOM = "\ufeff"  # a byte order mark (EF BB BF in UTF-8)
@@ -64,8 +73,13 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
             raise JsonTextError(f"not UTF-8 (byte {exc.start}){utf16_hint(text)}") from None
     text = text.removeprefix(BOM)
     try:
-        value = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int,
-                           parse_float=_finite_float, object_pairs_hook=_unique_keys)
+        value = json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_int=_bounded_int,
+            parse_float=_finite_float,
+            object_pairs_hook=_unique_keys,
+        )
     except RecursionError:
         raise JsonTextError("arrays or objects nested too deeply to read") from None
     except json.JSONDecodeError as exc:
@@ -76,22 +90,22 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
 
 _WORDS = {  # Python's words ("Expecting value", "Extra data") → the reader's
     "Expecting value": "expected a value (a string in double quotes, a number, an object, an "
-                       "array, true, false or null)",
+    "array, true, false or null)",
     "Expecting property name enclosed in double quotes": "expected a key in double quotes",
     "Expecting ':' delimiter": "expected ':' after the key",
     "Expecting ',' delimiter": "expected ',' or the closing bracket after an item",
     "Extra data": "more text follows the end of the JSON value",
     "Unterminated string starting at": "a string opens here and is never closed",
     "Invalid control character at": "a control character (a tab or line break) inside a "
-                                     "string; write it escaped (\\t, \\n)",
-    "Invalid \\escape": "a backslash escape JSON does not have (it has \\\" \\\\ \\/ \\b \\f "
-                        "\\n \\r \\t and \\uXXXX)",
+    "string; write it escaped (\\t, \\n)",
+    "Invalid \\escape": 'a backslash escape JSON does not have (it has \\" \\\\ \\/ \\b \\f '
+    "\\n \\r \\t and \\uXXXX)",
     "Invalid \\uXXXX escape": "a \\u escape without four hex digits",
     # Python 3.13's words for a comma before a closing bracket
     "Illegal trailing comma before end of object": "a comma before '}': JSON allows none after "
-                                                   "the last item",
+    "the last item",
     "Illegal trailing comma before end of array": "a comma before ']': JSON allows none after "
-                                                  "the last item",
+    "the last item",
 }
 
 
@@ -128,8 +142,11 @@ def _why(exc: json.JSONDecodeError) -> str:
     text, pos = exc.doc, exc.pos
     expecting = exc.msg.startswith("Expecting")
     if expecting and not text[pos:].strip():
-        return ("the text is empty" if not text.strip() else
-                "the text ends before the JSON value is complete")
+        return (
+            "the text is empty"
+            if not text.strip()
+            else "the text ends before the JSON value is complete"
+        )
     before = text[:pos].rstrip()
     if expecting and text[pos] in "]}" and before.endswith(","):
         return f"a comma before {text[pos]!r}: JSON allows none after the last item"
@@ -170,8 +187,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _refuse_key_twice(pairs: list[tuple[str, Any]]) -> None:
     seen: set[str] = set()
     twice = next(key for key, _ in pairs if key in seen or seen.add(key))
-    raise JsonTextError(f"names the key {named(twice)} twice in one object; send it once",
-                        field=twice)
+    raise JsonTextError(
+        f"names the key {named(twice)} twice in one object; send it once", field=twice
+    )
 
 
 def _no_constant(name: str) -> Any:
@@ -181,16 +199,20 @@ def _no_constant(name: str) -> Any:
 def _bounded_int(literal: str) -> int:
     if len(literal.lstrip("-")) > _INT_DIGITS or not -MAX_SAFE_INT <= int(literal) <= MAX_SAFE_INT:
         shown = f"{literal[:24]}{'…' if len(literal) > 24 else ''}"
-        raise JsonTextError(f"integer {shown} is outside ±{MAX_SAFE_INT} (integers must be "
-                            "exact in any JSON parser)")
+        raise JsonTextError(
+            f"integer {shown} is outside ±{MAX_SAFE_INT} (integers must be "
+            "exact in any JSON parser)"
+        )
     return int(literal)
 
 
 def _finite_float(literal: str) -> float:
     value = float(literal)
     if not math.isfinite(value) or not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
-        raise JsonTextError(f"number {literal[:24]} is outside ±{MAX_SAFE_INT} (numbers must "
-                            "be finite and exact in any JSON parser)")
+        raise JsonTextError(
+            f"number {literal[:24]} is outside ±{MAX_SAFE_INT} (numbers must "
+            "be finite and exact in any JSON parser)"
+        )
     return value
 
 
@@ -200,8 +222,9 @@ def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
         item, level = stack.pop()
         if isinstance(item, str):
             if has_escapes and _SURROGATE.search(item):
-                raise JsonTextError("holds a lone surrogate (\\ud800-\\udfff) in a string; "
-                                    "send valid Unicode")
+                raise JsonTextError(
+                    "holds a lone surrogate (\\ud800-\\udfff) in a string; send valid Unicode"
+                )
         elif isinstance(item, dict | list):
             if level >= max_depth:
                 raise JsonTextError(f"arrays or objects nested deeper than {max_depth} levels")

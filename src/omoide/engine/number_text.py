@@ -41,8 +41,7 @@ def read_number(text: str, *, kind: type = float, name: str | None = None) -> in
     is JSON's (``1e1`` is the float 10.0, as in a body)."""
     stripped = half_width(text).strip(" \t\r\n")
     if _JSON_NUMBER.fullmatch(stripped) is None:
-        raise ParameterError(f"must be {what_number(kind)}, got {quoted(text)}",
-                             field=name)
+        raise ParameterError(f"must be {what_number(kind)}, got {quoted(text)}", field=name)
     number: int | float = json_text.loads(stripped)
     return number
 

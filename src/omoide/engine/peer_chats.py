@@ -63,9 +63,11 @@ def _role(value: Any, where: str) -> str | None:
     role = _ROLES.get(value) if isinstance(value, str) else None
     if role is None:
         shown = named(value) if isinstance(value, str) else quoted(value)
-        raise PeerFormatError(f"{where}: unknown role {shown}; a turn's role is user (or "
-                              "human) or assistant (or model); system and tool messages are "
-                              "skipped")
+        raise PeerFormatError(
+            f"{where}: unknown role {shown}; a turn's role is user (or "
+            "human) or assistant (or model); system and tool messages are "
+            "skipped"
+        )
     return role
 
 
@@ -77,8 +79,15 @@ def _part_kinds(content: Any) -> str:
     parts = content.get("parts") if isinstance(content, dict) else content
     if isinstance(content, dict) and not isinstance(parts, list):
         parts = [content]
-    kinds = sorted({str(p.get("type") or p.get("content_type") or "unknown")
-                    for p in parts if isinstance(p, dict)} if isinstance(parts, list) else set())
+    kinds = sorted(
+        {
+            str(p.get("type") or p.get("content_type") or "unknown")
+            for p in parts
+            if isinstance(p, dict)
+        }
+        if isinstance(parts, list)
+        else set()
+    )
     return ", ".join(kinds) or "empty"
 
 
@@ -91,8 +100,10 @@ def _text(content: Any) -> str:
             return _text(content["parts"])
         return _text(content.get("text"))
     if isinstance(content, list):
-        parts = [_text(p) if not isinstance(p, dict) or p.get("type", "text") == "text"
-                 else "" for p in content]
+        parts = [
+            _text(p) if not isinstance(p, dict) or p.get("type", "text") == "text" else ""
+            for p in content
+        ]
         return "\n".join(p for p in parts if p)
     return ""
 
@@ -101,14 +112,15 @@ def parse_chat(data: Any) -> list[ChatConversation]:
     """Conversations from any of the three chat shapes (system and tool turns left out)."""
     if isinstance(data, dict) and "messages" in data:
         return [_openai(data["messages"], str(data.get("title") or ""))]
-    if isinstance(data, list) and data and all(isinstance(m, dict) and "role" in m
-                                               for m in data):
+    if isinstance(data, list) and data and all(isinstance(m, dict) and "role" in m for m in data):
         return [_openai(data, "")]
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not data:
-        raise PeerFormatError("a chat file is an OpenAI message list, {\"messages\": [...]}, or "
-                           "a ChatGPT / Claude conversations export")
+        raise PeerFormatError(
+            'a chat file is an OpenAI message list, {"messages": [...]}, or '
+            "a ChatGPT / Claude conversations export"
+        )
     out = []
     for i, conv in enumerate(data):
         if not isinstance(conv, dict):
@@ -118,8 +130,10 @@ def parse_chat(data: Any) -> list[ChatConversation]:
         elif "chat_messages" in conv:
             out.append(_claude(conv, i))
         else:
-            raise PeerFormatError(f"conversation {i}: neither a ChatGPT (mapping) nor a Claude "
-                               "(chat_messages) conversation")
+            raise PeerFormatError(
+                f"conversation {i}: neither a ChatGPT (mapping) nor a Claude "
+                "(chat_messages) conversation"
+            )
     return out
 
 
@@ -134,12 +148,12 @@ def _openai(messages: Any, title: str) -> ChatConversation:
         role = _role(message.get("role"), f"message {i}")
         text = _text(message.get("content"))
         if role and text:
-            turns.append(ChatTurn(role, text, foreign_time(message.get("timestamp")),
-                                  str(i)))
+            turns.append(ChatTurn(role, text, foreign_time(message.get("timestamp")), str(i)))
         elif role:
             without_text.append(_part_kinds(message.get("content")))
-    return ChatConversation(content_id(tuple(turns)), title, None, tuple(turns),
-                            tuple(without_text))
+    return ChatConversation(
+        content_id(tuple(turns)), title, None, tuple(turns), tuple(without_text)
+    )
 
 
 def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
@@ -163,19 +177,32 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     for node in chain:
         where = f"conversation {index}: node {node}"
         message = _object(_object(mapping[node], where).get("message"), where)
-        role = _role(_object(message.get("author"), where).get("role"),
-                     f"conversation {index}: message {message.get('id') or node}")
+        role = _role(
+            _object(message.get("author"), where).get("role"),
+            f"conversation {index}: message {message.get('id') or node}",
+        )
         text = _text(message.get("content"))
         if role and text:
-            turns.append(ChatTurn(role, text, foreign_time(message.get("create_time")),
-                                  str(message.get("id") or node)))
+            turns.append(
+                ChatTurn(
+                    role,
+                    text,
+                    foreign_time(message.get("create_time")),
+                    str(message.get("id") or node),
+                )
+            )
         elif role:
             without_text.append(_part_kinds(message.get("content")))
-    conv_id = str(conv.get("conversation_id") or conv.get("id")
-                  or f"chatgpt-{content_id(tuple(turns))}")
-    return ChatConversation(conv_id, str(conv.get("title") or ""),
-                            foreign_time(conv.get("create_time")), tuple(turns),
-                            tuple(without_text))
+    conv_id = str(
+        conv.get("conversation_id") or conv.get("id") or f"chatgpt-{content_id(tuple(turns))}"
+    )
+    return ChatConversation(
+        conv_id,
+        str(conv.get("title") or ""),
+        foreign_time(conv.get("create_time")),
+        tuple(turns),
+        tuple(without_text),
+    )
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:
@@ -206,11 +233,21 @@ def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
         role = _role(message.get("sender"), f"conversation {index}: message {i}")
         text = _text(message.get("text")) or _text(message.get("content"))
         if role and text:
-            turns.append(ChatTurn(role, text, foreign_time(message.get("created_at")),
-                                  str(message.get("uuid") or i)))
+            turns.append(
+                ChatTurn(
+                    role,
+                    text,
+                    foreign_time(message.get("created_at")),
+                    str(message.get("uuid") or i),
+                )
+            )
         elif role:
             without_text.append(_part_kinds(message.get("content")))
     conv_id = str(conv.get("uuid") or f"claude-{content_id(tuple(turns))}")
-    return ChatConversation(conv_id, str(conv.get("name") or ""),
-                            foreign_time(conv.get("created_at")), tuple(turns),
-                            tuple(without_text))
+    return ChatConversation(
+        conv_id,
+        str(conv.get("name") or ""),
+        foreign_time(conv.get("created_at")),
+        tuple(turns),
+        tuple(without_text),
+    )

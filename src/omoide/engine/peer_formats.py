@@ -40,6 +40,7 @@ class PeerFormatError(ValueError):
         self.message = message
         self.line = line
 
+
 MAX_TAG_CHARS = 64
 
 # A foreign time: aware UTC, or the text as the file wrote it when it is not ISO text with an
@@ -67,8 +68,12 @@ class PeerSkipped:
     reason: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "entity": self.entity, "observation": self.observation,
-                "reason": self.reason}
+        return {
+            "line": self.line,
+            "entity": self.entity,
+            "observation": self.observation,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -109,11 +114,12 @@ def _tag(text: str) -> str:
 
 # -- Mem0 ------------------------------------------------------------------------------------
 
+
 def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
     """Mem0 memories (optionally only ``user_id``'s), oldest first."""
     items = data.get("results", data.get("memories")) if isinstance(data, dict) else data
     if not isinstance(items, list):
-        raise PeerFormatError("a Mem0 export is a list of memories or {\"results\": [...]}")
+        raise PeerFormatError('a Mem0 export is a list of memories or {"results": [...]}')
     out: list[PeerMemory] = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
@@ -123,16 +129,30 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
             raise PeerFormatError(f"memory {i}: 'memory' must be non-empty text")
         if user_id is not None and item.get("user_id") != user_id:
             continue
-        tags = tuple(dict.fromkeys(_tag(c) for c in _categories(item.get("categories"), i)
-                                   if isinstance(c, str) and c.strip()))
-        origin = {k: item[k] for k in ("id", "hash", "user_id", "agent_id", "run_id",
-                                       "updated_at") if item.get(k) is not None}
+        tags = tuple(
+            dict.fromkeys(
+                _tag(c)
+                for c in _categories(item.get("categories"), i)
+                if isinstance(c, str) and c.strip()
+            )
+        )
+        origin = {
+            k: item[k]
+            for k in ("id", "hash", "user_id", "agent_id", "run_id", "updated_at")
+            if item.get(k) is not None
+        }
         if not isinstance(item.get("metadata"), dict | None):
             raise PeerFormatError(f"memory {i}: 'metadata' must be an object or null")
         metadata = dict(item.get("metadata") or {})
         metadata["mem0"] = origin
-        out.append(PeerMemory(content=text.strip(), tags=tags[:20], metadata=metadata,
-                              created_at=foreign_time(item.get("created_at"))))
+        out.append(
+            PeerMemory(
+                content=text.strip(),
+                tags=tags[:20],
+                metadata=metadata,
+                created_at=foreign_time(item.get("created_at")),
+            )
+        )
     return sorted(out, key=lambda m: _order(m.created_at))
 
 
@@ -148,8 +168,10 @@ def _categories(value: Any, index: int) -> list[Any]:
         raise PeerFormatError(f"memory {index}: 'categories' must be a list of texts")
     for i, item in enumerate(value):
         if not isinstance(item, str):  # it was left out without a word
-            raise PeerFormatError(f"memory {index}: 'categories' must be a list of texts; "
-                                  f"categories[{i}] is {json.dumps(item)[:40]}")
+            raise PeerFormatError(
+                f"memory {index}: 'categories' must be a list of texts; "
+                f"categories[{i}] is {json.dumps(item)[:40]}"
+            )
     return value
 
 
@@ -169,8 +191,9 @@ def _indefinite(noun: str) -> str:
     return f"{'an' if vowel or low.startswith(_AN_BEFORE_H) else 'a'} {noun}"
 
 
-def parse_mcp_memory(records: list[Any]
-                     ) -> tuple[list[PeerMemory], list[PeerRelation], list[PeerSkipped]]:
+def parse_mcp_memory(
+    records: list[Any],
+) -> tuple[list[PeerMemory], list[PeerRelation], list[PeerSkipped]]:
     """Observations (one memory each, or one per entity without any), relations, and the
     observations left out (blank text: nothing to remember), each with its reason."""
     memories: list[PeerMemory] = []
@@ -183,37 +206,51 @@ def parse_mcp_memory(records: list[Any]
         if kind == "entity":
             name, entity_type = record.get("name"), record.get("entityType") or "entity"
             observations = record.get("observations") or []
-            if not isinstance(name, str) or not name.strip() or not isinstance(observations,
-                                                                               list):
-                raise PeerFormatError(f"line {i}: an entity needs a name and a list of "
-                                   "observations")
+            if not isinstance(name, str) or not name.strip() or not isinstance(observations, list):
+                raise PeerFormatError(
+                    f"line {i}: an entity needs a name and a list of observations"
+                )
             meta = {"mcp_memory": {"entity": name, "entity_type": entity_type}}
             tags = tuple(dict.fromkeys([_tag(name), _tag(str(entity_type))]))
             for j, observation in enumerate(observations):
                 if not isinstance(observation, str):  # dropped silently before
                     raise PeerFormatError(
                         f"line {i}: entity {named(name)}: observations[{j}] must be text, got "
-                        f"{json.dumps(observation, ensure_ascii=False)[:40]}")
+                        f"{json.dumps(observation, ensure_ascii=False)[:40]}"
+                    )
             texts = [o.strip() for o in observations if o.strip()]
-            skipped += [PeerSkipped(i, name, j, "blank observation")
-                        for j, observation in enumerate(observations) if not observation.strip()]
+            skipped += [
+                PeerSkipped(i, name, j, "blank observation")
+                for j, observation in enumerate(observations)
+                if not observation.strip()
+            ]
             for text in texts or [f"{name} is {_indefinite(str(entity_type))}"]:
-                memories.append(PeerMemory(content=f"{name}: {text}" if texts else text,
-                                           tags=tags, metadata=meta, kind="fact", entity=name))
+                memories.append(
+                    PeerMemory(
+                        content=f"{name}: {text}" if texts else text,
+                        tags=tags,
+                        metadata=meta,
+                        kind="fact",
+                        entity=name,
+                    )
+                )
         elif kind == "relation":
-            source, target, relation = (record.get("from"), record.get("to"),
-                                        record.get("relationType"))
+            source, target, relation = (
+                record.get("from"),
+                record.get("to"),
+                record.get("relationType"),
+            )
             if not all(isinstance(v, str) and v.strip() for v in (source, target, relation)):
                 raise PeerFormatError(f"line {i}: a relation needs from, to and relationType")
             words = str(relation).replace("_", " ").strip()
             memory = PeerMemory(
                 content=f"{source} {words} {target}",
                 tags=tuple(dict.fromkeys([_tag(str(source)), _tag(str(target))])),
-                metadata={"mcp_memory": {"from": source, "to": target,
-                                         "relation_type": relation}}, kind="fact")
+                metadata={"mcp_memory": {"from": source, "to": target, "relation_type": relation}},
+                kind="fact",
+            )
             relations.append(PeerRelation(str(source), str(target), str(relation), memory))
         else:
             got = "it has none" if kind is None else f"got {quoted(kind)}"
-            raise PeerFormatError(f'line {i}: a record\'s "type" is "entity" or "relation" '
-                                  f"({got})")
+            raise PeerFormatError(f'line {i}: a record\'s "type" is "entity" or "relation" ({got})')
     return memories, relations, skipped

@@ -119,9 +119,17 @@ class SearchPlan:
     other_script_models: tuple[str, ...] | None = ("multilingual-e5",)
 
     def __post_init__(self) -> None:
-        for name in ("note_pool_min", "note_pool_per_result", "filtered_keyword_factor",
-                     "episode_pool", "max_window", "fallback_notes", "companion_pool",
-                     "other_script_within", "other_script_least"):
+        for name in (
+            "note_pool_min",
+            "note_pool_per_result",
+            "filtered_keyword_factor",
+            "episode_pool",
+            "max_window",
+            "fallback_notes",
+            "companion_pool",
+            "other_script_within",
+            "other_script_least",
+        ):
             if getattr(self, name) < 1:
                 raise ParameterError(f"{name} must be at least 1")
         if self.neighbours < 0:
@@ -168,37 +176,44 @@ class SearchPlan:
     @property
     def episode_companion_weight(self) -> float:
         """The companion's weight for conversation turns."""
-        return self.companion_weight if self.companion_episode_weight is None \
+        return (
+            self.companion_weight
+            if self.companion_episode_weight is None
             else self.companion_episode_weight
+        )
 
     def leaves_out_common_words(self, model_id: str) -> bool:
         """Whether a note search embedding with ``model_id`` leaves the persona's common
         words out of its query vector."""
         return self.common_word_share > 0 and (
             self.common_word_models is None
-            or any(model_id.startswith(prefix) for prefix in self.common_word_models))
+            or any(model_id.startswith(prefix) for prefix in self.common_word_models)
+        )
 
     def gives_other_script_slot(self, model_id: str) -> bool:
         """Whether a hybrid note search embedding with ``model_id`` moves the best note in
         another script than the query up to :attr:`other_script_slot`."""
         return self.other_script_slot > 0 and (
             self.other_script_models is None
-            or any(model_id.startswith(prefix) for prefix in self.other_script_models))
+            or any(model_id.startswith(prefix) for prefix in self.other_script_models)
+        )
 
     def keyword_limit(self, pool: int, *, filtered: bool) -> int:
         """Keyword candidates to fetch: filters are applied after the FTS query, so more."""
         return pool * self.filtered_keyword_factor if filtered else pool
 
 
-def plan_weights(plan: SearchPlan, *, keyword: float, semantic: float, query_script: int,
-                 top_script: int | None) -> FusionWeights:
+def plan_weights(
+    plan: SearchPlan, *, keyword: float, semantic: float, query_script: int, top_script: int | None
+) -> FusionWeights:
     """The fusion weights of one query: the plan's, else the persona's (``keyword``,
     ``semantic``), gated by script when the plan says so (``fusion.gate_keyword``).
     Raises ValueError when both weights are zero."""
     weights = FusionWeights(
         keyword=keyword if plan.keyword_weight is None else plan.keyword_weight,
         semantic=semantic if plan.semantic_weight is None else plan.semantic_weight,
-        k=plan.rrf_k)
+        k=plan.rrf_k,
+    )
     if not plan.script_gate:
         return weights
     return gate_keyword(weights, query_script=query_script, top_semantic_script=top_script)
@@ -206,38 +221,42 @@ def plan_weights(plan: SearchPlan, *, keyword: float, semantic: float, query_scr
 
 DEFAULT_PLAN = SearchPlan()
 
-PRESETS: Mapping[str, SearchPlan] = MappingProxyType({
-    "default": DEFAULT_PLAN,
-    "notes_only": replace(DEFAULT_PLAN, episodes=EpisodeRule.NEVER),
-    "episodes_always": replace(DEFAULT_PLAN, episodes=EpisodeRule.ALWAYS),
-    "episode_fallback": replace(DEFAULT_PLAN, episodes=EpisodeRule.FALLBACK),
-    "rrf": replace(DEFAULT_PLAN, fusion=FusionMethod.RRF),
-    "minmax": replace(DEFAULT_PLAN, fusion=FusionMethod.MINMAX),
-    "zscore": replace(DEFAULT_PLAN, fusion=FusionMethod.ZSCORE),
-    "balanced_weights": replace(DEFAULT_PLAN, keyword_weight=0.5, semantic_weight=0.5),
-    "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
-    "shared_scale": replace(DEFAULT_PLAN, shared_scale=True),
-    "no_cross_script_credit": replace(DEFAULT_PLAN, cross_script_credit=0.0),
-    "whole_query_vector": replace(DEFAULT_PLAN, common_word_share=0.0),
-    "common_words_any_model": replace(DEFAULT_PLAN, common_word_models=None),
-    "common_words_unmixed": replace(DEFAULT_PLAN, common_word_mix=1.0),
-    "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
-    "no_current_first": replace(DEFAULT_PLAN, current_first=False),
-    "no_trim": replace(DEFAULT_PLAN, trim_cited=False),
-    "no_fold": replace(DEFAULT_PLAN, fold_notes=False),
-    "narrow_excerpts": replace(DEFAULT_PLAN, max_window=3),
-    "single_turns": replace(DEFAULT_PLAN, neighbours=0),
-    "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),
-    "no_companion": replace(DEFAULT_PLAN, companion_weight=0.0),
-    "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
-    "companion_everywhere": replace(DEFAULT_PLAN, companion_weight=0.5,
-                                    companion_episode_weight=None),
-    "no_other_script_slot": replace(DEFAULT_PLAN, other_script_slot=0),
-    "other_script_slot_any_model": replace(DEFAULT_PLAN, other_script_models=None),
-    "other_script_slot_unvetoed": replace(DEFAULT_PLAN, other_script_margin=None),
-    "companion_light": replace(DEFAULT_PLAN, companion_weight=0.3, companion_pool=20,
-                               companion_episode_weight=None),
-})
+PRESETS: Mapping[str, SearchPlan] = MappingProxyType(
+    {
+        "default": DEFAULT_PLAN,
+        "notes_only": replace(DEFAULT_PLAN, episodes=EpisodeRule.NEVER),
+        "episodes_always": replace(DEFAULT_PLAN, episodes=EpisodeRule.ALWAYS),
+        "episode_fallback": replace(DEFAULT_PLAN, episodes=EpisodeRule.FALLBACK),
+        "rrf": replace(DEFAULT_PLAN, fusion=FusionMethod.RRF),
+        "minmax": replace(DEFAULT_PLAN, fusion=FusionMethod.MINMAX),
+        "zscore": replace(DEFAULT_PLAN, fusion=FusionMethod.ZSCORE),
+        "balanced_weights": replace(DEFAULT_PLAN, keyword_weight=0.5, semantic_weight=0.5),
+        "no_script_gate": replace(DEFAULT_PLAN, script_gate=False),
+        "shared_scale": replace(DEFAULT_PLAN, shared_scale=True),
+        "no_cross_script_credit": replace(DEFAULT_PLAN, cross_script_credit=0.0),
+        "whole_query_vector": replace(DEFAULT_PLAN, common_word_share=0.0),
+        "common_words_any_model": replace(DEFAULT_PLAN, common_word_models=None),
+        "common_words_unmixed": replace(DEFAULT_PLAN, common_word_mix=1.0),
+        "no_strength": replace(DEFAULT_PLAN, strength_blend=False),
+        "no_current_first": replace(DEFAULT_PLAN, current_first=False),
+        "no_trim": replace(DEFAULT_PLAN, trim_cited=False),
+        "no_fold": replace(DEFAULT_PLAN, fold_notes=False),
+        "narrow_excerpts": replace(DEFAULT_PLAN, max_window=3),
+        "single_turns": replace(DEFAULT_PLAN, neighbours=0),
+        "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),
+        "no_companion": replace(DEFAULT_PLAN, companion_weight=0.0),
+        "companion_half": replace(DEFAULT_PLAN, companion_weight=0.5),
+        "companion_everywhere": replace(
+            DEFAULT_PLAN, companion_weight=0.5, companion_episode_weight=None
+        ),
+        "no_other_script_slot": replace(DEFAULT_PLAN, other_script_slot=0),
+        "other_script_slot_any_model": replace(DEFAULT_PLAN, other_script_models=None),
+        "other_script_slot_unvetoed": replace(DEFAULT_PLAN, other_script_margin=None),
+        "companion_light": replace(
+            DEFAULT_PLAN, companion_weight=0.3, companion_pool=20, companion_episode_weight=None
+        ),
+    }
+)
 
 
 def preset(name: str) -> SearchPlan:

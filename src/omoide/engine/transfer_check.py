@@ -22,37 +22,104 @@ __all__ = ["record_problem"]
 _TEXT, _OPT_TIME = "text", "time?"
 _FIELD_TYPES: dict[str, dict[str, Any]] = {
     "settings": {"overrides": "obj"},
-    "block": {"block_name": "str", "content": _TEXT, "block_type": "str", "max_tokens": "int",
-              "priority": "int", "metadata": "obj", "created_at": "time", "updated_at": "time"},
-    "state": {"kind": {"user", "persona"}, "key": "str", "value": _TEXT, "valid_from": "time",
-              "valid_until": _OPT_TIME, "created_at": "time", "source_session": "str?"},
-    "session": {"session_id": "str", "started_at": "time", "ended_at": _OPT_TIME,
-                "metadata": "obj", "segmented_upto_seq": "int", "open_reason": "str",
-                "open_surprise": "num", "last_event_at": _OPT_TIME,
-                "ended_by": {*(str(e) for e in SessionEnd), None}},
-    "event": {"session_id": "str", "seq": "int", "speaker": "str", "role": "str",
-              "content": _TEXT, "timestamp": "time", "external_id": "text?", "metadata": "obj",
-              "created_at": "time"},
-    "episode": {"session_id": "str", "first_seq": "int", "last_seq": "int", "content": _TEXT,
-                "topic": _TEXT, "surprise": "num", "boundary_reason": "str",
-                "started_at": "time", "ended_at": "time", "created_at": "time",
-                "consolidated_at": _OPT_TIME},
-    "memory": {"key": "str", "content": "str", "kind": {"note", "fact", "preference", "profile",
-                                                         "event", "instruction"},
-               "importance": "num", "tags": "list", "emotion_type": "text?",
-               "emotion_intensity": "num", "source": "str", "created_at": "time",
-               "updated_at": "time", "access_count": "int", "last_accessed": _OPT_TIME,
-               "valid_from": _OPT_TIME, "valid_until": _OPT_TIME, "superseded_by": "str?",
-               "summary_ref": "str?", "status": {"active", "tombstoned"}, "metadata": "obj",
-               "evolved_at": _OPT_TIME, "strength": "num", "stability": "num",
-               "last_decay_at": _OPT_TIME, "versions": "list", "sources": "list"},
-    "link": {"a": "str", "b": "str", "link_type": "str", "weight": "num",
-             "co_activation_count": "int", "last_activated": _OPT_TIME},
+    "block": {
+        "block_name": "str",
+        "content": _TEXT,
+        "block_type": "str",
+        "max_tokens": "int",
+        "priority": "int",
+        "metadata": "obj",
+        "created_at": "time",
+        "updated_at": "time",
+    },
+    "state": {
+        "kind": {"user", "persona"},
+        "key": "str",
+        "value": _TEXT,
+        "valid_from": "time",
+        "valid_until": _OPT_TIME,
+        "created_at": "time",
+        "source_session": "str?",
+    },
+    "session": {
+        "session_id": "str",
+        "started_at": "time",
+        "ended_at": _OPT_TIME,
+        "metadata": "obj",
+        "segmented_upto_seq": "int",
+        "open_reason": "str",
+        "open_surprise": "num",
+        "last_event_at": _OPT_TIME,
+        "ended_by": {*(str(e) for e in SessionEnd), None},
+    },
+    "event": {
+        "session_id": "str",
+        "seq": "int",
+        "speaker": "str",
+        "role": "str",
+        "content": _TEXT,
+        "timestamp": "time",
+        "external_id": "text?",
+        "metadata": "obj",
+        "created_at": "time",
+    },
+    "episode": {
+        "session_id": "str",
+        "first_seq": "int",
+        "last_seq": "int",
+        "content": _TEXT,
+        "topic": _TEXT,
+        "surprise": "num",
+        "boundary_reason": "str",
+        "started_at": "time",
+        "ended_at": "time",
+        "created_at": "time",
+        "consolidated_at": _OPT_TIME,
+    },
+    "memory": {
+        "key": "str",
+        "content": "str",
+        "kind": {"note", "fact", "preference", "profile", "event", "instruction"},
+        "importance": "num",
+        "tags": "list",
+        "emotion_type": "text?",
+        "emotion_intensity": "num",
+        "source": "str",
+        "created_at": "time",
+        "updated_at": "time",
+        "access_count": "int",
+        "last_accessed": _OPT_TIME,
+        "valid_from": _OPT_TIME,
+        "valid_until": _OPT_TIME,
+        "superseded_by": "str?",
+        "summary_ref": "str?",
+        "status": {"active", "tombstoned"},
+        "metadata": "obj",
+        "evolved_at": _OPT_TIME,
+        "strength": "num",
+        "stability": "num",
+        "last_decay_at": _OPT_TIME,
+        "versions": "list",
+        "sources": "list",
+    },
+    "link": {
+        "a": "str",
+        "b": "str",
+        "link_type": "str",
+        "weight": "num",
+        "co_activation_count": "int",
+        "last_activated": _OPT_TIME,
+    },
 }
 _VERSION_TYPES: dict[str, Any] = {
-    "version": "int", "change": {"create", "update", "extend", "supersede", "delete"},
-    "changed_by": "str", "changed_at": "time", "before": "obj?", "after": "obj?",
-    "cause": "str?"}
+    "version": "int",
+    "change": {"create", "update", "extend", "supersede", "delete"},
+    "changed_by": "str",
+    "changed_at": "time",
+    "before": "obj?",
+    "after": "obj?",
+    "cause": "str?",
+}
 _SOURCE_TYPES: dict[str, Any] = {"session_id": "str", "seq": "int"}
 
 
@@ -68,10 +135,11 @@ def _fits(value: Any, kind: Any) -> bool:
     if kind == "time":
         return isinstance(value, str) and _is_time(value)
     if kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2 ** 53
+        return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53
     if kind == "num":
-        return isinstance(value, int | float) and not isinstance(value, bool) and \
-            math.isfinite(value)
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
     if kind == "obj":
         return isinstance(value, dict)
     return isinstance(value, list)
@@ -85,9 +153,15 @@ def _is_time(text: str) -> bool:
     return True
 
 
-_KIND_WORDS = {"str": "non-empty text", "text": "text", "time": "an ISO-8601 time (e.g. "
-               "2026-03-01T09:30:00+00:00)", "int": "an integer", "num": "a number",
-               "obj": "an object ({…})", "list": "an array ([…])"}
+_KIND_WORDS = {
+    "str": "non-empty text",
+    "text": "text",
+    "time": "an ISO-8601 time (e.g. 2026-03-01T09:30:00+00:00)",
+    "int": "an integer",
+    "num": "a number",
+    "obj": "an object ({…})",
+    "list": "an array ([…])",
+}
 
 
 def _wanted(kind: Any) -> str:
@@ -129,11 +203,16 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
     if r["stability"] <= 0:
         return "stability must be positive"
     ref = r["source_ref"]
-    if ref is not None and not isinstance(ref, str) and not (
-            isinstance(ref, dict) and isinstance(ref.get("episode"), dict)
-            and _check_fields(ref["episode"], {"session_id": "str", "first_seq": "int"},
-                              "") is None):
-        return "source_ref must be text, null or {\"episode\": {session_id, first_seq}}"
+    if (
+        ref is not None
+        and not isinstance(ref, str)
+        and not (
+            isinstance(ref, dict)
+            and isinstance(ref.get("episode"), dict)
+            and _check_fields(ref["episode"], {"session_id": "str", "first_seq": "int"}, "") is None
+        )
+    ):
+        return 'source_ref must be text, null or {"episode": {session_id, first_seq}}'
     for i, version in enumerate(r["versions"]):
         if not isinstance(version, dict):
             return f"versions[{i}] must be an object"

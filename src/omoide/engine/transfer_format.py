@@ -46,12 +46,12 @@ __all__ = [
 class FormatError(ValueError):
     """A line of an export file that is not what the format says (``line``: its number)."""
 
-    def __init__(self, message: str, *, line: int | None = None,
-                 is_export: bool = False) -> None:
+    def __init__(self, message: str, *, line: int | None = None, is_export: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.line = line
         self.is_export = is_export  # the line is an Omoide export's header, just not one we read
+
 
 FORMAT = "omoide-export"
 FORMAT_VERSION = 1
@@ -59,20 +59,78 @@ FORMAT_VERSION = 1
 RECORD_FIELDS: dict[str, tuple[str, ...]] = {
     "header": ("format", "version", "persona", "embedder", "exported_at", "with_vectors"),
     "settings": ("overrides",),
-    "block": ("block_name", "content", "block_type", "max_tokens", "priority", "metadata",
-              "created_at", "updated_at"),
+    "block": (
+        "block_name",
+        "content",
+        "block_type",
+        "max_tokens",
+        "priority",
+        "metadata",
+        "created_at",
+        "updated_at",
+    ),
     "state": ("kind", "key", "value", "valid_from", "valid_until", "created_at"),
-    "session": ("session_id", "started_at", "ended_at", "metadata", "segmented_upto_seq",
-                "open_reason", "open_surprise", "last_event_at"),
-    "event": ("session_id", "seq", "speaker", "role", "content", "timestamp", "external_id",
-              "metadata", "created_at"),
-    "episode": ("session_id", "first_seq", "last_seq", "content", "topic", "surprise",
-                "boundary_reason", "started_at", "ended_at", "created_at", "consolidated_at"),
-    "memory": ("key", "content", "kind", "importance", "tags", "emotion_type",
-               "emotion_intensity", "source", "source_ref", "created_at", "updated_at",
-               "access_count", "last_accessed", "valid_from", "valid_until", "superseded_by",
-               "summary_ref", "status", "metadata", "evolved_at", "strength", "stability",
-               "last_decay_at", "versions", "sources"),
+    "session": (
+        "session_id",
+        "started_at",
+        "ended_at",
+        "metadata",
+        "segmented_upto_seq",
+        "open_reason",
+        "open_surprise",
+        "last_event_at",
+    ),
+    "event": (
+        "session_id",
+        "seq",
+        "speaker",
+        "role",
+        "content",
+        "timestamp",
+        "external_id",
+        "metadata",
+        "created_at",
+    ),
+    "episode": (
+        "session_id",
+        "first_seq",
+        "last_seq",
+        "content",
+        "topic",
+        "surprise",
+        "boundary_reason",
+        "started_at",
+        "ended_at",
+        "created_at",
+        "consolidated_at",
+    ),
+    "memory": (
+        "key",
+        "content",
+        "kind",
+        "importance",
+        "tags",
+        "emotion_type",
+        "emotion_intensity",
+        "source",
+        "source_ref",
+        "created_at",
+        "updated_at",
+        "access_count",
+        "last_accessed",
+        "valid_from",
+        "valid_until",
+        "superseded_by",
+        "summary_ref",
+        "status",
+        "metadata",
+        "evolved_at",
+        "strength",
+        "stability",
+        "last_decay_at",
+        "versions",
+        "sources",
+    ),
     "link": ("a", "b", "link_type", "weight", "co_activation_count", "last_activated"),
     "end": ("records",),
 }
@@ -82,18 +140,28 @@ RECORD_FIELDS: dict[str, tuple[str, ...]] = {
 # A header's ``ends``: the file ends with its ``end`` record (written since session 13).
 # A session's ``ended_by``: how it was ended (client, new_session, idle, import); null while
 # open or when unknown (ended before causes were recorded, or a file written before them).
-OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {"state": {"source_session": None},
-                                              "session": {"ended_by": None},
-                                              "header": {"ends": False}}
+OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
+    "state": {"source_session": None},
+    "session": {"ended_by": None},
+    "header": {"ends": False},
+}
 OPTIONAL_VERSION_FIELDS: dict[str, Any] = {"cause": None}
 _VECTOR_TYPES = {"event", "episode", "memory"}
 
 
-def header(*, persona: str, model_id: str, dim: int, exported_at: str,
-           with_vectors: bool) -> dict[str, Any]:
-    return {"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "persona": persona,
-            "embedder": {"model_id": model_id, "dim": dim}, "exported_at": exported_at,
-            "with_vectors": with_vectors, "ends": True}
+def header(
+    *, persona: str, model_id: str, dim: int, exported_at: str, with_vectors: bool
+) -> dict[str, Any]:
+    return {
+        "type": "header",
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "persona": persona,
+        "embedder": {"model_id": model_id, "dim": dim},
+        "exported_at": exported_at,
+        "with_vectors": with_vectors,
+        "ends": True,
+    }
 
 
 def end(records: int) -> dict[str, Any]:
@@ -125,19 +193,27 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
         raise FormatError(f"line {number}: a record must be a JSON object", line=number)
     kind = record.get("type")
     if not isinstance(kind, str) or kind not in RECORD_FIELDS:  # a list or object is no type
-        got = "none" if "type" not in record else \
-            json.dumps(kind, ensure_ascii=False, default=str)[:60]
-        raise FormatError(f"line {number}: unknown record type ({got}): a record's \"type\" "
-                          f"is one of {', '.join(RECORD_FIELDS)}", line=number)
+        got = (
+            "none"
+            if "type" not in record
+            else json.dumps(kind, ensure_ascii=False, default=str)[:60]
+        )
+        raise FormatError(
+            f'line {number}: unknown record type ({got}): a record\'s "type" '
+            f"is one of {', '.join(RECORD_FIELDS)}",
+            line=number,
+        )
     missing = [name for name in RECORD_FIELDS[kind] if name not in record]
     if missing:
-        raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}",
-                           line=number)
+        raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}", line=number)
     _check(kind, record, number)
     for name, default in OPTIONAL_FIELDS.get(kind, {}).items():
         record.setdefault(name, default)
-    if kind == "memory" and isinstance(record["emotion_type"], str) and \
-            not record["emotion_type"].strip():
+    if (
+        kind == "memory"
+        and isinstance(record["emotion_type"], str)
+        and not record["emotion_type"].strip()
+    ):
         record["emotion_type"] = None  # an empty label, stored before blank ones were refused
     for version in record.get("versions", []) if kind == "memory" else []:
         for name, default in OPTIONAL_VERSION_FIELDS.items():
@@ -153,21 +229,30 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
         if r["format"] != FORMAT:
             raise fail(f"not an Omoide export (format {quoted(r['format'])})")
         if r["version"] != FORMAT_VERSION:
-            newer = isinstance(r["version"], int) and not isinstance(r["version"], bool) \
+            newer = (
+                isinstance(r["version"], int)
+                and not isinstance(r["version"], bool)
                 and r["version"] > FORMAT_VERSION
+            )
             raise FormatError(
                 f"line {number}: header record: format version {quoted(r['version'])} is not "
                 f"supported (this Omoide reads version {FORMAT_VERSION})"
-                + ("; the file was written by a newer Omoide: import it with that version, "
-                   "or upgrade this one" if newer else ""), line=number, is_export=True)
+                + (
+                    "; the file was written by a newer Omoide: import it with that version, "
+                    "or upgrade this one"
+                    if newer
+                    else ""
+                ),
+                line=number,
+                is_export=True,
+            )
         if not isinstance(r["embedder"], dict):
             raise fail("embedder must be an object")
         if not isinstance(r.get("ends", False), bool):
             raise fail("ends must be true or false")
         return
     if kind == "end":
-        if isinstance(r["records"], bool) or not isinstance(r["records"], int) or \
-                r["records"] < 0:
+        if isinstance(r["records"], bool) or not isinstance(r["records"], int) or r["records"] < 0:
             raise fail("records must be a count (a whole number, 0 or more)")
         return
     problem = record_problem(kind, r)
@@ -226,8 +311,10 @@ def remap_memory(record: dict[str, Any], keys: Mapping[str, str]) -> dict[str, A
         for side in ("before", "after"):
             image = version.get(side)
             if isinstance(image, dict):
-                version[side] = {**image, **{name: k(image[name]) for name in
-                                             MEMORY_POINTERS if name in image}}
+                version[side] = {
+                    **image,
+                    **{name: k(image[name]) for name in MEMORY_POINTERS if name in image},
+                }
         versions.append(version)
     out["versions"] = versions
     return out

@@ -85,7 +85,9 @@ class Channel:
         self._backoff_s = backoff_s
         self._sleep = sleep
         self._client = httpx.Client(
-            headers=dict(headers), timeout=httpx.Timeout(timeout_s), transport=transport,
+            headers=dict(headers),
+            timeout=httpx.Timeout(timeout_s),
+            transport=transport,
             verify=shared_ssl_context(),
         )
 
@@ -224,8 +226,13 @@ _PLAIN_TEXT_LIMIT = 200  # a longer body without structure is a page, not a mess
 def _plain_text(body: str) -> str | None:
     """A body that is not JSON, when it reads as a message: short, printable, no markup."""
     text = " ".join(body.split())
-    if not text or len(text) > _PLAIN_TEXT_LIMIT or not text.isprintable() \
-            or "<" in text or text[0] in "{[":
+    if (
+        not text
+        or len(text) > _PLAIN_TEXT_LIMIT
+        or not text.isprintable()
+        or "<" in text
+        or text[0] in "{["
+    ):
         return None
     return text
 

@@ -15,13 +15,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["API_VERSION", "StreamTranslator", "completion_from_anthropic",
-           "request_to_anthropic"]
+__all__ = ["API_VERSION", "StreamTranslator", "completion_from_anthropic", "request_to_anthropic"]
 
 API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 4096  # Anthropic requires a limit; OpenAI clients often send none
-FINISH = {"end_turn": "stop", "stop_sequence": "stop", "max_tokens": "length",
-          "tool_use": "tool_calls", "pause_turn": "stop", "refusal": "content_filter"}
+FINISH = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "tool_use": "tool_calls",
+    "pause_turn": "stop",
+    "refusal": "content_filter",
+}
 _TOOL_CHOICE = {"auto": {"type": "auto"}, "required": {"type": "any"}, "none": {"type": "none"}}
 
 
@@ -42,9 +47,13 @@ def request_to_anthropic(body: dict[str, Any], model: str, *, stream: bool) -> d
         else:
             turns.append({"role": speaker, "content": blocks})
     out: dict[str, Any] = {
-        "model": model, "messages": turns, "stream": stream,
-        "max_tokens": body.get("max_completion_tokens") or body.get("max_tokens")
-        or DEFAULT_MAX_TOKENS}
+        "model": model,
+        "messages": turns,
+        "stream": stream,
+        "max_tokens": body.get("max_completion_tokens")
+        or body.get("max_tokens")
+        or DEFAULT_MAX_TOKENS,
+    }
     if any(s.strip() for s in system):
         out["system"] = "\n\n".join(s for s in system if s.strip())
     for name in ("temperature", "top_p"):
@@ -65,15 +74,21 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(p.get("text", "") for p in content if isinstance(p, dict)
-                         and p.get("type") == "text")
+        return "\n".join(
+            p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text"
+        )
     return ""
 
 
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     if message.get("role") == "tool":
-        return [{"type": "tool_result", "tool_use_id": str(message.get("tool_call_id", "")),
-                 "content": _text(message.get("content"))}]
+        return [
+            {
+                "type": "tool_result",
+                "tool_use_id": str(message.get("tool_call_id", "")),
+                "content": _text(message.get("content")),
+            }
+        ]
     content = message.get("content")
     blocks: list[dict[str, Any]] = []
     if isinstance(content, str) and content:
@@ -86,8 +101,14 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
             arguments = json.loads(function.get("arguments") or "{}")
         except ValueError:
             arguments = {"arguments": function.get("arguments")}
-        blocks.append({"type": "tool_use", "id": call.get("id", ""),
-                       "name": function.get("name", ""), "input": arguments})
+        blocks.append(
+            {
+                "type": "tool_use",
+                "id": call.get("id", ""),
+                "name": function.get("name", ""),
+                "input": arguments,
+            }
+        )
     return blocks
 
 
@@ -99,15 +120,16 @@ def _part(part: dict[str, Any]) -> dict[str, Any] | None:
     url = str((part.get("image_url") or {}).get("url", ""))
     if url.startswith("data:") and ";base64," in url:
         media, data = url[5:].split(";base64,", 1)
-        return {"type": "image", "source": {"type": "base64", "media_type": media,
-                                            "data": data}}
+        return {"type": "image", "source": {"type": "base64", "media_type": media, "data": data}}
     return {"type": "image", "source": {"type": "url", "url": url}}
 
 
 def _tool(tool: dict[str, Any]) -> dict[str, Any]:
     function = tool.get("function") or {}
-    out = {"name": function.get("name", ""),
-           "input_schema": function.get("parameters") or {"type": "object", "properties": {}}}
+    out = {
+        "name": function.get("name", ""),
+        "input_schema": function.get("parameters") or {"type": "object", "properties": {}},
+    }
     if function.get("description"):
         out["description"] = function["description"]
     return out
@@ -122,17 +144,24 @@ def _tool_choice(choice: Any) -> dict[str, Any] | None:
 
 
 def _tool_call(block: dict[str, Any], index: int | None = None) -> dict[str, Any]:
-    call: dict[str, Any] = {"id": block.get("id", ""), "type": "function",
-                            "function": {"name": block.get("name", ""),
-                                         "arguments": json.dumps(block.get("input") or {},
-                                                                 ensure_ascii=False)}}
+    call: dict[str, Any] = {
+        "id": block.get("id", ""),
+        "type": "function",
+        "function": {
+            "name": block.get("name", ""),
+            "arguments": json.dumps(block.get("input") or {}, ensure_ascii=False),
+        },
+    }
     return call if index is None else {"index": index, **call}
 
 
 def _usage(usage: dict[str, Any]) -> dict[str, int]:
     prompt, completion = int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
-    return {"prompt_tokens": prompt, "completion_tokens": completion,
-            "total_tokens": prompt + completion}
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
 
 
 def completion_from_anthropic(data: dict[str, Any]) -> dict[str, Any]:
@@ -142,11 +171,20 @@ def completion_from_anthropic(data: dict[str, Any]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": text or None}
     if calls:
         message["tool_calls"] = calls
-    return {"id": f"chatcmpl-{data.get('id', '')}", "object": "chat.completion",
-            "created": int(time.time()), "model": data.get("model", ""),
-            "choices": [{"index": 0, "message": message,
-                         "finish_reason": FINISH.get(str(data.get("stop_reason")), "stop")}],
-            "usage": _usage(data.get("usage") or {})}
+    return {
+        "id": f"chatcmpl-{data.get('id', '')}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": data.get("model", ""),
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": FINISH.get(str(data.get("stop_reason")), "stop"),
+            }
+        ],
+        "usage": _usage(data.get("usage") or {}),
+    }
 
 
 @dataclass
@@ -162,9 +200,13 @@ class StreamTranslator:
     _usage: dict[str, Any] = field(default_factory=dict)
 
     def _chunk(self, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {"id": self._id, "object": "chat.completion.chunk", "created": self._created,
-                "model": self.model,
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        return {
+            "id": self._id,
+            "object": "chat.completion.chunk",
+            "created": self._created,
+            "model": self.model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
 
     def feed(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         kind = event.get("type")
@@ -202,6 +244,16 @@ class StreamTranslator:
             index = self._tools.get(int(event.get("index", 0)))
             if index is None:
                 return []
-            return [self._chunk({"tool_calls": [
-                {"index": index, "function": {"arguments": delta.get("partial_json", "")}}]})]
+            return [
+                self._chunk(
+                    {
+                        "tool_calls": [
+                            {
+                                "index": index,
+                                "function": {"arguments": delta.get("partial_json", "")},
+                            }
+                        ]
+                    }
+                )
+            ]
         return []

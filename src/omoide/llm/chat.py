@@ -54,8 +54,9 @@ logger = logging.getLogger(__name__)
 class ChatStream:
     """An upstream stream whose headers arrived with a 2xx: ``chat.completion.chunk`` dicts."""
 
-    def __init__(self, response: httpx.Response, chunks: AsyncIterator[dict[str, Any]],
-                 upstream: _Upstream) -> None:
+    def __init__(
+        self, response: httpx.Response, chunks: AsyncIterator[dict[str, Any]], upstream: _Upstream
+    ) -> None:
         self._response = response
         self._chunks = chunks
         self._upstream = upstream
@@ -92,8 +93,9 @@ class _Upstream:
     provider = ""
     path = ""
 
-    def __init__(self, cfg: LLMConfig, *, transport: httpx.AsyncBaseTransport | None = None
-                 ) -> None:
+    def __init__(
+        self, cfg: LLMConfig, *, transport: httpx.AsyncBaseTransport | None = None
+    ) -> None:
         self.model = cfg.model or ""
         self.name = f"{self.provider}:{self.model}"
         self.url = f"{cfg.resolved_base_url()}{self.path}"
@@ -108,9 +110,12 @@ class _Upstream:
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
-            self._client = httpx.AsyncClient(headers=self._headers, transport=self._transport,
-                                             timeout=httpx.Timeout(self._timeout_s),
-                                             verify=shared_ssl_context())
+            self._client = httpx.AsyncClient(
+                headers=self._headers,
+                transport=self._transport,
+                timeout=httpx.Timeout(self._timeout_s),
+                verify=shared_ssl_context(),
+            )
         return self._client
 
     async def aclose(self) -> None:
@@ -141,36 +146,60 @@ class _Upstream:
 
         def message(meaning: str, advice: str = "") -> str:
             words = f": {said}" if said else ""
-            return f"{self.provider} at {self.shown_url} {meaning} ({_status(status)}){words}" \
-                f"{advice}"
+            return (
+                f"{self.provider} at {self.shown_url} {meaning} ({_status(status)}){words}{advice}"
+            )
 
         if status == 429:
             retry_after = _retry_after(response.headers)
-            wait = f"; retry after {retry_after}" + (" s" if retry_after.isdigit() else "") \
-                if retry_after else "; wait before retrying"
+            wait = (
+                f"; retry after {retry_after}" + (" s" if retry_after.isdigit() else "")
+                if retry_after
+                else "; wait before retrying"
+            )
             return UpstreamRateLimited(
-                message("is rate limiting requests", wait), retry_after=retry_after,
-                provider=self.provider, upstream_status=status)
+                message("is rate limiting requests", wait),
+                retry_after=retry_after,
+                provider=self.provider,
+                upstream_status=status,
+            )
         if status == 413:
             return UpstreamRequestTooLarge(
-                message("refused the request as too large",
-                        "; shorten the conversation or the prompt"),
-                provider=self.provider, upstream_status=status)
+                message(
+                    "refused the request as too large", "; shorten the conversation or the prompt"
+                ),
+                provider=self.provider,
+                upstream_status=status,
+            )
         if status in (408, 504):
-            return UpstreamTimeout(message("timed out"), provider=self.provider,
-                                   url=self.shown_url, upstream_status=status)
+            return UpstreamTimeout(
+                message("timed out"),
+                provider=self.provider,
+                url=self.shown_url,
+                upstream_status=status,
+            )
         if status in (400, 422):
             return UpstreamRejectedRequest(
                 message("refused the request as invalid", "; fix the request"),
-                provider=self.provider, upstream_status=status)
+                provider=self.provider,
+                upstream_status=status,
+            )
         meaning, advice = _OTHER_STATUSES.get(status) or (
-            ("failed", "") if status >= 500 else ("refused the request", ""))
-        return UpstreamUnavailable(message(meaning, advice), provider=self.provider,
-                                   url=self.shown_url, upstream_status=status)
+            ("failed", "") if status >= 500 else ("refused the request", "")
+        )
+        return UpstreamUnavailable(
+            message(meaning, advice),
+            provider=self.provider,
+            url=self.shown_url,
+            upstream_status=status,
+        )
 
     def bad_reply(self, what: str) -> UpstreamUnavailable:
-        return UpstreamUnavailable(f"{self.provider} at {self.shown_url} sent {what}",
-                                   provider=self.provider, url=self.shown_url)
+        return UpstreamUnavailable(
+            f"{self.provider} at {self.shown_url} sent {what}",
+            provider=self.provider,
+            url=self.shown_url,
+        )
 
     async def _json(self, body: dict[str, Any]) -> dict[str, Any]:
         response = await self._send(body, stream=False)
@@ -231,14 +260,19 @@ class _Translate:
         up = self.upstream
         fields = {"provider": up.provider, "url": up.shown_url}
         if isinstance(exc, httpx.TimeoutException):
-            raise UpstreamTimeout(f"{up.provider} at {up.shown_url} did not answer within "
-                                  f"{up._timeout_s:g}s (OMOIDE_LLM_TIMEOUT)", **fields) from exc
+            raise UpstreamTimeout(
+                f"{up.provider} at {up.shown_url} did not answer within "
+                f"{up._timeout_s:g}s (OMOIDE_LLM_TIMEOUT)",
+                **fields,
+            ) from exc
         if isinstance(exc, httpx.TransportError):
-            raise UpstreamUnreachable(f"{up.provider} at {up.shown_url} is unreachable "
-                                      f"({type(exc).__name__})", **fields) from exc
+            raise UpstreamUnreachable(
+                f"{up.provider} at {up.shown_url} is unreachable ({type(exc).__name__})", **fields
+            ) from exc
         if isinstance(exc, httpx.HTTPError):
-            raise UpstreamUnavailable(f"{up.provider} at {up.shown_url}: "
-                                      f"{type(exc).__name__}", **fields) from exc
+            raise UpstreamUnavailable(
+                f"{up.provider} at {up.shown_url}: {type(exc).__name__}", **fields
+            ) from exc
         return False
 
 
@@ -295,14 +329,16 @@ class OpenAIChat(_Upstream):
                 raise self.bad_reply("a stream event that is not a JSON object")
             if "error" in chunk and "choices" not in chunk:
                 raise self.bad_reply(f"an error mid-stream: {_error_text(chunk)}")
-            finished = finished or any(isinstance(c, dict) and c.get("finish_reason")
-                                       for c in chunk.get("choices") or ())
+            finished = finished or any(
+                isinstance(c, dict) and c.get("finish_reason") for c in chunk.get("choices") or ()
+            )
             yield chunk
         if not finished:
             # Trigger: the connection closed mid-answer. Outcome: an error event, not [DONE]
             # after half a reply (which would also be recorded as the persona's turn).
-            raise self.bad_reply("a stream that ended before its answer did (no finish_reason, "
-                                 "no [DONE])")
+            raise self.bad_reply(
+                "a stream that ended before its answer did (no finish_reason, no [DONE])"
+            )
 
 
 class AnthropicChat(_Upstream):
@@ -319,14 +355,18 @@ class AnthropicChat(_Upstream):
         return completion_from_anthropic(data)
 
     async def open_stream(self, body: dict[str, Any]) -> ChatStream:
-        response = await self._send(request_to_anthropic(body, self.model, stream=True),
-                                    stream=True)
+        response = await self._send(
+            request_to_anthropic(body, self.model, stream=True), stream=True
+        )
         return ChatStream(response, self._chunks(response, body), self)
 
-    async def _chunks(self, response: httpx.Response, body: dict[str, Any]
-                      ) -> AsyncIterator[dict[str, Any]]:
-        translator = StreamTranslator(model=self.model, include_usage=bool(
-            (body.get("stream_options") or {}).get("include_usage")))
+    async def _chunks(
+        self, response: httpx.Response, body: dict[str, Any]
+    ) -> AsyncIterator[dict[str, Any]]:
+        translator = StreamTranslator(
+            model=self.model,
+            include_usage=bool((body.get("stream_options") or {}).get("include_usage")),
+        )
         async for event, data in sse_events(response):
             payload = _object(data)
             if payload is None:
@@ -342,9 +382,15 @@ class AnthropicChat(_Upstream):
 
 def _as_chunk(completion: dict[str, Any]) -> dict[str, Any]:
     """A whole ``chat.completion`` as one ``chat.completion.chunk``."""
-    choices = [{"index": c.get("index", 0), "delta": c.get("message") or {},
-                "finish_reason": c.get("finish_reason")}
-               for c in completion["choices"] if isinstance(c, dict)]
+    choices = [
+        {
+            "index": c.get("index", 0),
+            "delta": c.get("message") or {},
+            "finish_reason": c.get("finish_reason"),
+        }
+        for c in completion["choices"]
+        if isinstance(c, dict)
+    ]
     return {**completion, "object": "chat.completion.chunk", "choices": choices}
 
 
@@ -363,8 +409,9 @@ def _error_text(payload: dict[str, Any]) -> str:
     return str(error)[:300]
 
 
-def make_chat_upstream(cfg: LLMConfig, *, transport: httpx.AsyncBaseTransport | None = None
-                       ) -> OpenAIChat | AnthropicChat | None:
+def make_chat_upstream(
+    cfg: LLMConfig, *, transport: httpx.AsyncBaseTransport | None = None
+) -> OpenAIChat | AnthropicChat | None:
     """The upstream for ``cfg.provider`` (None for "none"); ``cfg`` is checked by make_llm."""
     if cfg.provider == "openai":
         return OpenAIChat(cfg, transport=transport)

@@ -117,7 +117,12 @@ class LLMClassifier:
         self._lang = lang
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False,
+        self,
+        new: str,
+        candidates: list[Candidate],
+        *,
+        lang: str = "auto",
+        note: bool = False,
         known: PassageVectors | None = None,
     ) -> list[Verdict]:
         """The LLM reads a consolidated ``note`` as any memory; its offline fallback is told
@@ -135,8 +140,7 @@ class LLMClassifier:
             return _verdicts(answer, candidates, source=self._llm.name)
         except (LLMOutputError, UpstreamUnavailable) as exc:
             logger.warning("LLM classification failed, using the offline classifier: %s", exc)
-            return self._fallback.classify(new, candidates, lang=lang, note=note,
-                                           known=known)
+            return self._fallback.classify(new, candidates, lang=lang, note=note, known=known)
 
     def _prompt_lang(self, new: str, lang: str) -> Lang:
         """The call's language, else the constructor's, else the new memory's script."""

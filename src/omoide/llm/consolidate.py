@@ -99,8 +99,12 @@ class LLMConsolidator:
     ) -> Consolidation:
         if not events:
             return Consolidation(notes=(), profile=())
-        budget = note_budget(len(events), notes_per_turn=self._notes_per_turn, max_notes=max_notes,
-                             persona_turns=count_persona_turns(events))
+        budget = note_budget(
+            len(events),
+            notes_per_turn=self._notes_per_turn,
+            max_notes=max_notes,
+            persona_turns=count_persona_turns(events),
+        )
         try:
             answer = complete_json(
                 self._llm,

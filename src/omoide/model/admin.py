@@ -11,8 +11,18 @@ from typing import Any
 from omoide.errors import InvalidInput
 from omoide.model.episodes import SessionEnd
 
-__all__ = ["PERSONA_NAME", "ApiKeyRecord", "Erased", "KeyInfo", "KeywordHit", "PersonaSummary",
-           "RecordedEmbedder", "SessionRow", "StaleRow", "check_persona_name"]
+__all__ = [
+    "PERSONA_NAME",
+    "ApiKeyRecord",
+    "Erased",
+    "KeyInfo",
+    "KeywordHit",
+    "PersonaSummary",
+    "RecordedEmbedder",
+    "SessionRow",
+    "StaleRow",
+    "check_persona_name",
+]
 
 PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -26,7 +36,8 @@ def check_persona_name(name: str) -> str:
         shown = json.dumps(text if len(text) <= 64 else text[:63] + "…", ensure_ascii=False)
         raise InvalidInput(
             f"invalid persona name {shown}: use 1-64 ASCII letters, digits, '_' or '-'",
-            persona=shown[1:-1] if isinstance(name, str) else None)
+            persona=shown[1:-1] if isinstance(name, str) else None,
+        )
     return name
 
 

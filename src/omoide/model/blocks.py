@@ -9,8 +9,14 @@ from typing import Any
 
 from omoide.model.memory import UNSET, Unset
 
-__all__ = ["DEFAULT_BLOCK_TYPE", "DEFAULT_MAX_TOKENS", "Block", "BlockPatch", "StateEntry",
-           "StateKind"]
+__all__ = [
+    "DEFAULT_BLOCK_TYPE",
+    "DEFAULT_MAX_TOKENS",
+    "Block",
+    "BlockPatch",
+    "StateEntry",
+    "StateKind",
+]
 
 DEFAULT_BLOCK_TYPE = "custom"
 DEFAULT_MAX_TOKENS = 500

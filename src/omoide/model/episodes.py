@@ -10,8 +10,18 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "OpenedSession", "Session",
-           "SessionEnd", "SessionMark", "SessionSummary", "new_session_id"]
+__all__ = [
+    "Episode",
+    "Event",
+    "NewEpisode",
+    "NewEvent",
+    "OpenedSession",
+    "Session",
+    "SessionEnd",
+    "SessionMark",
+    "SessionSummary",
+    "new_session_id",
+]
 
 
 def new_session_id() -> str:

@@ -50,5 +50,6 @@ class JobRow:
     @property
     def shown_status(self) -> str:
         """Periodic maintenance waiting for its time is "scheduled", not work in the queue."""
-        return "scheduled" if self.status == "pending" and self.kind in PERIODIC_KINDS \
-            else self.status
+        return (
+            "scheduled" if self.status == "pending" and self.kind in PERIODIC_KINDS else self.status
+        )

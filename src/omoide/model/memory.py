@@ -132,8 +132,9 @@ class Memory:
         return closed_fact(self.superseded_by, self.valid_until, when)
 
 
-def valid_between(valid_from: datetime | None, valid_until: datetime | None,
-                  when: datetime) -> bool:
+def valid_between(
+    valid_from: datetime | None, valid_until: datetime | None, when: datetime
+) -> bool:
     """valid_from <= when < valid_until, NULL bounds open (:meth:`Memory.valid_at`)."""
     if valid_from is not None and valid_from > when:
         return False
@@ -163,19 +164,42 @@ class RankFacts:
         return closed_fact(self.superseded_by, self.valid_until, when)
 
 
-VERSIONED_FIELDS = ("content", "kind", "importance", "tags", "emotion_type",
-                    "emotion_intensity", "valid_from", "valid_until", "superseded_by",
-                    "summary_ref", "status", "metadata")
+VERSIONED_FIELDS = (
+    "content",
+    "kind",
+    "importance",
+    "tags",
+    "emotion_type",
+    "emotion_intensity",
+    "valid_from",
+    "valid_until",
+    "superseded_by",
+    "summary_ref",
+    "status",
+    "metadata",
+)
 """What a version row's before/after image records: every field a change can touch."""
 
-MEMORY_FIELDS = ("key", "persona", *VERSIONED_FIELDS[:6], "source", "source_ref",
-                 "created_at", "updated_at", "strength", "stability", "access_count",
-                 "last_accessed", *VERSIONED_FIELDS[6:])
+MEMORY_FIELDS = (
+    "key",
+    "persona",
+    *VERSIONED_FIELDS[:6],
+    "source",
+    "source_ref",
+    "created_at",
+    "updated_at",
+    "strength",
+    "stability",
+    "access_count",
+    "last_accessed",
+    *VERSIONED_FIELDS[6:],
+)
 """The memory's JSON fields (HTTP, MCP, CLI), in their order; the versioned ones among them."""
 
 
-def memory_values(memory: Memory, names: tuple[str, ...],
-                  stamp: Callable[[datetime], str]) -> dict[str, Any]:
+def memory_values(
+    memory: Memory, names: tuple[str, ...], stamp: Callable[[datetime], str]
+) -> dict[str, Any]:
     """``{name: value}`` for ``names`` as JSON values: enums as their text, tags as a list,
     datetimes through ``stamp`` (the caller's format), ``None`` kept as ``None``."""
     out: dict[str, Any] = {}
@@ -288,5 +312,11 @@ class SearchFilters:
 
     @property
     def empty(self) -> bool:
-        return (not self.tags and self.created_from is None and self.created_until is None
-                and self.min_importance is None and self.kind is None and self.valid_at is None)
+        return (
+            not self.tags
+            and self.created_from is None
+            and self.created_until is None
+            and self.min_importance is None
+            and self.kind is None
+            and self.valid_at is None
+        )

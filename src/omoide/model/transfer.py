@@ -18,5 +18,4 @@ class ExistingRows:
 
     @property
     def empty(self) -> bool:
-        return not (self.memory_keys or self.session_ids or self.block_names
-                    or self.state_rows)
+        return not (self.memory_keys or self.session_ids or self.block_names or self.state_rows)

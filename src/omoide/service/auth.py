@@ -54,8 +54,9 @@ class Principal:
     def require_persona(self, persona: str) -> None:
         """403 unless this key may act for ``persona`` (the admin may act for any)."""
         if not self.is_admin and self.persona != persona:
-            raise Forbidden(f"this API key does not grant access to persona {persona!r}",
-                            persona=persona)
+            raise Forbidden(
+                f"this API key does not grant access to persona {persona!r}", persona=persona
+            )
 
     def require_admin(self) -> None:
         if not self.is_admin:
@@ -93,7 +94,8 @@ class AuthService:
             if len(configured) < MIN_ADMIN_KEY_CHARS:
                 raise InvalidInput(
                     f"OMOIDE_ADMIN_KEY must be at least {MIN_ADMIN_KEY_CHARS} characters "
-                    "(e.g. the output of `openssl rand -base64 32`)")
+                    "(e.g. the output of `openssl rand -base64 32`)"
+                )
             self._sole_admin(configured)
             return None
         path = data_dir / ADMIN_KEY_FILE
@@ -111,8 +113,7 @@ class AuthService:
     def _sole_admin(self, key: str) -> None:
         revoked = self.store.keys.make_sole_admin(hash_key(key), now=self.clock.now())
         if revoked:
-            logger.info("revoked %d earlier admin key(s): the server runs with a new one",
-                        revoked)
+            logger.info("revoked %d earlier admin key(s): the server runs with a new one", revoked)
 
     def create_persona(self, name: str) -> tuple[Persona, str]:
         """A new persona and its API key (the only time the key is visible)."""
@@ -127,8 +128,9 @@ class AuthService:
         """Another key for ``persona`` (its other keys keep working)."""
         persona_id = self.store.get_persona(persona).id
         key = _new_key("p")
-        info = self.store.keys.add(key_hash=hash_key(key), persona_id=persona_id,
-                                   is_admin=False, now=self.clock.now())
+        info = self.store.keys.add(
+            key_hash=hash_key(key), persona_id=persona_id, is_admin=False, now=self.clock.now()
+        )
         logger.info("issued key %d for persona %s", info.id, persona)
         return IssuedKey(api_key=key, info=info)
 
@@ -137,8 +139,9 @@ class AuthService:
 
     def revoke_key(self, persona: str, key_id: int) -> KeyInfo:
         """Revoke one key of ``persona``; the next request made with it gets a 401."""
-        info = self.store.keys.revoke(self.store.get_persona(persona).id, key_id,
-                                      now=self.clock.now())
+        info = self.store.keys.revoke(
+            self.store.get_persona(persona).id, key_id, now=self.clock.now()
+        )
         logger.info("revoked key %d of persona %s", key_id, persona)
         return info
 

@@ -50,15 +50,19 @@ def check_block_name(name: Any) -> str:
 
 def _check_int(value: Any, name: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInput(f"{name} must be an integer from {low:,} to {high:,}, got "
-                           f"{quoted(value)}", field=name)
+        raise InvalidInput(
+            f"{name} must be an integer from {low:,} to {high:,}, got {quoted(value)}", field=name
+        )
     return value
 
 
 def _check_type(value: Any) -> str:
     if value not in BLOCK_TYPES:
-        raise InvalidInput(f"block_type {quoted(value)} is invalid: use one of "
-                           f"{', '.join(BLOCK_TYPES)} (default custom)", field="block_type")
+        raise InvalidInput(
+            f"block_type {quoted(value)} is invalid: use one of "
+            f"{', '.join(BLOCK_TYPES)} (default custom)",
+            field="block_type",
+        )
     return str(value)
 
 
@@ -72,24 +76,37 @@ def _check_fits(block: Block | BlockPatch, *, stored_limit: bool = False) -> Non
         raise (Conflict if stored_limit else InvalidInput)(
             f"block {block.block_name!r}: content is about {tokens:,} tokens, over its "
             f"max_tokens of {block.max_tokens:,}; shorten it or raise max_tokens",
-            field="content", block_name=block.block_name, tokens=tokens,
-            max_tokens=block.max_tokens)
+            field="content",
+            block_name=block.block_name,
+            tokens=tokens,
+            max_tokens=block.max_tokens,
+        )
 
 
-def _patch(block_name: Any, content: Any, block_type: Any = UNSET, max_tokens: Any = UNSET,
-           priority: Any = UNSET, metadata: Any = UNSET) -> BlockPatch:
+def _patch(
+    block_name: Any,
+    content: Any,
+    block_type: Any = UNSET,
+    max_tokens: Any = UNSET,
+    priority: Any = UNSET,
+    metadata: Any = UNSET,
+) -> BlockPatch:
     """The validated write: each given field checked by its rule."""
     if not isinstance(content, str):
         raise InvalidInput("content must be a string", field="content")
     check_text(content, "content")
     return BlockPatch(
-        block_name=check_block_name(block_name), content=content,
+        block_name=check_block_name(block_name),
+        content=content,
         block_type=block_type if isinstance(block_type, Unset) else _check_type(block_type),
-        max_tokens=max_tokens if isinstance(max_tokens, Unset)
+        max_tokens=max_tokens
+        if isinstance(max_tokens, Unset)
         else _check_int(max_tokens, "max_tokens", 1, MAX_BLOCK_TOKENS),
-        priority=priority if isinstance(priority, Unset)
+        priority=priority
+        if isinstance(priority, Unset)
         else _check_int(priority, "priority", -MAX_PRIORITY, MAX_PRIORITY),
-        metadata=metadata if isinstance(metadata, Unset) else check_metadata(metadata))
+        metadata=metadata if isinstance(metadata, Unset) else check_metadata(metadata),
+    )
 
 
 def check_block(record: Mapping[str, Any]) -> BlockPatch:
@@ -115,16 +132,26 @@ class BlockService:
     def get_block(self, persona: str, block_name: Any) -> Block:
         return self.store.blocks(persona).get(check_block_name(block_name))
 
-    def write_block(self, persona: str, *, block_name: Any, content: Any,
-                    block_type: Any = UNSET, max_tokens: Any = UNSET, priority: Any = UNSET,
-                    metadata: Any = UNSET) -> Block:
+    def write_block(
+        self,
+        persona: str,
+        *,
+        block_name: Any,
+        content: Any,
+        block_type: Any = UNSET,
+        max_tokens: Any = UNSET,
+        priority: Any = UNSET,
+        metadata: Any = UNSET,
+    ) -> Block:
         """Create or update; fields not given keep their stored value (or the default)."""
         patch = _patch(block_name, content, block_type, max_tokens, priority, metadata)
         # The limit the content must fit comes from the stored block when none is given.
         stored_limit = isinstance(max_tokens, Unset) and self._exists(persona, patch.block_name)
         return self.store.blocks(persona).upsert(
-            patch, now=self.clock.now(),
-            check=lambda block: _check_fits(block, stored_limit=stored_limit))
+            patch,
+            now=self.clock.now(),
+            check=lambda block: _check_fits(block, stored_limit=stored_limit),
+        )
 
     def _exists(self, persona: str, block_name: str) -> bool:
         try:

@@ -46,30 +46,46 @@ class CalibrationService:
         self.data_dir = data_dir
         self.clock = clock
 
-    def calibrate(self, *, save: bool = True, force: bool = False,
-                  pairs: list[Pair] | None = None) -> CalibrationReport:
+    def calibrate(
+        self, *, save: bool = True, force: bool = False, pairs: list[Pair] | None = None
+    ) -> CalibrationReport:
         model_id = self.embedder.model_id
         if is_bundled(model_id) and not force:
-            raise InvalidInput(f"{model_id} ships a calibration measured by bench/calibrate.py;"
-                               " `omoide calibrate` is for embedders Omoide does not ship")
+            raise InvalidInput(
+                f"{model_id} ships a calibration measured by bench/calibrate.py;"
+                " `omoide calibrate` is for embedders Omoide does not ship"
+            )
         pairs = pairs if pairs is not None else bundled_pairs()
         tune, hold = split_pairs([p.label for p in pairs], pairs)
         try:
-            fitted = fit_calibration(self._cosines(tune),
-                                     note=f"measured by omoide calibrate on {len(tune)} pairs")
+            fitted = fit_calibration(
+                self._cosines(tune), note=f"measured by omoide calibrate on {len(tune)} pairs"
+            )
         except CalibrationError as exc:
             raise InvalidInput(f"cannot calibrate {model_id}: {exc.message}") from None
         raw = fitted.to_raw(0.85)
         report = CalibrationReport(
-            model_id=model_id, calibration=fitted, tuning=dedup_score(self._cosines(tune), raw),
-            validation=dedup_score(self._cosines(hold), raw), pairs=len(pairs), saved_to=None)
+            model_id=model_id,
+            calibration=fitted,
+            tuning=dedup_score(self._cosines(tune), raw),
+            validation=dedup_score(self._cosines(hold), raw),
+            pairs=len(pairs),
+            saved_to=None,
+        )
         if not save:
             return report
         path = save_calibration(
-            self.data_dir, model_id, fitted, dim=self.embedder.dim,
-            measured_at=iso(self.clock.now()), tuning_pairs=len(tune),
-            validation={"recall": round(report.validation.recall, 3),
-                        "false_rate": round(report.validation.false_rate, 3)})
+            self.data_dir,
+            model_id,
+            fitted,
+            dim=self.embedder.dim,
+            measured_at=iso(self.clock.now()),
+            tuning_pairs=len(tune),
+            validation={
+                "recall": round(report.validation.recall, 3),
+                "false_rate": round(report.validation.false_rate, 3),
+            },
+        )
         self.embedder.calibration = fitted
         return CalibrationReport(**{**report.__dict__, "saved_to": path})
 

@@ -36,8 +36,14 @@ from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
 from omoide.service.validate import check_session_id, is_blank, nfc, replace_unstorable
 
-__all__ = ["ASSISTANT_WITHOUT_CONTENT", "ChatService", "Prepared", "check_messages",
-           "excerpt_ident", "session_id_for"]
+__all__ = [
+    "ASSISTANT_WITHOUT_CONTENT",
+    "ChatService",
+    "Prepared",
+    "check_messages",
+    "excerpt_ident",
+    "session_id_for",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -62,12 +68,16 @@ def check_messages(messages: Any) -> list[dict[str, Any]]:
         raise InvalidInput(f"at most {MAX_MESSAGES} messages", field="messages")
     for i, message in enumerate(messages):
         if not isinstance(message, dict) or message.get("role") not in ROLES:
-            raise InvalidInput(f"messages[{i}] must be an object with a role of "
-                               f"{', '.join(ROLES)}", field=f"messages[{i}]")
+            raise InvalidInput(
+                f"messages[{i}] must be an object with a role of {', '.join(ROLES)}",
+                field=f"messages[{i}]",
+            )
         content = message.get("content")
         if content is not None and not isinstance(content, str | list):
-            raise InvalidInput(f"messages[{i}].content must be a string or a list of parts",
-                               field=f"messages[{i}].content")
+            raise InvalidInput(
+                f"messages[{i}].content must be a string or a list of parts",
+                field=f"messages[{i}].content",
+            )
         _check_required(i, message)
     return messages
 
@@ -81,20 +91,22 @@ def _check_required(i: int, message: dict[str, Any]) -> None:
     role = message["role"]
     if role == "assistant":
         if message.get("content") is None and not any(
-                message.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT):
-            raise InvalidInput(f"messages[{i}] (assistant) needs content or tool_calls",
-                               field=f"messages[{i}].content")
+            message.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT
+        ):
+            raise InvalidInput(
+                f"messages[{i}] (assistant) needs content or tool_calls",
+                field=f"messages[{i}].content",
+            )
         return
     if message.get("content") is None:
-        raise InvalidInput(f"messages[{i}] ({role}) needs content",
-                           field=f"messages[{i}].content")
+        raise InvalidInput(f"messages[{i}] ({role}) needs content", field=f"messages[{i}].content")
     if role == "tool" and not isinstance(message.get("tool_call_id"), str):
-        raise InvalidInput(f"messages[{i}] (tool) needs a tool_call_id string",
-                           field=f"messages[{i}].tool_call_id")
+        raise InvalidInput(
+            f"messages[{i}] (tool) needs a tool_call_id string", field=f"messages[{i}].tool_call_id"
+        )
 
 
-def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None,
-                   user: Any) -> str:
+def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None, user: Any) -> str:
     """The conversation's session: the ``X-Omoide-Session`` header, else ``chat-<user>``, else
     derived from the conversation's first user message (the same on every later request)."""
     if header is not None:
@@ -116,8 +128,7 @@ def _previous_user(messages: Sequence[dict[str, Any]]) -> int | None:
     latest = _latest_user(messages)
     if latest is None:
         return None
-    return next((i for i in range(latest - 1, -1, -1) if messages[i].get("role") == "user"),
-                None)
+    return next((i for i in range(latest - 1, -1, -1) if messages[i].get("role") == "user"), None)
 
 
 def _digest(value: Any) -> str:
@@ -126,8 +137,9 @@ def _digest(value: Any) -> str:
 
 
 def _latest_user(messages: Sequence[dict[str, Any]]) -> int | None:
-    return next((i for i in range(len(messages) - 1, -1, -1)
-                 if messages[i].get("role") == "user"), None)
+    return next(
+        (i for i in range(len(messages) - 1, -1, -1) if messages[i].get("role") == "user"), None
+    )
 
 
 LANGUAGE_SAMPLES = 3  # the latest user messages the memory section's language follows
@@ -161,9 +173,17 @@ def _unanswered_users(messages: Sequence[dict[str, Any]]) -> list[int]:
 
 
 class ChatService:
-    def __init__(self, *, search: SearchService, state: StateService, blocks: BlockService,
-                 settings: SettingsService, sessions: SessionService, clock: Clock,
-                 compressor: Compressor) -> None:
+    def __init__(
+        self,
+        *,
+        search: SearchService,
+        state: StateService,
+        blocks: BlockService,
+        settings: SettingsService,
+        sessions: SessionService,
+        clock: Clock,
+        compressor: Compressor,
+    ) -> None:
         self.search = search
         self.state = state
         self.blocks = blocks
@@ -174,8 +194,9 @@ class ChatService:
 
     # -- the session -------------------------------------------------------------------
 
-    def session_for(self, persona: str, messages: Sequence[dict[str, Any]], *,
-                    header: str | None, user: Any) -> str:
+    def session_for(
+        self, persona: str, messages: Sequence[dict[str, Any]], *, header: str | None, user: Any
+    ) -> str:
         """The conversation's session. A named one (header, ``user``) as named. A derived one
         (from the first user message) is shared by every conversation that opens with the same
         words, so it is numbered: ``chat-<hash>``, ``chat-<hash>-2`` … A request goes to the
@@ -204,8 +225,9 @@ class ChatService:
 
     # -- PrepareStep -------------------------------------------------------------------
 
-    def prepare(self, persona: str, messages: list[dict[str, Any]],
-                session_id: str | None = None) -> Prepared:
+    def prepare(
+        self, persona: str, messages: list[dict[str, Any]], session_id: str | None = None
+    ) -> Prepared:
         """The request with the persona's memory in its system prompt. Excerpts of the
         conversation's own session (``session_id``) are left out: the client sends those turns
         itself."""
@@ -214,36 +236,51 @@ class ChatService:
         query = "" if latest is None else " ".join(message_text(messages[latest]).split())
         query = query[-MAX_QUERY_CHARS:]
         user = self.state.get_current_user_state(persona)
-        hits = self._recall(persona, query, session_id) \
-            if cfg.chat_memory_budget_tokens and query else []
+        hits = (
+            self._recall(persona, query, session_id)
+            if cfg.chat_memory_budget_tokens and query
+            else []
+        )
         prompt = assemble_chat_prompt(
-            persona=persona, lang=choose_language(cfg.language, _language_samples(messages, user)),
+            persona=persona,
+            lang=choose_language(cfg.language, _language_samples(messages, user)),
             budget_tokens=cfg.chat_memory_budget_tokens,
-            persona_state=self.state.get_current_persona_state(persona), user_state=user,
-            blocks=[BlockText(b.block_name, b.content, b.priority, b.max_tokens)
-                    for b in self.blocks.list_blocks(persona)],
-            memories=[_recalled(h) for h in hits], tz=cfg.zone)
-        return Prepared(messages=_with_prompt(_for_upstream(messages), prompt.text),
-                        prompt=prompt, query=query)
+            persona_state=self.state.get_current_persona_state(persona),
+            user_state=user,
+            blocks=[
+                BlockText(b.block_name, b.content, b.priority, b.max_tokens)
+                for b in self.blocks.list_blocks(persona)
+            ],
+            memories=[_recalled(h) for h in hits],
+            tz=cfg.zone,
+        )
+        return Prepared(
+            messages=_with_prompt(_for_upstream(messages), prompt.text), prompt=prompt, query=query
+        )
 
     def _recall(self, persona: str, query: str, session_id: str | None) -> list[SearchHit]:
         """The default search, called as a client with only the query would call it."""
         request = self.search.build_request(persona, query=query)
-        return [hit for hit in self.search.search(persona, request).results
-                if hit.type != "episode" or hit.extra.get("session_id") != session_id]
+        return [
+            hit
+            for hit in self.search.search(persona, request).results
+            if hit.type != "episode" or hit.extra.get("session_id") != session_id
+        ]
 
     # -- CompressStep ------------------------------------------------------------------
 
-    def compress(self, persona: str, messages: list[dict[str, Any]], *, tools: Any = None
-                 ) -> Compressed:
+    def compress(
+        self, persona: str, messages: list[dict[str, Any]], *, tools: Any = None
+    ) -> Compressed:
         cfg = self.settings.get(persona)
         user = user_address(self.state.get_current_user_state(persona)) or "User"
         return self.compressor.compress(messages, cfg, tools=tools, names=(user, persona))
 
     # -- PostStep ----------------------------------------------------------------------
 
-    def record(self, persona: str, session_id: str, messages: Sequence[dict[str, Any]],
-               reply: str) -> int:
+    def record(
+        self, persona: str, session_id: str, messages: Sequence[dict[str, Any]], reply: str
+    ) -> int:
         """Record the user's messages since the last assistant message (usually only the
         latest) and the reply; a retried request records nothing new.
 
@@ -257,10 +294,12 @@ class ChatService:
         if unanswered:
             user = user_address(self.state.get_current_user_state(persona)) or "User"
             for index in unanswered:
-                events += _turns(user, "user", message_text(messages[index]),
-                                 _user_turn_id(messages, index))
-        events += _turns(persona, "assistant", reply,
-                         "chat:" + _digest(list(messages))[:40] + ":reply")
+                events += _turns(
+                    user, "user", message_text(messages[index]), _user_turn_id(messages, index)
+                )
+        events += _turns(
+            persona, "assistant", reply, "chat:" + _digest(list(messages))[:40] + ":reply"
+        )
         if not events:
             return 0
         self.sessions.open(persona, session_id=session_id)
@@ -279,23 +318,36 @@ def _turns(speaker: str, role: str, text: str, external_id: str) -> list[dict[st
     if is_blank(text):
         return []
     name = replace_unstorable(speaker).strip()[:MAX_SPEAKER_CHARS]
-    pieces = [text[i:i + MAX_EVENT_CHARS] for i in range(0, len(text), MAX_EVENT_CHARS)]
-    return [{"speaker": name if not is_blank(name) else role, "role": role,
-             "content": piece,
-             "external_id": external_id if n == 1 else f"{external_id}:{n}"}
-            for n, piece in enumerate((p for p in pieces if not is_blank(p)), start=1)]
+    pieces = [text[i : i + MAX_EVENT_CHARS] for i in range(0, len(text), MAX_EVENT_CHARS)]
+    return [
+        {
+            "speaker": name if not is_blank(name) else role,
+            "role": role,
+            "content": piece,
+            "external_id": external_id if n == 1 else f"{external_id}:{n}",
+        }
+        for n, piece in enumerate((p for p in pieces if not is_blank(p)), start=1)
+    ]
 
 
 def _recalled(hit: SearchHit) -> Recalled:
     if hit.type == "note" and hit.memory is not None:
         m = hit.memory
-        closed = m.valid_until if m.valid_until is not None else (
-            m.updated_at if m.superseded_by else None)
-        return Recalled(ident=hit.id, content=hit.content, when=m.valid_from or m.created_at,
-                        valid_until=closed)
+        closed = (
+            m.valid_until
+            if m.valid_until is not None
+            else (m.updated_at if m.superseded_by else None)
+        )
+        return Recalled(
+            ident=hit.id, content=hit.content, when=m.valid_from or m.created_at, valid_until=closed
+        )
     said = hit.extra.get("said_at")
-    return Recalled(ident=excerpt_ident(hit), content=hit.content,
-                    when=parse_iso(said) if isinstance(said, str) else None, excerpt=True)
+    return Recalled(
+        ident=excerpt_ident(hit),
+        content=hit.content,
+        when=parse_iso(said) if isinstance(said, str) else None,
+        excerpt=True,
+    )
 
 
 def excerpt_ident(hit: SearchHit) -> str:
@@ -313,9 +365,10 @@ def _for_upstream(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The messages as the upstream gets them: an assistant message's ``tool_calls: []`` (no
     call made, as some clients replay it) is left out, since some OpenAI-compatible servers
     refuse an empty list there; everything else is relayed as sent."""
-    return [_without_empty_calls(m)
-            if m.get("role") == "assistant" and m.get("tool_calls") == [] else m
-            for m in messages]
+    return [
+        _without_empty_calls(m) if m.get("role") == "assistant" and m.get("tool_calls") == [] else m
+        for m in messages
+    ]
 
 
 def _without_empty_calls(message: dict[str, Any]) -> dict[str, Any]:
@@ -324,7 +377,8 @@ def _without_empty_calls(message: dict[str, Any]) -> dict[str, Any]:
     the message stays one the upstream reads."""
     out = {k: v for k, v in message.items() if k != "tool_calls"}
     if out.get("content") is None and not any(
-            out.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT):
+        out.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT
+    ):
         out["content"] = ""
     return out
 

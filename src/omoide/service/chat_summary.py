@@ -52,8 +52,7 @@ from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 from omoide.errors import OmoideError
 from omoide.llm.base import LLM, Message
 
-__all__ = ["DEFAULT_COOLDOWN_S", "MIN_TURNS_FOR_LLM", "SUMMARY_STEP", "Compressed",
-           "Compressor"]
+__all__ = ["DEFAULT_COOLDOWN_S", "MIN_TURNS_FOR_LLM", "SUMMARY_STEP", "Compressed", "Compressor"]
 
 logger = logging.getLogger(__name__)
 
@@ -65,18 +64,26 @@ TRANSCRIPT_LINE_TOKENS = 300  # one message's share of the summariser's input
 TRANSCRIPT_TOKENS = 6000
 
 _PROMPT = {
-    Lang.JA: ("あなたは会話の要約係です。次の会話を{max_chars}文字以内の日本語で要約してください。"
-              "事実・決まったこと・ユーザーの好みや予定・名前・日付を残し、挨拶や相づちは省きます。"
-              "要約の文だけを出力してください。"),
-    Lang.EN: ("You summarise conversations. Summarise the conversation below in at most "
-              "{max_chars} characters, in its language. Keep facts, decisions, the user's "
-              "preferences and plans, names and dates; leave out greetings and small talk. "
-              "Output only the summary."),
+    Lang.JA: (
+        "あなたは会話の要約係です。次の会話を{max_chars}文字以内の日本語で要約してください。"
+        "事実・決まったこと・ユーザーの好みや予定・名前・日付を残し、挨拶や相づちは省きます。"
+        "要約の文だけを出力してください。"
+    ),
+    Lang.EN: (
+        "You summarise conversations. Summarise the conversation below in at most "
+        "{max_chars} characters, in its language. Keep facts, decisions, the user's "
+        "preferences and plans, names and dates; leave out greetings and small talk. "
+        "Output only the summary."
+    ),
 }
-_EARLIER = {Lang.JA: "これまでの要約:\n{summary}\n\n続きの会話:\n{transcript}",
-            Lang.EN: "Summary so far:\n{summary}\n\nThe conversation continues:\n{transcript}"}
-_SPEAKER = {Lang.JA: {"user": "ユーザー", "assistant": "アシスタント", "tool": "ツール結果"},
-            Lang.EN: {"user": "User", "assistant": "Assistant", "tool": "Tool result"}}
+_EARLIER = {
+    Lang.JA: "これまでの要約:\n{summary}\n\n続きの会話:\n{transcript}",
+    Lang.EN: "Summary so far:\n{summary}\n\nThe conversation continues:\n{transcript}",
+}
+_SPEAKER = {
+    Lang.JA: {"user": "ユーザー", "assistant": "アシスタント", "tool": "ツール結果"},
+    Lang.EN: {"user": "User", "assistant": "Assistant", "tool": "Tool result"},
+}
 
 
 @dataclass(frozen=True)
@@ -92,9 +99,14 @@ class _CoolingDown(Exception):
 
 
 class Compressor:
-    def __init__(self, llm: LLM | None, *, cache_size: int = CACHE_SIZE,
-                 cooldown_s: float = DEFAULT_COOLDOWN_S,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        llm: LLM | None,
+        *,
+        cache_size: int = CACHE_SIZE,
+        cooldown_s: float = DEFAULT_COOLDOWN_S,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.llm = llm
         self._cache: OrderedDict[str, str] = OrderedDict()
         self._cache_size = cache_size
@@ -105,18 +117,33 @@ class Compressor:
         self._failed_at: float | None = None  # when the last summary call failed (monotonic)
         self.llm_calls = 0  # summaries asked of the LLM (read by tests and the benchmark)
 
-    def compress(self, messages: Sequence[dict[str, Any]], cfg: PersonaSettings, *,
-                 tools: Any = None, names: tuple[str, str] = ("User", "Assistant")
-                 ) -> Compressed:
-        params = CompactParams(budget_tokens=cfg.chat_budget_tokens, keep_recent=cfg.keep_recent,
-                               fixed_tokens=tools_tokens(tools))
+    def compress(
+        self,
+        messages: Sequence[dict[str, Any]],
+        cfg: PersonaSettings,
+        *,
+        tools: Any = None,
+        names: tuple[str, str] = ("User", "Assistant"),
+    ) -> Compressed:
+        params = CompactParams(
+            budget_tokens=cfg.chat_budget_tokens,
+            keep_recent=cfg.keep_recent,
+            fixed_tokens=tools_tokens(tools),
+        )
         mechanical = compact_mechanical(messages, params)
         if mechanical.tokens_after <= params.budget_tokens:
             return Compressed(mechanical, None)
-        split = summary_split(messages, cfg.keep_recent, step=SUMMARY_STEP,
-                              room_tokens=summary_room(messages, params, cfg.summary_max_chars))
-        use_llm = (self.llm is not None and cfg.context_use_llm_summary
-                   and split.old_turns + len(split.recent) >= MIN_TURNS_FOR_LLM)
+        split = summary_split(
+            messages,
+            cfg.keep_recent,
+            step=SUMMARY_STEP,
+            room_tokens=summary_room(messages, params, cfg.summary_max_chars),
+        )
+        use_llm = (
+            self.llm is not None
+            and cfg.context_use_llm_summary
+            and split.old_turns + len(split.recent) >= MIN_TURNS_FOR_LLM
+        )
         summary, how = "", "offline"
         if split.old:
             try:
@@ -126,22 +153,29 @@ class Compressor:
             except OmoideError as exc:  # UpstreamUnavailable, LLMOutputError …
                 logger.warning("chat summary failed, sending the stage-3 result: %s", exc.code)
                 return Compressed(mechanical, "failed")
-        result = apply_summary(split, summary, max_chars=cfg.summary_max_chars, params=params,
-                               tokens_before=mechanical.tokens_before)
+        result = apply_summary(
+            split,
+            summary,
+            max_chars=cfg.summary_max_chars,
+            params=params,
+            tokens_before=mechanical.tokens_before,
+        )
         return Compressed(result, how if split.old else None)
 
     # -- the summary -----------------------------------------------------------------------
 
-    def _summary(self, split: Split, max_chars: int, use_llm: bool, names: tuple[str, str]
-                 ) -> tuple[str, str]:
+    def _summary(
+        self, split: Split, max_chars: int, use_llm: bool, names: tuple[str, str]
+    ) -> tuple[str, str]:
         mode = "llm" if use_llm else "offline"
         keys = _prefix_keys(split.old, mode, max_chars)
         cached = self._get(keys[-1][1])
         if cached is not None:
             return cached, "cached"
         if not use_llm:
-            text = offline_summary(split.old, max_chars=max_chars, user=names[0],
-                                   assistant=names[1])
+            text = offline_summary(
+                split.old, max_chars=max_chars, user=names[0], assistant=names[1]
+            )
         else:
             earlier, rest = None, split.old
             for cut, key in reversed(keys[:-1]):  # the longest shorter prefix summarised
@@ -155,8 +189,9 @@ class Compressor:
         self._put(keys[-1][1], text)
         return text, mode
 
-    def _llm_summary(self, key: str, earlier: str | None, messages: Sequence[dict[str, Any]],
-                     max_chars: int) -> str:
+    def _llm_summary(
+        self, key: str, earlier: str | None, messages: Sequence[dict[str, Any]], max_chars: int
+    ) -> str:
         """The LLM's summary, asked in a thread of its own and cached under ``key``; the
         request waits for it unless another summary call fails meanwhile and starts the
         cool-down (``_CoolingDown``: it is sent as a new request would be)."""
@@ -179,8 +214,7 @@ class Compressor:
                 self._call_ended.notify_all()
 
         context = contextvars.copy_context()
-        threading.Thread(target=context.run, args=(call,), name="chat-summary",
-                         daemon=True).start()
+        threading.Thread(target=context.run, args=(call,), name="chat-summary", daemon=True).start()
         with self._lock:
             while not ended:
                 if self._cooling_down():
@@ -190,8 +224,9 @@ class Compressor:
             raise ended["error"]
         return str(ended["text"])
 
-    def _ask_llm(self, earlier: str | None, messages: Sequence[dict[str, Any]],
-                 max_chars: int) -> str:
+    def _ask_llm(
+        self, earlier: str | None, messages: Sequence[dict[str, Any]], max_chars: int
+    ) -> str:
         assert self.llm is not None
         sample = " ".join(message_text(m) for m in messages[:20])
         lang = detect_lang(sample) if sample.strip() else Lang.JA
@@ -199,9 +234,12 @@ class Compressor:
         if earlier:
             transcript = _EARLIER[lang].format(summary=earlier, transcript=transcript)
         self.llm_calls += 1
-        text = self.llm.complete([Message("user", transcript)],
-                                 system=_PROMPT[lang].format(max_chars=max_chars),
-                                 max_tokens=max(64, max_chars * 2), temperature=0.0)
+        text = self.llm.complete(
+            [Message("user", transcript)],
+            system=_PROMPT[lang].format(max_chars=max_chars),
+            max_tokens=max(64, max_chars * 2),
+            temperature=0.0,
+        )
         text = " ".join(text.split())
         if not text:
             raise OmoideError("the summary was empty")
@@ -227,8 +265,9 @@ class Compressor:
                 self._cache.popitem(last=False)
 
 
-def _prefix_keys(messages: Sequence[dict[str, Any]], mode: str, max_chars: int
-                 ) -> list[tuple[int, str]]:
+def _prefix_keys(
+    messages: Sequence[dict[str, Any]], mode: str, max_chars: int
+) -> list[tuple[int, str]]:
     """(cut, cache key) of each prefix ending before a user message, then of the whole; one
     chained hash, so every prefix costs one pass over the messages."""
     digest = hashlib.sha256(f"{mode}:{max_chars}".encode())
@@ -236,8 +275,10 @@ def _prefix_keys(messages: Sequence[dict[str, Any]], mode: str, max_chars: int
     for i, message in enumerate(messages):
         if i and message.get("role") == "user":
             keys.append((i, digest.copy().hexdigest()))
-        digest.update(json.dumps(message, ensure_ascii=False, sort_keys=True,
-                                 default=str).encode("utf-8") + b"\x1e")
+        digest.update(
+            json.dumps(message, ensure_ascii=False, sort_keys=True, default=str).encode("utf-8")
+            + b"\x1e"
+        )
     keys.append((len(messages), digest.hexdigest()))
     return keys
 
@@ -249,13 +290,17 @@ def _transcript(messages: Sequence[dict[str, Any]], lang: Lang) -> str:
     for m in messages:
         role = str(m.get("role"))
         text = " ".join(message_text(m).split())
-        calls = [str((c.get("function") or {}).get("name", "")) for c in m.get("tool_calls") or ()
-                 if isinstance(c, dict)]
+        calls = [
+            str((c.get("function") or {}).get("name", ""))
+            for c in m.get("tool_calls") or ()
+            if isinstance(c, dict)
+        ]
         if calls:
             text = (text + " " if text else "") + f"[tool call: {', '.join(calls)}]"
         if text:
-            lines.append(f"{names.get(role, role)}: "
-                         f"{truncate_to_tokens(text, TRANSCRIPT_LINE_TOKENS)}")
+            lines.append(
+                f"{names.get(role, role)}: {truncate_to_tokens(text, TRANSCRIPT_LINE_TOKENS)}"
+            )
     total = sum(estimate_tokens(line) for line in lines)
     while len(lines) > 1 and total > TRANSCRIPT_TOKENS:
         total -= estimate_tokens(lines.pop(0))

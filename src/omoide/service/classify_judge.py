@@ -59,8 +59,13 @@ from omoide.engine.classify import (
 from omoide.service.vector_cache import VectorCache
 
 __all__ = [
-    "JUDGE_FILE", "LazyEmbedder", "LearnedClassifier", "judge_embedder_name", "load_judge_models",
-    "measure", "offline_classifier_for",
+    "JUDGE_FILE",
+    "LazyEmbedder",
+    "LearnedClassifier",
+    "judge_embedder_name",
+    "load_judge_models",
+    "measure",
+    "offline_classifier_for",
 ]
 
 logger = logging.getLogger(__name__)
@@ -87,9 +92,12 @@ def judge_embedder_name() -> str | None:
     return str(chosen["name"]) if chosen else None
 
 
-def offline_classifier_for(embedder: Embedder,
-                           judge_embedder: Callable[[], Embedder] | None = None, *,
-                           vectors: VectorCache | None = None) -> Classifier:
+def offline_classifier_for(
+    embedder: Embedder,
+    judge_embedder: Callable[[], Embedder] | None = None,
+    *,
+    vectors: VectorCache | None = None,
+) -> Classifier:
     """The learned judge: the packaged default judge (``judge_embedder_name``) when the caller
     can build its embedder (``judge_embedder``, called once, on the first classification:
     a server searching with another embedder loads the judge's model only when evolution
@@ -101,12 +109,14 @@ def offline_classifier_for(embedder: Embedder,
         model = models[chosen["model_id"]]
         if embedder.model_id == model.embedder:
             return LearnedClassifier(model, embedder, vectors=vectors)
-        return LearnedClassifier(model, LazyEmbedder(model.embedder, judge_embedder),
-                                 vectors=vectors)
+        return LearnedClassifier(
+            model, LazyEmbedder(model.embedder, judge_embedder), vectors=vectors
+        )
     model = models.get(embedder.model_id)
     if model is None:
-        logger.info("no learned 3-op judge for embedder %s; using the rules alone",
-                    embedder.model_id)
+        logger.info(
+            "no learned 3-op judge for embedder %s; using the rules alone", embedder.model_id
+        )
         return OfflineClassifier()
     return LearnedClassifier(model, embedder, vectors=vectors)
 
@@ -128,8 +138,9 @@ class LazyEmbedder:
             if self._inner is None:
                 inner = self._factory()
                 if inner.model_id != self.model_id:
-                    raise ValueError(f"the judge needs {self.model_id!r}, the factory built "
-                                     f"{inner.model_id!r}")
+                    raise ValueError(
+                        f"the judge needs {self.model_id!r}, the factory built {inner.model_id!r}"
+                    )
                 self._inner = inner
             return self._inner
 
@@ -154,17 +165,30 @@ class LearnedClassifier:
     vectors are kept in ``vectors`` (the server's shared cache; one of its own when none is
     given)."""
 
-    def __init__(self, model: JudgeModel, embedder: Embedder | LazyEmbedder, *,
-                 vectors: VectorCache | None = None) -> None:
+    def __init__(
+        self,
+        model: JudgeModel,
+        embedder: Embedder | LazyEmbedder,
+        *,
+        vectors: VectorCache | None = None,
+    ) -> None:
         if model.uses_embeddings and model.embedder != embedder.model_id:
-            raise ValueError(f"the judge was trained on {model.embedder!r}, not "
-                             f"{embedder.model_id!r}")
+            raise ValueError(
+                f"the judge was trained on {model.embedder!r}, not {embedder.model_id!r}"
+            )
         self.model = model
         self.embedder = embedder
         self.vectors = vectors if vectors is not None else VectorCache()
 
-    def classify(self, new: str, candidates: list[Candidate], *, lang: str = "auto",
-                 note: bool = False, known: PassageVectors | None = None) -> list[Verdict]:
+    def classify(
+        self,
+        new: str,
+        candidates: list[Candidate],
+        *,
+        lang: str = "auto",
+        note: bool = False,
+        known: PassageVectors | None = None,
+    ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order. A candidate in another language
         than ``new`` is INDEPENDENT, as with the rules (the judge reads words). A new memory of
         several sentences never contradicts as a whole (``offline.one_statement``); it closes a
@@ -176,42 +200,58 @@ class LearnedClassifier:
         shape read in one of its sentences (``engine.classify.note_close``): a single-valued
         state with another value, or an explicit end of the old memory's value. ``known``:
         vectors the caller holds; read only when made by the judge's own embedder."""
-        held = known.by_text if (
-            known is not None and known.model_id == self.embedder.model_id) else {}
+        held = (
+            known.by_text
+            if (known is not None and known.model_id == self.embedder.model_id)
+            else {}
+        )
         read = partial(self._embed, held)
         same = [c for c in candidates if not languages_differ(c.content, new, lang)]
         may_contradict = one_statement(new, lang) and not note
         texts = [read_pair(c.content, new, lang=lang) for c in same]
         sims: list[Similarities | None] = [None] * len(same)
         if self.model.uses_embeddings and same:
-            sims = list(measure(read, [(c.content, new, t)
-                                       for c, t in zip(same, texts, strict=True)]))
+            sims = list(
+                measure(read, [(c.content, new, t) for c, t in zip(same, texts, strict=True)])
+            )
         one_note = note and one_statement(new, lang)
         notes = self._sentences(same, new, lang, read) if not (may_contradict or one_note) else {}
         # a one-sentence note: the judge's statement verdicts, read once
-        firsts = [judge(t, s, self.model) for t, s in zip(texts, sims, strict=True)
-                  ] if one_note else []
+        firsts = (
+            [judge(t, s, self.model) for t, s in zip(texts, sims, strict=True)] if one_note else []
+        )
         plain = self._undated(same, firsts, new, lang, read) if one_note else {}
         after = note_claims(new, lang) if note and same else []
         judged = {}
         for i, (candidate, text, sim) in enumerate(zip(same, texts, sims, strict=True)):
             if one_note:
-                j = judge_one_note((text, sim), plain.get(candidate.key), self.model,
-                                   verdict=firsts[i])
+                j = judge_one_note(
+                    (text, sim), plain.get(candidate.key), self.model, verdict=firsts[i]
+                )
             else:
                 j = judge(text, sim, self.model, may_contradict=may_contradict)
             if not (may_contradict or one_note):
                 j = judge_note(j, notes.get(candidate.key, []), self.model)
             sure = note_verdict(candidate, after, lang, prefix="rule: ") if note else None
-            judged[candidate.key] = sure if sure is not None else Verdict(
-                candidate.key, j.relation, j.confidence, j.reason)
+            judged[candidate.key] = (
+                sure
+                if sure is not None
+                else Verdict(candidate.key, j.relation, j.confidence, j.reason)
+            )
         cross = CROSS_LANGUAGE
-        return [judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
-                for c in candidates]
+        return [
+            judged.get(c.key) or Verdict(c.key, cross.relation, cross.confidence, cross.reason)
+            for c in candidates
+        ]
 
-    def _undated(self, candidates: list[Candidate], verdicts: list[Judgement], new: str,
-                 lang: str, read: Callable[[list[str]], Mapping[str, np.ndarray]]
-                 ) -> dict[str, tuple[PairText, Similarities | None]]:
+    def _undated(
+        self,
+        candidates: list[Candidate],
+        verdicts: list[Judgement],
+        new: str,
+        lang: str,
+        read: Callable[[list[str]], Mapping[str, np.ndarray]],
+    ) -> dict[str, tuple[PairText, Similarities | None]]:
         """For ``judge_one_note``: each candidate of one statement the judge's verdict
         (``verdicts``) closes by probability (``needs_undated``) against ``new``, both read
         without their dates (``undated``). A candidate of several sentences is left out, so
@@ -219,26 +259,35 @@ class LearnedClassifier:
         against one, and on a LoCoMo ingest its only two closes of such notes (C ≥ 0.99) were
         both false; on the notes sets 1 of its 67 closes had an old note of several sentences.
         The note rules still read such a candidate sentence by sentence."""
-        chosen = [c for c, v in zip(candidates, verdicts, strict=True)
-                  if one_statement(c.content, lang) and needs_undated(v)]
+        chosen = [
+            c
+            for c, v in zip(candidates, verdicts, strict=True)
+            if one_statement(c.content, lang) and needs_undated(v)
+        ]
         pairs = [(undated(c.content), undated(new)) for c in chosen]
         plain = [read_pair(old, note, lang=lang) for old, note in pairs]
         measured: list[Similarities | None] = [None] * len(pairs)
         if self.model.uses_embeddings and pairs:
-            measured = list(measure(read, [(o, n, t) for (o, n), t
-                                           in zip(pairs, plain, strict=True)]))
+            measured = list(
+                measure(read, [(o, n, t) for (o, n), t in zip(pairs, plain, strict=True)])
+            )
         return {c.key: (t, s) for c, t, s in zip(chosen, plain, measured, strict=True)}
 
-    def _sentences(self, candidates: list[Candidate], new: str, lang: str,
-                   read: Callable[[list[str]], Mapping[str, np.ndarray]]
-                   ) -> dict[str, list[tuple[PairText, Similarities | None]]]:
+    def _sentences(
+        self,
+        candidates: list[Candidate],
+        new: str,
+        lang: str,
+        read: Callable[[list[str]], Mapping[str, np.ndarray]],
+    ) -> dict[str, list[tuple[PairText, Similarities | None]]]:
         """Each candidate against each sentence of a several-sentence ``new`` (read alone), for
         ``judge_note``; nothing when the judge never lets a note close anything."""
         if math.isinf(self.model.sentence_threshold) or not candidates:
             return {}
         parts = statements(new, lang)
-        pairs = [(c, part, read_pair(c.content, part, lang=lang))
-                 for c in candidates for part in parts]
+        pairs = [
+            (c, part, read_pair(c.content, part, lang=lang)) for c in candidates for part in parts
+        ]
         sims: list[Similarities | None] = [None] * len(pairs)
         if self.model.uses_embeddings:
             sims = list(measure(read, [(c.content, part, t) for c, part, t in pairs]))
@@ -247,25 +296,26 @@ class LearnedClassifier:
             out.setdefault(c.key, []).append((t, s))
         return out
 
-    def _embed(self, known: Mapping[str, np.ndarray], texts: list[str]
-               ) -> Mapping[str, np.ndarray]:
+    def _embed(self, known: Mapping[str, np.ndarray], texts: list[str]) -> Mapping[str, np.ndarray]:
         """The judge's passage vector of each distinct text: the caller's (``known``), else
         the shared cache's, which embeds the rest in one batch."""
         found = {text: known[text] for text in texts if text in known}
-        found.update(self.vectors.passages(self.embedder,
-                                           (t for t in texts if t not in found)))
+        found.update(self.vectors.passages(self.embedder, (t for t in texts if t not in found)))
         return found
 
 
 def embed_all(embedder: Embedder | LazyEmbedder) -> Callable[[list[str]], Mapping[str, np.ndarray]]:
     """Every text embedded by ``embedder`` in one batch (what ``measure`` reads)."""
+
     def embed(texts: list[str]) -> Mapping[str, np.ndarray]:
         return dict(zip(texts, embedder.embed_passages(texts), strict=True)) if texts else {}
+
     return embed
 
 
-def measure(read: Callable[[list[str]], Mapping[str, np.ndarray]],
-            pairs: list[tuple[str, str, PairText]]) -> list[Similarities]:
+def measure(
+    read: Callable[[list[str]], Mapping[str, np.ndarray]], pairs: list[tuple[str, str, PairText]]
+) -> list[Similarities]:
     """The cosines of each (old, new, text) pair: every distinct text (memories and differing
     parts) is read once, the lot in one call of ``read`` (the distinct texts to their vectors:
     ``LearnedClassifier._embed``, or ``embed_all(embedder)``). Training
@@ -285,10 +335,15 @@ def measure(read: Callable[[list[str]], Mapping[str, np.ndarray]],
             blocks["diff"] = new_vec - old_vec
             blocks["absdiff"] = np.abs(new_vec - old_vec)
             blocks["prod"] = new_vec * old_vec
-        out.append(Similarities(
-            whole=_cos(old_vec, new_vec) or 0.0, parts=_cos(old_part, new_part),
-            old_part_new=_cos(old_part, new_vec), new_part_old=_cos(new_part, old_vec),
-            vectors={k: v for k, v in blocks.items() if v is not None}))
+        out.append(
+            Similarities(
+                whole=_cos(old_vec, new_vec) or 0.0,
+                parts=_cos(old_part, new_part),
+                old_part_new=_cos(old_part, new_vec),
+                new_part_old=_cos(new_part, old_vec),
+                vectors={k: v for k, v in blocks.items() if v is not None},
+            )
+        )
     return out
 
 

@@ -30,8 +30,9 @@ class Companion:
     """Raw cosines on a lazily loaded companion embedder, its vectors kept in ``vectors``
     (the server's shared cache; a cache of its own when none is given)."""
 
-    def __init__(self, name: str, load: Callable[[], Embedder], *,
-                 vectors: VectorCache | None = None) -> None:
+    def __init__(
+        self, name: str, load: Callable[[], Embedder], *, vectors: VectorCache | None = None
+    ) -> None:
         self.name = name
         self._load = load
         self._embedder: Embedder | None = None
@@ -47,14 +48,22 @@ class Companion:
                     try:
                         self._embedder = self._load()
                     except Exception:
-                        logger.exception("search companion %r could not be loaded; searching "
-                                         "without it", self.name)
+                        logger.exception(
+                            "search companion %r could not be loaded; searching without it",
+                            self.name,
+                        )
                         self._failed = True
         return self._embedder
 
-    def rescore(self, query: str, ranked: list[Scored],
-                texts: Callable[[list[int]], Mapping[int, str]], *, weight: float,
-                pool: int) -> list[Scored]:
+    def rescore(
+        self,
+        query: str,
+        ranked: list[Scored],
+        texts: Callable[[list[int]], Mapping[int, str]],
+        *,
+        weight: float,
+        pool: int,
+    ) -> list[Scored]:
         """``ranked`` with its head of ``pool`` re-scored by this companion's cosines at
         ``weight`` (``engine.companion.blend_companion``); ``texts`` reads the head's texts by
         id. Unchanged at weight 0 or with fewer than two candidates."""

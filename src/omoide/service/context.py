@@ -51,8 +51,13 @@ from omoide.service.settings import SettingsService
 from omoide.service.state import StateChanges, StateService
 from omoide.store.port import MemoryHandle, Store
 
-__all__ = ["IMPORTANT_MIN_STRENGTH", "PENDING_SESSIONS", "ContextResult", "ContextService",
-           "SessionStart"]
+__all__ = [
+    "IMPORTANT_MIN_STRENGTH",
+    "PENDING_SESSIONS",
+    "ContextResult",
+    "ContextService",
+    "SessionStart",
+]
 
 # Below this, a memory is nearly forgotten (importance 0.5 at R ≈ 0.1): not "still strong".
 IMPORTANT_MIN_STRENGTH = 0.05
@@ -85,9 +90,15 @@ class SessionStart:
 
 
 class ContextService:
-    def __init__(self, store: Store, clock: Clock, settings: SettingsService,
-                 state: StateService, blocks: BlockService,
-                 begin_session: Callable[..., OpenedSession] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        settings: SettingsService,
+        state: StateService,
+        blocks: BlockService,
+        begin_session: Callable[..., OpenedSession] | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -102,34 +113,51 @@ class ContextService:
         latest = self.store.sessions_meta(persona).latest(PENDING_SESSIONS + 1)
         previous, reference = _gap(latest, now)
         current = latest[0].session_id if latest and latest[0].ended_at is None else None
-        return self._build(persona, now=now, previous_at=previous, reference=reference,
-                           pending=self._pending(persona, latest, current=current))
+        return self._build(
+            persona,
+            now=now,
+            previous_at=previous,
+            reference=reference,
+            pending=self._pending(persona, latest, current=current),
+        )
 
     def session_begin(self, persona: str) -> SessionStart:
         """End the persona's other open sessions (as ``session_end`` would), then open a
         session and return its id with the context for it."""
         now = self.clock.now()
         meta = self.store.sessions_meta(persona)
-        opened = meta.begin(now=now) if self.begin_session is None else \
-            self.begin_session(persona, now=now)
+        opened = (
+            meta.begin(now=now)
+            if self.begin_session is None
+            else self.begin_session(persona, now=now)
+        )
         previous = None if opened.previous is None else opened.previous.last_seen
         current = opened.session.session_id
         pending = self._pending(persona, meta.latest(PENDING_SESSIONS + 1), current=current)
-        context = self._build(persona, now=now, previous_at=previous, reference=now,
-                              pending=pending)
-        return SessionStart(session_id=opened.session.session_id, started_at=now,
-                            previous_session_at=previous, context=context)
+        context = self._build(
+            persona, now=now, previous_at=previous, reference=now, pending=pending
+        )
+        return SessionStart(
+            session_id=opened.session.session_id,
+            started_at=now,
+            previous_session_at=previous,
+            context=context,
+        )
 
-    def update_context(self, persona: str, *, user_info: Any = None,
-                       persona_state: Any = None) -> StateChanges:
+    def update_context(
+        self, persona: str, *, user_info: Any = None, persona_state: Any = None
+    ) -> StateChanges:
         """Update the user's facts and/or the persona's state in one transaction."""
         if user_info is None and persona_state is None:
-            raise InvalidInput("give user_info and/or persona_state, e.g. "
-                               "user_info={\"name\": \"Rau\"}", field="user_info")
+            raise InvalidInput(
+                'give user_info and/or persona_state, e.g. user_info={"name": "Rau"}',
+                field="user_info",
+            )
         return self.state.update(persona, user=user_info, persona_state=persona_state)
 
-    def _pending(self, persona: str, latest: list[SessionMark], *, current: str | None
-                 ) -> list[Event]:
+    def _pending(
+        self, persona: str, latest: list[SessionMark], *, current: str | None
+    ) -> list[Event]:
         """The turns of the latest sessions but ``current`` that are in no consolidated
         episode, oldest session first, each in the order said."""
         sessions = self.store.sessions(persona)
@@ -143,42 +171,64 @@ class ContextService:
                 continue
             for episode in sessions.episodes_of(session):
                 if episode.consolidated_at is None:
-                    out += sessions.events_between(session.session_id, episode.first_seq,
-                                                   episode.last_seq)
+                    out += sessions.events_between(
+                        session.session_id, episode.first_seq, episode.last_seq
+                    )
             out += sessions.events_after(session, session.segmented_upto_seq)
         return out
 
-    def _build(self, persona: str, *, now: datetime, previous_at: datetime | None,
-               reference: datetime, pending: list[Event]) -> ContextResult:
+    def _build(
+        self,
+        persona: str,
+        *,
+        now: datetime,
+        previous_at: datetime | None,
+        reference: datetime,
+        pending: list[Event],
+    ) -> ContextResult:
         cfg = self.settings.get(persona)
         memories = self.store.memories(persona)
-        recent = [with_live_strength(m, now) for m in memories.list_recent(
-            limit=cfg.context_recent_count, only_current=True)]
+        recent = [
+            with_live_strength(m, now)
+            for m in memories.list_recent(limit=cfg.context_recent_count, only_current=True)
+        ]
         scored = _live_strengths(memories, now)
-        important = _strongest(memories, now, scored, cfg.context_important_count,
-                               exclude={m.key for m in recent})
+        important = _strongest(
+            memories, now, scored, cfg.context_important_count, exclude={m.key for m in recent}
+        )
         user = self.state.get_current_user_state(persona)
         inp = ContextInput(
             persona=persona,
-            language=choose_language(cfg.language, [user.get("name") or user_address(user) or "",
-                                                    *(m.content for m in recent),
-                                                    *[e.content for e in pending
-                                                      if e.role == "user"][-LANGUAGE_TURNS:]]),
+            language=choose_language(
+                cfg.language,
+                [
+                    user.get("name") or user_address(user) or "",
+                    *(m.content for m in recent),
+                    *[e.content for e in pending if e.role == "user"][-LANGUAGE_TURNS:],
+                ],
+            ),
             since_last_session=None if previous_at is None else reference - previous_at,
-            persona_state=self.state.get_current_persona_state(persona), user_state=user,
-            recent=[_line(m) for m in recent], important=[_line(m) for m in important],
-            stats=_stats(memories, scored), blocks=self._blocks(persona, cfg),
+            persona_state=self.state.get_current_persona_state(persona),
+            user_state=user,
+            recent=[_line(m) for m in recent],
+            important=[_line(m) for m in important],
+            stats=_stats(memories, scored),
+            blocks=self._blocks(persona, cfg),
             conversation=[_turn(e) for e in pending],
-            tz=cfg.zone)
+            tz=cfg.zone,
+        )
         assembled = assemble_context(inp, budget_tokens=cfg.context_budget_tokens)
-        return ContextResult(persona=persona, last_session_at=previous_at, context=assembled,
-                             tz=inp.tz)
+        return ContextResult(
+            persona=persona, last_session_at=previous_at, context=assembled, tz=inp.tz
+        )
 
     def _blocks(self, persona: str, cfg: PersonaSettings) -> list[BlockText]:
         if not cfg.context_include_blocks:  # spec: blocks are not injected by default
             return []
-        return [BlockText(b.block_name, b.content, b.priority, b.max_tokens)
-                for b in self.blocks.list_blocks(persona)]
+        return [
+            BlockText(b.block_name, b.content, b.priority, b.max_tokens)
+            for b in self.blocks.list_blocks(persona)
+        ]
 
 
 def _gap(latest: list[SessionMark], now: datetime) -> tuple[datetime | None, datetime]:
@@ -199,20 +249,28 @@ def _live_strengths(memories: MemoryHandle, now: datetime) -> list[tuple[float, 
     for row in memories.active_rows_for_strength():
         last_accessed = row["last_accessed"]
         value = current_strength(
-            row["importance"], row["stability"], now=now,
+            row["importance"],
+            row["stability"],
+            now=now,
             last_accessed=None if last_accessed is None else parse_iso(last_accessed),
-            created_at=parse_iso(row["created_at"]))
+            created_at=parse_iso(row["created_at"]),
+        )
         out.append((value, int(row["id"])))
     return out
 
 
-def _strongest(memories: MemoryHandle, now: datetime, scored: list[tuple[float, int]],
-               count: int, *, exclude: set[str]) -> list[Memory]:
+def _strongest(
+    memories: MemoryHandle,
+    now: datetime,
+    scored: list[tuple[float, int]],
+    count: int,
+    *,
+    exclude: set[str],
+) -> list[Memory]:
     """The ``count`` strongest memories (at least IMPORTANT_MIN_STRENGTH), not in ``exclude``."""
     if count <= 0:
         return []
-    strong = [(value, -memory_id) for value, memory_id in scored
-              if value >= IMPORTANT_MIN_STRENGTH]
+    strong = [(value, -memory_id) for value, memory_id in scored if value >= IMPORTANT_MIN_STRENGTH]
     top = heapq.nlargest(count + len(exclude), strong)  # ties: the older memory first
     found = memories.by_ids([-neg_id for _, neg_id in top])
     ranked = [with_live_strength(found[-neg_id], now) for _, neg_id in top if -neg_id in found]
@@ -220,18 +278,29 @@ def _strongest(memories: MemoryHandle, now: datetime, scored: list[tuple[float, 
 
 
 def _turn(event: Event) -> TurnLine:
-    return TurnLine(session_id=event.session_id, event_id=event.id,
-                    external_id=event.external_id, speaker=event.speaker, role=event.role,
-                    content=event.text, said_at=event.timestamp)
+    return TurnLine(
+        session_id=event.session_id,
+        event_id=event.id,
+        external_id=event.external_id,
+        speaker=event.speaker,
+        role=event.role,
+        content=event.text,
+        said_at=event.timestamp,
+    )
 
 
 def _line(memory: Memory) -> MemoryLine:
-    return MemoryLine(key=memory.key, content=memory.content, created_at=memory.created_at,
-                      strength=memory.strength)
+    return MemoryLine(
+        key=memory.key,
+        content=memory.content,
+        created_at=memory.created_at,
+        strength=memory.strength,
+    )
 
 
 def _stats(memories: MemoryHandle, scored: list[tuple[float, int]]) -> ContextStats:
     stats = memories.stats()
     mean = sum(value for value, _ in scored) / len(scored) if scored else 0.0
-    return ContextStats(active=stats.active, superseded=stats.superseded, mean_strength=mean,
-                        links=stats.links)
+    return ContextStats(
+        active=stats.active, superseded=stats.superseded, mean_strength=mean, links=stats.links
+    )

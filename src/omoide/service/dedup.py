@@ -79,8 +79,10 @@ def _dedup_file() -> dict:
 def load_dedup_models() -> dict[str, tuple[DedupModel, str]]:
     """The packaged dedup judges by server embedder model id, each with the setting name of
     its part embedder ("use"); empty when the file is absent."""
-    return {m["embedder"]: (DedupModel.from_dict(m), str(m["part_embedder_name"]))
-            for m in _dedup_file().get("models", [])}
+    return {
+        m["embedder"]: (DedupModel.from_dict(m), str(m["part_embedder_name"]))
+        for m in _dedup_file().get("models", [])
+    }
 
 
 class DedupDecider:
@@ -90,17 +92,23 @@ class DedupDecider:
     keeps the veto alone unless the server's own embedder is the part embedder. ``vectors``:
     the server's shared vector cache (one of its own when none is given)."""
 
-    def __init__(self, embedder: Embedder,
-                 bundled: Callable[[str], Embedder] | None = None, *,
-                 vectors: VectorCache | None = None) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        bundled: Callable[[str], Embedder] | None = None,
+        *,
+        vectors: VectorCache | None = None,
+    ) -> None:
         self.model: DedupModel | None = None
         self.parts: Embedder | LazyEmbedder | None = None
         self.embedder = embedder
         self.vectors = vectors if vectors is not None else VectorCache()
         found = load_dedup_models().get(embedder.model_id)
         if found is None:
-            logger.info("no dedup judge for embedder %s; dedup keeps the value veto alone",
-                        embedder.model_id)
+            logger.info(
+                "no dedup judge for embedder %s; dedup keeps the value veto alone",
+                embedder.model_id,
+            )
             return
         model, part_name = found
         if model.part_embedder == embedder.model_id:
@@ -131,13 +139,18 @@ class DedupDecider:
         """:meth:`part_cosine` of several pairs from one call of the part embedder (each
         distinct part once)."""
         parts = [changed_parts(old, new) for old, new in pairs]
-        texts = list(dict.fromkeys(t for removed, added in parts if removed and added
-                                   for t in (removed, added)))
+        texts = list(
+            dict.fromkeys(
+                t for removed, added in parts if removed and added for t in (removed, added)
+            )
+        )
         if not texts or self.parts is None:
             return [None] * len(parts)
         vectors = self.vectors.passages(self.parts, texts)
-        return [float(np.dot(vectors[removed], vectors[added])) if removed and added else None
-                for removed, added in parts]
+        return [
+            float(np.dot(vectors[removed], vectors[added])) if removed and added else None
+            for removed, added in parts
+        ]
 
     def notation_cosine(self, raw: tuple[str, str], read: tuple[str, str]) -> float | None:
         """The two memories' cosine on the server's embedder once read in dedup's notation
@@ -145,19 +158,23 @@ class DedupDecider:
         embed call of the two read texts."""
         return self.notation_cosines([raw], [read])[0]
 
-    def notation_cosines(self, raws: Sequence[tuple[str, str]],
-                         reads: Sequence[tuple[str, str]]) -> list[float | None]:
+    def notation_cosines(
+        self, raws: Sequence[tuple[str, str]], reads: Sequence[tuple[str, str]]
+    ) -> list[float | None]:
         """:meth:`notation_cosine` of several pairs from ONE embed call of their distinct read
         texts (the new memory's read text, the same for most candidates, is embedded once);
         no call when the notation changed no pair."""
         changed = [read != raw for raw, read in zip(raws, reads, strict=True)]
-        texts = list(dict.fromkeys(t for read, c in zip(reads, changed, strict=True) if c
-                                   for t in read))
+        texts = list(
+            dict.fromkeys(t for read, c in zip(reads, changed, strict=True) if c for t in read)
+        )
         if not texts:
             return [None] * len(reads)
         vectors = self.vectors.passages(self.embedder, texts)
-        return [float(np.dot(vectors[a], vectors[b])) if c else None
-                for (a, b), c in zip(reads, changed, strict=True)]
+        return [
+            float(np.dot(vectors[a], vectors[b])) if c else None
+            for (a, b), c in zip(reads, changed, strict=True)
+        ]
 
     def _screen(self, old: str, new: str, in_band: bool) -> tuple[bool | None, ValueChange | None]:
         """The rules that decide before the judge (both texts already in dedup's notation):
@@ -179,45 +196,64 @@ class DedupDecider:
             return change is None and not in_band, None
         return None, change
 
-    def first_duplicate(self, new: str, candidates: Sequence[tuple[str, float, bool]]
-                        ) -> int | None:
+    def first_duplicate(
+        self, new: str, candidates: Sequence[tuple[str, float, bool]]
+    ) -> int | None:
         """The index of the first candidate (old text, raw cosine, in the floor's band) that
         ``new`` duplicates, or None. Every pair is read first, so the notation cosines of all
         the candidates the judge weighs come from one call of the server's embedder, and their
         aligned differences from one call of the part embedder."""
         reads = [pair_notation(old, new) for old, _, _ in candidates]
-        screened = [self._screen(a, b, in_band)
-                    for (a, b), (_, _, in_band) in zip(reads, candidates, strict=True)]
+        screened = [
+            self._screen(a, b, in_band)
+            for (a, b), (_, _, in_band) in zip(reads, candidates, strict=True)
+        ]
         judged = [i for i, (verdict, _) in enumerate(screened) if verdict is None]
-        cosines = dict(zip(judged, self.notation_cosines(
-            [(candidates[i][0], new) for i in judged], [reads[i] for i in judged]),
-            strict=True))
+        cosines = dict(
+            zip(
+                judged,
+                self.notation_cosines(
+                    [(candidates[i][0], new) for i in judged], [reads[i] for i in judged]
+                ),
+                strict=True,
+            )
+        )
         parts = dict(zip(judged, self.part_cosines([reads[i] for i in judged]), strict=True))
         for i, (verdict, change) in enumerate(screened):
             if verdict is None:
                 assert self.model is not None
                 old, read_new = reads[i]
-                row = dedup_features(old, read_new, cosine=candidates[i][1],
-                                     part_cosine=parts[i], change=change,
-                                     notation_cosine=cosines[i])
+                row = dedup_features(
+                    old,
+                    read_new,
+                    cosine=candidates[i][1],
+                    part_cosine=parts[i],
+                    change=change,
+                    notation_cosine=cosines[i],
+                )
                 verdict = self.model.is_duplicate(row, in_band=candidates[i][2])
             if verdict:
                 return i
         return None
 
-    def duplicate_among(self, new: str, scored: Sequence[tuple[str, float]],
-                        calibration: Calibration, threshold: float) -> int | None:
+    def duplicate_among(
+        self,
+        new: str,
+        scored: Sequence[tuple[str, float]],
+        calibration: Calibration,
+        threshold: float,
+    ) -> int | None:
         """The index of the first of ``scored`` (old text, raw cosine, nearest first) that
         ``new`` duplicates at the spec-scale dedup ``threshold``, or None: those above the
         floor (:meth:`floor`) are judged, those at or below the raw threshold as in the band."""
         raw = calibration.to_raw(threshold)
         floor = min(raw, self.floor(calibration, threshold))
         above = [i for i, (_, cosine) in enumerate(scored) if cosine > floor]
-        first = self.first_duplicate(new, [(scored[i][0], scored[i][1], scored[i][1] <= raw)
-                                           for i in above])
+        first = self.first_duplicate(
+            new, [(scored[i][0], scored[i][1], scored[i][1] <= raw) for i in above]
+        )
         return None if first is None else above[first]
 
-    def is_duplicate(self, old: str, new: str, cosine: float, *, in_band: bool = False
-                     ) -> bool:
+    def is_duplicate(self, old: str, new: str, cosine: float, *, in_band: bool = False) -> bool:
         """``in_band``: the cosine is below the dedup threshold and above the floor."""
         return self.first_duplicate(new, [(old, cosine, in_band)]) == 0

@@ -43,18 +43,30 @@ class _Window:
 class EpisodeSearch:
     """Implements the search service's ``EpisodeSearcher`` port."""
 
-    def __init__(self, store: Store, settings: SettingsService,
-                 embedder: Embedder, companion: Companion | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        settings: SettingsService,
+        embedder: Embedder,
+        companion: Companion | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
         self.retriever = HybridRetriever(embedder)
         self.companion = companion  # the second embedder's opinion (service/companion.py)
 
-    def search_episodes(self, persona: str, query: str, query_vector: np.ndarray, *,
-                        limit: int, filters: SearchFilters,
-                        plan: SearchPlan = DEFAULT_PLAN,
-                        mode: SearchMode = SearchMode.HYBRID,
-                        semantic_span: Scale | None = None) -> list[SearchHit]:
+    def search_episodes(
+        self,
+        persona: str,
+        query: str,
+        query_vector: np.ndarray,
+        *,
+        limit: int,
+        filters: SearchFilters,
+        plan: SearchPlan = DEFAULT_PLAN,
+        mode: SearchMode = SearchMode.HYBRID,
+        semantic_span: Scale | None = None,
+    ) -> list[SearchHit]:
         """Turns ranked as the notes are, in the search's ``mode`` (keyword: their words only;
         it ranked them by meaning too), shown as windows of their episode. ``semantic_span``:
         the (low, high) to normalise semantic scores over, shared with the notes (one scale).
@@ -65,15 +77,27 @@ class EpisodeSearch:
         cfg = self.settings.get(persona)
         tier = TurnTier(store)
         ranked = self.retriever.retrieve(
-            tier, query, plan=plan, pool=plan.episode_pool, query_vector=query_vector,
-            keyword_weight=cfg.keyword_weight, semantic_weight=cfg.semantic_weight,
-            mode=mode, semantic_span=semantic_span).ranked
+            tier,
+            query,
+            plan=plan,
+            pool=plan.episode_pool,
+            query_vector=query_vector,
+            keyword_weight=cfg.keyword_weight,
+            semantic_weight=cfg.semantic_weight,
+            mode=mode,
+            semantic_span=semantic_span,
+        ).ranked
         events = store.events_by_ids([s.id for s in ranked])
         if self.companion is not None and mode == SearchMode.HYBRID:
             ranked = self.companion.rescore(
-                query, ranked, lambda ids: {i: turn_passage(events[i].speaker, events[i].text)
-                                            for i in ids if i in events},
-                weight=plan.episode_companion_weight, pool=plan.companion_pool)
+                query,
+                ranked,
+                lambda ids: {
+                    i: turn_passage(events[i].speaker, events[i].text) for i in ids if i in events
+                },
+                weight=plan.episode_companion_weight,
+                pool=plan.companion_pool,
+            )
         sims = tier.similarities(query_vector, events.keys())
         windows: list[_Window] = []
         for item in ranked:
@@ -86,39 +110,64 @@ class EpisodeSearch:
         tz = cfg.zone
         return [self._hit(persona, w, sims, tz) for w in windows]
 
-    def semantic_scores(self, persona: str, query: str, query_vector: np.ndarray, *,
-                        filters: SearchFilters, plan: SearchPlan = DEFAULT_PLAN) -> list[float]:
+    def semantic_scores(
+        self,
+        persona: str,
+        query: str,
+        query_vector: np.ndarray,
+        *,
+        filters: SearchFilters,
+        plan: SearchPlan = DEFAULT_PLAN,
+    ) -> list[float]:
         """The semantic scores of the turns a search would rank (none when the filters are
         ones no turn can pass), for notes and turns to be put on one scale."""
         if not _searchable(filters):
             return []
         tier = TurnTier(self.store.sessions(persona))
-        return [s.score for s in tier.semantic(query_vector, query=query,
-                                               limit=plan.episode_pool, allowed=None)]
+        return [
+            s.score
+            for s in tier.semantic(query_vector, query=query, limit=plan.episode_pool, allowed=None)
+        ]
 
-    def _hit(self, persona: str, window: _Window, sims: dict[int, float],
-             tz: tzinfo) -> SearchHit:
+    def _hit(self, persona: str, window: _Window, sims: dict[int, float], tz: tzinfo) -> SearchHit:
         store = self.store.sessions(persona)
-        turns = [e for e in store.events_between(window.session_id, window.first, window.last)
-                 if e.episode_id == window.episode_id]
+        turns = [
+            e
+            for e in store.events_between(window.session_id, window.first, window.last)
+            if e.episode_id == window.episode_id
+        ]
         header = day_header(turns[0].timestamp, tz) if turns else ""
         content = "\n".join([header, *(f"{e.speaker}: {e.text}" for e in turns)])
         best = max((sims.get(e.id, 0.0) for e in turns), default=0.0)
-        ident = str(window.episode_id) if window.episode_id is not None \
-            else f"open:{window.session_id}"
+        ident = (
+            str(window.episode_id) if window.episode_id is not None else f"open:{window.session_id}"
+        )
         return SearchHit(
-            type="episode", id=ident, content=content, score=window.score,
-            similarity=best, sources=tuple(Source(e.id, e.external_id) for e in turns),
-            extra={"session_id": window.session_id, "open": window.episode_id is None,
-                   "said_at": turns[0].timestamp.isoformat() if turns else None})
+            type="episode",
+            id=ident,
+            content=content,
+            score=window.score,
+            similarity=best,
+            sources=tuple(Source(e.id, e.external_id) for e in turns),
+            extra={
+                "session_id": window.session_id,
+                "open": window.episode_id is None,
+                "said_at": turns[0].timestamp.isoformat() if turns else None,
+            },
+        )
 
 
 def _place(windows: list[_Window], event: Event, score: float, plan: SearchPlan) -> None:
     """Add the turn's window, merging it with overlapping or touching windows of the same
     episode (the merged window keeps the earlier, better rank) up to ``plan.max_window`` turns
     (so that one hit cannot eat a context budget)."""
-    new = _Window(event.episode_id, event.session_id, event.seq - plan.neighbours,
-                  event.seq + plan.neighbours, score)
+    new = _Window(
+        event.episode_id,
+        event.session_id,
+        event.seq - plan.neighbours,
+        event.seq + plan.neighbours,
+        score,
+    )
     for window in windows:
         if _touches(window, new) and _span(window, new) <= plan.max_window:
             window.first, window.last = min(window.first, new.first), max(window.last, new.last)
@@ -139,8 +188,11 @@ def _in_range(event: Event, filters: SearchFilters) -> bool:
 
 
 def _touches(a: _Window, b: _Window) -> bool:
-    return (a.session_id, a.episode_id) == (b.session_id, b.episode_id) \
-        and b.first <= a.last + 1 and b.last >= a.first - 1
+    return (
+        (a.session_id, a.episode_id) == (b.session_id, b.episode_id)
+        and b.first <= a.last + 1
+        and b.last >= a.first - 1
+    )
 
 
 def _span(a: _Window, b: _Window) -> int:

@@ -74,10 +74,15 @@ LINK_CAP = 1.0
 
 
 class EvolutionService:
-    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
-                 settings: SettingsService,
-                 classifier_for: Callable[[PersonaSettings], Classifier],
-                 dedup: DedupDecider | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        clock: Clock,
+        settings: SettingsService,
+        classifier_for: Callable[[PersonaSettings], Classifier],
+        dedup: DedupDecider | None = None,
+    ) -> None:
         self.store = store
         # dedup's judgement, which tells a closed fact stated again (:meth:`_restated`)
         self.dedup = dedup if dedup is not None else DedupDecider(embedder)
@@ -97,15 +102,23 @@ class EvolutionService:
         vector = memories.vectors.get(memory_id)
         if vector is None:
             vector = self.embedder.embed_passages([memory.content])[0]
-        scored = [(i, s) for i, s in memories.vectors.search(vector, limit=NEIGHBOUR_POOL)
-                  if i != memory_id]
+        scored = [
+            (i, s)
+            for i, s in memories.vectors.search(vector, limit=NEIGHBOUR_POOL)
+            if i != memory_id
+        ]
         others = memories.by_ids([i for i, _ in scored])
         now = self.clock.now()
         # Only memories written before this one (row ids grow with inserts): a job that runs
         # late must not judge memories that arrived after it, whatever their timestamps say.
-        current = [(others[i], s) for i, s in scored
-                   if i < memory_id and i in others and others[i].superseded_by is None
-                   and others[i].valid_at(now)]
+        current = [
+            (others[i], s)
+            for i, s in scored
+            if i < memory_id
+            and i in others
+            and others[i].superseded_by is None
+            and others[i].valid_at(now)
+        ]
         ids = {m.key: i for i, m in others.items()}
 
         to_raw = self.embedder.calibration.to_raw
@@ -119,24 +132,44 @@ class EvolutionService:
             neighbours = neighbours[: cfg.evolution_max_neighbours]
 
         # none in the band: the nearest from the lower edge up, closed only on a sure verdict
-        chosen, under = judged_candidates(current, to_raw(cfg.classify_band_low),
-                                          to_raw(cfg.classify_nearest_low),
-                                          cfg.classify_max_candidates)
+        chosen, under = judged_candidates(
+            current,
+            to_raw(cfg.classify_band_low),
+            to_raw(cfg.classify_nearest_low),
+            cfg.classify_max_candidates,
+        )
         candidates = [Candidate(m.key, m.content, s) for m, s in chosen]
         by_key = {m.key: m for m, _ in current}
-        known = PassageVectors(self.embedder.model_id, {
-            memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)})
+        known = PassageVectors(
+            self.embedder.model_id,
+            {memory.content: vector, **_stored_vectors(memories.vectors, candidates, ids)},
+        )
         effects = verdict_effects(
             [(c.key, c.similarity) for c in candidates],
-            self._verdicts(memory, candidates, cfg, known), under_band=under,
-            sure=cfg.classify_nearest_confidence, same_fact=to_raw(cfg.dedup_threshold),
-            repeated={c.key for c in candidates if said_again(c.content, memory.content)})
-        extends = [(k, tuple(dict.fromkeys(by_key[k].tags + memory.tags)),
-                    max(by_key[k].importance, memory.importance)) for k in effects.extended]
+            self._verdicts(memory, candidates, cfg, known),
+            under_band=under,
+            sure=cfg.classify_nearest_confidence,
+            same_fact=to_raw(cfg.dedup_threshold),
+            repeated={c.key for c in candidates if said_again(c.content, memory.content)},
+        )
+        extends = [
+            (
+                k,
+                tuple(dict.fromkeys(by_key[k].tags + memory.tags)),
+                max(by_key[k].importance, memory.importance),
+            )
+            for k in effects.extended
+        ]
         supersedes = [(k, _close_time(memory, by_key[k])) for k in effects.contradicted]
         order = effects.order
-        restated = self._restated(memories, memory, memory_id, [
-            (others[i], s) for i, s in scored if i < memory_id and i in others], cfg, now)
+        restated = self._restated(
+            memories,
+            memory,
+            memory_id,
+            [(others[i], s) for i, s in scored if i < memory_id and i in others],
+            cfg,
+            now,
+        )
         ended_by = None
         if restated is not None and _start(memory) > _start(restated[1]):
             # the fact changed back: its successor is the one to close
@@ -153,24 +186,46 @@ class EvolutionService:
         # evolution at once closed that one first, and is offered the store only when it leaves
         # no part.
         closing = closable(order, {k for k, _ in supersedes})
-        supersedes = [(k, until) for k, until in supersedes
-                      if k in closing or split_compound(by_key[k].content, cfg.language) is None]
+        supersedes = [
+            (k, until)
+            for k, until in supersedes
+            if k in closing or split_compound(by_key[k].content, cfg.language) is None
+        ]
         remainders = self._remainders(memory, vector, [by_key[k] for k in closing], cfg)
         judged = [ids[k] for k in order]
         applied = memories.apply_evolution(
-            key, now=now, neighbour_ids=neighbours, link_increment=LINK_INCREMENT,
+            key,
+            now=now,
+            neighbour_ids=neighbours,
+            link_increment=LINK_INCREMENT,
             link_cap=LINK_CAP,
             extends=[(ids[k], tags, imp) for k, tags, imp in extends],
-            supersedes=[(ids[k], until) for k, until in supersedes], remainders=remainders,
-            judged=judged, ended_by=ended_by)
-        logger.info("evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept "
-                    "remainders%s", key, persona, len(neighbours), len(extends), len(supersedes),
-                    len(remainders), ", ended by its successor" if ended_by else "")
+            supersedes=[(ids[k], until) for k, until in supersedes],
+            remainders=remainders,
+            judged=judged,
+            ended_by=ended_by,
+        )
+        logger.info(
+            "evolved %s persona=%s: %d linked, %d extended, %d superseded, %d kept remainders%s",
+            key,
+            persona,
+            len(neighbours),
+            len(extends),
+            len(supersedes),
+            len(remainders),
+            ", ended by its successor" if ended_by else "",
+        )
         return applied
 
-    def _restated(self, memories: MemoryHandle, memory: Memory, memory_id: int,
-                  nearest: list[tuple[Memory, float]], cfg: PersonaSettings, now: datetime
-                  ) -> tuple[int, Memory] | None:
+    def _restated(
+        self,
+        memories: MemoryHandle,
+        memory: Memory,
+        memory_id: int,
+        nearest: list[tuple[Memory, float]],
+        cfg: PersonaSettings,
+        now: datetime,
+    ) -> tuple[int, Memory] | None:
         """The current successor of a superseded fact that ``memory`` states again, with its
         row id, or None.
 
@@ -187,12 +242,17 @@ class EvolutionService:
         a past fact (its own end given, or already closed)."""
         if memory.closed_at(now):
             return None
-        closed = [(m, s) for m, s in nearest
-                  if m.status == "active" and m.superseded_by is not None][:_RESTATED_POOL]
+        closed = [
+            (m, s) for m, s in nearest if m.status == "active" and m.superseded_by is not None
+        ][:_RESTATED_POOL]
         if not closed:
             return None
-        first = self.dedup.duplicate_among(memory.content, [(m.content, s) for m, s in closed],
-                                           self.embedder.calibration, cfg.dedup_threshold)
+        first = self.dedup.duplicate_among(
+            memory.content,
+            [(m.content, s) for m, s in closed],
+            self.embedder.calibration,
+            cfg.dedup_threshold,
+        )
         if first is None:
             return None
         fetched: dict[str, tuple[int, Memory]] = {}
@@ -204,8 +264,9 @@ class EvolutionService:
             return None
         return head_id, head
 
-    def _remainders(self, memory: Memory, vector: np.ndarray, closed: list[Memory],
-                    cfg: PersonaSettings) -> list[tuple[NewMemory, np.ndarray, float]]:
+    def _remainders(
+        self, memory: Memory, vector: np.ndarray, closed: list[Memory], cfg: PersonaSettings
+    ) -> list[tuple[NewMemory, np.ndarray, float]]:
         """The unchanged part of each closed compound memory, as a new memory to write."""
         out: list[tuple[NewMemory, np.ndarray, float]] = []
         for old in closed:
@@ -214,29 +275,44 @@ class EvolutionService:
                 continue
             part_vectors = self.embedder.embed_passages(list(compound.parts))
             sims = [float(np.dot(v, vector)) for v in part_vectors]
-            text = remainder(old.content, memory.content, lang=cfg.language,
-                             part_similarities=sims)
+            text = remainder(old.content, memory.content, lang=cfg.language, part_similarities=sims)
             if text is None:
                 continue
             new = NewMemory(
-                content=text, kind=old.kind, importance=old.importance, tags=old.tags,
-                emotion_type=old.emotion_type, emotion_intensity=old.emotion_intensity,
-                source="evolution", source_ref=old.key, valid_from=old.valid_from,
+                content=text,
+                kind=old.kind,
+                importance=old.importance,
+                tags=old.tags,
+                emotion_type=old.emotion_type,
+                emotion_intensity=old.emotion_intensity,
+                source="evolution",
+                source_ref=old.key,
+                valid_from=old.valid_from,
                 metadata={"remainder_of": old.key, "superseded_by": memory.key},
                 # the old memory's turns: erasing the conversation erases the remainder too
-                source_event_ids=tuple(source.event_id for source in old.sources))
+                source_event_ids=tuple(source.event_id for source in old.sources),
+            )
             out.append((new, self.embedder.embed_passages([text])[0], old.stability))
         return out
 
-    def _verdicts(self, memory: Memory, candidates: list[Candidate], cfg: PersonaSettings,
-                  known: PassageVectors) -> dict[str, tuple[Relation, float]]:
+    def _verdicts(
+        self,
+        memory: Memory,
+        candidates: list[Candidate],
+        cfg: PersonaSettings,
+        known: PassageVectors,
+    ) -> dict[str, tuple[Relation, float]]:
         """The persona's classifier's verdict on each candidate (relation and confidence by
         key; one call, none when there is no candidate)."""
         if not candidates:
             return {}
-        verdicts = self.classifier_for(cfg).classify(memory.content, candidates,
-                                                     note=memory.source == "consolidation",
-                                                     lang=cfg.language, known=known)
+        verdicts = self.classifier_for(cfg).classify(
+            memory.content,
+            candidates,
+            note=memory.source == "consolidation",
+            lang=cfg.language,
+            known=known,
+        )
         return {v.key: (v.relation, v.confidence) for v in verdicts}
 
 
@@ -249,8 +325,11 @@ def _dated_before(memory: Memory, successor: Memory) -> bool:
     """Whether ``memory``, stating again a fact that ``successor`` replaced, is dated before the
     successor began (its own ``valid_from``, no end of its own): a fact about that earlier
     time. A restatement with no date is a statement of now and never qualifies."""
-    return memory.valid_from is not None and memory.valid_until is None and \
-        memory.valid_from < _start(successor)
+    return (
+        memory.valid_from is not None
+        and memory.valid_until is None
+        and memory.valid_from < _start(successor)
+    )
 
 
 def _close_time(new: Memory, old: Memory) -> datetime:
@@ -260,8 +339,9 @@ def _close_time(new: Memory, old: Memory) -> datetime:
     return new.created_at if old.valid_from is not None and until <= old.valid_from else until
 
 
-def _stored_vectors(vectors: VectorSearch, candidates: list[Candidate], ids: dict[str, int]
-                    ) -> dict[str, np.ndarray]:
+def _stored_vectors(
+    vectors: VectorSearch, candidates: list[Candidate], ids: dict[str, int]
+) -> dict[str, np.ndarray]:
     """Each candidate's stored passage vector by its text (the judge reuses a vector when it
     reads this embedder's cosines, instead of embedding the memory again)."""
     out = {}

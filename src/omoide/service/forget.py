@@ -24,27 +24,38 @@ class ForgetService:
         self.store = store
         self.clock = clock
 
-    def delete_session(self, persona: str, session_id: str, *, with_notes: bool = False
-                       ) -> Erased:
+    def delete_session(self, persona: str, session_id: str, *, with_notes: bool = False) -> Erased:
         """Erase a conversation: its events (with their FTS rows and vectors), its episodes
         and the session; with ``with_notes`` also every note consolidated from it, purged like
         :meth:`MemoryService.purge`. Notes that are kept lose their provenance to the erased
         turns. NotFound for an unknown persona or session."""
         if not isinstance(session_id, str) or not 1 <= len(session_id) <= 128:
-            raise InvalidInput("session_id must be a string of 1-128 characters",
-                               field="session_id")
-        erased = self.store.erase_session(persona, session_id, with_notes=with_notes,
-                                          now=self.clock.now())
-        logger.info("session_delete persona=%s session=%s: %d event(s), %d episode(s), "
-                    "%d note(s) erased", persona, session_id, erased.events, erased.episodes,
-                    erased.memories)
+            raise InvalidInput(
+                "session_id must be a string of 1-128 characters", field="session_id"
+            )
+        erased = self.store.erase_session(
+            persona, session_id, with_notes=with_notes, now=self.clock.now()
+        )
+        logger.info(
+            "session_delete persona=%s session=%s: %d event(s), %d episode(s), %d note(s) erased",
+            persona,
+            session_id,
+            erased.events,
+            erased.episodes,
+            erased.memories,
+        )
         return erased
 
     def delete_persona(self, name: str) -> Erased:
         """Erase a persona and every row keyed by it; its API keys stop working at once.
         NotFound for an unknown persona."""
         erased = self.store.delete_persona(check_persona_name(name))
-        logger.info("persona_delete %s: %d memories, %d session(s) erased, %d queued or "
-                    "running job(s) discarded", name, erased.memories, erased.sessions,
-                    erased.jobs)
+        logger.info(
+            "persona_delete %s: %d memories, %d session(s) erased, %d queued or "
+            "running job(s) discarded",
+            name,
+            erased.memories,
+            erased.sessions,
+            erased.jobs,
+        )
         return erased

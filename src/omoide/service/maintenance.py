@@ -41,8 +41,9 @@ class MetricCounts:
 
 
 class MaintenanceService:
-    def __init__(self, store: Store, jobs: JobQueue, settings: SettingsService,
-                 clock: Clock) -> None:
+    def __init__(
+        self, store: Store, jobs: JobQueue, settings: SettingsService, clock: Clock
+    ) -> None:
         self.store = store
         self.jobs = jobs
         self.settings = settings
@@ -55,8 +56,10 @@ class MaintenanceService:
     def personas(self) -> list[PersonaCount]:
         """Every persona, by name, with its active memory count."""
         counts = self.store.active_memory_counts()
-        return [PersonaCount(p.name, p.created_at, counts.get(p.name, 0))
-                for p in self.store.list_personas()]
+        return [
+            PersonaCount(p.name, p.created_at, counts.get(p.name, 0))
+            for p in self.store.list_personas()
+        ]
 
     def job_report(self, persona: str) -> JobReport:
         persona_id = self.store.get_persona(persona).id
@@ -73,9 +76,16 @@ class MaintenanceService:
         queued = 0
         for persona in self.store.list_personas():
             interval = self.settings.get(persona.name).decay_interval_hours
-            if self.jobs.enqueue_unique(kind=DECAY_JOB, persona_id=persona.id, payload={},
-                                        now=self.clock.now(), delay_s=interval * 3600
-                                        ) is not None:
+            if (
+                self.jobs.enqueue_unique(
+                    kind=DECAY_JOB,
+                    persona_id=persona.id,
+                    payload={},
+                    now=self.clock.now(),
+                    delay_s=interval * 3600,
+                )
+                is not None
+            ):
                 queued += 1
         return queued
 
@@ -85,9 +95,14 @@ class MaintenanceService:
         n = self.store.decay_all(now=self.clock.now(), persona=persona)
         if persona is not None:
             interval = self.settings.get(persona).decay_interval_hours
-            self.jobs.enqueue_unique(kind=DECAY_JOB, persona_id=persona_id, payload={},
-                                     now=self.clock.now(), delay_s=interval * 3600,
-                                     include_running=False)
+            self.jobs.enqueue_unique(
+                kind=DECAY_JOB,
+                persona_id=persona_id,
+                payload={},
+                now=self.clock.now(),
+                delay_s=interval * 3600,
+                include_running=False,
+            )
         return n
 
     def health(self) -> None:

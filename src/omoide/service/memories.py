@@ -50,7 +50,11 @@ from omoide.service.validate import (
 from omoide.store.port import Store, UnitOfWork
 
 __all__ = [
-    "EVOLVE_JOB", "MAX_CONTENT_CHARS", "MemoryService", "Pending", "successor_chain",
+    "EVOLVE_JOB",
+    "MAX_CONTENT_CHARS",
+    "MemoryService",
+    "Pending",
+    "successor_chain",
     "with_live_strength",
     "write_deduplicated",
 ]
@@ -85,9 +89,13 @@ class Pending:
         return valid_between(self.valid_from, self.valid_until, when)
 
 
-def write_deduplicated(revision: Callable[[], int], decide: Callable[[], Decision],
-                       write: Callable[[Decision, int | None], Written | None], *,
-                       what: str) -> Written:
+def write_deduplicated(
+    revision: Callable[[], int],
+    decide: Callable[[], Decision],
+    write: Callable[[Decision, int | None], Written | None],
+    *,
+    what: str,
+) -> Written:
     """A write that depends on a duplicate check, kept apart from other writers' (one way
     for a create and a merge import's batch).
 
@@ -102,21 +110,29 @@ def write_deduplicated(revision: Callable[[], int], decide: Callable[[], Decisio
         written = write(decide(), seen)
         if written is not None:
             return written
-        logger.debug("%s: its memories changed during the duplicate check (attempt %d); "
-                     "checking again", what, attempt)
+        logger.debug(
+            "%s: its memories changed during the duplicate check (attempt %d); checking again",
+            what,
+            attempt,
+        )
     raise AssertionError("the last write is made without the revision check")
 
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
     """The memory with ``strength`` computed for ``now`` (independent of the decay job)."""
-    value = current_strength(memory.importance, memory.stability,
-                             last_accessed=memory.last_accessed, created_at=memory.created_at,
-                             now=now)
+    value = current_strength(
+        memory.importance,
+        memory.stability,
+        last_accessed=memory.last_accessed,
+        created_at=memory.created_at,
+        now=now,
+    )
     return memory.__class__(**{**memory.__dict__, "strength": value})
 
 
-def successor_chain(memories: Any, key: str, fetched: dict[str, tuple[int, Memory]],
-                    limit: int = 32) -> tuple[str, ...] | None:
+def successor_chain(
+    memories: Any, key: str, fetched: dict[str, tuple[int, Memory]], limit: int = 32
+) -> tuple[str, ...] | None:
     """The ``superseded_by`` chain starting at ``key``, up to its current end (None when the
     chain ends in a deleted memory or loops); ``fetched`` caches (row id, memory) by key."""
     chain: list[str] = []
@@ -137,10 +153,17 @@ def successor_chain(memories: Any, key: str, fetched: dict[str, tuple[int, Memor
 
 
 class MemoryService:
-    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
-                 settings: SettingsService, *, max_content_chars: int = MAX_CONTENT_CHARS,
-                 on_enqueue: Callable[[], None] | None = None,
-                 dedup: DedupDecider | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        clock: Clock,
+        settings: SettingsService,
+        *,
+        max_content_chars: int = MAX_CONTENT_CHARS,
+        on_enqueue: Callable[[], None] | None = None,
+        dedup: DedupDecider | None = None,
+    ) -> None:
         self.store = store
         # default: the dedup judge when the server's own embedder is its part embedder,
         # else the value veto alone (the wiring passes a decider that can build it)
@@ -157,10 +180,19 @@ class MemoryService:
 
     # -- create --------------------------------------------------------------------------
 
-    def build_new(self, *, content: Any, importance: Any = None, tags: Any = None,
-                  emotion_type: Any = None, emotion_intensity: Any = None, kind: Any = None,
-                  valid_from: Any = None, valid_until: Any = None,
-                  metadata: Any = None) -> NewMemory:
+    def build_new(
+        self,
+        *,
+        content: Any,
+        importance: Any = None,
+        tags: Any = None,
+        emotion_type: Any = None,
+        emotion_intensity: Any = None,
+        kind: Any = None,
+        valid_from: Any = None,
+        valid_until: Any = None,
+        metadata: Any = None,
+    ) -> NewMemory:
         """Validate user-supplied fields into a :class:`NewMemory` (422 on the first mistake)."""
         emotion_type = check_emotion_type(emotion_type)
         if metadata is not None:
@@ -171,17 +203,26 @@ class MemoryService:
         return NewMemory(
             content=check_content(content, max_chars=self.max_content_chars),
             kind=check_kind(kind) if kind is not None else MemoryKind.NOTE,
-            importance=check_unit_interval(0.5 if importance is None else importance,
-                                           "importance"),
+            importance=check_unit_interval(0.5 if importance is None else importance, "importance"),
             tags=check_tags(tags),
             emotion_type=emotion_type,
             emotion_intensity=check_unit_interval(
-                0.0 if emotion_intensity is None else emotion_intensity, "emotion_intensity"),
-            valid_from=start, valid_until=end, metadata=dict(metadata or {}))
+                0.0 if emotion_intensity is None else emotion_intensity, "emotion_intensity"
+            ),
+            valid_from=start,
+            valid_until=end,
+            metadata=dict(metadata or {}),
+        )
 
-    def create(self, persona: str, new: NewMemory, *, changed_by: str = "user",
-               vector: Any = None, distinct_from: frozenset[str] = frozenset()
-               ) -> CreateOutcome:
+    def create(
+        self,
+        persona: str,
+        new: NewMemory,
+        *,
+        changed_by: str = "user",
+        vector: Any = None,
+        distinct_from: frozenset[str] = frozenset(),
+    ) -> CreateOutcome:
         """Write path steps 1-3 (embed, dedup, insert + queue evolution); ``vector`` is the
         content's passage vector when the caller already embedded it. ``distinct_from``: keys
         of memories the new one is known not to restate, so never its duplicate (the other
@@ -193,42 +234,64 @@ class MemoryService:
             vector = self.embedder.embed_passages([new.content])[0]
 
         def queue_evolution(work: UnitOfWork, memory: Memory) -> None:
-            work.enqueue(kind=EVOLVE_JOB, persona_id=memories.persona_id,
-                         payload={"key": memory.key}, now=now)
+            work.enqueue(
+                kind=EVOLVE_JOB,
+                persona_id=memories.persona_id,
+                payload={"key": memory.key},
+                now=now,
+            )
 
         def decide() -> tuple[Memory | Pending, float] | None:
-            return self._find_duplicate(persona, new.content, vector, cfg.dedup_threshold, now,
-                                        distinct_from=distinct_from)
+            return self._find_duplicate(
+                persona, new.content, vector, cfg.dedup_threshold, now, distinct_from=distinct_from
+            )
 
-        def write(duplicate: tuple[Memory | Pending, float] | None,
-                  seen: int | None) -> CreateOutcome | Memory | None:
+        def write(
+            duplicate: tuple[Memory | Pending, float] | None, seen: int | None
+        ) -> CreateOutcome | Memory | None:
             if duplicate is not None:
                 found, similarity = duplicate
                 assert isinstance(found, Memory)  # no memory written before it here
-                logger.info("memory_create persona=%s duplicate of %s (cos %.3f)", persona,
-                            found.key, similarity)
+                logger.info(
+                    "memory_create persona=%s duplicate of %s (cos %.3f)",
+                    persona,
+                    found.key,
+                    similarity,
+                )
                 # the turns that restated it are its sources too: erasing the conversation
                 # that first said it must not take a fact another one still states
                 memories.add_sources(found.key, new.source_event_ids)
-                return CreateOutcome(status="duplicate", duplicate_of=found,
-                                     similarity=similarity)
-            return memories.insert(new, vector=vector, now=now, changed_by=changed_by,
-                                   stability=initial_stability(new.emotion_intensity),
-                                   after_insert=queue_evolution, if_revision=seen)
+                return CreateOutcome(status="duplicate", duplicate_of=found, similarity=similarity)
+            return memories.insert(
+                new,
+                vector=vector,
+                now=now,
+                changed_by=changed_by,
+                stability=initial_stability(new.emotion_intensity),
+                after_insert=queue_evolution,
+                if_revision=seen,
+            )
 
         with self.create_locks.hold(persona):
-            done = write_deduplicated(memories.revision, decide, write,
-                                      what=f"memory_create persona={persona}")
+            done = write_deduplicated(
+                memories.revision, decide, write, what=f"memory_create persona={persona}"
+            )
         if isinstance(done, CreateOutcome):
             return done
         if self.on_enqueue is not None:
             self.on_enqueue()
         return CreateOutcome(status="created", memory=with_live_strength(done, now))
 
-    def _find_duplicate(self, persona: str, content: str, vector: Any, threshold: float,
-                        now: datetime, written_before: Sequence[Pending] = (),
-                        distinct_from: frozenset[str] = frozenset()
-                        ) -> tuple[Memory | Pending, float] | None:
+    def _find_duplicate(
+        self,
+        persona: str,
+        content: str,
+        vector: Any,
+        threshold: float,
+        now: datetime,
+        written_before: Sequence[Pending] = (),
+        distinct_from: frozenset[str] = frozenset(),
+    ) -> tuple[Memory | Pending, float] | None:
         """The closest *current* memory above the calibrated dedup threshold that states the
         same values, if any (spec §dedup; DESIGN write path step 2).
 
@@ -261,29 +324,41 @@ class MemoryService:
         ids = [i for i, _ in hits if isinstance(i, int)]
         found = memories.by_ids(ids) if ids else {}
         candidates: list[tuple[Memory | Pending, float]] = [
-            (memory, similarity) for memory_id, similarity in hits
-            if (memory := (memory_id if isinstance(memory_id, Pending)
-                           else found.get(memory_id))) is not None
-            and memory.superseded_by is None and memory.valid_at(now)
-            and (isinstance(memory, Pending) or memory.key not in distinct_from)]
+            (memory, similarity)
+            for memory_id, similarity in hits
+            if (memory := (memory_id if isinstance(memory_id, Pending) else found.get(memory_id)))
+            is not None
+            and memory.superseded_by is None
+            and memory.valid_at(now)
+            and (isinstance(memory, Pending) or memory.key not in distinct_from)
+        ]
         # every candidate judged at once: their notation cosines come from one embed call
         first = self.dedup.duplicate_among(
-            content, [(m.content, s) for m, s in candidates], calibration, threshold)
+            content, [(m.content, s) for m, s in candidates], calibration, threshold
+        )
         if first is None:
             if candidates:
-                logger.debug("not a duplicate of %s: a value changed",
-                             ", ".join(f"{m.key} (cos {s:.3f})" for m, s in candidates))
+                logger.debug(
+                    "not a duplicate of %s: a value changed",
+                    ", ".join(f"{m.key} (cos {s:.3f})" for m, s in candidates),
+                )
             return None
         return candidates[first]
 
-    def find_duplicate(self, persona: str, content: str, vector: Any, *,
-                       written_before: Sequence[Pending] = ()) -> tuple[str, float] | None:
+    def find_duplicate(
+        self, persona: str, content: str, vector: Any, *, written_before: Sequence[Pending] = ()
+    ) -> tuple[str, float] | None:
         """The key of the current memory that a write of ``content`` would be refused as a
         duplicate of, and its cosine (imports with ``merge`` deduplicate as a normal write
         does); ``written_before`` as in :meth:`_find_duplicate`."""
-        found = self._find_duplicate(persona, content, vector,
-                                     self.settings.get(persona).dedup_threshold, self.clock.now(),
-                                     written_before)
+        found = self._find_duplicate(
+            persona,
+            content,
+            vector,
+            self.settings.get(persona).dedup_threshold,
+            self.clock.now(),
+            written_before,
+        )
         return None if found is None else (found[0].key, found[1])
 
     # -- read ----------------------------------------------------------------------------
@@ -295,22 +370,30 @@ class MemoryService:
         now = self.clock.now()
         if recall and memory.status == "active":
             cfg = self.settings.get(persona)
-            if memories.record_recalls([memories.id_of(key)], now=now,
-                                       factor=cfg.recall_stability_factor,
-                                       cap=cfg.stability_cap_days,
-                                       min_interval_hours=cfg.recall_min_interval_hours):
+            if memories.record_recalls(
+                [memories.id_of(key)],
+                now=now,
+                factor=cfg.recall_stability_factor,
+                cap=cfg.stability_cap_days,
+                min_interval_hours=cfg.recall_min_interval_hours,
+            ):
                 memory = memories.get(key)
         return with_live_strength(memory, now)
 
-    def list_recent(self, persona: str, *, limit: int = 20, offset: int = 0,
-                    include_deleted: bool = False) -> list[Memory]:
+    def list_recent(
+        self, persona: str, *, limit: int = 20, offset: int = 0, include_deleted: bool = False
+    ) -> list[Memory]:
         if not 1 <= limit <= 1000:
             raise InvalidInput("limit must be between 1 and 1000", field="limit")
         if not 0 <= offset <= MAX_INT:
             raise InvalidInput(f"offset must be from 0 to {MAX_INT}", field="offset")
         now = self.clock.now()
-        return [with_live_strength(m, now) for m in self.store.memories(persona).list_recent(
-            limit=limit, offset=offset, include_tombstoned=include_deleted)]
+        return [
+            with_live_strength(m, now)
+            for m in self.store.memories(persona).list_recent(
+                limit=limit, offset=offset, include_tombstoned=include_deleted
+            )
+        ]
 
     def history(self, persona: str, key: str) -> list[MemoryVersion]:
         return self.store.memories(persona).history(key)
@@ -323,10 +406,22 @@ class MemoryService:
 
     # -- update / delete -----------------------------------------------------------------
 
-    def update(self, persona: str, key: str, *, content: Any = UNSET, importance: Any = UNSET,
-               tags: Any = UNSET, emotion_type: Any = UNSET, emotion_intensity: Any = UNSET,
-               kind: Any = UNSET, valid_from: Any = UNSET, valid_until: Any = UNSET,
-               metadata: Any = UNSET, changed_by: str = "user") -> Memory:
+    def update(
+        self,
+        persona: str,
+        key: str,
+        *,
+        content: Any = UNSET,
+        importance: Any = UNSET,
+        tags: Any = UNSET,
+        emotion_type: Any = UNSET,
+        emotion_intensity: Any = UNSET,
+        kind: Any = UNSET,
+        valid_from: Any = UNSET,
+        valid_until: Any = UNSET,
+        metadata: Any = UNSET,
+        changed_by: str = "user",
+    ) -> Memory:
         """Partial update; UNSET leaves a field alone. ``importance`` is immutable (422)."""
         memories = self.store.memories(persona)
         current = memories.get(key, with_links=False)
@@ -335,18 +430,29 @@ class MemoryService:
             raise Conflict(f"memory {key!r} is deleted and cannot be updated", key=key)
         if not isinstance(importance, Unset) and importance != current.importance:
             raise Conflict(
-                "importance is immutable after creation (spec §FSRS); create a new memory "
-                "instead", field="importance", key=key)
-        changes = self._changes(current, content=content, tags=tags, emotion_type=emotion_type,
-                                emotion_intensity=emotion_intensity, kind=kind,
-                                valid_from=valid_from, valid_until=valid_until, metadata=metadata)
+                "importance is immutable after creation (spec §FSRS); create a new memory instead",
+                field="importance",
+                key=key,
+            )
+        changes = self._changes(
+            current,
+            content=content,
+            tags=tags,
+            emotion_type=emotion_type,
+            emotion_intensity=emotion_intensity,
+            kind=kind,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            metadata=metadata,
+        )
         if not changes:
             return with_live_strength(current, self.clock.now())
         vector = None
         if "content" in changes:
             vector = self.embedder.embed_passages([changes["content"]])[0]
-        memory = memories.update(key, changes, now=self.clock.now(), changed_by=changed_by,
-                                 vector=vector)
+        memory = memories.update(
+            key, changes, now=self.clock.now(), changed_by=changed_by, vector=vector
+        )
         return with_live_strength(memory, self.clock.now())
 
     def _changes(self, current: Memory, **fields: Any) -> dict[str, Any]:
@@ -359,8 +465,9 @@ class MemoryService:
         if "emotion_type" in given:
             changes["emotion_type"] = check_emotion_type(given["emotion_type"])
         if "emotion_intensity" in given:
-            changes["emotion_intensity"] = check_unit_interval(given["emotion_intensity"],
-                                                               "emotion_intensity")
+            changes["emotion_intensity"] = check_unit_interval(
+                given["emotion_intensity"], "emotion_intensity"
+            )
         if "kind" in given:
             changes["kind"] = check_kind(given["kind"])
         if "metadata" in given:
@@ -369,18 +476,24 @@ class MemoryService:
             if name in given:
                 changes[name] = check_timestamp(given[name], name)
         check_window(changes.get("valid_from"), changes.get("valid_until"))
-        if not check_window_fits(changes.get("valid_from", current.valid_from),
-                                 changes.get("valid_until", current.valid_until)):
+        if not check_window_fits(
+            changes.get("valid_from", current.valid_from),
+            changes.get("valid_until", current.valid_until),
+        ):
             # One end comes from the stored memory: the request conflicts with it.
-            raise Conflict("valid_until must be after valid_from (the memory's stored "
-                           f"validity is {current.valid_from} to {current.valid_until})",
-                           field="valid_until", key=current.key)
+            raise Conflict(
+                "valid_until must be after valid_from (the memory's stored "
+                f"validity is {current.valid_from} to {current.valid_until})",
+                field="valid_until",
+                key=current.key,
+            )
         return {k: v for k, v in changes.items() if getattr(current, k) != v}
 
     def delete(self, persona: str, key: str) -> Memory:
         """Tombstone: never a hard delete; the memory and its history remain readable."""
         return with_live_strength(
-            self.store.memories(persona).tombstone(key, now=self.clock.now()), self.clock.now())
+            self.store.memories(persona).tombstone(key, now=self.clock.now()), self.clock.now()
+        )
 
     def purge(self, persona: str, key: str) -> Purged:
         """Forget: erase the memory, its versions, links, sources, vectors and index rows, so
@@ -394,6 +507,11 @@ class MemoryService:
         user's own step, ``ForgetService.delete_session``): the result names them
         (``said_in``), as their turns may still hold its words."""
         erased = self.store.purge_memory(persona, key, now=self.clock.now())
-        logger.info("memory_purge persona=%s key=%s (%d erased, said in %d sessions)", persona,
-                    key, erased.memories, len(erased.said_in))
+        logger.info(
+            "memory_purge persona=%s key=%s (%d erased, said in %d sessions)",
+            persona,
+            key,
+            erased.memories,
+            len(erased.said_in),
+        )
         return Purged(also=tuple(k for k in erased.keys if k != key), said_in=erased.said_in)

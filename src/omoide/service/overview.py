@@ -76,8 +76,14 @@ def _cursor(text: str | None) -> tuple[str, int] | None:
 
 
 class OverviewService:
-    def __init__(self, store: Store, reads: OverviewReads, jobs: JobQueue, clock: Clock,
-                 on_enqueue: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        reads: OverviewReads,
+        jobs: JobQueue,
+        clock: Clock,
+        on_enqueue: Callable[[], None] | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.on_enqueue = on_enqueue
@@ -92,9 +98,15 @@ class OverviewService:
         """The counts of one persona (index-only where the schema allows)."""
         return self.read.persona_summaries(self.store.get_persona(persona).id)[0]
 
-    def memory_page(self, persona: str, *, before: str | None = None, limit: int = 50,
-                    include_deleted: bool = False,
-                    filters: SearchFilters | None = None) -> MemoryPage:
+    def memory_page(
+        self,
+        persona: str,
+        *,
+        before: str | None = None,
+        limit: int = 50,
+        include_deleted: bool = False,
+        filters: SearchFilters | None = None,
+    ) -> MemoryPage:
         """A page of memories, newest first, with live strength; ``before`` is the cursor a
         previous page returned (keyset pagination: every page costs the same at 100k).
         ``filters`` (a search's, validated by ``SearchService.build_filters``) keep the
@@ -102,25 +114,30 @@ class OverviewService:
         _check_page(limit)
         memories = self.store.memories(persona)
         searched = filters is not None and not filters.empty  # a search finds active ones only
-        rows = self.read.memory_ids(memories.persona_id, before=_cursor(before),
-                                    limit=limit + 1,
-                                    include_tombstoned=include_deleted and not searched,
-                                    filters=filters)
+        rows = self.read.memory_ids(
+            memories.persona_id,
+            before=_cursor(before),
+            limit=limit + 1,
+            include_tombstoned=include_deleted and not searched,
+            filters=filters,
+        )
         found = memories.by_ids([row_id for row_id, _ in rows[:limit]])
         now = self.clock.now()
-        page = [with_live_strength(found[row_id], now) for row_id, _ in rows[:limit]
-                if row_id in found]
+        page = [
+            with_live_strength(found[row_id], now) for row_id, _ in rows[:limit] if row_id in found
+        ]
         last = rows[limit - 1] if len(rows) > limit else None
-        return MemoryPage(memories=page,
-                          next_cursor=None if last is None else f"{last[1]}~{last[0]}")
+        return MemoryPage(
+            memories=page, next_cursor=None if last is None else f"{last[1]}~{last[0]}"
+        )
 
     def sessions(self, persona: str, *, limit: int = 50, offset: int = 0) -> list[SessionRow]:
         _check_page(limit, offset)
-        return self.read.sessions(self.store.get_persona(persona).id, limit=limit,
-                                  offset=offset)
+        return self.read.sessions(self.store.get_persona(persona).id, limit=limit, offset=offset)
 
-    def session(self, persona: str, session_id: str, *, after_seq: int = 0,
-                limit: int = 200) -> SessionView:
+    def session(
+        self, persona: str, session_id: str, *, after_seq: int = 0, limit: int = 200
+    ) -> SessionView:
         """One session: a page of its turns, and every episode with its notes."""
         _check_page(limit, after_seq)
         sessions = self.store.sessions(persona)
@@ -129,11 +146,13 @@ class OverviewService:
         memories = self.store.memories(persona)
         episodes = []
         for episode in sessions.episodes_of(session):
-            notes = [memories.get(key, with_links=False)
-                     for key in sessions.notes_of_episode(episode.id)]
+            notes = [
+                memories.get(key, with_links=False) for key in sessions.notes_of_episode(episode.id)
+            ]
             episodes.append(EpisodeView(episode=episode, notes=notes))
-        return SessionView(session=session, turns=events[:limit], more=len(events) > limit,
-                           episodes=episodes)
+        return SessionView(
+            session=session, turns=events[:limit], more=len(events) > limit, episodes=episodes
+        )
 
     def events(self, persona: str, ids: list[int]) -> list[Event]:
         """Session events by id (a memory's sources), in id order."""
@@ -142,8 +161,7 @@ class OverviewService:
 
     def jobs(self, persona: str, status: str, *, limit: int = 20) -> list[JobRow]:
         if status not in JOB_STATUSES:
-            raise InvalidInput(f"status must be one of {', '.join(JOB_STATUSES)}",
-                               field="status")
+            raise InvalidInput(f"status must be one of {', '.join(JOB_STATUSES)}", field="status")
         _check_page(limit)
         return self.read.jobs(self.store.get_persona(persona).id, status, limit=limit)
 

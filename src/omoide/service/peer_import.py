@@ -73,37 +73,61 @@ def _json(text: str, source: str) -> Any:
 
 
 class PeerImportService:
-    def __init__(self, store: Store, memories: MemoryService, sessions: SessionService,
-                 clock: Clock) -> None:
+    def __init__(
+        self, store: Store, memories: MemoryService, sessions: SessionService, clock: Clock
+    ) -> None:
         self.store = store
         self.memories = memories
         self.sessions = sessions
         self.clock = clock
 
-    def import_text(self, persona: str, source: str, text: str, *, user_id: str | None = None,
-                    user_name: str = "user", assistant_name: str | None = None,
-                    on_progress: Callable[[int], None] | None = None) -> PeerReport:
+    def import_text(
+        self,
+        persona: str,
+        source: str,
+        text: str,
+        *,
+        user_id: str | None = None,
+        user_name: str = "user",
+        assistant_name: str | None = None,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> PeerReport:
         """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it. A file with
         nothing to import (empty, or no memory in it) is refused, never reported as 0 imported."""
         self.store.get_persona(persona)
         if not text.strip():
             raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
         try:
-            return self._import_text(persona, source, text, user_id=user_id,
-                                     user_name=user_name, assistant_name=assistant_name,
-                                     on_progress=on_progress)
+            return self._import_text(
+                persona,
+                source,
+                text,
+                user_id=user_id,
+                user_name=user_name,
+                assistant_name=assistant_name,
+                on_progress=on_progress,
+            )
         except PeerFormatError as exc:
             raise InvalidInput(f"{source} file: {exc.message}") from None
 
-    def _import_text(self, persona: str, source: str, text: str, *, user_id: str | None,
-                     user_name: str, assistant_name: str | None,
-                     on_progress: Callable[[int], None] | None) -> PeerReport:
+    def _import_text(
+        self,
+        persona: str,
+        source: str,
+        text: str,
+        *,
+        user_id: str | None,
+        user_name: str,
+        assistant_name: str | None,
+        on_progress: Callable[[int], None] | None,
+    ) -> PeerReport:
         if source == "mem0":
             memories = parse_mem0(_json(text, source), user_id=user_id)
             if not memories:
                 of = f" of user_id {named(user_id)}" if user_id is not None else ""
-                raise InvalidInput(f"mem0 file: nothing to import: it holds no memory{of}; "
-                                   "nothing was imported")
+                raise InvalidInput(
+                    f"mem0 file: nothing to import: it holds no memory{of}; nothing was imported"
+                )
             return self.import_memories(persona, "mem0", memories, on_progress=on_progress)
         if source == "mcp-memory":
             records = []
@@ -112,34 +136,48 @@ class PeerImportService:
                     try:
                         records.append(nfc(json_text.loads(line)))
                     except json_text.JsonTextError as exc:
-                        raise InvalidInput(f"line {number}: {exc.message}",
-                                           line=number) from None
+                        raise InvalidInput(f"line {number}: {exc.message}", line=number) from None
             found, relations, skipped = parse_mcp_memory(records)
             if not found and not relations:
-                raise InvalidInput("mcp-memory file: nothing to import: it holds no entity "
-                                   "with an observation; nothing was imported")
-            report = self.import_memories(persona, source, found, relations,
-                                          on_progress=on_progress)
+                raise InvalidInput(
+                    "mcp-memory file: nothing to import: it holds no entity "
+                    "with an observation; nothing was imported"
+                )
+            report = self.import_memories(
+                persona, source, found, relations, on_progress=on_progress
+            )
             if skipped:
                 report.skipped = len(skipped)
                 report.skipped_items = [item.as_dict() for item in skipped]
             return report
         if source == "chat":
-            return self.import_chats(persona, parse_chat(_json(text, source)),
-                                     user_name=user_name,
-                                     assistant_name=assistant_name or persona,
-                                     on_progress=on_progress)
-        raise InvalidInput(f"unknown import source {named(source)}; use one of "
-                           f"{', '.join(SOURCES)}")
+            return self.import_chats(
+                persona,
+                parse_chat(_json(text, source)),
+                user_name=user_name,
+                assistant_name=assistant_name or persona,
+                on_progress=on_progress,
+            )
+        raise InvalidInput(
+            f"unknown import source {named(source)}; use one of {', '.join(SOURCES)}"
+        )
 
-    def import_memories(self, persona: str, source: str, found: list[PeerMemory],
-                        relations: Sequence[PeerRelation] = (),
-                        *, on_progress: Callable[[int], None] | None = None) -> PeerReport:
+    def import_memories(
+        self,
+        persona: str,
+        source: str,
+        found: list[PeerMemory],
+        relations: Sequence[PeerRelation] = (),
+        *,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> PeerReport:
         report = PeerReport(persona=persona, source=source)
         # Every memory is checked as the API would check it before the first is written, so a
         # bad one anywhere in the file stores nothing.
-        built = {id(m): self._build(m, f"{source} file: memory {named(m.content, 40)}")
-                 for m in [*found, *(r.memory for r in relations)]}
+        built = {
+            id(m): self._build(m, f"{source} file: memory {named(m.content, 40)}")
+            for m in [*found, *(r.memory for r in relations)]
+        }
         entity_keys: dict[str, str] = {}
         for memory in found:
             key = self._write(persona, built[id(memory)], report)
@@ -154,17 +192,28 @@ class PeerImportService:
             for entity in (relation.source, relation.target):
                 other = entity_keys.get(entity)
                 if other is not None and other != key:
-                    links += [{"a": a, "b": b, "link_type": "SEMANTIC", "weight": LINK_WEIGHT,
-                               "co_activation_count": 1, "last_activated": now}
-                              for a, b in ((key, other), (other, key))]
+                    links += [
+                        {
+                            "a": a,
+                            "b": b,
+                            "link_type": "SEMANTIC",
+                            "weight": LINK_WEIGHT,
+                            "co_activation_count": 1,
+                            "last_activated": now,
+                        }
+                        for a, b in ((key, other), (other, key))
+                    ]
             if on_progress is not None:
                 on_progress(1)
         if links and supports_transfer(self.store):
-            report.links = cast(TransferStore, self.store).restore(persona).restore_links(
-                links) // 2
+            report.links = (
+                cast(TransferStore, self.store).restore(persona).restore_links(links) // 2
+            )
         elif links:
-            logger.warning("relations imported as memories without links: this store cannot "
-                           "write links in bulk yet")
+            logger.warning(
+                "relations imported as memories without links: this store cannot "
+                "write links in bulk yet"
+            )
         logger.info("peer import persona=%s %s", persona, report.as_dict())
         return report
 
@@ -172,8 +221,12 @@ class PeerImportService:
         """The memory checked as the API checks a write (and its time as any time something
         happened); InvalidInput naming the memory."""
         try:
-            new = self.memories.build_new(content=memory.content, tags=list(memory.tags),
-                                          kind=memory.kind, metadata=memory.metadata)
+            new = self.memories.build_new(
+                content=memory.content,
+                tags=list(memory.tags),
+                kind=memory.kind,
+                metadata=memory.metadata,
+            )
             created = check_happened(memory.created_at, "created_at", self.clock.now())
             if created is not None:
                 new = replace(new, created_at=created)
@@ -192,9 +245,15 @@ class PeerImportService:
         assert outcome.memory is not None
         return outcome.memory.key
 
-    def import_chats(self, persona: str, conversations: list[ChatConversation], *,
-                     user_name: str, assistant_name: str,
-                     on_progress: Callable[[int], None] | None = None) -> PeerReport:
+    def import_chats(
+        self,
+        persona: str,
+        conversations: list[ChatConversation],
+        *,
+        user_name: str,
+        assistant_name: str,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> PeerReport:
         """Each conversation becomes a session (``chat-<id>``) with its turns, then ended."""
         session_ids: list[str] = []
         report = PeerReport(persona=persona, source="chat", session_ids=session_ids)
@@ -202,10 +261,15 @@ class PeerImportService:
         # A turn that shows nothing (only whitespace or invisible characters) is left out, as
         # the parser leaves out empty ones; every other turn is checked as the API checks it
         # before the first is written.
-        conversations = [replace(c, turns=tuple(t for t in c.turns if not is_blank(t.content)),
-                                 without_text=c.without_text + tuple(
-                                     "empty" for t in c.turns if is_blank(t.content)))
-                         for c in conversations]
+        conversations = [
+            replace(
+                c,
+                turns=tuple(t for t in c.turns if not is_blank(t.content)),
+                without_text=c.without_text
+                + tuple("empty" for t in c.turns if is_blank(t.content)),
+            )
+            for c in conversations
+        ]
         _require_text(conversations)
         report.without_text = sum(len(c.without_text) for c in conversations)
         started: dict[str, datetime | None] = {}
@@ -218,8 +282,7 @@ class PeerImportService:
                 raise InvalidInput(f"{where}: {exc.message}", **exc.fields) from None
             seen = ids.setdefault(f"chat-{conv.id}"[:128], {})
             for i, turn in enumerate(conv.turns):
-                check_event(self._event(turn, user_name, assistant_name), f"{where} turn {i}",
-                            now)
+                check_event(self._event(turn, user_name, assistant_name), f"{where} turn {i}", now)
                 # one message id, two messages (in a conversation, or in two given one id):
                 # the second would be skipped as a re-run of the first (keep-first), a turn
                 # lost without a word
@@ -228,47 +291,67 @@ class PeerImportService:
                     raise InvalidInput(
                         f"{where} turn {i}: message id {named(turn.external_id)} is also the id of "
                         f"another message ({first[0]} turn {first[1]}); each message has its "
-                        "own id. Nothing was imported", field="external_id")
+                        "own id. Nothing was imported",
+                        field="external_id",
+                    )
         for conv in conversations:
             if not conv.turns:
                 continue
             session_id = f"chat-{conv.id}"[:128]
             first = conv.turns[0].timestamp
             begun = started[conv.id] or (first if isinstance(first, datetime) else None)
-            session, created = self.sessions.open(persona, session_id=session_id,
-                                                  started_at=iso(begun) if begun else None)
+            session, created = self.sessions.open(
+                persona, session_id=session_id, started_at=iso(begun) if begun else None
+            )
             written = 0
-            events = [{**self._event(t, user_name, assistant_name),
-                       **({"metadata": {"title": conv.title}} if conv.title and i == 0
-                          else {})}
-                      for i, t in enumerate(conv.turns)]
+            events = [
+                {
+                    **self._event(t, user_name, assistant_name),
+                    **({"metadata": {"title": conv.title}} if conv.title and i == 0 else {}),
+                }
+                for i, t in enumerate(conv.turns)
+            ]
             for start in range(0, len(events), MAX_EVENTS_PER_BATCH):
                 # Idempotent by message id: a re-import (perhaps with another user_name, so
                 # another speaker) keeps the turns first recorded under those ids.
                 accepted, _ = self.sessions.record(
-                    persona, session_id, events[start:start + MAX_EVENTS_PER_BATCH],
-                    keep_first=True)
+                    persona,
+                    session_id,
+                    events[start : start + MAX_EVENTS_PER_BATCH],
+                    keep_first=True,
+                )
                 report.events += accepted
                 written += accepted
                 if on_progress is not None:
-                    on_progress(len(events[start:start + MAX_EVENTS_PER_BATCH]))
+                    on_progress(len(events[start : start + MAX_EVENTS_PER_BATCH]))
             if session.ended_at is None:
                 self.sessions.end(persona, session_id, by=SessionEnd.IMPORT)
             if created or written:  # a re-run writes no session, as it writes no turn
                 report.sessions += 1
             if session_id not in session_ids:
                 session_ids.append(session_id)
-        logger.info("chat import persona=%s sessions=%d events=%d", persona, report.sessions,
-                    report.events)
+        logger.info(
+            "chat import persona=%s sessions=%d events=%d", persona, report.sessions, report.events
+        )
         return report
 
     @staticmethod
     def _event(turn: ChatTurn, user_name: str, assistant_name: str) -> dict[str, Any]:
-        return {"speaker": user_name if turn.role == "user" else assistant_name,
-                "role": turn.role, "content": turn.content[:MAX_EVENT_CHARS],
-                "external_id": turn.external_id[:200],
-                **({"timestamp": iso(turn.timestamp) if isinstance(turn.timestamp, datetime)
-                    else turn.timestamp} if turn.timestamp else {})}
+        return {
+            "speaker": user_name if turn.role == "user" else assistant_name,
+            "role": turn.role,
+            "content": turn.content[:MAX_EVENT_CHARS],
+            "external_id": turn.external_id[:200],
+            **(
+                {
+                    "timestamp": iso(turn.timestamp)
+                    if isinstance(turn.timestamp, datetime)
+                    else turn.timestamp
+                }
+                if turn.timestamp
+                else {}
+            ),
+        }
 
 
 def _require_text(conversations: list[ChatConversation]) -> None:
@@ -279,9 +362,15 @@ def _require_text(conversations: list[ChatConversation]) -> None:
         return
     kinds = sorted({k for c in conversations for k in c.without_text})
     held = sum(len(c.without_text) for c in conversations)
-    found = (f"its {held} user and assistant message(s) hold no text (only: "
-             f"{'; '.join(kinds)})" if held else "it holds no user or assistant message")
-    raise InvalidInput(f"chat file: nothing to import: {found}. Omoide imports what was said "
-                       "as text; an image enters a conversation as its caption "
-                       "(metadata.image_caption of a posted event, docs/sessions.md). Nothing "
-                       "was imported", field="messages")
+    found = (
+        f"its {held} user and assistant message(s) hold no text (only: {'; '.join(kinds)})"
+        if held
+        else "it holds no user or assistant message"
+    )
+    raise InvalidInput(
+        f"chat file: nothing to import: {found}. Omoide imports what was said "
+        "as text; an image enters a conversation as its caption "
+        "(metadata.image_caption of a posted event, docs/sessions.md). Nothing "
+        "was imported",
+        field="messages",
+    )

@@ -38,14 +38,26 @@ class QueueState:
 
     @classmethod
     def of(cls, persona: str, counts: JobCounts) -> QueueState:
-        return cls(persona=persona, pending=counts.pending, running=counts.running,
-                   failed=counts.failed, done=counts.done, scheduled=counts.scheduled)
+        return cls(
+            persona=persona,
+            pending=counts.pending,
+            running=counts.running,
+            failed=counts.failed,
+            done=counts.done,
+            scheduled=counts.scheduled,
+        )
 
 
 class QueueService:
-    def __init__(self, store: Store, jobs: JobQueue, runner: JobRunner, *,
-                 sleep: Callable[[float], None] = time.sleep,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        store: Store,
+        jobs: JobQueue,
+        runner: JobRunner,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = store
         self.jobs = jobs
         self.runner = runner
@@ -61,8 +73,15 @@ class QueueService:
         Other personas' jobs are left to their own workers."""
         return self.runner.run_until_idle(persona_id=self.store.get_persona(persona).id)
 
-    def wait(self, persona: str, *, timeout: float, run: bool = False, poll_s: float = 0.1,
-             on_progress: Callable[[QueueState], None] | None = None) -> QueueState:
+    def wait(
+        self,
+        persona: str,
+        *,
+        timeout: float,
+        run: bool = False,
+        poll_s: float = 0.1,
+        on_progress: Callable[[QueueState], None] | None = None,
+    ) -> QueueState:
         """Wait until the persona's queue is drained or ``timeout`` seconds passed.
 
         With ``run``, ready jobs of this persona are run here too (the CLI, which may be the
@@ -70,8 +89,9 @@ class QueueService:
         with each new state (for a progress line). Returns the last state seen.
         """
         if not 0 <= timeout <= MAX_WAIT_S:
-            raise InvalidInput(f"timeout must be between 0 and {MAX_WAIT_S:.0f} seconds",
-                               field="timeout")
+            raise InvalidInput(
+                f"timeout must be between 0 and {MAX_WAIT_S:.0f} seconds", field="timeout"
+            )
         persona_id = self.store.get_persona(persona).id
         deadline = self._monotonic() + timeout
         last: QueueState | None = None

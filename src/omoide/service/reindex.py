@@ -32,7 +32,9 @@ def _mismatch(found: list[str], embedder: Embedder) -> EmbedderMismatch:
         f"{embedder.model_id} ({embedder.dim} dimensions). Run `omoide reindex` with the new "
         "embedder configured to re-embed every persona (stop the server first), or configure "
         "the embedder the folder was made with (OMOIDE_EMBEDDER).",
-        configured=embedder.model_id, recorded=found)
+        configured=embedder.model_id,
+        recorded=found,
+    )
 
 
 def _mixed(counts: dict[str, int], embedder: Embedder) -> EmbedderMismatch:
@@ -47,7 +49,9 @@ def _mixed(counts: dict[str, int], embedder: Embedder) -> EmbedderMismatch:
         f"records and the one configured), but {made_by}. Run `omoide reindex` "
         f"(stop the server first) to re-embed them with {embedder.model_id}; a search would "
         "otherwise compare vectors of two models.",
-        configured=embedder.model_id, recorded=[embedder.model_id, *others])
+        configured=embedder.model_id,
+        recorded=[embedder.model_id, *others],
+    )
 
 
 def check_embedder(models: VectorModelStore, embedder: Embedder, clock: Clock) -> None:
@@ -69,8 +73,7 @@ def check_embedder(models: VectorModelStore, embedder: Embedder, clock: Clock) -
     if others:
         raise _mismatch(others, embedder)
     models.record(embedder.model_id, embedder.dim, now=clock.now())
-    logger.info("data folder records embedder %s (%d dimensions)", embedder.model_id,
-                embedder.dim)
+    logger.info("data folder records embedder %s (%d dimensions)", embedder.model_id, embedder.dim)
 
 
 def passage(spec: VectorTableRef, row: StaleRow) -> str:
@@ -114,8 +117,9 @@ class ReindexReport:
 
 
 class ReindexService:
-    def __init__(self, store: Store, models: VectorModelStore, embedder: Embedder,
-                 clock: Clock) -> None:
+    def __init__(
+        self, store: Store, models: VectorModelStore, embedder: Embedder, clock: Clock
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
@@ -124,8 +128,9 @@ class ReindexService:
     def plan(self, persona: str | None = None) -> ReindexPlan:
         """The rows of ``persona`` (or of every persona) whose vectors are not the configured
         model's. NotFound for an unknown persona."""
-        personas = [self.store.get_persona(persona)] if persona is not None \
-            else self.store.list_personas()
+        personas = (
+            [self.store.get_persona(persona)] if persona is not None else self.store.list_personas()
+        )
         plan = ReindexPlan(personas=[p.name for p in personas])
         for p in personas:
             for spec in self.models.tables:
@@ -134,8 +139,13 @@ class ReindexService:
                     plan.work.append(_Work(p.name, p.id, spec, rows))
         return plan
 
-    def run(self, plan: ReindexPlan, *, batch: int = 64,
-            on_progress: Callable[[int], None] | None = None) -> ReindexReport:
+    def run(
+        self,
+        plan: ReindexPlan,
+        *,
+        batch: int = 64,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ReindexReport:
         """Re-embed the plan's rows in batches (each batch one transaction, so an interrupted
         run resumes where it stopped), then record the configured embedder if no vector of
         another model is left in the folder. ``on_progress(n)`` after each batch of n rows."""
@@ -144,15 +154,25 @@ class ReindexService:
             for start in range(0, len(work.rows), batch):
                 chunk = work.rows[start : start + batch]
                 vectors = self.embedder.embed_passages([passage(work.spec, r) for r in chunk])
-                self.models.save(work.spec, work.persona_id, [r.id for r in chunk], vectors,
-                                 model_id=self.embedder.model_id)
+                self.models.save(
+                    work.spec,
+                    work.persona_id,
+                    [r.id for r in chunk],
+                    vectors,
+                    model_id=self.embedder.model_id,
+                )
                 done += len(chunk)
                 if on_progress is not None:
                     on_progress(len(chunk))
-        remaining = {m: n for m, n in self.models.stored_models().items()
-                     if m != self.embedder.model_id}
+        remaining = {
+            m: n for m, n in self.models.stored_models().items() if m != self.embedder.model_id
+        }
         if not remaining:
             self.models.record(self.embedder.model_id, self.embedder.dim, now=self.clock.now())
-        logger.info("reindex: %d vector(s) re-embedded with %s%s", done, self.embedder.model_id,
-                    "" if not remaining else f"; {sum(remaining.values())} of other models left")
+        logger.info(
+            "reindex: %d vector(s) re-embedded with %s%s",
+            done,
+            self.embedder.model_id,
+            "" if not remaining else f"; {sum(remaining.values())} of other models left",
+        )
         return ReindexReport(reembedded=done, recorded=not remaining, remaining=remaining)

@@ -48,21 +48,22 @@ class Tier(Protocol):
 
     def keyword(self, query: str, *, limit: int) -> list[Scored]: ...
 
-    def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
-                 allowed: np.ndarray | None) -> list[Scored]: ...
+    def semantic(
+        self, query_vector: np.ndarray, *, query: str, limit: int, allowed: np.ndarray | None
+    ) -> list[Scored]: ...
 
     def script(self, row_id: int) -> int | None:
         """The script group the row's text was indexed with (None when it has no vector)."""
         ...
 
-    def common_words(self, words: Sequence[str], *, share: float, least: int
-                     ) -> frozenset[str]:
+    def common_words(self, words: Sequence[str], *, share: float, least: int) -> frozenset[str]:
         """Those of ``words`` that at least ``share`` of the tier's rows hold (and at least
         ``least`` rows); empty for a tier that does not leave words out of its query."""
         ...
 
-    def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
-                   embedder: Embedder) -> list[Scored]:
+    def unembedded(
+        self, ids: Sequence[int], query_vector: np.ndarray, *, query: str, embedder: Embedder
+    ) -> list[Scored]:
         """Semantic scores for the rows of ``ids`` that have no vector yet, embedded now, on
         the scale of :meth:`semantic` (empty when the tier has none such)."""
         ...
@@ -77,20 +78,25 @@ class NoteTier:
     def keyword(self, query: str, *, limit: int) -> list[Scored]:
         return [Scored(h.rowid, h.score) for h in self.memories.keyword_search(query, limit=limit)]
 
-    def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
-                 allowed: np.ndarray | None) -> list[Scored]:
-        return [Scored(i, s) for i, s in self.memories.vectors.search(
-            query_vector, limit=limit, allowed=allowed, centred_for=query)]
+    def semantic(
+        self, query_vector: np.ndarray, *, query: str, limit: int, allowed: np.ndarray | None
+    ) -> list[Scored]:
+        return [
+            Scored(i, s)
+            for i, s in self.memories.vectors.search(
+                query_vector, limit=limit, allowed=allowed, centred_for=query
+            )
+        ]
 
     def script(self, row_id: int) -> int | None:
         return self.memories.vectors.language(row_id)
 
-    def common_words(self, words: Sequence[str], *, share: float, least: int
-                     ) -> frozenset[str]:
+    def common_words(self, words: Sequence[str], *, share: float, least: int) -> frozenset[str]:
         return self.memories.common_words(words, share=share, least=least)
 
-    def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
-                   embedder: Embedder) -> list[Scored]:
+    def unembedded(
+        self, ids: Sequence[int], query_vector: np.ndarray, *, query: str, embedder: Embedder
+    ) -> list[Scored]:
         return []  # a note is embedded when it is written
 
 
@@ -104,20 +110,25 @@ class TurnTier:
     def keyword(self, query: str, *, limit: int) -> list[Scored]:
         return [Scored(h.rowid, h.score) for h in self.sessions.keyword_events(query, limit=limit)]
 
-    def semantic(self, query_vector: np.ndarray, *, query: str, limit: int,
-                 allowed: np.ndarray | None) -> list[Scored]:
-        return [Scored(i, s) for i, s in self._index.search(
-            query_vector, limit=limit, allowed=allowed, centred_for=query)]
+    def semantic(
+        self, query_vector: np.ndarray, *, query: str, limit: int, allowed: np.ndarray | None
+    ) -> list[Scored]:
+        return [
+            Scored(i, s)
+            for i, s in self._index.search(
+                query_vector, limit=limit, allowed=allowed, centred_for=query
+            )
+        ]
 
     def script(self, row_id: int) -> int | None:
         return self._index.language(row_id)
 
-    def common_words(self, words: Sequence[str], *, share: float, least: int
-                     ) -> frozenset[str]:
+    def common_words(self, words: Sequence[str], *, share: float, least: int) -> frozenset[str]:
         return frozenset()  # turns are searched by the whole query (measured: search30.md)
 
-    def unembedded(self, ids: Sequence[int], query_vector: np.ndarray, *, query: str,
-                   embedder: Embedder) -> list[Scored]:
+    def unembedded(
+        self, ids: Sequence[int], query_vector: np.ndarray, *, query: str, embedder: Embedder
+    ) -> list[Scored]:
         """A turn posted moments ago is keyword-searchable before the background job embeds
         it: such keyword hits (up to :data:`FRESH_TURNS`) are embedded here, so they are ranked
         by the same fused score as every other turn rather than by their keyword side alone.
@@ -129,8 +140,11 @@ class TurnTier:
             return []
         texts = [turn_passage(events[i].speaker, events[i].text) for i in found]
         scores = self._index.score_vectors(
-            query_vector, embedder.embed_passages(texts), [language_of(t) for t in texts],
-            centred_for=query)
+            query_vector,
+            embedder.embed_passages(texts),
+            [language_of(t) for t in texts],
+            centred_for=query,
+        )
         return [Scored(i, s) for i, s in zip(found, scores, strict=True)]
 
     def similarities(self, query_vector: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
@@ -153,8 +167,13 @@ class Candidates:
         ``semantic_span`` (``fusion.fuse``); ``ranked`` as it is outside hybrid mode."""
         if self.weights is None or semantic_span is None:
             return self.ranked
-        return fuse(self.keyword, self.semantic, weights=self.weights, method=self.method,
-                    semantic_span=semantic_span)
+        return fuse(
+            self.keyword,
+            self.semantic,
+            weights=self.weights,
+            method=self.method,
+            semantic_span=semantic_span,
+        )
 
 
 class HybridRetriever:
@@ -172,17 +191,27 @@ class HybridRetriever:
             return self.embedder.embed_query(query)
         return self.vectors.query(self.embedder, query)
 
-    def retrieve(self, tier: Tier, query: str, *, plan: SearchPlan, pool: int,
-                 keyword_weight: float, semantic_weight: float,
-                 mode: SearchMode = SearchMode.HYBRID, allowed: np.ndarray | None = None,
-                 query_vector: np.ndarray | None = None,
-                 semantic_span: Scale | None = None) -> Candidates:
+    def retrieve(
+        self,
+        tier: Tier,
+        query: str,
+        *,
+        plan: SearchPlan,
+        pool: int,
+        keyword_weight: float,
+        semantic_weight: float,
+        mode: SearchMode = SearchMode.HYBRID,
+        allowed: np.ndarray | None = None,
+        query_vector: np.ndarray | None = None,
+        semantic_span: Scale | None = None,
+    ) -> Candidates:
         """Up to ``pool`` candidates per side, fused. ``allowed`` (sorted row ids) restricts
         both sides; ``query_vector`` is embedded here (beside the keyword side) when not given.
         ``keyword_weight``/``semantic_weight`` are the persona's, used where the plan has none.
         ``semantic_span``: the (low, high) to normalise semantic scores over instead of the
         list's own, shared with another tier ranked beside this one (``fusion.fuse``).
         """
+
         def keyword_side() -> list[Scored]:
             if mode not in (SearchMode.HYBRID, SearchMode.KEYWORD):
                 return []
@@ -196,14 +225,22 @@ class HybridRetriever:
             query_vector = self.embed_query(query)
         semantic: list[Scored] = []
         if mode in (SearchMode.HYBRID, SearchMode.SEMANTIC):
-            semantic = tier.semantic(self._semantic_vector(tier, query, query_vector, plan),
-                                     query=query, limit=pool, allowed=allowed)
+            semantic = tier.semantic(
+                self._semantic_vector(tier, query, query_vector, plan),
+                query=query,
+                limit=pool,
+                allowed=allowed,
+            )
         keyword = pending.result()
         if mode == SearchMode.KEYWORD:
             return Candidates(keyword, query_vector)
         if mode == SearchMode.HYBRID and keyword:
-            semantic = [*semantic, *tier.unembedded([h.id for h in keyword], query_vector,
-                                                    query=query, embedder=self.embedder)]
+            semantic = [
+                *semantic,
+                *tier.unembedded(
+                    [h.id for h in keyword], query_vector, query=query, embedder=self.embedder
+                ),
+            ]
         if mode == SearchMode.SEMANTIC:
             return Candidates(semantic, query_vector)
         if plan.keyword_weight is not None:
@@ -214,18 +251,34 @@ class HybridRetriever:
             raise InvalidInput("keyword_weight and semantic_weight cannot both be 0")
         query_script = language_of(query)
         weights = plan_weights(
-            plan, keyword=keyword_weight, semantic=semantic_weight, query_script=query_script,
-            top_script=tier.script(semantic[0].id) if semantic else None)
+            plan,
+            keyword=keyword_weight,
+            semantic=semantic_weight,
+            query_script=query_script,
+            top_script=tier.script(semantic[0].id) if semantic else None,
+        )
         if weights.keyword > 0 and plan.cross_script_credit > 0 and keyword:
             keyword = credit_cross_script(
-                keyword, semantic, script_of={s.id: tier.script(s.id) for s in semantic},
-                query_script=query_script, share=plan.cross_script_credit)
-        return Candidates(fuse(keyword, semantic, weights=weights, method=plan.fusion,
-                               semantic_span=semantic_span),
-                          query_vector, keyword, semantic, weights, plan.fusion)
+                keyword,
+                semantic,
+                script_of={s.id: tier.script(s.id) for s in semantic},
+                query_script=query_script,
+                share=plan.cross_script_credit,
+            )
+        return Candidates(
+            fuse(
+                keyword, semantic, weights=weights, method=plan.fusion, semantic_span=semantic_span
+            ),
+            query_vector,
+            keyword,
+            semantic,
+            weights,
+            plan.fusion,
+        )
 
-    def _semantic_vector(self, tier: Tier, query: str, query_vector: np.ndarray,
-                         plan: SearchPlan) -> np.ndarray:
+    def _semantic_vector(
+        self, tier: Tier, query: str, query_vector: np.ndarray, plan: SearchPlan
+    ) -> np.ndarray:
         """The vector the tier's semantic side searches with: the query's, or, where the plan
         leaves common words out for this embedder, normalise(mix × the query embedded without
         the Latin words a large share of the tier's rows hold + (1 − mix) × the query's), when
@@ -233,8 +286,9 @@ class HybridRetriever:
         words = query_terms(query).words
         if not words or not plan.leaves_out_common_words(self.embedder.model_id):
             return query_vector
-        common = tier.common_words(words, share=plan.common_word_share,
-                                   least=plan.common_word_least)
+        common = tier.common_words(
+            words, share=plan.common_word_share, least=plan.common_word_least
+        )
         shorter = without_words(query, common)
         if shorter == query or query_terms(shorter).empty:
             return query_vector

@@ -85,8 +85,11 @@ MAX_EVENT_CHARS = 50_000
 MAX_SPEAKER_CHARS = 200
 MAX_LIST_LIMIT = 1000
 EPISODE_EMBED_CHARS = 2000
-_KIND = {"fact": MemoryKind.FACT, "preference": MemoryKind.PREFERENCE,
-         "profile": MemoryKind.PROFILE}
+_KIND = {
+    "fact": MemoryKind.FACT,
+    "preference": MemoryKind.PREFERENCE,
+    "profile": MemoryKind.PROFILE,
+}
 
 
 def turn_passage(speaker: str, text: str) -> str:
@@ -109,12 +112,18 @@ def episode_text(events: list[Event], tz: tzinfo = UTC) -> str:
 
 
 class SessionService:
-    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
-                 settings: SettingsService, memories: MemoryService,
-                 consolidator_for: Callable[[Any], Consolidator],
-                 update_user_state: Callable[..., Any] | None = None,
-                 on_enqueue: Callable[[], None] | None = None,
-                 segmenter_for: Callable[[Any], Segmenter] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        clock: Clock,
+        settings: SettingsService,
+        memories: MemoryService,
+        consolidator_for: Callable[[Any], Consolidator],
+        update_user_state: Callable[..., Any] | None = None,
+        on_enqueue: Callable[[], None] | None = None,
+        segmenter_for: Callable[[Any], Segmenter] | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
@@ -128,8 +137,9 @@ class SessionService:
 
     # -- recording -----------------------------------------------------------------------
 
-    def open(self, persona: str, *, session_id: Any = None, started_at: Any = None
-             ) -> tuple[Session, bool]:
+    def open(
+        self, persona: str, *, session_id: Any = None, started_at: Any = None
+    ) -> tuple[Session, bool]:
         """Open a session (idempotent for an existing id); returns (session, created)."""
         if session_id is None:
             session_id = new_session_id()
@@ -138,8 +148,9 @@ class SessionService:
         start = check_happened(started_at, "started_at", now) or now
         return self.store.sessions(persona).open(session_id, started_at=start)
 
-    def record(self, persona: str, session_id: str, events: Any, *,
-               keep_first: bool = False) -> tuple[int, int]:
+    def record(
+        self, persona: str, session_id: str, events: Any, *, keep_first: bool = False
+    ) -> tuple[int, int]:
         """Append events (idempotent by external_id: a resent turn is a duplicate, another turn
         under a used id a :class:`Conflict` unless ``keep_first``) and queue segmentation."""
         store = self.store.sessions(persona)
@@ -148,17 +159,21 @@ class SessionService:
         now = self.clock.now()
 
         def queue(work: UnitOfWork) -> None:
-            self._queue(work, store.persona_id, SEGMENT_JOB,
-                        {"session_id": session_id, "final": session.ended_at is not None})
+            self._queue(
+                work,
+                store.persona_id,
+                SEGMENT_JOB,
+                {"session_id": session_id, "final": session.ended_at is not None},
+            )
 
-        accepted, duplicates = store.add_events(session, clean, now=now, after=queue,
-                                                keep_first=keep_first)
+        accepted, duplicates = store.add_events(
+            session, clean, now=now, after=queue, keep_first=keep_first
+        )
         if accepted and self.on_enqueue:
             self.on_enqueue()
         return accepted, duplicates
 
-    def end(self, persona: str, session_id: str, *, by: SessionEnd = SessionEnd.CLIENT
-            ) -> Session:
+    def end(self, persona: str, session_id: str, *, by: SessionEnd = SessionEnd.CLIENT) -> Session:
         """Close the session: its last segment becomes an episode too; consolidation follows.
         ``by``: how it ended (``session_end`` from a client unless said otherwise); a session
         already ended keeps its end and its cause."""
@@ -166,8 +181,9 @@ class SessionService:
         session = store.get(session_id)
 
         def queue(work: UnitOfWork) -> None:
-            self._queue(work, store.persona_id, SEGMENT_JOB,
-                        {"session_id": session_id, "final": True})
+            self._queue(
+                work, store.persona_id, SEGMENT_JOB, {"session_id": session_id, "final": True}
+            )
 
         ended = store.end(session, now=self.clock.now(), by=by, after=queue)
         if self.on_enqueue:
@@ -186,8 +202,9 @@ class SessionService:
         ended: list[str] = []
 
         def queue(work: UnitOfWork, session_id: str) -> None:
-            self._queue(work, store.persona_id, SEGMENT_JOB,
-                        {"session_id": session_id, "final": True})
+            self._queue(
+                work, store.persona_id, SEGMENT_JOB, {"session_id": session_id, "final": True}
+            )
 
         def end_others() -> None:
             ended.extend(store.end_open(by=SessionEnd.NEW_SESSION, after=queue))
@@ -202,8 +219,9 @@ class SessionService:
         minutes = self.settings.get(persona).session_idle_minutes
         if minutes <= 0:
             return []
-        return self._end_where(persona, SessionEnd.IDLE,
-                               idle_since=self.clock.now() - timedelta(minutes=minutes))
+        return self._end_where(
+            persona, SessionEnd.IDLE, idle_since=self.clock.now() - timedelta(minutes=minutes)
+        )
 
     def end_idle_sessions(self) -> int:
         """The scheduler's sweep over every persona (one indexed query each); returns how many
@@ -216,13 +234,13 @@ class SessionService:
             ended += len(ids)
         return ended
 
-    def _end_where(self, persona: str, by: SessionEnd, *,
-                   idle_since: datetime | None) -> list[str]:
+    def _end_where(self, persona: str, by: SessionEnd, *, idle_since: datetime | None) -> list[str]:
         store = self.store.sessions(persona)
 
         def queue(work: UnitOfWork, session_id: str) -> None:
-            self._queue(work, store.persona_id, SEGMENT_JOB,
-                        {"session_id": session_id, "final": True})
+            self._queue(
+                work, store.persona_id, SEGMENT_JOB, {"session_id": session_id, "final": True}
+            )
 
         ended = store.end_open(by=by, idle_since=idle_since, after=queue)
         if ended and self.on_enqueue:
@@ -232,8 +250,9 @@ class SessionService:
     def get(self, persona: str, session_id: str) -> Session:
         return self.store.sessions(persona).get(session_id)
 
-    def list_recent(self, persona: str, *, limit: int = 20, offset: int = 0
-                    ) -> list[SessionSummary]:
+    def list_recent(
+        self, persona: str, *, limit: int = 20, offset: int = 0
+    ) -> list[SessionSummary]:
         """The persona's conversations, newest first: ``limit`` (1-1000) after ``offset``."""
         if not 1 <= limit <= MAX_LIST_LIMIT:
             raise InvalidInput(f"limit must be between 1 and {MAX_LIST_LIMIT}", field="limit")
@@ -244,19 +263,18 @@ class SessionService:
     def episodes(self, persona: str, session_id: str) -> list[tuple[Episode, list[str]]]:
         """The session's episodes with the keys of the notes consolidated from each."""
         store = self.store.sessions(persona)
-        return [(ep, store.notes_of_episode(ep.id))
-                for ep in store.episodes_of(store.get(session_id))]
+        return [
+            (ep, store.notes_of_episode(ep.id)) for ep in store.episodes_of(store.get(session_id))
+        ]
 
-    def _queue(self, work: UnitOfWork, persona_id: int, kind: str,
-               payload: dict[str, Any]) -> None:
+    def _queue(self, work: UnitOfWork, persona_id: int, kind: str, payload: dict[str, Any]) -> None:
         work.enqueue(kind=kind, persona_id=persona_id, payload=payload, now=self.clock.now())
 
     def _check_events(self, events: Any) -> list[NewEvent]:
         if not isinstance(events, list) or not events:
             raise InvalidInput("events must be a non-empty list", field="events")
         if len(events) > MAX_EVENTS_PER_BATCH:
-            raise InvalidInput(f"at most {MAX_EVENTS_PER_BATCH} events per request",
-                               field="events")
+            raise InvalidInput(f"at most {MAX_EVENTS_PER_BATCH} events per request", field="events")
         now = self.clock.now()
         return [check_event(e, f"events[{i}]", now) for i, e in enumerate(events)]
 
@@ -274,8 +292,11 @@ class SessionService:
             try:
                 return self._segment(persona, session_id, final=final)
             except Conflict:
-                logger.debug("session %s persona=%s was segmented meanwhile; cutting again",
-                             session_id, persona)
+                logger.debug(
+                    "session %s persona=%s was segmented meanwhile; cutting again",
+                    session_id,
+                    persona,
+                )
         return self._segment(persona, session_id, final=final)  # a Conflict now: job retry
 
     def _segment(self, persona: str, session_id: str, *, final: bool) -> list[int]:
@@ -287,10 +308,13 @@ class SessionService:
             return []
         vectors = self._event_vectors(persona, events)
         cfg = self.settings.get(persona)
-        params = SegmentParams(surprise_threshold=cfg.surprise_threshold,
-                               min_turns=cfg.min_segment_turns)
-        turns = [Turn(index=e.seq, speaker=e.speaker, text=e.content, timestamp=e.timestamp)
-                 for e in events]
+        params = SegmentParams(
+            surprise_threshold=cfg.surprise_threshold, min_turns=cfg.min_segment_turns
+        )
+        turns = [
+            Turn(index=e.seq, speaker=e.speaker, text=e.content, timestamp=e.timestamp)
+            for e in events
+        ]
         segments = self.segmenter_for(cfg).segment(turns, vectors, params=params, final=final)
         closed = segments if final else segments[:-1]
         if not closed:
@@ -298,29 +322,40 @@ class SessionService:
         by_seq = {e.seq: e for e in events}
         drafts = []
         # The first segment of this run continues the segment a previous run left open.
-        first = replace(closed[0], boundary_reason=session.open_reason,
-                        surprise=session.open_surprise)
+        first = replace(
+            closed[0], boundary_reason=session.open_reason, surprise=session.open_surprise
+        )
         for seg in (first, *closed[1:]):
             members = [by_seq[s] for s in range(seg.start, seg.end + 1) if s in by_seq]
             text = episode_text(members, cfg.zone)
-            drafts.append(NewEpisode(
-                first_seq=seg.start, last_seq=seg.end, content=text, topic=seg.topic,
-                surprise=seg.surprise, boundary_reason=str(seg.boundary_reason),
-                vector=self.embedder.embed_passages([text[:EPISODE_EMBED_CHARS]])[0]))
+            drafts.append(
+                NewEpisode(
+                    first_seq=seg.start,
+                    last_seq=seg.end,
+                    content=text,
+                    topic=seg.topic,
+                    surprise=seg.surprise,
+                    boundary_reason=str(seg.boundary_reason),
+                    vector=self.embedder.embed_passages([text[:EPISODE_EMBED_CHARS]])[0],
+                )
+            )
 
         def queue(work: UnitOfWork, ids: list[int]) -> None:
             if cfg.episode_consolidation_enabled:
                 for episode_id in ids:
-                    self._queue(work, store.persona_id, CONSOLIDATE_JOB,
-                                {"episode_id": episode_id})
+                    self._queue(work, store.persona_id, CONSOLIDATE_JOB, {"episode_id": episode_id})
 
         still_open = segments[-1] if not final else None
         ids = store.add_episodes(
-            session, drafts, expected_upto=session.segmented_upto_seq, now=self.clock.now(),
+            session,
+            drafts,
+            expected_upto=session.segmented_upto_seq,
+            now=self.clock.now(),
             open_reason=str(still_open.boundary_reason) if still_open else "start",
-            open_surprise=still_open.surprise if still_open else 0.0, after=queue)
-        logger.info("segmented session %s persona=%s: %d episode(s)", session_id, persona,
-                    len(ids))
+            open_surprise=still_open.surprise if still_open else 0.0,
+            after=queue,
+        )
+        logger.info("segmented session %s persona=%s: %d episode(s)", session_id, persona, len(ids))
         if self.on_enqueue:
             self.on_enqueue()
         return ids
@@ -331,8 +366,7 @@ class SessionService:
         known = store.event_vectors([e.id for e in events])
         missing = [e for e in events if e.id not in known]
         if missing:
-            fresh = self.embedder.embed_passages([turn_passage(e.speaker, e.text)
-                                                  for e in missing])
+            fresh = self.embedder.embed_passages([turn_passage(e.speaker, e.text) for e in missing])
             store.save_event_vectors(missing, fresh)
             known.update({e.id: v for e, v in zip(missing, fresh, strict=True)})
         return np.stack([known[e.id] for e in events]).astype(np.float32)
@@ -349,18 +383,38 @@ class SessionService:
         # to ("yesterday (7 May 2023)") are the user's calendar days, not UTC's.
         tz = cfg.zone
         result = self.consolidator_for(cfg).consolidate(
-            [EventText(event_id=e.id, speaker=e.speaker, role=e.role, text=e.content,
-                       timestamp=e.timestamp.astimezone(tz),
-                       image_caption=image_caption(e.metadata))
-             for e in events])
+            [
+                EventText(
+                    event_id=e.id,
+                    speaker=e.speaker,
+                    role=e.role,
+                    text=e.content,
+                    timestamp=e.timestamp.astimezone(tz),
+                    image_caption=image_caption(e.metadata),
+                )
+                for e in events
+            ]
+        )
         when = {e.id: e.timestamp for e in events}
-        news = [NewMemory(content=note.content, kind=_KIND.get(str(note.kind), MemoryKind.FACT),
-                          importance=note.importance, tags=note.tags, source="consolidation",
-                          source_ref=str(episode_id), source_event_ids=note.source_event_ids,
-                          created_at=min(max((when[i] for i in note.source_event_ids
-                                              if i in when), default=episode.ended_at),
-                                         self.clock.now()))
-                for note in result.notes]
+        news = [
+            NewMemory(
+                content=note.content,
+                kind=_KIND.get(str(note.kind), MemoryKind.FACT),
+                importance=note.importance,
+                tags=note.tags,
+                source="consolidation",
+                source_ref=str(episode_id),
+                source_event_ids=note.source_event_ids,
+                created_at=min(
+                    max(
+                        (when[i] for i in note.source_event_ids if i in when),
+                        default=episode.ended_at,
+                    ),
+                    self.clock.now(),
+                ),
+            )
+            for note in result.notes
+        ]
         # Embedded before the write lock is taken; the notes, the state they teach and the
         # episode's marker then commit in one transaction, guarded by the marker: a second run
         # (a job taken back after its lease expired, a concurrent worker) writes nothing.
@@ -374,15 +428,25 @@ class SessionService:
             if not first:
                 return 0
             for new, vector in zip(news, vectors, strict=True):
-                outcome = self.memories.create(persona, new, changed_by="consolidation",
-                                               vector=vector, distinct_from=frozenset(made))
+                outcome = self.memories.create(
+                    persona,
+                    new,
+                    changed_by="consolidation",
+                    vector=vector,
+                    distinct_from=frozenset(made),
+                )
                 if outcome.status == "created" and outcome.memory is not None:
                     made.add(outcome.memory.key)
             if latest and self.update_user_state is not None:
                 self.update_user_state(persona, latest, source_session=episode.session_id)
         created = len(made)
-        logger.info("consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
-                    episode_id, persona, created, len(result.profile))
+        logger.info(
+            "consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
+            episode_id,
+            persona,
+            created,
+            len(result.profile),
+        )
         return created
 
 
@@ -391,41 +455,51 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
     ``where`` names it in messages (``events[0]``), ``now`` is the server's clock."""
     if not isinstance(event, dict):
         raise InvalidInput(f"{where} must be an object", field=where)
-    unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id",
-                            "metadata"}
+    unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id", "metadata"}
     if unknown:
-        raise InvalidInput(f"{where} has unknown field(s) {', '.join(sorted(unknown))}",
-                           field=where)
+        raise InvalidInput(
+            f"{where} has unknown field(s) {', '.join(sorted(unknown))}", field=where
+        )
     speaker, content = event.get("speaker"), event.get("content")
     if not isinstance(speaker, str) or is_blank(speaker) or len(speaker) > MAX_SPEAKER_CHARS:
-        raise InvalidInput(f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
-                           "characters, "
-                           "not only whitespace or invisible characters)",
-                           field=f"{where}.speaker")
+        raise InvalidInput(
+            f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
+            "characters, "
+            "not only whitespace or invisible characters)",
+            field=f"{where}.speaker",
+        )
     if not isinstance(content, str) or is_blank(content):
-        raise InvalidInput(f"{where}.content must be a non-empty string (not only "
-                           "whitespace or invisible characters)", field=f"{where}.content")
+        raise InvalidInput(
+            f"{where}.content must be a non-empty string (not only "
+            "whitespace or invisible characters)",
+            field=f"{where}.content",
+        )
     check_text(speaker, f"{where}.speaker")
     check_text(content, f"{where}.content")
     if len(content) > MAX_EVENT_CHARS:
-        raise InvalidInput(f"{where}.content is over {MAX_EVENT_CHARS:,} characters",
-                           field=f"{where}.content")
+        raise InvalidInput(
+            f"{where}.content is over {MAX_EVENT_CHARS:,} characters", field=f"{where}.content"
+        )
     role = event.get("role", "user")
     if role not in ROLES:
-        raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}",
-                           field=f"{where}.role")
+        raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}", field=f"{where}.role")
     external_id = check_external_id(event.get("external_id"), f"{where}.external_id")
     metadata = event.get("metadata")
     if metadata is not None:
         check_metadata(metadata, f"{where}.metadata")
     caption = (metadata or {}).get(IMAGE_CAPTION)
-    if caption is not None and (not isinstance(caption, str)
-                                or len(caption) > MAX_CAPTION_CHARS):
-        raise InvalidInput(f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
-                           f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
-                           field=f"{where}.metadata.{IMAGE_CAPTION}")
+    if caption is not None and (not isinstance(caption, str) or len(caption) > MAX_CAPTION_CHARS):
+        raise InvalidInput(
+            f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
+            f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+            field=f"{where}.metadata.{IMAGE_CAPTION}",
+        )
     timestamp = check_happened(event.get("timestamp"), f"{where}.timestamp", now)
-    return NewEvent(speaker=speaker.strip(), role=role, content=content.strip(),
-                    timestamp=timestamp or now,
-                    external_id=external_id,
-                    metadata=metadata)
+    return NewEvent(
+        speaker=speaker.strip(),
+        role=role,
+        content=content.strip(),
+        timestamp=timestamp or now,
+        external_id=external_id,
+        metadata=metadata,
+    )

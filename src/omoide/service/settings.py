@@ -34,8 +34,10 @@ class SettingsService:
             persona (so its chat proxy and MCP search too) was refused until one was reset."""
             after = merge_persona_settings(self.defaults, stored, as_stored=True)
             if after.keyword_weight + after.semantic_weight == 0:
-                raise Conflict(_both_zero(stored), setting="keyword_weight"
-                               if "keyword_weight" in patch else "semantic_weight")
+                raise Conflict(
+                    _both_zero(stored),
+                    setting="keyword_weight" if "keyword_weight" in patch else "semantic_weight",
+                )
 
         self.store.update_persona_settings(persona, {**clean, **resets}, check=check)
         return self.get(persona)
@@ -47,8 +49,13 @@ class SettingsService:
 def _both_zero(stored: dict[str, Any]) -> str:
     """The 409 for a change leaving both search weights at 0, naming where each 0 comes from:
     the persona's own override, or the server default (``OMOIDE_<NAME>``)."""
-    sources = [f"{name} = 0 (" + ("this persona's setting" if name in stored
-                                  else f"server default OMOIDE_{name.upper()}") + ")"
-               for name in ("keyword_weight", "semantic_weight")]
-    return (f"keyword_weight and semantic_weight cannot both be 0 (search would have no "
-            f"ranking signal): {', '.join(sources)}; keep one above 0")
+    sources = [
+        f"{name} = 0 ("
+        + ("this persona's setting" if name in stored else f"server default OMOIDE_{name.upper()}")
+        + ")"
+        for name in ("keyword_weight", "semantic_weight")
+    ]
+    return (
+        f"keyword_weight and semantic_weight cannot both be 0 (search would have no "
+        f"ranking signal): {', '.join(sources)}; keep one above 0"
+    )

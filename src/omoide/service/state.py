@@ -55,9 +55,11 @@ MAX_VALUE_CHARS = 2000
 MAX_KEYS_PER_UPDATE = 50
 # A value as text: not blank, at most 2,000 characters once trimmed.
 # No control character but tab and line breaks (``TEXT_CONTROLS``).
-STATE_VALUE_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE}{TEXT_CONTROLS}]"
-                       f"(?:[^{TEXT_CONTROLS}]{{0,1998}}[^{WHITESPACE}{TEXT_CONTROLS}])?"
-                       f"[{WHITESPACE}]*$")
+STATE_VALUE_PATTERN = (
+    f"^[{WHITESPACE}]*[^{WHITESPACE}{TEXT_CONTROLS}]"
+    f"(?:[^{TEXT_CONTROLS}]{{0,1998}}[^{WHITESPACE}{TEXT_CONTROLS}])?"
+    f"[{WHITESPACE}]*$"
+)
 # ``emotion_intensity`` given as text: a decimal from 0 to 1.
 INTENSITY_PATTERN = f"^[{WHITESPACE}]*(?:0(?:[.][0-9]{{1,6}})?|1(?:[.]0{{1,6}})?)[{WHITESPACE}]*$"
 _FIELD = {StateKind.USER: "user_info", StateKind.PERSONA: "persona_state"}
@@ -78,29 +80,41 @@ def _check_value(key: str, value: Any, field: str) -> str:
     where = f"{field}.{key}" if field else key
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if number and not math.isfinite(value):
-        raise InvalidInput(f"{where} must be a finite number, got {short_json(value)}",
-                           field=where)
+        raise InvalidInput(f"{where} must be a finite number, got {short_json(value)}", field=where)
     if number and not MIN_INT <= value <= MAX_INT:  # as HTTP's guard refuses it in any body
-        raise InvalidInput(f"{where} is a number outside ±(2^53 − 1), which a JSON parser reads "
-                           "back rounded; send it as text", field=where)
-    in_range = (0 <= value <= 1) if number else (isinstance(value, str)
-                                                 and matches(INTENSITY_PATTERN, value))
+        raise InvalidInput(
+            f"{where} is a number outside ±(2^53 − 1), which a JSON parser reads "
+            "back rounded; send it as text",
+            field=where,
+        )
+    in_range = (
+        (0 <= value <= 1)
+        if number
+        else (isinstance(value, str) and matches(INTENSITY_PATTERN, value))
+    )
     if key == "emotion_intensity" and not in_range:
-        raise InvalidInput(f"{where} must be a number between 0 and 1 (as text: at most 6 "
-                           f"decimals, e.g. \"0.75\"), got {short_json(value)}", field=where)
+        raise InvalidInput(
+            f"{where} must be a number between 0 and 1 (as text: at most 6 "
+            f'decimals, e.g. "0.75"), got {short_json(value)}',
+            field=where,
+        )
     if number:
         return repr(value) if isinstance(value, float) else str(value)
     if not isinstance(value, str):
         hint = " (join several values with '; ')" if isinstance(value, list) else ""
-        raise InvalidInput(f"{where} must be a string or a number{hint}, got "
-                           f"{json_type(value)}", field=where)
+        raise InvalidInput(
+            f"{where} must be a string or a number{hint}, got {json_type(value)}", field=where
+        )
     if is_blank(value):
-        raise InvalidInput(f"{where} must not be empty (nor only whitespace or invisible "
-                           "characters)", field=where)
+        raise InvalidInput(
+            f"{where} must not be empty (nor only whitespace or invisible characters)", field=where
+        )
     check_controls(check_text(value.strip(), where), where, lines=True)
     if not matches(STATE_VALUE_PATTERN, value):  # what is left: the length
-        raise InvalidInput(f"{where} is {len(value.strip()):,} characters; the limit is "
-                           f"{MAX_VALUE_CHARS:,}", field=where)
+        raise InvalidInput(
+            f"{where} is {len(value.strip()):,} characters; the limit is {MAX_VALUE_CHARS:,}",
+            field=where,
+        )
     return check_text(value.strip(), where)
 
 
@@ -109,8 +123,7 @@ def check_state_value(key: str, value: Any, field: str = "value") -> str:
     return _check_value(key, value, field)
 
 
-def _check_map(values: Any, kind: StateKind, *, flat: bool = False
-               ) -> dict[str, str | None]:
+def _check_map(values: Any, kind: StateKind, *, flat: bool = False) -> dict[str, str | None]:
     """Each key checked, each value checked as text; ``None`` stays None: close the key.
     ``flat``: the map is the whole request body (``PUT /api/user-state/{p}``), so a refusal's
     ``field`` is the key as sent (``name``), not ``user_info.name``."""
@@ -119,10 +132,14 @@ def _check_map(values: Any, kind: StateKind, *, flat: bool = False
     if not isinstance(values, Mapping):
         raise InvalidInput(f"{label} must be a JSON object of key → value", field=field or None)
     if len(values) > MAX_KEYS_PER_UPDATE:
-        raise InvalidInput(f"{label} has {len(values)} keys; the limit is "
-                           f"{MAX_KEYS_PER_UPDATE} per update", field=field or None)
-    return {check_state_key(k, field=field or str(k)): None if v is None
-            else _check_value(k, v, field) for k, v in values.items()}
+        raise InvalidInput(
+            f"{label} has {len(values)} keys; the limit is {MAX_KEYS_PER_UPDATE} per update",
+            field=field or None,
+        )
+    return {
+        check_state_key(k, field=field or str(k)): None if v is None else _check_value(k, v, field)
+        for k, v in values.items()
+    }
 
 
 class StateService:
@@ -135,35 +152,39 @@ class StateService:
     def get_current_user_state(self, persona: str) -> dict[str, str]:
         return self.current(persona, StateKind.USER)
 
-    def get_user_state_history(self, persona: str, key: Any, at: Any = None
-                               ) -> list[StateEntry]:
+    def get_user_state_history(self, persona: str, key: Any, at: Any = None) -> list[StateEntry]:
         return self.history(persona, StateKind.USER, key, at)
 
-    def update_user_state(self, persona: str, values: Any, *,
-                          source_session: str | None = None, flat: bool = False) -> list[str]:
+    def update_user_state(
+        self, persona: str, values: Any, *, source_session: str | None = None, flat: bool = False
+    ) -> list[str]:
         """Set user state values; ``source_session`` names the conversation they were learned
         from, so that deleting it erases them; ``flat``: ``values`` is the whole request body
         (refusals name the key alone)."""
-        return self.update(persona, user=values, source_session=source_session,
-                           flat=flat).user
+        return self.update(persona, user=values, source_session=source_session, flat=flat).user
 
     # -- persona state -------------------------------------------------------------------
 
     def get_current_persona_state(self, persona: str) -> dict[str, str]:
         return self.current(persona, StateKind.PERSONA)
 
-    def get_persona_state_history(self, persona: str, key: Any, at: Any = None
-                                  ) -> list[StateEntry]:
+    def get_persona_state_history(self, persona: str, key: Any, at: Any = None) -> list[StateEntry]:
         return self.history(persona, StateKind.PERSONA, key, at)
 
-    def update_persona_state(self, persona: str, values: Any, *, flat: bool = False
-                             ) -> list[str]:
+    def update_persona_state(self, persona: str, values: Any, *, flat: bool = False) -> list[str]:
         return self.update(persona, persona_state=values, flat=flat).persona
 
     # -- both ----------------------------------------------------------------------------
 
-    def update(self, persona: str, *, user: Any = None, persona_state: Any = None,
-               source_session: str | None = None, flat: bool = False) -> StateChanges:
+    def update(
+        self,
+        persona: str,
+        *,
+        user: Any = None,
+        persona_state: Any = None,
+        source_session: str | None = None,
+        flat: bool = False,
+    ) -> StateChanges:
         """Validate both maps first, then write every change in ONE transaction. A key given
         None is closed (listed as changed when it had a current value)."""
         changes: dict[StateKind, dict[str, str | None]] = {}
@@ -172,10 +193,14 @@ class StateService:
         if persona_state is not None:
             changes[StateKind.PERSONA] = _check_map(persona_state, StateKind.PERSONA, flat=flat)
         state = self.store.state(persona)
-        changed = state.apply(changes, now=self.clock.now(),
-                              source_session=source_session) if changes else {}
-        return StateChanges(user=changed.get(StateKind.USER, []),
-                            persona=changed.get(StateKind.PERSONA, []))
+        changed = (
+            state.apply(changes, now=self.clock.now(), source_session=source_session)
+            if changes
+            else {}
+        )
+        return StateChanges(
+            user=changed.get(StateKind.USER, []), persona=changed.get(StateKind.PERSONA, [])
+        )
 
     def current(self, persona: str, kind: StateKind) -> dict[str, str]:
         """The current value of every key."""
@@ -188,8 +213,7 @@ class StateService:
         current = state.current(kind)
         return [key for key in state.keys(kind) if key not in current]
 
-    def history(self, persona: str, kind: StateKind, key: Any, at: Any = None
-                ) -> list[StateEntry]:
+    def history(self, persona: str, kind: StateKind, key: Any, at: Any = None) -> list[StateEntry]:
         """Oldest first; with ``at`` (ISO time), only the row valid then (or nothing)."""
         if key is None or key == "":
             raise InvalidInput("key is required, e.g. key=name", field="key")

@@ -115,9 +115,17 @@ class _Scan:
 
 
 class TransferService:
-    def __init__(self, store: Store, embedder: Embedder, clock: Clock,
-                 settings: SettingsService, memories: MemoryService, *, batch: int = 256,
-                 on_enqueue: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        clock: Clock,
+        settings: SettingsService,
+        memories: MemoryService,
+        *,
+        batch: int = 256,
+        on_enqueue: Callable[[], None] | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.clock = clock
@@ -147,9 +155,16 @@ class TransferService:
     def _records(self, dump: Any, persona: str, with_vectors: bool) -> Iterator[str]:
         model = self.embedder.model_id
         with dump:
-            yield encode_line("header", header(
-                persona=persona, model_id=model, dim=self.embedder.dim,
-                exported_at=iso(self.clock.now()), with_vectors=with_vectors))
+            yield encode_line(
+                "header",
+                header(
+                    persona=persona,
+                    model_id=model,
+                    dim=self.embedder.dim,
+                    exported_at=iso(self.clock.now()),
+                    with_vectors=with_vectors,
+                ),
+            )
             yield encode_line("settings", {"overrides": dump.settings()})
             for block in dump.blocks():
                 yield encode_line("block", block)
@@ -168,8 +183,14 @@ class TransferService:
         """How many texts an import of the file embeds (for a progress bar's length)."""
         return self._scan(lines).to_embed
 
-    def import_lines(self, persona: str, lines: Lines, *, merge: bool = False,
-                     on_progress: Progress | None = None) -> ImportReport:
+    def import_lines(
+        self,
+        persona: str,
+        lines: Lines,
+        *,
+        merge: bool = False,
+        on_progress: Progress | None = None,
+    ) -> ImportReport:
         restore = self._bulk().restore(persona)
         scan = self._scan(lines)
         existing = restore.existing()
@@ -184,12 +205,16 @@ class TransferService:
         if not merge and not existing.empty:
             foreign = _foreign(existing, scan, keys)
             if foreign:
-                raise Conflict(f"persona {persona!r} already holds data that is not in this "
-                               f"file ({foreign}); import into an empty persona, or merge "
-                               "with --merge (HTTP: ?merge=true), which adds the file's "
-                               "records to what the persona holds", persona=persona)
-        report = _Run(self, restore, scan, keys, merge, on_progress,
-                      held - set(existing.state_rows)).run(lines)
+                raise Conflict(
+                    f"persona {persona!r} already holds data that is not in this "
+                    f"file ({foreign}); import into an empty persona, or merge "
+                    "with --merge (HTTP: ?merge=true), which adds the file's "
+                    "records to what the persona holds",
+                    persona=persona,
+                )
+        report = _Run(
+            self, restore, scan, keys, merge, on_progress, held - set(existing.state_rows)
+        ).run(lines)
         if self.on_enqueue is not None:
             self.on_enqueue()
         logger.info("import persona=%s %s", persona, report.as_dict())
@@ -203,13 +228,19 @@ class TransferService:
         for number, kind, record, _ in _records(lines):
             if scan is None:
                 if kind != "header":
-                    raise InvalidInput(f"line {number}: the file must start with an Omoide "
-                                       f"export header; {NOT_AN_EXPORT}", line=number)
+                    raise InvalidInput(
+                        f"line {number}: the file must start with an Omoide "
+                        f"export header; {NOT_AN_EXPORT}",
+                        line=number,
+                    )
                 scan = _Scan(record, [], set(), set(), set(), 0)
                 continue
             if scan.ended:
-                raise InvalidInput(f"line {number}: a {kind} record after the end record; "
-                                   "the end record is the file's last line", line=number)
+                raise InvalidInput(
+                    f"line {number}: a {kind} record after the end record; "
+                    "the end record is the file's last line",
+                    line=number,
+                )
             if kind == "end":
                 _check_end(record["records"], scan.records, number)
                 scan.ended = True
@@ -219,8 +250,9 @@ class TransferService:
             if order < last or kind == "header":
                 raise InvalidInput(f"line {number}: {kind} record out of order", line=number)
             last = order
-            _check_record(kind, record, number, now=now,
-                          max_content_chars=self.memories.max_content_chars)
+            _check_record(
+                kind, record, number, now=now, max_content_chars=self.memories.max_content_chars
+            )
             if kind in _NAMED:
                 _once(scan.lines, kind, record[_NAMED[kind]], number)
             for name in _POINTERS.get(kind, ()):
@@ -240,26 +272,36 @@ class TransferService:
             elif kind == "block":
                 scan.block_names.add(record["block_name"])
             elif kind == "state":
-                scan.state_rows.add((record["kind"], record["key"], record["value"],
-                                     record["valid_from"]))
-            if kind in ("memory", "event", "episode") and self._vector(scan, record) is None \
-                    and not (kind == "event" and self.uses_file_vectors(scan)):
+                scan.state_rows.add(
+                    (record["kind"], record["key"], record["value"], record["valid_from"])
+                )
+            if (
+                kind in ("memory", "event", "episode")
+                and self._vector(scan, record) is None
+                and not (kind == "event" and self.uses_file_vectors(scan))
+            ):
                 scan.to_embed += 1
         if scan is None:
             raise InvalidInput("the file is empty", line=1)
         scan.sessions.finish()
         if scan.header["ends"] and not scan.ended:
-            raise InvalidInput(f"the file stops after line {number} without its end record: "
-                               "it was cut off (an interrupted download or copy); nothing was "
-                               "imported. Import the whole file", line=number)
+            raise InvalidInput(
+                f"the file stops after line {number} without its end record: "
+                "it was cut off (an interrupted download or copy); nothing was "
+                "imported. Import the whole file",
+                line=number,
+            )
         return scan
 
     def uses_file_vectors(self, scan: _Scan) -> bool:
         """The file carries vectors of the configured embedder (they are used as they are)."""
         embedder = scan.header["embedder"]
-        return bool(scan.header["with_vectors"]) and isinstance(embedder, dict) and (
-            embedder.get("model_id"), embedder.get("dim")) == (self.embedder.model_id,
-                                                               self.embedder.dim)
+        return (
+            bool(scan.header["with_vectors"])
+            and isinstance(embedder, dict)
+            and (embedder.get("model_id"), embedder.get("dim"))
+            == (self.embedder.model_id, self.embedder.dim)
+        )
 
     def _vector(self, scan: _Scan, record: dict[str, Any]) -> np.ndarray | None:
         if not self.uses_file_vectors(scan):
@@ -272,8 +314,9 @@ def supports_transfer(store: Any) -> bool:
     return callable(getattr(store, "dump", None)) and callable(getattr(store, "restore", None))
 
 
-def _check_record(kind: str, record: dict[str, Any], number: int, *, now: datetime,
-                  max_content_chars: int) -> None:
+def _check_record(
+    kind: str, record: dict[str, Any], number: int, *, now: datetime, max_content_chars: int
+) -> None:
     """A record holds what the API would accept, checked by the API's own validators: a file
     edited by hand cannot store what a client could not (a tag too long, a blank note, a turn
     dated years ahead, a session id that could never be named in a path). Refused with the
@@ -285,8 +328,9 @@ def _check_record(kind: str, record: dict[str, Any], number: int, *, now: dateti
         _RECORD_CHECKS[kind](record, now, max_content_chars)
     except InvalidInput as exc:
         field = exc.fields.get("field")
-        raise InvalidInput(f"line {number}: {kind} record: {exc.message}", line=number,
-                           record=kind, field=field) from None
+        raise InvalidInput(
+            f"line {number}: {kind} record: {exc.message}", line=number, record=kind, field=field
+        ) from None
 
 
 def _times(record: Mapping[str, Any], names: tuple[str, ...], now: datetime) -> None:
@@ -309,9 +353,11 @@ def _check_state(record: dict[str, Any], now: datetime, _: int) -> None:
     until = check_timestamp(record["valid_until"], "valid_until")
     if since is not None and until is not None and until < since:
         # such a row is true at no time: the value vanished from the state and its history
-        raise InvalidInput(f"valid_until ({record['valid_until']}) is before valid_from "
-                           f"({record['valid_from']}): a value ends when or after it begins",
-                           field="valid_until")
+        raise InvalidInput(
+            f"valid_until ({record['valid_until']}) is before valid_from "
+            f"({record['valid_from']}): a value ends when or after it begins",
+            field="valid_until",
+        )
     _times(record, ("created_at",), now)
 
 
@@ -348,8 +394,9 @@ def _check_memory(record: dict[str, Any], now: datetime, max_content_chars: int)
     check_metadata(record["metadata"])
     check_timestamp(record["valid_from"], "valid_from")
     check_timestamp(record["valid_until"], "valid_until")
-    _times(record, ("created_at", "updated_at", "last_accessed", "evolved_at",
-                    "last_decay_at"), now)
+    _times(
+        record, ("created_at", "updated_at", "last_accessed", "evolved_at", "last_decay_at"), now
+    )
     for i, version in enumerate(record["versions"]):
         check_happened(version["changed_at"], f"versions[{i}].changed_at", now)
     for source in record["sources"]:
@@ -368,16 +415,24 @@ def _check_settings(record: dict[str, Any], now: datetime, _: int) -> None:
 
 _EVENT_FIELDS = ("speaker", "role", "content", "timestamp", "external_id", "metadata")
 _RECORD_CHECKS: dict[str, Callable[[dict[str, Any], datetime, int], None]] = {
-    "settings": _check_settings, "block": _check_block, "state": _check_state,
-    "session": _check_session, "event": _check_event, "episode": _check_episode,
-    "memory": _check_memory, "link": _check_link,
+    "settings": _check_settings,
+    "block": _check_block,
+    "state": _check_state,
+    "session": _check_session,
+    "event": _check_event,
+    "episode": _check_episode,
+    "memory": _check_memory,
+    "link": _check_link,
 }
 
 
 def _is_current(record: Mapping[str, Any]) -> bool:
     """A memory a merge checks for a duplicate (a normal write's duplicate: a current one)."""
-    return (record["status"] == "active" and record["superseded_by"] is None
-            and record["valid_until"] is None)
+    return (
+        record["status"] == "active"
+        and record["superseded_by"] is None
+        and record["valid_until"] is None
+    )
 
 
 # The fields that name another memory by its key, stored as they are (a pointer) or joined on
@@ -413,10 +468,14 @@ def _once(lines: dict[tuple[str, str], int], kind: str, name: str, number: int) 
     first = lines.setdefault((kind, name), number)
     if first != number:
         field = _NAMED[kind]
-        raise InvalidInput(f"line {number}: {kind} {name!r} is described a second time (first "
-                           f"at line {first}); each {kind} is one record, so one of them would "
-                           "be lost; nothing was imported", line=number, record=kind,
-                           field=field)
+        raise InvalidInput(
+            f"line {number}: {kind} {name!r} is described a second time (first "
+            f"at line {first}); each {kind} is one record, so one of them would "
+            "be lost; nothing was imported",
+            line=number,
+            record=kind,
+            field=field,
+        )
 
 
 def _check_named(scan: _Scan, restore: PersonaRestoreHandle) -> None:
@@ -432,31 +491,40 @@ def _check_named(scan: _Scan, restore: PersonaRestoreHandle) -> None:
         return
     key = min(missing, key=lambda k: scan.named[k][0])
     number, kind, name = scan.named[key]
-    what = ("the link would be dropped" if kind == "link"
-            else "it would be stored naming no memory")
+    what = "the link would be dropped" if kind == "link" else "it would be stored naming no memory"
     others = len(missing) - 1
     more = f" ({others} other missing key{'' if others == 1 else 's'} named too)" if others else ""
-    raise InvalidInput(f"line {number}: {kind} record: {name} names memory {key!r}, which is "
-                       f"neither in the file nor held by persona {restore.persona!r}: {what}"
-                       f"{more}; nothing was imported", line=number, record=kind, field=name,
-                       key=key)
+    raise InvalidInput(
+        f"line {number}: {kind} record: {name} names memory {key!r}, which is "
+        f"neither in the file nor held by persona {restore.persona!r}: {what}"
+        f"{more}; nothing was imported",
+        line=number,
+        record=kind,
+        field=name,
+        key=key,
+    )
 
 
 def _check_end(counted: int, read: int, number: int) -> None:
     """The end record's count against the records read: another count means lines were
     lost or added since the export (a file cut and joined, or edited)."""
     if counted != read:
-        raise InvalidInput(f"line {number}: the end record counts {counted} records after the "
-                           f"header but the file holds {read}: lines were lost or added since "
-                           "it was exported; nothing was imported", line=number)
+        raise InvalidInput(
+            f"line {number}: the end record counts {counted} records after the "
+            f"header but the file holds {read}: lines were lost or added since "
+            "it was exported; nothing was imported",
+            line=number,
+        )
 
 
 # What a file that is not an Omoide export is told (a Mem0 list, a chat export, a file
 # pretty-printed over many lines): the refusal of its first line said only "unknown record type
 # None" or "a record must be a JSON object".
-NOT_AN_EXPORT = ("an Omoide export (JSON Lines) starts with its header record {\"type\": "
-                 "\"header\", \"format\": \"omoide-export\", …}; a Mem0, MCP memory or chat "
-                 "file is imported with source=mem0, mcp-memory or chat (omoide import --from)")
+NOT_AN_EXPORT = (
+    'an Omoide export (JSON Lines) starts with its header record {"type": '
+    '"header", "format": "omoide-export", …}; a Mem0, MCP memory or chat '
+    "file is imported with source=mem0, mcp-memory or chat (omoide import --from)"
+)
 
 
 def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
@@ -474,8 +542,9 @@ def _records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
                 hint = f"; {NOT_AN_EXPORT}" if first and not exc.is_export else ""
                 raise InvalidInput(exc.message + hint, line=exc.line) from None
             except InvalidInput as exc:
-                raise InvalidInput(f"line {number}: {exc.message}", line=number,
-                                   field=exc.fields.get("field")) from None
+                raise InvalidInput(
+                    f"line {number}: {exc.message}", line=number, field=exc.fields.get("field")
+                ) from None
             first = False
             yield number, kind, record, _replace_controls(kind, record)
 
@@ -485,18 +554,17 @@ def _foreign(existing: ExistingRows, scan: _Scan, keys: dict[str, str]) -> str:
     'mem_…'; 1 state value: user 'name'"), or "" when it holds nothing else."""
     said = []
     for what, extra in (
-            ("memory", set(existing.memory_keys) - {keys.get(k, k) for k in scan.memory_keys}),
-            ("session", set(existing.session_ids) - scan.session_ids),
-            ("block", set(existing.block_names) - scan.block_names)):
+        ("memory", set(existing.memory_keys) - {keys.get(k, k) for k in scan.memory_keys}),
+        ("session", set(existing.session_ids) - scan.session_ids),
+        ("block", set(existing.block_names) - scan.block_names),
+    ):
         if extra:
             plural = "memories" if what == "memory" else f"{what}s"
-            said.append(f"{len(extra)} {what if len(extra) == 1 else plural}, e.g. "
-                        f"{min(extra)!r}")
+            said.append(f"{len(extra)} {what if len(extra) == 1 else plural}, e.g. {min(extra)!r}")
     rows = {row for row in existing.state_rows if _as_imported(row) not in scan.state_rows}
     if rows:
         kind, key, _, _ = min(rows)
-        said.append(f"{len(rows)} state value{'' if len(rows) == 1 else 's'}, e.g. {kind} "
-                    f"{key!r}")
+        said.append(f"{len(rows)} state value{'' if len(rows) == 1 else 's'}, e.g. {kind} {key!r}")
     return "; ".join(said)
 
 
@@ -544,9 +612,16 @@ def _replace_controls(kind: str, record: dict[str, Any]) -> int:
 class _Run:
     """One pass of restoring; batches flushed as their section ends or fills."""
 
-    def __init__(self, service: TransferService, restore: PersonaRestoreHandle, scan: _Scan,
-                 keys: dict[str, str], merge: bool, on_progress: Progress | None,
-                 held: set[tuple[str, str, str, str]]) -> None:
+    def __init__(
+        self,
+        service: TransferService,
+        restore: PersonaRestoreHandle,
+        scan: _Scan,
+        keys: dict[str, str],
+        merge: bool,
+        on_progress: Progress | None,
+        held: set[tuple[str, str, str, str]],
+    ) -> None:
         self.s = service
         self.held = held  # the file's state rows stored already, controls and all
         persona = restore.persona
@@ -578,8 +653,11 @@ class _Run:
             if kind == "session":
                 self.session = record
                 continue
-            if kind == "state" and (record["kind"], record["key"], record["value"],
-                                    record["valid_from"]) in self.held:
+            if (
+                kind == "state"
+                and (record["kind"], record["key"], record["value"], record["valid_from"])
+                in self.held
+            ):
                 continue  # stored with the control characters the file's copy has as spaces
             if kind == "memory" and self.merge:
                 self.seen.add(record["key"])
@@ -605,7 +683,7 @@ class _Run:
         it duplicates (through ``keys``), where it was left naming a key never written."""
         deferred, self.deferred = self.deferred, []
         for start in range(0, len(deferred), self.s.batch):
-            self._memories(deferred[start:start + self.s.batch])
+            self._memories(deferred[start : start + self.s.batch])
 
     def _embed(self, records: list[dict[str, Any]], texts: list[str]) -> np.ndarray:
         """Each record's vector from the file, or embedded now (progress reported)."""
@@ -624,8 +702,7 @@ class _Run:
         """Turns' vectors. A file with vectors of this model keeps a turn without one as it
         was (the segmentation job queued for it embeds it, as it would have at the source)."""
         keep_missing = self.s.uses_file_vectors(self.scan)
-        texts = [turn_passage(e["speaker"], turn_text(e["content"], e["metadata"]))
-                 for e in events]
+        texts = [turn_passage(e["speaker"], turn_text(e["content"], e["metadata"])) for e in events]
         found = [self.s._vector(self.scan, e) for e in events]
         if keep_missing:
             return found
@@ -657,14 +734,19 @@ class _Run:
         elif kind == "memory":
             self._memories(records)
         elif kind == "link":
-            moved = [{**r, "a": self.keys.get(r["a"], r["a"]), "b": self.keys.get(r["b"], r["b"])}
-                     for r in records]
+            moved = [
+                {**r, "a": self.keys.get(r["a"], r["a"]), "b": self.keys.get(r["b"], r["b"])}
+                for r in records
+            ]
             self.report.links += self.restore.restore_links(moved)
 
     def _settings(self, overrides: dict[str, Any]) -> None:
         current = self.s.settings.overrides(self.persona)
-        patch = {k: v for k, v in overrides.items()
-                 if k not in current or (not self.merge and current[k] != v)}
+        patch = {
+            k: v
+            for k, v in overrides.items()
+            if k not in current or (not self.merge and current[k] != v)
+        }
         if patch:
             try:
                 self.s.settings.update(self.persona, patch)
@@ -680,14 +762,17 @@ class _Run:
             return
         for row in (*events, *episodes):
             if row["session_id"] != session["session_id"]:
-                raise InvalidInput(f"turn or episode of session {row['session_id']!r} inside "
-                                   f"session {session['session_id']!r}")
+                raise InvalidInput(
+                    f"turn or episode of session {row['session_id']!r} inside "
+                    f"session {session['session_id']!r}"
+                )
         if self.restore.has_session(session["session_id"]):
             self.report.skipped += 1
             return
         event_vectors = self._turn_vectors(events)
-        episode_vectors = self._embed(episodes, [ep["content"][:EPISODE_EMBED_CHARS]
-                                                 for ep in episodes])
+        episode_vectors = self._embed(
+            episodes, [ep["content"][:EPISODE_EMBED_CHARS] for ep in episodes]
+        )
         upto = session["segmented_upto_seq"]
         pending_turns = any(e["seq"] > upto for e in events)
 
@@ -695,15 +780,26 @@ class _Run:
             now = self.s.clock.now()
             for ep, episode_id in zip(episodes, episode_ids, strict=True):
                 if ep["consolidated_at"] is None:
-                    work.enqueue(kind=CONSOLIDATE_JOB, persona_id=self.persona_id,
-                                 payload={"episode_id": episode_id}, now=now)
+                    work.enqueue(
+                        kind=CONSOLIDATE_JOB,
+                        persona_id=self.persona_id,
+                        payload={"episode_id": episode_id},
+                        now=now,
+                    )
             if pending_turns:
-                work.enqueue(kind=SEGMENT_JOB, persona_id=self.persona_id,
-                             payload={"session_id": session["session_id"],
-                                      "final": session["ended_at"] is not None}, now=now)
+                work.enqueue(
+                    kind=SEGMENT_JOB,
+                    persona_id=self.persona_id,
+                    payload={
+                        "session_id": session["session_id"],
+                        "final": session["ended_at"] is not None,
+                    },
+                    now=now,
+                )
 
-        if not self.restore.restore_session(session, events, episodes, event_vectors,
-                                            episode_vectors, after=queue):
+        if not self.restore.restore_session(
+            session, events, episodes, event_vectors, episode_vectors, after=queue
+        ):
             # another import wrote it since has_session above (the same file sent twice at
             # once): this request wrote none of it, and says so
             self.report.skipped += 1
@@ -729,15 +825,20 @@ class _Run:
         def queue(work: Any, keys: list[str]) -> None:
             for key in keys:
                 if key in evolve:
-                    work.enqueue(kind=EVOLVE_JOB, persona_id=self.persona_id,
-                                 payload={"key": key}, now=self.s.clock.now())
+                    work.enqueue(
+                        kind=EVOLVE_JOB,
+                        persona_id=self.persona_id,
+                        payload={"key": key},
+                        now=self.s.clock.now(),
+                    )
 
         def write(dedup: _Dedup, seen: int | None) -> int | None:
             """How many were written; None, nothing written, when the revision moved."""
             # a record of the batch naming one found a duplicate names that memory instead
             records = [remap_memory(r, dedup.moved) for r in dedup.records]
-            written = self.restore.restore_memories(records, dedup.vectors, after=queue,
-                                                    if_revision=seen)
+            written = self.restore.restore_memories(
+                records, dedup.vectors, after=queue, if_revision=seen
+            )
             if written is None:
                 return None
             # a key the file's memory was moved to (another persona holds it) and then found a
@@ -756,9 +857,12 @@ class _Run:
             return
         # Merging, as a normal write: the batch is written only if the persona's memories are
         # still at the revision its duplicate check read (else the check is made again)
-        write_deduplicated(self.s.store.memories(self.persona).revision,
-                           lambda: self._deduplicate(fresh, vectors), write,
-                           what=f"import persona={self.persona}")
+        write_deduplicated(
+            self.s.store.memories(self.persona).revision,
+            lambda: self._deduplicate(fresh, vectors),
+            write,
+            what=f"import persona={self.persona}",
+        )
 
     def _deduplicate(self, records: list[dict[str, Any]], vectors: np.ndarray) -> _Dedup:
         """Merge: a current memory that a normal write would refuse is not imported; links
@@ -771,17 +875,26 @@ class _Run:
         before: list[Pending] = []  # the records before it that will be written and searched
         for i, record in enumerate(records):
             current = _is_current(record)
-            found = (self.s.memories.find_duplicate(self.persona, record["content"], vectors[i],
-                                                    written_before=before)
-                     if current else None)
+            found = (
+                self.s.memories.find_duplicate(
+                    self.persona, record["content"], vectors[i], written_before=before
+                )
+                if current
+                else None
+            )
             if found is None:
                 keep.append(i)
                 if record["status"] == "active":  # a tombstoned memory is not searched
-                    before.append(Pending(
-                        key=record["key"], content=record["content"], vector=vectors[i],
-                        superseded_by=record["superseded_by"],
-                        valid_from=check_timestamp(record["valid_from"], "valid_from"),
-                        valid_until=check_timestamp(record["valid_until"], "valid_until")))
+                    before.append(
+                        Pending(
+                            key=record["key"],
+                            content=record["content"],
+                            vector=vectors[i],
+                            superseded_by=record["superseded_by"],
+                            valid_from=check_timestamp(record["valid_from"], "valid_from"),
+                            valid_until=check_timestamp(record["valid_until"], "valid_until"),
+                        )
+                    )
             elif found[0] == record["key"]:
                 skipped += 1  # this very record, written by another import meanwhile
             else:

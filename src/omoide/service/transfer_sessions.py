@@ -30,8 +30,7 @@ __all__ = ["SessionDigest", "SessionScan", "check_present_sessions", "turn_diges
 _MOD = 1 << 128
 
 
-def turn_digest(seq: int, speaker: str, role: str, content: str, external_id: str | None
-                ) -> int:
+def turn_digest(seq: int, speaker: str, role: str, content: str, external_id: str | None) -> int:
     """One turn as a number; a session's digest is the sum of its turns' (order-free)."""
     text = json.dumps([seq, speaker, role, content, external_id], ensure_ascii=False)
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest(), "big")
@@ -68,9 +67,12 @@ class SessionScan:
         self.finish()
         session_id = record["session_id"]
         if session_id in self.sessions:
-            raise _refused(number, f"session {session_id!r} is described a second time (first "
-                                   f"at line {self.sessions[session_id].line}); a session is "
-                                   "one record followed by its turns and episodes")
+            raise _refused(
+                number,
+                f"session {session_id!r} is described a second time (first "
+                f"at line {self.sessions[session_id].line}); a session is "
+                "one record followed by its turns and episodes",
+            )
         self.sessions[session_id] = SessionDigest(line=number)
         self._current = session_id
 
@@ -78,20 +80,27 @@ class SessionScan:
         self._inside(record, number, "turn")
         seq, external_id = record["seq"], record["external_id"]
         if seq in self._seqs:
-            raise _refused(number, f"a second turn with seq {seq} in session "
-                                   f"{self._current!r} (the first is at line {self._seqs[seq]})")
+            raise _refused(
+                number,
+                f"a second turn with seq {seq} in session "
+                f"{self._current!r} (the first is at line {self._seqs[seq]})",
+            )
         if external_id is not None and external_id in self._ids:
             line, other = self._ids[external_id]
-            raise _refused(number, f"turn seq {seq} of session {self._current!r} reuses the "
-                                   f"external_id {external_id!r} of the turn at line {line} "
-                                   f"(seq {other}); each turn of a session has its own "
-                                   "external id, as the API requires")
+            raise _refused(
+                number,
+                f"turn seq {seq} of session {self._current!r} reuses the "
+                f"external_id {external_id!r} of the turn at line {line} "
+                f"(seq {other}); each turn of a session has its own "
+                "external id, as the API requires",
+            )
         self._seqs[seq] = number
         if external_id is not None:
             self._ids[external_id] = (number, seq)
         assert self._current is not None
-        self.sessions[self._current].add(seq, turn_digest(
-            seq, record["speaker"], record["role"], record["content"], external_id))
+        self.sessions[self._current].add(
+            seq, turn_digest(seq, record["speaker"], record["role"], record["content"], external_id)
+        )
 
     def episode(self, record: dict[str, Any], number: int) -> None:
         self._inside(record, number, "episode")
@@ -102,27 +111,39 @@ class SessionScan:
         for number, first, last in self._episodes:
             missing = next((s for s in (first, last) if s not in self._seqs), None)
             if missing is not None or first > last:
-                raise _refused(number, f"episode of session {self._current!r} spans turns "
-                                       f"{first}-{last}, but the file holds no turn with seq "
-                                       f"{missing if missing is not None else first} there")
+                raise _refused(
+                    number,
+                    f"episode of session {self._current!r} spans turns "
+                    f"{first}-{last}, but the file holds no turn with seq "
+                    f"{missing if missing is not None else first} there",
+                )
         self._current, self._seqs, self._ids, self._episodes = None, {}, {}, []
 
     def _inside(self, record: dict[str, Any], number: int, what: str) -> None:
         if self._current is None:
-            raise _refused(number, f"a {what} before any session record (a session's turns "
-                                   "and episodes follow its record)")
+            raise _refused(
+                number,
+                f"a {what} before any session record (a session's turns "
+                "and episodes follow its record)",
+            )
         if record["session_id"] != self._current:
-            raise _refused(number, f"a {what} of session {record['session_id']!r} among the "
-                                   f"records of session {self._current!r}")
+            raise _refused(
+                number,
+                f"a {what} of session {record['session_id']!r} among the "
+                f"records of session {self._current!r}",
+            )
 
 
 def _refused(number: int, message: str) -> InvalidInput:
     return InvalidInput(f"line {number}: {message}; nothing was imported", line=number)
 
 
-def check_present_sessions(restore: PersonaRestoreHandle, persona: str,
-                           sessions: dict[str, SessionDigest],
-                           present: frozenset[str]) -> None:
+def check_present_sessions(
+    restore: PersonaRestoreHandle,
+    persona: str,
+    sessions: dict[str, SessionDigest],
+    present: frozenset[str],
+) -> None:
     """Refuse (409) a file session the persona holds with other turns than the file's."""
     for session_id, want in sessions.items():
         if session_id not in present or not want.turns:
@@ -135,4 +156,7 @@ def check_present_sessions(restore: PersonaRestoreHandle, persona: str,
                 f"with other turns than the file's between seq {want.first_seq} and "
                 f"{want.last_seq} ({len(rows)} stored, {want.turns} in the file): importing "
                 "would drop the file's turns; nothing was imported. Import into another "
-                "persona, or delete that session first", persona=persona, session_id=session_id)
+                "persona, or delete that session first",
+                persona=persona,
+                session_id=session_id,
+            )

@@ -67,8 +67,9 @@ class VectorCache:
         missing = [text for text in wanted if text not in found]
         if missing:
             cut = _cut(embedder)
-            fresh = dict(zip(missing, embedder.embed_passages([cut(t) for t in missing]),
-                             strict=True))
+            fresh = dict(
+                zip(missing, embedder.embed_passages([cut(t) for t in missing]), strict=True)
+            )
             self._put(embedder.model_id, False, fresh)
             found.update(fresh)
         return found

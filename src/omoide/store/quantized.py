@@ -58,8 +58,9 @@ CANDIDATE_SHARE = 1 / 20
 MIN_CANDIDATES = 2_000
 
 
-def candidate_count(rows: int, *, share: float = CANDIDATE_SHARE,
-                    floor: int = MIN_CANDIDATES) -> int:
+def candidate_count(
+    rows: int, *, share: float = CANDIDATE_SHARE, floor: int = MIN_CANDIDATES
+) -> int:
     """How many rows of ``rows`` the sign prefilter passes to the int8 pass."""
     return max(floor, math.ceil(rows * share))
 
@@ -95,8 +96,15 @@ class QuantizedRows:
 
     Not thread-safe: the owning :class:`~omoide.store.vectors.VectorIndex` holds its lock."""
 
-    def __init__(self, dim: int, capacity: int, *, pass_rows: int = PASS_ROWS,
-                 share: float = CANDIDATE_SHARE, floor: int | None = MIN_CANDIDATES) -> None:
+    def __init__(
+        self,
+        dim: int,
+        capacity: int,
+        *,
+        pass_rows: int = PASS_ROWS,
+        share: float = CANDIDATE_SHARE,
+        floor: int | None = MIN_CANDIDATES,
+    ) -> None:
         """``floor=None`` turns the sign prefilter off (every row takes the int8 pass)."""
         self.dim = dim
         self.pass_rows = pass_rows
@@ -117,8 +125,9 @@ class QuantizedRows:
             signs[:, :keep] = self.signs[:, :keep]
         self.codes, self.scale, self.error, self.kept = codes, scale, error, kept
         self.signs = signs
-        self._dots, self._bound, self._lower = (np.zeros(capacity, dtype=np.float32)
-                                                for _ in range(3))
+        self._dots, self._bound, self._lower = (
+            np.zeros(capacity, dtype=np.float32) for _ in range(3)
+        )
         self._pass = np.zeros(capacity, dtype=bool)
         self._xor = np.zeros(capacity, dtype=np.uint64)
         self._ones = np.zeros(capacity, dtype=np.uint8)
@@ -142,11 +151,16 @@ class QuantizedRows:
             at = slice(start + begin, start + begin + len(chunk))
             codes, scale, error, kept = _quantize(chunk)
             self.codes[at], self.scale[at], self.error[at], self.kept[at] = (
-                codes, scale, error, kept)
+                codes,
+                scale,
+                error,
+                kept,
+            )
             self.signs[:, at] = _signs(codes, self.words).T
 
-    def survivors(self, query: np.ndarray, n: int, limit: int,
-                  allowed: np.ndarray | None = None) -> np.ndarray:
+    def survivors(
+        self, query: np.ndarray, n: int, limit: int, allowed: np.ndarray | None = None
+    ) -> np.ndarray:
         """Row numbers (of the first ``n``) that may be among the ``limit`` largest
         ``row · query``; ``allowed`` (n booleans, None for all) restricts the rows.
 
@@ -161,16 +175,22 @@ class QuantizedRows:
         norm = np.float32(np.linalg.norm(query))
         if self.floor is None or total <= self.floor:
             picked = None
-            codes, scale, error, kept = self.codes[:n], self.scale[:n], self.error[:n], \
-                self.kept[:n]
+            codes, scale, error, kept = (
+                self.codes[:n],
+                self.scale[:n],
+                self.error[:n],
+                self.kept[:n],
+            )
             count = n
         else:
-            picked = self.near(q_codes, n, candidate_count(total, share=self.share,
-                                                           floor=self.floor), allowed)
+            picked = self.near(
+                q_codes, n, candidate_count(total, share=self.share, floor=self.floor), allowed
+            )
             count = int(picked.size)
             if len(self._picked) < count:
-                self._picked = np.zeros((max(count, 2 * len(self._picked)), self.dim),
-                                        dtype=np.int8)
+                self._picked = np.zeros(
+                    (max(count, 2 * len(self._picked)), self.dim), dtype=np.int8
+                )
             codes = np.take(self.codes, picked, axis=0, out=self._picked[:count])
             scale, error, kept = self.scale[picked], self.error[picked], self.kept[picked]
             allowed = None  # the picked rows are all allowed
@@ -197,8 +217,9 @@ class QuantizedRows:
         chosen = np.flatnonzero(np.greater_equal(approx, threshold, out=self._pass[:count]))
         return chosen if picked is None else picked[chosen]
 
-    def near(self, q_codes: np.ndarray, n: int, want: int,
-             allowed: np.ndarray | None = None) -> np.ndarray:
+    def near(
+        self, q_codes: np.ndarray, n: int, want: int, allowed: np.ndarray | None = None
+    ) -> np.ndarray:
         """Row numbers (ascending) of the ``want`` rows of the first ``n`` nearest the query
         codes by weighted sign distance (all rows at the cut's distance are kept, so there may
         be a few more); every allowed row when there are no more than ``want``.

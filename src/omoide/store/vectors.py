@@ -41,8 +41,14 @@ from threadpoolctl import ThreadpoolController
 from omoide.engine.lang import has_cjk
 from omoide.store.quantized import CANDIDATE_SHARE, MIN_CANDIDATES, QuantizedRows
 
-__all__ = ["LANGUAGES", "QUANTIZE_FROM", "VectorIndex", "centred_cosines", "language_centroids",
-           "language_of"]
+__all__ = [
+    "LANGUAGES",
+    "QUANTIZE_FROM",
+    "VectorIndex",
+    "centred_cosines",
+    "language_centroids",
+    "language_of",
+]
 
 LANGUAGES = 2  # 0: Latin and other scripts, 1: CJK
 # A language's centroid is its rows' sum over its count plus _SHRINK: shrunk towards zero, so
@@ -88,8 +94,14 @@ def language_centroids(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return (sums / (counts[:, None] + _SHRINK)).astype(np.float32)
 
 
-def centred_cosines(raw: np.ndarray, pmu: np.ndarray, langs: np.ndarray, query: np.ndarray,
-                    query_lang: int, mu: np.ndarray) -> np.ndarray:
+def centred_cosines(
+    raw: np.ndarray,
+    pmu: np.ndarray,
+    langs: np.ndarray,
+    query: np.ndarray,
+    query_lang: int,
+    mu: np.ndarray,
+) -> np.ndarray:
     """cos(q − μ_q, p − μ_p) for unit rows p, from their raw cosines ``raw`` = p·q, their
     ``pmu`` = p·μ_l for every language l, and their languages ``langs`` (μ: one centroid per
     language)."""
@@ -103,8 +115,14 @@ def centred_cosines(raw: np.ndarray, pmu: np.ndarray, langs: np.ndarray, query: 
 
 
 class VectorIndex:
-    def __init__(self, dim: int, *, quantize_from: int = QUANTIZE_FROM,
-                 share: float = CANDIDATE_SHARE, floor: int | None = MIN_CANDIDATES) -> None:
+    def __init__(
+        self,
+        dim: int,
+        *,
+        quantize_from: int = QUANTIZE_FROM,
+        share: float = CANDIDATE_SHARE,
+        floor: int | None = MIN_CANDIDATES,
+    ) -> None:
         """``share``/``floor``: the sign prefilter's candidates (``store.quantized``;
         ``floor=None`` turns it off)."""
         self.dim = dim
@@ -133,13 +151,17 @@ class VectorIndex:
     def __len__(self) -> int:
         return len(self._row)
 
-    def add(self, ids: Iterable[int], vectors: np.ndarray,
-            languages: Sequence[int] | None = None) -> None:
+    def add(
+        self, ids: Iterable[int], vectors: np.ndarray, languages: Sequence[int] | None = None
+    ) -> None:
         """Insert or replace rows; ``languages`` from :func:`language_of` (default 0)."""
         ids = list(ids)
         vectors = np.asarray(vectors, dtype=np.float32).reshape(len(ids), self.dim)
-        langs = np.zeros(len(ids), dtype=np.int8) if languages is None \
+        langs = (
+            np.zeros(len(ids), dtype=np.int8)
+            if languages is None
             else np.asarray(languages, dtype=np.int8)
+        )
         with self._lock:
             for memory_id in ids:
                 self._drop(memory_id)
@@ -177,8 +199,14 @@ class VectorIndex:
             row = self._row.get(memory_id)
             return None if row is None else self._mat[row].copy()
 
-    def search(self, query: np.ndarray, *, limit: int, allowed: np.ndarray | None = None,
-               centred_for: str | None = None) -> list[tuple[int, float]]:
+    def search(
+        self,
+        query: np.ndarray,
+        *,
+        limit: int,
+        allowed: np.ndarray | None = None,
+        centred_for: str | None = None,
+    ) -> list[tuple[int, float]]:
         """Top ``limit`` (id, score) pairs, best first; ``allowed`` is an id array.
 
         The score is the raw cosine, or with ``centred_for`` (the query text, whose script picks
@@ -202,13 +230,15 @@ class VectorIndex:
             else:
                 candidates = np.arange(n) if mask is None else np.flatnonzero(mask)
                 if centred_for is None:
-                    scores = (self._mat[candidates] @ query) if few \
+                    scores = (
+                        (self._mat[candidates] @ query)
+                        if few
                         else (self._mat[:n] @ query)[candidates]
+                    )
                 elif few:
                     scores = self._centred(query, language_of(centred_for), candidates)
                 else:
-                    scores = self._centred(query, language_of(centred_for),
-                                           slice(0, n))[candidates]
+                    scores = self._centred(query, language_of(centred_for), slice(0, n))[candidates]
             ids = self._ids[candidates]
             if candidates.size > limit:
                 part = np.argpartition(-scores, limit - 1)[:limit]
@@ -216,23 +246,28 @@ class VectorIndex:
             order = np.lexsort((ids, -scores))
             return [(int(ids[i]), float(scores[i])) for i in order]
 
-    def _centred(self, query: np.ndarray, query_lang: int, rows: slice | np.ndarray
-                 ) -> np.ndarray:
+    def _centred(self, query: np.ndarray, query_lang: int, rows: slice | np.ndarray) -> np.ndarray:
         """cos(q − μ_q, p − μ_p) for the given rows: one matrix-vector product plus cached
         p·μ."""
-        return centred_cosines(self._mat[rows] @ query, self._pmu[rows], self._lang[rows],
-                               query, query_lang, self._centroids())
+        return centred_cosines(
+            self._mat[rows] @ query,
+            self._pmu[rows],
+            self._lang[rows],
+            query,
+            query_lang,
+            self._centroids(),
+        )
 
     # -- the int8 copy of the centred rows -------------------------------------------------
 
-    def _survivors(self, query: np.ndarray, query_lang: int, limit: int,
-                   mask: np.ndarray | None) -> np.ndarray:
+    def _survivors(
+        self, query: np.ndarray, query_lang: int, limit: int, mask: np.ndarray | None
+    ) -> np.ndarray:
         """Rows that may be in the centred top ``limit`` (the int8 first pass; built here the
         first time, then kept in step with every write and centroid refresh)."""
         mu = self._centroids()
         if self._q is None:
-            self._q = QuantizedRows(self.dim, len(self._mat), share=self._share,
-                                    floor=self._floor)
+            self._q = QuantizedRows(self.dim, len(self._mat), share=self._share, floor=self._floor)
             self._quantize_rows(0, self._n)
         q_c = query - mu[query_lang]
         unit = q_c / max(float(np.linalg.norm(q_c)), 1e-12)
@@ -257,8 +292,11 @@ class VectorIndex:
         has moved by more than 5% since the last one, or after any write below
         ``FOLLOW_BELOW`` live rows."""
         drift = np.abs(self._count - self._mu_counts)
-        if self._mu is None or np.any(drift > np.maximum(8, 0.05 * self._mu_counts)) \
-                or (self._written and len(self._row) < FOLLOW_BELOW):
+        if (
+            self._mu is None
+            or np.any(drift > np.maximum(8, 0.05 * self._mu_counts))
+            or (self._written and len(self._row) < FOLLOW_BELOW)
+        ):
             self._mu = language_centroids(self._sum, self._count)
             self._mu_counts = self._count.copy()
             self._written = False
@@ -279,8 +317,14 @@ class VectorIndex:
             row = self._row.get(memory_id)
             return None if row is None else int(self._lang[row])
 
-    def score_vectors(self, query: np.ndarray, vectors: np.ndarray, langs: Sequence[int], *,
-                      centred_for: str | None = None) -> list[float]:
+    def score_vectors(
+        self,
+        query: np.ndarray,
+        vectors: np.ndarray,
+        langs: Sequence[int],
+        *,
+        centred_for: str | None = None,
+    ) -> list[float]:
         """The scores :meth:`search` would give ``vectors`` (unit rows not in the index, in the
         script groups ``langs``) were they in it: raw cosine, or with ``centred_for`` centred
         on this index's language centroids, so they rank beside its rows on one scale."""
@@ -291,8 +335,14 @@ class VectorIndex:
             if centred_for is None or not len(vectors):
                 return [float(x) for x in raw]
             mu = self._centroids()
-            scores = centred_cosines(raw, vectors @ mu.T, np.asarray(langs, dtype=np.int64),
-                                     query, language_of(centred_for), mu)
+            scores = centred_cosines(
+                raw,
+                vectors @ mu.T,
+                np.asarray(langs, dtype=np.int64),
+                query,
+                language_of(centred_for),
+                mu,
+            )
             return [float(x) for x in scores]
 
     def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
@@ -322,7 +372,12 @@ class VectorIndex:
         pmu = np.zeros((capacity, LANGUAGES), dtype=np.float32)
         n = self._n
         mat[:n], ids[:n], lang[:n], alive[:n], pmu[:n] = (
-            self._mat[:n], self._ids[:n], self._lang[:n], self._alive[:n], self._pmu[:n])
+            self._mat[:n],
+            self._ids[:n],
+            self._lang[:n],
+            self._alive[:n],
+            self._pmu[:n],
+        )
         self._mat, self._ids, self._lang, self._alive, self._pmu = mat, ids, lang, alive, pmu
         if self._q is not None:
             self._q.grow(capacity, n)

@@ -24,8 +24,10 @@ from omoide.wiring import Omoide
 def chromium_path() -> str:
     path = shutil.which("chromium")
     if path is None:
-        reason = ("Debian's chromium is not installed; run "
-                  "`apt-get install -y chromium fonts-ipafont-gothic` (.ci/run does)")
+        reason = (
+            "Debian's chromium is not installed; run "
+            "`apt-get install -y chromium fonts-ipafont-gothic` (.ci/run does)"
+        )
         if os.environ.get("CI") == "true":
             pytest.fail(reason)
         pytest.skip(reason)

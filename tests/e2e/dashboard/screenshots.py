@@ -33,18 +33,25 @@ from omoide.wiring import build  # noqa: E402
 def shots(seeded: object) -> list[tuple[str, str, bool]]:
     """(name, path, whole page?)"""
     tea = seeded.tea  # type: ignore[attr-defined]
-    return [("personas", "/", False), ("overview", "/p/rin", False),
-            ("search", "/p/rin/memories?q=京都&mode=hybrid", False),
-            ("memory", f"/p/rin/memories/{tea}", False),
-            ("blocks", "/p/rin/blocks?edit=user_model", False), ("state", "/p/rin/state", False),
-            ("session", "/p/rin/sessions/ses-cafe", True)]
+    return [
+        ("personas", "/", False),
+        ("overview", "/p/rin", False),
+        ("search", "/p/rin/memories?q=京都&mode=hybrid", False),
+        ("memory", f"/p/rin/memories/{tea}", False),
+        ("blocks", "/p/rin/blocks?edit=user_model", False),
+        ("state", "/p/rin/state", False),
+        ("session", "/p/rin/sessions/ses-cafe", True),
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=HERE.parents[3] / "docs" / "img")
-    parser.add_argument("--embedder", default="e5", help="e5 (default), use or hash (fast, "
-                        "but its search ranking is meaningless)")
+    parser.add_argument(
+        "--embedder",
+        default="e5",
+        help="e5 (default), use or hash (fast, but its search ranking is meaningless)",
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="omoide-shots-"))
@@ -70,8 +77,9 @@ def _capture(url: str, seeded: object, out: Path) -> None:
 
     chromium = shutil.which("chromium")
     if chromium is None:
-        raise SystemExit("chromium is not installed: apt-get install -y chromium "
-                         "fonts-ipafont-gothic")
+        raise SystemExit(
+            "chromium is not installed: apt-get install -y chromium fonts-ipafont-gothic"
+        )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 960})

@@ -11,9 +11,19 @@ from playwright.sync_api import expect
 
 from omoide.errors import NotFound
 
-PAGES = ["/", "/p/rin", "/p/rin/memories", "/p/rin/memories?deleted=true",
-         "/p/rin/blocks", "/p/rin/state", "/p/rin/sessions", "/p/rin/sessions/ses-cafe",
-         "/p/rin/settings", "/p/kai", "/p/kai/memories"]
+PAGES = [
+    "/",
+    "/p/rin",
+    "/p/rin/memories",
+    "/p/rin/memories?deleted=true",
+    "/p/rin/blocks",
+    "/p/rin/state",
+    "/p/rin/sessions",
+    "/p/rin/sessions/ses-cafe",
+    "/p/rin/settings",
+    "/p/kai",
+    "/p/kai/memories",
+]
 
 
 def test_admin_sees_every_persona_with_counts(tab: Tab, site: Site) -> None:
@@ -25,7 +35,12 @@ def test_admin_sees_every_persona_with_counts(tab: Tab, site: Site) -> None:
         cells = rows.nth(i).inner_text().split("\t")
         summary = expected[cells[0]]
         assert [int(c) for c in (cells[1], cells[2], cells[3], cells[4], cells[6])] == [
-            summary.active, summary.closed, summary.tombstoned, summary.episodes, summary.queue]
+            summary.active,
+            summary.closed,
+            summary.tombstoned,
+            summary.episodes,
+            summary.queue,
+        ]
     assert expected["rin"].closed >= 1 and expected["rin"].episodes == 1
     assert expected["kai"].active == 1
     assert tab.errors == []
@@ -33,8 +48,12 @@ def test_admin_sees_every_persona_with_counts(tab: Tab, site: Site) -> None:
 
 def test_every_page_renders_without_console_errors(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
-    pages = [*PAGES, f"/p/rin/memories/{site.seeded.tokyo}", f"/p/rin/memories/{site.seeded.tea}",
-             f"/p/kai/memories/{site.seeded.kai_secret}"]
+    pages = [
+        *PAGES,
+        f"/p/rin/memories/{site.seeded.tokyo}",
+        f"/p/rin/memories/{site.seeded.tea}",
+        f"/p/kai/memories/{site.seeded.kai_secret}",
+    ]
     for path in pages:
         reply = tab.goto(path)
         assert reply.status == 200, path
@@ -47,8 +66,10 @@ def test_every_page_renders_without_console_errors(tab: Tab, site: Site) -> None
 def test_japanese_and_english_text_render(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
     tab.goto(f"/p/rin/memories/{site.seeded.tea}")
-    assert tab.page.locator("#content").inner_text() == \
-        "User prefers green tea over coffee, 特に抹茶が好き。"
+    assert (
+        tab.page.locator("#content").inner_text()
+        == "User prefers green tea over coffee, 特に抹茶が好き。"
+    )
     tab.goto("/p/rin/blocks")
     assert "穏やかで好奇心旺盛。" in tab.page.locator("#block-persona_state").inner_text()
 
@@ -159,8 +180,9 @@ def test_create_and_delete_a_block_with_a_live_token_count(tab: Tab, site: Site)
     assert "over" in tab.page.locator(".token-count").get_attribute("class")
     tab.follow("form.block-editor button[type=submit]")  # over max_tokens: refused
     assert "over its max_tokens of 5" in tab.page.locator(".error").inner_text()
-    assert tab.errors == ["Failed to load resource: the server responded with a status of 422 "
-                          "(Unprocessable Entity)"]  # the refused save, and nothing else
+    assert tab.errors == [
+        "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)"
+    ]  # the refused save, and nothing else
     tab.errors.clear()
     tab.page.fill("input[name=max_tokens]", "50")
     tab.follow("form.block-editor button[type=submit]")
@@ -175,8 +197,10 @@ def test_state_page_shows_each_keys_timeline(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
     tab.goto("/p/rin/state")
     name = tab.page.locator("#user-state ol.timeline[data-key=name] li")
-    assert [name.nth(i).locator(".value").inner_text() for i in range(name.count())] == \
-        ["はるか", "Haruka"]
+    assert [name.nth(i).locator(".value").inner_text() for i in range(name.count())] == [
+        "はるか",
+        "Haruka",
+    ]
     assert "now (current)" in name.nth(1).inner_text()
     closed_window = name.nth(0).locator(".window").inner_text()
     assert re.fullmatch(r"\S+ \S+ UTC → \S+ \S+ UTC", closed_window)
@@ -216,8 +240,12 @@ def test_settings_lists_every_setting_and_saves_an_override(tab: Tab, site: Site
 
     tab.sign_in(site.admin_key)
     tab.goto("/p/rin/settings")
-    for name in ("context_use_llm_summary", "keep_recent", "summary_max_chars",
-                 *(s.name for s in PERSONA_SETTINGS)):
+    for name in (
+        "context_use_llm_summary",
+        "keep_recent",
+        "summary_max_chars",
+        *(s.name for s in PERSONA_SETTINGS),
+    ):
         assert tab.page.locator(f"#s-{name}").count() == 1, name
     row = tab.page.locator("#s-keep_recent")
     row.locator("input[name=value]").fill("9")

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from dashboard_browser import Site, Tab
 
-HOSTILE_PAGES = ["/p/rin/memories", "/p/rin/blocks", "/p/rin/state", "/p/rin",
-                 "/p/rin/memories?q=web+page&mode=keyword", "/p/rin/sessions/ses-open"]
+HOSTILE_PAGES = [
+    "/p/rin/memories",
+    "/p/rin/blocks",
+    "/p/rin/state",
+    "/p/rin",
+    "/p/rin/memories?q=web+page&mode=keyword",
+    "/p/rin/sessions/ses-open",
+]
 
 
 def test_signed_out_visitor_is_sent_to_login(tab: Tab, site: Site) -> None:
@@ -37,8 +43,15 @@ def test_persona_key_sees_only_its_persona(tab: Tab, site: Site) -> None:
     assert tab.page.locator("table.grid tbody tr").count() == 1
     assert tab.page.locator("table.grid tbody").inner_text().startswith("rin")
     assert "persona rin" in tab.page.locator(".who").inner_text()
-    for path in ("/p/kai", "/p/kai/memories", f"/p/kai/memories/{site.seeded.kai_secret}",
-                 "/p/kai/blocks", "/p/kai/state", "/p/kai/sessions", "/p/kai/settings"):
+    for path in (
+        "/p/kai",
+        "/p/kai/memories",
+        f"/p/kai/memories/{site.seeded.kai_secret}",
+        "/p/kai/blocks",
+        "/p/kai/state",
+        "/p/kai/sessions",
+        "/p/kai/settings",
+    ):
         reply = tab.goto(path)
         assert reply.status == 403, path
         assert "lighthouse" not in tab.page.content()
@@ -62,15 +75,18 @@ def test_sign_out_ends_the_session(tab: Tab, site: Site) -> None:
 def test_posts_without_the_csrf_token_are_refused(tab: Tab, site: Site) -> None:
     tab.sign_in(site.admin_key)
     request = tab.page.context.request  # shares the browser's session cookie
-    for path, form in (("/p/rin/blocks", {"block_name": "x", "content": "y",
-                                          "max_tokens": "50", "priority": "0"}),
-                       (f"/p/rin/memories/{site.seeded.tea}/delete", {}),
-                       ("/p/rin/settings", {"name": "keep_recent", "value": "1"}),
-                       ("/logout", {})):
+    for path, form in (
+        ("/p/rin/blocks", {"block_name": "x", "content": "y", "max_tokens": "50", "priority": "0"}),
+        (f"/p/rin/memories/{site.seeded.tea}/delete", {}),
+        ("/p/rin/settings", {"name": "keep_recent", "value": "1"}),
+        ("/logout", {}),
+    ):
         assert request.post(site.url + path, form=form).status == 403, path
         assert request.post(site.url + path, form={**form, "csrf": "forged"}).status == 403
     assert [b.block_name for b in site.omoide.blocks.list_blocks("rin")] == [
-        "persona_state", "user_model"]
+        "persona_state",
+        "user_model",
+    ]
     assert site.omoide.memories.get("rin", site.seeded.tea, recall=False).status == "active"
     assert site.omoide.settings_service.get("rin").keep_recent == 6
 
@@ -104,13 +120,16 @@ def test_a_page_number_that_is_no_number_shows_an_error_page(tab: Tab, site: Sit
     says which parameter is not a number, with a 422, as the API does; ``?page=２`` (typed with
     a Japanese input method) is page 2."""
     tab.sign_in(site.admin_key)
-    for path, name in (("/p/rin/sessions?page=1_0", "page"),
-                       (f"/p/rin/sessions/{site.seeded.session_id}?after=1_0", "after")):
+    for path, name in (
+        ("/p/rin/sessions?page=1_0", "page"),
+        (f"/p/rin/sessions/{site.seeded.session_id}?after=1_0", "after"),
+    ):
         reply = tab.goto(path)
         assert reply.status == 422, path
         said = tab.page.locator("main").inner_text()
-        assert f"query parameter '{name}' must be an integer written with the digits 0-9" \
-            in said, said
+        assert f"query parameter '{name}' must be an integer written with the digits 0-9" in said, (
+            said
+        )
         assert 'got "1_0"' in said
     assert tab.goto("/p/rin/sessions?page=２").status == 200
     assert "page 2" in tab.page.locator("main").inner_text()
@@ -121,8 +140,10 @@ def test_an_odd_dashboard_url_shows_the_dashboards_error_page(tab: Tab, site: Si
     """Session 30: a URL refused before any page's route (a NUL in the path, a page no route
     has) showed the API's JSON as raw text in the browser."""
     tab.sign_in(site.seeded.rin_key)
-    for path, status, says in [("/p/rin%00", 422, "NUL character"),
-                               ("/p/rin/nothing", 404, "no page /p/rin/nothing")]:
+    for path, status, says in [
+        ("/p/rin%00", 422, "NUL character"),
+        ("/p/rin/nothing", 404, "no page /p/rin/nothing"),
+    ]:
         reply = tab.goto(path)
         assert reply.status == status, path
         assert reply.headers["content-type"].startswith("text/html"), path

@@ -23,44 +23,54 @@ def rin(server: LiveServer) -> Iterator[tuple[httpx.Client, str]]:
         yield client, made.json()["memory"]["key"]
 
 
-def test_a_delete_with_a_body_is_refused_and_deletes_nothing(
-        rin: tuple[httpx.Client, str]) -> None:
+def test_a_delete_with_a_body_is_refused_and_deletes_nothing(rin: tuple[httpx.Client, str]) -> None:
     client, key = rin
-    error = refused(client.request("DELETE", f"/api/memories/rin/{key}",
-                                   json={"purge": True}), 422)
+    error = refused(client.request("DELETE", f"/api/memories/rin/{key}", json={"purge": True}), 422)
     assert "takes no request body" in error["message"], error
     assert "purge" in error["message"], error  # what it does take
     memory = client.get(f"/api/memories/rin/{key}").json()
     assert memory["status"] == "active", memory
     # the query says it; the route does it
-    assert client.delete(f"/api/memories/rin/{key}", params={"purge": "true"}
-                         ).status_code == 200
+    assert client.delete(f"/api/memories/rin/{key}", params={"purge": "true"}).status_code == 200
 
 
-@pytest.mark.parametrize(("method", "path"), [
-    pytest.param("GET", "/api/memories/rin", id="list"),
-    pytest.param("GET", "/api/search/rin?q=tea", id="search"),
-    pytest.param("GET", "/api/stats/rin", id="stats"),
-    pytest.param("POST", "/api/sessions/rin/s1/end", id="end-session"),
-    pytest.param("DELETE", "/api/sessions/rin/s1", id="erase-session"),
-])
-def test_a_body_on_a_bodiless_route_is_refused(rin: tuple[httpx.Client, str], method: str,
-                                               path: str) -> None:
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        pytest.param("GET", "/api/memories/rin", id="list"),
+        pytest.param("GET", "/api/search/rin?q=tea", id="search"),
+        pytest.param("GET", "/api/stats/rin", id="stats"),
+        pytest.param("POST", "/api/sessions/rin/s1/end", id="end-session"),
+        pytest.param("DELETE", "/api/sessions/rin/s1", id="erase-session"),
+    ],
+)
+def test_a_body_on_a_bodiless_route_is_refused(
+    rin: tuple[httpx.Client, str], method: str, path: str
+) -> None:
     client, _ = rin
     assert client.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
     error = refused(client.request(method, path, json={"top_k": 3}), 422)
     assert f"{method} " in error["message"] and "takes no request body" in error["message"]
     assert client.get("/api/sessions/rin/s1/episodes").json()["ended_at"] is None
     for empty in (b"", b"{}", b" {} \n"):
-        reply = client.request("GET", "/api/memories/rin", content=empty,
-                               headers={"content-type": "application/json"})
+        reply = client.request(
+            "GET", "/api/memories/rin", content=empty, headers={"content-type": "application/json"}
+        )
         assert reply.status_code == 200, (empty, reply.text)
 
 
-def test_who_may_ask_comes_before_the_body(server: LiveServer,
-                                           rin: tuple[httpx.Client, str]) -> None:
+def test_who_may_ask_comes_before_the_body(
+    server: LiveServer, rin: tuple[httpx.Client, str]
+) -> None:
     client, key = rin
-    assert refused(httpx.request("DELETE", f"{server.url}/api/memories/rin/{key}",
-                                 json={"purge": True}), 401)["code"] == "unauthorized"
-    assert refused(client.request("GET", "/api/memories/kai", json={"x": 1}), 403
-                   )["code"] == "forbidden"
+    assert (
+        refused(
+            httpx.request("DELETE", f"{server.url}/api/memories/rin/{key}", json={"purge": True}),
+            401,
+        )["code"]
+        == "unauthorized"
+    )
+    assert (
+        refused(client.request("GET", "/api/memories/kai", json={"x": 1}), 403)["code"]
+        == "forbidden"
+    )

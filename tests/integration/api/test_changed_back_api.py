@@ -49,16 +49,29 @@ def current_keys(client: httpx.Client, query: str) -> list[str]:
     return [r["key"] for r in found["results"]]
 
 
-@pytest.mark.parametrize(("first", "change", "query"), [
-    ("The user lives in Osaka.", "The user moved from Osaka to Kyoto last week.",
-     "Where does the user live?"),
-    ("The user works at a bakery.", "The user quit the bakery and now works at a bank.",
-     "Where does the user work?"),
-    ("ユーザーは大阪に住んでいる。", "ユーザーは先週大阪から京都に引っ越した。",
-     "ユーザーはどこに住んでいる？"),
-])
+@pytest.mark.parametrize(
+    ("first", "change", "query"),
+    [
+        (
+            "The user lives in Osaka.",
+            "The user moved from Osaka to Kyoto last week.",
+            "Where does the user live?",
+        ),
+        (
+            "The user works at a bakery.",
+            "The user quit the bakery and now works at a bank.",
+            "Where does the user work?",
+        ),
+        (
+            "ユーザーは大阪に住んでいる。",
+            "ユーザーは先週大阪から京都に引っ越した。",
+            "ユーザーはどこに住んでいる？",
+        ),
+    ],
+)
 def test_a_closed_fact_saved_again_closes_its_successor(
-        kai: httpx.Client, live: LiveServer, first: str, change: str, query: str) -> None:
+    kai: httpx.Client, live: LiveServer, first: str, change: str, query: str
+) -> None:
     old = save(kai, live, first)
     successor = save(kai, live, change)
     assert read(kai, old["key"])["superseded_by"] == successor["key"]  # the change closed it
@@ -77,7 +90,8 @@ def test_a_closed_fact_saved_again_closes_its_successor(
 
 
 def test_a_past_statement_of_a_closed_fact_leaves_its_successor_current(
-        kai: httpx.Client, live: LiveServer) -> None:
+    kai: httpx.Client, live: LiveServer
+) -> None:
     old = save(kai, live, "The user lives in Osaka.")
     successor = save(kai, live, "The user moved from Osaka to Kyoto last week.")
     assert read(kai, old["key"])["superseded_by"] == successor["key"]
@@ -85,20 +99,31 @@ def test_a_past_statement_of_a_closed_fact_leaves_its_successor_current(
     assert read(kai, successor["key"])["superseded_by"] is None
 
 
-@pytest.mark.parametrize(("first", "change", "query"), [
-    ("The user lives in Osaka.", "The user moved from Osaka to Kyoto last week.",
-     "Where does the user live?"),
-    ("ユーザーは大阪に住んでいる。", "ユーザーは先週大阪から京都に引っ越した。",
-     "ユーザーはどこに住んでいる？"),
-])
+@pytest.mark.parametrize(
+    ("first", "change", "query"),
+    [
+        (
+            "The user lives in Osaka.",
+            "The user moved from Osaka to Kyoto last week.",
+            "Where does the user live?",
+        ),
+        (
+            "ユーザーは大阪に住んでいる。",
+            "ユーザーは先週大阪から京都に引っ越した。",
+            "ユーザーはどこに住んでいる？",
+        ),
+    ],
+)
 def test_a_restatement_dated_before_the_change_ends_where_its_successor_began(
-        kai: httpx.Client, live: LiveServer, first: str, change: str, query: str) -> None:
+    kai: httpx.Client, live: LiveServer, first: str, change: str, query: str
+) -> None:
     old = save(kai, live, first)
     successor = save(kai, live, change)
     assert read(kai, old["key"])["superseded_by"] == successor["key"]
     began = read(kai, successor["key"])["valid_from"]  # from the moment it closed the old fact
-    reply = kai.post("/api/memories/kai", json={"content": first,
-                                                "valid_from": "2020-04-01T00:00:00Z"})
+    reply = kai.post(
+        "/api/memories/kai", json={"content": first, "valid_from": "2020-04-01T00:00:00Z"}
+    )
     assert reply.status_code == 201, reply.text
     dated = reply.json()["memory"]
     wait_for_jobs(live.omoide, "kai")
@@ -120,11 +145,16 @@ def test_a_restatement_dated_before_the_change_ends_where_its_successor_began(
 
 
 def test_an_undated_restatement_before_a_later_change_closes_nothing(
-        kai: httpx.Client, live: LiveServer) -> None:
+    kai: httpx.Client, live: LiveServer
+) -> None:
     old = save(kai, live, "The user lives in Osaka.")
-    reply = kai.post("/api/memories/kai", json={
-        "content": "The user moved from Osaka to Kyoto last week.",
-        "valid_from": "2099-04-01T00:00:00Z"})  # a change that begins after now
+    reply = kai.post(
+        "/api/memories/kai",
+        json={
+            "content": "The user moved from Osaka to Kyoto last week.",
+            "valid_from": "2099-04-01T00:00:00Z",
+        },
+    )  # a change that begins after now
     assert reply.status_code == 201, reply.text
     successor = reply.json()["memory"]
     wait_for_jobs(live.omoide, "kai")
@@ -141,9 +171,11 @@ def test_a_closed_fact_saved_again_through_mcp_closes_its_successor(live: LiveSe
     async def scenario() -> tuple[str, str, str]:
         async with http_client(live.url, key) as client:
             made = []
-            for text in ("The user's favourite band is Radiohead.",
-                         "The user's favourite band is no longer Radiohead; it is Blur now.",
-                         "The user's favourite band is Radiohead."):
+            for text in (
+                "The user's favourite band is Radiohead.",
+                "The user's favourite band is no longer Radiohead; it is Blur now.",
+                "The user's favourite band is Radiohead.",
+            ):
                 created = await ok(client, "memory_create", content=text)
                 made.append(created.structured_content["memory"]["key"])
                 wait_for_jobs(live.omoide, "mio")
@@ -162,18 +194,29 @@ def test_a_dated_restatement_through_mcp_ends_at_its_successor(live: LiveServer)
     async def scenario() -> tuple[list[str], list[str], list[str], str]:
         async with http_client(live.url, key) as client:
             made = []
-            for text, since in (("The user lives in Osaka.", None),
-                                ("The user moved from Osaka to Kyoto last week.", None),
-                                ("The user lives in Osaka.", "2020-04-01T00:00:00Z")):
-                created = await ok(client, "memory_create", content=text,
-                                   **({"valid_from": since} if since else {}))
+            for text, since in (
+                ("The user lives in Osaka.", None),
+                ("The user moved from Osaka to Kyoto last week.", None),
+                ("The user lives in Osaka.", "2020-04-01T00:00:00Z"),
+            ):
+                created = await ok(
+                    client,
+                    "memory_create",
+                    content=text,
+                    **({"valid_from": since} if since else {}),
+                )
                 made.append(created.structured_content["memory"]["key"])
                 wait_for_jobs(live.omoide, "ren")
-            now = await ok(client, "memory_search", query="Where does the user live?",
-                           valid_at="now")
+            now = await ok(
+                client, "memory_search", query="Where does the user live?", valid_at="now"
+            )
             found = await ok(client, "memory_search", query="Where does the user live?")
-            return made, [r["key"] for r in now.structured_content["results"]], \
-                [r["key"] for r in found.structured_content["results"]], text_of(found)
+            return (
+                made,
+                [r["key"] for r in now.structured_content["results"]],
+                [r["key"] for r in found.structured_content["results"]],
+                text_of(found),
+            )
 
     (old, successor, dated), current, ranked, text = anyio.run(scenario)
     with live.client(key) as client:

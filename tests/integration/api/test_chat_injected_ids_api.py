@@ -20,40 +20,61 @@ from omoide.llm.chat import make_chat_upstream
 from omoide.wiring import Omoide
 
 ADMIN = "omo_admin_test-key"
-FILLER = ["We mostly talked about the weather on the coast.",
-          "The ferry timetable changes in the autumn.",
-          "Dinner was a simple vegetable soup tonight.",
-          "The library closes early on Saturdays."]
+FILLER = [
+    "We mostly talked about the weather on the coast.",
+    "The ferry timetable changes in the autumn.",
+    "Dinner was a simple vegetable soup tonight.",
+    "The library closes early on Saturdays.",
+]
 
 
 @pytest.fixture
-def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
-          ) -> Iterator[LiveServer]:
-    config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
-                       model="gpt-test", timeout_s=2.0, max_retries=0)
+def proxy(
+    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
+) -> Iterator[LiveServer]:
+    config = LLMConfig(
+        provider="openai",
+        base_url=f"{fake_api.base}/v1",
+        api_key="sk-test",
+        model="gpt-test",
+        timeout_s=2.0,
+        max_retries=0,
+    )
     app = make_app(None, chat_upstream=make_chat_upstream(config))
     with served(app, data_dir, ADMIN) as server:
         yield server
 
 
-def test_two_excerpts_of_one_episode_have_distinct_ids(proxy: LiveServer, fake_api: FakeAPI,
-                                                       clock: FixedClock) -> None:
+def test_two_excerpts_of_one_episode_have_distinct_ids(
+    proxy: LiveServer, fake_api: FakeAPI, clock: FixedClock
+) -> None:
     key = proxy.create_persona("gull")
     lines = [FILLER[i % len(FILLER)] for i in range(24)]
     lines[1] = "My brother Cormac became a lighthouse keeper on Rathlin Island."
     lines[20] = "Cormac the lighthouse keeper on Rathlin Island sent me a postcard."
-    turns = [("Niamh", "user", text) if i % 2 == 0 else ("gull", "assistant", text)
-             for i, text in enumerate(lines)]
+    turns = [
+        ("Niamh", "user", text) if i % 2 == 0 else ("gull", "assistant", text)
+        for i, text in enumerate(lines)
+    ]
     with proxy.client(key) as c:
-        assert c.put("/api/settings/gull", json={"episode_consolidation_enabled": False,
-                                                 "min_segment_turns": 40}).status_code == 200
+        assert (
+            c.put(
+                "/api/settings/gull",
+                json={"episode_consolidation_enabled": False, "min_segment_turns": 40},
+            ).status_code
+            == 200
+        )
         chat_notes(c, proxy.omoide, "gull", "coast", turns, start=clock.now(), step_s=60)
         episodes = c.get("/api/sessions/gull/coast/episodes").json()["episodes"]
     assert len(episodes) == 1
     fake_api.queue(Reply(body=openai_answer("He keeps the Rathlin light.")))
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
-    raw = client.chat.completions.with_raw_response.create(model="x", messages=[
-        {"role": "user", "content": "What does Cormac do on Rathlin Island, the lighthouse?"}])
+    raw = client.chat.completions.with_raw_response.create(
+        model="x",
+        messages=[
+            {"role": "user", "content": "What does Cormac do on Rathlin Island, the lighthouse?"}
+        ],
+    )
     injected = raw.parse().model_extra["omoide"]["injected"]["memories"]
     excerpts = [m for m in injected if m.startswith("episode:")]
     assert len(excerpts) >= 2, injected  # the two turns are far apart: an excerpt each

@@ -25,10 +25,17 @@ OPENER = "Morning! Back at the pottery wheel today."
 
 
 @pytest.fixture
-def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
-          ) -> Iterator[LiveServer]:
-    config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
-                       model="gpt-test", timeout_s=1.0, max_retries=0)
+def proxy(
+    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
+) -> Iterator[LiveServer]:
+    config = LLMConfig(
+        provider="openai",
+        base_url=f"{fake_api.base}/v1",
+        api_key="sk-test",
+        model="gpt-test",
+        timeout_s=1.0,
+        max_retries=0,
+    )
     app = make_app(None, chat_upstream=make_chat_upstream(config))
     with served(app, data_dir, ADMIN) as server:
         yield server
@@ -49,8 +56,12 @@ def _turns(server: LiveServer, persona: str, session_id: str, n: int) -> list[An
     raise AssertionError(f"{n} turns not recorded in {session_id}, found {len(found)}")
 
 
-def _chat(client: openai.OpenAI, user_lines: list[str], fake_api: FakeAPI,
-          history: list[dict[str, Any]] | None = None) -> list[str]:
+def _chat(
+    client: openai.OpenAI,
+    user_lines: list[str],
+    fake_api: FakeAPI,
+    history: list[dict[str, Any]] | None = None,
+) -> list[str]:
     """A conversation (``history`` continued, else a new one), a request per user line (the
     whole history each time, as a client sends it); returns the session id of each request."""
     messages = history if history is not None else [{"role": "system", "content": "You are Mio."}]
@@ -66,34 +77,49 @@ def _chat(client: openai.OpenAI, user_lines: list[str], fake_api: FakeAPI,
 
 
 def test_a_new_conversation_with_an_ended_ones_opening_words_is_a_session_of_its_own(
-        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    proxy: LiveServer, fake_api: FakeAPI
+) -> None:
     key = proxy.create_persona("mio")
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
-    first = _chat(client, [OPENER, "I threw six tea bowls in shino glaze.",
-                           "The kiln is booked for Thursday."], fake_api)
+    first = _chat(
+        client,
+        [OPENER, "I threw six tea bowls in shino glaze.", "The kiln is booked for Thursday."],
+        fake_api,
+    )
     assert len(set(first)) == 1
     _turns(proxy, "mio", first[0], 6)
     with proxy.client(key) as c:
         assert c.post(f"/api/sessions/mio/{first[0]}/end").status_code == 200
     wait_for_jobs(proxy.omoide, "mio")
 
-    second = _chat(client, [OPENER, "One of the shino bowls cracked in the kiln.",
-                            "I will glaze the rest in ash glaze instead."], fake_api)
+    second = _chat(
+        client,
+        [
+            OPENER,
+            "One of the shino bowls cracked in the kiln.",
+            "I will glaze the rest in ash glaze instead.",
+        ],
+        fake_api,
+    )
     assert len(set(second)) == 1  # every request of the new conversation in one session
     assert second[0] != first[0]  # … which is not the ended one
     new_turns = _turns(proxy, "mio", second[0], 6)  # its opening exchange is recorded too
     assert [t.content for t in new_turns if t.role == "user"] == [
-        OPENER, "One of the shino bowls cracked in the kiln.",
-        "I will glaze the rest in ash glaze instead."]
+        OPENER,
+        "One of the shino bowls cracked in the kiln.",
+        "I will glaze the rest in ash glaze instead.",
+    ]
     assert len(_turns(proxy, "mio", first[0], 6)) == 6  # the ended one is left as it was
     # the ended conversation is memory to the new one (its own session's excerpts are not)
-    excerpts = [m for m in fake_api.bodies[-1]["messages"][0]["content"].splitlines()
-                if "conversation" in m]
+    excerpts = [
+        m for m in fake_api.bodies[-1]["messages"][0]["content"].splitlines() if "conversation" in m
+    ]
     assert any("shino glaze" in m for m in excerpts), excerpts
 
 
 def test_a_resumed_conversation_stays_in_its_session_after_it_ended(
-        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    proxy: LiveServer, fake_api: FakeAPI
+) -> None:
     key = proxy.create_persona("mio")
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
     history: list[dict[str, Any]] = [{"role": "system", "content": "You are Mio."}]

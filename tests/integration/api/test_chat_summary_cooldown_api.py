@@ -43,15 +43,25 @@ def hanging() -> Iterator[HangingAPI]:
 
 
 @pytest.fixture
-def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI,
-          hanging: HangingAPI) -> Iterator[LiveServer]:
+def proxy(
+    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI, hanging: HangingAPI
+) -> Iterator[LiveServer]:
     def config(base: str) -> LLMConfig:
-        return LLMConfig(provider="openai", base_url=f"{base}/v1", api_key="sk-test",
-                         model="gpt-test", timeout_s=TIMEOUT_S, max_retries=0)
+        return LLMConfig(
+            provider="openai",
+            base_url=f"{base}/v1",
+            api_key="sk-test",
+            model="gpt-test",
+            timeout_s=TIMEOUT_S,
+            max_retries=0,
+        )
 
     summary_llm = OpenAILLM(config(hanging.base))
-    app = make_app({"OMOIDE_CHAT_SUMMARY_COOLDOWN": "60"}, llm=summary_llm,
-                   chat_upstream=make_chat_upstream(config(fake_api.base)))
+    app = make_app(
+        {"OMOIDE_CHAT_SUMMARY_COOLDOWN": "60"},
+        llm=summary_llm,
+        chat_upstream=make_chat_upstream(config(fake_api.base)),
+    )
     with served(app, data_dir, ADMIN) as server:
         yield server
     summary_llm.close()
@@ -60,19 +70,25 @@ def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI,
 def _chat(turns: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"role": "system", "content": "You are Wren."}]
     for i in range(turns):
-        out += [{"role": "user", "content": f"On day {i} we repaired the lighthouse lamp. " * 12},
-                {"role": "assistant", "content": "That sounds like hard work. " * 10}]
+        out += [
+            {"role": "user", "content": f"On day {i} we repaired the lighthouse lamp. " * 12},
+            {"role": "assistant", "content": "That sounds like hard work. " * 10},
+        ]
     return [*out, {"role": "user", "content": "What should I do tomorrow?"}]
 
 
 def _summary_calls(hanging: HangingAPI) -> int:
     """The stage-4 summary calls the hanging LLM got (not the background work's)."""
-    return sum(1 for body in hanging.bodies
-               if "summarise conversations" in str(body["messages"][0]["content"]))
+    return sum(
+        1
+        for body in hanging.bodies
+        if "summarise conversations" in str(body["messages"][0]["content"])
+    )
 
 
-def _ask(client: openai.OpenAI, fake_api: FakeAPI, messages: list[dict[str, Any]]
-         ) -> tuple[str, float]:
+def _ask(
+    client: openai.OpenAI, fake_api: FakeAPI, messages: list[dict[str, Any]]
+) -> tuple[str, float]:
     fake_api.queue(Reply(body=openai_answer("Rest.")))
     started = time.monotonic()
     raw = client.chat.completions.with_raw_response.create(model="x", messages=messages)
@@ -80,12 +96,18 @@ def _ask(client: openai.OpenAI, fake_api: FakeAPI, messages: list[dict[str, Any]
     return raw.headers["x-omoide-compaction"], time.monotonic() - started
 
 
-def test_a_hanging_summary_llm_is_not_waited_for_again(proxy: LiveServer, fake_api: FakeAPI,
-                                                      hanging: HangingAPI) -> None:
+def test_a_hanging_summary_llm_is_not_waited_for_again(
+    proxy: LiveServer, fake_api: FakeAPI, hanging: HangingAPI
+) -> None:
     key = proxy.create_persona("wren")
     with proxy.client(key) as c:
-        assert c.put("/api/settings/wren", json={
-            "chat_budget_tokens": 900, "chat_memory_budget_tokens": 0}).status_code == 200
+        assert (
+            c.put(
+                "/api/settings/wren",
+                json={"chat_budget_tokens": 900, "chat_memory_budget_tokens": 0},
+            ).status_code
+            == 200
+        )
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=20)
     header, took = _ask(client, fake_api, _chat(8))
     assert "summary=failed" in header and took >= TIMEOUT_S, (header, took)
@@ -99,14 +121,20 @@ def test_a_hanging_summary_llm_is_not_waited_for_again(proxy: LiveServer, fake_a
 
 
 def test_a_request_waiting_on_the_hanging_llm_stops_when_the_cooldown_starts(
-        proxy: LiveServer, fake_api: FakeAPI, hanging: HangingAPI) -> None:
+    proxy: LiveServer, fake_api: FakeAPI, hanging: HangingAPI
+) -> None:
     """Two chats at once: the second's summary call is in flight when the first's times out
     and starts the cool-down; the second stops waiting and is sent as a new request would be
     (``summary=cooldown``), not after its own call times out (``summary=failed``)."""
     key = proxy.create_persona("wren")
     with proxy.client(key) as c:
-        assert c.put("/api/settings/wren", json={
-            "chat_budget_tokens": 900, "chat_memory_budget_tokens": 0}).status_code == 200
+        assert (
+            c.put(
+                "/api/settings/wren",
+                json={"chat_budget_tokens": 900, "chat_memory_budget_tokens": 0},
+            ).status_code
+            == 200
+        )
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=20)
     headers: dict[int, str] = {}
 

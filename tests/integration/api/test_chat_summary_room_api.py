@@ -27,8 +27,14 @@ SUMMARY = "The user checked the timetables of bus lines 70 to 77 in Porto for a 
 
 @pytest.fixture
 def proxy(make_app: Any, data_dir: Path, fake_api: FakeAPI) -> Iterator[LiveServer]:
-    config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
-                       model="gpt-test", timeout_s=2.0, max_retries=0)
+    config = LLMConfig(
+        provider="openai",
+        base_url=f"{fake_api.base}/v1",
+        api_key="sk-test",
+        model="gpt-test",
+        timeout_s=2.0,
+        max_retries=0,
+    )
     llm = OpenAILLM(config)
     app = make_app(None, llm=llm, chat_upstream=make_chat_upstream(config))
     with served(app, data_dir, ADMIN) as server:
@@ -39,24 +45,36 @@ def proxy(make_app: Any, data_dir: Path, fake_api: FakeAPI) -> Iterator[LiveServ
 def _tool_chat(turns: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"role": "system", "content": "You are Corvid."}]
     for i in range(turns):
-        rows = [{"stop": f"Stop {j}", "time": f"{6 + j // 4}:{(j * 7) % 60:02d}"}
-                for j in range(60)]
+        rows = [
+            {"stop": f"Stop {j}", "time": f"{6 + j // 4}:{(j * 7) % 60:02d}"} for j in range(60)
+        ]
         call = {"name": "timetable", "arguments": json.dumps({"line": 70 + i})}
-        out += [{"role": "user", "content": f"Look up the timetable of bus line 7{i}."},
-                {"role": "assistant", "content": None, "tool_calls": [
-                    {"id": f"call_{i}", "type": "function", "function": call}]},
-                {"role": "tool", "tool_call_id": f"call_{i}", "content": json.dumps(rows)},
-                {"role": "assistant", "content": f"Line 7{i} leaves every 15 minutes."}]
+        out += [
+            {"role": "user", "content": f"Look up the timetable of bus line 7{i}."},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": f"call_{i}", "type": "function", "function": call}],
+            },
+            {"role": "tool", "tool_call_id": f"call_{i}", "content": json.dumps(rows)},
+            {"role": "assistant", "content": f"Line 7{i} leaves every 15 minutes."},
+        ]
     out.append({"role": "user", "content": "Which line should I take on Saturday?"})
     return out
 
 
 def test_the_llm_summary_is_kept_when_squeezing_the_recent_turns_makes_room(
-        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    proxy: LiveServer, fake_api: FakeAPI
+) -> None:
     key = proxy.create_persona("corvid")
     with proxy.client(key) as c:
-        assert c.put("/api/settings/corvid", json={
-            "chat_budget_tokens": 1200, "chat_memory_budget_tokens": 0}).status_code == 200
+        assert (
+            c.put(
+                "/api/settings/corvid",
+                json={"chat_budget_tokens": 1200, "chat_memory_budget_tokens": 0},
+            ).status_code
+            == 200
+        )
     fake_api.queue(Reply(body=openai_answer(SUMMARY)), Reply(body=openai_answer("Line 73.")))
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
     reply = client.chat.completions.create(model="x", messages=_tool_chat(8))
@@ -65,26 +83,36 @@ def test_the_llm_summary_is_kept_when_squeezing_the_recent_turns_makes_room(
     assert compaction["tokens_after"] <= 1200
     summary_call, chat_call = fake_api.bodies[-2:]
     assert summary_call["messages"][0]["content"].startswith("You summarise")
-    notes = [m["content"] for m in chat_call["messages"]
-             if m["role"] == "system" and m["content"].startswith(SUMMARY_PREFIX)]
+    notes = [
+        m["content"]
+        for m in chat_call["messages"]
+        if m["role"] == "system" and m["content"].startswith(SUMMARY_PREFIX)
+    ]
     assert notes == [SUMMARY_PREFIX + SUMMARY]
     assert chat_call["messages"][-1]["content"] == "Which line should I take on Saturday?"
 
 
 def test_no_empty_summary_when_the_latest_turn_alone_is_over_the_budget(
-        proxy: LiveServer, fake_api: FakeAPI) -> None:
+    proxy: LiveServer, fake_api: FakeAPI
+) -> None:
     """A latest message (a pasted document) over the whole budget leaves the summary no room:
     the request used to carry an empty ``[過去の会話要約]`` message, tokens added to a request
     already over its budget. It is left out; the latest message goes through whole."""
     key = proxy.create_persona("corvid")
     with proxy.client(key) as c:
-        assert c.put("/api/settings/corvid", json={
-            "chat_budget_tokens": 400, "keep_recent": 2,
-            "chat_memory_budget_tokens": 0}).status_code == 200
+        assert (
+            c.put(
+                "/api/settings/corvid",
+                json={"chat_budget_tokens": 400, "keep_recent": 2, "chat_memory_budget_tokens": 0},
+            ).status_code
+            == 200
+        )
     messages: list[dict[str, Any]] = [{"role": "system", "content": "You are Corvid."}]
     for i in range(8):
-        messages += [{"role": "user", "content": f"旅行の計画その{i}: 札幌でラーメンを食べたい。"},
-                     {"role": "assistant", "content": f"いいですね、その{i}。"}]
+        messages += [
+            {"role": "user", "content": f"旅行の計画その{i}: 札幌でラーメンを食べたい。"},
+            {"role": "assistant", "content": f"いいですね、その{i}。"},
+        ]
     pasted = "札幌の時刻表 " * 400
     messages.append({"role": "user", "content": pasted})
     fake_api.queue(Reply(body=openai_answer(SUMMARY)), Reply(body=openai_answer("はい。")))
@@ -92,7 +120,10 @@ def test_no_empty_summary_when_the_latest_turn_alone_is_over_the_budget(
     reply = client.chat.completions.create(model="x", messages=messages)
     assert reply.model_extra["omoide"]["compaction"]["stage"] == 4
     chat_call = fake_api.bodies[-1]
-    assert [m for m in chat_call["messages"] if m["role"] == "system"
-            and m["content"].startswith(SUMMARY_PREFIX.strip())] == []
+    assert [
+        m
+        for m in chat_call["messages"]
+        if m["role"] == "system" and m["content"].startswith(SUMMARY_PREFIX.strip())
+    ] == []
     assert chat_call["messages"][-1]["content"] == pasted
     assert chat_call["messages"][0]["content"] == "You are Corvid."

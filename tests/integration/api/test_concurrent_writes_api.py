@@ -49,18 +49,22 @@ def _serve(app: Omoide, data_dir: Path, stack: ExitStack) -> LiveServer:
 
 
 @pytest.fixture
-def two_servers(make_app: Callable[..., Omoide], data_dir: Path
-                ) -> Iterator[tuple[LiveServer, LiveServer]]:
+def two_servers(
+    make_app: Callable[..., Omoide], data_dir: Path
+) -> Iterator[tuple[LiveServer, LiveServer]]:
     """Two servers on one data folder / database, as two ``omoide serve`` processes: each has
     its own services (and in-process locks); only the store is shared. No job workers."""
     with ExitStack() as stack:
-        yield (_serve(make_app({"OMOIDE_WORKERS": "0"}), data_dir, stack),
-               _serve(make_app({"OMOIDE_WORKERS": "0"}), data_dir, stack))
+        yield (
+            _serve(make_app({"OMOIDE_WORKERS": "0"}), data_dir, stack),
+            _serve(make_app({"OMOIDE_WORKERS": "0"}), data_dir, stack),
+        )
 
 
 @pytest.fixture
-def two_working_servers(make_app: Callable[..., Omoide], data_dir: Path
-                        ) -> Iterator[tuple[LiveServer, LiveServer]]:
+def two_working_servers(
+    make_app: Callable[..., Omoide], data_dir: Path
+) -> Iterator[tuple[LiveServer, LiveServer]]:
     """As ``two_servers``, each with its job worker (both take jobs from the shared queue)."""
     with ExitStack() as stack:
         yield (_serve(make_app(), data_dir, stack), _serve(make_app(), data_dir, stack))
@@ -92,7 +96,8 @@ def _at_once(count: int, call: Callable[[int], Any]) -> list[Any]:
 
 
 def test_the_same_memory_sent_at_once_through_two_servers_is_stored_once(
-        two_servers: tuple[LiveServer, LiveServer], monkeypatch: pytest.MonkeyPatch) -> None:
+    two_servers: tuple[LiveServer, LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """16 writes of five memories (each about three times), through two servers sharing the
     store: five created, eleven duplicates of those five. Each server's own lock kept its own
     writes apart, but two servers each found no duplicate and both inserted."""
@@ -124,13 +129,22 @@ class _Contradicts:
 
     def classify(self, new: str, candidates: list[Candidate], **_: Any) -> list[Verdict]:
         time.sleep(self.seconds)
-        return [Verdict(c.key, Relation.CONTRADICTORY
-                        if "lives in" in c.content or "moved to" in c.content
-                        else Relation.INDEPENDENT, 0.9, "a move") for c in candidates]
+        return [
+            Verdict(
+                c.key,
+                Relation.CONTRADICTORY
+                if "lives in" in c.content or "moved to" in c.content
+                else Relation.INDEPENDENT,
+                0.9,
+                "a move",
+            )
+            for c in candidates
+        ]
 
 
 def test_new_facts_evolved_at_once_close_an_old_fact_once(
-        make_app: Callable[..., Omoide], data_dir: Path) -> None:
+    make_app: Callable[..., Omoide], data_dir: Path
+) -> None:
     """Four moves posted at once, evolved by four workers at once, each judged to contradict
     where the user lived: the old fact is closed once (one SUPERSEDE version, one remainder of
     its unchanged part), every move but the last is closed once, and one place is current.
@@ -142,25 +156,33 @@ def test_new_facts_evolved_at_once_close_an_old_fact_once(
         key = server.create_persona("rin")
         with server.client(key) as rin:
             assert rin.put("/api/settings/rin", json={"classify_band_low": 0}).status_code == 200
-            old = rin.post("/api/memories/rin", json={
-                "content": "The user lives in Osaka and works as a nurse."}).json()["memory"]
+            old = rin.post(
+                "/api/memories/rin",
+                json={"content": "The user lives in Osaka and works as a nurse."},
+            ).json()["memory"]
             wait_for_jobs(app, "rin")
             app.evolution.classifier_for = lambda cfg: _Contradicts(0.3)  # type: ignore[method-assign]
 
             def move(i: int) -> str:
                 city = ("Kyoto", "Sendai", "Nagoya", "Kobe")[i]
                 with server.client(key) as client:
-                    reply = client.post("/api/memories/rin",
-                                        json={"content": f"The user moved to {city}."})
+                    reply = client.post(
+                        "/api/memories/rin", json={"content": f"The user moved to {city}."}
+                    )
                 assert reply.status_code == 201, reply.text
                 return str(reply.json()["memory"]["key"])
 
             moves = _at_once(4, move)
             wait_for_jobs(app, "rin")
             stored = rin.get("/api/memories/rin", params={"limit": 100}).json()["memories"]
-            closes = {m["key"]: [v for v in rin.get(f"/api/memories/rin/{m['key']}/history")
-                                 .json()["versions"] if v["change"] == "supersede"]
-                      for m in stored}
+            closes = {
+                m["key"]: [
+                    v
+                    for v in rin.get(f"/api/memories/rin/{m['key']}/history").json()["versions"]
+                    if v["change"] == "supersede"
+                ]
+                for m in stored
+            }
     places = [m for m in stored if m["key"] in {old["key"], *moves}]
     assert len([m for m in places if m["superseded_by"] is None]) == 1, places
     assert all(len(closes[m["key"]]) == (m["superseded_by"] is not None) for m in places), closes
@@ -169,9 +191,11 @@ def test_new_facts_evolved_at_once_close_an_old_fact_once(
 
 
 def test_one_persona_name_created_at_once_is_created_once(
-        two_servers: tuple[LiveServer, LiveServer]) -> None:
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
     """16 admins create "kai" at once through two servers: one 201 with a key, fifteen 409s,
     and the persona has that one key."""
+
     def create(i: int) -> int:
         with two_servers[i % 2].admin() as admin:
             return admin.post("/api/personas", json={"name": "kai"}).status_code
@@ -184,7 +208,8 @@ def test_one_persona_name_created_at_once_is_created_once(
 
 
 def test_one_block_written_at_once_keeps_one_writers_fields(
-        two_servers: tuple[LiveServer, LiveServer]) -> None:
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
     """16 writes of one new block at once, each with its own content and limit: one block,
     whose content and max_tokens come from the same write (a merge over a stale read would
     mix them), and every write answered 200."""
@@ -193,8 +218,10 @@ def test_one_block_written_at_once_keeps_one_writers_fields(
 
     def write(i: int) -> int:
         with (a, b)[i % 2].client(key) as client:
-            return client.post("/api/blocks/rin", json={
-                "block_name": "plans", "content": f"plan {i}", "max_tokens": 100 + i}).status_code
+            return client.post(
+                "/api/blocks/rin",
+                json={"block_name": "plans", "content": f"plan {i}", "max_tokens": 100 + i},
+            ).status_code
 
     assert _at_once(16, write) == [200] * 16
     with a.client(key) as client:
@@ -204,7 +231,8 @@ def test_one_block_written_at_once_keeps_one_writers_fields(
 
 
 def test_one_state_key_set_at_once_keeps_one_current_value_and_an_unbroken_history(
-        two_servers: tuple[LiveServer, LiveServer]) -> None:
+    two_servers: tuple[LiveServer, LiveServer],
+) -> None:
     """16 values of one user-state key set at once through two servers: one current value (the
     last written), and a history in which each value ends where the next begins."""
     a, b = two_servers
@@ -217,27 +245,33 @@ def test_one_state_key_set_at_once_keeps_one_current_value_and_an_unbroken_histo
     assert _at_once(16, put) == [200] * 16
     with a.client(key) as client:
         current = client.get("/api/user-state/rin").json()
-        history = client.get("/api/user-state/rin/history", params={"key": "city"}
-                             ).json()["history"]
+        history = client.get("/api/user-state/rin/history", params={"key": "city"}).json()[
+            "history"
+        ]
     assert len(history) == 16 and [h["is_current"] for h in history] == [False] * 15 + [True]
-    assert all(h["valid_until"] == after["valid_from"]
-               for h, after in itertools.pairwise(history)), history
+    assert all(
+        h["valid_until"] == after["valid_from"] for h, after in itertools.pairwise(history)
+    ), history
     assert history[-1]["valid_until"] is None
     assert history[-1]["value"] in str(current)
 
 
 def test_a_session_ended_by_many_clients_at_once_is_segmented_once(
-        two_working_servers: tuple[LiveServer, LiveServer]) -> None:
+    two_working_servers: tuple[LiveServer, LiveServer],
+) -> None:
     """A conversation ended by 16 clients at once through two servers (each with a worker):
     each answer is 200 with the same end, and every turn is in exactly one episode."""
     a, b = two_working_servers
     key = a.create_persona("rin")
     with a.client(key) as client:
         assert client.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
-        turns = [{"speaker": "Ken", "content": f"I planted {n} tulips today."}
-                 for n in range(1, 13)]
-        assert client.post("/api/sessions/rin/s1/events", json={"events": turns}
-                           ).json()["accepted"] == 12
+        turns = [
+            {"speaker": "Ken", "content": f"I planted {n} tulips today."} for n in range(1, 13)
+        ]
+        assert (
+            client.post("/api/sessions/rin/s1/events", json={"events": turns}).json()["accepted"]
+            == 12
+        )
 
     def end(i: int) -> tuple[int, str]:
         with (a, b)[i % 2].client(key) as client:
@@ -254,7 +288,8 @@ def test_a_session_ended_by_many_clients_at_once_is_segmented_once(
 
 
 def test_turns_posted_while_session_begin_ends_their_session_are_all_kept(
-        two_working_servers: tuple[LiveServer, LiveServer]) -> None:
+    two_working_servers: tuple[LiveServer, LiveServer],
+) -> None:
     """Clients post turns to an open conversation while others call session_begin (which ends
     the persona's open sessions) through two servers at once: every accepted turn ends up in
     exactly one episode, and one session is left open."""
@@ -267,8 +302,12 @@ def test_turns_posted_while_session_begin_ends_their_session_are_all_kept(
         with (a, b)[i % 2].client(key) as client:
             if i % 4 == 3:
                 return client.post("/api/context/rin/session").status_code
-            reply = client.post("/api/sessions/rin/s1/events", json={"events": [
-                {"speaker": "Ken", "content": f"Turn {i}: I repainted fence {i}."}]})
+            reply = client.post(
+                "/api/sessions/rin/s1/events",
+                json={
+                    "events": [{"speaker": "Ken", "content": f"Turn {i}: I repainted fence {i}."}]
+                },
+            )
             assert reply.status_code == 200, reply.text
             return int(reply.json()["accepted"])
 
@@ -285,25 +324,36 @@ def test_turns_posted_while_session_begin_ends_their_session_are_all_kept(
 
 
 def test_turns_posted_while_the_idle_sweep_ends_their_session_are_all_kept(
-        two_working_servers: tuple[LiveServer, LiveServer], clock: FixedClock) -> None:
+    two_working_servers: tuple[LiveServer, LiveServer], clock: FixedClock
+) -> None:
     """The scheduler's idle sweep ends a conversation while clients post turns to it: every
     accepted turn ends up in exactly one episode (none is left in a segment nobody closes)."""
     a, b = two_working_servers
     key = a.create_persona("rin")
     with a.client(key) as client:
-        assert client.put("/api/settings/rin", json={"session_idle_minutes": 1}
-                          ).status_code == 200
+        assert client.put("/api/settings/rin", json={"session_idle_minutes": 1}).status_code == 200
         assert client.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
-        assert client.post("/api/sessions/rin/s1/events", json={"events": [
-            {"speaker": "Ken", "content": "I started a herb garden."}]}).json()["accepted"] == 1
+        assert (
+            client.post(
+                "/api/sessions/rin/s1/events",
+                json={"events": [{"speaker": "Ken", "content": "I started a herb garden."}]},
+            ).json()["accepted"]
+            == 1
+        )
     clock.advance(minutes=2)
 
     def act(i: int) -> int:
         if i % 4 == 3:
             return int(bool((a, b)[i % 2].omoide.runner.tick_now()))
         with (a, b)[i % 2].client(key) as client:
-            reply = client.post("/api/sessions/rin/s1/events", json={"events": [
-                {"speaker": "Ken", "content": f"Turn {i}: the basil pot {i} sprouted."}]})
+            reply = client.post(
+                "/api/sessions/rin/s1/events",
+                json={
+                    "events": [
+                        {"speaker": "Ken", "content": f"Turn {i}: the basil pot {i} sprouted."}
+                    ]
+                },
+            )
         assert reply.status_code == 200, reply.text
         return int(reply.json()["accepted"])
 
@@ -318,7 +368,8 @@ def test_turns_posted_while_the_idle_sweep_ends_their_session_are_all_kept(
 
 
 def test_a_merge_import_and_writes_of_the_same_memories_at_once_store_each_once(
-        two_servers: tuple[LiveServer, LiveServer], monkeypatch: pytest.MonkeyPatch) -> None:
+    two_servers: tuple[LiveServer, LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A merge import of five memories through one server while eight writes of the same five
     go through both: each is stored once, and the import reports each as written or as a
     duplicate. The import's duplicate check was not held against writes meanwhile: a memory
@@ -335,8 +386,12 @@ def test_a_merge_import_and_writes_of_the_same_memories_at_once_store_each_once(
     def act(i: int) -> dict[str, Any]:
         with (a, b)[i % 2].client(key) as client:
             if i == 0:
-                reply = client.post("/api/import/rin", params={"merge": "true"}, content=export,
-                                    headers={"content-type": "application/x-ndjson"})
+                reply = client.post(
+                    "/api/import/rin",
+                    params={"merge": "true"},
+                    content=export,
+                    headers={"content-type": "application/x-ndjson"},
+                )
             else:
                 reply = client.post("/api/memories/rin", json={"content": BIKES[i]})
         assert reply.status_code in (200, 201), reply.text

@@ -50,7 +50,8 @@ def search_finds(c: httpx.Client, persona: str, query: str) -> None:
 
 
 def test_session_begin_carries_what_the_ended_conversation_said(
-        held_server: LiveServer, clock: FixedClock) -> None:
+    held_server: LiveServer, clock: FixedClock
+) -> None:
     """Also: mid-conversation, get_context does not echo the conversation the model is having
     (the open session is not repeated)."""
     key = held_server.create_persona("nora")
@@ -81,8 +82,7 @@ def test_session_begin_carries_what_the_ended_conversation_said(
         search_finds(c, "nora", "red harness")
 
 
-def test_get_context_right_after_session_end(held_server: LiveServer,
-                                             clock: FixedClock) -> None:
+def test_get_context_right_after_session_end(held_server: LiveServer, clock: FixedClock) -> None:
     """Right after session_end, then once the turns are segmented but not yet consolidated,
     then once consolidated. (The segmentation here is done by hand; the other tests of this
     module run it as the held job.)"""
@@ -105,8 +105,9 @@ def test_get_context_right_after_session_end(held_server: LiveServer,
         assert_notes_shown(c.get("/api/context/nora").json())
 
 
-def test_get_context_after_the_idle_sweep_ended_it(held_server: LiveServer,
-                                                   clock: FixedClock) -> None:
+def test_get_context_after_the_idle_sweep_ended_it(
+    held_server: LiveServer, clock: FixedClock
+) -> None:
     key = held_server.create_persona("nora")
     with held_server.client(key) as c:
         post_unended_chat(c, "nora", "s1")
@@ -121,7 +122,8 @@ def test_get_context_after_the_idle_sweep_ended_it(held_server: LiveServer,
 
 
 def test_with_live_workers_the_context_holds_it_either_way(
-        server: LiveServer, clock: FixedClock) -> None:
+    server: LiveServer, clock: FixedClock
+) -> None:
     """The race a client meets: whether or not consolidation finished before the context was
     built, what was said is in it."""
     key = server.create_persona("nora")

@@ -50,8 +50,7 @@ def test_session_cookie_is_signed_and_expires(server: LiveServer) -> None:
         assert server.admin_key not in value
         assert client.get("/").status_code == 200
         key_id, nonce, expires, signature = value.split(".")
-        client.cookies.set("omoide_session", f"{key_id}.{nonce}.{int(expires) + 9999}."
-                                             f"{signature}")
+        client.cookies.set("omoide_session", f"{key_id}.{nonce}.{int(expires) + 9999}.{signature}")
         assert client.get("/").status_code == 303  # tampered: the signature no longer fits
         client.cookies.set("omoide_session", value)
         server.omoide.clock.advance(hours=13)  # type: ignore[attr-defined]
@@ -86,9 +85,16 @@ def test_persona_key_gets_403_for_another_persona(server: LiveServer) -> None:
         page = client.get("/p/rin/blocks")
         for path in ("/p/kai", "/p/kai/memories", "/p/kai/settings"):
             assert client.get(path).status_code == 403, path
-        reply = client.post("/p/kai/blocks", data={"csrf": _csrf(page), "block_name": "x",
-                                                   "content": "y", "max_tokens": "9",
-                                                   "priority": "0"})
+        reply = client.post(
+            "/p/kai/blocks",
+            data={
+                "csrf": _csrf(page),
+                "block_name": "x",
+                "content": "y",
+                "max_tokens": "9",
+                "priority": "0",
+            },
+        )
         assert reply.status_code == 403
     assert server.omoide.blocks.list_blocks("kai") == []
 
@@ -120,10 +126,10 @@ def test_purge_needs_its_confirmation(server: LiveServer) -> None:
         assert page.status_code == 200
         url = f"/p/rin/memories/{memory['key']}/purge"
         assert client.post(url, data={"csrf": _csrf(page)}).status_code == 422
-        assert client.post(url, data={"csrf": _csrf(page), "confirm": "mem_other"}
-                           ).status_code == 422
-        assert server.omoide.memories.get("rin", memory["key"], recall=False).content == \
-            "Forget me"
+        assert (
+            client.post(url, data={"csrf": _csrf(page), "confirm": "mem_other"}).status_code == 422
+        )
+        assert server.omoide.memories.get("rin", memory["key"], recall=False).content == "Forget me"
         reply = client.post(url, data={"csrf": _csrf(page), "confirm": memory["key"]})
         assert reply.status_code == 303
         assert client.get(f"/p/rin/memories/{memory['key']}").status_code == 404
@@ -145,15 +151,31 @@ def test_numbers_too_large_for_the_store_are_a_422_not_a_500(server: LiveServer)
         assert client.post("/p/rin/jobs/1/retry", data={"csrf": csrf}).status_code == 404
 
 
-NUMBER_TEXTS = [("keep_recent", "9"), ("keep_recent", " 7 "), ("keep_recent", "1e1"),
-                ("keep_recent", "7.5"), ("keep_recent", "300"), ("keep_recent", "-1"),
-                ("importance_weight", "0.25"), ("importance_weight", "2.5e-1"),
-                ("importance_weight", "1e400"), ("importance_weight", "0")]
-NOT_NUMBERS = [("keep_recent", "1_0"), ("keep_recent", "+5"),
-               ("keep_recent", "٣"), ("keep_recent", "0x10"), ("keep_recent", "07"),
-               ("keep_recent", "１_０"), ("importance_weight", ".5"),
-               ("importance_weight", "5."), ("importance_weight", "nan"),
-               ("importance_weight", "Infinity"), ("importance_weight", "1_0.5")]
+NUMBER_TEXTS = [
+    ("keep_recent", "9"),
+    ("keep_recent", " 7 "),
+    ("keep_recent", "1e1"),
+    ("keep_recent", "7.5"),
+    ("keep_recent", "300"),
+    ("keep_recent", "-1"),
+    ("importance_weight", "0.25"),
+    ("importance_weight", "2.5e-1"),
+    ("importance_weight", "1e400"),
+    ("importance_weight", "0"),
+]
+NOT_NUMBERS = [
+    ("keep_recent", "1_0"),
+    ("keep_recent", "+5"),
+    ("keep_recent", "٣"),
+    ("keep_recent", "0x10"),
+    ("keep_recent", "07"),
+    ("keep_recent", "１_０"),
+    ("importance_weight", ".5"),
+    ("importance_weight", "5."),
+    ("importance_weight", "nan"),
+    ("importance_weight", "Infinity"),
+    ("importance_weight", "1_0.5"),
+]
 
 
 def _dashboard_error(page: httpx.Response) -> str | None:
@@ -170,24 +192,32 @@ def test_settings_form_reads_numbers_as_the_api_does(server: LiveServer) -> None
     with _signed_in(server, key) as client, server.client(key) as api:
         for name, text in NUMBER_TEXTS:
             page = client.get("/p/rin/settings")
-            form = client.post("/p/rin/settings", data={"csrf": _csrf(page), "name": name,
-                                                        "value": text})
-            put = api.put("/api/settings/rin", content=f'{{"{name}": {text}}}',
-                          headers={"content-type": "application/json"})
+            form = client.post(
+                "/p/rin/settings", data={"csrf": _csrf(page), "name": name, "value": text}
+            )
+            put = api.put(
+                "/api/settings/rin",
+                content=f'{{"{name}": {text}}}',
+                headers={"content-type": "application/json"},
+            )
             assert (form.status_code == 303) == (put.status_code == 200), (name, text)
             if put.status_code != 200:
                 assert form.status_code == put.status_code == 422, (name, text)
                 said = put.json()["error"]["message"]  # the body's reader says "request body:"
                 assert _dashboard_error(form) == said.replace(
-                    "request body:", f"setting {name!r}:"), (name, text)
+                    "request body:", f"setting {name!r}:"
+                ), (name, text)
             else:
-                assert server.omoide.settings_service.overrides("rin")[name] == \
-                    put.json()["overrides"][name]
+                assert (
+                    server.omoide.settings_service.overrides("rin")[name]
+                    == put.json()["overrides"][name]
+                )
         before = server.omoide.settings_service.overrides("rin")
         for name, text in NOT_NUMBERS:
             page = client.get("/p/rin/settings")
-            form = client.post("/p/rin/settings", data={"csrf": _csrf(page), "name": name,
-                                                        "value": text})
+            form = client.post(
+                "/p/rin/settings", data={"csrf": _csrf(page), "name": name, "value": text}
+            )
             assert form.status_code == 422, (name, text)
             said = _dashboard_error(form) or ""
             assert f"got {json.dumps(text, ensure_ascii=False)}" in said, (name, text)
@@ -196,23 +226,28 @@ def test_settings_form_reads_numbers_as_the_api_does(server: LiveServer) -> None
         assert server.omoide.settings_service.overrides("rin") == before
 
 
-@pytest.mark.parametrize(("name", "text", "value"), [
-    pytest.param("session_idle_minutes", "３０", 30.0, id="full-width-digits"),
-    pytest.param("keep_recent", "　１２　", 12, id="ideographic-spaces"),
-    pytest.param("importance_weight", "０．２５", 0.25, id="full-width-stop"),
-    pytest.param("importance_weight", "２．５ｅ－１", 0.25, id="full-width-exponent"),
-    pytest.param("context_include_blocks", "ｔｒｕｅ", True, id="full-width-boolean"),
-])
-def test_settings_form_reads_full_width_digits_as_ascii(server: LiveServer, name: str,
-                                                        text: str, value: object) -> None:
-    """"３０" for session_idle_minutes, typed with a Japanese input method, was refused while
+@pytest.mark.parametrize(
+    ("name", "text", "value"),
+    [
+        pytest.param("session_idle_minutes", "３０", 30.0, id="full-width-digits"),
+        pytest.param("keep_recent", "　１２　", 12, id="ideographic-spaces"),
+        pytest.param("importance_weight", "０．２５", 0.25, id="full-width-stop"),
+        pytest.param("importance_weight", "２．５ｅ－１", 0.25, id="full-width-exponent"),
+        pytest.param("context_include_blocks", "ｔｒｕｅ", True, id="full-width-boolean"),
+    ],
+)
+def test_settings_form_reads_full_width_digits_as_ascii(
+    server: LiveServer, name: str, text: str, value: object
+) -> None:
+    """ "３０" for session_idle_minutes, typed with a Japanese input method, was refused while
     every date the API reads takes full-width digits; the form now reads full-width forms as
     their ASCII letters (other scripts' digits, such as "٣", stay refused)."""
     key = server.create_persona("rin")
     with _signed_in(server, key) as client:
         page = client.get("/p/rin/settings")
-        form = client.post("/p/rin/settings", data={"csrf": _csrf(page), "name": name,
-                                                    "value": text})
+        form = client.post(
+            "/p/rin/settings", data={"csrf": _csrf(page), "name": name, "value": text}
+        )
         assert form.status_code == 303, _dashboard_error(form)
     assert server.omoide.settings_service.overrides("rin")[name] == value
 
@@ -221,8 +256,7 @@ def test_the_sessions_pages_say_how_each_session_ended(server: LiveServer) -> No
     key = server.create_persona("rin")
     with server.client(key) as api:
         for session_id in ("told", "open"):
-            assert api.post("/api/sessions/rin", json={"session_id": session_id}
-                            ).status_code == 201
+            assert api.post("/api/sessions/rin", json={"session_id": session_id}).status_code == 201
         api.post("/api/sessions/rin/told/end").raise_for_status()
     with _signed_in(server, key) as client:
         listed = client.get("/p/rin/sessions")
@@ -249,19 +283,37 @@ def test_deleting_a_deleted_memory_again_goes_back_to_its_page(server: LiveServe
         assert api.get(f"/api/memories/rin/{memory}").json()["status"] == "tombstoned"
 
 
-@pytest.mark.parametrize(("text", "stored"), [("1_0", None), ("+5", None), ("٣", None),
-                                              ("7.5", None), ("1e400", None), ("１２", 12),
-                                              (" 12 ", 12), ("1.2e1", 12)])
-def test_the_blocks_form_reads_numbers_as_the_settings_form(server: LiveServer, text: str,
-                                                            stored: int | None) -> None:
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [
+        ("1_0", None),
+        ("+5", None),
+        ("٣", None),
+        ("7.5", None),
+        ("1e400", None),
+        ("１２", 12),
+        (" 12 ", 12),
+        ("1.2e1", 12),
+    ],
+)
+def test_the_blocks_form_reads_numbers_as_the_settings_form(
+    server: LiveServer, text: str, stored: int | None
+) -> None:
     """Session 25's probe: the blocks form read ``priority`` with ``int()``, so ``1_0`` was
     ten; it reads a number as the settings form and the query do (``engine.number_text``)."""
     key = server.create_persona("rin")
     with _signed_in(server, key) as client:
         page = client.get("/p/rin/blocks")
-        reply = client.post("/p/rin/blocks", data={"csrf": _csrf(page), "block_name": "b1",
-                                                   "content": "y", "max_tokens": "50",
-                                                   "priority": text})
+        reply = client.post(
+            "/p/rin/blocks",
+            data={
+                "csrf": _csrf(page),
+                "block_name": "b1",
+                "content": "y",
+                "max_tokens": "50",
+                "priority": text,
+            },
+        )
         blocks = server.omoide.blocks.list_blocks("rin")
         if stored is None:
             assert reply.status_code == 422, reply.text
@@ -272,8 +324,9 @@ def test_the_blocks_form_reads_numbers_as_the_settings_form(server: LiveServer, 
             assert [b.priority for b in blocks] == [stored]
 
 
-@pytest.mark.parametrize("query", ["page=1_0", "page=%2B2", "page=.5", "page=nan", "page=٢",
-                                   "page=2.5"])
+@pytest.mark.parametrize(
+    "query", ["page=1_0", "page=%2B2", "page=.5", "page=nan", "page=٢", "page=2.5"]
+)
 def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query: str) -> None:
     """``page=1_0`` (and ``after=1_0``) was read as 10 by ``int()``: the dashboard's numbers
     are read as the API's query numbers are, and refused with the parameter's name."""
@@ -297,8 +350,7 @@ def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query
         assert half.status_code == 422 and "job_id" in html.unescape(half.text)
         assert "valid integer" not in html.unescape(half.text)
         for read in ("1e0", "１"):  # the reader's numbers: job 1, which does not exist
-            assert client.post(f"/p/rin/jobs/{read}/retry",
-                               data={"csrf": csrf}).status_code == 404
+            assert client.post(f"/p/rin/jobs/{read}/retry", data={"csrf": csrf}).status_code == 404
     with httpx.Client(base_url=server.url) as signed_out:
         assert signed_out.get("/p/rin/sessions?page=1_0").headers["location"] == "/login"
 

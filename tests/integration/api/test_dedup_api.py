@@ -37,16 +37,28 @@ def post(client: httpx.Client, content: str) -> httpx.Response:
     return client.post("/api/memories/rin", json={"content": content})
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    pytest.param("The user's favourite snack is rice crackers.",
-                 "Rice crackers are the user's favorite snack.", id="en-order-and-spelling"),
-    pytest.param("The user has two sisters.", "The user has 2 sisters.", id="en-number-format"),
-    pytest.param("ユーザーは福岡出身だ", "ユーザーの出身地は福岡", id="ja-reordered"),
-    pytest.param("The user works as a nurse at a hospital in Osaka.",
-                 "The user is a hospital nurse in Osaka.", id="en-reworded"),
-    pytest.param("ユーザーは毎朝コーヒーを一杯飲む", "ユーザーは朝ごとにコーヒーを1杯飲んでいる",
-                 id="ja-reworded-and-numeral"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param(
+            "The user's favourite snack is rice crackers.",
+            "Rice crackers are the user's favorite snack.",
+            id="en-order-and-spelling",
+        ),
+        pytest.param("The user has two sisters.", "The user has 2 sisters.", id="en-number-format"),
+        pytest.param("ユーザーは福岡出身だ", "ユーザーの出身地は福岡", id="ja-reordered"),
+        pytest.param(
+            "The user works as a nurse at a hospital in Osaka.",
+            "The user is a hospital nurse in Osaka.",
+            id="en-reworded",
+        ),
+        pytest.param(
+            "ユーザーは毎朝コーヒーを一杯飲む",
+            "ユーザーは朝ごとにコーヒーを1杯飲んでいる",
+            id="ja-reworded-and-numeral",
+        ),
+    ],
+)
 def test_paraphrase_is_answered_duplicate(rin: httpx.Client, old: str, new: str) -> None:
     first = post(rin, old)
     assert first.status_code == 201
@@ -57,22 +69,35 @@ def test_paraphrase_is_answered_duplicate(rin: httpx.Client, old: str, new: str)
     assert len(rin.get("/api/memories/rin").json()["memories"]) == 1
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    pytest.param("The user has two sisters.", "The user has 3 sisters.", id="en-number"),
-    pytest.param("The user's favourite snack is rice crackers.",
-                 "The user's favourite snack is not rice crackers.", id="en-negation"),
-    pytest.param("ユーザーは福岡出身だ", "ユーザーは札幌出身だ", id="ja-place"),
-    # changes no rule of the veto reads; the learned judge keeps them (the hashing embedder
-    # of the other API tests has no judge and would drop them)
-    pytest.param("The user plays the violin in a community orchestra.",
-                 "The user plays the viola in a community orchestra.", id="en-same-kind-word"),
-    pytest.param("ユーザーはピアノを教えている", "ユーザーはピアノを習っている",
-                 id="ja-reversed-role"),
-    # the same words, two parts traded around a word: every reader sees the same values
-    pytest.param("The user prefers tea to coffee.", "The user prefers coffee to tea.",
-                 id="en-parts-traded"),
-    pytest.param("ユーザーは夏より冬が好き", "ユーザーは冬より夏が好き", id="ja-parts-traded"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        pytest.param("The user has two sisters.", "The user has 3 sisters.", id="en-number"),
+        pytest.param(
+            "The user's favourite snack is rice crackers.",
+            "The user's favourite snack is not rice crackers.",
+            id="en-negation",
+        ),
+        pytest.param("ユーザーは福岡出身だ", "ユーザーは札幌出身だ", id="ja-place"),
+        # changes no rule of the veto reads; the learned judge keeps them (the hashing embedder
+        # of the other API tests has no judge and would drop them)
+        pytest.param(
+            "The user plays the violin in a community orchestra.",
+            "The user plays the viola in a community orchestra.",
+            id="en-same-kind-word",
+        ),
+        pytest.param(
+            "ユーザーはピアノを教えている", "ユーザーはピアノを習っている", id="ja-reversed-role"
+        ),
+        # the same words, two parts traded around a word: every reader sees the same values
+        pytest.param(
+            "The user prefers tea to coffee.",
+            "The user prefers coffee to tea.",
+            id="en-parts-traded",
+        ),
+        pytest.param("ユーザーは夏より冬が好き", "ユーザーは冬より夏が好き", id="ja-parts-traded"),
+    ],
+)
 def test_changed_value_is_created(rin: httpx.Client, old: str, new: str) -> None:
     assert post(rin, old).status_code == 201
     changed = post(rin, new)
@@ -82,7 +107,8 @@ def test_changed_value_is_created(rin: httpx.Client, old: str, new: str) -> None
 
 
 def test_changed_value_above_the_dedup_threshold_is_linked_by_evolution(
-        rin: httpx.Client, live: LiveServer) -> None:
+    rin: httpx.Client, live: LiveServer
+) -> None:
     old = post(rin, "The user goes swimming at the city pool twice a week.").json()["memory"]
     wait_for_jobs(live.omoide, "rin")
     new = post(rin, "The user goes swimming at the city pool three times a week.")

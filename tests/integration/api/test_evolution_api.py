@@ -44,23 +44,26 @@ def test_contradiction_closes_the_old_memory(rin: httpx.Client, live: LiveServer
     assert closed["superseded_by"] == new["key"]
     assert closed["valid_until"] == new["created_at"]
     assert closed["status"] == "active"  # closed, never deleted or tombstoned
-    now = rin.get("/api/search/rin", params={"q": "where does the user live",
-                                             "valid_at": "now"}).json()["results"]
+    now = rin.get(
+        "/api/search/rin", params={"q": "where does the user live", "valid_at": "now"}
+    ).json()["results"]
     assert [r["key"] for r in now] == [new["key"]]
     everything = rin.get("/api/search/rin", params={"q": "where does the user live"}).json()[
-        "results"]
+        "results"
+    ]
     marked = {r["key"]: r["superseded_by"] for r in everything}
     assert marked == {old["key"]: new["key"], new["key"]: None}
     history = rin.get(f"/api/memories/rin/{old['key']}/history").json()["versions"]
     assert [(v["change"], v["changed_by"]) for v in history] == [
-        ("create", "user"), ("supersede", "evolution")]
+        ("create", "user"),
+        ("supersede", "evolution"),
+    ]
 
 
 def test_extension_merges_tags_and_importance(rin: httpx.Client, live: LiveServer) -> None:
     old = add(rin, "User likes music", tags=["hobby"], importance=0.4)
     wait_for_jobs(live.omoide, "rin")
-    add(rin, "Lately the user is especially into bossa nova music", tags=["music"],
-        importance=0.7)
+    add(rin, "Lately the user is especially into bossa nova music", tags=["music"], importance=0.7)
     wait_for_jobs(live.omoide, "rin")
     merged = rin.get(f"/api/memories/rin/{old['key']}").json()
     assert merged["tags"] == ["hobby", "music"]
@@ -80,8 +83,9 @@ def test_independent_memories_stay_untouched(rin: httpx.Client, live: LiveServer
     assert len(rin.get(f"/api/memories/rin/{old['key']}/history").json()["versions"]) == 1
 
 
-def test_near_copy_with_a_changed_number_is_saved_not_deduplicated(rin: httpx.Client,
-                                                                    live: LiveServer) -> None:
+def test_near_copy_with_a_changed_number_is_saved_not_deduplicated(
+    rin: httpx.Client, live: LiveServer
+) -> None:
     old = add(rin, "私は犬を2匹飼っています")
     reply = rin.post("/api/memories/rin", json={"content": "私は犬を3匹飼っています"})
     assert reply.json()["status"] == "created"
@@ -93,28 +97,35 @@ def test_near_copy_with_a_changed_number_is_saved_not_deduplicated(rin: httpx.Cl
 def test_evolution_links_neighbours_symmetrically(live: LiveServer) -> None:
     app = live.omoide
     app.auth.create_persona("kai")
-    first = app.memories.create("kai", app.memories.build_new(
-        content="User goes hiking in the Japanese Alps every summer")).memory
+    first = app.memories.create(
+        "kai", app.memories.build_new(content="User goes hiking in the Japanese Alps every summer")
+    ).memory
     app.runner.run_until_idle()
-    second = app.memories.create("kai", app.memories.build_new(
-        content="Every summer the user hikes in the Northern Alps with friends")).memory
+    second = app.memories.create(
+        "kai",
+        app.memories.build_new(
+            content="Every summer the user hikes in the Northern Alps with friends"
+        ),
+    ).memory
     wait_for_jobs(app, "kai")
-    cos = float(app.embedder.embed_passages([first.content])[0]
-                @ app.embedder.embed_passages([second.content])[0])
+    cos = float(
+        app.embedder.embed_passages([first.content])[0]
+        @ app.embedder.embed_passages([second.content])[0]
+    )
     to_raw = app.embedder.calibration.to_raw
     if not to_raw(0.8) <= cos <= to_raw(0.85):
         pytest.skip(f"pair not in the evolution band on this model (cos {cos:.3f})")
     forward = app.memories.links("kai", second.key)
     backward = app.memories.links("kai", first.key)
     assert [(link.other_key, link.link_type) for link in forward] == [(first.key, "SEMANTIC")]
-    assert [(link.other_key, link.weight) for link in backward] == [
-        (second.key, forward[0].weight)]
+    assert [(link.other_key, link.weight) for link in backward] == [(second.key, forward[0].weight)]
     touched = app.memories.get("kai", first.key, recall=False)
     assert (touched.access_count, touched.summary_ref) == (1, second.key)
 
 
 def test_contradiction_keeps_the_unchanged_part_of_a_compound_memory(
-        rin: httpx.Client, live: LiveServer) -> None:
+    rin: httpx.Client, live: LiveServer
+) -> None:
     old = add(rin, "The user lives in Tokyo with her two cats.", tags=["home"], importance=0.6)
     wait_for_jobs(live.omoide, "rin")
     new = add(rin, "The user moved from Tokyo to Osaka last month.")
@@ -137,7 +148,8 @@ def test_contradiction_keeps_the_unchanged_part_of_a_compound_memory(
 
 
 def test_contradiction_of_a_single_fact_leaves_no_remainder(
-        rin: httpx.Client, live: LiveServer) -> None:
+    rin: httpx.Client, live: LiveServer
+) -> None:
     old = add(rin, "User lives in Tokyo")
     wait_for_jobs(live.omoide, "rin")
     add(rin, "User moved to Osaka last month")
@@ -147,14 +159,18 @@ def test_contradiction_of_a_single_fact_leaves_no_remainder(
 
 
 def test_a_remainder_keeps_the_provenance_of_the_note_it_came_from(
-        rin: httpx.Client, live: LiveServer) -> None:
+    rin: httpx.Client, live: LiveServer
+) -> None:
     assert rin.post("/api/sessions/rin", json={"session_id": "s1"}).status_code == 201
-    rin.post("/api/sessions/rin/s1/events", json={"events": [
-        {"speaker": "Ken", "content": "I live in Tokyo with my two cats."}]})
+    rin.post(
+        "/api/sessions/rin/s1/events",
+        json={"events": [{"speaker": "Ken", "content": "I live in Tokyo with my two cats."}]},
+    )
     rin.post("/api/sessions/rin/s1/end")
     wait_for_jobs(live.omoide, "rin")
-    notes = [k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"]
-             for k in ep["notes"]]
+    notes = [
+        k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"] for k in ep["notes"]
+    ]
     assert len(notes) == 1
     note = rin.get(f"/api/memories/rin/{notes[0]}").json()
     add(rin, "Ken moved from Tokyo to Osaka last month.")
@@ -171,20 +187,27 @@ def test_a_remainder_keeps_the_provenance_of_the_note_it_came_from(
     assert rin.get(f"/api/memories/rin/{kept[0]['key']}").status_code == 404
 
 
-def _session(client: httpx.Client, live: LiveServer, session: str, speaker: str,
-             *turns: str) -> list[str]:
+def _session(
+    client: httpx.Client, live: LiveServer, session: str, speaker: str, *turns: str
+) -> list[str]:
     """Post one ended conversation of ``turns`` by ``speaker``; the keys of the notes it made."""
     assert client.post("/api/sessions/rin", json={"session_id": session}).status_code == 201
-    client.post(f"/api/sessions/rin/{session}/events", json={"events": [
-        {"speaker": speaker, "content": turn} for turn in turns]})
+    client.post(
+        f"/api/sessions/rin/{session}/events",
+        json={"events": [{"speaker": speaker, "content": turn} for turn in turns]},
+    )
     client.post(f"/api/sessions/rin/{session}/end")
     wait_for_jobs(live.omoide, "rin")
-    return [k for ep in client.get(f"/api/sessions/rin/{session}/episodes").json()["episodes"]
-            for k in ep["notes"]]
+    return [
+        k
+        for ep in client.get(f"/api/sessions/rin/{session}/episodes").json()["episodes"]
+        for k in ep["notes"]
+    ]
 
 
 def test_a_note_from_a_conversation_does_not_close_a_saved_memory_on_an_unsure_shape(
-        rin: httpx.Client, live: LiveServer) -> None:
+    rin: httpx.Client, live: LiveServer
+) -> None:
     # The judge's threshold for statements was chosen on memories saved as statements; a note a
     # conversation produced closes only on a sure shape (engine.classify.note_close), which a
     # home said with a copula is not. The same words saved as a memory close the old one.
@@ -197,15 +220,26 @@ def test_a_note_from_a_conversation_does_not_close_a_saved_memory_on_an_unsure_s
     assert rin.get(f"/api/memories/rin/{old['key']}").json()["superseded_by"] == new["key"]
 
 
-@pytest.mark.parametrize(("speaker", "first", "between", "changed"), [
-    ("Ken", "I work at a bakery in Leeds.", "I went hiking in the Dales on Saturday.",
-     "I quit the bakery. I work at the city library now."),
-    ("健太", "私はパン屋で働いています。", "土曜日に山に登りました。",
-     "パン屋を辞めて、今は図書館で働いています。"),
-])
+@pytest.mark.parametrize(
+    ("speaker", "first", "between", "changed"),
+    [
+        (
+            "Ken",
+            "I work at a bakery in Leeds.",
+            "I went hiking in the Dales on Saturday.",
+            "I quit the bakery. I work at the city library now.",
+        ),
+        (
+            "健太",
+            "私はパン屋で働いています。",
+            "土曜日に山に登りました。",
+            "パン屋を辞めて、今は図書館で働いています。",
+        ),
+    ],
+)
 def test_a_job_changed_across_three_conversations_closes_the_old_job_note(
-        rin: httpx.Client, live: LiveServer, speaker: str, first: str, between: str,
-        changed: str) -> None:
+    rin: httpx.Client, live: LiveServer, speaker: str, first: str, between: str, changed: str
+) -> None:
     # The outside scenario (bench/results/outside9.md): three chats, the job changed in the
     # third; the old job's note is closed, the new note its successor, the rest stays current.
     (job,) = _session(rin, live, "s1", speaker, first)
@@ -219,7 +253,8 @@ def test_a_job_changed_across_three_conversations_closes_the_old_job_note(
 
 
 def test_purging_a_closed_compound_memory_erases_its_remainder(
-        rin: httpx.Client, live: LiveServer, tmp_path: Path) -> None:
+    rin: httpx.Client, live: LiveServer, tmp_path: Path
+) -> None:
     old = add(rin, "The user lives in Tokyo with her two cats.")
     wait_for_jobs(live.omoide, "rin")
     new = add(rin, "The user moved from Tokyo to Osaka last month.")

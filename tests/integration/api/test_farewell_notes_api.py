@@ -24,8 +24,11 @@ def test_a_farewell_makes_no_note(server: LiveServer, clock: FixedClock) -> None
     key = server.create_persona("lark")
     turns = [("Niamh" if role == "user" else "lark", role, text) for role, text in TURNS]
     with server.client(key) as c:
-        notes = [n["content"] for n in
-                 chat_notes(c, server.omoide, "lark", "evening", turns, start=clock.now())]
+        notes = [
+            n["content"]
+            for n in chat_notes(c, server.omoide, "lark", "evening", turns, start=clock.now())
+        ]
     assert any("Rathlin" in n for n in notes), notes
-    assert not [n for n in notes if "night" in n.lower() or "bye" in n.lower()
-                or "see you" in n.lower()], notes
+    assert not [
+        n for n in notes if "night" in n.lower() or "bye" in n.lower() or "see you" in n.lower()
+    ], notes

@@ -15,37 +15,48 @@ def rin(server: LiveServer) -> httpx.Client:
     return server.client(server.create_persona("rin"))
 
 
-def test_purge_erases_a_memory_from_the_data_folder(rin: httpx.Client, server: LiveServer,
-                                                    holding: Holding) -> None:
+def test_purge_erases_a_memory_from_the_data_folder(
+    rin: httpx.Client, server: LiveServer, holding: Holding
+) -> None:
     kept = rin.post("/api/memories/rin", json={"content": "The user grows tomatoes"}).json()
-    created = rin.post("/api/memories/rin", json={
-        "content": f"The user's bank PIN is {PIN}", "tags": ["secret"]})
+    created = rin.post(
+        "/api/memories/rin", json={"content": f"The user's bank PIN is {PIN}", "tags": ["secret"]}
+    )
     key = created.json()["memory"]["key"]
-    assert rin.patch(f"/api/memories/rin/{key}", json={
-        "content": f"The user's bank PIN is {PIN}, for the new card"}).status_code == 200
+    assert (
+        rin.patch(
+            f"/api/memories/rin/{key}",
+            json={"content": f"The user's bank PIN is {PIN}, for the new card"},
+        ).status_code
+        == 200
+    )
     wait_for_jobs(server.omoide, "rin")
     assert holding(PIN)
 
     reply = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
 
     assert reply.status_code == 200
-    assert reply.json() == {"persona": "rin", "key": key, "status": "purged", "also_purged": [],
-                            "said_in": []}
+    assert reply.json() == {
+        "persona": "rin",
+        "key": key,
+        "status": "purged",
+        "also_purged": [],
+        "said_in": [],
+    }
     assert holding(PIN) == []
     for path in (f"/api/memories/rin/{key}", f"/api/memories/rin/{key}/history"):
         assert rin.get(path).status_code == 404
-    assert rin.get("/api/search/rin", params={"q": PIN, "mode": "keyword"}).json()[
-        "results"] == []
+    assert rin.get("/api/search/rin", params={"q": PIN, "mode": "keyword"}).json()["results"] == []
     assert rin.get(f"/api/memories/rin/{kept['memory']['key']}").status_code == 200
     again = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
     assert again.status_code == 404
     assert again.json()["error"]["code"] == "not_found"
 
 
-
 def test_plain_delete_stays_a_tombstone(rin: httpx.Client, holding: Holding) -> None:
-    key = rin.post("/api/memories/rin", json={"content": f"Gate code {PIN}"}).json()[
-        "memory"]["key"]
+    key = rin.post("/api/memories/rin", json={"content": f"Gate code {PIN}"}).json()["memory"][
+        "key"
+    ]
     assert rin.delete(f"/api/memories/rin/{key}").json()["status"] == "tombstoned"
     history = rin.get(f"/api/memories/rin/{key}/history").json()["versions"]
     assert history[-1]["change"] == "delete"
@@ -55,20 +66,28 @@ def test_plain_delete_stays_a_tombstone(rin: httpx.Client, holding: Holding) -> 
 def test_purge_statuses(rin: httpx.Client, server: LiveServer) -> None:
     assert rin.delete("/api/memories/rin/mem_nope", params={"purge": "true"}).status_code == 404
     other = server.client(server.create_persona("haru"))
-    key = rin.post("/api/memories/rin", json={"content": "User likes tea"}).json()[
-        "memory"]["key"]
+    key = rin.post("/api/memories/rin", json={"content": "User likes tea"}).json()["memory"]["key"]
     assert other.delete(f"/api/memories/rin/{key}", params={"purge": "true"}).status_code == 403
     assert rin.delete(f"/api/memories/rin/{key}", params={"purge": "maybe"}).status_code == 422
 
 
-def test_deleting_a_conversation_over_http(rin: httpx.Client, server: LiveServer,
-                                           holding: Holding) -> None:
-    chat_notes(rin, server.omoide, "rin", "s1", [
-        ("Ken", "user", f"My favourite food is {PIN} ramen."),
-        ("Ken", "user", "I moved to Kyoto last month."),
-        ("Omoide", "assistant", "Nice to hear!")])
-    notes = [k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"]
-             for k in ep["notes"]]
+def test_deleting_a_conversation_over_http(
+    rin: httpx.Client, server: LiveServer, holding: Holding
+) -> None:
+    chat_notes(
+        rin,
+        server.omoide,
+        "rin",
+        "s1",
+        [
+            ("Ken", "user", f"My favourite food is {PIN} ramen."),
+            ("Ken", "user", "I moved to Kyoto last month."),
+            ("Omoide", "assistant", "Nice to hear!"),
+        ],
+    )
+    notes = [
+        k for ep in rin.get("/api/sessions/rin/s1/episodes").json()["episodes"] for k in ep["notes"]
+    ]
     assert notes and holding(PIN)
 
     reply = rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"})
@@ -90,8 +109,10 @@ def test_deleting_a_persona_over_http(server: LiveServer, holding: Holding) -> N
     with server.client(rin_key) as rin:
         rin.post("/api/memories/rin", json={"content": f"The user's PIN is {PIN}"})
         rin.post("/api/sessions/rin", json={"session_id": "s1"})
-        rin.post("/api/sessions/rin/s1/events", json={"events": [
-            {"speaker": "Ken", "content": f"Remember {PIN} for me"}]})
+        rin.post(
+            "/api/sessions/rin/s1/events",
+            json={"events": [{"speaker": "Ken", "content": f"Remember {PIN} for me"}]},
+        )
         rin.put("/api/user-state/rin", json={"pin": PIN})
         assert rin.delete("/api/personas/rin").status_code == 403  # not with its own key
     with server.client(haru_key) as haru:
@@ -112,11 +133,23 @@ def test_deleting_a_persona_over_http(server: LiveServer, holding: Holding) -> N
     with server.client(rin_key) as rin:
         reply = rin.get("/api/memories/rin")
         assert reply.status_code == 401 and reply.json()["error"]["code"] == "unauthorized"
-    mcp = httpx.post(f"{server.url}/mcp", headers={
-        "Authorization": f"Bearer {rin_key}", "Accept": "application/json, text/event-stream"},
-        json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "test", "version": "0"}}})
+    mcp = httpx.post(
+        f"{server.url}/mcp",
+        headers={
+            "Authorization": f"Bearer {rin_key}",
+            "Accept": "application/json, text/event-stream",
+        },
+        json={
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"},
+            },
+        },
+    )
     assert mcp.status_code == 401
     with server.client(haru_key) as haru:
         assert haru.get("/api/memories/haru").status_code == 200
@@ -125,14 +158,17 @@ def test_deleting_a_persona_over_http(server: LiveServer, holding: Holding) -> N
 def converse(rin: httpx.Client, server: LiveServer, session_id: str, text: str) -> None:
     """One conversation of one user turn, ended, its consolidation done."""
     assert rin.post("/api/sessions/rin", json={"session_id": session_id}).status_code == 201
-    rin.post(f"/api/sessions/rin/{session_id}/events",
-             json={"events": [{"speaker": "Ken", "content": text}]})
+    rin.post(
+        f"/api/sessions/rin/{session_id}/events",
+        json={"events": [{"speaker": "Ken", "content": text}]},
+    )
     rin.post(f"/api/sessions/rin/{session_id}/end")
     wait_for_jobs(server.omoide, "rin")
 
 
 def test_deleting_a_conversation_erases_the_user_state_it_taught(
-        rin: httpx.Client, server: LiveServer, holding: Holding) -> None:
+    rin: httpx.Client, server: LiveServer, holding: Holding
+) -> None:
     """State learned from the conversation goes with it; values from other sources stay, and
     each key's history is joined up again as if the conversation had never happened."""
     assert rin.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
@@ -159,7 +195,8 @@ def test_deleting_a_conversation_erases_the_user_state_it_taught(
 
 
 def test_deleting_the_only_conversation_that_taught_a_key_erases_the_key(
-        rin: httpx.Client, server: LiveServer) -> None:
+    rin: httpx.Client, server: LiveServer
+) -> None:
     """Every value of the key came from the conversation: the key goes, with its history."""
     converse(rin, server, "only", "By the way, my nickname is Biscuit.")
     assert rin.get("/api/user-state/rin").json()["state"]["nickname"] == "Biscuit"
@@ -172,10 +209,12 @@ def test_deleting_the_only_conversation_that_taught_a_key_erases_the_key(
 
 
 def test_a_value_another_conversation_restated_survives_deleting_the_first(
-        rin: httpx.Client, server: LiveServer) -> None:
+    rin: httpx.Client, server: LiveServer
+) -> None:
     """Two conversations taught the same nickname: deleting one keeps it (the other still says
     so), deleting both erases it. A value restated by hand is the hand's. History shows one
     value throughout."""
+
     def history(key: str) -> list[str]:
         reply = rin.get("/api/user-state/rin/history", params={"key": key}).json()
         return [v["value"] for v in reply["history"]]
@@ -198,7 +237,8 @@ def test_a_value_another_conversation_restated_survives_deleting_the_first(
 
 
 def test_a_note_another_conversation_restated_survives_deleting_the_first(
-        rin: httpx.Client, server: LiveServer, holding: Holding) -> None:
+    rin: httpx.Client, server: LiveServer, holding: Holding
+) -> None:
     """A conversation that restates a note adds its turn to the note's sources (consolidation
     found the note a duplicate): deleting the first conversation with its notes keeps the note,
     which the second still states; deleting the second too erases it. A note written by hand
@@ -217,15 +257,15 @@ def test_a_note_another_conversation_restated_survives_deleting_the_first(
 
     assert reply.status_code == 200 and reply.json()["notes"] == []
     assert len(sources(first["key"])) == 1 and holding("pharmacist")
-    assert rin.delete("/api/sessions/rin/s2", params={"with_notes": "true"}).json()[
-        "notes"] == [first["key"]]
+    assert rin.delete("/api/sessions/rin/s2", params={"with_notes": "true"}).json()["notes"] == [
+        first["key"]
+    ]
     assert holding("pharmacist") == []
 
     hand = rin.post("/api/memories/rin", json={"content": first["content"]}).json()["memory"]
     chat_notes(rin, server.omoide, "rin", "s3", [("Mika", "user", said)])
     assert len(sources(hand["key"])) == 1
-    assert rin.delete("/api/sessions/rin/s3", params={"with_notes": "true"}).json()[
-        "notes"] == []
+    assert rin.delete("/api/sessions/rin/s3", params={"with_notes": "true"}).json()["notes"] == []
     assert rin.get(f"/api/memories/rin/{hand['key']}").json()["sources"] == []
 
 
@@ -236,20 +276,35 @@ def _seen_ids(client: httpx.Client, session_id: str) -> tuple[set[int], set[int]
     return {ep["id"] for ep in episodes}, turns
 
 
-def test_ids_of_an_erased_conversation_never_name_another_row(rin: httpx.Client,
-                                                              server: LiveServer) -> None:
+def test_ids_of_an_erased_conversation_never_name_another_row(
+    rin: httpx.Client, server: LiveServer
+) -> None:
     """A client kept the ids of a conversation it then erased: the next conversation's turns
     and episodes get new ids, never the erased ones (SQLite gave the largest id + 1)."""
-    chat_notes(rin, server.omoide, "rin", "s1", [
-        ("Ken", "user", "I moved to Kyoto last month."),
-        ("Ken", "user", "My favourite food is ramen.")])
+    chat_notes(
+        rin,
+        server.omoide,
+        "rin",
+        "s1",
+        [
+            ("Ken", "user", "I moved to Kyoto last month."),
+            ("Ken", "user", "My favourite food is ramen."),
+        ],
+    )
     old_episodes, old_turns = _seen_ids(rin, "s1")
     assert old_episodes and old_turns
     assert rin.delete("/api/sessions/rin/s1", params={"with_notes": "true"}).status_code == 200
 
-    chat_notes(rin, server.omoide, "rin", "s2", [
-        ("Ken", "user", "I started learning the cello."),
-        ("Ken", "user", "My sister lives in Sapporo.")])
+    chat_notes(
+        rin,
+        server.omoide,
+        "rin",
+        "s2",
+        [
+            ("Ken", "user", "I started learning the cello."),
+            ("Ken", "user", "My sister lives in Sapporo."),
+        ],
+    )
     new_episodes, new_turns = _seen_ids(rin, "s2")
 
     assert new_episodes and new_turns

@@ -27,12 +27,20 @@ def _export_with_a_copy(rin: httpx.Client) -> tuple[bytes, str, str, str]:
     at = next(i for i, r in enumerate(lines) if r.get("type") == "memory" and r["key"] == key)
     copy = {**lines[at], "key": "mem_00c0ffee00c0ffee"}
     lines.insert(at + 1, copy)
-    lines.insert(len(lines) - 1, {"type": "link", "a": copy["key"], "b": other_key,
-                                  "link_type": "SEMANTIC", "weight": 0.5,
-                                  "co_activation_count": 0, "last_activated": None})
+    lines.insert(
+        len(lines) - 1,
+        {
+            "type": "link",
+            "a": copy["key"],
+            "b": other_key,
+            "link_type": "SEMANTIC",
+            "weight": 0.5,
+            "co_activation_count": 0,
+            "last_activated": None,
+        },
+    )
     lines[-1]["records"] = len(lines) - 2
-    return (b"\n".join(json.dumps(r).encode() for r in lines) + b"\n", key, copy["key"],
-            other_key)
+    return (b"\n".join(json.dumps(r).encode() for r in lines) + b"\n", key, copy["key"], other_key)
 
 
 def test_two_lines_of_one_batch_that_are_duplicates_store_one(server: LiveServer) -> None:
@@ -44,13 +52,14 @@ def test_two_lines_of_one_batch_that_are_duplicates_store_one(server: LiveServer
         body, key, copy, other = _export_with_a_copy(rin)
     with server.client(server.create_persona("kai")) as kai:
         assert kai.post("/api/memories/kai", json={"content": "Kai swims."}).status_code == 201
-        reply = kai.post("/api/import/kai", params={"merge": True}, content=body,
-                         headers=NDJSON)
+        reply = kai.post("/api/import/kai", params={"merge": True}, content=body, headers=NDJSON)
         assert reply.status_code == 200, reply.text
         report = reply.json()
         assert report["duplicates"] == 1, report
-        contents = [m["content"] for m in kai.get("/api/memories/kai",
-                                                  params={"limit": 50}).json()["memories"]]
+        contents = [
+            m["content"]
+            for m in kai.get("/api/memories/kai", params={"limit": 50}).json()["memories"]
+        ]
         assert contents.count(TEXT) == 1, contents
         moved = report["moved_keys"]  # rin's keys are taken: kai's copies get new ones
         assert kai.get(f"/api/memories/kai/{moved.get(copy, copy)}").status_code == 404

@@ -23,16 +23,20 @@ MAX_MESSAGE = 400  # every message here is a sentence, not an echo of what was s
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("path", "params", "shown"), [
-    ("/api/search/rin", {"q": "tea", "top_k": "1_0"}, '"1_0"'),
-    ("/api/search/rin", {"q": "tea", "min_importance": "nan"}, '"nan"'),
-    ("/api/memories/rin", {"limit": "7.5"}, '"7.5"'),
-    ("/api/memories/rin", {"offset": "it's"}, '"it\'s"'),
-    ("/api/search/rin", {"q": "tea", "date_range": "sometime"}, '"sometime"'),
-    ("/api/search/rin", {"q": "tea", "valid_at": "\u202e"}, '"\u202e"'),
-])
-def test_a_refused_query_value_is_quoted_as_json(server: LiveServer, path: str,
-                                                 params: dict[str, str], shown: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "params", "shown"),
+    [
+        ("/api/search/rin", {"q": "tea", "top_k": "1_0"}, '"1_0"'),
+        ("/api/search/rin", {"q": "tea", "min_importance": "nan"}, '"nan"'),
+        ("/api/memories/rin", {"limit": "7.5"}, '"7.5"'),
+        ("/api/memories/rin", {"offset": "it's"}, '"it\'s"'),
+        ("/api/search/rin", {"q": "tea", "date_range": "sometime"}, '"sometime"'),
+        ("/api/search/rin", {"q": "tea", "valid_at": "\u202e"}, '"\u202e"'),
+    ],
+)
+def test_a_refused_query_value_is_quoted_as_json(
+    server: LiveServer, path: str, params: dict[str, str], shown: str
+) -> None:
     with server.client(server.create_persona("rin")) as rin:
         error = refused(rin.get(path, params=params), 422)
     assert shown in error["message"], error
@@ -44,8 +48,10 @@ def test_a_refused_body_value_or_header_is_quoted_as_json(server: LiveServer) ->
     with server.client(server.create_persona("rin")) as rin:
         error = refused(rin.put("/api/settings/rin", json={"keep_recent": "five"}), 422)
         assert error["message"].endswith('got the text "five"'), error
-        error = refused(rin.post("/api/memories/rin", content=b"{}",
-                                 headers={"content-type": "text/plain"}), 422)
+        error = refused(
+            rin.post("/api/memories/rin", content=b"{}", headers={"content-type": "text/plain"}),
+            422,
+        )
         assert error["message"].endswith('(got "text/plain")'), error
     with server.admin() as admin:
         error = refused(admin.delete("/api/personas/rin/keys/1_0"), 422)
@@ -53,18 +59,29 @@ def test_a_refused_body_value_or_header_is_quoted_as_json(server: LiveServer) ->
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize("ask", [
-    pytest.param(lambda c: c.get("/api/stats/rin", params={LONG: "1"}), id="query-name"),
-    pytest.param(lambda c: c.post("/api/memories/rin", json={"content": "a", LONG: 1}),
-                 id="body-field"),
-    pytest.param(lambda c: c.put("/api/user-state/rin", json={LONG: "a"}), id="state-key"),
-    pytest.param(lambda c: c.put("/api/settings/rin", json={"keep_recent": LONG}),
-                 id="settings-text"),
-    pytest.param(lambda c: c.post("/api/memories/rin", content=b"{}",
-                                  headers={"content-type": "text/" + LONG}), id="content-type"),
-    pytest.param(lambda c: c.get("/api/search/rin", params={"q": "a", "date_range": LONG}),
-                 id="date-range"),
-])
+@pytest.mark.parametrize(
+    "ask",
+    [
+        pytest.param(lambda c: c.get("/api/stats/rin", params={LONG: "1"}), id="query-name"),
+        pytest.param(
+            lambda c: c.post("/api/memories/rin", json={"content": "a", LONG: 1}), id="body-field"
+        ),
+        pytest.param(lambda c: c.put("/api/user-state/rin", json={LONG: "a"}), id="state-key"),
+        pytest.param(
+            lambda c: c.put("/api/settings/rin", json={"keep_recent": LONG}), id="settings-text"
+        ),
+        pytest.param(
+            lambda c: c.post(
+                "/api/memories/rin", content=b"{}", headers={"content-type": "text/" + LONG}
+            ),
+            id="content-type",
+        ),
+        pytest.param(
+            lambda c: c.get("/api/search/rin", params={"q": "a", "date_range": LONG}),
+            id="date-range",
+        ),
+    ],
+)
 def test_a_long_name_or_value_is_cut_in_the_message(server: LiveServer, ask: Any) -> None:
     with server.client(server.create_persona("rin")) as rin:
         error = refused(ask(rin), 404, 422)
@@ -77,21 +94,27 @@ def test_a_long_name_or_value_is_cut_in_the_message(server: LiveServer, ask: Any
 @pytest.mark.sqlite_only
 @pytest.mark.parametrize("method", ["GET", "PATCH", "DELETE"])
 def test_a_memory_key_over_64_characters_is_refused_as_mcp_refuses_it(
-        server: LiveServer, method: str) -> None:
+    server: LiveServer, method: str
+) -> None:
     """A 5,000-character key was looked up and echoed whole in the 404; every stored key is at
     most 64 characters (an import refuses a longer one), and MCP's tools take at most 64."""
     with server.client(server.create_persona("rin")) as rin:
-        reply = rin.request(method, f"/api/memories/rin/{LONG}",
-                            json={"content": "x"} if method == "PATCH" else None)
+        reply = rin.request(
+            method,
+            f"/api/memories/rin/{LONG}",
+            json={"content": "x"} if method == "PATCH" else None,
+        )
         error = refused(reply, 422)
-        assert error == {"code": "invalid_input", "field": "key",
-                         "message": "key must be at most 64 characters, got 5,000"}
+        assert error == {
+            "code": "invalid_input",
+            "field": "key",
+            "message": "key must be at most 64 characters, got 5,000",
+        }
         assert refused(rin.get(f"/api/memories/rin/{'k' * 64}"), 404)["code"] == "not_found"
 
 
 @pytest.mark.sqlite_only
-def test_a_control_character_in_a_name_is_escaped_as_json_not_python(
-        server: LiveServer) -> None:
+def test_a_control_character_in_a_name_is_escaped_as_json_not_python(server: LiveServer) -> None:
     with server.client(server.create_persona("rin")) as rin:
         error = refused(rin.get("/api/memories/rin/a%0Ab"), 404)
     assert error["message"] == "no memory 'a\\nb' for persona 'rin'", error
@@ -110,19 +133,23 @@ def _signed_in(server: LiveServer) -> Iterator[httpx.Client]:
 
 @pytest.mark.sqlite_only
 def test_a_get_of_a_form_only_dashboard_url_goes_to_the_page_of_its_form(
-        server: LiveServer) -> None:
+    server: LiveServer,
+) -> None:
     """A bookmarked or reloaded ``…/edit`` was the API's JSON 405, shown as raw text."""
     with server.client(server.create_persona("rin")) as rin:
-        key = rin.post("/api/memories/rin", json={"content": "Ken drinks tea."}
-                       ).json()["memory"]["key"]
+        key = rin.post("/api/memories/rin", json={"content": "Ken drinks tea."}).json()["memory"][
+            "key"
+        ]
     with _signed_in(server) as client:
-        for url, page in [(f"/p/rin/memories/{key}/edit", f"/p/rin/memories/{key}"),
-                          (f"/p/rin/memories/{key}/delete", f"/p/rin/memories/{key}"),
-                          ("/p/rin/memories/a%3Fb/edit", "/p/rin/memories/a%3Fb"),
-                          ("/p/rin/blocks/b1/delete", "/p/rin/blocks"),
-                          ("/p/rin/blocks/tokens", "/p/rin/blocks"),
-                          ("/p/rin/jobs/7/retry", "/p/rin"),
-                          ("/logout", "/")]:
+        for url, page in [
+            (f"/p/rin/memories/{key}/edit", f"/p/rin/memories/{key}"),
+            (f"/p/rin/memories/{key}/delete", f"/p/rin/memories/{key}"),
+            ("/p/rin/memories/a%3Fb/edit", "/p/rin/memories/a%3Fb"),
+            ("/p/rin/blocks/b1/delete", "/p/rin/blocks"),
+            ("/p/rin/blocks/tokens", "/p/rin/blocks"),
+            ("/p/rin/jobs/7/retry", "/p/rin"),
+            ("/logout", "/"),
+        ]:
             reply = client.get(url)
             assert (reply.status_code, reply.headers["location"]) == (303, page), url
             assert reply.headers["content-security-policy"]
@@ -130,8 +157,7 @@ def test_a_get_of_a_form_only_dashboard_url_goes_to_the_page_of_its_form(
         assert shown.status_code == 200 and shown.headers["content-type"].startswith("text/html")
         assert "Ken drinks tea." in shown.text
         # the form still works, and is still refused without its token
-        assert client.post(f"/p/rin/memories/{key}/edit", data={"content": "x"}
-                           ).status_code == 403
+        assert client.post(f"/p/rin/memories/{key}/edit", data={"content": "x"}).status_code == 403
         # signed out, the page the redirect names asks to sign in
     with httpx.Client(base_url=server.url) as anonymous:
         reply = anonymous.get(f"/p/rin/memories/{key}/edit", follow_redirects=True)
@@ -139,12 +165,16 @@ def test_a_get_of_a_form_only_dashboard_url_goes_to_the_page_of_its_form(
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("query", "said"), [
-    ("page=0", "page must be at least 1, got 0"),
-    ("page=99999999999999", "page must be at most 100000, got 99999999999999"),
-])
-def test_a_dashboard_page_refuses_a_number_in_the_apis_words(server: LiveServer, query: str,
-                                                              said: str) -> None:
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("page=0", "page must be at least 1, got 0"),
+        ("page=99999999999999", "page must be at most 100000, got 99999999999999"),
+    ],
+)
+def test_a_dashboard_page_refuses_a_number_in_the_apis_words(
+    server: LiveServer, query: str, said: str
+) -> None:
     server.create_persona("rin")
     with _signed_in(server) as client:
         reply = client.get(f"/p/rin/sessions?{query}")
@@ -161,12 +191,11 @@ def test_json_quoting_of_a_value_is_the_one_the_validation_messages_use() -> Non
     assert quoted("x" * 200).endswith("…") and len(quoted("x" * 200)) == 80
     assert quoted("\ud800") == '"\\ud800"'  # a lone surrogate (a CLI argument) stays UTF-8
     assert named("a\nb") == "'a\\nb'" and named("名前") == "'名前'"
-    assert len(named("x" * 200)) == 66 and json.dumps(named("k")) == '"\'k\'"'
+    assert len(named("x" * 200)) == 66 and json.dumps(named("k")) == "\"'k'\""
 
 
 @pytest.mark.sqlite_only
-def test_a_method_the_static_files_do_not_take_is_not_listed_as_taken(
-        server: LiveServer) -> None:
+def test_a_method_the_static_files_do_not_take_is_not_listed_as_taken(server: LiveServer) -> None:
     with httpx.Client(base_url=server.url) as client:
         reply = client.post("/static/dashboard.js")
     error = refused(reply, 405)

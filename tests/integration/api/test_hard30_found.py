@@ -22,22 +22,34 @@ PYTHONS = re.compile("Expecting|Extra data|Unterminated|Invalid control|delimite
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("method", "path", "headers"), [
-    ("POST", "/api/memories/rin", {}),
-    ("PUT", "/api/user-state/rin", {}),
-    ("POST", "/v1/chat/completions", {"X-Omoide-Persona": "rin"}),
-    ("POST", "/api/import/rin", {}),
-    ("POST", "/api/import/rin", {"content-type": "application/x-ndjson"}),
-])
-@pytest.mark.parametrize(("body", "words"), [
-    (b'{"content":', "the text ends before the JSON value is complete (line 1, column 12)"),
-    (b'{"content": "tea"}{}', "more text follows the end of the JSON value (line 1, column 19)"),
-    (b"{'content': 'tea'}", "a key in single quotes; JSON writes keys and strings in double "
-                            "quotes (line 1, column 2)"),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "headers"),
+    [
+        ("POST", "/api/memories/rin", {}),
+        ("PUT", "/api/user-state/rin", {}),
+        ("POST", "/v1/chat/completions", {"X-Omoide-Persona": "rin"}),
+        ("POST", "/api/import/rin", {}),
+        ("POST", "/api/import/rin", {"content-type": "application/x-ndjson"}),
+    ],
+)
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        (b'{"content":', "the text ends before the JSON value is complete (line 1, column 12)"),
+        (
+            b'{"content": "tea"}{}',
+            "more text follows the end of the JSON value (line 1, column 19)",
+        ),
+        (
+            b"{'content': 'tea'}",
+            "a key in single quotes; JSON writes keys and strings in double "
+            "quotes (line 1, column 2)",
+        ),
+    ],
+)
 def test_a_body_that_is_not_json_is_refused_in_the_readers_words(
-        server: LiveServer, method: str, path: str, headers: dict[str, str], body: bytes,
-        words: str) -> None:
+    server: LiveServer, method: str, path: str, headers: dict[str, str], body: bytes, words: str
+) -> None:
     with server.client(server.create_persona("rin")) as rin:
         sent = {"content-type": "application/json", **headers}
         error = refused(rin.request(method, path, content=body, headers=sent), 422)
@@ -56,21 +68,25 @@ def _page(reply: httpx.Response, status: int) -> str:
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("method", "url", "status", "says"), [
-    ("GET", "/p/rin%00", 422, "the path holds a NUL character (%00); remove it"),
-    ("GET", "/p/rin/memories/mem_%00/edit", 422, "the path holds a NUL character"),
-    ("GET", "/login%00", 422, "the path holds a NUL character"),
-    ("GET", "/p/rin%FF", 422, "the path is not UTF-8 text once percent-decoded"),
-    ("GET", "/p/rin/memories?q=%FF", 422, "query parameter 'q' is not UTF-8 text"),
-    ("GET", "/p/rin/memories?q=tea%00", 422, "query parameter 'q' holds a NUL character"),
-    ("GET", "/p/rin/nothing", 404, "no page /p/rin/nothing: the dashboard starts at /"),
-    ("GET", "/p/a%2Fb", 404, "no page /p/a/b: the dashboard starts at /"),
-    ("POST", "/p/rin", 405, "POST is not allowed on /p/rin; it takes GET, HEAD"),
-    ("POST", "/p/%0A", 405, "POST is not allowed on /p/\\n; it takes GET, HEAD"),
-    ("DELETE", "/", 405, "DELETE is not allowed on /; it takes GET, HEAD"),
-])
+@pytest.mark.parametrize(
+    ("method", "url", "status", "says"),
+    [
+        ("GET", "/p/rin%00", 422, "the path holds a NUL character (%00); remove it"),
+        ("GET", "/p/rin/memories/mem_%00/edit", 422, "the path holds a NUL character"),
+        ("GET", "/login%00", 422, "the path holds a NUL character"),
+        ("GET", "/p/rin%FF", 422, "the path is not UTF-8 text once percent-decoded"),
+        ("GET", "/p/rin/memories?q=%FF", 422, "query parameter 'q' is not UTF-8 text"),
+        ("GET", "/p/rin/memories?q=tea%00", 422, "query parameter 'q' holds a NUL character"),
+        ("GET", "/p/rin/nothing", 404, "no page /p/rin/nothing: the dashboard starts at /"),
+        ("GET", "/p/a%2Fb", 404, "no page /p/a/b: the dashboard starts at /"),
+        ("POST", "/p/rin", 405, "POST is not allowed on /p/rin; it takes GET, HEAD"),
+        ("POST", "/p/%0A", 405, "POST is not allowed on /p/\\n; it takes GET, HEAD"),
+        ("DELETE", "/", 405, "DELETE is not allowed on /; it takes GET, HEAD"),
+    ],
+)
 def test_a_refused_dashboard_url_gets_the_dashboards_error_page(
-        server: LiveServer, method: str, url: str, status: int, says: str) -> None:
+    server: LiveServer, method: str, url: str, status: int, says: str
+) -> None:
     """Session 30: refusals made before a page's route (the guard's NUL and UTF-8 checks, the
     app's 404 and 405) were the API's JSON, which a browser shows as raw text."""
     server.create_persona("rin")
@@ -93,37 +109,56 @@ def test_a_long_path_is_cut_in_a_404_or_405(server: LiveServer) -> None:
 @pytest.mark.sqlite_only
 @pytest.mark.parametrize("url", ["/api/stats/rin%00", "/nope%00", "/nope", "/static/nope.js"])
 def test_a_refused_url_outside_the_dashboard_is_still_the_apis_json(
-        server: LiveServer, url: str) -> None:
+    server: LiveServer, url: str
+) -> None:
     with server.client(server.create_persona("rin")) as rin:
         refused(rin.get(url), 404, 422)
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("source", "body", "says"), [
-    ("mcp-memory", b'{"name": "Mika"}',
-     'line 1: a record\'s "type" is "entity" or "relation" (it has none)'),
-    ("mcp-memory", b'{"type": 5}', 'a record\'s "type" is "entity" or "relation" (got 5)'),
-    ("chat", b'[{"role": {"a": 1}, "content": "hi"}]', 'unknown role {"a": 1};'),
-    ("chat", b'[{"role": "usr\\u0007", "content": "hi"}]', "unknown role 'usr\\u0007';"),
-])
+@pytest.mark.parametrize(
+    ("source", "body", "says"),
+    [
+        (
+            "mcp-memory",
+            b'{"name": "Mika"}',
+            'line 1: a record\'s "type" is "entity" or "relation" (it has none)',
+        ),
+        ("mcp-memory", b'{"type": 5}', 'a record\'s "type" is "entity" or "relation" (got 5)'),
+        ("chat", b'[{"role": {"a": 1}, "content": "hi"}]', 'unknown role {"a": 1};'),
+        ("chat", b'[{"role": "usr\\u0007", "content": "hi"}]', "unknown role 'usr\\u0007';"),
+    ],
+)
 def test_a_peer_file_names_what_it_refuses_in_json_not_python(
-        server: LiveServer, source: str, body: bytes, says: str) -> None:
+    server: LiveServer, source: str, body: bytes, says: str
+) -> None:
     """Session 30: "unknown type None (entity or relation)"; a role that is not text in
     Python's repr ({'a': 1})."""
     with server.client(server.create_persona("rin")) as rin:
-        error = refused(rin.post("/api/import/rin", params={"source": source}, content=body,
-                                 headers={"content-type": "application/json"}), 422)
+        error = refused(
+            rin.post(
+                "/api/import/rin",
+                params={"source": source},
+                content=body,
+                headers={"content-type": "application/json"},
+            ),
+            422,
+        )
     assert says in error["message"], error
     assert "None" not in error["message"] and "{'a'" not in error["message"], error
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("patch", "shown"), [
-    ({"timezone": LONG}, 'is not a known IANA time zone: "xxxxx'),
-    ({LONG: 1}, "unknown setting 'xxxxx"),
-])
-def test_a_refused_setting_is_cut_and_quoted_as_json(server: LiveServer, patch: dict[str, object],
-                                                     shown: str) -> None:
+@pytest.mark.parametrize(
+    ("patch", "shown"),
+    [
+        ({"timezone": LONG}, 'is not a known IANA time zone: "xxxxx'),
+        ({LONG: 1}, "unknown setting 'xxxxx"),
+    ],
+)
+def test_a_refused_setting_is_cut_and_quoted_as_json(
+    server: LiveServer, patch: dict[str, object], shown: str
+) -> None:
     """Session 30: a time zone of 100,000 characters was echoed whole, in Python's repr."""
     with server.client(server.create_persona("rin")) as rin:
         error = refused(rin.put("/api/settings/rin", json=patch), 422)
@@ -135,22 +170,29 @@ UTF16 = '{"content": "tea"}'.encode("utf-16")  # with its byte order mark, as Po
 
 
 @pytest.mark.sqlite_only
-@pytest.mark.parametrize(("path", "headers"), [
-    ("/api/memories/rin", {"content-type": "application/json"}),
-    ("/api/import/rin", {"content-type": "application/x-ndjson"}),
-])
-def test_a_utf16_body_is_told_to_be_utf8(server: LiveServer, path: str,
-                                         headers: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("path", "headers"),
+    [
+        ("/api/memories/rin", {"content-type": "application/json"}),
+        ("/api/import/rin", {"content-type": "application/x-ndjson"}),
+    ],
+)
+def test_a_utf16_body_is_told_to_be_utf8(
+    server: LiveServer, path: str, headers: dict[str, str]
+) -> None:
     """Session 30: "not UTF-8 (byte 0)" did not say the file was UTF-16."""
     with server.client(server.create_persona("rin")) as rin:
         error = refused(rin.post(path, content=UTF16, headers=headers), 422)
-    assert "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8" \
-        in error["message"], error
+    assert (
+        "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8"
+        in error["message"]
+    ), error
 
 
 @pytest.mark.sqlite_only
 def test_an_import_sent_as_a_multipart_form_says_to_send_the_file_itself(
-        server: LiveServer) -> None:
+    server: LiveServer,
+) -> None:
     """Session 30: curl -F file=@x.jsonl was refused as "line 1: not valid JSON" (the form's
     boundary line)."""
     with server.client(server.create_persona("rin")) as rin:

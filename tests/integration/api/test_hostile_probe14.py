@@ -29,10 +29,16 @@ def test_a_different_turn_under_a_used_external_id_is_refused(mio: httpx.Client)
     first = {"speaker": "Ken", "content": "I moved to Sapporo.", "external_id": "m-1"}
     assert _post(mio, first).json()["accepted"] == 1
     retry = _post(mio, first)
-    assert retry.status_code == 200 and retry.json() == {**retry.json(), "accepted": 0,
-                                                         "duplicates": 1}, retry.text
-    other = _post(mio, {"speaker": "Ken", "content": "Something new.", "external_id": "m-2"},
-                  {"speaker": "Ken", "content": "I moved to Otaru.", "external_id": "m-1"})
+    assert retry.status_code == 200 and retry.json() == {
+        **retry.json(),
+        "accepted": 0,
+        "duplicates": 1,
+    }, retry.text
+    other = _post(
+        mio,
+        {"speaker": "Ken", "content": "Something new.", "external_id": "m-2"},
+        {"speaker": "Ken", "content": "I moved to Otaru.", "external_id": "m-1"},
+    )
     assert other.status_code == 409, other.text
     error = other.json()["error"]
     assert error["code"] == "conflict" and "m-1" in error["message"], error
@@ -40,24 +46,36 @@ def test_a_different_turn_under_a_used_external_id_is_refused(mio: httpx.Client)
     assert error.get("field") == "events[1].external_id", error
     again = _post(mio, {"speaker": "Ken", "content": "Something new.", "external_id": "m-2"})
     assert again.json()["accepted"] == 1, "the refused batch wrote its first turn"
-    speaker = _post(mio, {"speaker": "Aya", "content": "I moved to Sapporo.",
-                          "external_id": "m-1"})
+    speaker = _post(mio, {"speaker": "Aya", "content": "I moved to Sapporo.", "external_id": "m-1"})
     assert speaker.status_code == 409, speaker.text
-    role = _post(mio, {"speaker": "Ken", "role": "assistant", "content": "I moved to Sapporo.",
-                       "external_id": "m-1"})
+    role = _post(
+        mio,
+        {
+            "speaker": "Ken",
+            "role": "assistant",
+            "content": "I moved to Sapporo.",
+            "external_id": "m-1",
+        },
+    )
     assert role.status_code == 409, role.text
 
 
 def test_two_different_turns_under_one_external_id_in_a_batch_are_refused(
-        mio: httpx.Client) -> None:
+    mio: httpx.Client,
+) -> None:
     same = {"speaker": "Ken", "content": "Hello.", "external_id": "b-1"}
     twice = _post(mio, same, same)
     assert twice.json()["accepted"] == 1 and twice.json()["duplicates"] == 1, twice.text
-    clash = _post(mio, {"speaker": "Ken", "content": "One.", "external_id": "b-2"},
-                  {"speaker": "Ken", "content": "Two.", "external_id": "b-2"})
+    clash = _post(
+        mio,
+        {"speaker": "Ken", "content": "One.", "external_id": "b-2"},
+        {"speaker": "Ken", "content": "Two.", "external_id": "b-2"},
+    )
     assert clash.status_code == 409 and "b-2" in clash.json()["error"]["message"], clash.text
     # the turn it clashes with is the batch's own, not one the session holds
     assert "earlier in this batch (events[0])" in clash.json()["error"]["message"], clash.text
     assert clash.json()["error"]["field"] == "events[1].external_id"
-    assert _post(mio, {"speaker": "Ken", "content": "One.", "external_id": "b-2"}
-                 ).json()["accepted"] == 1
+    assert (
+        _post(mio, {"speaker": "Ken", "content": "One.", "external_id": "b-2"}).json()["accepted"]
+        == 1
+    )

@@ -23,16 +23,18 @@ def rin(server: LiveServer) -> Iterator[httpx.Client]:
         yield client
 
 
-def test_identical_concurrent_writes_store_one_memory(server: LiveServer,
-                                                      rin: httpx.Client) -> None:
+def test_identical_concurrent_writes_store_one_memory(
+    server: LiveServer, rin: httpx.Client
+) -> None:
     """Eight clients sending the same memory at once: one is created, the others are told it
     is a duplicate of that one (dedup and insert used to race, storing eight copies)."""
     key = rin.headers["authorization"].split()[1]
 
     def post(_: int) -> httpx.Response:
         with server.client(key) as client:
-            return client.post("/api/memories/rin",
-                               json={"content": "My sister has lived in Osaka since 2019."})
+            return client.post(
+                "/api/memories/rin", json={"content": "My sister has lived in Osaka since 2019."}
+            )
 
     with ThreadPoolExecutor(8) as pool:
         replies = list(pool.map(post, range(8)))
@@ -40,38 +42,88 @@ def test_identical_concurrent_writes_store_one_memory(server: LiveServer,
     statuses = sorted(r.json()["status"] for r in replies)
     assert statuses == ["created"] + ["duplicate"] * 7
     created = next(r.json()["memory"]["key"] for r in replies if r.json()["status"] == "created")
-    assert {r.json()["duplicate_of"]["key"] for r in replies
-            if r.json()["status"] == "duplicate"} == {created}
+    assert {
+        r.json()["duplicate_of"]["key"] for r in replies if r.json()["status"] == "duplicate"
+    } == {created}
     assert len(rin.get("/api/memories/rin").json()["memories"]) == 1
 
 
-@pytest.mark.parametrize(("method", "path", "body", "field", "says"), [
-    pytest.param("POST", "/api/memories/rin", {"content": "   "}, "content",
-                 "must not be empty or whitespace", id="blank-content"),
-    pytest.param("POST", "/api/memories/rin", {"content": "x", "tags": ["a,b"]}, "tags[0]",
-                 "without a comma", id="tag-with-comma"),
-    pytest.param("POST", "/api/sessions/rin", {"session_id": "a/b"}, "session_id",
-                 "1-128 ASCII letters, digits or _ . : @ -", id="session-id"),
-    pytest.param("POST", "/api/blocks/rin", {"block_name": "a b", "content": "c"}, "block_name",
-                 "1-64 ASCII letters, digits, '_' or '-'", id="block-name"),
-    # 日本 are letters too: the rule says which letters it means
-    pytest.param("POST", "/api/blocks/rin", {"block_name": "日本", "content": "c"},
-                 "block_name", "1-64 ASCII letters", id="block-name-unicode"),
-    pytest.param("POST", "/api/sessions/rin/s1/events",
-                 {"events": [{"speaker": "u", "content": "x", "external_id": "a\nb"}]},
-                 "events[0].external_id", "without control characters", id="external-id"),
-    pytest.param("POST", "/api/sessions/rin/s1/events",
-                 {"events": [{"speaker": "u", "content": "x", "external_id": 1.5}]},
-                 "events[0].external_id",
-                 "must be a string or an integer (a whole number, e.g. 5), got 1.5",
-                 id="external-id-union"),
-    pytest.param("GET", "/api/search/rin?q=%20", None, "q", "must not be empty",
-                 id="blank-query"),
-    pytest.param("GET", "/api/user-state/rin/history?key=a%20b", None, "key",
-                 "1-64 characters of any script", id="state-key-query"),
-])
-def test_refusals_state_the_rule_not_the_regex(rin: httpx.Client, method: str, path: str,
-                                               body: Any, field: str, says: str) -> None:
+@pytest.mark.parametrize(
+    ("method", "path", "body", "field", "says"),
+    [
+        pytest.param(
+            "POST",
+            "/api/memories/rin",
+            {"content": "   "},
+            "content",
+            "must not be empty or whitespace",
+            id="blank-content",
+        ),
+        pytest.param(
+            "POST",
+            "/api/memories/rin",
+            {"content": "x", "tags": ["a,b"]},
+            "tags[0]",
+            "without a comma",
+            id="tag-with-comma",
+        ),
+        pytest.param(
+            "POST",
+            "/api/sessions/rin",
+            {"session_id": "a/b"},
+            "session_id",
+            "1-128 ASCII letters, digits or _ . : @ -",
+            id="session-id",
+        ),
+        pytest.param(
+            "POST",
+            "/api/blocks/rin",
+            {"block_name": "a b", "content": "c"},
+            "block_name",
+            "1-64 ASCII letters, digits, '_' or '-'",
+            id="block-name",
+        ),
+        # 日本 are letters too: the rule says which letters it means
+        pytest.param(
+            "POST",
+            "/api/blocks/rin",
+            {"block_name": "日本", "content": "c"},
+            "block_name",
+            "1-64 ASCII letters",
+            id="block-name-unicode",
+        ),
+        pytest.param(
+            "POST",
+            "/api/sessions/rin/s1/events",
+            {"events": [{"speaker": "u", "content": "x", "external_id": "a\nb"}]},
+            "events[0].external_id",
+            "without control characters",
+            id="external-id",
+        ),
+        pytest.param(
+            "POST",
+            "/api/sessions/rin/s1/events",
+            {"events": [{"speaker": "u", "content": "x", "external_id": 1.5}]},
+            "events[0].external_id",
+            "must be a string or an integer (a whole number, e.g. 5), got 1.5",
+            id="external-id-union",
+        ),
+        pytest.param(
+            "GET", "/api/search/rin?q=%20", None, "q", "must not be empty", id="blank-query"
+        ),
+        pytest.param(
+            "GET",
+            "/api/user-state/rin/history?key=a%20b",
+            None,
+            "key",
+            "1-64 characters of any script",
+            id="state-key-query",
+        ),
+    ],
+)
+def test_refusals_state_the_rule_not_the_regex(
+    rin: httpx.Client, method: str, path: str, body: Any, field: str, says: str
+) -> None:
     """A refused value is named by its path as sent (no pydantic union member such as
     ``external_id.constrained-str``) and the message says what is allowed, instead of
     quoting the regular expression that checks it."""
@@ -82,13 +134,18 @@ def test_refusals_state_the_rule_not_the_regex(rin: httpx.Client, method: str, p
     assert "pattern" not in error["message"] and "\\x" not in error["message"]
 
 
-@pytest.mark.parametrize(("params", "field"), [
-    ({"date_range": "z" * 5000}, "date_range"), ({"date_range": "2026-01-0" + "1" * 5000},
-                                                  "date_range"),
-    ({"valid_at": "z" * 5000}, "valid_at"), ({"valid_at": "2026-02-30" + " " * 4000}, "valid_at"),
-])
-def test_a_huge_refused_value_is_echoed_cut(rin: httpx.Client, params: dict[str, str],
-                                            field: str) -> None:
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"date_range": "z" * 5000}, "date_range"),
+        ({"date_range": "2026-01-0" + "1" * 5000}, "date_range"),
+        ({"valid_at": "z" * 5000}, "valid_at"),
+        ({"valid_at": "2026-02-30" + " " * 4000}, "valid_at"),
+    ],
+)
+def test_a_huge_refused_value_is_echoed_cut(
+    rin: httpx.Client, params: dict[str, str], field: str
+) -> None:
     """A 5,000-character date range or time came back whole in its refusal (5 KB of message);
     it is echoed cut to 80 characters, as every other refused value is."""
     error = refused(rin.get("/api/search/rin", params={"q": "x", **params}), 422)
@@ -99,8 +156,12 @@ def test_a_huge_refused_value_is_echoed_cut(rin: httpx.Client, params: dict[str,
 def test_settings_take_iana_zones_only_with_one_message(rin: httpx.Client) -> None:
     """A time zone is an IANA name. The schema used to accept ``localtime`` (the machine's own
     zone) while refusing ``posixrules`` with a message listing 600 zones."""
-    assert rin.put("/api/settings/rin", json={"context_include_blocks": True}).json()[
-        "overrides"]["context_include_blocks"] is True
+    assert (
+        rin.put("/api/settings/rin", json={"context_include_blocks": True}).json()["overrides"][
+            "context_include_blocks"
+        ]
+        is True
+    )
     for zone in ("localtime", "posixrules", "right/UTC", "Mars/Olympus"):
         error = refused(rin.put("/api/settings/rin", json={"timezone": zone}), 422)
         assert "not a known IANA time zone" in error["message"]
@@ -108,12 +169,14 @@ def test_settings_take_iana_zones_only_with_one_message(rin: httpx.Client) -> No
     assert rin.put("/api/settings/rin", json={"timezone": "Asia/Tokyo"}).status_code == 200
 
 
-@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
-                                          "multipart/form-data; boundary=x"])
-def test_a_body_that_is_not_json_is_told_to_be_json(rin: httpx.Client,
-                                                    content_type: str) -> None:
-    reply = rin.post("/api/memories/rin", content=b'{"content": "hello"}',
-                     headers={"content-type": content_type})
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
+def test_a_body_that_is_not_json_is_told_to_be_json(rin: httpx.Client, content_type: str) -> None:
+    reply = rin.post(
+        "/api/memories/rin", content=b'{"content": "hello"}', headers={"content-type": content_type}
+    )
     error = refused(reply, 422)
     assert "Content-Type: application/json" in error["message"]
     assert rin.get("/api/memories/rin").json()["memories"] == []
@@ -131,20 +194,25 @@ def test_head_is_answered_on_every_get_route(server: LiveServer, rin: httpx.Clie
 
 
 def test_an_impossible_date_range_does_not_leak_python_errors(rin: httpx.Client) -> None:
-    error = refused(rin.get("/api/search/rin", params={"q": "x", "date_range":
-                                                        "99999999999 days ago"}), 422)
+    error = refused(
+        rin.get("/api/search/rin", params={"q": "x", "date_range": "99999999999 days ago"}), 422
+    )
     assert "reaches outside the calendar (years 0001-9999)" in error["message"]
     assert "C int" not in error["message"] and "Python" not in error["message"]
 
 
-@pytest.mark.parametrize(("kind", "field", "bad"), [
-    pytest.param("session", "session_id", "talk/1", id="session-id-slash"),
-    pytest.param("event", "session_id", "talk 1", id="event-session-id-space"),
-    pytest.param("block", "block_name", "my block", id="block-name"),
-    pytest.param("state", "key", "first name", id="state-key"),
-])
+@pytest.mark.parametrize(
+    ("kind", "field", "bad"),
+    [
+        pytest.param("session", "session_id", "talk/1", id="session-id-slash"),
+        pytest.param("event", "session_id", "talk 1", id="event-session-id-space"),
+        pytest.param("block", "block_name", "my block", id="block-name"),
+        pytest.param("state", "key", "first name", id="state-key"),
+    ],
+)
 def test_an_import_refuses_names_the_api_could_not_address(
-        server: LiveServer, rin: httpx.Client, kind: str, field: str, bad: str) -> None:
+    server: LiveServer, rin: httpx.Client, kind: str, field: str, bad: str
+) -> None:
     """An export edited by hand (or written by another tool) may name a session 'talk/1': it
     used to be imported, and could then never be read, ended or erased through a path."""
     lines = exported_lines(rin, "rin")
@@ -163,13 +231,17 @@ def test_an_import_refuses_names_the_api_could_not_address(
         assert admin.get("/api/blocks/copy").json()["blocks"] == []
 
 
-@pytest.mark.parametrize(("path", "param"), [
-    pytest.param("/api/memories/rin?kind=fact", "kind", id="list-has-no-kind-filter"),
-    pytest.param("/api/search/rin?q=tea&limit=3", "limit", id="search-takes-top_k"),
-    pytest.param("/api/context/rin?budget_tokens=10", "budget_tokens", id="context-takes-none"),
-])
-def test_an_unknown_query_parameter_is_refused_not_ignored(rin: httpx.Client, path: str,
-                                                           param: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "param"),
+    [
+        pytest.param("/api/memories/rin?kind=fact", "kind", id="list-has-no-kind-filter"),
+        pytest.param("/api/search/rin?q=tea&limit=3", "limit", id="search-takes-top_k"),
+        pytest.param("/api/context/rin?budget_tokens=10", "budget_tokens", id="context-takes-none"),
+    ],
+)
+def test_an_unknown_query_parameter_is_refused_not_ignored(
+    rin: httpx.Client, path: str, param: str
+) -> None:
     """``?kind=fact`` on the list used to answer every memory, as if it had filtered."""
     error = refused(rin.get(path), 422)
     assert error["field"] == param
@@ -178,5 +250,7 @@ def test_an_unknown_query_parameter_is_refused_not_ignored(rin: httpx.Client, pa
     # the wall and the key come first: another persona's path is 403, no key is 401
     assert refused(rin.get(path.replace("/rin", "/kai")), 403)["code"] == "forbidden"
     assert refused(httpx.get(f"{rin.base_url}{path}"), 401)["code"] == "unauthorized"
-    assert rin.get("/api/search/rin", params=[("q", "tea"), ("tags", "a"), ("tags", "b")]
-                   ).status_code == 200
+    assert (
+        rin.get("/api/search/rin", params=[("q", "tea"), ("tags", "a"), ("tags", "b")]).status_code
+        == 200
+    )

@@ -13,24 +13,31 @@ def persona_routes(server: LiveServer) -> list[tuple[str, str]]:
     from omoide.api.http.app import create_app
 
     paths = create_app(server.omoide, start_workers=False).openapi()["paths"]
-    return [(method.upper(), path) for path, ops in sorted(paths.items())
-            if "{persona}" in path for method in sorted(ops)]
+    return [
+        (method.upper(), path)
+        for path, ops in sorted(paths.items())
+        if "{persona}" in path
+        for method in sorted(ops)
+    ]
 
 
 def test_every_persona_endpoint_refuses_another_personas_key(server: LiveServer) -> None:
     rin_key = server.create_persona("rin")
     server.create_persona("kai")
     with server.client(rin_key) as rin:
-        key = rin.post("/api/memories/rin", json={"content": "Rin's diary"}).json()[
-            "memory"]["key"]
+        key = rin.post("/api/memories/rin", json={"content": "Rin's diary"}).json()["memory"]["key"]
     routes = persona_routes(server)
     assert len(routes) >= 8
     with server.client(rin_key) as rin:
         for method, path in routes:
             url = re.sub(r"\{persona\}", "kai", path)
             url = re.sub(r"\{[a-z_]+\}", key, url)
-            reply = rin.request(method, url, params={"q": "diary", "key": "name"},
-                                json={"content": "x", "name": "x"})
+            reply = rin.request(
+                method,
+                url,
+                params={"q": "diary", "key": "name"},
+                json={"content": "x", "name": "x"},
+            )
             assert reply.status_code == 403, (method, path, reply.status_code)
             assert reply.json()["error"]["code"] == "forbidden"
 
@@ -39,8 +46,7 @@ def test_other_personas_memory_is_invisible_even_by_key(server: LiveServer) -> N
     rin_key = server.create_persona("rin")
     kai_key = server.create_persona("kai")
     with server.client(rin_key) as rin:
-        key = rin.post("/api/memories/rin", json={"content": "Rin's diary"}).json()[
-            "memory"]["key"]
+        key = rin.post("/api/memories/rin", json={"content": "Rin's diary"}).json()["memory"]["key"]
     with server.client(kai_key) as kai:
         assert kai.get(f"/api/memories/kai/{key}").status_code == 404
         assert kai.get("/api/search/kai", params={"q": "diary"}).json()["results"] == []

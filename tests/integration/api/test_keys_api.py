@@ -17,9 +17,16 @@ from omoide.errors import InvalidInput
 from omoide.service.auth import hash_key
 from omoide.wiring import Omoide
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {},
-    "clientInfo": {"name": "test", "version": "0"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
@@ -35,8 +42,10 @@ def test_a_persona_issues_lists_and_revokes_its_own_keys(server: LiveServer) -> 
         listed = rin.get("/api/personas/rin/keys").json()["keys"]
     assert [k["key_id"] for k in listed][-1] == body["key_id"]
     assert len(listed) == 2 and all(k["revoked_at"] is None for k in listed)
-    assert all(set(k) == {"key_id", "fingerprint", "created_at", "last_used_at", "revoked_at"}
-               for k in listed)
+    assert all(
+        set(k) == {"key_id", "fingerprint", "created_at", "last_used_at", "revoked_at"}
+        for k in listed
+    )
     with server.client(second) as rin2:
         assert rin2.get("/api/memories/rin").status_code == 200
         revoked = rin2.delete(f"/api/personas/rin/keys/{listed[0]['key_id']}")
@@ -102,8 +111,9 @@ def test_a_revoked_key_stops_working_on_mcp_at_once(server: LiveServer) -> None:
                 await client.call_tool("memory_search", {"query": "revocation"})
 
     anyio.run(scenario)
-    reply = httpx.post(f"{server.url}/mcp", json=INITIALIZE,
-                       headers={**ACCEPT, "Authorization": f"Bearer {key}"})
+    reply = httpx.post(
+        f"{server.url}/mcp", json=INITIALIZE, headers={**ACCEPT, "Authorization": f"Bearer {key}"}
+    )
     assert reply.status_code == 401
 
 
@@ -113,8 +123,11 @@ def test_last_use_is_written_at_most_once_a_minute(server: LiveServer, clock: Fi
 
     def last_used() -> str | None:
         server.omoide.auth.flush()
-        row = store.db.conn().execute("SELECT last_used_at FROM api_keys WHERE key_hash = ?",
-                                      (hash_key(key),)).fetchone()
+        row = (
+            store.db.conn()
+            .execute("SELECT last_used_at FROM api_keys WHERE key_hash = ?", (hash_key(key),))
+            .fetchone()
+        )
         return row[0]
 
     assert last_used() is None

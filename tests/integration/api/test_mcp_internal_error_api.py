@@ -13,9 +13,16 @@ from omoide_testing import LiveServer
 
 from omoide.api.mcp import http as mcp_http
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {},
-    "clientInfo": {"name": "test", "version": "0"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 7,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 
@@ -29,34 +36,42 @@ async def _fail_async(*_: Any, **__: Any) -> Any:
 
 @pytest.mark.parametrize("where", ["key lookup", "SDK"])
 def test_an_unexpected_error_under_mcp_is_a_json_rpc_internal_error(
-        server: LiveServer, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
     key = server.create_persona("rin")
     if where == "key lookup":  # before the SDK: the endpoint's own Bearer check
         monkeypatch.setattr(mcp_http, "persona_for_key", _fail)
     else:  # inside the SDK's transport
         monkeypatch.setattr(StreamableHTTPSessionManager, "handle_request", _fail_async)
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        reply = client.post("/mcp", json=INITIALIZE,
-                            headers={**ACCEPT, "Authorization": f"Bearer {key}"})
+        reply = client.post(
+            "/mcp", json=INITIALIZE, headers={**ACCEPT, "Authorization": f"Bearer {key}"}
+        )
     assert reply.status_code == 500
     assert reply.headers["content-type"].startswith("application/json")
-    assert reply.json() == {"jsonrpc": "2.0", "id": None, "error": {
-        "code": -32603, "message": "internal error; see the server log"}}
+    assert reply.json() == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32603, "message": "internal error; see the server log"},
+    }
     assert "Traceback" not in reply.text and "injected" not in reply.text
     monkeypatch.undo()
     # the fault gone, /mcp answers again
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        again = client.post("/mcp", json=INITIALIZE,
-                            headers={**ACCEPT, "Authorization": f"Bearer {key}"})
+        again = client.post(
+            "/mcp", json=INITIALIZE, headers={**ACCEPT, "Authorization": f"Bearer {key}"}
+        )
     assert again.status_code == 200, again.text
 
 
 def test_an_unexpected_error_in_the_api_keeps_the_api_error_body(
-        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     key = server.create_persona("rin")
     monkeypatch.setattr(server.omoide.search, "search", _fail)
-    with httpx.Client(base_url=server.url, timeout=30,
-                      headers={"Authorization": f"Bearer {key}"}) as client:
+    with httpx.Client(
+        base_url=server.url, timeout=30, headers={"Authorization": f"Bearer {key}"}
+    ) as client:
         reply = client.get("/api/search/rin", params={"q": "tea"})
     assert reply.status_code == 500
     assert reply.json()["error"]["code"] == "internal"

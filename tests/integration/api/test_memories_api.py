@@ -30,23 +30,39 @@ def test_persona_creation_shows_the_key_once(server: LiveServer) -> None:
 
 def test_keys_are_stored_hashed(server: LiveServer) -> None:
     key = server.create_persona("rin")
-    stored = [r[0] for r in server.omoide.store.db.conn().execute(
-        "SELECT key_hash FROM api_keys")]
+    stored = [r[0] for r in server.omoide.store.db.conn().execute("SELECT key_hash FROM api_keys")]
     assert key not in stored
     assert all(len(h) == 64 for h in stored)
 
 
 def test_memory_lifecycle(rin: httpx.Client, server: LiveServer) -> None:
-    created = rin.post("/api/memories/rin", json={
-        "content": "User lives in Tokyo", "importance": 0.7, "tags": ["home"],
-        "emotion_intensity": 0.8, "kind": "fact", "valid_from": "2026-01-01"})
+    created = rin.post(
+        "/api/memories/rin",
+        json={
+            "content": "User lives in Tokyo",
+            "importance": 0.7,
+            "tags": ["home"],
+            "emotion_intensity": 0.8,
+            "kind": "fact",
+            "valid_from": "2026-01-01",
+        },
+    )
     assert created.status_code == 201
     memory = created.json()["memory"]
     assert created.json()["status"] == "created"
     assert (memory["importance"], memory["stability"], memory["kind"]) == (0.7, 10.0, "fact")
     key = memory["key"]
-    for field in ("strength", "stability", "access_count", "last_accessed", "valid_from",
-                  "valid_until", "superseded_by", "summary_ref", "status"):
+    for field in (
+        "strength",
+        "stability",
+        "access_count",
+        "last_accessed",
+        "valid_from",
+        "valid_until",
+        "superseded_by",
+        "summary_ref",
+        "status",
+    ):
         assert field in memory
 
     duplicate = rin.post("/api/memories/rin", json={"content": "User lives in Tokyo."})
@@ -80,11 +96,12 @@ def test_memory_lifecycle(rin: httpx.Client, server: LiveServer) -> None:
 def test_search_with_filters_over_http(rin: httpx.Client) -> None:
     rin.post("/api/memories/rin", json={"content": "Trip to Kyoto", "tags": ["travel", "a"]})
     rin.post("/api/memories/rin", json={"content": "Trip to Osaka", "tags": ["travel"]})
-    reply = rin.get("/api/search/rin", params=[("q", "trip"), ("tags", "travel,a"),
-                                               ("date_range", "today"), ("mode", "hybrid")])
+    reply = rin.get(
+        "/api/search/rin",
+        params=[("q", "trip"), ("tags", "travel,a"), ("date_range", "today"), ("mode", "hybrid")],
+    )
     assert [r["content"] for r in reply.json()["results"]] == ["Trip to Kyoto"]
-    reply = rin.get("/api/search/rin", params=[("q", "trip"), ("tags", "travel"),
-                                               ("tags", "a")])
+    reply = rin.get("/api/search/rin", params=[("q", "trip"), ("tags", "travel"), ("tags", "a")])
     assert [r["content"] for r in reply.json()["results"]] == ["Trip to Kyoto"]
 
 
@@ -98,19 +115,23 @@ def test_an_unreadable_date_range_is_a_422_naming_the_field(rin: httpx.Client) -
     assert error["message"].startswith('cannot read "sometime soon" as a date range')
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    pytest.param({"content": ""}, "content", id="empty"),
-    pytest.param({"content": " "}, "content", id="blank"),
-    pytest.param({"content": "x" * 50_001}, "content", id="too-long"),
-    pytest.param({"content": "ok", "tags": [str(i) for i in range(21)]}, "tags", id="tags"),
-    pytest.param({"content": "ok", "tags": ["x" * 65]}, "tags[0]", id="tag-length"),
-    pytest.param({"content": "ok", "importance": 1.01}, "importance", id="importance"),
-    pytest.param({"content": "ok", "emotion_intensity": -1}, "emotion_intensity",
-                 id="intensity"),
-    pytest.param({"content": "ok", "valid_until": "31/12/2026"}, "valid_until", id="date"),
-    pytest.param({"content": "ok", "colour": "red"}, "colour", id="unknown-field"),
-    pytest.param({}, "content", id="missing-content"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        pytest.param({"content": ""}, "content", id="empty"),
+        pytest.param({"content": " "}, "content", id="blank"),
+        pytest.param({"content": "x" * 50_001}, "content", id="too-long"),
+        pytest.param({"content": "ok", "tags": [str(i) for i in range(21)]}, "tags", id="tags"),
+        pytest.param({"content": "ok", "tags": ["x" * 65]}, "tags[0]", id="tag-length"),
+        pytest.param({"content": "ok", "importance": 1.01}, "importance", id="importance"),
+        pytest.param(
+            {"content": "ok", "emotion_intensity": -1}, "emotion_intensity", id="intensity"
+        ),
+        pytest.param({"content": "ok", "valid_until": "31/12/2026"}, "valid_until", id="date"),
+        pytest.param({"content": "ok", "colour": "red"}, "colour", id="unknown-field"),
+        pytest.param({}, "content", id="missing-content"),
+    ],
+)
 def test_create_rejects_bad_input_with_422(rin: httpx.Client, body: dict, field: str) -> None:
     reply = rin.post("/api/memories/rin", json=body)
     assert reply.status_code == 422
@@ -119,8 +140,9 @@ def test_create_rejects_bad_input_with_422(rin: httpx.Client, body: dict, field:
 
 
 def test_importance_change_is_refused(rin: httpx.Client) -> None:
-    key = rin.post("/api/memories/rin", json={"content": "x1", "importance": 0.3}).json()[
-        "memory"]["key"]
+    key = rin.post("/api/memories/rin", json={"content": "x1", "importance": 0.3}).json()["memory"][
+        "key"
+    ]
     reply = rin.patch(f"/api/memories/rin/{key}", json={"importance": 0.9})
     assert reply.status_code == 409  # a conflict with the memory's state, not a bad field
     assert "immutable" in reply.json()["error"]["message"]
@@ -128,8 +150,7 @@ def test_importance_change_is_refused(rin: httpx.Client) -> None:
 
 @pytest.mark.parametrize("raw", [b"", b"{not json", b"[1, 2]", b'"text"'])
 def test_malformed_bodies_are_422(rin: httpx.Client, raw: bytes) -> None:
-    reply = rin.post("/api/memories/rin", content=raw,
-                     headers={"Content-Type": "application/json"})
+    reply = rin.post("/api/memories/rin", content=raw, headers={"Content-Type": "application/json"})
     assert reply.status_code == 422
     assert reply.json()["error"]["code"] == "invalid_input"
 
@@ -172,8 +193,7 @@ def test_health_metrics_and_docs(server: LiveServer) -> None:
         assert "/api/memories/{persona}" in anonymous.get("/openapi.json").json()["paths"]
     with server.admin() as admin:
         text = admin.get("/metrics").text
-    assert 'omoide_http_requests_total{method="POST",route="/api/personas",status="201"} 1' \
-        in text
+    assert 'omoide_http_requests_total{method="POST",route="/api/personas",status="201"} 1' in text
     assert 'omoide_memories{persona="rin"} 0' in text
     assert "omoide_job_queue_depth 0" in text
     assert "omoide_http_request_seconds_bucket" in text

@@ -26,8 +26,7 @@ TURNS = [
 def test_each_note_carries_its_date_once(server: LiveServer) -> None:
     key = server.create_persona("ken")
     with server.client(key) as client:
-        notes = chat_notes(client, server.omoide, "ken", "s-dates", TURNS, start=SAID,
-                           step_s=20)
+        notes = chat_notes(client, server.omoide, "ken", "s-dates", TURNS, start=SAID, step_s=20)
     contents = [n["content"] for n in notes]
     assert len(contents) >= 4, contents
     for content in contents:

@@ -13,15 +13,16 @@ from omoide.wiring import Omoide
 # The document is built from the routes' declarations; no store is read.
 pytestmark = pytest.mark.sqlite_only
 
-NO_BODY = {("POST", "/api/sessions/{persona}/{session_id}/end"),
-           ("POST", "/api/context/{persona}/session"),
-           ("POST", "/api/personas/{name}/keys")}
+NO_BODY = {
+    ("POST", "/api/sessions/{persona}/{session_id}/end"),
+    ("POST", "/api/context/{persona}/session"),
+    ("POST", "/api/personas/{name}/keys"),
+}
 
 
 def operations(app: Omoide) -> list[tuple[str, str, dict[str, Any]]]:
     paths = create_app(app, start_workers=False).openapi()["paths"]
-    return [(method.upper(), path, op) for path, ops in paths.items()
-            for method, op in ops.items()]
+    return [(method.upper(), path, op) for path, ops in paths.items() for method, op in ops.items()]
 
 
 def test_every_write_declares_its_request_body(app: Omoide) -> None:
@@ -78,10 +79,26 @@ def test_the_published_not_blank_pattern_is_the_servers_rule(app: Omoide) -> Non
 
     schemas = create_app(app, start_workers=False).openapi()["components"]["schemas"]
     pattern = schemas["MemoryCreate"]["properties"]["content"]["pattern"]
-    samples = ["\u200b", "\ufeff", "\U000e0001", "\U000e0041\U000e007f", "\U000e0100",
-               "\U000e01ef", "\U0001d173", "\U0001d17a", "\U00013430", "\U0001343f",
-               "\U0001bca0", "\U0001bca3", "\U0001f600", "\U00020000", "\U000110bd", "a",
-               " \u3000", "\U000e0080"]
+    samples = [
+        "\u200b",
+        "\ufeff",
+        "\U000e0001",
+        "\U000e0041\U000e007f",
+        "\U000e0100",
+        "\U000e01ef",
+        "\U0001d173",
+        "\U0001d17a",
+        "\U00013430",
+        "\U0001343f",
+        "\U0001bca0",
+        "\U0001bca3",
+        "\U0001f600",
+        "\U00020000",
+        "\U000110bd",
+        "a",
+        " \u3000",
+        "\U000e0080",
+    ]
     for sample in samples:
         assert (re.search(pattern, sample) is None) == is_blank(sample), ascii(sample)
     assert is_blank("\U000e0001\U0001d173 ") and not is_blank("\U0001f600")
@@ -90,8 +107,13 @@ def test_the_published_not_blank_pattern_is_the_servers_rule(app: Omoide) -> Non
 _JSON_VALUE = "#/components/schemas/JsonValue"
 
 
-def _untyped(schema: dict[str, Any], components: dict[str, Any], where: str,
-             seen: frozenset[str] = frozenset(), free_form: bool = False) -> list[str]:
+def _untyped(
+    schema: dict[str, Any],
+    components: dict[str, Any],
+    where: str,
+    seen: frozenset[str] = frozenset(),
+    free_form: bool = False,
+) -> list[str]:
     """Places in ``schema`` that say only "an object" or "an array": no properties, no
     typed additionalProperties, no items (a client cannot tell what it sends or gets). A map
     of any JSON values is allowed only where the description says it is free-form."""
@@ -99,8 +121,7 @@ def _untyped(schema: dict[str, Any], components: dict[str, Any], where: str,
         if schema["$ref"] == _JSON_VALUE:  # any JSON value, defined once
             return []
         name = schema["$ref"].rsplit("/", 1)[-1]
-        return [] if name in seen else _untyped(components[name], components, where,
-                                                seen | {name})
+        return [] if name in seen else _untyped(components[name], components, where, seen | {name})
     free_form = free_form or "free-form" in schema.get("description", "").lower()
     found = []
     extra = schema.get("additionalProperties")
@@ -140,18 +161,28 @@ def test_no_body_is_an_untyped_object_or_array(app: Omoide) -> None:
     reply's omoide object were each just "an object" (schema26). Every body now names its
     fields; the caller's own metadata is the one free-form map, and says so."""
     components = create_app(app, start_workers=False).openapi()["components"]["schemas"]
-    untyped = [place for where, schema in _bodies(app)
-               for place in _untyped(schema, components, where)]
+    untyped = [
+        place for where, schema in _bodies(app) for place in _untyped(schema, components, where)
+    ]
     assert untyped == []
 
 
 def test_the_walker_finds_an_untyped_reply() -> None:
-    components = {"Out": {"type": "object", "properties": {
-        "a": {"type": "object", "additionalProperties": True},
-        "b": {"type": "object", "additionalProperties": {"$ref": _JSON_VALUE}},
-        "c": {"type": "object", "additionalProperties": {"$ref": _JSON_VALUE},
-              "description": "Free-form: anything"},
-        "d": {"type": "array", "items": {"type": "object"}}}}}
+    components = {
+        "Out": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "object", "additionalProperties": True},
+                "b": {"type": "object", "additionalProperties": {"$ref": _JSON_VALUE}},
+                "c": {
+                    "type": "object",
+                    "additionalProperties": {"$ref": _JSON_VALUE},
+                    "description": "Free-form: anything",
+                },
+                "d": {"type": "array", "items": {"type": "object"}},
+            },
+        }
+    }
     found = _untyped({"$ref": "#/components/schemas/Out"}, components, "r")
     assert found == ["r.a", "r.b (any JSON values, not described as free-form)", "r.d.items"]
 
@@ -165,7 +196,12 @@ def test_every_write_under_a_persona_documents_the_409_of_a_raced_erase(app: Omo
     (test_hostile_found: the store's foreign key, once a 500); the document listed 409 only
     where another conflict had been seen, so a generated client met an undeclared status on
     create memory, open and end session, state, context, blocks and keys (probe 23)."""
-    missing = [(method, path) for method, path, op in operations(app)
-               if method in ("POST", "PUT", "PATCH", "DELETE") and "{" in path
-               and (method, path) not in _NO_RACE and "409" not in op["responses"]]
+    missing = [
+        (method, path)
+        for method, path, op in operations(app)
+        if method in ("POST", "PUT", "PATCH", "DELETE")
+        and "{" in path
+        and (method, path) not in _NO_RACE
+        and "409" not in op["responses"]
+    ]
     assert missing == []

@@ -15,7 +15,8 @@ from omoide.store.sqlite.keys import KeyStore
 
 
 def test_a_failure_after_the_persona_row_leaves_no_persona_and_no_key(
-        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The key is written, then the write fails before it commits: no persona "kai", no key of
     it; the same request once the fault is gone gives 201 and a key that works. (The client
     sees the 500, or no answer when uvicorn closes the connection first.)"""

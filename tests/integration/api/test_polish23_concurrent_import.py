@@ -10,8 +10,12 @@ from typing import Any
 
 from omoide_testing import LiveServer, exported_lines
 
-TURNS = [{"role": "user", "content": f"Turn {i}: I keep bees on the roof."} if i % 2 == 0 else
-         {"role": "assistant", "content": f"Turn {i}: how many hives?"} for i in range(12)]
+TURNS = [
+    {"role": "user", "content": f"Turn {i}: I keep bees on the roof."}
+    if i % 2 == 0
+    else {"role": "assistant", "content": f"Turn {i}: how many hives?"}
+    for i in range(12)
+]
 
 
 def _at_once(server: LiveServer, key: str, send: Any, n: int = 4) -> list[dict[str, Any]]:
@@ -28,8 +32,9 @@ def _at_once(server: LiveServer, key: str, send: Any, n: int = 4) -> list[dict[s
 def test_identical_chat_imports_at_once_count_each_turn_once(server: LiveServer) -> None:
     key = server.create_persona("rin")
     body = json.dumps({"title": "Bees", "messages": TURNS}).encode()
-    reports = _at_once(server, key, lambda c: c.post("/api/import/rin", params={
-        "source": "chat"}, content=body))
+    reports = _at_once(
+        server, key, lambda c: c.post("/api/import/rin", params={"source": "chat"}, content=body)
+    )
     assert sum(r["events"] for r in reports) == len(TURNS), reports
     handle = server.omoide.store.sessions("rin")
     stored = handle.events_after(handle.get(reports[0]["session_ids"][0]), 0)
@@ -41,21 +46,34 @@ def test_identical_export_imports_at_once_count_each_session_once(server: LiveSe
     with server.client(key) as src:
         for s in range(3):
             assert src.post("/api/sessions/src", json={"session_id": f"s{s}"}).status_code == 201
-            events = [{"speaker": "Ken" if t["role"] == "user" else "Rin", "role": t["role"],
-                       "content": f"{t['content']} ({s})"} for t in TURNS]
-            assert src.post(f"/api/sessions/src/s{s}/events",
-                            json={"events": events}).status_code in (200, 201)
-        assert src.post("/api/memories/src", json={"content": "Ken keeps bees."}
-                        ).status_code == 201
+            events = [
+                {
+                    "speaker": "Ken" if t["role"] == "user" else "Rin",
+                    "role": t["role"],
+                    "content": f"{t['content']} ({s})",
+                }
+                for t in TURNS
+            ]
+            assert src.post(
+                f"/api/sessions/src/s{s}/events", json={"events": events}
+            ).status_code in (200, 201)
+        assert src.post("/api/memories/src", json={"content": "Ken keeps bees."}).status_code == 201
         lines = exported_lines(src, "src")
     body = "\n".join(json.dumps(r) for r in lines).encode()
     sessions = sum(1 for r in lines if r["type"] == "session")
     memories = sum(1 for r in lines if r["type"] == "memory")
     turns = sum(1 for r in lines if r["type"] == "event")
     target = server.create_persona("copy")
-    reports = _at_once(server, target, lambda c: c.post(
-        "/api/import/copy", params={"merge": "true"}, content=body,
-        headers={"content-type": "application/x-ndjson"}))
+    reports = _at_once(
+        server,
+        target,
+        lambda c: c.post(
+            "/api/import/copy",
+            params={"merge": "true"},
+            content=body,
+            headers={"content-type": "application/x-ndjson"},
+        ),
+    )
     assert sum(r["sessions"] for r in reports) == sessions, reports
     assert sum(r["events"] for r in reports) == turns, reports
     assert sum(r["memories"] for r in reports) == memories, reports

@@ -10,21 +10,28 @@ from omoide_testing import LiveServer, exported_lines, import_lines, refused
 
 @pytest.mark.parametrize("blank", ["", "   ", "\u200b"])
 def test_a_blank_emotion_label_is_refused_on_create_and_on_update(
-        server: LiveServer, blank: str) -> None:
+    server: LiveServer, blank: str
+) -> None:
     key = server.create_persona("rin")
     with server.client(key) as rin:
-        error = refused(rin.post("/api/memories/rin", json={"content": "Ken likes tea.",
-                                                            "emotion_type": blank}), 422)
+        error = refused(
+            rin.post(
+                "/api/memories/rin", json={"content": "Ken likes tea.", "emotion_type": blank}
+            ),
+            422,
+        )
         assert error["field"] == "emotion_type", error
         assert rin.get("/api/memories/rin").json()["memories"] == []
-        made = rin.post("/api/memories/rin", json={"content": "Ken likes tea.",
-                                                   "emotion_type": " joy "})
+        made = rin.post(
+            "/api/memories/rin", json={"content": "Ken likes tea.", "emotion_type": " joy "}
+        )
         assert made.status_code == 201, made.text
         memory_key = made.json()["memory"]["key"]
         shown = rin.get(f"/api/memories/rin/{memory_key}").json()
         assert shown["emotion_type"] == "joy", shown  # trimmed, as tags are
-        error = refused(rin.patch(f"/api/memories/rin/{memory_key}",
-                                  json={"emotion_type": blank}), 422)
+        error = refused(
+            rin.patch(f"/api/memories/rin/{memory_key}", json={"emotion_type": blank}), 422
+        )
         assert error["field"] == "emotion_type", error
         assert rin.get(f"/api/memories/rin/{memory_key}").json()["emotion_type"] == "joy"
         cleared = rin.patch(f"/api/memories/rin/{memory_key}", json={"emotion_type": None})
@@ -36,8 +43,12 @@ def test_an_export_holding_an_empty_label_imports_it_as_none(server: LiveServer)
     """Stores written before this kept "" labels; their exports must still restore."""
     key = server.create_persona("rin")
     with server.client(key) as rin:
-        assert rin.post("/api/memories/rin", json={"content": "Ken likes tea.",
-                                                   "emotion_type": "joy"}).status_code == 201
+        assert (
+            rin.post(
+                "/api/memories/rin", json={"content": "Ken likes tea.", "emotion_type": "joy"}
+            ).status_code
+            == 201
+        )
         lines = [dict(r) for r in exported_lines(rin, "rin")]
     memory = next(r for r in lines if r["type"] == "memory")
     memory["emotion_type"] = ""

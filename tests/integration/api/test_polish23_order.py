@@ -10,13 +10,17 @@ from omoide_testing import LiveServer
 BAD_JSON = b'{"content": "Ken likes tea.",'
 
 
-@pytest.mark.parametrize("body, content_type", [
-    (BAD_JSON, "application/json"),
-    (b'{"content": NaN}', "application/json"),
-    (b"content=Ken+likes+tea", "application/x-www-form-urlencoded"),
-])
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (BAD_JSON, "application/json"),
+        (b'{"content": NaN}', "application/json"),
+        (b"content=Ken+likes+tea", "application/x-www-form-urlencoded"),
+    ],
+)
 def test_a_refused_body_is_judged_after_the_route_and_the_key(
-        server: LiveServer, body: bytes, content_type: str) -> None:
+    server: LiveServer, body: bytes, content_type: str
+) -> None:
     """A body the guard refuses used to be answered 422 before routing and login: a typo'd
     route said 'request body: not valid JSON' instead of 404, and no key at all got 422
     instead of 401. Now: 404, 401, 403, then 422 for the caller who may write."""
@@ -34,8 +38,9 @@ def test_a_refused_body_is_judged_after_the_route_and_the_key(
     with server.client() as anonymous:
         nobody = anonymous.post("/api/memories/rin", content=body, headers=headers)
         assert nobody.status_code == 401, nobody.text
-        assert anonymous.post("/v1/chat/completions", content=body,
-                              headers=headers).status_code == 401
+        assert (
+            anonymous.post("/v1/chat/completions", content=body, headers=headers).status_code == 401
+        )
     with server.client(other) as kai:
         assert kai.post("/api/memories/rin", content=body, headers=headers).status_code == 403
     with server.client(key) as rin:  # nothing was written by any of them
@@ -45,8 +50,11 @@ def test_a_refused_body_is_judged_after_the_route_and_the_key(
 def test_the_refusal_still_names_the_field(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as rin:
-        reply = rin.post("/api/memories/rin", content=b'{"content": "a\\u0000b"}',
-                         headers={"content-type": "application/json"})
+        reply = rin.post(
+            "/api/memories/rin",
+            content=b'{"content": "a\\u0000b"}',
+            headers={"content-type": "application/json"},
+        )
     assert reply.status_code == 422 and reply.json()["error"]["field"] == "content", reply.text
 
 
@@ -54,6 +62,5 @@ def test_an_oversized_body_is_still_a_413_before_anything(server: LiveServer) ->
     big = b'{"content": "' + b"x" * (server.omoide.settings.max_body_bytes + 10) + b'"}'
     with server.client() as anonymous:
         for path in ("/api/memories/rin", "/api/nowhere"):
-            reply = anonymous.post(path, content=big,
-                                   headers={"content-type": "application/json"})
+            reply = anonymous.post(path, content=big, headers={"content-type": "application/json"})
             assert reply.status_code == 413, reply.text

@@ -14,10 +14,10 @@ def test_full_width_numbers_in_the_query_read_as_ascii(server: LiveServer) -> No
         for text in ("Ken lives in Osaka.", "Ken likes tea.", "Ken plays chess."):
             assert rin.post("/api/memories/rin", json={"content": text}).status_code == 201
         asked = {"q": "Ken", "mode": "keyword"}
-        plain = rin.get("/api/search/rin", params={**asked, "top_k": "2",
-                                                    "min_importance": "0.0"})
-        wide = rin.get("/api/search/rin", params={**asked, "top_k": "２",
-                                                   "min_importance": "０．０"})
+        plain = rin.get("/api/search/rin", params={**asked, "top_k": "2", "min_importance": "0.0"})
+        wide = rin.get(
+            "/api/search/rin", params={**asked, "top_k": "２", "min_importance": "０．０"}
+        )
         assert plain.status_code == wide.status_code == 200, wide.text
         assert len(wide.json()["results"]) == 2
         assert wide.json()["results"] == plain.json()["results"]
@@ -34,10 +34,13 @@ def test_full_width_numbers_in_the_query_read_as_ascii(server: LiveServer) -> No
 def test_text_parameters_keep_their_full_width_digits(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as rin:
-        assert rin.post("/api/memories/rin", json={"content": "月８回 tea with Ken.",
-                                                   "kind": "fact"}).status_code == 201
-        found = rin.get("/api/search/rin", params={"q": "８", "mode": "keyword",
-                                                   "top_k": "１"})
+        assert (
+            rin.post(
+                "/api/memories/rin", json={"content": "月８回 tea with Ken.", "kind": "fact"}
+            ).status_code
+            == 201
+        )
+        found = rin.get("/api/search/rin", params={"q": "８", "mode": "keyword", "top_k": "１"})
         assert found.status_code == 200, found.text
         assert found.json()["query"] == "８", found.json()  # the text as sent
         assert len(found.json()["results"]) == 1

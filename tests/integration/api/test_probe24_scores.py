@@ -16,9 +16,13 @@ from omoide_testing import LiveServer
 
 from omoide.cli import main
 
-FACTS = ["The user lives in Tokyo with two cats.", "The user's favourite food is ramen.",
-         "The user works as a nurse at a hospital.", "The user plays the saxophone.",
-         "The user's sister is called Aiko."]
+FACTS = [
+    "The user lives in Tokyo with two cats.",
+    "The user's favourite food is ramen.",
+    "The user works as a nurse at a hospital.",
+    "The user plays the saxophone.",
+    "The user's sister is called Aiko.",
+]
 QUERY = "where does the user live"
 
 
@@ -28,8 +32,7 @@ def _rin_with_facts(server: LiveServer) -> tuple[str, list[dict[str, Any]]]:
     with server.client(key) as rin:
         for fact in FACTS:
             assert rin.post("/api/memories/rin", json={"content": fact}).status_code == 201
-        return key, rin.get("/api/search/rin", params={"q": QUERY, "top_k": 5}
-                            ).json()["results"]
+        return key, rin.get("/api/search/rin", params={"q": QUERY, "top_k": 5}).json()["results"]
 
 
 def test_every_rendering_shows_the_similarity_beside_the_score(server: LiveServer) -> None:
@@ -53,16 +56,16 @@ def test_every_rendering_shows_the_similarity_beside_the_score(server: LiveServe
 
 
 @pytest.mark.sqlite_only
-def test_the_cli_prints_score_then_similarity(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cli_prints_score_then_similarity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
     monkeypatch.setenv("OMOIDE_DATA", str(tmp_path / "data"))
     runner = CliRunner()
     assert runner.invoke(main, ["persona", "create", "rin"]).exit_code == 0
     for fact in FACTS:
         assert runner.invoke(main, ["memory", "add", "-p", "rin", fact]).exit_code == 0
-    lines = runner.invoke(main, ["search", "-p", "rin", QUERY, "--top-k", "5"]
-                          ).output.splitlines()
+    lines = runner.invoke(main, ["search", "-p", "rin", QUERY, "--top-k", "5"]).output.splitlines()
     assert len(lines) == 5, lines
     score, similarity, memory_key = lines[-1].split()[:3]
     assert score == "0.000" and float(similarity) != 0.0 and memory_key.startswith("mem_")
@@ -76,8 +79,7 @@ def test_the_dashboard_search_shows_the_similarity_beside_the_score(server: Live
         page = client.get("/login")
         csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
         assert csrf is not None
-        assert client.post("/login", data={"key": key, "csrf": csrf.group(1)}
-                           ).status_code == 303
+        assert client.post("/login", data={"key": key, "csrf": csrf.group(1)}).status_code == 303
         found = client.get("/p/rin/memories", params={"q": QUERY})
     shown = re.findall(r"similarity (-?[0-9.]+)</span>", found.text)
     assert len(shown) == len(FACTS), found.text[:2000]

@@ -31,6 +31,5 @@ def test_concurrent_session_begins_leave_one_open_session(server: LiveServer) ->
             sessions = rin.get("/api/sessions/rin", params={"limit": 1000}).json()["sessions"]
             still_open = [s["session_id"] for s in sessions if s["ended_at"] is None]
             assert len(still_open) == 1, sessions
-            assert {s["ended_by"] for s in sessions if s["ended_at"] is not None} <= \
-                {"new_session"}
+            assert {s["ended_by"] for s in sessions if s["ended_at"] is not None} <= {"new_session"}
     assert set(statuses) == {201} and len(statuses) == 36

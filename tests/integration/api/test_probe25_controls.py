@@ -21,21 +21,26 @@ def rin(server: LiveServer) -> Iterator[httpx.Client]:
         yield client
 
 
-@pytest.mark.parametrize("control", ["\x1b", "\x07", "\t", "\n", "\x7f", "\x85", "\x9b",
-                                     "\u202e", "\u2067"])
+@pytest.mark.parametrize(
+    "control", ["\x1b", "\x07", "\t", "\n", "\x7f", "\x85", "\x9b", "\u202e", "\u2067"]
+)
 def test_a_tag_or_emotion_label_with_a_control_character_is_refused(
-        rin: httpx.Client, control: str) -> None:
-    for body, field in (({"content": "Ken drinks tea.", "tags": [f"te{control}a"]}, "tags[0]"),
-                        ({"content": "Ken drinks tea.", "emotion_type": f"jo{control}y"},
-                         "emotion_type")):
+    rin: httpx.Client, control: str
+) -> None:
+    for body, field in (
+        ({"content": "Ken drinks tea.", "tags": [f"te{control}a"]}, "tags[0]"),
+        ({"content": "Ken drinks tea.", "emotion_type": f"jo{control}y"}, "emotion_type"),
+    ):
         refused = rin.post("/api/memories/rin", json=body)
         assert refused.status_code == 422, refused.text
         error = refused.json()["error"]
         assert error["field"] == field, error
         assert "control character" in error["message"]
     assert rin.get("/api/memories/rin").json()["memories"] == []
-    made = rin.post("/api/memories/rin", json={"content": "Ken drinks tea.",
-                                               "tags": ["  tea\n"], "emotion_type": "\tjoy "})
+    made = rin.post(
+        "/api/memories/rin",
+        json={"content": "Ken drinks tea.", "tags": ["  tea\n"], "emotion_type": "\tjoy "},
+    )
     assert made.status_code == 201, made.text  # white space around is trimmed, as before
     key = made.json()["memory"]["key"]
     assert made.json()["memory"]["tags"] == ["tea"]
@@ -58,11 +63,13 @@ def test_mcp_refuses_control_characters_naming_the_argument(server: LiveServer) 
 
     async def scenario() -> None:
         async with http_client(server.url, key) as client:
-            said = await tool_error(client, "memory_create", content="Ken drinks tea.",
-                                    tags=["te\x1ba"])
+            said = await tool_error(
+                client, "memory_create", content="Ken drinks tea.", tags=["te\x1ba"]
+            )
             assert "tags" in said and "control character (U+001B" in said
-            said = await tool_error(client, "memory_create", content="Ken drinks tea.",
-                                    emotion_type="jo\u202ey")
+            said = await tool_error(
+                client, "memory_create", content="Ken drinks tea.", emotion_type="jo\u202ey"
+            )
             assert "emotion_type" in said and "U+202E" in said
             said = await tool_error(client, "update_context", user_info={"name": "Ke\x07n"})
             assert "name" in said and "U+0007" in said
@@ -72,9 +79,12 @@ def test_mcp_refuses_control_characters_naming_the_argument(server: LiveServer) 
 
 
 def test_an_older_export_with_control_characters_imports_them_as_spaces(
-        server: LiveServer, rin: httpx.Client) -> None:
-    made = rin.post("/api/memories/rin", json={"content": "Ken drinks green tea.",
-                                               "tags": ["tea", "drink"], "emotion_type": "joy"})
+    server: LiveServer, rin: httpx.Client
+) -> None:
+    made = rin.post(
+        "/api/memories/rin",
+        json={"content": "Ken drinks green tea.", "tags": ["tea", "drink"], "emotion_type": "joy"},
+    )
     assert made.status_code == 201
     assert rin.put("/api/user-state/rin", json={"name": "Ken"}).status_code == 200
     lines = []
@@ -87,8 +97,11 @@ def test_an_older_export_with_control_characters_imports_them_as_spaces(
             record["value"] = "Ke\x7fn\nSato"
         lines.append(json.dumps(record, ensure_ascii=False) + "\n")
     with server.client(server.create_persona("kai")) as kai:
-        reply = kai.post("/api/import/kai", content="".join(lines).encode(),
-                         headers={"content-type": "application/x-ndjson"})
+        reply = kai.post(
+            "/api/import/kai",
+            content="".join(lines).encode(),
+            headers={"content-type": "application/x-ndjson"},
+        )
         assert reply.status_code == 200, reply.text
         assert reply.json()["controls_replaced"] == 4
         assert reply.json()["memories"] == 1

@@ -9,14 +9,25 @@ import pytest
 from omoide_testing import LiveServer
 
 
-@pytest.mark.parametrize(("name", "value"), [
-    ("top_k", "1_0"), ("top_k", "１_０"), ("top_k", "%2B5"), ("top_k", "1 0"),
-    ("min_importance", "0_5"), ("min_importance", ".5"), ("min_importance", "5."),
-    ("min_importance", "nan"), ("min_importance", "inf"), ("min_importance", "Infinity"),
-    ("min_importance", "0x1"),
-])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("top_k", "1_0"),
+        ("top_k", "１_０"),
+        ("top_k", "%2B5"),
+        ("top_k", "1 0"),
+        ("min_importance", "0_5"),
+        ("min_importance", ".5"),
+        ("min_importance", "5."),
+        ("min_importance", "nan"),
+        ("min_importance", "inf"),
+        ("min_importance", "Infinity"),
+        ("min_importance", "0x1"),
+    ],
+)
 def test_a_number_python_reads_but_json_does_not_write_is_refused(
-        server: LiveServer, name: str, value: str) -> None:
+    server: LiveServer, name: str, value: str
+) -> None:
     key = server.create_persona("rin")
     with server.client(key) as rin:
         refused = rin.get(f"/api/search/rin?q=tea&{name}={value}")
@@ -55,13 +66,19 @@ def test_a_refused_number_is_said_after_who_may_ask(server: LiveServer) -> None:
         assert unknown.status_code == 422 and unknown.json()["error"]["field"] == "colour"
 
 
-@pytest.mark.parametrize(("path", "name", "value"), [
-    ("/api/search/rin?q=tea", "top_k", "7.5"), ("/api/memories/rin?", "limit", "2.5"),
-    ("/api/memories/rin?", "offset", "0.5"), ("/api/search/rin?q=tea", "top_k", "１．５"),
-    ("/api/memories/rin?", "limit", "2.5e0"),
-])
+@pytest.mark.parametrize(
+    ("path", "name", "value"),
+    [
+        ("/api/search/rin?q=tea", "top_k", "7.5"),
+        ("/api/memories/rin?", "limit", "2.5"),
+        ("/api/memories/rin?", "offset", "0.5"),
+        ("/api/search/rin?q=tea", "top_k", "１．５"),
+        ("/api/memories/rin?", "limit", "2.5e0"),
+    ],
+)
 def test_a_fraction_for_an_integer_is_refused_in_the_readers_words(
-        server: LiveServer, path: str, name: str, value: str) -> None:
+    server: LiveServer, path: str, name: str, value: str
+) -> None:
     """``top_k=7.5`` was pydantic's "Input should be a valid integer, unable to parse string
     as an integer": now the number reader's words, as a path's ``7.5`` and the CLI's."""
     key = server.create_persona("rin")

@@ -17,16 +17,25 @@ from omoide_testing import LiveServer
 def test_state_keys_in_any_script(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as rin:
-        put = rin.put("/api/user-state/rin", json={"名前": "花子", "prénom": "Anne", "🎉": "yes",
-                                                   "Name": "Ken", "name": "Kenji"})
+        put = rin.put(
+            "/api/user-state/rin",
+            json={"名前": "花子", "prénom": "Anne", "🎉": "yes", "Name": "Ken", "name": "Kenji"},
+        )
         assert put.status_code == 200, put.text
-        decomposed = rin.put("/api/user-state/rin", content=json.dumps(
-            {"pre\u0301nom": "Anna"}, ensure_ascii=False).encode(),
-            headers={"content-type": "application/json"})
+        decomposed = rin.put(
+            "/api/user-state/rin",
+            content=json.dumps({"pre\u0301nom": "Anna"}, ensure_ascii=False).encode(),
+            headers={"content-type": "application/json"},
+        )
         assert decomposed.status_code == 200, decomposed.text
         state = rin.get("/api/user-state/rin").json()["state"]
-        assert state == {"名前": "花子", "prénom": "Anna", "Name": "Ken", "name": "Kenji",
-                         "🎉": "yes"}
+        assert state == {
+            "名前": "花子",
+            "prénom": "Anna",
+            "Name": "Ken",
+            "name": "Kenji",
+            "🎉": "yes",
+        }
         history = rin.get(f"/api/user-state/rin/history?key={quote('名前')}")
         assert history.status_code == 200, history.text
         assert [h["value"] for h in history.json()["history"]] == ["花子"]
@@ -34,8 +43,7 @@ def test_state_keys_in_any_script(server: LiveServer) -> None:
         assert persona.status_code == 200, persona.text
 
 
-@pytest.mark.parametrize("bad", ["na me", "名前!", "a.b", "a/b", "x" * 65, "", "k\u200b",
-                                 "k\x1b"])
+@pytest.mark.parametrize("bad", ["na me", "名前!", "a.b", "a/b", "x" * 65, "", "k\u200b", "k\x1b"])
 def test_a_key_that_is_no_word_is_refused_naming_the_rule(server: LiveServer, bad: str) -> None:
     key = server.create_persona("rin")
     with server.client(key) as rin:

@@ -20,9 +20,11 @@ from omoide_testing import Holding, LiveServer, chat_notes
 from omoide.api.mcp import build_mcp_server, fixed_persona
 
 PIN = "ZQXJV-4827"
-TURNS = [("Ken", "user", f"My favourite food is {PIN} ramen."),
-         ("Ken", "user", "I moved to Kyoto last month."),
-         ("Omoide", "assistant", "Nice to hear!")]
+TURNS = [
+    ("Ken", "user", f"My favourite food is {PIN} ramen."),
+    ("Ken", "user", "I moved to Kyoto last month."),
+    ("Omoide", "assistant", "Nice to hear!"),
+]
 
 
 def _note_holding(notes: list[dict[str, Any]], word: str) -> str:
@@ -32,11 +34,13 @@ def _note_holding(notes: list[dict[str, Any]], word: str) -> str:
 
 
 def test_a_purge_names_the_sessions_that_still_hold_the_words_over_http(
-        server: LiveServer, holding: Holding) -> None:
+    server: LiveServer, holding: Holding
+) -> None:
     with server.client(server.create_persona("rin")) as rin:
         key = _note_holding(chat_notes(rin, server.omoide, "rin", "s1", TURNS), PIN)
         by_hand = rin.post("/api/memories/rin", json={"content": "Gate code 5511"}).json()[
-            "memory"]["key"]
+            "memory"
+        ]["key"]
 
         reply = rin.delete(f"/api/memories/rin/{key}", params={"purge": "true"})
 
@@ -67,8 +71,7 @@ def test_memory_delete_with_purge_names_the_sessions_over_mcp(server: LiveServer
     assert structured is not None and structured["said_in"] == ["s1"]
 
 
-def test_memory_delete_purge_names_the_sessions_from_the_cli(tmp_path: Path,
-                                                             monkeypatch) -> None:
+def test_memory_delete_purge_names_the_sessions_from_the_cli(tmp_path: Path, monkeypatch) -> None:
     from click.testing import CliRunner
 
     from omoide.cli import main
@@ -76,16 +79,20 @@ def test_memory_delete_purge_names_the_sessions_from_the_cli(tmp_path: Path,
     monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
     data = str(tmp_path / "data")
     chat = tmp_path / "chat.json"
-    chat.write_text(json.dumps([{"role": "user", "content": content}
-                                for _, role, content in TURNS if role == "user"]))
+    chat.write_text(
+        json.dumps(
+            [{"role": "user", "content": content} for _, role, content in TURNS if role == "user"]
+        )
+    )
 
     def run(*args: str) -> Any:
         result = CliRunner().invoke(main, [*args, "--data", data], catch_exceptions=False)
         assert result.exit_code == 0, result.output
         return result
 
-    session = json.loads(run("import", "-p", "rin", "--from", "chat", "--json",
-                             str(chat)).stdout)["session_ids"][0]
+    session = json.loads(run("import", "-p", "rin", "--from", "chat", "--json", str(chat)).stdout)[
+        "session_ids"
+    ][0]
     notes = json.loads(run("memory", "list", "-p", "rin", "--json").stdout)
     key = _note_holding(notes, "Kyoto")
     said = run("memory", "delete", "-p", "rin", key, "--purge").stdout
@@ -115,8 +122,11 @@ def test_the_dashboard_notice_names_the_sessions(server: LiveServer) -> None:
     with _signed_in(server, api_key) as client:
         page = client.get(f"/p/rin/memories/{key}/purge")
         assert "The conversations it was drawn from are not erased" in page.text
-        done = client.post(f"/p/rin/memories/{key}/purge",
-                           data={"csrf": _csrf(page), "confirm": key}, follow_redirects=True)
+        done = client.post(
+            f"/p/rin/memories/{key}/purge",
+            data={"csrf": _csrf(page), "confirm": key},
+            follow_redirects=True,
+        )
         assert done.status_code == 200
         assert f"Purged {key}" in done.text
         assert 'href="/p/rin/sessions/s1">s1</a>' in done.text

@@ -12,13 +12,16 @@ def test_year_1_is_a_range_in_a_zone_east_of_utc(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as rin:
         assert rin.put("/api/settings/rin", json={"timezone": "Asia/Tokyo"}).status_code == 200
-        assert rin.post("/api/memories/rin", json={"content": "Ken drinks tea."}
-                        ).status_code == 201
+        assert rin.post("/api/memories/rin", json={"content": "Ken drinks tea."}).status_code == 201
         for text in ("0001", "0001..9999", "0001-01-01T00:00+09:00..9999"):
             reply = rin.get("/api/search/rin", params={"q": "tea", "date_range": text})
             assert reply.status_code == 200, (text, reply.text)
-        assert [h["content"] for h in rin.get("/api/search/rin", params={
-            "q": "tea", "date_range": "0001..9999"}).json()["results"]] == ["Ken drinks tea."]
+        assert [
+            h["content"]
+            for h in rin.get(
+                "/api/search/rin", params={"q": "tea", "date_range": "0001..9999"}
+            ).json()["results"]
+        ] == ["Ken drinks tea."]
 
 
 def test_a_lone_instant_or_a_bad_day_is_told_what_to_send(server: LiveServer) -> None:
@@ -26,11 +29,16 @@ def test_a_lone_instant_or_a_bad_day_is_told_what_to_send(server: LiveServer) ->
     key = server.create_persona("rin")
     with server.client(key) as rin:
         for text, says in (
-                ("2026-03-01T09:00Z", "is a single instant, a range without time in it: give a "
-                                      "start and an end, A..B"),
-                ("2026-03-15..2026-03-01", "ends before it starts: give the earlier end first"),
-                ("2026-02-30..2026-03-02", '"2026-02-30" is not a valid calendar date (a month '
-                                           "01-12, a day that month has")):
+            (
+                "2026-03-01T09:00Z",
+                "is a single instant, a range without time in it: give a start and an end, A..B",
+            ),
+            ("2026-03-15..2026-03-01", "ends before it starts: give the earlier end first"),
+            (
+                "2026-02-30..2026-03-02",
+                '"2026-02-30" is not a valid calendar date (a month 01-12, a day that month has',
+            ),
+        ):
             reply = rin.get("/api/search/rin", params={"q": "tea", "date_range": text})
             assert reply.status_code == 422, reply.text
             error = reply.json()["error"]

@@ -21,16 +21,28 @@ def test_a_key_id_the_reader_reads_revokes_that_key(server: LiveServer, key_id: 
         assert 10 in ids
         reply = admin.delete(f"/api/personas/rin/keys/{key_id}")
         assert reply.status_code == 200, reply.text
-        revoked = [k["key_id"] for k in admin.get("/api/personas/rin/keys").json()["keys"]
-                   if k["revoked_at"] is not None]
+        revoked = [
+            k["key_id"]
+            for k in admin.get("/api/personas/rin/keys").json()["keys"]
+            if k["revoked_at"] is not None
+        ]
         assert revoked == [10]
 
 
-@pytest.mark.parametrize(("key_id", "shown"), [
-    ("7.5", '"7.5"'), ("٣", '"٣"'), ("1_0", '"1_0"'), ("１_０", '"１_０"'), ("1e", '"1e"'),
-    ("０x1", '"０x1"')])
-def test_a_key_id_the_reader_refuses_is_told_in_its_words(server: LiveServer, key_id: str,
-                                                          shown: str) -> None:
+@pytest.mark.parametrize(
+    ("key_id", "shown"),
+    [
+        ("7.5", '"7.5"'),
+        ("٣", '"٣"'),
+        ("1_0", '"1_0"'),
+        ("１_０", '"１_０"'),
+        ("1e", '"1e"'),
+        ("０x1", '"０x1"'),
+    ],
+)
+def test_a_key_id_the_reader_refuses_is_told_in_its_words(
+    server: LiveServer, key_id: str, shown: str
+) -> None:
     server.create_persona("rin")
     with server.admin() as admin:
         assert admin.post("/api/personas/rin/keys").status_code == 201
@@ -40,8 +52,9 @@ def test_a_key_id_the_reader_refuses_is_told_in_its_words(server: LiveServer, ke
         assert error["field"] == "key_id"
         assert error["message"] == f"path parameter 'key_id' {INTEGER}, got {shown}"
         assert "valid integer" not in reply.text
-        assert all(k["revoked_at"] is None
-                   for k in admin.get("/api/personas/rin/keys").json()["keys"])
+        assert all(
+            k["revoked_at"] is None for k in admin.get("/api/personas/rin/keys").json()["keys"]
+        )
 
 
 def test_a_key_id_out_of_range_is_still_the_routes_422(server: LiveServer) -> None:

@@ -49,12 +49,24 @@ def fuzzed_server(tmp_path: Path) -> Iterator[tuple[LiveServer, str]]:
 
     fake = AlwaysAnswers()
     http, fake_thread = start_server(fake)
-    upstream = make_chat_upstream(LLMConfig(
-        provider="openai", base_url=f"{fake.base}/v1", api_key="sk-test", model="gpt-test",
-        timeout_s=5.0, max_retries=0))
+    upstream = make_chat_upstream(
+        LLMConfig(
+            provider="openai",
+            base_url=f"{fake.base}/v1",
+            api_key="sk-test",
+            model="gpt-test",
+            timeout_s=5.0,
+            max_retries=0,
+        )
+    )
     data = tmp_path / "data"
-    app = build(Settings.from_env({}, data_dir=data), embedder=HashEmbedder(),
-                clock=SystemClock(), llm=None, chat_upstream=upstream)
+    app = build(
+        Settings.from_env({}, data_dir=data),
+        embedder=HashEmbedder(),
+        clock=SystemClock(),
+        llm=None,
+        chat_upstream=upstream,
+    )
     app.auth.ensure_admin_key(data, ADMIN)
     uv, thread, url = serve_in_thread(create_app(app))
     server = LiveServer(url=url, admin_key=ADMIN, omoide=app)
@@ -75,32 +87,65 @@ def _run(url: str, key: str, tmp_path: Path, *extra: str) -> subprocess.Complete
     config = tmp_path / "schemathesis.toml"
     # An import's body is a file (an Omoide export, a Mem0 list …): no schema can say which
     # bytes are a valid one, so there a schema-valid body may be refused with a 4xx.
-    config.write_text('[parameters]\n"path.persona" = "rin"\n\n'
-                      '[[operations]]\ninclude-path = "/api/import/{persona}"\n'
-                      'checks.positive_data_acceptance.expected-statuses = '
-                      '["2xx", 401, 403, 404, 409, 413, 422]\n', encoding="utf-8")
-    env = {**os.environ, "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
-           # absolute: the run's cwd is tmp_path, where a relative PYTHONPATH=src (a worktree's
-           # source first) would name nothing and the hooks would import another checkout
-           "PYTHONPATH": os.pathsep.join([str(SUPPORT), *(
-               os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
-               if p)])}
-    command = [str(Path(sys.executable).with_name("schemathesis")), "--config-file", str(config),
-               "run", f"{url}/openapi.json", "--checks", "all", "--seed", str(SEED),
-               "--max-examples", str(MAX_EXAMPLES), "--no-shrink", "--workers", "1",
-               "--request-timeout", "30", "-H", f"Authorization: Bearer {key}", *extra]
-    return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=300, check=False)
+    config.write_text(
+        '[parameters]\n"path.persona" = "rin"\n\n'
+        '[[operations]]\ninclude-path = "/api/import/{persona}"\n'
+        "checks.positive_data_acceptance.expected-statuses = "
+        '["2xx", 401, 403, 404, 409, 413, 422]\n',
+        encoding="utf-8",
+    )
+    env = {
+        **os.environ,
+        "SCHEMATHESIS_HOOKS": "schemathesis_hooks",
+        # absolute: the run's cwd is tmp_path, where a relative PYTHONPATH=src (a worktree's
+        # source first) would name nothing and the hooks would import another checkout
+        "PYTHONPATH": os.pathsep.join(
+            [
+                str(SUPPORT),
+                *(
+                    os.path.abspath(p)
+                    for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                    if p
+                ),
+            ]
+        ),
+    }
+    command = [
+        str(Path(sys.executable).with_name("schemathesis")),
+        "--config-file",
+        str(config),
+        "run",
+        f"{url}/openapi.json",
+        "--checks",
+        "all",
+        "--seed",
+        str(SEED),
+        "--max-examples",
+        str(MAX_EXAMPLES),
+        "--no-shrink",
+        "--workers",
+        "1",
+        "--request-timeout",
+        "30",
+        "-H",
+        f"Authorization: Bearer {key}",
+        *extra,
+    ]
+    return subprocess.run(
+        command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False
+    )
 
 
 @pytest.mark.timeout(420)
-def test_schemathesis_finds_no_failure(fuzzed_server: tuple[LiveServer, str],
-                                       tmp_path: Path) -> None:
+def test_schemathesis_finds_no_failure(
+    fuzzed_server: tuple[LiveServer, str], tmp_path: Path
+) -> None:
     server, key = fuzzed_server
     # Every operation with the persona's key (admin operations answer 403) …
     result = _run(server.url, key, tmp_path)
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
     # … then the admin operations with the admin key.
-    result = _run(server.url, ADMIN, tmp_path, "--include-tag", "personas",
-                  "--include-tag", "system")
+    result = _run(
+        server.url, ADMIN, tmp_path, "--include-tag", "personas", "--include-tag", "system"
+    )
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]

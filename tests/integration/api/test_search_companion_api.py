@@ -47,12 +47,17 @@ def test_the_companion_reorders_and_off_restores_the_old_order(tmp_path: Path) -
             wait_for_jobs(live.omoide, "rin")
             with_companion = _search(client)
         request = live.omoide.search.build_request("rin", query=QUESTION, top_k=5)
-        alone = [hit.content for hit in live.omoide.search.search(
-            "rin", request, recall=False, plan=preset("no_companion")).results]
+        alone = [
+            hit.content
+            for hit in live.omoide.search.search(
+                "rin", request, recall=False, plan=preset("no_companion")
+            ).results
+        ]
     assert with_companion != alone
     assert with_companion[0].startswith("User's favourite novelist")
-    with live_server(tmp_path, e5, "omo_admin_companion",
-                     {"OMOIDE_SEARCH_COMPANION": "off"}) as live:
+    with live_server(
+        tmp_path, e5, "omo_admin_companion", {"OMOIDE_SEARCH_COMPANION": "off"}
+    ) as live:
         assert live.omoide.search.companion is None
         with live.client(key) as client:
             assert _search(client) == alone

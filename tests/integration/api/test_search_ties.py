@@ -9,7 +9,8 @@ WORDS = ("apple", "brick", "cloud", "dunes", "eagle", "flute", "grape", "house")
 
 
 def test_tied_results_come_in_the_order_they_were_written_on_both_stores(
-        server: LiveServer) -> None:
+    server: LiveServer,
+) -> None:
     """Six notes that a keyword search scores alike were listed by their random keys, so the
     same writes gave another order on each store (and on each run)."""
     key = server.create_persona("rin")
@@ -18,8 +19,7 @@ def test_tied_results_come_in_the_order_they_were_written_on_both_stores(
             made = client.post("/api/memories/rin", json={"content": f"tea {word}"})
             assert made.status_code == 201, made.text
         for mode in ("keyword", "hybrid"):
-            reply = client.get("/api/search/rin", params={"q": "tea", "mode": mode,
-                                                          "top_k": 20})
+            reply = client.get("/api/search/rin", params={"q": "tea", "mode": mode, "top_k": 20})
             assert reply.status_code == 200, reply.text
             results = reply.json()["results"]
             if mode == "keyword":

@@ -24,15 +24,21 @@ def test_persona_zero_meets_server_zero(make_app: Callable[..., Omoide], data_di
         key = server.create_persona("rin")
         with server.client(key) as client:
             assert client.put("/api/settings/rin", json={"keyword_weight": 0}).status_code == 200
-            assert client.post("/api/memories/rin", json={
-                "content": "The user drinks green tea every morning."}).status_code == 201
+            assert (
+                client.post(
+                    "/api/memories/rin",
+                    json={"content": "The user drinks green tea every morning."},
+                ).status_code
+                == 201
+            )
     first.close()
     second = make_app({"OMOIDE_SEMANTIC_WEIGHT": "0"})
     with served(second, data_dir, ADMIN) as server, server.client(key) as client:
         found = client.get("/api/search/rin", params={"q": "green tea"})
         assert found.status_code == 200, found.text
         assert [r["content"] for r in found.json()["results"]][:1] == [
-            "The user drinks green tea every morning."]
+            "The user drinks green tea every morning."
+        ]
         shown = client.get("/api/settings/rin").json()
         effective = shown["settings"]
         assert effective["keyword_weight"] + effective["semantic_weight"] > 0

@@ -21,8 +21,10 @@ from omoide_testing import (
 
 from omoide.clock import FixedClock
 
-CHAT = [{"role": "user", "content": "I moved to Kyoto last spring."},
-        {"role": "assistant", "content": "How do you like Kyoto so far?"}]
+CHAT = [
+    {"role": "user", "content": "I moved to Kyoto last spring."},
+    {"role": "assistant", "content": "How do you like Kyoto so far?"},
+]
 
 
 def _listed(c: httpx.Client, persona: str) -> dict[str, dict[str, Any]]:
@@ -36,10 +38,11 @@ def _causes(c: httpx.Client, persona: str) -> dict[str, tuple[str, str | None]]:
 
 
 def _turn(c: httpx.Client, persona: str, session_id: str) -> None:
-    assert c.post(f"/api/sessions/{persona}", json={"session_id": session_id}
-                  ).status_code == 201
-    c.post(f"/api/sessions/{persona}/{session_id}/events", json={"events": [
-        {"speaker": "Nora", "content": f"A turn of {session_id}."}]}).raise_for_status()
+    assert c.post(f"/api/sessions/{persona}", json={"session_id": session_id}).status_code == 201
+    c.post(
+        f"/api/sessions/{persona}/{session_id}/events",
+        json={"events": [{"speaker": "Nora", "content": f"A turn of {session_id}."}]},
+    ).raise_for_status()
 
 
 def _ended_in_every_way(server: LiveServer, clock: FixedClock, c: httpx.Client) -> str:
@@ -53,8 +56,9 @@ def _ended_in_every_way(server: LiveServer, clock: FixedClock, c: httpx.Client) 
     _turn(c, "nora", "left")
     begun = c.post("/api/context/nora/session")
     assert begun.status_code in (200, 201), begun.text
-    imported = c.post("/api/import/nora", params={"source": "chat"},
-                      content=json.dumps(CHAT).encode())
+    imported = c.post(
+        "/api/import/nora", params={"source": "chat"}, content=json.dumps(CHAT).encode()
+    )
     assert imported.status_code == 200, imported.text
     assert imported.json()["session_ids"][0].startswith("chat-")
     wait_for_jobs(server.omoide, "nora")
@@ -69,13 +73,18 @@ def test_each_way_a_session_ends_is_listed(server: LiveServer, clock: FixedClock
         assert open_one.status_code == 200, open_one.text
         assert (open_one.json()["ended_at"], open_one.json()["ended_by"]) == (None, None)
         chat = next(sid for sid in causes if sid.startswith("chat-"))
-        assert causes == {"told": ("ended", "client"), "quiet": ("ended", "idle"),
-                          "left": ("ended", "new_session"), chat: ("ended", "import"),
-                          current: ("open", None)}
+        assert causes == {
+            "told": ("ended", "client"),
+            "quiet": ("ended", "idle"),
+            "left": ("ended", "new_session"),
+            chat: ("ended", "import"),
+            current: ("open", None),
+        }
 
 
-def test_an_ended_session_keeps_its_end_and_its_cause(server: LiveServer,
-                                                      clock: FixedClock) -> None:
+def test_an_ended_session_keeps_its_end_and_its_cause(
+    server: LiveServer, clock: FixedClock
+) -> None:
     """session_end on a session the idle sweep already ended changes nothing: the same
     ``ended_at``, still ``idle``; a later sweep leaves a client's end alone."""
     with server.client(server.create_persona("nora")) as c:
@@ -86,17 +95,23 @@ def test_an_ended_session_keeps_its_end_and_its_cause(server: LiveServer,
         clock.advance(minutes=5)
         again = c.post("/api/sessions/nora/quiet/end")
         assert again.status_code == 200, again.text
-        assert again.json() == {"session_id": "quiet", "ended_at": before["ended_at"],
-                                "ended_by": "idle", "queued": True}
+        assert again.json() == {
+            "session_id": "quiet",
+            "ended_at": before["ended_at"],
+            "ended_by": "idle",
+            "queued": True,
+        }
         _turn(c, "nora", "told")
         told = c.post("/api/sessions/nora/told/end")
         assert told.status_code == 200, told.text
         assert told.json()["ended_by"] == "client"
-        episodes = {sid: c.get(f"/api/sessions/nora/{sid}/episodes").json()
-                    for sid in ("quiet", "told")}
+        episodes = {
+            sid: c.get(f"/api/sessions/nora/{sid}/episodes").json() for sid in ("quiet", "told")
+        }
         assert {sid: (e["ended_at"], e["ended_by"]) for sid, e in episodes.items()} == {
             "quiet": (before["ended_at"], "idle"),
-            "told": (told.json()["ended_at"], "client")}
+            "told": (told.json()["ended_at"], "client"),
+        }
         clock.advance(hours=2)
         assert server.omoide.runner.tick_now()
         wait_for_jobs(server.omoide, "nora")
@@ -104,8 +119,7 @@ def test_an_ended_session_keeps_its_end_and_its_cause(server: LiveServer,
         assert _listed(c, "nora")["quiet"]["ended_at"] == before["ended_at"]
 
 
-def test_the_cause_travels_through_export_and_import(server: LiveServer,
-                                                     clock: FixedClock) -> None:
+def test_the_cause_travels_through_export_and_import(server: LiveServer, clock: FixedClock) -> None:
     with server.client(server.create_persona("nora")) as c:
         _ended_in_every_way(server, clock, c)
         exported = c.get("/api/export/nora")
@@ -113,8 +127,9 @@ def test_the_cause_travels_through_export_and_import(server: LiveServer,
         lines = [json.loads(line) for line in exported.text.splitlines() if line.strip()]
         expected = _causes(c, "nora")
     sessions = [r for r in lines if r["type"] == "session"]
-    assert {r["session_id"]: r["ended_by"] for r in sessions} == \
-        {sid: cause for sid, (_, cause) in expected.items()}
+    assert {r["session_id"]: r["ended_by"] for r in sessions} == {
+        sid: cause for sid, (_, cause) in expected.items()
+    }
     server.create_persona("copy")
     server.create_persona("old")
     server.create_persona("bad")
@@ -126,14 +141,18 @@ def test_the_cause_travels_through_export_and_import(server: LiveServer,
         older = [{k: v for k, v in r.items() if k != "ended_by"} for r in lines]
         done = import_lines(admin, "old", older)
         assert done.status_code == 200, done.text
-        assert {sid: s["ended_by"] for sid, s in _listed(admin, "old").items()} == \
-            dict.fromkeys(expected)
+        assert {sid: s["ended_by"] for sid, s in _listed(admin, "old").items()} == dict.fromkeys(
+            expected
+        )
         assert {s["status"] for s in _listed(admin, "old").values()} == {"ended", "open"}
         # An unknown cause, or a cause on a session still open, is refused naming the line.
         for wrong in ({"ended_by": "crash"}, {"ended_at": None, "ended_by": "client"}):
             edited = [dict(r) for r in lines]
-            at = next(i for i, r in enumerate(edited)
-                      if r["type"] == "session" and r["ended_at"] is not None)
+            at = next(
+                i
+                for i, r in enumerate(edited)
+                if r["type"] == "session" and r["ended_at"] is not None
+            )
             edited[at].update(wrong)
             error = refused(import_lines(admin, "bad", edited), 422)
             assert f"line {at + 1}" in error["message"] and "ended_by" in error["message"]

@@ -14,7 +14,8 @@ def tick(server: LiveServer) -> None:
 
 
 def test_an_idle_session_is_ended_by_the_scheduler_like_session_end(
-        server: LiveServer, clock: FixedClock) -> None:
+    server: LiveServer, clock: FixedClock
+) -> None:
     key = server.create_persona("nora")
     with server.client(key) as c:
         post_unended_chat(c, "nora", "s1")
@@ -36,8 +37,9 @@ def test_an_idle_session_is_ended_by_the_scheduler_like_session_end(
         assert all(e["consolidated_at"] is not None for e in episodes)
         notes = [k for e in episodes for k in e["notes"]]
         assert notes
-        found = c.get("/api/search/nora", params={"q": "Biscuit red harness",
-                                                  "top_k": 5}).json()["results"]
+        found = c.get("/api/search/nora", params={"q": "Biscuit red harness", "top_k": 5}).json()[
+            "results"
+        ]
         assert found and any(r["sources"] for r in found)
         assert any("harness" in r["content"] for r in found)
         state = c.get("/api/user-state/nora").json()["state"]
@@ -56,8 +58,7 @@ def test_an_idle_session_is_ended_by_the_scheduler_like_session_end(
 def test_zero_idle_minutes_keeps_sessions_open(server: LiveServer, clock: FixedClock) -> None:
     key = server.create_persona("nora")
     with server.client(key) as c:
-        assert c.put("/api/settings/nora",
-                     json={"session_idle_minutes": 0}).status_code == 200
+        assert c.put("/api/settings/nora", json={"session_idle_minutes": 0}).status_code == 200
         post_unended_chat(c, "nora", "s1")
         clock.advance(hours=48)
         tick(server)
@@ -68,8 +69,9 @@ def test_zero_idle_minutes_keeps_sessions_open(server: LiveServer, clock: FixedC
         assert bad.json()["error"]["setting"] == "session_idle_minutes"
 
 
-def test_a_session_with_no_turns_idles_from_its_start(server: LiveServer,
-                                                      clock: FixedClock) -> None:
+def test_a_session_with_no_turns_idles_from_its_start(
+    server: LiveServer, clock: FixedClock
+) -> None:
     key = server.create_persona("nora")
     with server.client(key) as c:
         c.post("/api/sessions/nora", json={"session_id": "empty"})
@@ -84,15 +86,20 @@ def test_a_new_turn_restarts_the_idle_clock(server: LiveServer, clock: FixedCloc
     with server.client(key) as c:
         post_unended_chat(c, "nora", "s1")
         clock.advance(minutes=20)
-        c.post("/api/sessions/nora/s1/events", json={"events": [
-            {"speaker": "Nora", "content": "Biscuit finally slept through the night."}]})
+        c.post(
+            "/api/sessions/nora/s1/events",
+            json={
+                "events": [
+                    {"speaker": "Nora", "content": "Biscuit finally slept through the night."}
+                ]
+            },
+        )
         clock.advance(minutes=20)
         tick(server)
         assert c.get("/api/sessions/nora/s1/episodes").json()["ended_at"] is None
 
 
-def test_session_begin_ends_the_other_open_sessions(server: LiveServer,
-                                                    clock: FixedClock) -> None:
+def test_session_begin_ends_the_other_open_sessions(server: LiveServer, clock: FixedClock) -> None:
     key = server.create_persona("nora")
     with server.client(key) as c:
         post_unended_chat(c, "nora", "s1")

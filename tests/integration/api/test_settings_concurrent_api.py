@@ -17,7 +17,8 @@ import omoide.service.settings as settings_service
 
 
 def test_concurrent_puts_never_leave_both_search_weights_at_zero(
-        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     key = server.create_persona("rin")
     merge = settings_service.merge_persona_settings
 
@@ -34,8 +35,10 @@ def test_concurrent_puts_never_leave_both_search_weights_at_zero(
             start.wait()
             statuses.append(client.put("/api/settings/rin", json=body).status_code)
 
-    threads = [threading.Thread(target=put, args=(body,))
-               for body in ({"keyword_weight": 0}, {"semantic_weight": 0})]
+    threads = [
+        threading.Thread(target=put, args=(body,))
+        for body in ({"keyword_weight": 0}, {"semantic_weight": 0})
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -25,14 +25,16 @@ def _add(client: httpx.Client, content: str, **fields: object) -> dict:
 
 
 def _keys_valid_at(client: httpx.Client, when: str) -> set[str]:
-    reply = client.get("/api/search/rin", params={"q": "where does the user live",
-                                                  "valid_at": when})
+    reply = client.get(
+        "/api/search/rin", params={"q": "where does the user live", "valid_at": when}
+    )
     assert reply.status_code == 200, reply.text
     return {r["key"] for r in reply.json()["results"]}
 
 
 def test_a_successor_is_valid_from_the_moment_it_closes_its_predecessor(
-        make_app: Callable[..., Omoide], data_dir: Path, clock: FixedClock) -> None:
+    make_app: Callable[..., Omoide], data_dir: Path, clock: FixedClock
+) -> None:
     app = make_app(embedder=bundled("use"))
     with served(app, data_dir, "omo_admin_successor") as server:
         key = server.create_persona("rin")
@@ -55,11 +57,14 @@ def test_a_successor_is_valid_from_the_moment_it_closes_its_predecessor(
             assert _keys_valid_at(rin, change) == {new["key"]}  # [valid_from, valid_until)
             history = rin.get(f"/api/memories/rin/{new['key']}/history").json()["versions"]
             assert [(v["change"], v["changed_by"]) for v in history] == [
-                ("create", "user"), ("update", "evolution")]
+                ("create", "user"),
+                ("update", "evolution"),
+            ]
 
 
 def test_a_successor_with_its_own_start_keeps_it(
-        make_app: Callable[..., Omoide], data_dir: Path, clock: FixedClock) -> None:
+    make_app: Callable[..., Omoide], data_dir: Path, clock: FixedClock
+) -> None:
     app = make_app(embedder=bundled("use"))
     with served(app, data_dir, "omo_admin_successor") as server:
         key = server.create_persona("rin")

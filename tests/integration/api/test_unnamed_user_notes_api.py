@@ -28,10 +28,17 @@ LINES = [
 
 
 @pytest.fixture
-def proxy(make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
-          ) -> Iterator[LiveServer]:
-    config = LLMConfig(provider="openai", base_url=f"{fake_api.base}/v1", api_key="sk-test",
-                       model="gpt-test", timeout_s=2.0, max_retries=0)
+def proxy(
+    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
+) -> Iterator[LiveServer]:
+    config = LLMConfig(
+        provider="openai",
+        base_url=f"{fake_api.base}/v1",
+        api_key="sk-test",
+        model="gpt-test",
+        timeout_s=2.0,
+        max_retries=0,
+    )
     app = make_app(None, chat_upstream=make_chat_upstream(config))
     with served(app, data_dir, ADMIN) as server:
         yield server
@@ -54,8 +61,7 @@ def _notes(proxy: LiveServer, key: str, user_lines: list[str], fake_api: FakeAPI
         return [n["content"] for n in chat_notes(c, proxy.omoide, "kiri", session)]
 
 
-def test_notes_of_an_unnamed_user_speak_of_the_user(proxy: LiveServer, fake_api: FakeAPI
-                                                    ) -> None:
+def test_notes_of_an_unnamed_user_speak_of_the_user(proxy: LiveServer, fake_api: FakeAPI) -> None:
     key = proxy.create_persona("kiri")
     notes = _notes(proxy, key, LINES, fake_api)
     assert not [n for n in notes if "User" in n], notes

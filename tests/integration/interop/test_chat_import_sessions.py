@@ -10,18 +10,34 @@ from omoide_testing import LiveServer
 
 from omoide.wiring import Omoide
 
-MOVE = [{"role": "user", "content": "I moved to Kyoto last spring."},
-        {"role": "assistant", "content": "How do you like Kyoto so far?"}]
-CELLO = {"title": "Music", "messages": [
-    {"role": "user", "content": "I started cello lessons this week."},
-    {"role": "assistant", "content": "Wonderful! Who is your teacher?"},
-    {"role": "user", "content": "A retired orchestra player called Ines."}]}
+MOVE = [
+    {"role": "user", "content": "I moved to Kyoto last spring."},
+    {"role": "assistant", "content": "How do you like Kyoto so far?"},
+]
+CELLO = {
+    "title": "Music",
+    "messages": [
+        {"role": "user", "content": "I started cello lessons this week."},
+        {"role": "assistant", "content": "Wonderful! Who is your teacher?"},
+        {"role": "user", "content": "A retired orchestra player called Ines."},
+    ],
+}
 
 
 def _chatgpt(text: str) -> list[dict[str, object]]:
     """A ChatGPT conversation without conversation_id or id (a hand-cut export)."""
-    return [{"title": "t", "current_node": "a", "mapping": {"a": {
-        "message": {"author": {"role": "user"}, "content": {"parts": [text]}}, "parent": None}}}]
+    return [
+        {
+            "title": "t",
+            "current_node": "a",
+            "mapping": {
+                "a": {
+                    "message": {"author": {"role": "user"}, "content": {"parts": [text]}},
+                    "parent": None,
+                }
+            },
+        }
+    ]
 
 
 def _claude(text: str) -> list[dict[str, object]]:
@@ -34,13 +50,14 @@ def _turns(app: Omoide, persona: str, session_id: str) -> list[str]:
     return [e.content for e in handle.events_after(handle.get(session_id), 0)]
 
 
-def test_a_second_openai_file_is_its_own_session_over_http(server: LiveServer,
-                                                           app: Omoide) -> None:
+def test_a_second_openai_file_is_its_own_session_over_http(server: LiveServer, app: Omoide) -> None:
     key = server.create_persona("rin")
     with server.client(key) as c:
+
         def post(data: object) -> dict[str, object]:
-            reply = c.post("/api/import/rin", params={"source": "chat"},
-                           content=json.dumps(data).encode())
+            reply = c.post(
+                "/api/import/rin", params={"source": "chat"}, content=json.dumps(data).encode()
+            )
             assert reply.status_code == 200, reply.text
             return reply.json()
 
@@ -80,8 +97,11 @@ def test_a_second_chat_file_from_the_cli(tmp_path: Path, monkeypatch) -> None:
         files[-1].write_text(json.dumps(chat), encoding="utf-8")
 
     def run(file: Path) -> dict[str, object]:
-        result = CliRunner().invoke(main, ["import", "-p", "rin", "--from", "chat", "--json",
-                                           "--data", data, str(file)], catch_exceptions=False)
+        result = CliRunner().invoke(
+            main,
+            ["import", "-p", "rin", "--from", "chat", "--json", "--data", data, str(file)],
+            catch_exceptions=False,
+        )
         assert result.exit_code == 0, result.output
         return json.loads(result.stdout)
 

@@ -74,9 +74,12 @@ def test_every_route_has_a_client_method(server: LiveServer) -> None:
     from omoide.api.http.app import create_app
 
     schema = create_app(server.omoide, start_workers=False).openapi()
-    served = {(method.upper(), path) for path, operations in schema["paths"].items()
-              for method in operations
-              if path.startswith(("/api/", "/v1/", "/health", "/metrics"))}
+    served = {
+        (method.upper(), path)
+        for path, operations in schema["paths"].items()
+        for method in operations
+        if path.startswith(("/api/", "/v1/", "/health", "/metrics"))
+    }
     assert served == set(ROUTES)
     for name in set(ROUTES.values()):
         assert getattr(Client, name).__doc__, name
@@ -96,27 +99,44 @@ def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
         revoked.list_memories("rin")
     with Client(server.url, key) as c:
         assert c.health().status == "ok"
-        made = c.create_memory("rin", "The user lives in Tokyo with two cats",
-                               tags=["home"], importance=0.7, metadata={"from": "client"})
+        made = c.create_memory(
+            "rin",
+            "The user lives in Tokyo with two cats",
+            tags=["home"],
+            importance=0.7,
+            metadata={"from": "client"},
+        )
         assert made.status == "created" and made.memory is not None
         memory_key = made.memory.key
         assert made.memory.metadata == {"from": "client"}
-        assert c.create_memory("rin", "The user lives in Tokyo with two cats").status \
-            == "duplicate"
+        assert c.create_memory("rin", "The user lives in Tokyo with two cats").status == "duplicate"
         assert c.get_memory("rin", memory_key).tags == ["home"]
-        assert c.update_memory("rin", memory_key, tags=["home", "pets"]).tags == \
-            ["home", "pets"]
-        assert [v.change for v in c.memory_history("rin", memory_key).versions] == \
-            ["create", "update"]
+        assert c.update_memory("rin", memory_key, tags=["home", "pets"]).tags == ["home", "pets"]
+        assert [v.change for v in c.memory_history("rin", memory_key).versions] == [
+            "create",
+            "update",
+        ]
         assert c.memory_links("rin", memory_key).links == []
         assert c.list_memories("rin", limit=5).memories[0].key == memory_key
         hits = c.search("rin", "where does the user live", tags=["home"], top_k=3)
         assert hits.results[0].key == memory_key
         assert c.stats("rin").active == 1
         assert c.open_session("rin", "s1").created is True
-        assert c.record_events("rin", "s1", [
-            {"speaker": "Rin", "role": "user", "content": "I like hiking", "external_id": "1"}
-        ]).accepted == 1
+        assert (
+            c.record_events(
+                "rin",
+                "s1",
+                [
+                    {
+                        "speaker": "Rin",
+                        "role": "user",
+                        "content": "I like hiking",
+                        "external_id": "1",
+                    }
+                ],
+            ).accepted
+            == 1
+        )
         assert c.end_session("rin", "s1").queued is True
         assert c.wait_for_jobs("rin", timeout=30).drained is True
         assert c.jobs("rin").pending == 0
@@ -135,8 +155,7 @@ def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
         assert "The user lives in Tokyo" in c.get_context("rin").text
         assert c.update_context("rin", user_info={"city": "Tokyo"})
         assert c.begin_session("rin").session_id
-        assert c.update_settings("rin", dedup_threshold=0.9).overrides == \
-            {"dedup_threshold": 0.9}
+        assert c.update_settings("rin", dedup_threshold=0.9).overrides == {"dedup_threshold": 0.9}
         assert c.get_settings("rin").settings["dedup_threshold"] == 0.9
         assert c.models().object == "list"
         with pytest.raises(LLMNotConfigured):
@@ -194,8 +213,9 @@ def test_the_client_sends_aware_datetimes_and_refuses_naive_ones(server: LiveSer
     key = server.create_persona("rin")
     tokyo = timezone(timedelta(hours=9))
     with Client(server.url, key) as c:
-        made = c.create_memory("rin", "Ken moved to Kyoto.",
-                               valid_from=datetime(2026, 5, 1, 9, 0, tzinfo=tokyo))
+        made = c.create_memory(
+            "rin", "Ken moved to Kyoto.", valid_from=datetime(2026, 5, 1, 9, 0, tzinfo=tokyo)
+        )
         assert made.memory is not None
         assert made.memory.valid_from == "2026-05-01T00:00:00+00:00"
         assert c.search("rin", "Kyoto", valid_at=datetime(2026, 6, 1, tzinfo=UTC)).results
@@ -203,6 +223,9 @@ def test_the_client_sends_aware_datetimes_and_refuses_naive_ones(server: LiveSer
         with pytest.raises(ValueError, match=r"valid_until.*no UTC offset"):
             c.update_memory("rin", made.memory.key, valid_until=datetime(2026, 7, 1))
         with pytest.raises(ValueError, match=r"events\[0\].timestamp.*no UTC offset"):
-            c.record_events("rin", "s1", [{"speaker": "Ken", "content": "hi",
-                                           "timestamp": datetime(2026, 11, 29, 9)}])
+            c.record_events(
+                "rin",
+                "s1",
+                [{"speaker": "Ken", "content": "hi", "timestamp": datetime(2026, 11, 29, 9)}],
+            )
         assert c.get_memory("rin", made.memory.key).valid_until is None

@@ -22,8 +22,13 @@ from omoide.wiring import build
 
 
 def env(url: str, data: Path, **extra: str) -> dict[str, str]:
-    return {"OMOIDE_EMBEDDER": "openai", "OMOIDE_EMBED_BASE_URL": url,
-            "OMOIDE_EMBED_MODEL": "fake-embed", "OMOIDE_DATA": str(data), **extra}
+    return {
+        "OMOIDE_EMBEDDER": "openai",
+        "OMOIDE_EMBED_BASE_URL": url,
+        "OMOIDE_EMBED_MODEL": "fake-embed",
+        "OMOIDE_DATA": str(data),
+        **extra,
+    }
 
 
 def test_batches_order_and_normalised_vectors() -> None:
@@ -52,8 +57,7 @@ def test_retries_then_clear_errors() -> None:
         with pytest.raises(UpstreamUnavailable, match="OMOIDE_EMBED_MODEL"):
             OpenAIEmbedder(base_url=fake.url, model="other", api_key="sk-right")
     with pytest.raises(UpstreamUnavailable, match="unavailable after 2 attempts"):
-        OpenAIEmbedder(base_url="http://127.0.0.1:9/v1", model="m", max_retries=1,
-                       backoff_s=0.01)
+        OpenAIEmbedder(base_url="http://127.0.0.1:9/v1", model="m", max_retries=1, backoff_s=0.01)
     with pytest.raises(InvalidInput, match="OMOIDE_EMBED_BASE_URL"):
         make_embedder("openai")
 
@@ -64,24 +68,31 @@ def test_server_start_refuses_a_changed_dimension(tmp_path: Path) -> None:
         settings = Settings.from_env(env(fake.url, data))
         app = build(settings, llm=None, chat_upstream=None)
         app.auth.create_persona("rin")
-        assert app.memories.create("rin", app.memories.build_new(
-            content="The user grows tomatoes")).status == "created"
+        assert (
+            app.memories.create(
+                "rin", app.memories.build_new(content="The user grows tomatoes")
+            ).status
+            == "created"
+        )
         app.close()
         fake.dim = 32
         with pytest.raises(EmbedderMismatch, match="48 dimensions"):
             build(settings, llm=None, chat_upstream=None)
-    result = CliRunner().invoke(main, ["stats", "-p", "rin"],
-                                env=env("http://127.0.0.1:9/v1", data))
+    result = CliRunner().invoke(
+        main, ["stats", "-p", "rin"], env=env("http://127.0.0.1:9/v1", data)
+    )
     assert result.exit_code == 1
     assert "embedding endpoint at http://127.0.0.1:9/v1/embeddings is unavailable" in (
-        result.output)
+        result.output
+    )
 
 
 def test_calibrate_stores_a_mapping_every_command_uses(tmp_path: Path) -> None:
     data = tmp_path / "data"
     with fake_embeddings() as fake:
-        result = CliRunner().invoke(main, ["calibrate", "--json"], env=env(fake.url, data),
-                                    catch_exceptions=False)
+        result = CliRunner().invoke(
+            main, ["calibrate", "--json"], env=env(fake.url, data), catch_exceptions=False
+        )
         assert result.exit_code == 0, result.output
         out = json.loads(result.stdout)
         assert out["model_id"] == "openai:fake-embed"
@@ -94,8 +105,9 @@ def test_calibrate_stores_a_mapping_every_command_uses(tmp_path: Path) -> None:
         app = build(Settings.from_env(env(fake.url, data)), llm=None, chat_upstream=None)
         assert app.embedder.calibration == stored  # thresholds now sit on its scale
         app.close()
-    refused = CliRunner().invoke(main, ["calibrate"], env={"OMOIDE_EMBEDDER": "hash",
-                                                           "OMOIDE_DATA": str(data)})
+    refused = CliRunner().invoke(
+        main, ["calibrate"], env={"OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data)}
+    )
     assert refused.exit_code == 1 and "ships a calibration" in refused.output
 
 
@@ -111,13 +123,13 @@ class _TinyModel:
     def get_sentence_embedding_dimension(self) -> int:
         return 12
 
-    def encode(self, texts: list[str], *, prompt_name: str | None = None,
-               **_: object) -> np.ndarray:
+    def encode(
+        self, texts: list[str], *, prompt_name: str | None = None, **_: object
+    ) -> np.ndarray:
         self.calls.append((texts, prompt_name))
         counts = np.zeros((len(texts), 256))
         for i, text in enumerate(texts):
-            for byte in (self.prompts[prompt_name] if prompt_name else "").encode() + \
-                    text.encode():
+            for byte in (self.prompts[prompt_name] if prompt_name else "").encode() + text.encode():
                 counts[i, byte] += 1
         return counts @ self.projection
 

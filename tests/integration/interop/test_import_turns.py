@@ -28,8 +28,11 @@ def _with_turns(lines: list[dict[str, Any]], *turns: dict[str, Any]) -> list[dic
 
 
 def _written(admin: httpx.Client, persona: str) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in admin.get(f"/api/export/{persona}").text.splitlines()
-            if json.loads(x)["type"] not in ("header", "settings", "end")]
+    return [
+        json.loads(x)
+        for x in admin.get(f"/api/export/{persona}").text.splitlines()
+        if json.loads(x)["type"] not in ("header", "settings", "end")
+    ]
 
 
 @pytest.fixture
@@ -40,13 +43,20 @@ def admin(server: LiveServer) -> httpx.Client:
         yield client
 
 
-@pytest.mark.parametrize(("second", "says"), [
-    ({"seq": 2, "content": "Something else.", "external_id": "x-1"}, "reuses the external_id"),
-    ({"seq": 2, "content": "hello there", "external_id": "x-1"}, "reuses the external_id"),
-    ({"seq": 1, "content": "Something else.", "external_id": "x-2"}, "a second turn with seq 1"),
-])
+@pytest.mark.parametrize(
+    ("second", "says"),
+    [
+        ({"seq": 2, "content": "Something else.", "external_id": "x-1"}, "reuses the external_id"),
+        ({"seq": 2, "content": "hello there", "external_id": "x-1"}, "reuses the external_id"),
+        (
+            {"seq": 1, "content": "Something else.", "external_id": "x-2"},
+            "a second turn with seq 1",
+        ),
+    ],
+)
 def test_two_turns_of_a_session_under_one_id_or_seq_are_refused_before_any_write(
-        admin: httpx.Client, second: dict[str, Any], says: str) -> None:
+    admin: httpx.Client, second: dict[str, Any], says: str
+) -> None:
     """The store's unique index stopped the second pass after the blocks and state were
     written, with the database's message ('UNIQUE constraint failed: …')."""
     lines = _with_turns(exported_lines(admin, "rin"), {"external_id": "x-1"}, second)
@@ -61,9 +71,12 @@ def test_a_session_described_twice_is_refused(admin: httpx.Client) -> None:
     """The second description was skipped as 'already there', with its turns."""
     lines = exported_lines(admin, "rin")
     at = max(i for i, r in enumerate(lines) if r["type"] in ("session", "event", "episode"))
-    again = [{**r, "content": "Another turn."} if r["type"] == "event" else r
-             for r in lines if r["type"] in ("session", "event") and r["session_id"] == "t1"]
-    lines = lines[:at + 1] + again + lines[at + 1:]
+    again = [
+        {**r, "content": "Another turn."} if r["type"] == "event" else r
+        for r in lines
+        if r["type"] in ("session", "event") and r["session_id"] == "t1"
+    ]
+    lines = lines[: at + 1] + again + lines[at + 1 :]
     lines[-1] = {**lines[-1], "records": lines[-1]["records"] + len(again)}
     error = refused(import_lines(admin, "ayu", lines), 422)
     assert "described a second time" in error["message"], error
@@ -71,47 +84,66 @@ def test_a_session_described_twice_is_refused(admin: httpx.Client) -> None:
 
 
 def test_a_session_already_held_with_other_turns_is_refused_not_skipped(
-        admin: httpx.Client) -> None:
+    admin: httpx.Client,
+) -> None:
     """The import skipped session t1 because the persona had one of that id: its turn in the
     file was lost (200, and 'skipped': 1). Refused (409, with or without merge); the same file
     imported twice, or after the session went on, is still idempotent."""
     lines = exported_lines(admin, "rin")
     assert admin.post("/api/sessions/ayu", json={"session_id": "t1"}).status_code == 201
-    assert admin.post("/api/sessions/ayu/t1/events", json={"events": [
-        {"speaker": "Ken", "content": "another turn"}]}).status_code == 200
+    assert (
+        admin.post(
+            "/api/sessions/ayu/t1/events",
+            json={"events": [{"speaker": "Ken", "content": "another turn"}]},
+        ).status_code
+        == 200
+    )
     for query in ("", "?merge=true"):
-        reply = admin.post(f"/api/import/ayu{query}", content="\n".join(
-            json.dumps(r) for r in lines).encode(),
-            headers={"content-type": "application/x-ndjson"})
+        reply = admin.post(
+            f"/api/import/ayu{query}",
+            content="\n".join(json.dumps(r) for r in lines).encode(),
+            headers={"content-type": "application/x-ndjson"},
+        )
         error = refused(reply, 409)
         assert "'t1'" in error["message"] and "other turns" in error["message"], error
     assert [r["content"] for r in _written(admin, "ayu") if r["type"] == "event"] == [
-        "another turn"]
+        "another turn"
+    ]
     assert len(_written(admin, "ayu")) == 2  # the session and its turn: nothing imported
     # into an empty persona, twice: the second run writes nothing
     server_side = import_lines(admin, "rin", lines)  # rin holds exactly this file
     assert server_side.status_code == 200 and server_side.json()["events"] == 0, server_side.text
-    assert admin.post("/api/sessions/rin/t1/events", json={"events": [
-        {"speaker": "Ken", "content": "later turn"}]}).status_code == 200
+    assert (
+        admin.post(
+            "/api/sessions/rin/t1/events",
+            json={"events": [{"speaker": "Ken", "content": "later turn"}]},
+        ).status_code
+        == 200
+    )
     again = import_lines(admin, "rin", lines)
     assert again.status_code == 200 and again.json()["skipped"] >= 1, again.text
 
 
-def test_a_chat_file_with_two_turns_under_one_message_id_is_refused(app: Omoide,
-                                                                     persona: str) -> None:
+def test_a_chat_file_with_two_turns_under_one_message_id_is_refused(
+    app: Omoide, persona: str
+) -> None:
     """Two different messages with one id in a conversation: the second was dropped as a re-run
     of the first (keep-first), silently. Refused naming the conversation and the id; the same
     message twice is still one turn, and a re-run still adds nothing."""
-    messages = [{"uuid": "m1", "sender": "human", "text": "I moved to Sapporo."},
-                {"uuid": "m2", "sender": "assistant", "text": "Nice!"},
-                {"uuid": "m1", "sender": "human", "text": "I moved to Otaru."}]
+    messages = [
+        {"uuid": "m1", "sender": "human", "text": "I moved to Sapporo."},
+        {"uuid": "m2", "sender": "assistant", "text": "Nice!"},
+        {"uuid": "m1", "sender": "human", "text": "I moved to Otaru."},
+    ]
     chat = [{"uuid": "c1", "name": "move", "chat_messages": messages}]
     with pytest.raises(InvalidInput) as refused_chat:
         app.peers.import_text(persona, "chat", json.dumps(chat))
     assert "'m1'" in refused_chat.value.message, refused_chat.value.message
     # … as are two conversations given one id (one session) whose messages share an id
-    twice = [{**chat[0], "chat_messages": messages[:2]},
-             {**chat[0], "chat_messages": [messages[2]]}]
+    twice = [
+        {**chat[0], "chat_messages": messages[:2]},
+        {**chat[0], "chat_messages": [messages[2]]},
+    ]
     with pytest.raises(InvalidInput):
         app.peers.import_text(persona, "chat", json.dumps(twice))
     same = [{**chat[0], "chat_messages": [messages[0], messages[1], messages[0]]}]
@@ -119,23 +151,26 @@ def test_a_chat_file_with_two_turns_under_one_message_id_is_refused(app: Omoide,
     assert app.peers.import_text(persona, "chat", json.dumps(same)).events == 0
 
 
-def _twice(lines: list[dict[str, Any]], kind: str, change: dict[str, Any]
-           ) -> list[dict[str, Any]]:
+def _twice(lines: list[dict[str, Any]], kind: str, change: dict[str, Any]) -> list[dict[str, Any]]:
     """The export with its (one) ``kind`` record followed by a second one edited by
     ``change`` under the same name (the end count follows)."""
     at = next(i for i, r in enumerate(lines) if r["type"] == kind)
-    out = [*lines[:at + 1], {**lines[at], **change}, *lines[at + 1:]]
+    out = [*lines[: at + 1], {**lines[at], **change}, *lines[at + 1 :]]
     out[-1] = {**out[-1], "records": out[-1]["records"] + 1}
     return out
 
 
-@pytest.mark.parametrize(("kind", "change", "name"), [
-    pytest.param("memory", {"content": "Ken drinks black coffee."}, "key", id="memory"),
-    pytest.param("memory", {}, "key", id="memory-same"),
-    pytest.param("block", {"content": "other"}, "block_name", id="block"),
-])
+@pytest.mark.parametrize(
+    ("kind", "change", "name"),
+    [
+        pytest.param("memory", {"content": "Ken drinks black coffee."}, "key", id="memory"),
+        pytest.param("memory", {}, "key", id="memory-same"),
+        pytest.param("block", {"content": "other"}, "block_name", id="block"),
+    ],
+)
 def test_a_memory_or_block_described_twice_is_refused_before_any_write(
-        admin: httpx.Client, kind: str, change: dict[str, Any], name: str) -> None:
+    admin: httpx.Client, kind: str, change: dict[str, Any], name: str
+) -> None:
     """The second record under one key (or block name) was skipped as 'already there':
     a 200 whose report counted it in `skipped`, its content lost without a word."""
     lines = _twice(exported_lines(admin, "rin"), kind, change)
@@ -163,7 +198,8 @@ def test_a_state_row_that_ends_before_it_begins_is_refused(admin: httpx.Client) 
 
 
 def test_an_export_of_a_newer_format_says_so_without_the_other_systems_hint(
-        admin: httpx.Client) -> None:
+    admin: httpx.Client,
+) -> None:
     """Its refusal went on with 'a Mem0, MCP memory or chat file is imported with
     source=…': advice for a file that is not an export, which this one is."""
     lines = exported_lines(admin, "rin")
@@ -176,7 +212,8 @@ def test_an_export_of_a_newer_format_says_so_without_the_other_systems_hint(
 
 @pytest.mark.parametrize("batch", [256, 1], ids=["one-batch", "batch-per-memory"])
 def test_a_merge_repoints_a_closed_fact_to_the_memory_its_successor_duplicates(
-        admin: httpx.Client, app: Omoide, batch: int) -> None:
+    admin: httpx.Client, app: Omoide, batch: int
+) -> None:
     """Merging, the file's successor was skipped as a duplicate of the persona's memory, but
     the closed fact before it (read first) kept naming the successor's key, which was never
     written: a dangling `superseded_by`, in the same batch or an earlier one."""
@@ -184,17 +221,21 @@ def test_a_merge_repoints_a_closed_fact_to_the_memory_its_successor_duplicates(
     for text in ("The user lives in Tokyo.", "The user moved to Osaka."):
         assert admin.post("/api/memories/rin", json={"content": text}).status_code == 201
     lines = [json.loads(x) for x in admin.get("/api/export/rin").text.splitlines()]
-    closed, successor = (next(r for r in lines if r.get("content") == t)
-                         for t in ("The user lives in Tokyo.", "The user moved to Osaka."))
+    closed, successor = (
+        next(r for r in lines if r.get("content") == t)
+        for t in ("The user lives in Tokyo.", "The user moved to Osaka.")
+    )
     assert lines.index(closed) < lines.index(successor)  # a forward reference
     closed.update(superseded_by=successor["key"], valid_until=successor["created_at"])
     held = admin.post("/api/memories/ayu", json={"content": "The user moved to Osaka."})
     assert held.status_code == 201
     reply = import_lines(admin, "ayu", lines)
     assert reply.status_code == 409  # ayu holds data of its own: only with merge
-    reply = admin.post("/api/import/ayu?merge=true", headers={
-        "content-type": "application/x-ndjson"}, content="\n".join(
-        json.dumps(r) for r in lines).encode())
+    reply = admin.post(
+        "/api/import/ayu?merge=true",
+        headers={"content-type": "application/x-ndjson"},
+        content="\n".join(json.dumps(r) for r in lines).encode(),
+    )
     assert reply.status_code == 200 and reply.json()["duplicates"] == 1, reply.text
     moved = reply.json()["moved_keys"].get(closed["key"], closed["key"])
     stored = admin.get(f"/api/memories/ayu/{moved}").json()
@@ -203,23 +244,36 @@ def test_a_merge_repoints_a_closed_fact_to_the_memory_its_successor_duplicates(
 
 def _with_link(lines: list[dict[str, Any]], a: str, b: str) -> list[dict[str, Any]]:
     """The export with a link a–b before its end record (the end count follows)."""
-    link = {"type": "link", "a": a, "b": b, "link_type": "SEMANTIC", "weight": 0.5,
-            "co_activation_count": 0, "last_activated": None}
+    link = {
+        "type": "link",
+        "a": a,
+        "b": b,
+        "link_type": "SEMANTIC",
+        "weight": 0.5,
+        "co_activation_count": 0,
+        "last_activated": None,
+    }
     return [*lines[:-1], link, {**lines[-1], "records": lines[-1]["records"] + 1}]
 
 
-def _post(admin: httpx.Client, persona: str, lines: list[dict[str, Any]],
-          merge: bool) -> httpx.Response:
-    return admin.post(f"/api/import/{persona}{'?merge=true' if merge else ''}", headers={
-        "content-type": "application/x-ndjson"}, content="\n".join(
-        json.dumps(r) for r in lines).encode())
+def _post(
+    admin: httpx.Client, persona: str, lines: list[dict[str, Any]], merge: bool
+) -> httpx.Response:
+    return admin.post(
+        f"/api/import/{persona}{'?merge=true' if merge else ''}",
+        headers={"content-type": "application/x-ndjson"},
+        content="\n".join(json.dumps(r) for r in lines).encode(),
+    )
 
 
 @pytest.mark.parametrize("merge", [False, True], ids=["plain", "merge"])
-@pytest.mark.parametrize(("kind", "name"), [
-    ("memory", "superseded_by"), ("memory", "summary_ref"), ("link", "a"), ("link", "b")])
+@pytest.mark.parametrize(
+    ("kind", "name"),
+    [("memory", "superseded_by"), ("memory", "summary_ref"), ("link", "a"), ("link", "b")],
+)
 def test_a_pointer_or_link_naming_a_key_nowhere_is_refused_before_any_write(
-        admin: httpx.Client, kind: str, name: str, merge: bool) -> None:
+    admin: httpx.Client, kind: str, name: str, merge: bool
+) -> None:
     """A hand-edited file naming a memory key that is in neither the file nor the persona was
     imported: the link dropped without a word (a 200 counting fewer links), the pointer stored
     naming nothing. Refused (422 naming the line, the field and the key); nothing written."""
@@ -241,7 +295,8 @@ def test_a_pointer_or_link_naming_a_key_nowhere_is_refused_before_any_write(
 
 
 def test_pointers_and_links_to_the_files_keys_or_the_personas_still_import(
-        admin: httpx.Client) -> None:
+    admin: httpx.Client,
+) -> None:
     """What was valid stays valid: a pointer or link to a memory of the file (read before or
     after it, its key moved because another persona of the folder holds it), and, merging, to
     a memory the persona already holds."""

@@ -18,8 +18,9 @@ from omoide.wiring import Omoide, build
 
 
 @pytest.fixture
-def other_store(tmp_path: Path, clock: FixedClock, embedder: HashEmbedder,
-                request: pytest.FixtureRequest) -> Iterator[Callable[..., Omoide]]:
+def other_store(
+    tmp_path: Path, clock: FixedClock, embedder: HashEmbedder, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Omoide]]:
     """A second, empty store: a data folder, or a new PostgreSQL database (of the test's store
     kind unless ``kind`` says which)."""
     built: list[Omoide] = []
@@ -32,8 +33,13 @@ def other_store(tmp_path: Path, clock: FixedClock, embedder: HashEmbedder,
             server: PgServer = request.getfixturevalue("pg_server")
             databases.append(server.new_database())
             environ = {"OMOIDE_DATABASE_URL": server.url(databases[-1])}
-        app = build(Settings.from_env(environ, data_dir=tmp_path / name), embedder=embedder,
-                    clock=clock, llm=None, chat_upstream=None)
+        app = build(
+            Settings.from_env(environ, data_dir=tmp_path / name),
+            embedder=embedder,
+            clock=clock,
+            llm=None,
+            chat_upstream=None,
+        )
         built.append(app)
         return app
 
@@ -52,32 +58,51 @@ def body(lines: list[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("with_vectors", [False, True])
-def test_round_trip_gives_the_same_file(app: Omoide, persona: str, clock: FixedClock,
-                                        other_store: Callable[..., Omoide],
-                                        with_vectors: bool) -> None:
+def test_round_trip_gives_the_same_file(
+    app: Omoide,
+    persona: str,
+    clock: FixedClock,
+    other_store: Callable[..., Omoide],
+    with_vectors: bool,
+) -> None:
     seed(app, persona, clock)
     first = list(app.transfer.export(persona, with_vectors=with_vectors))
     kinds = {json.loads(line)["type"] for line in first}
-    assert kinds == {"header", "settings", "block", "state", "session", "event", "episode",
-                     "memory", "link", "end"}
+    assert kinds == {
+        "header",
+        "settings",
+        "block",
+        "state",
+        "session",
+        "event",
+        "episode",
+        "memory",
+        "link",
+        "end",
+    }
     assert json.loads(first[-1]) == {"type": "end", "records": len(first) - 2}
     fresh = other_store("fresh")
     fresh.auth.create_persona(persona)
     report = fresh.transfer.import_lines(persona, lambda: first)
-    assert report.embedded == (0 if with_vectors else report.events + report.episodes
-                               + report.memories)
+    assert report.embedded == (
+        0 if with_vectors else report.events + report.episodes + report.memories
+    )
     second = list(fresh.transfer.export(persona, with_vectors=with_vectors))
     assert body(second) == body(first)
     # the restored persona works: search finds by keyword and meaning, history is there
     hits = fresh.search.search(persona, fresh.search.build_request(persona, query="Osaka"))
     assert any("Osaka" in h.content for h in hits.results)
-    key = next(r["key"] for r in map(json.loads, first)
-               if r["type"] == "memory" and "coffee" in r["content"])
+    key = next(
+        r["key"]
+        for r in map(json.loads, first)
+        if r["type"] == "memory" and "coffee" in r["content"]
+    )
     assert [v.change for v in fresh.memories.history(persona, key)] == ["create", "update"]
 
 
-def test_import_is_idempotent_and_refuses_foreign_data(app: Omoide, persona: str,
-                                                       clock: FixedClock) -> None:
+def test_import_is_idempotent_and_refuses_foreign_data(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     seed(app, persona, clock)
     lines = list(app.transfer.export(persona))
     app.auth.create_persona("copy")
@@ -104,8 +129,9 @@ def _renamed(lines: list[str]) -> list[str]:
     return out
 
 
-def test_merge_skips_duplicates_as_a_write_would(app: Omoide, persona: str,
-                                                 clock: FixedClock) -> None:
+def test_merge_skips_duplicates_as_a_write_would(
+    app: Omoide, persona: str, clock: FixedClock
+) -> None:
     seed(app, persona, clock)
     lines = _renamed(list(app.transfer.export(persona)))
     before = app.memories.stats(persona).active
@@ -113,7 +139,8 @@ def test_merge_skips_duplicates_as_a_write_would(app: Omoide, persona: str,
     assert report.duplicates >= 4  # the current memories are already there
     assert report.sessions == 2
     assert app.memories.stats(persona).active == before + report.memories - sum(
-        1 for line in lines if '"status": "tombstoned"' in line)
+        1 for line in lines if '"status": "tombstoned"' in line
+    )
 
 
 def test_bad_files_are_refused_with_the_line(app: Omoide, persona: str) -> None:
@@ -127,8 +154,8 @@ def test_bad_files_are_refused_with_the_line(app: Omoide, persona: str) -> None:
 
 
 def test_an_interrupted_import_is_finished_by_running_it_again(
-        app: Omoide, persona: str, clock: FixedClock,
-        other_store: Callable[..., Omoide]) -> None:
+    app: Omoide, persona: str, clock: FixedClock, other_store: Callable[..., Omoide]
+) -> None:
     seed(app, persona, clock)
     lines = list(app.transfer.export(persona))
     fresh = other_store("fresh")
@@ -155,8 +182,12 @@ def test_an_interrupted_import_is_finished_by_running_it_again(
 @pytest.mark.sqlite_only  # the source is a SQLite folder; the target is PostgreSQL
 @pytest.mark.parametrize("with_vectors", [False, True])
 def test_sqlite_export_imports_into_postgresql_unchanged(
-        app: Omoide, persona: str, clock: FixedClock, other_store: Callable[..., Omoide],
-        with_vectors: bool) -> None:
+    app: Omoide,
+    persona: str,
+    clock: FixedClock,
+    other_store: Callable[..., Omoide],
+    with_vectors: bool,
+) -> None:
     """SQLite → export → import into PostgreSQL → export: the same file but the export time."""
     seed(app, persona, clock)
     first = list(app.transfer.export(persona, with_vectors=with_vectors))
@@ -175,15 +206,17 @@ def test_sqlite_export_imports_into_postgresql_unchanged(
     assert body(list(back.transfer.export(persona, with_vectors=with_vectors))) == body(first)
 
 
-def test_forgetting_provenance_survives_a_move(app: Omoide, persona: str, clock: FixedClock,
-                                               other_store: Callable[..., Omoide]) -> None:
+def test_forgetting_provenance_survives_a_move(
+    app: Omoide, persona: str, clock: FixedClock, other_store: Callable[..., Omoide]
+) -> None:
     """What a conversation taught (state) and what a memory's evolution wrote (versions) keep
     their source across export and import, so forgetting works the same in the new store."""
     made = seed(app, persona, clock)
     lines = list(app.transfer.export(persona, with_vectors=False))
     records = [json.loads(line) for line in lines]
-    assert "hobby" in {r["key"] for r in records if r["type"] == "state"
-                       and r["source_session"] == "s1"}
+    assert "hobby" in {
+        r["key"] for r in records if r["type"] == "state" and r["source_session"] == "s1"
+    }
     tokyo = next(r for r in records if r["type"] == "memory" and r["key"] == made["tokyo"])
     causes = {v["cause"] for v in tokyo["versions"]} - {None}
     assert len(causes) == 1 and causes == {tokyo["superseded_by"]}
@@ -198,9 +231,9 @@ def test_forgetting_provenance_survives_a_move(app: Omoide, persona: str, clock:
     assert after["mood"] == "excited"  # set by hand, not learned from s1: kept
 
 
-def test_a_closed_state_key_survives_the_round_trip(app: Omoide, persona: str,
-                                                    clock: FixedClock,
-                                                    other_store: Callable[..., Omoide]) -> None:
+def test_a_closed_state_key_survives_the_round_trip(
+    app: Omoide, persona: str, clock: FixedClock, other_store: Callable[..., Omoide]
+) -> None:
     """A key the user closed (set to null) is exported and restored closed, history kept."""
     app.state.update_user_state(persona, {"name": "Rau", "nickname": "Ra"})
     clock.advance(seconds=5)

@@ -49,14 +49,15 @@ def test_cli_export_import_round_trip(run, tmp_path: Path) -> None:
     one, two = str(tmp_path / "one"), str(tmp_path / "two")
     assert run("persona", "create", "rin", "--data", one).exit_code == 0
     for text in ("The user keeps bees on the roof", "The user's favourite tea is hojicha"):
-        assert run("memory", "add", "-p", "rin", text, "--tag", "home", "--data", one
-                   ).exit_code == 0
+        assert (
+            run("memory", "add", "-p", "rin", text, "--tag", "home", "--data", one).exit_code == 0
+        )
     first = tmp_path / "rin.jsonl"
     result = run("export", "-p", "rin", "--out", str(first), "--data", one)
     assert result.exit_code == 0, result.output
     result = run("import", "-p", "rin", str(first), "--data", two, "--json")
     assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout[result.stdout.index("{"):])
+    report = json.loads(result.stdout[result.stdout.index("{") :])
     assert (report["memories"], report["embedded"]) == (2, 2)
     assert "embedding" in result.stderr  # the progress bar
     second = tmp_path / "again.jsonl"
@@ -64,9 +65,13 @@ def test_cli_export_import_round_trip(run, tmp_path: Path) -> None:
     assert without_time(second.read_text()) == without_time(first.read_text())
     # a re-run changes nothing; a persona with other data refuses without --merge
     again = run("import", "-p", "rin", str(first), "--data", two, "--json")
-    assert json.loads(again.stdout[again.stdout.index("{"):])["memories"] == 0
-    assert run("memory", "add", "-p", "rin", "Something else entirely about rockets",
-               "--data", two).exit_code == 0
+    assert json.loads(again.stdout[again.stdout.index("{") :])["memories"] == 0
+    assert (
+        run(
+            "memory", "add", "-p", "rin", "Something else entirely about rockets", "--data", two
+        ).exit_code
+        == 0
+    )
     other = tmp_path / "other.jsonl"
     assert run("persona", "create", "ken", "--data", one).exit_code == 0
     assert run("memory", "add", "-p", "ken", "Ken likes trains", "--data", one).exit_code == 0
@@ -77,8 +82,9 @@ def test_cli_export_import_round_trip(run, tmp_path: Path) -> None:
     assert merged.exit_code == 0 and '"memories": 1' in merged.stdout
 
 
-def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide,
-                                                  clock: FixedClock) -> None:
+def test_http_export_streams_and_import_restores(
+    server: LiveServer, app: Omoide, clock: FixedClock
+) -> None:
     key = server.create_persona("rin")
     seed(app, "rin", clock)
     with server.client(key) as c:
@@ -87,8 +93,9 @@ def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide
         assert reply.headers["content-type"].startswith("application/x-ndjson")
         lines = reply.text.splitlines()
         assert json.loads(lines[0])["with_vectors"] is True
-        refused = c.post("/api/import/rin", content=reply.content.replace(b'"s1"', b'"s9"'),
-                         headers=NDJSON)
+        refused = c.post(
+            "/api/import/rin", content=reply.content.replace(b'"s1"', b'"s9"'), headers=NDJSON
+        )
         assert refused.status_code == 409, refused.text
         assert refused.json()["error"]["code"] == "conflict"
         bad = c.post("/api/import/rin", content=b'{"type": "memory"}\n', headers=NDJSON)
@@ -105,7 +112,8 @@ def test_http_export_streams_and_import_restores(server: LiveServer, app: Omoide
 
 
 def test_cli_import_of_a_file_that_is_not_utf8_is_an_error_not_a_traceback(
-        run, tmp_path: Path) -> None:
+    run, tmp_path: Path
+) -> None:
     two, good = _exported_rin(run, tmp_path)
     lines = good.read_bytes().splitlines(keepends=True)
     broken = tmp_path / "broken.jsonl"
@@ -121,7 +129,8 @@ def test_cli_import_of_a_file_that_is_not_utf8_is_an_error_not_a_traceback(
 
 
 def test_cli_export_to_a_folder_that_does_not_exist_is_an_error_not_a_traceback(
-        run, tmp_path: Path) -> None:
+    run, tmp_path: Path
+) -> None:
     one = str(tmp_path / "one")
     assert run("persona", "create", "rin", "--data", one).exit_code == 0
     out = tmp_path / "missing" / "rin.jsonl"
@@ -137,15 +146,21 @@ def test_cli_export_to_a_named_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path
     one = tmp_path / "one"
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(one)}
     omoide = str(Path(sys.executable).parent / "omoide")
-    subprocess.run([omoide, "persona", "create", "rin"], env=env, check=True,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [omoide, "persona", "create", "rin"], env=env, check=True, capture_output=True, timeout=60
+    )
     pipe = tmp_path / "out.pipe"
     os.mkfifo(pipe)
     read: list[bytes] = []
     reader = threading.Thread(target=lambda: read.append(pipe.read_bytes()), daemon=True)
     reader.start()
-    done = subprocess.run([omoide, "export", "-p", "rin", "--out", str(pipe)], env=env,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [omoide, "export", "-p", "rin", "--out", str(pipe)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     reader.join(30)
     assert done.returncode == 0, done.stderr
     assert stat.S_ISFIFO(pipe.stat().st_mode)  # still the pipe, not a file put in its place
@@ -158,29 +173,34 @@ def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClo
     """An upload has its own limit (OMOIDE_MAX_IMPORT_BYTES) and is streamed to disk, so a file
     larger than the JSON body limit imports; past the import limit, or not UTF-8, it is refused
     before anything is written."""
-    app = make_app({"OMOIDE_MAX_BODY_BYTES": "4000", "OMOIDE_MAX_IMPORT_BYTES": "400000"},
-                   clock=clock)
+    app = make_app(
+        {"OMOIDE_MAX_BODY_BYTES": "4000", "OMOIDE_MAX_IMPORT_BYTES": "400000"}, clock=clock
+    )
     app.auth.create_persona("rin")
     seed(app, "rin", clock)
     uv, thread, url = serve_in_thread(create_app(app))
     _, key = app.auth.create_persona("copy")
     try:
-        with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"},
-                          timeout=30) as c:
+        with httpx.Client(
+            base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30
+        ) as c:
             exported = b"".join(line.encode() for line in app.transfer.export("rin"))
             assert 4000 < len(exported) < 400_000
 
             def chunked(data: bytes) -> Iterator[bytes]:
                 for start in range(0, len(data), 1000):
-                    yield data[start:start + 1000]
+                    yield data[start : start + 1000]
 
             huge = exported * (400_000 // len(exported) + 1)
             for body in (huge, chunked(huge)):
                 refused = c.post("/api/import/copy", content=body, headers=NDJSON)
                 assert refused.status_code == 413, refused.text
                 assert refused.json()["error"]["code"] == "payload_too_large"
-            broken = c.post("/api/import/copy", headers=NDJSON,
-                            content=exported[:3000] + b"\xff\xfe" + exported[3000:])
+            broken = c.post(
+                "/api/import/copy",
+                headers=NDJSON,
+                content=exported[:3000] + b"\xff\xfe" + exported[3000:],
+            )
             assert broken.status_code == 422 and "UTF-8" in broken.json()["error"]["message"]
             assert c.get("/api/memories/copy").json()["memories"] == []
 
@@ -196,7 +216,8 @@ def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClo
 
 
 def test_cli_import_of_a_pointer_to_a_key_nowhere_is_an_error_naming_line_and_key(
-        run, tmp_path: Path) -> None:
+    run, tmp_path: Path
+) -> None:
     """A hand-edited `superseded_by` naming no memory of the file was stored dangling. Refused
     naming the line and the key; nothing imported, no persona left behind."""
     two, good = _exported_rin(run, tmp_path)
@@ -218,12 +239,27 @@ def test_cli_import_of_a_utf16_file_says_it_is_utf16(tmp_path: Path, source: str
     env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data")}
     path = tmp_path / "rin.jsonl"
     path.write_text('[{"memory": "Likes tea"}]\n', encoding="utf-16")
-    done = subprocess.run([str(Path(sys.executable).parent / "omoide"), "import", "-p", "rin",
-                           "--from", source, str(path)], env=env, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "omoide"),
+            "import",
+            "-p",
+            "rin",
+            "--from",
+            source,
+            str(path),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
     assert done.returncode == 1, done.stderr
-    assert "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8" \
-        in done.stderr, done.stderr
+    assert (
+        "it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8"
+        in done.stderr
+    ), done.stderr
     assert "Traceback" not in done.stderr
 
 
@@ -232,8 +268,7 @@ def _exported_rin(run, tmp_path: Path) -> tuple[str, Path]:
     empty folder ``two`` to import into, and the file."""
     one, two = str(tmp_path / "one"), str(tmp_path / "two")
     assert run("persona", "create", "rin", "--data", one).exit_code == 0
-    assert run("memory", "add", "-p", "rin", "The user keeps bees", "--data", one
-               ).exit_code == 0
+    assert run("memory", "add", "-p", "rin", "The user keeps bees", "--data", one).exit_code == 0
     good = tmp_path / "rin.jsonl"
     assert run("export", "-p", "rin", "--out", str(good), "--data", one).exit_code == 0
     return two, good

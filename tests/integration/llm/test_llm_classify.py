@@ -36,7 +36,12 @@ class RecordingFallback:
         self.calls: list[tuple[str, list[Candidate], str]] = []
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False,
+        self,
+        new: str,
+        candidates: list[Candidate],
+        *,
+        lang: str = "auto",
+        note: bool = False,
         known: object = None,
     ) -> list[Verdict]:
         self.calls.append((new, candidates, lang))

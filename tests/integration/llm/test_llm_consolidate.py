@@ -177,11 +177,15 @@ def test_llm_consolidator_makes_no_call_for_an_empty_episode(fake_api, make_open
 def test_llm_notes_never_come_from_the_personas_turns_alone_nor_carry_labels(
     fake_api, make_openai, fallback
 ):
-    fake_api.queue(answer([
-        {"content": "Rau: Rau adopted a cat named Miso.", "kind": "fact", "sources": [13]},
-        {"content": "Haru congratulated Rau.", "kind": "fact", "sources": [14]},
-        {"content": "Rau's weekend was about Miso.", "kind": "fact", "sources": [12, 13]},
-    ]))
+    fake_api.queue(
+        answer(
+            [
+                {"content": "Rau: Rau adopted a cat named Miso.", "kind": "fact", "sources": [13]},
+                {"content": "Haru congratulated Rau.", "kind": "fact", "sources": [14]},
+                {"content": "Rau's weekend was about Miso.", "kind": "fact", "sources": [12, 13]},
+            ]
+        )
+    )
     result = LLMConsolidator(make_openai(), fallback=fallback).consolidate(EVENTS)
     assert [(n.content, n.source_event_ids) for n in result.notes] == [
         ("Rau adopted a cat named Miso.", (13,)),

@@ -27,8 +27,7 @@ def test_a_configured_secret_writes_no_file_and_is_shared_by_servers(tmp_path: P
     assert not (tmp_path / "b" / SECRET_FILE).exists()
 
 
-def test_servers_with_their_own_folder_secrets_refuse_each_others_cookies(
-        tmp_path: Path) -> None:
+def test_servers_with_their_own_folder_secrets_refuse_each_others_cookies(tmp_path: Path) -> None:
     one = SessionSigner(load_secret(tmp_path / "a"))
     other = SessionSigner(load_secret(tmp_path / "b"))
     cookie, _ = one.issue(7, now=NOW)

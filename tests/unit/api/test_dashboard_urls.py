@@ -9,25 +9,47 @@ from omoide.api.http.app import Reader, reader_of
 from omoide.api.http.dashboard.web import is_page
 
 
-@pytest.mark.parametrize(("path", "page"), [
-    ("/", True), ("/login", True), ("/login\x00", True), ("/logout", True), ("/docs", True),
-    ("/p", True), ("/p/rin", True), ("/p/rin/memories/k/edit", True), ("/p/\ufffd", True),
-    ("/api/stats/rin", False), ("/v1/models", False), ("/mcp", False), ("/health", False),
-    ("/static/dashboard.js", False), ("/nope", False), ("//p/rin", False), ("/\x00", True),
-    ("*", False), ("", False), ("/people", False), ("/loginx", False),
-])
+@pytest.mark.parametrize(
+    ("path", "page"),
+    [
+        ("/", True),
+        ("/login", True),
+        ("/login\x00", True),
+        ("/logout", True),
+        ("/docs", True),
+        ("/p", True),
+        ("/p/rin", True),
+        ("/p/rin/memories/k/edit", True),
+        ("/p/\ufffd", True),
+        ("/api/stats/rin", False),
+        ("/v1/models", False),
+        ("/mcp", False),
+        ("/health", False),
+        ("/static/dashboard.js", False),
+        ("/nope", False),
+        ("//p/rin", False),
+        ("/\x00", True),
+        ("*", False),
+        ("", False),
+        ("/people", False),
+        ("/loginx", False),
+    ],
+)
 def test_the_dashboards_urls_are_its_pages_and_nothing_else(path: str, page: bool) -> None:
     assert is_page(path) is page
 
 
-@pytest.mark.parametrize(("path", "reader"), [
-    pytest.param("/", Reader.PAGE, id="overview"),
-    pytest.param("/p/rin/memories", Reader.PAGE, id="page"),
-    pytest.param("/login\x00", Reader.PAGE, id="sign-in-with-nul"),
-    pytest.param("/mcp", Reader.MCP, id="mcp"),
-    pytest.param("/mcp/", Reader.API, id="not-mcp-route"),
-    pytest.param("/api/stats/rin", Reader.API, id="api"),
-    pytest.param("/nope", Reader.API, id="no-route"),
-])
+@pytest.mark.parametrize(
+    ("path", "reader"),
+    [
+        pytest.param("/", Reader.PAGE, id="overview"),
+        pytest.param("/p/rin/memories", Reader.PAGE, id="page"),
+        pytest.param("/login\x00", Reader.PAGE, id="sign-in-with-nul"),
+        pytest.param("/mcp", Reader.MCP, id="mcp"),
+        pytest.param("/mcp/", Reader.API, id="not-mcp-route"),
+        pytest.param("/api/stats/rin", Reader.API, id="api"),
+        pytest.param("/nope", Reader.API, id="no-route"),
+    ],
+)
 def test_one_decision_names_who_reads_an_error_for_a_path(path: str, reader: Reader) -> None:
     assert reader_of(path) is reader

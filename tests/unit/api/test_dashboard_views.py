@@ -20,12 +20,31 @@ NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
 
 
 def _memory(**fields: object) -> Memory:
-    base = Memory(key="mem_1", persona="rin", content="x", kind=MemoryKind.NOTE, importance=0.5,
-                  tags=(), emotion_type=None, emotion_intensity=0.0, source="user",
-                  source_ref=None, created_at=NOW - timedelta(days=2), updated_at=NOW,
-                  access_count=0, last_accessed=None, valid_from=None, valid_until=None,
-                  superseded_by=None, summary_ref=None, status=MemoryStatus.ACTIVE, metadata={},
-                  stability=5.0, strength=0.5, last_decay_at=None)
+    base = Memory(
+        key="mem_1",
+        persona="rin",
+        content="x",
+        kind=MemoryKind.NOTE,
+        importance=0.5,
+        tags=(),
+        emotion_type=None,
+        emotion_intensity=0.0,
+        source="user",
+        source_ref=None,
+        created_at=NOW - timedelta(days=2),
+        updated_at=NOW,
+        access_count=0,
+        last_accessed=None,
+        valid_from=None,
+        valid_until=None,
+        superseded_by=None,
+        summary_ref=None,
+        status=MemoryStatus.ACTIVE,
+        metadata={},
+        stability=5.0,
+        strength=0.5,
+        last_decay_at=None,
+    )
     return replace(base, **fields)  # type: ignore[arg-type]
 
 
@@ -72,4 +91,7 @@ def test_text_diff_rebuilds_both_sides(old: str, new: str) -> None:
 
 def test_text_diff_of_japanese_marks_the_inserted_characters() -> None:
     assert text_diff("京都に住む", "京都の左京区に住む") == [
-        ("same", "京都"), ("ins", "の左京区"), ("same", "に住む")]
+        ("same", "京都"),
+        ("ins", "の左京区"),
+        ("same", "に住む"),
+    ]

@@ -35,8 +35,8 @@ def test_the_images_document_is_as_it_was_written_by_hand() -> None:
     assert image == {
         "additionalProperties": True,
         "description": "A memory as one version found it: the fields a change can touch "
-                       "(model.memory's\nVERSIONED_FIELDS). A history imported from an older "
-                       "export may lack some of them.",
+        "(model.memory's\nVERSIONED_FIELDS). A history imported from an older "
+        "export may lack some of them.",
         "properties": {
             "content": {"title": "Content", "type": "string"},
             "kind": {"title": "Kind", "type": "string"},
@@ -49,7 +49,13 @@ def test_the_images_document_is_as_it_was_written_by_hand() -> None:
             "superseded_by": {**nullable, "title": "Superseded By"},
             "summary_ref": {**nullable, "title": "Summary Ref"},
             "status": {"title": "Status", "type": "string"},
-            "metadata": {"additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
-                         "description": image["properties"]["metadata"]["description"],
-                         "title": "Metadata", "type": "object"}},
-        "title": "MemoryImage", "type": "object"}
+            "metadata": {
+                "additionalProperties": {"$ref": "#/components/schemas/JsonValue"},
+                "description": image["properties"]["metadata"]["description"],
+                "title": "Metadata",
+                "type": "object",
+            },
+        },
+        "title": "MemoryImage",
+        "type": "object",
+    }

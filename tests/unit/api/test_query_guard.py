@@ -24,8 +24,13 @@ async def _echo(scope: Scope, receive: Receive, send: Send) -> None:
 
 def _get(query: bytes) -> tuple[int, dict[str, Any]]:
     sent: list[Message] = []
-    scope = {"type": "http", "method": "GET", "path": "/api/search/rin", "headers": [],
-             "query_string": query}
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/search/rin",
+        "headers": [],
+        "query_string": query,
+    }
 
     async def receive() -> Message:
         return {"type": "http.request", "body": b"", "more_body": False}
@@ -45,20 +50,28 @@ def test_raw_utf8_query_bytes_read_as_their_percent_encoded_form() -> None:
     assert _get(b"q=a+b%2B") == (200, {"q": "a b+", "tags": []})  # ASCII passes as sent
 
 
-@pytest.mark.parametrize(("query", "field"), [(b"q=\xff", "q"), (b"tags=ok&q=%C3", "q"),
-                                              (b"q=%00", "q"), (b"\xff=1", None)])
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [(b"q=\xff", "q"), (b"tags=ok&q=%C3", "q"), (b"q=%00", "q"), (b"\xff=1", None)],
+)
 def test_a_query_parameter_not_utf8_or_with_nul_is_refused_naming_it(
-        query: bytes, field: str | None) -> None:
+    query: bytes, field: str | None
+) -> None:
     status, body = _get(query)
     assert status == 422 and body["error"].get("field") == field, body
 
 
-@pytest.mark.parametrize(("data", "expected"), [
-    ("GET /s?q=大阪 HTTP/1.1\r\nHost: x\r\n\r\n".encode(),
-     b"GET /s?q=%E5%A4%A7%E9%98%AA HTTP/1.1\r\nHost: x\r\n\r\n"),
-    (b"GET /s?q=\xff HTTP/1.1\r\n", b"GET /s?q=%FF HTTP/1.1\r\n"),
-    (b"GET /s?q=a HTTP/1.1\r\nX: \xff\r\n", b"GET /s?q=a HTTP/1.1\r\nX: \xff\r\n"),  # line only
-    ("GET /s?q=大".encode(), "GET /s?q=大".encode()),  # not whole: passed as sent
-])
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (
+            "GET /s?q=大阪 HTTP/1.1\r\nHost: x\r\n\r\n".encode(),
+            b"GET /s?q=%E5%A4%A7%E9%98%AA HTTP/1.1\r\nHost: x\r\n\r\n",
+        ),
+        (b"GET /s?q=\xff HTTP/1.1\r\n", b"GET /s?q=%FF HTTP/1.1\r\n"),
+        (b"GET /s?q=a HTTP/1.1\r\nX: \xff\r\n", b"GET /s?q=a HTTP/1.1\r\nX: \xff\r\n"),  # line only
+        ("GET /s?q=大".encode(), "GET /s?q=大".encode()),  # not whole: passed as sent
+    ],
+)
 def test_the_request_line_target_is_percent_encoded(data: bytes, expected: bytes) -> None:
     assert encode_request_target(data) == expected

@@ -15,15 +15,27 @@ MAY = datetime(2026, 5, 1, tzinfo=UTC)
 
 
 def note(key: str, *events: int, content: str | None = None) -> SearchHit:
-    return SearchHit(type="note", id=key, content=content or f"Aki said {key} (1 May 2026)",
-                     score=0.5, similarity=None, sources=tuple(Source(e, None) for e in events))
+    return SearchHit(
+        type="note",
+        id=key,
+        content=content or f"Aki said {key} (1 May 2026)",
+        score=0.5,
+        similarity=None,
+        sources=tuple(Source(e, None) for e in events),
+    )
 
 
 def excerpt(*events: int) -> SearchHit:
     lines = [f"Aki: turn {e}" for e in events]
-    return SearchHit(type="episode", id="7", content="\n".join(["[2026-05-01]", *lines]),
-                     score=0.8, similarity=0.6, sources=tuple(Source(e, f"t{e}") for e in events),
-                     extra={"session_id": "s1"})
+    return SearchHit(
+        type="episode",
+        id="7",
+        content="\n".join(["[2026-05-01]", *lines]),
+        score=0.8,
+        similarity=0.6,
+        sources=tuple(Source(e, f"t{e}") for e in events),
+        extra={"session_id": "s1"},
+    )
 
 
 def test_a_line_whose_turn_a_note_stands_for_is_shown_in_the_notes_words() -> None:
@@ -46,18 +58,39 @@ def test_the_best_ranked_note_of_a_turn_is_the_one_folded() -> None:
 
 
 def test_notes_over_several_turns_or_lines_are_not_folded() -> None:
-    assert foldable_notes([note("pair", 1, 2), note("two-lines", 3, content="one\ntwo"),
-                           note("none")]) == {}
+    assert (
+        foldable_notes([note("pair", 1, 2), note("two-lines", 3, content="one\ntwo"), note("none")])
+        == {}
+    )
 
 
 def _with_memory(hit: SearchHit, **fields: object) -> SearchHit:
-    memory = Memory(key=hit.id, persona="rin", content=hit.content, kind=MemoryKind.NOTE,
-                    importance=0.5, tags=(), emotion_type=None, emotion_intensity=0.0,
-                    source="consolidation", source_ref=None, created_at=MAY, updated_at=MAY,
-                    access_count=0, last_accessed=None, valid_from=MAY, valid_until=None,
-                    superseded_by=None, summary_ref=None, status=MemoryStatus.ACTIVE,
-                    metadata={}, stability=5.0, strength=0.5, last_decay_at=None,
-                    sources=hit.sources)
+    memory = Memory(
+        key=hit.id,
+        persona="rin",
+        content=hit.content,
+        kind=MemoryKind.NOTE,
+        importance=0.5,
+        tags=(),
+        emotion_type=None,
+        emotion_intensity=0.0,
+        source="consolidation",
+        source_ref=None,
+        created_at=MAY,
+        updated_at=MAY,
+        access_count=0,
+        last_accessed=None,
+        valid_from=MAY,
+        valid_until=None,
+        superseded_by=None,
+        summary_ref=None,
+        status=MemoryStatus.ACTIVE,
+        metadata={},
+        stability=5.0,
+        strength=0.5,
+        last_decay_at=None,
+        sources=hit.sources,
+    )
     return replace(hit, memory=replace(memory, **fields))  # type: ignore[arg-type]
 
 
@@ -67,22 +100,35 @@ def test_a_note_with_a_validity_end_is_never_folded() -> None:
     current = _with_memory(note("now", 1))
     assert foldable_notes([current])[1].id == "now"
     assert foldable_notes([_with_memory(note("old", 1), superseded_by="now")]) == {}
-    assert foldable_notes([_with_memory(note("ended", 1),
-                                        valid_until=datetime(2026, 6, 1, tzinfo=UTC))]) == {}
+    assert (
+        foldable_notes(
+            [_with_memory(note("ended", 1), valid_until=datetime(2026, 6, 1, tzinfo=UTC))]
+        )
+        == {}
+    )
     closed_first = foldable_notes([_with_memory(note("old", 1), superseded_by="now"), current])
     assert closed_first[1].id == "now"
 
 
 def test_an_excerpt_whose_lines_do_not_match_its_turns_is_left_whole() -> None:
-    hit = SearchHit(type="episode", id="1", content="[2026-05-01]\nAki: one\ntwo", score=0.5,
-                    similarity=None, sources=(Source(1, None),))
+    hit = SearchHit(
+        type="episode",
+        id="1",
+        content="[2026-05-01]\nAki: one\ntwo",
+        score=0.5,
+        similarity=None,
+        sources=(Source(1, None),),
+    )
     assert fold_notes(hit, foldable_notes([note("a", 1)])) == (hit, [])
 
 
-@given(st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=7, unique=True),
-       st.sets(st.integers(min_value=0, max_value=12)))
+@given(
+    st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=7, unique=True),
+    st.sets(st.integers(min_value=0, max_value=12)),
+)
 def test_folding_keeps_one_line_per_turn_and_shows_every_folded_note(
-        turns: list[int], noted: set[int]) -> None:
+    turns: list[int], noted: set[int]
+) -> None:
     hit = excerpt(*turns)
     shown, folded = fold_notes(hit, foldable_notes([note(f"n{t}", t) for t in sorted(noted)]))
     lines = shown.content.split("\n")[1:]

@@ -59,11 +59,14 @@ def test_the_same_fact_said_before_does_not_shield_the_memory_it_changes() -> No
     assert closable(close_order(ranked, {"home"}, same_fact=0.99), {"home"}) == []
 
 
-@given(st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=12,
-                unique_by=lambda t: t[0]),
-       st.sets(st.integers(0, 9)), st.floats(0, 1))
+@given(
+    st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=12, unique_by=lambda t: t[0]),
+    st.sets(st.integers(0, 9)),
+    st.floats(0, 1),
+)
 def test_at_most_one_memory_is_closed_and_it_was_contradicted(
-        ranked: list[tuple[int, float]], contradicted: set[int], same_fact: float) -> None:
+    ranked: list[tuple[int, float]], contradicted: set[int], same_fact: float
+) -> None:
     closed = closable(close_order(ranked, contradicted, same_fact=same_fact), contradicted)
     assert len(closed) <= 1 and set(closed) <= contradicted
 
@@ -87,7 +90,8 @@ def test_the_nearest_under_the_band_is_judged_only_when_none_is_in_it() -> None:
 
 @given(st.lists(st.floats(-1, 1), max_size=30), st.floats(-1, 1), st.floats(-1, 1))
 def test_under_the_band_at_most_the_nearest_and_never_beside_the_band(
-        scores: list[float], band: float, floor: float) -> None:
+    scores: list[float], band: float, floor: float
+) -> None:
     ranked = [(i, s) for i, s in enumerate(sorted(scores, reverse=True))]
     under = nearest_under_band(ranked, band, floor)
     assert under in ([], ranked[:1])
@@ -128,33 +132,54 @@ def test_verdict_effects_extend_and_close_the_nearest_contradicted() -> None:
     share. In the band the judge's verdict counts whatever its confidence; the close falls on
     the nearest candidate past the same fact said before."""
     ranked = [("note", 0.97), ("home", 0.91), ("gym", 0.88), ("park", 0.87)]
-    made = verdict_effects(ranked, {"note": (N, 0.9), "home": (C, 0.6), "gym": (E, 0.6),
-                                    "park": (C, 0.99)},
-                           under_band=False, sure=0.97, same_fact=0.95)
+    made = verdict_effects(
+        ranked,
+        {"note": (N, 0.9), "home": (C, 0.6), "gym": (E, 0.6), "park": (C, 0.99)},
+        under_band=False,
+        sure=0.97,
+        same_fact=0.95,
+    )
     assert made.extended == ["gym"] and made.contradicted == ["home", "park"]
     assert made.order == ["home", "gym", "park"] and made.closes == ["home"]
-    said = verdict_effects(ranked[1:2], {"home": (C, 0.99)}, under_band=False, sure=0.97,
-                           same_fact=0.95, repeated={"home"})
+    said = verdict_effects(
+        ranked[1:2],
+        {"home": (C, 0.99)},
+        under_band=False,
+        sure=0.97,
+        same_fact=0.95,
+        repeated={"home"},
+    )
     assert said.contradicted == ["home"] and said.closes == []
 
 
 def test_verdict_effects_under_the_band_count_a_sure_close_alone() -> None:
     nearest = [("home", 0.80)]
-    for verdict, sure, closes in [((C, 0.98), 0.97, ["home"]), ((C, 0.9), 0.97, []),
-                                  ((C, 0.9), 0.85, ["home"]), ((E, 0.99), 0.5, [])]:
-        made = verdict_effects(nearest, {"home": verdict}, under_band=True, sure=sure,
-                               same_fact=0.95)
+    for verdict, sure, closes in [
+        ((C, 0.98), 0.97, ["home"]),
+        ((C, 0.9), 0.97, []),
+        ((C, 0.9), 0.85, ["home"]),
+        ((E, 0.99), 0.5, []),
+    ]:
+        made = verdict_effects(
+            nearest, {"home": verdict}, under_band=True, sure=sure, same_fact=0.95
+        )
         assert made.closes == closes and made.extended == []
 
 
-@given(st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=8,
-                unique_by=lambda t: t[0]),
-       st.dictionaries(st.integers(0, 9), st.tuples(st.sampled_from([C, E, N]),
-                                                     st.floats(0, 1))),
-       st.booleans(), st.floats(0, 1), st.floats(0, 1))
+@given(
+    st.lists(st.tuples(st.integers(0, 9), st.floats(0, 1)), max_size=8, unique_by=lambda t: t[0]),
+    st.dictionaries(st.integers(0, 9), st.tuples(st.sampled_from([C, E, N]), st.floats(0, 1))),
+    st.booleans(),
+    st.floats(0, 1),
+    st.floats(0, 1),
+)
 def test_verdict_effects_close_at_most_one_contradicted_candidate(
-        ranked: list[tuple[int, float]], verdicts: dict[int, tuple[Relation, float]],
-        under: bool, sure: float, same_fact: float) -> None:
+    ranked: list[tuple[int, float]],
+    verdicts: dict[int, tuple[Relation, float]],
+    under: bool,
+    sure: float,
+    same_fact: float,
+) -> None:
     made = verdict_effects(ranked, verdicts, under_band=under, sure=sure, same_fact=same_fact)
     assert len(made.closes) <= 1 and set(made.closes) <= set(made.contradicted)
     assert not set(made.extended) & set(made.contradicted)

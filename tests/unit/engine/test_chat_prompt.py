@@ -17,22 +17,32 @@ WHEN = datetime(2026, 3, 1, tzinfo=UTC)
 
 def _prompt(budget: int, **kw: object) -> object:
     args: dict[str, object] = {
-        "persona": "rin", "lang": Lang.EN, "budget_tokens": budget,
-        "persona_state": {"mood": "calm"}, "user_state": {"name": "Laura"},
+        "persona": "rin",
+        "lang": Lang.EN,
+        "budget_tokens": budget,
+        "persona_state": {"mood": "calm"},
+        "user_state": {"name": "Laura"},
         "blocks": [BlockText("style", "Speak softly. " * 10, 5, 8)],
-        "memories": [Recalled("m1", "Laura lives in Sapporo", WHEN),
-                     Recalled("m2", "Laura worked in Kyoto", WHEN,
-                              valid_until=datetime(2026, 5, 2, tzinfo=UTC)),
-                     Recalled("episode:3", "[2026-03-01]\nLaura: I love snow", WHEN,
-                              excerpt=True)]}
+        "memories": [
+            Recalled("m1", "Laura lives in Sapporo", WHEN),
+            Recalled(
+                "m2", "Laura worked in Kyoto", WHEN, valid_until=datetime(2026, 5, 2, tzinfo=UTC)
+            ),
+            Recalled("episode:3", "[2026-03-01]\nLaura: I love snow", WHEN, excerpt=True),
+        ],
+    }
     args.update(kw)
     return assemble_chat_prompt(**args)  # type: ignore[arg-type]
 
 
 def test_sections_blocks_cut_and_validity_marked() -> None:
     p = _prompt(1000)
-    assert p.text.splitlines()[:4] == ["# What rin remembers (Omoide)", "## Persona",
-                                       "You are rin.", "- mood: calm"]
+    assert p.text.splitlines()[:4] == [
+        "# What rin remembers (Omoide)",
+        "## Persona",
+        "You are rin.",
+        "- mood: calm",
+    ]
     assert "- [2026-03-01, no longer true since 2026-05-02] Laura worked in Kyoto" in p.text
     assert "- [2026-03-01, conversation] Laura: I love snow" in p.text
     assert estimate_tokens(p.text.split("### style\n")[1].split("\n")[0]) <= 8

@@ -15,8 +15,24 @@ from omoide.engine.classify.align import (
 )
 from omoide.engine.classify.features import TEXT_FEATURES, read_pair
 
-EN_WORDS = st.sampled_from(["Tuesdays", "Wednesday", "level", "2", "3", "also", "swims",
-                            "NordVPN", "the", "user", "grade", "on", "weekends", "Maya"])
+EN_WORDS = st.sampled_from(
+    [
+        "Tuesdays",
+        "Wednesday",
+        "level",
+        "2",
+        "3",
+        "also",
+        "swims",
+        "NordVPN",
+        "the",
+        "user",
+        "grade",
+        "on",
+        "weekends",
+        "Maya",
+    ]
+)
 JA_CHARS = st.sampled_from(list("月火水木金土日曜（）初二段級ユーザーはプールに通うも3"))
 SENTENCES = st.one_of(
     st.lists(EN_WORDS, min_size=1, max_size=8).map(lambda w: " ".join(w) + "."),
@@ -43,25 +59,31 @@ def test_a_statement_against_itself_replaces_nothing(text: str) -> None:
     assert f["span_replaced"] == f["weekday_changed"] == f["level_changed"] == 0.0
 
 
-@pytest.mark.parametrize(("text", "lang", "days"), [
-    ("Maya has swimming on Tuesdays at 5:30.", "en", {"tue"}),
-    ("Gym on Monday and Wednesday, rest at weekends.", "en", {"mon", "wed", "weekend"}),
-    ("塾は週3回（月水金）", "ja", {"mon", "wed", "fri"}),
-    ("火曜と土曜にジムへ行く", "ja", {"tue", "sat"}),
-    ("平日は在宅勤務", "ja", {"weekdays"}),
-    ("月20万円を仕送りしている", "ja", set()),  # 月 alone is a month, not Monday
-])
+@pytest.mark.parametrize(
+    ("text", "lang", "days"),
+    [
+        ("Maya has swimming on Tuesdays at 5:30.", "en", {"tue"}),
+        ("Gym on Monday and Wednesday, rest at weekends.", "en", {"mon", "wed", "weekend"}),
+        ("塾は週3回（月水金）", "ja", {"mon", "wed", "fri"}),
+        ("火曜と土曜にジムへ行く", "ja", {"tue", "sat"}),
+        ("平日は在宅勤務", "ja", {"weekdays"}),
+        ("月20万円を仕送りしている", "ja", set()),  # 月 alone is a month, not Monday
+    ],
+)
 def test_weekdays_are_read_in_both_languages(text: str, lang: str, days: set[str]) -> None:
     assert weekdays(text, lang) == days
 
 
-@pytest.mark.parametrize(("text", "lang", "found"), [
-    ("Hannah is taking her level 2 BSL exam.", "en", {"level 2"}),
-    ("Sam holds a 3rd dan in judo and a B2 in German.", "en", {"3rd dan", "b2"}),
-    ("剣道は初段", "ja", {"初段"}),
-    ("TOPIK 3級を持っている", "ja", {"3級"}),
-    ("The user has two dogs.", "en", set()),
-])
+@pytest.mark.parametrize(
+    ("text", "lang", "found"),
+    [
+        ("Hannah is taking her level 2 BSL exam.", "en", {"level 2"}),
+        ("Sam holds a 3rd dan in judo and a B2 in German.", "en", {"3rd dan", "b2"}),
+        ("剣道は初段", "ja", {"初段"}),
+        ("TOPIK 3級を持っている", "ja", {"3級"}),
+        ("The user has two dogs.", "en", set()),
+    ],
+)
 def test_levels_are_read_with_their_rank_word(text: str, lang: str, found: set[str]) -> None:
     assert levels(text, lang) == found
 

@@ -18,22 +18,32 @@ def _net(seed: int = 0) -> JudgeModel:
     rng = np.random.default_rng(seed)
     width = len(FEATURES) + len(BLOCKS) * K
     return JudgeModel(
-        embedder="test-embedder", features=FEATURES, classes=CLASSES,
-        mean=rng.normal(size=width), scale=rng.uniform(0.5, 2.0, size=width),
-        weights=rng.normal(size=(3, UNITS)), bias=rng.normal(size=3),
-        contradiction_threshold=0.9, blocks=BLOCKS, block_dim=DIM,
-        projection=BlockProjection(directions=rng.normal(size=(len(BLOCKS), DIM, K)),
-                                   offset=rng.normal(size=(len(BLOCKS), K))),
-        hidden=HiddenLayer(weights=rng.normal(size=(UNITS, width)),
-                           bias=rng.normal(size=UNITS)))
+        embedder="test-embedder",
+        features=FEATURES,
+        classes=CLASSES,
+        mean=rng.normal(size=width),
+        scale=rng.uniform(0.5, 2.0, size=width),
+        weights=rng.normal(size=(3, UNITS)),
+        bias=rng.normal(size=3),
+        contradiction_threshold=0.9,
+        blocks=BLOCKS,
+        block_dim=DIM,
+        projection=BlockProjection(
+            directions=rng.normal(size=(len(BLOCKS), DIM, K)),
+            offset=rng.normal(size=(len(BLOCKS), K)),
+        ),
+        hidden=HiddenLayer(weights=rng.normal(size=(UNITS, width)), bias=rng.normal(size=UNITS)),
+    )
 
 
 def _by_hand(model: JudgeModel, row: np.ndarray) -> np.ndarray:
     """The net's probabilities written out step by step."""
     assert model.projection is not None and model.hidden is not None
-    named, rest = row[:len(FEATURES)], row[len(FEATURES):]
-    coords = [rest[j * DIM:(j + 1) * DIM] @ model.projection.directions[j]
-              - model.projection.offset[j] for j in range(len(BLOCKS))]
+    named, rest = row[: len(FEATURES)], row[len(FEATURES) :]
+    coords = [
+        rest[j * DIM : (j + 1) * DIM] @ model.projection.directions[j] - model.projection.offset[j]
+        for j in range(len(BLOCKS))
+    ]
     x = (np.concatenate([named, *coords]) - model.mean) / model.scale
     h = np.maximum(model.hidden.weights @ x + model.hidden.bias, 0.0)
     z = model.weights @ h + model.bias
@@ -73,9 +83,18 @@ def test_a_net_that_does_not_fit_its_inputs_is_refused(broken: str) -> None:
 
 def test_a_linear_judge_needs_no_hidden_layer() -> None:
     width = len(FEATURES)
-    model = JudgeModel(embedder="", features=FEATURES, classes=CLASSES, mean=np.zeros(width),
-                       scale=np.ones(width), weights=np.eye(3, width), bias=np.zeros(3),
-                       contradiction_threshold=0.9)
+    model = JudgeModel(
+        embedder="",
+        features=FEATURES,
+        classes=CLASSES,
+        mean=np.zeros(width),
+        scale=np.ones(width),
+        weights=np.eye(3, width),
+        bias=np.zeros(3),
+        contradiction_threshold=0.9,
+    )
     assert model.hidden is None and "hidden" not in model.to_dict()
-    np.testing.assert_allclose(JudgeModel.from_dict(model.to_dict()).probabilities(
-        np.array([1.0, 0.0])), model.probabilities(np.array([1.0, 0.0])))
+    np.testing.assert_allclose(
+        JudgeModel.from_dict(model.to_dict()).probabilities(np.array([1.0, 0.0])),
+        model.probabilities(np.array([1.0, 0.0])),
+    )

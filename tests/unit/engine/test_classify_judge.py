@@ -38,23 +38,41 @@ from omoide.service.classify_judge import load_judge_models, offline_classifier_
 CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
 
 
-def _model(weights: np.ndarray, *, threshold: float = 0.9,
-           features: tuple[str, ...] = TEXT_FEATURES) -> JudgeModel:
+def _model(
+    weights: np.ndarray, *, threshold: float = 0.9, features: tuple[str, ...] = TEXT_FEATURES
+) -> JudgeModel:
     d = len(features)
-    return JudgeModel(embedder="", features=features, classes=CLASSES, mean=np.zeros(d),
-                      scale=np.ones(d), weights=weights, bias=np.zeros(3),
-                      contradiction_threshold=threshold)
+    return JudgeModel(
+        embedder="",
+        features=features,
+        classes=CLASSES,
+        mean=np.zeros(d),
+        scale=np.ones(d),
+        weights=weights,
+        bias=np.zeros(3),
+        contradiction_threshold=threshold,
+    )
 
 
-@pytest.mark.parametrize(("old", "new", "old_part", "new_part"), [
-    pytest.param("User lives in Tokyo with her two cats.", "User moved from Tokyo to Osaka.",
-                 "lives two cats", "moved Osaka", id="en"),
-    pytest.param("User likes tea.", "User likes tea.", "", "", id="en-same"),
-    pytest.param("ユーザーは札幌に住んでいる", "ユーザーは仙台に住んでいる", "札幌", "仙台",
-                 id="ja"),
-])
-def test_differing_parts_keep_what_only_one_memory_says(old: str, new: str, old_part: str,
-                                                         new_part: str) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "old_part", "new_part"),
+    [
+        pytest.param(
+            "User lives in Tokyo with her two cats.",
+            "User moved from Tokyo to Osaka.",
+            "lives two cats",
+            "moved Osaka",
+            id="en",
+        ),
+        pytest.param("User likes tea.", "User likes tea.", "", "", id="en-same"),
+        pytest.param(
+            "ユーザーは札幌に住んでいる", "ユーザーは仙台に住んでいる", "札幌", "仙台", id="ja"
+        ),
+    ],
+)
+def test_differing_parts_keep_what_only_one_memory_says(
+    old: str, new: str, old_part: str, new_part: str
+) -> None:
     old_s, new_s = parse(old), parse(new)
     got = differing_parts(old_s, new_s)
     assert (got[0].lower(), got[1].lower()) == (old_part.lower(), new_part.lower())
@@ -68,8 +86,10 @@ def test_read_pair_gives_one_value_per_text_feature_and_the_rules_verdict() -> N
     assert row.shape == (len(TEXT_FEATURES) + len(EMBEDDING_FEATURES),)
 
 
-@given(st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3).filter(lambda p: sum(p) > 0),
-       st.floats(0.3, 0.99))
+@given(
+    st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3).filter(lambda p: sum(p) > 0),
+    st.floats(0.3, 0.99),
+)
 def test_contradictory_only_at_or_above_the_threshold(raw: list[float], threshold: float) -> None:
     probs = np.asarray(raw) / sum(raw)
     relation, confidence = decide_relation(probs, CLASSES, threshold)
@@ -91,8 +111,11 @@ def test_each_language_is_judged_under_its_own_threshold() -> None:
     # A model that puts P(CONTRADICTORY) at about 0.8 for every pair: it closes the English
     # pair (threshold 0.7) and not the Japanese one (0.9); the round trip keeps both.
     weights = np.zeros((3, len(TEXT_FEATURES)))
-    model = replace(_model(weights, threshold=0.99), bias=np.array([0.0, 0.0, np.log(8.0)]),
-                    language_thresholds=(("en", 0.7), ("ja", 0.9)))
+    model = replace(
+        _model(weights, threshold=0.99),
+        bias=np.array([0.0, 0.0, np.log(8.0)]),
+        language_thresholds=(("en", 0.7), ("ja", 0.9)),
+    )
     model = JudgeModel.from_dict(model.to_dict())
     en = read_pair("User's locker is number 12.", "User's locker is number 40.")
     # (no sure rule may decide the Japanese pair: a changed number would close it whatever
@@ -108,12 +131,16 @@ def test_a_related_pair_is_judged_under_its_languages_related_threshold() -> Non
     # pair the rules read as related closes, one they read as unrelated (another fact of the
     # same kind) keeps the language's own threshold; English has no related threshold.
     weights = np.zeros((3, len(TEXT_FEATURES)))
-    model = replace(_model(weights, threshold=0.99), bias=np.array([0.0, 0.0, np.log(8.0)]),
-                    language_thresholds=(("en", 0.9), ("ja", 0.9)),
-                    related_thresholds=(("ja", 0.75),))
+    model = replace(
+        _model(weights, threshold=0.99),
+        bias=np.array([0.0, 0.0, np.log(8.0)]),
+        language_thresholds=(("en", 0.9), ("ja", 0.9)),
+        related_thresholds=(("ja", 0.75),),
+    )
     model = JudgeModel.from_dict(model.to_dict())
-    related = read_pair("ユーザーは赤い自転車で通勤している",
-                        "ユーザーは通勤に電車を使うようになった")
+    related = read_pair(
+        "ユーザーは赤い自転車で通勤している", "ユーザーは通勤に電車を使うようになった"
+    )
     unrelated = read_pair("ユーザーはギターを習っている", "ユーザーは毎週末に登山をする")
     english = read_pair("User walks to work.", "User cycles to work now.")
     assert related.rule != UNRELATED and unrelated.rule == UNRELATED != english.rule
@@ -157,8 +184,7 @@ def test_model_round_trips_through_its_dict_and_rejects_unknown_features() -> No
 
 def test_packaged_judges_exist_for_both_bundled_embedders() -> None:
     models = load_judge_models()
-    assert {m.split("@")[0] for m in models} == {"multilingual-e5-small-q4",
-                                                 "use-multilingual-v3"}
+    assert {m.split("@")[0] for m in models} == {"multilingual-e5-small-q4", "use-multilingual-v3"}
     for model in models.values():
         assert model.uses_embeddings
         assert 0.5 <= model.contradiction_threshold <= 0.99
@@ -172,8 +198,9 @@ def test_packaged_judges_exist_for_both_bundled_embedders() -> None:
 def test_an_embedder_without_a_judge_gets_the_rules() -> None:
     classifier = offline_classifier_for(HashEmbedder())
     assert isinstance(classifier, OfflineClassifier)
-    (verdict,) = classifier.classify("User moved to Osaka.", [Candidate("k", "User lives in Tokyo.",
-                                                                        0.9)])
+    (verdict,) = classifier.classify(
+        "User moved to Osaka.", [Candidate("k", "User lives in Tokyo.", 0.9)]
+    )
     assert verdict.relation is Relation.CONTRADICTORY
 
 
@@ -185,11 +212,14 @@ def test_a_sure_rule_leaves_a_pair_about_two_subjects_to_the_model() -> None:
     assert rule_decides(one, ("moved",))
 
 
-@pytest.mark.parametrize("new", [
-    "Marcus's ex Aisha lives in Evanston now.",
-    "Marcus's wife moved to Evanston.",
-    "Marcus's roommate moved to Evanston.",
-])
+@pytest.mark.parametrize(
+    "new",
+    [
+        "Marcus's ex Aisha lives in Evanston now.",
+        "Marcus's wife moved to Evanston.",
+        "Marcus's roommate moved to Evanston.",
+    ],
+)
 def test_a_sure_rule_leaves_a_relative_in_the_subject_chain_to_the_model(new: str) -> None:
     # The chain holds lemmas ("wife" → "wif"); a relation word is still another person.
     pair = read_pair("Marcus lives in Logan Square.", new)
@@ -197,34 +227,43 @@ def test_a_sure_rule_leaves_a_relative_in_the_subject_chain_to_the_model(new: st
     assert not rule_decides(pair, ("moved",))
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("Rosa avoids white rice.", "Rosa cut white rice because her blood sugar was high."),
-    ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、トランペットを吹きたかったから。"),
-    ("猫は療法食を食べている", "猫は腎臓が悪いので療法食になった。"),
-    # The copula after から / ため is still a reason clause (…のは、…からだ。 / …ためです。).
-    ("小林さんは合唱団で歌っている", "小林さんが合唱団に入ったのは、友人に誘われたからだ。"),
-    ("父は毎朝薬を飲んでいる", "父が薬を飲み始めたのは、健康診断で言われたためです。"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Rosa avoids white rice.", "Rosa cut white rice because her blood sugar was high."),
+        ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、トランペットを吹きたかったから。"),
+        ("猫は療法食を食べている", "猫は腎臓が悪いので療法食になった。"),
+        # The copula after から / ため is still a reason clause (…のは、…からだ。 / …ためです。).
+        ("小林さんは合唱団で歌っている", "小林さんが合唱団に入ったのは、友人に誘われたからだ。"),
+        ("父は毎朝薬を飲んでいる", "父が薬を飲み始めたのは、健康診断で言われたためです。"),
+    ],
+)
 def test_a_reason_given_in_the_new_memory_is_a_feature(old: str, new: str) -> None:
     values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
     assert values["new_reason"] == 1.0 and values["old_reason"] == 0.0
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("Olivia does Pilates.", "Olivia started Pilates to get back in shape after the twins."),
-    ("Ines goes to the library book club.", "Ines joined the book club when she retired."),
-    ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、先輩に誘われたから。"),
-    ("田村さんとは毎日話す仲", "田村さんとは当番表を一緒に作ったのがきっかけで仲良くなった。"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Olivia does Pilates.", "Olivia started Pilates to get back in shape after the twins."),
+        ("Ines goes to the library book club.", "Ines joined the book club when she retired."),
+        ("美咲は吹奏楽部", "美咲が吹奏楽部に入ったのは、先輩に誘われたから。"),
+        ("田村さんとは毎日話す仲", "田村さんとは当番表を一緒に作ったのがきっかけで仲良くなった。"),
+    ],
+)
 def test_how_a_fact_began_is_an_origin_feature(old: str, new: str) -> None:
     values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
     assert values["new_origin"] == 1.0 and values["old_origin"] == 0.0
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("Olivia does Pilates.", "Olivia quit Pilates in March."),  # started / after missing
-    ("ユーザーは猫を飼っている", "ユーザーは猫を手放した"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Olivia does Pilates.", "Olivia quit Pilates in March."),  # started / after missing
+        ("ユーザーは猫を飼っている", "ユーザーは猫を手放した"),
+    ],
+)
 def test_a_change_without_an_origin_clause_is_no_origin(old: str, new: str) -> None:
     values = dict(zip(TEXT_FEATURES, read_pair(old, new).features, strict=True))
     assert values["new_origin"] == 0.0
@@ -260,15 +299,19 @@ def test_the_sentence_threshold_round_trips_and_defaults_to_never() -> None:
     assert JudgeModel.from_dict(never).sentence_threshold == float("inf")
 
 
-@pytest.mark.parametrize(("old", "new", "same"), [
-    ("User lives in Tokyo.", "User lives in Tokyo.", True),
-    ("User lives in Tokyo.", "The user lives in Tokyo.", True),
-    ("User lives in Tokyo.", "User lives in Osaka.", False),
-    ("User eats meat.", "User no longer eats meat.", False),  # a negation flipped
-    ("ユーザーは週に2回泳ぐ", "ユーザーは週に5回泳ぐ", False),  # a value changed
-])
-def test_a_pair_that_differs_in_wording_only_never_contradicts(old: str, new: str,
-                                                               same: bool) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "same"),
+    [
+        ("User lives in Tokyo.", "User lives in Tokyo.", True),
+        ("User lives in Tokyo.", "The user lives in Tokyo.", True),
+        ("User lives in Tokyo.", "User lives in Osaka.", False),
+        ("User eats meat.", "User no longer eats meat.", False),  # a negation flipped
+        ("ユーザーは週に2回泳ぐ", "ユーザーは週に5回泳ぐ", False),  # a value changed
+    ],
+)
+def test_a_pair_that_differs_in_wording_only_never_contradicts(
+    old: str, new: str, same: bool
+) -> None:
     from omoide.engine.classify.learned import nothing_differs
 
     text = read_pair(old, new, lang="auto")
@@ -283,14 +326,27 @@ def test_a_pair_that_differs_in_wording_only_never_contradicts(old: str, new: st
         assert verdict.relation is Relation.CONTRADICTORY
 
 
-@pytest.mark.parametrize(("old", "new", "vetoed"), [
-    ("The user runs a bakery in Porto.", "The user's former colleague runs a bakery in Lisbon.",
-     True),
-    ("ユーザーは横浜で英語を教えている。", "ユーザーの元同僚は神戸で英語を教えている。", True),
-    ("The user pays 800 euros a month for her flat.",
-     "The user's landlord raised her rent to 900 euros a month.", False),  # acts on her rent
-    ("ユーザーは犬と猫を飼っている。", "ユーザーの猫が先週死んだ。", False),  # the old one names it
-])
+@pytest.mark.parametrize(
+    ("old", "new", "vetoed"),
+    [
+        (
+            "The user runs a bakery in Porto.",
+            "The user's former colleague runs a bakery in Lisbon.",
+            True,
+        ),
+        ("ユーザーは横浜で英語を教えている。", "ユーザーの元同僚は神戸で英語を教えている。", True),
+        (
+            "The user pays 800 euros a month for her flat.",
+            "The user's landlord raised her rent to 900 euros a month.",
+            False,
+        ),  # acts on her rent
+        (
+            "ユーザーは犬と猫を飼っている。",
+            "ユーザーの猫が先週死んだ。",
+            False,
+        ),  # the old one names it
+    ],
+)
 def test_another_persons_own_fact_never_contradicts(old: str, new: str, vetoed: bool) -> None:
     from omoide.engine.classify.learned import another_persons_fact
 
@@ -300,9 +356,11 @@ def test_another_persons_own_fact_never_contradicts(old: str, new: str, vetoed: 
     model = replace(_model(weights, threshold=0.5), bias=np.array([-9.0, -9.0, 9.0]))
     verdict = judge(text, None, model)
     assert (verdict.relation is not Relation.CONTRADICTORY) is vetoed or rule_decides(
-        text, model.rule_overrides)
+        text, model.rule_overrides
+    )
     assert (sentence_score(text, None, model) == 0.0) is vetoed or rule_decides(
-        text, model.rule_overrides)
+        text, model.rule_overrides
+    )
 
 
 @pytest.mark.parametrize("name", ["other_person_alone", "amount_untouched"])

@@ -20,47 +20,61 @@ def _all_on_the_result_side(old: str, new: str) -> bool:
     return change_into_old(parse(old), parse(new)) == 1.0
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("The user lives in Lisbon.", "The user moved to Lisbon in 2019."),
-    ("The user runs a bakery.", "The user opened the bakery in 2016."),
-    ("The user is learning the cello.", "The user took up the cello after retiring."),
-    ("The user works as a paramedic.", "The user became a paramedic ten years ago."),
-    ("The user doesn't drink.", "The user stopped drinking in 2009."),
-    ("The user's bank is a credit union.",
-     "The user moved her savings to a credit union when her old bank closed."),
-    ("ユーザーは札幌に住んでいる。", "ユーザーは五年前に仙台から札幌に引っ越した。"),
-    ("ユーザーは花屋を経営している。", "ユーザーは2018年に花屋を開いた。"),
-    ("ユーザーは看護師だ。", "ユーザーが看護師になって十年になる。"),
-    ("ユーザーは通勤に自転車を使っている。", "ユーザーは去年から通勤に自転車を使うようになった。"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("The user lives in Lisbon.", "The user moved to Lisbon in 2019."),
+        ("The user runs a bakery.", "The user opened the bakery in 2016."),
+        ("The user is learning the cello.", "The user took up the cello after retiring."),
+        ("The user works as a paramedic.", "The user became a paramedic ten years ago."),
+        ("The user doesn't drink.", "The user stopped drinking in 2009."),
+        (
+            "The user's bank is a credit union.",
+            "The user moved her savings to a credit union when her old bank closed.",
+        ),
+        ("ユーザーは札幌に住んでいる。", "ユーザーは五年前に仙台から札幌に引っ越した。"),
+        ("ユーザーは花屋を経営している。", "ユーザーは2018年に花屋を開いた。"),
+        ("ユーザーは看護師だ。", "ユーザーが看護師になって十年になる。"),
+        (
+            "ユーザーは通勤に自転車を使っている。",
+            "ユーザーは去年から通勤に自転車を使うようになった。",
+        ),
+    ],
+)
 def test_the_old_fact_is_the_changes_result(old, new) -> None:
     assert _all_on_the_result_side(old, new)
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    # the old fact is the change's source: it ended
-    ("The user lives in Lisbon.", "The user moved from Lisbon to Porto."),
-    ("The user runs a bakery.", "The user quit the bakery last spring."),
-    ("ユーザーは仙台に住んでいる。", "ユーザーは仙台から札幌に引っ越した。"),
-    ("ユーザーは花屋を経営している。", "ユーザーは花屋を辞めた。"),
-    # the result is another value, another thing of its kind, or a number the old one lacks
-    ("The user works as a nurse at the clinic.", "The user became a manager at the clinic."),
-    ("The user runs a bakery.", "The user opened a new bakery downtown."),
-    ("ユーザーは柔道二段だ。", "ユーザーは柔道三段になった。"),
-    ("ユーザーは事務所に勤めている。", "ユーザーは独立して自分の事務所を開いた。"),
-    ("The user is on the rota one week in four.", "The user is on the rota one week in six."),
-    # a negated old fact: arriving at what it denies ends it
-    ("The user doesn't drink.", "The user started drinking again."),
-    ("The user has no car.", "The user bought a car in May."),
-    # a plan, a pending application or an ended fact is no present state to arrive at
-    ("The user plans to move to Lisbon.", "The user moved to Lisbon."),
-    ("The user has applied for a post at the library.", "The user got the post at the library."),
-    # the change is negated or only intended
-    ("The user lives in Lisbon.", "The user will not move to Lisbon."),
-    ("ユーザーは札幌に住んでいる。", "ユーザーは札幌に引っ越したくない。"),
-    # another person's change
-    ("The user lives in Lisbon.", "The user's brother moved to Lisbon."),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the old fact is the change's source: it ended
+        ("The user lives in Lisbon.", "The user moved from Lisbon to Porto."),
+        ("The user runs a bakery.", "The user quit the bakery last spring."),
+        ("ユーザーは仙台に住んでいる。", "ユーザーは仙台から札幌に引っ越した。"),
+        ("ユーザーは花屋を経営している。", "ユーザーは花屋を辞めた。"),
+        # the result is another value, another thing of its kind, or a number the old one lacks
+        ("The user works as a nurse at the clinic.", "The user became a manager at the clinic."),
+        ("The user runs a bakery.", "The user opened a new bakery downtown."),
+        ("ユーザーは柔道二段だ。", "ユーザーは柔道三段になった。"),
+        ("ユーザーは事務所に勤めている。", "ユーザーは独立して自分の事務所を開いた。"),
+        ("The user is on the rota one week in four.", "The user is on the rota one week in six."),
+        # a negated old fact: arriving at what it denies ends it
+        ("The user doesn't drink.", "The user started drinking again."),
+        ("The user has no car.", "The user bought a car in May."),
+        # a plan, a pending application or an ended fact is no present state to arrive at
+        ("The user plans to move to Lisbon.", "The user moved to Lisbon."),
+        (
+            "The user has applied for a post at the library.",
+            "The user got the post at the library.",
+        ),
+        # the change is negated or only intended
+        ("The user lives in Lisbon.", "The user will not move to Lisbon."),
+        ("ユーザーは札幌に住んでいる。", "ユーザーは札幌に引っ越したくない。"),
+        # another person's change
+        ("The user lives in Lisbon.", "The user's brother moved to Lisbon."),
+    ],
+)
 def test_no_origin_when_the_old_fact_is_not_the_result(old, new) -> None:
     assert change_into_old(parse(old), parse(new)) < 1.0
 
@@ -85,8 +99,7 @@ def test_the_share_is_a_column_the_judge_weighs() -> None:
 _CHARS = list("moved to from quit opened became Lisbon 2016 に から を辞め 開いた になった 札幌 。")
 
 
-@given(st.text(st.sampled_from(_CHARS), max_size=30), st.text(st.sampled_from(_CHARS),
-                                                              max_size=30))
+@given(st.text(st.sampled_from(_CHARS), max_size=30), st.text(st.sampled_from(_CHARS), max_size=30))
 def test_the_signal_is_total(old, new) -> None:
     for lang in ("en", "ja"):
         assert 0.0 <= change_into_old(parse(old, lang), parse(new, lang)) <= 1.0

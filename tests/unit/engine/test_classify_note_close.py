@@ -31,8 +31,11 @@ CLOSES = [
     ("Kasper lives in Aarhus.", "Kasper moved to Odense with Kasper's cat.", "en"),
     ("Vera works at a dental surgery.", "Vera got a new job at the county archive.", "en"),
     # an explicit end of the old value
-    ("Odile works at a florist on Mill Road.", "Odile quit the florist and is taking a break.",
-     "en"),
+    (
+        "Odile works at a florist on Mill Road.",
+        "Odile quit the florist and is taking a break.",
+        "en",
+    ),
     ("Kasper lives in Aarhus.", "Kasper moved out of Aarhus in the spring.", "en"),
     ("Ines is married to Pavel.", "Ines divorced Pavel last year.", "en"),
     ("Yuki works at the aquarium.", "Yuki no longer works at the aquarium.", "en"),
@@ -51,14 +54,22 @@ CLOSES = [
     # named whole; a group left by name; a thing sold
     ("Aurelio works at a bike shop.", "Aurelio's left the bike shop and drives a bus now.", "en"),
     ("Lena does judo at the sports hall.", "Lena has packed in judo.", "en"),
-    ("Omar chairs the allotment society.", "Omar stepped down as chair of the allotment society.",
-     "en"),
-    ("Tomas works at the print works.", "Tomas handed in Tomas's notice at the print works.",
-     "en"),
-    ("Ilse delivers parcels on a cargo bike.", "Ilse works in a warehouse now, no more parcels.",
-     "en"),
-    ("Bruno swims in the lake before work.", "Bruno hurt Bruno's ear and can't swim any more.",
-     "en"),
+    (
+        "Omar chairs the allotment society.",
+        "Omar stepped down as chair of the allotment society.",
+        "en",
+    ),
+    ("Tomas works at the print works.", "Tomas handed in Tomas's notice at the print works.", "en"),
+    (
+        "Ilse delivers parcels on a cargo bike.",
+        "Ilse works in a warehouse now, no more parcels.",
+        "en",
+    ),
+    (
+        "Bruno swims in the lake before work.",
+        "Bruno hurt Bruno's ear and can't swim any more.",
+        "en",
+    ),
     ("Kofi plays trumpet in the town brass band.", "Kofi left the brass band after a row.", "en"),
     ("Maren plays the double bass in a jazz trio.", "Maren sold the double bass.", "en"),
     # a couple's split ends a named partner; single ended by a partner; a move into a home
@@ -67,18 +78,22 @@ CLOSES = [
     ("Greta lives in a bedsit in Leith.", "Greta moved into a flat in Portobello.", "en"),
     # a count said as changed, of the same counted thing
     ("Ravi keeps four ferrets.", "Ravi is down to two ferrets now.", "en"),
-    ("Ravi teaches yoga at the leisure centre three evenings a week.",
-     "Ravi cut down to one evening of yoga.", "en"),
+    (
+        "Ravi teaches yoga at the leisure centre three evenings a week.",
+        "Ravi cut down to one evening of yoga.",
+        "en",
+    ),
     # shut for good, handed over, has had to stop, done at; an old clause of the past drops
     # alone
-    ("Wanda runs a pottery studio by the canal.", "Wanda shut the pottery studio for good.",
-     "en"),
+    ("Wanda runs a pottery studio by the canal.", "Wanda shut the pottery studio for good.", "en"),
     ("Wanda runs the parish newsletter.", "Wanda handed the parish newsletter over to Pat.", "en"),
     ("Wanda sings in the hospital choir.", "Wanda's had to stop the hospital choir.", "en"),
-    ("Wanda works at the lido.", "Wanda is done at the lido and loves the free mornings.",
-     "en"),
-    ("Wanda is 70, used to be a nurse, and grows prize leeks.", "Wanda stopped growing leeks.",
-     "en"),
+    ("Wanda works at the lido.", "Wanda is done at the lido and loves the free mornings.", "en"),
+    (
+        "Wanda is 70, used to be a nurse, and grows prize leeks.",
+        "Wanda stopped growing leeks.",
+        "en",
+    ),
     # the consolidator's "The user …" is a subject, the same as a saved "User …"
     ("User works at the lido.", "The user has left the lido and coaches swimming now.", "en"),
     ("The user's partner is called Remy.", "Remy and the user have split up.", "en"),
@@ -86,15 +101,24 @@ CLOSES = [
     ("玲奈は、駅前で花屋をやってる。", "玲奈は、先月で店を閉めたんだって。", "ja"),
     ("悠真は、独身なんだ。", "悠真は、同僚の女性と結婚したんだって。", "ja"),
     ("紗希は、市役所の水道課で事務をしてる。", "紗希は、市役所を退職したんだって。", "ja"),
-    ("和樹は、実家で祖母と暮らしてる。", "和樹は、実家を出て、駅の近くで一人暮らしを始めた。",
-     "ja"),
+    (
+        "和樹は、実家で祖母と暮らしてる。",
+        "和樹は、実家を出て、駅の近くで一人暮らしを始めた。",
+        "ja",
+    ),
     ("陽子は、横浜の図書館に勤めてる。", "陽子は、川崎の図書館に勤めてるんだって。", "ja"),
     ("大翔は、会社の寮に住んでる。", "大翔は、寮を出て、友達とルームシェアしてるんだ。", "ja"),
     ("真奈は、週二回ヨガ教室に通ってる。", "真奈は、ヨガ教室を週四回に増やしたんだって。", "ja"),
-    ("智也は、毎朝ジョギングしてる。", "智也は、膝を痛めて、もうジョギングはしてないんだって。",
-     "ja"),
-    ("颯は、休みの日はロードバイクで走ってる。", "颯は、ロードバイクを売っちゃったんだって。",
-     "ja"),
+    (
+        "智也は、毎朝ジョギングしてる。",
+        "智也は、膝を痛めて、もうジョギングはしてないんだって。",
+        "ja",
+    ),
+    (
+        "颯は、休みの日はロードバイクで走ってる。",
+        "颯は、ロードバイクを売っちゃったんだって。",
+        "ja",
+    ),
 ]
 
 STAYS = [
@@ -147,22 +171,26 @@ STAYS = [
     ("Jonah is single.", "Jonah is seeing a physio for Jonah's knee.", "en"),
     ("Jonah is single.", "Jonah loves teaching and seeing the pupils grow.", "en"),
     # a clause opening on someone's something, or on a number, is no activity of the subject
-    ("The user quit smoking, the user's lungs feel clean.", "The user stopped the cleaning job.",
-     "en"),
+    (
+        "The user quit smoking, the user's lungs feel clean.",
+        "The user stopped the cleaning job.",
+        "en",
+    ),
     ("The user's sister works at the lido.", "The user has left the lido.", "en"),
     ("Kofi plays trumpet in the town brass band.", "Kofi left the band room early.", "en"),
-    ("Elin has lent the canoe to the rowing club.", "Elin left the rowing club after a row.",
-     "en"),
-    ("Solveig is a vegan and loves cheese-free pizza.", "Solveig gave up cheese at fifteen.",
-     "en"),
+    ("Elin has lent the canoe to the rowing club.", "Elin left the rowing club after a row.", "en"),
+    ("Solveig is a vegan and loves cheese-free pizza.", "Solveig gave up cheese at fifteen.", "en"),
     ("Maren paints seascapes.", "Maren sold the painting of the harbour.", "en"),
     ("Wanda is 70, used to be a nurse, and grows prize leeks.", "Wanda quit nursing.", "en"),
     ("Wanda is still not reading crime novels.", "Wanda stopped the crime reading group.", "en"),
     ("Wanda works at the lido.", "Wanda shut the lido gate at six.", "en"),
     ("Aurelio's left knee hurts.", "Aurelio's left the clinic.", "en"),
     # a count of another thing, the same count, a second one
-    ("Ravi swims three mornings a week.", "Ravi is up to five mornings a week at the garage now.",
-     "en"),
+    (
+        "Ravi swims three mornings a week.",
+        "Ravi is up to five mornings a week at the garage now.",
+        "en",
+    ),
     ("Ravi keeps four ferrets.", "Ravi still has four ferrets now.", "en"),
     ("Ravi keeps four ferrets.", "Ravi also keeps two ferrets at his mum's now.", "en"),
     ("真奈は、週二回ヨガ教室に通ってる。", "真奈は、ジムに週四回通うようになったんだって。", "ja"),
@@ -195,11 +223,15 @@ def test_note_verdict_renders_what_note_closes_finds(old: str, new: str, lang: s
     else:
         assert verdict is not None and verdict.key == "k"
         assert (verdict.relation, verdict.confidence, verdict.reason) == (
-            finding.relation, finding.confidence, f"rule: {finding.reason}")
+            finding.relation,
+            finding.confidence,
+            f"rule: {finding.reason}",
+        )
 
 
 def test_the_offline_classifier_reads_a_note_once_for_all_its_candidates(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from omoide.engine.classify import offline
 
     calls: list[str] = []
@@ -209,11 +241,14 @@ def test_the_offline_classifier_reads_a_note_once_for_all_its_candidates(
         return claims(text, lang)
 
     monkeypatch.setattr(offline, "note_claims", counted)
-    olds = [Candidate("a", "Odile works at a florist on Mill Road.", 0.5),
-            Candidate("b", "Odile lives in Leeds.", 0.5),
-            Candidate("c", "Odile likes tea.", 0.5)]
-    verdicts = OfflineClassifier().classify("Odile quit the florist. Odile paints now.", olds,
-                                            note=True)
+    olds = [
+        Candidate("a", "Odile works at a florist on Mill Road.", 0.5),
+        Candidate("b", "Odile lives in Leeds.", 0.5),
+        Candidate("c", "Odile likes tea.", 0.5),
+    ]
+    verdicts = OfflineClassifier().classify(
+        "Odile quit the florist. Odile paints now.", olds, note=True
+    )
     assert calls == ["Odile quit the florist. Odile paints now."]
     assert [v.relation is Relation.CONTRADICTORY for v in verdicts] == [True, False, False]
     OfflineClassifier().classify("Odile quit the florist.", olds)  # not a note: never read
@@ -245,8 +280,9 @@ def test_the_frames_are_one_slots_own() -> None:
 
 
 def test_claims_name_the_subject_and_drop_the_date() -> None:
-    (state,) = [c for c in claims("Idris lives in Cardiff. (2 March 2026)", "en")
-                if c.shape == "state"]
+    (state,) = [
+        c for c in claims("Idris lives in Cardiff. (2 March 2026)", "en") if c.shape == "state"
+    ]
     assert (state.subject, state.kind, state.value) == ("idris", "home", frozenset({"cardiff"}))
 
 
@@ -258,9 +294,32 @@ def test_a_count_claim_carries_its_amount_and_unit() -> None:
     assert (old.cue, new.cue) == ("count", "count now")  # only the note's count says a change
 
 
-WORDS = st.sampled_from(["Noor", "Noor's", "works", "at", "lives", "in", "quit", "left", "the",
-                         "pharmacy", "Cardiff", "used", "to", "will", "also", "no", "longer",
-                         ".", "moved", "from", "is", "dating"])
+WORDS = st.sampled_from(
+    [
+        "Noor",
+        "Noor's",
+        "works",
+        "at",
+        "lives",
+        "in",
+        "quit",
+        "left",
+        "the",
+        "pharmacy",
+        "Cardiff",
+        "used",
+        "to",
+        "will",
+        "also",
+        "no",
+        "longer",
+        ".",
+        "moved",
+        "from",
+        "is",
+        "dating",
+    ]
+)
 JA = st.sampled_from(list("美穂はの銀行に勤めて住んでいる辞めた予定から引っ越し。、"))
 
 

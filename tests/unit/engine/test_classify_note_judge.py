@@ -23,8 +23,10 @@ from omoide.service.classify_judge import load_judge_models
 
 CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
 EN = ("User likes green tea. (3 May 2026)", "User mostly drinks coffee these days. (9 June 2026)")
-JA = ("ユーザーは緑茶が好きだ（2026年5月3日）",
-      "ユーザーは最近コーヒーばかり飲んでいる（2026年6月9日）")
+JA = (
+    "ユーザーは緑茶が好きだ（2026年5月3日）",
+    "ユーザーは最近コーヒーばかり飲んでいる（2026年6月9日）",
+)
 
 
 def _model(**weights: float) -> JudgeModel:
@@ -34,8 +36,16 @@ def _model(**weights: float) -> JudgeModel:
     w = np.zeros((3, d))
     for name, value in weights.items():
         w[2, TEXT_FEATURES.index(name)] = value
-    return JudgeModel(embedder="", features=TEXT_FEATURES, classes=CLASSES, mean=np.zeros(d),
-                      scale=np.ones(d), weights=w, bias=np.zeros(3), contradiction_threshold=0.5)
+    return JudgeModel(
+        embedder="",
+        features=TEXT_FEATURES,
+        classes=CLASSES,
+        mean=np.zeros(d),
+        scale=np.ones(d),
+        weights=w,
+        bias=np.zeros(3),
+        contradiction_threshold=0.5,
+    )
 
 
 def _readings(old: str, new: str) -> tuple[tuple, tuple]:
@@ -74,8 +84,9 @@ def test_a_close_only_the_dated_reading_believes_stays_open() -> None:
 
 
 @pytest.mark.parametrize(("pair", "lang"), [(EN, "en"), (JA, "ja")])
-def test_a_close_the_dates_hold_back_is_read_undated_where_chosen(pair: tuple[str, str],
-                                                                    lang: str) -> None:
+def test_a_close_the_dates_hold_back_is_read_undated_where_chosen(
+    pair: tuple[str, str], lang: str
+) -> None:
     # the two dates read as a changed number on the written pair only, and here that lowers
     # the judge's probability: English (UNDATED_ONLY) reads the bar on the undated pair alone,
     # Japanese needs both readings
@@ -100,15 +111,18 @@ def test_the_undated_reading_alone_is_english_only() -> None:
 @pytest.mark.parametrize(("pair", "lang"), [(EN, "en"), (JA, "ja")])
 def test_each_language_needs_its_own_note_threshold(pair: tuple[str, str], lang: str) -> None:
     written, plain = _readings(*pair)
-    at = judge_one_note(written, plain, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang])
-                                               + 1e-6))
-    below = judge_one_note(written, plain, _model(lost_share=_weight_for(
-        NOTE_THRESHOLDS[lang]) - 0.05))
+    at = judge_one_note(
+        written, plain, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang]) + 1e-6)
+    )
+    below = judge_one_note(
+        written, plain, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang]) - 0.05)
+    )
     assert at.relation is Relation.CONTRADICTORY
     assert below.relation is not Relation.CONTRADICTORY
     # both are closes as statements (threshold 0.5): the note's bar is higher
-    assert needs_undated(judge(*written, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang])
-                                                - 0.05)))
+    assert needs_undated(
+        judge(*written, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang]) - 0.05))
+    )
 
 
 def test_the_notes_bar_is_the_chosen_one_and_never_under_the_statements() -> None:
@@ -121,11 +135,13 @@ def test_the_notes_bar_is_the_chosen_one_and_never_under_the_statements() -> Non
             assert threshold <= NOTE_THRESHOLDS[lang] < 1.0
 
 
-@pytest.mark.parametrize("pair", [EN, JA, ("User likes green tea.", "User likes green tea with "
-                                           "honey. (9 June 2026)")])
+@pytest.mark.parametrize(
+    "pair", [EN, JA, ("User likes green tea.", "User likes green tea with honey. (9 June 2026)")]
+)
 @pytest.mark.parametrize("weight", [0.0, 0.5, 3.0, 12.0])
-def test_a_verdict_that_is_no_close_by_probability_is_the_statements(pair: tuple[str, str],
-                                                                      weight: float) -> None:
+def test_a_verdict_that_is_no_close_by_probability_is_the_statements(
+    pair: tuple[str, str], weight: float
+) -> None:
     written, plain = _readings(*pair)
     model = _model(lost_share=weight)
     statement = judge(*written, model)
@@ -134,7 +150,8 @@ def test_a_verdict_that_is_no_close_by_probability_is_the_statements(pair: tuple
         assert verdict == statement
     else:  # a close by probability: kept (both readings sure) or the likelier of the others
         assert verdict.relation is Relation.CONTRADICTORY or (
-            verdict == judge(*written, model, may_contradict=False))
+            verdict == judge(*written, model, may_contradict=False)
+        )
 
 
 def test_a_sure_rule_closes_a_note_as_it_closes_a_statement() -> None:

@@ -8,20 +8,48 @@ import pytest
 from omoide.engine.classify import Relation, note_closes
 
 CLOSES = [
-    ("Ottoline lives alone in a flat above the bakery.",
-     "Ottoline's nephew Rob moved in with Ottoline after his divorce.", "en", "household"),
-    ("Brannagh lives on her own in a cottage by the quay.",
-     "Brannagh's son and his wife have moved into the cottage.", "en", "household"),
-    ("Ulf lives alone in a bungalow in Crieff.",
-     "Ulf's sister has moved into Ulf's spare room.", "en", "household"),
-    ("久美子は、金沢で一人暮らしをしてるんだって。",
-     "久美子は、去年結婚して、今は夫と義父と三人で暮らしてる。", "ja", "household"),
-    ("勇は、妻と二人暮らし。",
-     "勇のところに、息子夫婦が引っ越してきて一緒に住んでるんだって。", "ja", "household"),
-    ("Tamsin has a lurcher called Bramble who sleeps in the van.",
-     "Bramble was put to sleep on Friday, he was sixteen.", "en", "died"),
-    ("Odile keeps two rabbits, Clover and Fig, in the garden.",
-     "Odile buried Fig under the apple tree.", "en", "died"),
+    (
+        "Ottoline lives alone in a flat above the bakery.",
+        "Ottoline's nephew Rob moved in with Ottoline after his divorce.",
+        "en",
+        "household",
+    ),
+    (
+        "Brannagh lives on her own in a cottage by the quay.",
+        "Brannagh's son and his wife have moved into the cottage.",
+        "en",
+        "household",
+    ),
+    (
+        "Ulf lives alone in a bungalow in Crieff.",
+        "Ulf's sister has moved into Ulf's spare room.",
+        "en",
+        "household",
+    ),
+    (
+        "久美子は、金沢で一人暮らしをしてるんだって。",
+        "久美子は、去年結婚して、今は夫と義父と三人で暮らしてる。",
+        "ja",
+        "household",
+    ),
+    (
+        "勇は、妻と二人暮らし。",
+        "勇のところに、息子夫婦が引っ越してきて一緒に住んでるんだって。",
+        "ja",
+        "household",
+    ),
+    (
+        "Tamsin has a lurcher called Bramble who sleeps in the van.",
+        "Bramble was put to sleep on Friday, he was sixteen.",
+        "en",
+        "died",
+    ),
+    (
+        "Odile keeps two rabbits, Clover and Fig, in the garden.",
+        "Odile buried Fig under the apple tree.",
+        "en",
+        "died",
+    ),
     ("The user has a cat called Pudding.", "Pudding died in her sleep last week.", "en", "died"),
     ("真司は、猫のチャコを飼ってる。", "チャコが先月、老衰で亡くなったんだって。", "ja", "died"),
     ("真司の犬は柴犬で、名前はまめ。", "真司のまめは、十五歳で死んじゃったらしい。", "ja", "died"),
@@ -29,51 +57,70 @@ CLOSES = [
 
 STAYS = [
     # for a while, someone else's home, or the one who lived alone moving in elsewhere
-    ("Ottoline lives alone in a flat above the bakery.",
-     "Ottoline's nephew is staying with Ottoline for a few weeks.", "en"),
-    ("Ulf lives alone in a bungalow in Crieff.",
-     "Ulf's sister has moved into a flat in Perth.", "en"),
+    (
+        "Ottoline lives alone in a flat above the bakery.",
+        "Ottoline's nephew is staying with Ottoline for a few weeks.",
+        "en",
+    ),
+    (
+        "Ulf lives alone in a bungalow in Crieff.",
+        "Ulf's sister has moved into a flat in Perth.",
+        "en",
+    ),
     ("Ulf lives alone in a bungalow in Crieff.", "Ulf's sister has moved into the flat.", "en"),
     ("久美子は、金沢で一人暮らしをしてるんだって。", "久美子は、しばらく三人で暮らす予定。", "ja"),
     ("勇は、妻と二人暮らし。", "勇は、今も妻と二人で暮らしてる。", "ja"),
     # a way of speaking, a near miss, another one's death, a death said as a modifier
-    ("Kit does stand-up at open mics three nights a week.",
-     "Kit died on stage on Tuesday, nobody laughed.", "en"),
-    ("Tamsin has a lurcher called Bramble who sleeps in the van.",
-     "Bramble nearly died after eating chocolate.", "en"),
-    ("Tamsin has a lurcher called Bramble who sleeps in the van.",
-     "Tamsin's neighbour's dog died last week.", "en"),
-    ("吉川さんは毎朝仏壇にお茶を供える。",
-     "吉川さんは毎朝、亡くなった夫が好きだった茶を供えている。", "ja"),
+    (
+        "Kit does stand-up at open mics three nights a week.",
+        "Kit died on stage on Tuesday, nobody laughed.",
+        "en",
+    ),
+    (
+        "Tamsin has a lurcher called Bramble who sleeps in the van.",
+        "Bramble nearly died after eating chocolate.",
+        "en",
+    ),
+    (
+        "Tamsin has a lurcher called Bramble who sleeps in the van.",
+        "Tamsin's neighbour's dog died last week.",
+        "en",
+    ),
+    (
+        "吉川さんは毎朝仏壇にお茶を供える。",
+        "吉川さんは毎朝、亡くなった夫が好きだった茶を供えている。",
+        "ja",
+    ),
     ("真司は、猫のチャコを飼ってる。", "真司の友達のハナが亡くなったんだって。", "ja"),
 ]
 
 
 @pytest.mark.parametrize(("old", "new", "lang", "kind"), CLOSES)
-def test_a_household_changed_or_one_gone_closes(old: str, new: str, lang: str,
-                                                kind: str) -> None:
+def test_a_household_changed_or_one_gone_closes(old: str, new: str, lang: str, kind: str) -> None:
     found = note_closes(old, new, lang)
     assert found is not None and found.relation is Relation.CONTRADICTORY, (old, new)
     assert kind in found.reason
 
 
 @pytest.mark.parametrize(("old", "new", "lang"), STAYS)
-def test_a_stay_a_way_of_speaking_or_another_one_does_not_close(old: str, new: str,
-                                                                lang: str) -> None:
+def test_a_stay_a_way_of_speaking_or_another_one_does_not_close(
+    old: str, new: str, lang: str
+) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
 
 
 @pytest.mark.parametrize(("old", "new", "lang", "kind"), CLOSES)
-def test_a_memory_telling_it_itself_is_not_closed(old: str, new: str, lang: str,
-                                                  kind: str) -> None:
+def test_a_memory_telling_it_itself_is_not_closed(old: str, new: str, lang: str, kind: str) -> None:
     assert note_closes(new, new, lang) is None
 
 
 DIET_CLOSES = [
-    ("Casimir is teetotal, always on the lemonade.",
-     "Casimir has a pint of bitter with the darts team on Thursdays now.", "en"),
-    ("Petronella is a strict vegetarian.", "Petronella eats chicken again since the autumn.",
-     "en"),
+    (
+        "Casimir is teetotal, always on the lemonade.",
+        "Casimir has a pint of bitter with the darts team on Thursdays now.",
+        "en",
+    ),
+    ("Petronella is a strict vegetarian.", "Petronella eats chicken again since the autumn.", "en"),
     ("Alwyn doesn't drink coffee.", "Alwyn is on two espressos a day at the new job.", "en"),
     ("宏は、お酒が全然飲めないんだって。", "宏は、最近は毎晩ビールを一本飲んでるらしい。", "ja"),
     ("千代は肉を食べない。", "千代は最近、焼き鳥屋に通ってるんだって。", "ja"),
@@ -83,8 +130,11 @@ DIET_STAYS = [
     ("Alwyn doesn't drink coffee after 3 pm.", "Alwyn has an espresso every morning.", "en"),
     ("Alwyn doesn't eat pork.", "Alwyn has a weakness for lamb kebabs.", "en"),
     ("Alwyn doesn't drink coffee.", "Alwyn stopped drinking coffee years ago.", "en"),
-    ("Petronella is a strict vegetarian.", "Petronella cooks bacon every morning at the cafe.",
-     "en"),
+    (
+        "Petronella is a strict vegetarian.",
+        "Petronella cooks bacon every morning at the cafe.",
+        "en",
+    ),
     ("Casimir is teetotal.", "Casimir has an energy drink before every match.", "en"),
     ("宏は、平日はお酒を飲まない。", "宏は、土曜の夜に居酒屋で飲むのが楽しみだ。", "ja"),
     ("宏は、生魚が食べられない。", "宏は、焼き魚が大好物だ。", "ja"),
@@ -100,8 +150,9 @@ def test_a_diet_turned_round_closes(old: str, new: str, lang: str) -> None:
 
 
 @pytest.mark.parametrize(("old", "new", "lang"), DIET_STAYS)
-def test_a_narrowed_diet_another_food_or_the_start_retold_does_not_close(old: str, new: str,
-                                                                         lang: str) -> None:
+def test_a_narrowed_diet_another_food_or_the_start_retold_does_not_close(
+    old: str, new: str, lang: str
+) -> None:
     assert note_closes(old, new, lang) is None, (old, new)
 
 
@@ -109,8 +160,11 @@ def test_a_narrowed_diet_another_food_or_the_start_retold_does_not_close(old: st
 # thing got (免許を持ってない → 免許を取った); not inside another word, not another's.
 JA_FLIP_CLOSES = [
     ("正夫は泳げない。", "正夫は市民プールに通って、五十メートル泳げるようになった。", "ja"),
-    ("正夫は、車の免許を持ってなくて、駅まで歩いてる。",
-     "正夫は、夏に免許を取って、今は車で通ってる。", "ja"),
+    (
+        "正夫は、車の免許を持ってなくて、駅まで歩いてる。",
+        "正夫は、夏に免許を取って、今は車で通ってる。",
+        "ja",
+    ),
     ("正夫は、スマホを持ってない。", "正夫は、孫にすすめられてスマホデビューしたんだって。", "ja"),
 ]
 JA_FLIP_STAYS = [

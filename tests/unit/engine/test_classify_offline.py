@@ -259,21 +259,32 @@ def test_offline_engine_meets_the_issue_targets_on_the_shared_dev_set() -> None:
     assert report["per_label"]["CONTRADICTORY"]["precision"] >= 0.90
 
 
-@pytest.mark.parametrize(("old", "new", "lang"), [
-    ("美咲さんは看護師試験の勉強中で、来月受験する予定。", "美咲さんは去年、保育士試験に合格した。",
-     "ja"),
-    ("Mia is studying for the cardiology board exam.", "Mia passed the anatomy exam last spring.",
-     "en"),
-])
-def test_completing_another_thing_of_the_kind_ends_no_pursuit(old: str, new: str,
-                                                              lang: str) -> None:
+@pytest.mark.parametrize(
+    ("old", "new", "lang"),
+    [
+        (
+            "美咲さんは看護師試験の勉強中で、来月受験する予定。",
+            "美咲さんは去年、保育士試験に合格した。",
+            "ja",
+        ),
+        (
+            "Mia is studying for the cardiology board exam.",
+            "Mia passed the anatomy exam last spring.",
+            "en",
+        ),
+    ],
+)
+def test_completing_another_thing_of_the_kind_ends_no_pursuit(
+    old: str, new: str, lang: str
+) -> None:
     """Another exam of the same kind passed is a second occasion, not the pursued one done."""
     _, _, reason = classify_pair(old, new, lang=lang)
     assert not reason.startswith("completed")
 
 
 def test_completing_the_pursued_thing_still_ends_it() -> None:
-    relation, _, reason = classify_pair("Mia is studying for the bar exam.",
-                                        "Mia passed the bar exam.", lang="en")
+    relation, _, reason = classify_pair(
+        "Mia is studying for the bar exam.", "Mia passed the bar exam.", lang="en"
+    )
     assert relation is Relation.CONTRADICTORY
     assert reason.startswith("completed")

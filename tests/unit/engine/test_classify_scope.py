@@ -15,8 +15,24 @@ from omoide.engine.classify.scope import (
 )
 from omoide.engine.classify.text import parse
 
-EN_WORDS = st.sampled_from(["tea", "coffee", "drinks", "likes", "never", "not", "garden",
-                            "every", "morning", "the", "user", "sushi", "eats", "now"])
+EN_WORDS = st.sampled_from(
+    [
+        "tea",
+        "coffee",
+        "drinks",
+        "likes",
+        "never",
+        "not",
+        "garden",
+        "every",
+        "morning",
+        "the",
+        "user",
+        "sushi",
+        "eats",
+        "now",
+    ]
+)
 JA_CHARS = st.sampled_from(list("ユーザーは寿司を食べないコーヒー毎朝飲むにでへジム通解約した、。"))
 SENTENCES = st.one_of(
     st.lists(EN_WORDS, min_size=1, max_size=8).map(lambda w: " ".join(w).capitalize() + "."),
@@ -88,5 +104,6 @@ def test_a_flip_on_the_denied_words_is_shared_and_on_other_words_less() -> None:
     ja_other = _scope("ユーザーはコーヒーを飲まない", "ユーザーは毎朝紅茶を飲む")
     assert ja_same["neg_scope_shared"] > ja_other["neg_scope_shared"]
     # Without a flip (both negative) the feature stays silent.
-    assert _scope("User doesn't drink coffee.", "User never drinks coffee.")[
-        "neg_scope_shared"] == 0.0
+    assert (
+        _scope("User doesn't drink coffee.", "User never drinks coffee.")["neg_scope_shared"] == 0.0
+    )

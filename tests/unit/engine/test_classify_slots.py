@@ -36,15 +36,17 @@ def _slots(old: str, new: str) -> set[str]:
 
 
 def test_a_replaced_day_is_a_different_time() -> None:
-    found = _slots("User's dentist appointment is on Tuesday.",
-                   "User's dentist appointment is on Thursday.")
+    found = _slots(
+        "User's dentist appointment is on Tuesday.", "User's dentist appointment is on Thursday."
+    )
     assert {"slot_times_different", "first_change_time"} <= found
 
 
 def test_a_replaced_count_is_a_different_quantity_in_both_languages() -> None:
     assert "slot_quantities_different" in _slots("User has 2 cats.", "User has 3 cats.")
-    assert "slot_quantities_different" in _slots("ユーザーは猫を2匹飼っている",
-                                                 "ユーザーは猫を3匹飼っている")
+    assert "slot_quantities_different" in _slots(
+        "ユーザーは猫を2匹飼っている", "ユーザーは猫を3匹飼っている"
+    )
 
 
 def test_a_named_companion_is_added_not_replaced() -> None:

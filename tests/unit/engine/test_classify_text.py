@@ -66,14 +66,17 @@ def test_detect_lang_uses_the_script() -> None:
     assert (detect_lang("User likes tea."), detect_lang("ユーザーはお茶が好き")) == ("en", "ja")
 
 
-@pytest.mark.parametrize(("text", "ends"), [
-    ("契約を解消した。", True),
-    ("会社を退職した。", True),
-    ("旅行は中止。", True),
-    ("卒業後に上京した。", True),  # after graduating: the graduation happened
-    ("ダンスはストレス解消法だ。", False),  # a method, not an ending
-    ("卒業式に出た。", False),  # a ceremony
-    ("退職金で車を買った。", False),  # a payment
-])
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("契約を解消した。", True),
+        ("会社を退職した。", True),
+        ("旅行は中止。", True),
+        ("卒業後に上京した。", True),  # after graduating: the graduation happened
+        ("ダンスはストレス解消法だ。", False),  # a method, not an ending
+        ("卒業式に出た。", False),  # a ceremony
+        ("退職金で車を買った。", False),  # a payment
+    ],
+)
 def test_a_japanese_end_noun_heading_a_compound_is_no_end_cue(text: str, ends: bool) -> None:
     assert cue(lex.STOPPED, parse(text, "ja")) is ends

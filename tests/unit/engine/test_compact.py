@@ -33,10 +33,20 @@ def assistant(text: str) -> Message:
 
 
 def tool_pair(call_id: str, result: str) -> list[Message]:
-    return [{"role": "assistant", "content": None, "tool_calls": [
-                {"id": call_id, "type": "function",
-                 "function": {"name": "lookup", "arguments": "{\"q\": \"x\"}"}}]},
-            {"role": "tool", "tool_call_id": call_id, "content": result}]
+    return [
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": call_id,
+                    "type": "function",
+                    "function": {"name": "lookup", "arguments": '{"q": "x"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": call_id, "content": result},
+    ]
 
 
 def chat(n_turns: int, words: int = 40) -> list[Message]:
@@ -47,12 +57,19 @@ def chat(n_turns: int, words: int = 40) -> list[Message]:
 
 
 def test_split_turns_keeps_tool_results_with_their_call() -> None:
-    messages = [{"role": "system", "content": "s"}, user("a"), *tool_pair("c1", "r"),
-                assistant("done"), user("b")]
+    messages = [
+        {"role": "system", "content": "s"},
+        user("a"),
+        *tool_pair("c1", "r"),
+        assistant("done"),
+        user("b"),
+    ]
     parts = split_turns(messages)
     assert [m["role"] for m in parts.head] == ["system"]
     assert [[m["role"] for m in t] for t in parts.turns] == [
-        ["user", "assistant", "tool", "assistant"], ["user"]]
+        ["user", "assistant", "tool", "assistant"],
+        ["user"],
+    ]
 
 
 def test_request_under_budget_is_untouched() -> None:
@@ -65,8 +82,9 @@ def test_stage1_trims_whitespace_and_long_lines_in_old_messages_only() -> None:
     noisy = "line one   \n\n\n\n\nline two " + "x" * 3000
     messages = [user(noisy), assistant("fine"), user(noisy)]
     before = request_tokens(messages)
-    result = compact_mechanical(messages, CompactParams(budget_tokens=before - 400, keep_recent=1,
-                                                        line_max_tokens=50))
+    result = compact_mechanical(
+        messages, CompactParams(budget_tokens=before - 400, keep_recent=1, line_max_tokens=50)
+    )
     assert result.stage == 1
     assert result.messages[0]["content"].startswith("line one\n\nline two")
     assert result.messages[2]["content"] == noisy  # the recent turn is verbatim
@@ -74,10 +92,10 @@ def test_stage1_trims_whitespace_and_long_lines_in_old_messages_only() -> None:
 
 def test_stage2_clears_old_tool_results_but_keeps_the_call() -> None:
     rows = "".join(f"row {i}: ok\n" for i in range(400))
-    messages = [user("look it up"), *tool_pair("c1", rows), assistant("found"),
-                user("thanks")]
-    result = compact_mechanical(messages, CompactParams(
-        budget_tokens=request_tokens(messages) - 1000, keep_recent=1))
+    messages = [user("look it up"), *tool_pair("c1", rows), assistant("found"), user("thanks")]
+    result = compact_mechanical(
+        messages, CompactParams(budget_tokens=request_tokens(messages) - 1000, keep_recent=1)
+    )
     assert result.stage == 2
     tool = next(m for m in result.messages if m["role"] == "tool")
     assert tool == {"role": "tool", "tool_call_id": "c1", "content": CLEARED_TOOL_RESULT}
@@ -98,13 +116,25 @@ def test_stage4_replaces_old_turns_by_one_summary_message() -> None:
     messages = chat(10, words=200)
     split = summary_split(messages, keep_recent=2)
     assert split.old_turns == 8
-    result = apply_summary(split, "Rin and the user talked about ten questions.", max_chars=300,
-                           params=CompactParams(budget_tokens=1000, keep_recent=2),
-                           tokens_before=request_tokens(messages))
-    assert [m["role"] for m in result.messages] == ["system", "system", "user", "assistant",
-                                                    "user", "assistant"]
-    assert result.messages[1]["content"] == SUMMARY_PREFIX + \
-        "Rin and the user talked about ten questions."
+    result = apply_summary(
+        split,
+        "Rin and the user talked about ten questions.",
+        max_chars=300,
+        params=CompactParams(budget_tokens=1000, keep_recent=2),
+        tokens_before=request_tokens(messages),
+    )
+    assert [m["role"] for m in result.messages] == [
+        "system",
+        "system",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+    assert (
+        result.messages[1]["content"]
+        == SUMMARY_PREFIX + "Rin and the user talked about ten questions."
+    )
     assert result.messages[2:] == tuple(messages[-4:])
 
 
@@ -121,15 +151,23 @@ def test_summary_split_rounds_the_cut_so_a_cached_prefix_is_reused() -> None:
 
 def test_summary_is_cut_to_max_chars() -> None:
     split = summary_split(chat(8), keep_recent=2)
-    result = apply_summary(split, "あ" * 500, max_chars=300,
-                           params=CompactParams(budget_tokens=100_000), tokens_before=0)
+    result = apply_summary(
+        split,
+        "あ" * 500,
+        max_chars=300,
+        params=CompactParams(budget_tokens=100_000),
+        tokens_before=0,
+    )
     assert len(result.messages[1]["content"]) == len(SUMMARY_PREFIX) + 300
 
 
 def test_offline_summary_uses_consolidated_facts() -> None:
-    old = [user("My sister Mika moved to Osaka last spring and works as a nurse there."),
-           assistant("That sounds like a big change for her!"),
-           user("ok"), assistant("Anything else?")]
+    old = [
+        user("My sister Mika moved to Osaka last spring and works as a nurse there."),
+        assistant("That sounds like a big change for her!"),
+        user("ok"),
+        assistant("Anything else?"),
+    ]
     text = offline_summary(old, max_chars=300)
     assert "Osaka" in text and "nurse" in text
     assert len(text) <= 300
@@ -157,17 +195,24 @@ def _compact(messages: list[Message], budget: int, keep: int) -> tuple[Any, Comp
     params = CompactParams(budget_tokens=budget, keep_recent=keep)
     result = compact_mechanical(messages, params)
     if result.tokens_after > budget:  # as the service does it: budget-aware, in steps of 4
-        split = summary_split(messages, keep, step=4,
-                              room_tokens=summary_room(messages, params, 300))
-        result = apply_summary(split, offline_summary(split.old, max_chars=300), max_chars=300,
-                               params=params, tokens_before=result.tokens_before)
+        split = summary_split(
+            messages, keep, step=4, room_tokens=summary_room(messages, params, 300)
+        )
+        result = apply_summary(
+            split,
+            offline_summary(split.old, max_chars=300),
+            max_chars=300,
+            params=params,
+            tokens_before=result.tokens_before,
+        )
     return result, params
 
 
 @settings(max_examples=150, deadline=None)
 @given(conversations(), st.integers(20, 3000), st.integers(0, 8))
 def test_result_is_under_budget_whenever_the_budget_is_reachable(
-        messages: list[Message], budget: int, keep: int) -> None:
+    messages: list[Message], budget: int, keep: int
+) -> None:
     result, params = _compact(messages, budget, keep)
     if budget >= minimum_tokens(messages, params):
         assert result.tokens_after <= budget
@@ -176,8 +221,9 @@ def test_result_is_under_budget_whenever_the_budget_is_reachable(
 
 @settings(max_examples=150, deadline=None)
 @given(conversations(), st.integers(20, 3000), st.integers(0, 8))
-def test_tool_calls_and_results_are_never_split(messages: list[Message], budget: int,
-                                                keep: int) -> None:
+def test_tool_calls_and_results_are_never_split(
+    messages: list[Message], budget: int, keep: int
+) -> None:
     result, _ = _compact(messages, budget, keep)
     calls = {c["id"] for m in result.messages for c in m.get("tool_calls") or ()}
     answered = {m["tool_call_id"] for m in result.messages if m["role"] == "tool"}
@@ -186,13 +232,15 @@ def test_tool_calls_and_results_are_never_split(messages: list[Message], budget:
 
 @settings(max_examples=150, deadline=None)
 @given(conversations(), st.integers(20, 3000), st.integers(1, 8))
-def test_recent_turns_stay_verbatim_when_they_fit(messages: list[Message], budget: int,
-                                                  keep: int) -> None:
+def test_recent_turns_stay_verbatim_when_they_fit(
+    messages: list[Message], budget: int, keep: int
+) -> None:
     result, _ = _compact(messages, budget, keep)
     parts = split_turns(messages)
     recent = [m for turn in parts.turns[-keep:] for m in turn]
-    floor = request_tokens([*parts.head, {"role": "system", "content": SUMMARY_PREFIX + "あ" * 300},
-                            *recent])
+    floor = request_tokens(
+        [*parts.head, {"role": "system", "content": SUMMARY_PREFIX + "あ" * 300}, *recent]
+    )
     if budget >= floor:
-        assert list(result.messages[-len(recent):]) == recent
+        assert list(result.messages[-len(recent) :]) == recent
     assert result.messages[-1] == messages[-1]  # the latest message is never touched

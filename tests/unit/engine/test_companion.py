@@ -15,8 +15,9 @@ def _unique(items: list[Scored]) -> list[Scored]:
     return list(seen.values())
 
 
-scored = st.lists(st.builds(Scored, st.integers(0, 40), st.floats(0.0, 1.0)),
-                  max_size=15).map(_unique)
+scored = st.lists(st.builds(Scored, st.integers(0, 40), st.floats(0.0, 1.0)), max_size=15).map(
+    _unique
+)
 cosine_maps = st.dictionaries(st.integers(0, 40), st.floats(-1.0, 1.0), max_size=40)
 weights = st.floats(0.0, 1.0)
 pools = st.integers(1, 20)
@@ -61,12 +62,12 @@ def test_bad_parameters_are_refused() -> None:
 
 
 @given(scored, cosine_maps, weights, pools, st.randoms())
-def test_the_result_does_not_depend_on_the_input_order(items, cosines, weight, top_n,
-                                                       rnd) -> None:
+def test_the_result_does_not_depend_on_the_input_order(items, cosines, weight, top_n, rnd) -> None:
     shuffled = list(items)
     rnd.shuffle(shuffled)
-    assert blend_companion(items, cosines, weight=weight, top_n=top_n) == \
-        blend_companion(shuffled, cosines, weight=weight, top_n=top_n)
+    assert blend_companion(items, cosines, weight=weight, top_n=top_n) == blend_companion(
+        shuffled, cosines, weight=weight, top_n=top_n
+    )
 
 
 @given(scored, cosine_maps, pools)
@@ -76,8 +77,7 @@ def test_weight_zero_keeps_the_fused_order_and_scores(items, cosines, top_n) -> 
 
 
 @given(scored, cosine_maps, weights, pools)
-def test_scores_stay_in_the_heads_range_and_the_set_is_kept(items, cosines, weight,
-                                                           top_n) -> None:
+def test_scores_stay_in_the_heads_range_and_the_set_is_kept(items, cosines, weight, top_n) -> None:
     out = blend_companion(items, cosines, weight=weight, top_n=top_n)
     assert sorted(s.id for s in out) == sorted(s.id for s in items)
     head = sorted(items, key=lambda s: (-s.score, s.id))[:top_n]
@@ -94,8 +94,7 @@ def test_equal_cosines_keep_the_fused_order(items, weight, top_n) -> None:
     """Ties stable: a companion that cannot tell candidates apart leaves their order."""
     cosines = {s.id: 0.3 for s in items}
     expected = [s.id for s in sorted(items, key=lambda s: (-s.score, s.id))]
-    assert [s.id for s in blend_companion(items, cosines, weight=weight, top_n=top_n)] \
-        == expected
+    assert [s.id for s in blend_companion(items, cosines, weight=weight, top_n=top_n)] == expected
 
 
 @given(scored, cosine_maps, weights, pools)

@@ -76,10 +76,7 @@ def test_note_is_in_third_person_with_resolved_date_and_a_date_suffix() -> None:
         ("Melanie", "Wow, that's cool!"),
     )
     [note] = consolidate_offline(events).notes
-    assert (
-        note.content
-        == "Caroline went to a support group yesterday (7 May 2023). (8 May 2023)"
-    )
+    assert note.content == "Caroline went to a support group yesterday (7 May 2023). (8 May 2023)"
     assert note.source_event_ids == (7,)
 
 
@@ -139,8 +136,11 @@ def test_to_third_person_names_the_speaker_and_addressee(sentence: str, expected
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
-        pytest.param("I drink rooibos every morning.", "Seun drinks rooibos every morning.",
-                     id="unlisted-verb"),
+        pytest.param(
+            "I drink rooibos every morning.",
+            "Seun drinks rooibos every morning.",
+            id="unlisted-verb",
+        ),
         pytest.param("I rent a flat.", "Seun rents a flat.", id="unlisted-verb-2"),
         pytest.param("I fix bikes.", "Seun fixes bikes.", id="unlisted-x"),
         pytest.param("I carry a notebook.", "Seun carries a notebook.", id="unlisted-y"),
@@ -154,24 +154,30 @@ def test_to_third_person_names_the_speaker_and_addressee(sentence: str, expected
         pytest.param("I for one agree.", "Seun for one agree.", id="preposition"),
     ],
 )
-def test_to_third_person_conjugates_any_present_verb_after_i(sentence: str,
-                                                              expected: str) -> None:
+def test_to_third_person_conjugates_any_present_verb_after_i(sentence: str, expected: str) -> None:
     assert to_third_person(sentence, "Seun", japanese=False) == expected
 
 
 def test_to_third_person_keeps_the_closed_list_after_you() -> None:
-    """"you" is also an object ("thank you for …"): only listed verbs are conjugated."""
-    assert to_third_person("Thank you for the help.", "Seun", addressee="Mira",
-                           japanese=False) == "Thank Mira for the help."
+    """ "you" is also an object ("thank you for …"): only listed verbs are conjugated."""
+    assert (
+        to_third_person("Thank you for the help.", "Seun", addressee="Mira", japanese=False)
+        == "Thank Mira for the help."
+    )
 
 
 def test_note_starts_with_a_capital_after_its_interjection_is_dropped() -> None:
-    events = episode(("Mira", "You must love Bach then."), ("Seun", "Ha, honestly I prefer Elgar."),
-                     ("Mira", "Tea or coffee?"), ("Seun", "No, I drink rooibos every morning."),
-                     assistant="Mira")
+    events = episode(
+        ("Mira", "You must love Bach then."),
+        ("Seun", "Ha, honestly I prefer Elgar."),
+        ("Mira", "Tea or coffee?"),
+        ("Seun", "No, I drink rooibos every morning."),
+        assistant="Mira",
+    )
     assert [n.content for n in consolidate_offline(events).notes] == [
         "Honestly Seun prefers Elgar. (8 May 2023)",
-        "Seun drinks rooibos every morning. (8 May 2023)"]
+        "Seun drinks rooibos every morning. (8 May 2023)",
+    ]
 
 
 def test_to_third_person_replaces_japanese_first_person_but_not_shiritsu() -> None:
@@ -187,10 +193,18 @@ def test_to_third_person_replaces_japanese_first_person_but_not_shiritsu() -> No
         pytest.param("It was 2 days ago.", False, "It was 2 days ago (6 May 2023).", id="ago"),
         pytest.param("I moved last year.", False, "I moved last year (2022).", id="year"),
         pytest.param("Feels like yesterday!", False, "Feels like yesterday!", id="idiom"),
-        pytest.param("He joins us for the last week.", False, "He joins us for the last week.",
-                     id="the-last-week-is-a-span"),
-        pytest.param("In the last year I ran a lot.", False, "In the last year I ran a lot.",
-                     id="the-last-year-is-a-span"),
+        pytest.param(
+            "He joins us for the last week.",
+            False,
+            "He joins us for the last week.",
+            id="the-last-week-is-a-span",
+        ),
+        pytest.param(
+            "In the last year I ran a lot.",
+            False,
+            "In the last year I ran a lot.",
+            id="the-last-year-is-a-span",
+        ),
         pytest.param("昨日ジムに行った。", True, "昨日（2023年5月7日）ジムに行った。", id="ja-day"),
         pytest.param("先月引っ越した。", True, "先月（2023年4月）引っ越した。", id="ja-month"),
     ],
@@ -353,40 +367,55 @@ def test_consolidate_never_copies_the_episode_and_cites_only_its_events(
 
 
 def test_full_name_is_kept_next_to_the_nickname() -> None:
-    result = consolidate_offline(episode(
-        ("Ken", "Hi! I'm Kenji Sato, but please call me Ken."),
-        ("Haru", "Nice to meet you, Ken!"), assistant="Haru"))
+    result = consolidate_offline(
+        episode(
+            ("Ken", "Hi! I'm Kenji Sato, but please call me Ken."),
+            ("Haru", "Nice to meet you, Ken!"),
+            assistant="Haru",
+        )
+    )
     assert [(p.key, p.value) for p in result.profile] == [
-        ("name", "Kenji Sato"), ("preferred_address", "Ken"), ("nickname", "Ken")]
+        ("name", "Kenji Sato"),
+        ("preferred_address", "Ken"),
+        ("nickname", "Ken"),
+    ]
     (note,) = result.notes
     assert note.kind == NoteKind.PROFILE
     assert "Kenji Sato" in note.content and "called Ken" in note.content
 
 
-@pytest.mark.parametrize("text", ["I'm Japanese.", "I'm fine, thanks.", "I'm So Happy today",
-                                  "I'm Mary Jane's neighbour."])
+@pytest.mark.parametrize(
+    "text",
+    ["I'm Japanese.", "I'm fine, thanks.", "I'm So Happy today", "I'm Mary Jane's neighbour."],
+)
 def test_im_followed_by_a_word_is_not_a_name(text: str) -> None:
     assert consolidate_offline(episode(("Ken", text), ("Ami", "Oh nice."))).profile == ()
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("花子は「はなちゃん」と呼ばれたい。", [("preferred_address", "はなちゃん")]),
-    ("私は「はなちゃん」と呼ばれたい。", [("preferred_address", "はなちゃん")]),
-    ("みんなに「はなちゃん」って呼ばれてる。", [("nickname", "はなちゃん")]),
-    ("妹は「みっちゃん」と呼ばれたい。", []),
-    ("山田花子と申します。", [("name", "山田花子")]),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("花子は「はなちゃん」と呼ばれたい。", [("preferred_address", "はなちゃん")]),
+        ("私は「はなちゃん」と呼ばれたい。", [("preferred_address", "はなちゃん")]),
+        ("みんなに「はなちゃん」って呼ばれてる。", [("nickname", "はなちゃん")]),
+        ("妹は「みっちゃん」と呼ばれたい。", []),
+        ("山田花子と申します。", [("name", "山田花子")]),
+    ],
+)
 def test_japanese_profile_statements(text: str, expected: list[tuple[str, str]]) -> None:
     result = consolidate_offline(episode(("花子", text), ("ハル", "はい。"), assistant="ハル"))
     assert [(p.key, p.value) for p in result.profile] == expected
 
 
 def test_speaker_labels_never_end_up_in_a_note() -> None:
-    notes = consolidate_offline(episode(
-        ("Ken", "Ken: I moved to Sapporo in March for a new job at the clinic."),
-        ("Ami", "Ami: Oh nice."),
-        ("花子", "花子：来月から京都の図書館で司書として働きます。"),
-        ("Ami", "Ami: Wow."))).notes
+    notes = consolidate_offline(
+        episode(
+            ("Ken", "Ken: I moved to Sapporo in March for a new job at the clinic."),
+            ("Ami", "Ami: Oh nice."),
+            ("花子", "花子：来月から京都の図書館で司書として働きます。"),
+            ("Ami", "Ami: Wow."),
+        )
+    ).notes
     assert [n.content.split(" (")[0].split("（")[0] for n in notes] == [
         "Ken moved to Sapporo in March for a new job at the clinic.",
         "花子は、来月",
@@ -394,14 +423,18 @@ def test_speaker_labels_never_end_up_in_a_note() -> None:
 
 
 def test_a_short_answer_is_read_with_the_personas_question() -> None:
-    notes = consolidate_offline(episode(
-        ("Ken", "I work as a pharmacist near the station in Sapporo."),
-        ("Haru", "Nice. Where do you live now?"),
-        ("Ken", "Osaka."),
-        ("Haru", "You live in Chicago, right?"),
-        ("Ken", "No."),
-        ("Haru", "How are you?"),
-        ("Ken", "Thanks!"), assistant="Haru")).notes
+    notes = consolidate_offline(
+        episode(
+            ("Ken", "I work as a pharmacist near the station in Sapporo."),
+            ("Haru", "Nice. Where do you live now?"),
+            ("Ken", "Osaka."),
+            ("Haru", "You live in Chicago, right?"),
+            ("Ken", "No."),
+            ("Haru", "How are you?"),
+            ("Ken", "Thanks!"),
+            assistant="Haru",
+        )
+    ).notes
     assert [(n.source_event_ids, n.content) for n in notes] == [
         ((7,), "Ken works as a pharmacist near the station in Sapporo. (8 May 2023)"),
         ((17, 27), "Asked “Where do you live now?”, Ken answered “Osaka.” (8 May 2023)"),
@@ -410,27 +443,45 @@ def test_a_short_answer_is_read_with_the_personas_question() -> None:
 
 
 def test_the_personas_turns_never_become_notes() -> None:
-    notes = consolidate_offline(episode(
-        ("Ken", "I work as a pharmacist near the station."),
-        ("Haru", "You must be a software engineer at a bank in Chicago, right?"),
-        ("Haru", "I remember you love jazz and live in Chicago with your two dogs."),
-        ("Ken", "No, I'm a pharmacist, as I said."), assistant="Haru")).notes
+    notes = consolidate_offline(
+        episode(
+            ("Ken", "I work as a pharmacist near the station."),
+            ("Haru", "You must be a software engineer at a bank in Chicago, right?"),
+            ("Haru", "I remember you love jazz and live in Chicago with your two dogs."),
+            ("Ken", "No, I'm a pharmacist, as I said."),
+            assistant="Haru",
+        )
+    ).notes
     assert notes and all(n.source_event_ids[0] in {7, 37} for n in notes)
     assert not any("Chicago" in n.content for n in notes)
 
 
-@pytest.mark.parametrize("text", ["I play the saxophone.", "I speak Portuguese.",
-                                  "My hobby is knitting.", "趣味はピアノです。",
-                                  "サックスを吹いています。"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I play the saxophone.",
+        "I speak Portuguese.",
+        "My hobby is knitting.",
+        "趣味はピアノです。",
+        "サックスを吹いています。",
+    ],
+)
 def test_hobbies_skills_and_instruments_are_notes(text: str) -> None:
     notes = consolidate_offline(episode(("Ken", text), ("Ami", "Nice!"))).notes
     assert len(notes) == 1 and notes[0].source_event_ids == (7,)
     assert "hobby" in notes[0].tags
 
 
-
-@pytest.mark.parametrize("text", ["I work at a bakery.", "I live in a caravan.", "I quit my job.",
-                                  "My husband snores.", "パン屋で働いている。"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I work at a bakery.",
+        "I live in a caravan.",
+        "I quit my job.",
+        "My husband snores.",
+        "パン屋で働いている。",
+    ],
+)
 def test_the_speakers_own_work_home_or_family_in_few_words_is_a_note(text: str) -> None:
     notes = consolidate_offline(episode(("Ken", text), ("Ami", "Oh really?"))).notes
     assert len(notes) == 1 and notes[0].source_event_ids == (7,)
@@ -440,10 +491,17 @@ def test_the_speakers_own_work_home_or_family_in_few_words_is_a_note(text: str) 
 def test_two_words_without_a_lasting_fact_are_no_note(text: str) -> None:
     assert consolidate_offline(episode(("Ken", text), ("Ami", "Oh really?"))).notes == ()
 
+
 def test_an_image_caption_rides_along_and_is_never_parsed_from_the_words() -> None:
     events = [
-        EventText(7, "Ken", "user", "Here is my new horn, I bought it last month for 900 dollars.",
-                  SAID, image_caption="a gold tenor saxophone on a stand"),
+        EventText(
+            7,
+            "Ken",
+            "user",
+            "Here is my new horn, I bought it last month for 900 dollars.",
+            SAID,
+            image_caption="a gold tenor saxophone on a stand",
+        ),
         EventText(17, "Ami", "user", "Wow!", SAID),
     ]
     (note,) = consolidate_offline(events).notes
@@ -452,17 +510,23 @@ def test_an_image_caption_rides_along_and_is_never_parsed_from_the_words() -> No
 
 
 def test_a_note_that_does_not_name_its_speaker_says_who_said_it() -> None:
-    (note,) = consolidate_offline(episode(
-        ("Ken", "The clinic near Odori Park closes at seven on Fridays since October."),
-        ("Ami", "Good to know."))).notes
+    (note,) = consolidate_offline(
+        episode(
+            ("Ken", "The clinic near Odori Park closes at seven on Fridays since October."),
+            ("Ami", "Good to know."),
+        )
+    ).notes
     assert note.content.endswith("(Ken, 8 May 2023)")
 
 
 def test_a_japanese_name_in_hiragana_stays_with_what_it_names() -> None:
-    """"名前はこむぎです" names the dog of the sentence before: a proper noun, even in hiragana,
+    """ "名前はこむぎです" names the dog of the sentence before: a proper noun, even in hiragana,
     so the note keeps it (outside re-measure, bench/results/outside8.md)."""
-    events = episode(("ハル", "ペットは飼っていますか？"),
-                     ("美咲", "柴犬を飼っています。名前はこむぎです。"), assistant="ハル")
+    events = episode(
+        ("ハル", "ペットは飼っていますか？"),
+        ("美咲", "柴犬を飼っています。名前はこむぎです。"),
+        assistant="ハル",
+    )
     [note] = consolidate_offline(events).notes
     assert note.content.startswith("美咲は、柴犬を飼っています。名前はこむぎです。")
 
@@ -493,95 +557,129 @@ def test_voiced_sentences_give_a_pasted_exchanges_lines_to_their_labels() -> Non
     from omoide.engine.consolidate.text import voiced_sentences
 
     assert voiced_sentences("She wrote:\nAna: I passed!\nLeo: Well done, you earned it.") == [
-        ("She wrote:", None), ("I passed!", "Ana"), ("Well done, you earned it.", "Leo")]
+        ("She wrote:", None),
+        ("I passed!", "Ana"),
+        ("Well done, you earned it.", "Leo"),
+    ]
     # one labelled line is a heading, not an exchange: the turn's speaker still says it
     assert voiced_sentences("Update: I got the job.") == [("I got the job.", None)]
 
 
 def test_a_pasted_exchange_line_is_rewritten_with_its_own_speaker() -> None:
-    notes = consolidate_offline(episode(
-        ("Pia", "Look what my cousin sent:\nOskar: I bought a sailboat in Kiel!\n"
-                "Pia: You are crazy, I love it."),
-        ("Kai", "Ha, nice."),
-    ), notes_per_turn=1.0).notes
+    notes = consolidate_offline(
+        episode(
+            (
+                "Pia",
+                "Look what my cousin sent:\nOskar: I bought a sailboat in Kiel!\n"
+                "Pia: You are crazy, I love it.",
+            ),
+            ("Kai", "Ha, nice."),
+        ),
+        notes_per_turn=1.0,
+    ).notes
     assert "Oskar bought a sailboat in Kiel!" in notes[0].content
     assert "Pia bought" not in notes[0].content
 
 
-@pytest.mark.parametrize(("text", "own"), [
-    ("姉はパン屋を経営しています。", True),
-    ("とにかく、同僚のタクミはベジタリアンです。", True),
-    ("週末は海で釣りをしています。", False),  # a time as topic sets the scene
-    ("最近は早起きしています。", False),
-    ("京都には何度も行きました。", False),
-])
+@pytest.mark.parametrize(
+    ("text", "own"),
+    [
+        ("姉はパン屋を経営しています。", True),
+        ("とにかく、同僚のタクミはベジタリアンです。", True),
+        ("週末は海で釣りをしています。", False),  # a time as topic sets the scene
+        ("最近は早起きしています。", False),
+        ("京都には何度も行きました。", False),
+    ],
+)
 def test_a_japanese_sentence_with_its_own_topic_is_not_given_the_speaker_as_topic(
-        text: str, own: bool) -> None:
-    notes = consolidate_offline(episode(("蓮", text), ("ハル", "なるほど。"), assistant="ハル"),
-                                notes_per_turn=1.0, min_sentence_score=0.0).notes
+    text: str, own: bool
+) -> None:
+    notes = consolidate_offline(
+        episode(("蓮", text), ("ハル", "なるほど。"), assistant="ハル"),
+        notes_per_turn=1.0,
+        min_sentence_score=0.0,
+    ).notes
     assert notes[0].content.startswith("蓮は、") is not own, notes[0].content
     assert ("（蓮、" in notes[0].content) is own, notes[0].content
 
 
-@pytest.mark.parametrize(("sentence", "rest"), [
-    ("My name is Oona Virtanen and I carve spoons from birch.", "I carve spoons from birch."),
-    ("I'm Dev Patel, I run a bakery in Leicester.", "I run a bakery in Leicester."),
-    ("Call me Bea.", None),
-    ("Hi, I'm Bea, nice to meet you!", None),  # nothing besides the introduction
-    ("みんなに「ゆう」って呼ばれてるので、ゆうって呼んでね。", None),  # Japanese stays whole
-])
+@pytest.mark.parametrize(
+    ("sentence", "rest"),
+    [
+        ("My name is Oona Virtanen and I carve spoons from birch.", "I carve spoons from birch."),
+        ("I'm Dev Patel, I run a bakery in Leicester.", "I run a bakery in Leicester."),
+        ("Call me Bea.", None),
+        ("Hi, I'm Bea, nice to meet you!", None),  # nothing besides the introduction
+        ("みんなに「ゆう」って呼ばれてるので、ゆうって呼んでね。", None),  # Japanese stays whole
+    ],
+)
 def test_beyond_profile_keeps_the_clauses_that_are_not_the_introduction(
-        sentence: str, rest: str | None) -> None:
+    sentence: str, rest: str | None
+) -> None:
     from omoide.engine.consolidate.profile import beyond_profile
 
     assert beyond_profile(sentence) == rest
 
 
 def test_a_self_introduction_note_keeps_the_fact_said_with_it() -> None:
-    notes = consolidate_offline(episode(
-        ("Oona", "My name is Oona Virtanen and I carve spoons from birch."),
-        ("Kai", "Lovely craft."), assistant="Kai")).notes
+    notes = consolidate_offline(
+        episode(
+            ("Oona", "My name is Oona Virtanen and I carve spoons from birch."),
+            ("Kai", "Lovely craft."),
+            assistant="Kai",
+        )
+    ).notes
     assert notes[0].content.startswith(
-        "Oona's full name is Oona Virtanen. Oona carves spoons from birch.")
+        "Oona's full name is Oona Virtanen. Oona carves spoons from birch."
+    )
 
 
-@pytest.mark.parametrize(("text", "speaker", "found"), [
-    ("はじめまして。森田湊です。", "湊", [("name", "森田湊")]),
-    ("僕は森田湊です。よろしく！", "湊", [("name", "森田湊")]),
-    ("学生です。", "湊", []),  # not the speaker's name
-    ("これは湊ですか？", "湊", []),  # not a sentence of its own
-    ("森田湊です。", None, []),  # the speaker's name is unknown
-])
+@pytest.mark.parametrize(
+    ("text", "speaker", "found"),
+    [
+        ("はじめまして。森田湊です。", "湊", [("name", "森田湊")]),
+        ("僕は森田湊です。よろしく！", "湊", [("name", "森田湊")]),
+        ("学生です。", "湊", []),  # not the speaker's name
+        ("これは湊ですか？", "湊", []),  # not a sentence of its own
+        ("森田湊です。", None, []),  # the speaker's name is unknown
+    ],
+)
 def test_a_japanese_sentence_that_is_the_speakers_own_name_introduces_them(
-        text: str, speaker: str | None, found: list[tuple[str, str]]) -> None:
+    text: str, speaker: str | None, found: list[tuple[str, str]]
+) -> None:
     from omoide.engine.consolidate.profile import find_profile_statements
 
     assert find_profile_statements(text, speaker=speaker) == found
 
 
 def test_a_note_does_not_start_with_the_and_left_after_its_interjection() -> None:
-    notes = consolidate_offline(episode(
-        ("Pia", "Oh, and I restore old Vespas in my garage."), ("Kai", "Cool."),
-        assistant="Kai")).notes
+    notes = consolidate_offline(
+        episode(
+            ("Pia", "Oh, and I restore old Vespas in my garage."), ("Kai", "Cool."), assistant="Kai"
+        )
+    ).notes
     assert notes[0].content.startswith("Pia restores old Vespas in Pia's garage.")
 
 
-@pytest.mark.parametrize(("said", "stated"), [
-    ("自転車の名前は「あかね号」にしたよ", "自転車の名前は「あかね号」にした"),
-    ("新しい仕事を始めたんだ", "新しい仕事を始めた"),
-    ("ギターを始めたんだよね。", "ギターを始めた。"),
-    ("毎朝走るよ", "毎朝走る"),
-    ("猫が好きなんだよ", "猫が好き"),
-    ("このラーメン美味しいね", "このラーメン美味しい"),
-    ("来週は実家に帰るぞ！", "来週は実家に帰る！"),
-    # kept: a past tense in んだ, polite endings, a question, a noun before the kana
-    ("本を読んだ", "本を読んだ"),
-    ("大阪に住んだ", "大阪に住んだ"),
-    ("柴犬を飼っています。", "柴犬を飼っています。"),
-    ("明日は雨かな", "明日は雨かな"),
-    ("趣味はテニスね", "趣味はテニスね"),
-    ("それでいいのよ", "それでいいのよ"),
-])
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("自転車の名前は「あかね号」にしたよ", "自転車の名前は「あかね号」にした"),
+        ("新しい仕事を始めたんだ", "新しい仕事を始めた"),
+        ("ギターを始めたんだよね。", "ギターを始めた。"),
+        ("毎朝走るよ", "毎朝走る"),
+        ("猫が好きなんだよ", "猫が好き"),
+        ("このラーメン美味しいね", "このラーメン美味しい"),
+        ("来週は実家に帰るぞ！", "来週は実家に帰る！"),
+        # kept: a past tense in んだ, polite endings, a question, a noun before the kana
+        ("本を読んだ", "本を読んだ"),
+        ("大阪に住んだ", "大阪に住んだ"),
+        ("柴犬を飼っています。", "柴犬を飼っています。"),
+        ("明日は雨かな", "明日は雨かな"),
+        ("趣味はテニスね", "趣味はテニスね"),
+        ("それでいいのよ", "それでいいのよ"),
+    ],
+)
 def test_a_casual_japanese_statement_keeps_its_plain_form(said: str, stated: str) -> None:
     assert plain_japanese_ending(said) == stated
 
@@ -590,9 +688,14 @@ def test_a_casual_japanese_turn_becomes_a_note_in_the_stores_voice() -> None:
     """First-person casual Japanese (subject dropped, a particle to the listener): the note
     states it, it does not copy the turn."""
     day = datetime(2026, 5, 8)
-    contents = [consolidate_offline([EventText(1, "花子", "user", said, day)]).notes[0].content
-                for said in ("自転車の名前は「あかね号」にしたよ", "俺、毎朝5キロ走ってるんだよね",
-                             "昨日京都に引っ越したよ")]
+    contents = [
+        consolidate_offline([EventText(1, "花子", "user", said, day)]).notes[0].content
+        for said in (
+            "自転車の名前は「あかね号」にしたよ",
+            "俺、毎朝5キロ走ってるんだよね",
+            "昨日京都に引っ越したよ",
+        )
+    ]
     assert contents[0] == "花子は、自転車の名前は「あかね号」にした（2026年5月8日）"
     assert contents[2] == "花子は、昨日（2026年5月7日）京都に引っ越した（2026年5月8日）"
     assert not [c for c in contents if "よ" in c or "んだ" in c], contents

@@ -396,8 +396,11 @@ def test_the_personas_question_about_the_users_person_binds_the_answers_pronoun(
         ("u", "he was fine with it. said I can come back whenever I want"),
     )
     assert referents_by_turn(events)[-1] == Referents(she="my coach", he="my coach")
-    assert consolidate_offline(events).notes[-1].content.startswith(
-        "Rin's coach said Rin can come back whenever Rin wants")
+    assert (
+        consolidate_offline(events)
+        .notes[-1]
+        .content.startswith("Rin's coach said Rin can come back whenever Rin wants")
+    )
 
 
 def test_the_personas_question_keeps_the_name_the_user_gave() -> None:
@@ -427,17 +430,24 @@ def test_an_answer_of_up_to_twenty_words_is_read_with_the_question() -> None:
         ("u", "two, both rescues. the older one hates the car so we walk the long way to the vet"),
     )
     note = consolidate_offline(events).notes[-1]
-    assert note.content.startswith("Asked “How many dogs do you have now?”, Rin "
-                                   "answered “two, both rescues. the older one")
+    assert note.content.startswith(
+        "Asked “How many dogs do you have now?”, Rin answered “two, both rescues. the older one"
+    )
     assert note.source_event_ids == (15, 25)
 
 
-@pytest.mark.parametrize(("sentence", "own"), [
-    ("兄はずっと札幌勤務で、正月しか帰ってこない", True),  # a bare kin word: the speaker's brother
-    ("母が先週から入院してて", True),
-    ("田中さんはずっと札幌勤務で、正月しか帰ってこない", False),  # someone else, by name
-    ("彼女はずっと札幌勤務で、正月しか帰ってこない", False),
-])
+@pytest.mark.parametrize(
+    ("sentence", "own"),
+    [
+        (
+            "兄はずっと札幌勤務で、正月しか帰ってこない",
+            True,
+        ),  # a bare kin word: the speaker's brother
+        ("母が先週から入院してて", True),
+        ("田中さんはずっと札幌勤務で、正月しか帰ってこない", False),  # someone else, by name
+        ("彼女はずっと札幌勤務で、正月しか帰ってこない", False),
+    ],
+)
 def test_a_japanese_bare_kin_subject_is_the_speakers_own(sentence: str, own: bool) -> None:
     """Japanese says "my brother" by not honouring him (兄, not お兄さん): a sentence about
     the speaker's family is about the speaker's life, as "my brother …" is in English."""
@@ -447,35 +457,47 @@ def test_a_japanese_bare_kin_subject_is_the_speakers_own(sentence: str, own: boo
 
 
 def test_news_of_the_speakers_family_in_japanese_makes_a_note() -> None:
-    events = chat(("u", "来週、引っ越しなんです。"), ("a", "大変ですね！"),
-                  ("u", "兄は札幌勤務なので引っ越しは無理だけど、荷物の車は貸してくれるって"))
+    events = chat(
+        ("u", "来週、引っ越しなんです。"),
+        ("a", "大変ですね！"),
+        ("u", "兄は札幌勤務なので引っ越しは無理だけど、荷物の車は貸してくれるって"),
+    )
     notes = consolidate_offline(events).notes
     assert notes[-1].source_event_ids == (25,)
     assert notes[-1].content.startswith("兄は札幌勤務なので")
 
 
-@pytest.mark.parametrize(("laughing", "plain"), [
-    ("my calves are completely wrecked from the hike lol", "my calves are completely wrecked "
-     "from the hike"),
-    ("右手の指が全然動かない笑", "右手の指が全然動かない"),
-    ("右手の指が全然動かないｗｗ", "右手の指が全然動かない"),
-])
+@pytest.mark.parametrize(
+    ("laughing", "plain"),
+    [
+        (
+            "my calves are completely wrecked from the hike lol",
+            "my calves are completely wrecked from the hike",
+        ),
+        ("右手の指が全然動かない笑", "右手の指が全然動かない"),
+        ("右手の指が全然動かないｗｗ", "右手の指が全然動かない"),
+    ],
+)
 def test_a_sentence_that_ends_laughing_scores_less(laughing: str, plain: str) -> None:
     """A passing remark ends laughing; a word that merely ends in "w" ("I know", "now") is no
     laugh."""
     from omoide.engine.consolidate.rules import score_sentence
 
     assert score_sentence(laughing, frozenset()).score < score_sentence(plain, frozenset()).score
-    assert score_sentence("I moved to a new flat near the river just now",
-                          frozenset()).score == score_sentence(
-        "I moved to a new flat near the river just now.", frozenset()).score
+    assert (
+        score_sentence("I moved to a new flat near the river just now", frozenset()).score
+        == score_sentence("I moved to a new flat near the river just now.", frozenset()).score
+    )
 
 
 def test_a_laughing_remark_alone_makes_no_note_but_news_still_does() -> None:
-    events = chat(("u", "finally did the ten mile hike"), ("a", "Wow, how do you feel?"),
-                  ("u", "my calves are wrecked from the hike lol"),
-                  ("a", "Ha! Rest up."),
-                  ("u", "I got the job at the Lisbon design studio lol"))
+    events = chat(
+        ("u", "finally did the ten mile hike"),
+        ("a", "Wow, how do you feel?"),
+        ("u", "my calves are wrecked from the hike lol"),
+        ("a", "Ha! Rest up."),
+        ("u", "I got the job at the Lisbon design studio lol"),
+    )
     sources = [n.source_event_ids for n in consolidate_offline(events).notes]
     assert (25,) not in sources and (45,) in sources
 
@@ -487,16 +509,19 @@ def test_a_drawn_out_japanese_call_is_a_vocative() -> None:
     assert strip_interjections("ハルさん〜今日ね", frozenset({"ハル"})) == "今日ね"
 
 
-@pytest.mark.parametrize(("sentence", "kind"), [
-    ("My sister is coming over with her kids tomorrow.", "fact"),  # news of someone
-    ("My dad keeps sending me jars of his honey.", "fact"),
-    ("My sister is 12 and my brother is 9.", "profile"),  # who the speaker's people are
-    ("My sister is a nurse in Leeds.", "profile"),
-    ("My partner Chris is coming along.", "profile"),  # naming them says who they are
-    ("I work as a welder at the shipyard.", "profile"),  # the speaker's own profile
-    ("妻は今、実家に帰っています。", "fact"),
-    ("猫が二匹います。", "profile"),
-])
+@pytest.mark.parametrize(
+    ("sentence", "kind"),
+    [
+        ("My sister is coming over with her kids tomorrow.", "fact"),  # news of someone
+        ("My dad keeps sending me jars of his honey.", "fact"),
+        ("My sister is 12 and my brother is 9.", "profile"),  # who the speaker's people are
+        ("My sister is a nurse in Leeds.", "profile"),
+        ("My partner Chris is coming along.", "profile"),  # naming them says who they are
+        ("I work as a welder at the shipyard.", "profile"),  # the speaker's own profile
+        ("妻は今、実家に帰っています。", "fact"),
+        ("猫が二匹います。", "profile"),
+    ],
+)
 def test_news_of_the_speakers_people_is_a_fact(sentence: str, kind: str) -> None:
     """A mention of "my sister" or 妻 is a profile cue only when the sentence says who they
     are; what they did or are doing is news, a fact."""

@@ -187,9 +187,16 @@ def test_parse_date_range_ignores_case_width_and_spacing(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["３　ｄａｙｓ　ａｇｏ", "ＬＡＳＴ ３ ＤＡＹＳ", "３日前", "３ｶ月前", "３ヶ月前",
-     "２０２６－１１－２７", "２０２６－１１－２７～２０２６－１１－２７",
-     "2026-11-27T00:00＋09:00..2026-11-27T12:00＋09:00"],
+    [
+        "３　ｄａｙｓ　ａｇｏ",
+        "ＬＡＳＴ ３ ＤＡＹＳ",
+        "３日前",
+        "３ｶ月前",
+        "３ヶ月前",
+        "２０２６－１１－２７",
+        "２０２６－１１－２７～２０２６－１１－２７",
+        "2026-11-27T00:00＋09:00..2026-11-27T12:00＋09:00",
+    ],
 )
 def test_full_width_forms_of_every_kind_of_phrase_are_read(text: str) -> None:
     """Typed with a Japanese input method: digits, letters, signs, the tilde, the ideographic
@@ -271,20 +278,22 @@ def test_parse_date_range_lists_accepted_forms_when_text_unrecognised(text: str)
         pytest.param("last 0 days", "positive whole number", id="last-zero-days"),
         pytest.param("2026-13", '"2026-13" is not a valid calendar date', id="month-13"),
         pytest.param("2026-02-30", "not a valid calendar date", id="february-30"),
-        pytest.param("2026-03-01T25:00..2026-03-02", '"2026-03-01T25:00" is not a valid',
-                     id="hour-25"),
+        pytest.param(
+            "2026-03-01T25:00..2026-03-02", '"2026-03-01T25:00" is not a valid', id="hour-25"
+        ),
         pytest.param("99999 years ago", "reaches outside the calendar", id="before-year-1"),
-        pytest.param("10000000000 days ago", "reaches outside the calendar",
-                     id="day-overflow"),
+        pytest.param("10000000000 days ago", "reaches outside the calendar", id="day-overflow"),
         pytest.param("2026-03-15..2026-03-01", "ends before it starts", id="inverted-days"),
         pytest.param(
             "2026-03-01T18:00Z/2026-03-01T09:00Z", "ends before it starts", id="inverted-stamps"
         ),
         pytest.param("2026-03-01T09:00Z", "is a single instant", id="lone-instant"),
-        pytest.param("2026-03-01T09:00..2026-03-01T18:00Z", "has no UTC offset",
-                     id="time-without-offset"),
-        pytest.param("2026-03-01..2026-03-02T12:00", "has no UTC offset",
-                     id="day-to-time-without-offset"),
+        pytest.param(
+            "2026-03-01T09:00..2026-03-01T18:00Z", "has no UTC offset", id="time-without-offset"
+        ),
+        pytest.param(
+            "2026-03-01..2026-03-02T12:00", "has no UTC offset", id="day-to-time-without-offset"
+        ),
     ],
 )
 def test_parse_date_range_names_value_when_it_cannot_be_a_range(text: str, reason: str) -> None:
@@ -361,22 +370,28 @@ def test_a_span_reaching_the_last_day_of_9999_ends_at_the_end_of_time(text: str)
     assert found.start < found.end
 
 
-@pytest.mark.parametrize(("when", "zone", "day"), [
-    (datetime(2026, 3, 1, 20, 0, tzinfo=UTC), "Asia/Tokyo", D(2026, 3, 2)),
-    (datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC), "Pacific/Kiritimati", D(9999, 12, 31)),
-    (datetime(1, 1, 1, 0, 30, tzinfo=UTC), "America/New_York", D(1, 1, 1)),
-])
-def test_local_day_is_the_zones_day_or_utcs_past_the_calendar(when: datetime, zone: str,
-                                                               day: date) -> None:
+@pytest.mark.parametrize(
+    ("when", "zone", "day"),
+    [
+        (datetime(2026, 3, 1, 20, 0, tzinfo=UTC), "Asia/Tokyo", D(2026, 3, 2)),
+        (datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC), "Pacific/Kiritimati", D(9999, 12, 31)),
+        (datetime(1, 1, 1, 0, 30, tzinfo=UTC), "America/New_York", D(1, 1, 1)),
+    ],
+)
+def test_local_day_is_the_zones_day_or_utcs_past_the_calendar(
+    when: datetime, zone: str, day: date
+) -> None:
     """A fact valid until 9999-12-31T23:59:59Z, dated for a persona in UTC+14, raised
     OverflowError in the chat prompt (a 500): past the calendar the day is UTC's."""
     assert local_day(when, ZoneInfo(zone)) == day
 
 
-@pytest.mark.parametrize("text", ["0001", "0001-01", "0001-01-01", "0001..2026",
-                                  "0001-01-01T00:00+09:00..0001-01-02"])
+@pytest.mark.parametrize(
+    "text", ["0001", "0001-01", "0001-01-01", "0001..2026", "0001-01-01T00:00+09:00..0001-01-02"]
+)
 def test_a_span_from_the_first_day_of_year_1_east_of_utc_starts_at_the_start_of_time(
-        text: str) -> None:
+    text: str,
+) -> None:
     """schema26: "0001" for a persona in Asia/Tokyo was refused as "not a valid calendar
     date" (its first midnight is in year 0 in UTC); it starts at the first instant a datetime
     holds, as "9999" ends at the last, and reads as it does in UTC."""
@@ -388,13 +403,16 @@ def test_a_span_from_the_first_day_of_year_1_east_of_utc_starts_at_the_start_of_
         assert found.end == datetime(2, 1, 1, tzinfo=TOKYO).astimezone(UTC)
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("2026-03-01T09:00Z", "give a start and an end, A..B"),
-    ("2026-03-01T09:00Z..2026-03-01T18:00+09:00", "give a start and an end, A..B"),
-    ("2026-03-15..2026-03-01", "give the earlier end first, A..B"),
-    ("0000", "years 0001-9999"),
-    ("2026-02-30", "a day that month has"),
-])
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("2026-03-01T09:00Z", "give a start and an end, A..B"),
+        ("2026-03-01T09:00Z..2026-03-01T18:00+09:00", "give a start and an end, A..B"),
+        ("2026-03-15..2026-03-01", "give the earlier end first, A..B"),
+        ("0000", "years 0001-9999"),
+        ("2026-02-30", "a day that month has"),
+    ],
+)
 def test_a_range_that_holds_no_time_says_what_is_accepted(text: str, says: str) -> None:
     """schema26: a lone timestamp was "is empty", an inverted range "ends before it starts",
     neither saying what to send instead."""

@@ -16,13 +16,16 @@ from omoide.engine.classify.dedup_loanword import transliterated
 from omoide.engine.classify.dedup_spans import aligned, same_direction
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("Tom saves in a Lifetime ISA.", "Tom saves in a LISA."),
-    ("Ann types 90 words per minute.", "Ann types 90 wpm."),
-    ("Ben works in human resources.", "Ben works in HR."),
-    ("Kim rides an electric bike.", "Kim rides an e-bike."),
-    ("Sam studies in New York City.", "Sam studies in NYC."),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Tom saves in a Lifetime ISA.", "Tom saves in a LISA."),
+        ("Ann types 90 words per minute.", "Ann types 90 wpm."),
+        ("Ben works in human resources.", "Ben works in HR."),
+        ("Kim rides an electric bike.", "Kim rides an e-bike."),
+        ("Sam studies in New York City.", "Sam studies in NYC."),
+    ],
+)
 def test_short_forms_read_as_their_words(first: str, second: str) -> None:
     a, b = pair_notation(first, second)
     assert a == b
@@ -30,12 +33,15 @@ def test_short_forms_read_as_their_words(first: str, second: str) -> None:
     assert a == b
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("Tom saves in a Lifetime ISA.", "Tom saves in a SIPP."),  # another account
-    ("Ann types 90 words per minute.", "Ann types 90 cpm."),  # initials spell something else
-    ("Kim rides an electric bike.", "Kim rides a t-bike."),  # another letter
-    ("Kim owns a cargo bike.", "Kim owns an e-bike."),  # the word does not start with e
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Tom saves in a Lifetime ISA.", "Tom saves in a SIPP."),  # another account
+        ("Ann types 90 words per minute.", "Ann types 90 cpm."),  # initials spell something else
+        ("Kim rides an electric bike.", "Kim rides a t-bike."),  # another letter
+        ("Kim owns a cargo bike.", "Kim owns an e-bike."),  # the word does not start with e
+    ],
+)
 def test_other_short_forms_stay_apart(first: str, second: str) -> None:
     a, b = pair_notation(first, second)
     assert a != b
@@ -48,32 +54,47 @@ def test_acronym_helpers_are_one_sided() -> None:
     assert lettered("a bike", "an electric bike") == "an electric bike"
 
 
-@pytest.mark.parametrize(("latin", "katakana"), [
-    ("PythonとTypeScriptを使っている。", "パイソンとタイプスクリプトを使っている。"),
-    ("iPhoneを使っている。", "アイフォーンを使っている。"),
-    ("靴はASICSだ。", "靴はアシックスだ。"),
-    ("毎朝Starbucksに寄る。", "毎朝スターバックスに寄る。"),
-])
+@pytest.mark.parametrize(
+    ("latin", "katakana"),
+    [
+        ("PythonとTypeScriptを使っている。", "パイソンとタイプスクリプトを使っている。"),
+        ("iPhoneを使っている。", "アイフォーンを使っている。"),
+        ("靴はASICSだ。", "靴はアシックスだ。"),
+        ("毎朝Starbucksに寄る。", "毎朝スターバックスに寄る。"),
+    ],
+)
 def test_latin_and_katakana_spellings_meet(latin: str, katakana: str) -> None:
     assert pair_notation(latin, katakana)[0] == pair_notation(latin, katakana)[1]
     assert pair_notation(katakana, latin)[0] == pair_notation(katakana, latin)[1]
 
 
-@pytest.mark.parametrize(("latin", "katakana"), [
-    ("iPhoneを使っている。", "ピクセルを使っている。"),  # another phone
-    ("Canonのカメラを使う。", "ニコンのカメラを使う。"),  # another maker
-    ("Toyotaに乗っている。", "ホンダに乗っている。"),
-])
+@pytest.mark.parametrize(
+    ("latin", "katakana"),
+    [
+        ("iPhoneを使っている。", "ピクセルを使っている。"),  # another phone
+        ("Canonのカメラを使う。", "ニコンのカメラを使う。"),  # another maker
+        ("Toyotaに乗っている。", "ホンダに乗っている。"),
+    ],
+)
 def test_other_katakana_words_stay_apart(latin: str, katakana: str) -> None:
     assert transliterated(latin, katakana) == katakana
     a, b = pair_notation(latin, katakana)
     assert a != b
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("ユーザーは毎週日曜日に母親に電話をかける。", "ユーザーは毎週日曜日に母親へ電話をかける。"),
-    ("ユーザーは市民合唱団でアルトを歌っている。", "ユーザーは市民合唱団にてアルトを歌っている。"),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "ユーザーは毎週日曜日に母親に電話をかける。",
+            "ユーザーは毎週日曜日に母親へ電話をかける。",
+        ),
+        (
+            "ユーザーは市民合唱団でアルトを歌っている。",
+            "ユーザーは市民合唱団にてアルトを歌っている。",
+        ),
+    ],
+)
 def test_particles_of_one_meaning(first: str, second: str) -> None:
     a, b = pair_notation(first, second)
     assert a == b
@@ -90,14 +111,23 @@ def test_other_particle_changes_stay_apart() -> None:
 
 def test_aligned_takes_a_short_equal_run_into_the_differences_around_it() -> None:
     assert aligned("お好み焼き", "おこのみやき", gap=1) == [
-        (False, 0, 1, 0, 1), (True, 1, 4, 1, 5), (False, 4, 5, 5, 6)]
+        (False, 0, 1, 0, 1),
+        (True, 1, 4, 1, 5),
+        (False, 4, 5, 5, 6),
+    ]
     assert [span[0] for span in aligned("お好み焼き", "おこのみやき")] == [
-        False, True, False, True, False]
+        False,
+        True,
+        False,
+        True,
+        False,
+    ]
 
 
 @given(st.text(alphabet="abcあい", max_size=8), st.text(alphabet="abcあい", max_size=8))
 def test_aligned_without_gap_is_the_alignment_itself(first: str, second: str) -> None:
     spans = aligned(first, second)
     assert [(i1, i2, j1, j2) for _, i1, i2, j1, j2 in spans] == [
-        (i1, i2, j1, j2) for _, i1, i2, j1, j2 in SequenceMatcher(
-            None, first, second, autojunk=False).get_opcodes()]
+        (i1, i2, j1, j2)
+        for _, i1, i2, j1, j2 in SequenceMatcher(None, first, second, autojunk=False).get_opcodes()
+    ]

@@ -14,32 +14,41 @@ def _moved(first: str, second: str) -> bool:
     return clock_changed(*pair_notation(first, second))
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("Nora's bakery opens at 7:30 on weekdays.", "Nora's bakery opens at 8:30 on weekdays."),
-    ("The ferry leaves Oban at 10:05.", "The ferry leaves Oban at 10:35."),
-    ("The user's yoga class starts at 6:45 pm.", "The user's yoga class starts at 7:45 pm."),
-    ("祖父は毎朝五時に畑へ出る。", "祖父は毎朝六時に畑へ出る。"),
-    ("ユーザーの塾は夜七時半に終わる。", "ユーザーの塾は夜八時に終わる。"),
-    ("店は10時から19時まで開いている。", "店は10時から20時まで開いている。"),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Nora's bakery opens at 7:30 on weekdays.", "Nora's bakery opens at 8:30 on weekdays."),
+        ("The ferry leaves Oban at 10:05.", "The ferry leaves Oban at 10:35."),
+        ("The user's yoga class starts at 6:45 pm.", "The user's yoga class starts at 7:45 pm."),
+        ("祖父は毎朝五時に畑へ出る。", "祖父は毎朝六時に畑へ出る。"),
+        ("ユーザーの塾は夜七時半に終わる。", "ユーザーの塾は夜八時に終わる。"),
+        ("店は10時から19時まで開いている。", "店は10時から20時まで開いている。"),
+    ],
+)
 def test_a_clock_time_that_moved_is_a_change(first: str, second: str) -> None:
     assert _moved(first, second)
     assert _moved(second, first)
     assert polarity_changed(*pair_notation(first, second))
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("The user's dentist visit is at 3:30 pm.", "The user's dentist visit is at half past three "
-                                                "in the afternoon."),
-    ("ユーザーは毎晩十時に寝る。", "ユーザーは毎晩22時に寝る。"),  # 12- and 24-hour forms
-    ("ユーザーのバイトは午後二時半から。", "ユーザーのバイトは14時30分から。"),
-    ("銭湯は深夜零時まで開いている。", "銭湯は24時まで開いている。"),
-    ("ユーザーは一日に七時間寝る。", "ユーザーは一日に八時間寝る。"),  # a duration, not a clock
-    ("The user wakes at 6:10.", "The user wakes up early."),  # said on one side only
-    ("Ken swims 3 km a week.", "Ken swims 4 km a week."),  # no clock at all
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "The user's dentist visit is at 3:30 pm.",
+            "The user's dentist visit is at half past three in the afternoon.",
+        ),
+        ("ユーザーは毎晩十時に寝る。", "ユーザーは毎晩22時に寝る。"),  # 12- and 24-hour forms
+        ("ユーザーのバイトは午後二時半から。", "ユーザーのバイトは14時30分から。"),
+        ("銭湯は深夜零時まで開いている。", "銭湯は24時まで開いている。"),
+        ("ユーザーは一日に七時間寝る。", "ユーザーは一日に八時間寝る。"),  # a duration, not a clock
+        ("The user wakes at 6:10.", "The user wakes up early."),  # said on one side only
+        ("Ken swims 3 km a week.", "Ken swims 4 km a week."),  # no clock at all
+    ],
+)
 def test_a_reworded_clock_a_duration_or_one_side_only_is_left_to_the_judge(
-        first: str, second: str) -> None:
+    first: str, second: str
+) -> None:
     assert not _moved(first, second)
     assert not _moved(second, first)
 

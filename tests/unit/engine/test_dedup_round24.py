@@ -16,34 +16,41 @@ from omoide.engine.classify.dedup_spans import dropped_particle
 from omoide.engine.classify.dedup_voice import active_voice
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    # a passive against the same verb in the active voice, at the same tense
-    ("Noa leads a team of six nurses.", "A team of six nurses is led by Noa."),
-    ("Noa's landlord raised the rent in May.", "The rent was raised by Noa's landlord in May."),
-    ("Noa's aunt has taught the choir since 2019.",
-     "The choir has been taught by Noa's aunt since 2019."),
-    ("Noa keeps bees in the orchard.", "Bees are kept by Noa in the orchard."),
-    # the user's frames
-    ("The user is colour-blind.", "The user says they are colour-blind."),
-    ("The user's flat is on the fourth floor.", "The user mentioned their flat is on the "
-                                                "fourth floor."),
-    ("The user works as a dentist in Leeds.", "The user is a dentist in Leeds."),
-    ("Noa works as a locksmith.", "Noa is a locksmith."),
-    ("The user keeps their tools in the shed.", "The user keeps the user's tools in the shed."),
-    # acronyms with a digit or a plural, a letter and a number, a clipped word
-    ("Noa has type 1 diabetes.", "Noa has T1D."),
-    ("Noa turned on two-factor authentication.", "Noa turned on 2FA."),
-    ("Noa reviews pull requests before lunch.", "Noa reviews PRs before lunch."),
-    ("Noa's son is in Year 4.", "Noa's son is in Y4."),
-    ("Noa coaches the under-12 team.", "Noa coaches the U12 team."),
-    ("Noa is a marine engineer.", "Noa is a marine eng."),
-    ("Noa runs the mass spectrometer.", "Noa runs the mass spec."),
-    # a particle casual Japanese drops
-    ("ノアは毎朝コーヒーを買う。", "ノアは毎朝コーヒー買う。"),
-    ("ノアはスマホは持っていない。", "ノアはスマホ持っていない。"),
-    ("ノアは駅前でアルバイトをしている。", "ノアは駅前でアルバイトしている。"),
-    ("ノアのお母さんは看護師だ。", "ノアのお母さんは看護師だ。"),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        # a passive against the same verb in the active voice, at the same tense
+        ("Noa leads a team of six nurses.", "A team of six nurses is led by Noa."),
+        ("Noa's landlord raised the rent in May.", "The rent was raised by Noa's landlord in May."),
+        (
+            "Noa's aunt has taught the choir since 2019.",
+            "The choir has been taught by Noa's aunt since 2019.",
+        ),
+        ("Noa keeps bees in the orchard.", "Bees are kept by Noa in the orchard."),
+        # the user's frames
+        ("The user is colour-blind.", "The user says they are colour-blind."),
+        (
+            "The user's flat is on the fourth floor.",
+            "The user mentioned their flat is on the fourth floor.",
+        ),
+        ("The user works as a dentist in Leeds.", "The user is a dentist in Leeds."),
+        ("Noa works as a locksmith.", "Noa is a locksmith."),
+        ("The user keeps their tools in the shed.", "The user keeps the user's tools in the shed."),
+        # acronyms with a digit or a plural, a letter and a number, a clipped word
+        ("Noa has type 1 diabetes.", "Noa has T1D."),
+        ("Noa turned on two-factor authentication.", "Noa turned on 2FA."),
+        ("Noa reviews pull requests before lunch.", "Noa reviews PRs before lunch."),
+        ("Noa's son is in Year 4.", "Noa's son is in Y4."),
+        ("Noa coaches the under-12 team.", "Noa coaches the U12 team."),
+        ("Noa is a marine engineer.", "Noa is a marine eng."),
+        ("Noa runs the mass spectrometer.", "Noa runs the mass spec."),
+        # a particle casual Japanese drops
+        ("ノアは毎朝コーヒーを買う。", "ノアは毎朝コーヒー買う。"),
+        ("ノアはスマホは持っていない。", "ノアはスマホ持っていない。"),
+        ("ノアは駅前でアルバイトをしている。", "ノアは駅前でアルバイトしている。"),
+        ("ノアのお母さんは看護師だ。", "ノアのお母さんは看護師だ。"),
+    ],
+)
 def test_one_statement_in_other_words_reads_alike(first: str, second: str) -> None:
     assert pair_notation(first, second)[0] == pair_notation(first, second)[1]
     assert pair_notation(second, first)[0] == pair_notation(second, first)[1]
@@ -54,18 +61,23 @@ def test_who_did_what_to_whom_is_kept() -> None:
     assert a != b
     assert swapped_parts(a, b) is not None
     # another tense is not read away
-    assert active_voice("Noa raises the rent.", "The rent was raised by Noa.") \
+    assert (
+        active_voice("Noa raises the rent.", "The rent was raised by Noa.")
         == "The rent was raised by Noa."
+    )
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ("Noa's son is in Year 4.", "Noa's son is in Y3."),
-    ("Noa gets migraines with aura.", "Noa gets migraines without aura."),
-    ("Noa runs a bus company.", "Noa runs a business company."),
-    ("Noa is a nurse at the clinic.", "Noa is a nursery nurse at the clinic."),
-    ("Noa has type 1 diabetes.", "Noa has T2D."),
-    ("Noa is a part-time barista.", "Noa is a parttime barista."),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Noa's son is in Year 4.", "Noa's son is in Y3."),
+        ("Noa gets migraines with aura.", "Noa gets migraines without aura."),
+        ("Noa runs a bus company.", "Noa runs a business company."),
+        ("Noa is a nurse at the clinic.", "Noa is a nursery nurse at the clinic."),
+        ("Noa has type 1 diabetes.", "Noa has T2D."),
+        ("Noa is a part-time barista.", "Noa is a parttime barista."),
+    ],
+)
 def test_another_number_or_word_is_not_read_as_an_abbreviation(first: str, second: str) -> None:
     a, b = pair_notation(first, second)
     if first.endswith("part-time barista."):
@@ -79,8 +91,7 @@ def test_frames_only_for_the_user() -> None:
     assert en_frames("my parents sold their house.") == "my parents sold their house."
     assert en_frames("I mentioned they testify in court.") == "I testifies in court."
     assert clipped("Noa is a marine eng.", "Noa is a marine engineer.") == "Noa is a marine eng."
-    assert numbered("Noa is in Y3.", "Noa is in Year 3 and Group 3.") == \
-        "Noa is in Y3 and Group 3."
+    assert numbered("Noa is in Y3.", "Noa is in Year 3 and Group 3.") == "Noa is in Y3 and Group 3."
 
 
 def test_a_particle_in_place_of_another_is_not_dropped() -> None:

@@ -6,10 +6,14 @@ NOBODY: frozenset[str] = frozenset()
 def test_a_farewell_is_dropped_like_an_interjection() -> None:
     assert strip_interjections("Good night, talk tomorrow!", NOBODY) == ""
     assert strip_interjections("Bye for now!", NOBODY) == ""
-    assert strip_interjections("Cheers, I got the job at the harbour office.", NOBODY) == \
-        "I got the job at the harbour office."
-    assert strip_interjections("Goodbye. Tomorrow I fly to Reykjavik.", NOBODY) == \
-        "Tomorrow I fly to Reykjavik."
+    assert (
+        strip_interjections("Cheers, I got the job at the harbour office.", NOBODY)
+        == "I got the job at the harbour office."
+    )
+    assert (
+        strip_interjections("Goodbye. Tomorrow I fly to Reykjavik.", NOBODY)
+        == "Tomorrow I fly to Reykjavik."
+    )
 
 
 def test_see_you_with_a_place_is_kept() -> None:

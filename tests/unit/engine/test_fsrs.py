@@ -212,11 +212,16 @@ _HOURS = st.floats(min_value=0.0, max_value=24 * 3650, allow_nan=False)
 _T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-@given(importance=st.floats(0.0, 1.0), stability=st.floats(0.1, 365.0), age=_HOURS,
-       recalled=st.one_of(st.none(), _HOURS), later=_HOURS)
+@given(
+    importance=st.floats(0.0, 1.0),
+    stability=st.floats(0.1, 365.0),
+    age=_HOURS,
+    recalled=st.one_of(st.none(), _HOURS),
+    later=_HOURS,
+)
 def test_current_strength_counts_from_the_last_recall_else_from_creation(
-        importance: float, stability: float, age: float, recalled: float | None,
-        later: float) -> None:
+    importance: float, stability: float, age: float, recalled: float | None, later: float
+) -> None:
     created = _T0
     last = None if recalled is None else created + timedelta(hours=min(recalled, age))
     now = created + timedelta(hours=age + later)

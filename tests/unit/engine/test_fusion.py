@@ -197,13 +197,15 @@ def test_blend_strength_never_falls_as_strength_rises(
 
 closed_keys = st.sampled_from([f"old{i}" for i in range(6)])
 head_keys = st.sampled_from([f"new{i}" for i in range(4)])  # chain heads are never closed
-key_scores = st.dictionaries(closed_keys | head_keys,
-                             st.floats(min_value=0, max_value=1, allow_nan=False), max_size=10)
+key_scores = st.dictionaries(
+    closed_keys | head_keys, st.floats(min_value=0, max_value=1, allow_nan=False), max_size=10
+)
 
 
 @given(key_scores, st.dictionaries(closed_keys, head_keys, max_size=6))
 def test_lift_successors_no_closed_fact_outranks_its_successor(
-        scores: dict[str, float], successor_of: dict[str, str]) -> None:
+    scores: dict[str, float], successor_of: dict[str, str]
+) -> None:
     lifted = lift_successors(scores, successor_of)
     for closed, successor in successor_of.items():
         if closed in scores:
@@ -216,7 +218,10 @@ def test_lift_successors_no_closed_fact_outranks_its_successor(
 
 def test_lift_successors_brings_in_a_missing_successor_at_the_closed_score() -> None:
     assert lift_successors({"old": 0.9, "other": 0.5}, {"old": "new"}) == {
-        "old": 0.9, "other": 0.5, "new": 0.9}
+        "old": 0.9,
+        "other": 0.5,
+        "new": 0.9,
+    }
     assert lift_successors({"old": 0.2, "new": 0.7}, {"old": "new"}) == {"old": 0.2, "new": 0.7}
 
 
@@ -236,8 +241,9 @@ def test_cross_script_candidates_get_the_best_keyword_score_times_their_closenes
     keyword = [Scored(1, 0.5), Scored(2, 0.45)]
     semantic = [Scored(1, 0.40), Scored(3, 0.35), Scored(2, 0.30), Scored(4, 0.20)]
     scripts = {1: LATIN, 2: LATIN, 3: CJK, 4: CJK}
-    credited = credit_cross_script(keyword, semantic, script_of=scripts,
-                                   query_script=LATIN, share=1.0)
+    credited = credit_cross_script(
+        keyword, semantic, script_of=scripts, query_script=LATIN, share=1.0
+    )
     assert credited[:2] == keyword
     assert {i.id: round(i.score, 6) for i in credited[2:]} == {3: 0.375}  # 4: closeness 0
     fused = fuse(credited, semantic, weights=FusionWeights(0.4, 0.6), method="convex")
@@ -248,15 +254,24 @@ def test_cross_script_candidates_get_the_best_keyword_score_times_their_closenes
 def test_no_cross_script_credit_without_keyword_hits_or_share_or_other_script() -> None:
     semantic = [Scored(3, 0.5), Scored(1, 0.4)]
     scripts = {1: LATIN, 3: CJK}
-    assert credit_cross_script([], semantic, script_of=scripts, query_script=LATIN,
-                               share=1.0) == []
+    assert credit_cross_script([], semantic, script_of=scripts, query_script=LATIN, share=1.0) == []
     keyword = [Scored(1, 0.3)]
-    assert credit_cross_script(keyword, semantic, script_of=scripts, query_script=LATIN,
-                               share=0.0) == keyword
-    assert credit_cross_script(keyword, semantic, script_of={1: LATIN, 3: LATIN},
-                               query_script=LATIN, share=1.0) == keyword
-    assert credit_cross_script(keyword, semantic, script_of={1: LATIN, 3: None},
-                               query_script=LATIN, share=1.0) == keyword
+    assert (
+        credit_cross_script(keyword, semantic, script_of=scripts, query_script=LATIN, share=0.0)
+        == keyword
+    )
+    assert (
+        credit_cross_script(
+            keyword, semantic, script_of={1: LATIN, 3: LATIN}, query_script=LATIN, share=1.0
+        )
+        == keyword
+    )
+    assert (
+        credit_cross_script(
+            keyword, semantic, script_of={1: LATIN, 3: None}, query_script=LATIN, share=1.0
+        )
+        == keyword
+    )
     with pytest.raises(ValueError):
         credit_cross_script(keyword, semantic, script_of=scripts, query_script=LATIN, share=2.0)
 
@@ -264,21 +279,24 @@ def test_no_cross_script_credit_without_keyword_hits_or_share_or_other_script() 
 def test_a_cross_script_candidate_keeps_a_better_keyword_score_of_its_own() -> None:
     keyword = [Scored(3, 0.9), Scored(1, 0.3)]  # 3 (Japanese) matched a Latin word itself
     semantic = [Scored(3, 0.5), Scored(1, 0.4)]
-    credited = credit_cross_script(keyword, semantic, script_of={1: LATIN, 3: CJK},
-                                   query_script=LATIN, share=1.0)
+    credited = credit_cross_script(
+        keyword, semantic, script_of={1: LATIN, 3: CJK}, query_script=LATIN, share=1.0
+    )
     assert credited == keyword
 
 
 @given(scored_list, scored_list, st.floats(0.0, 1.0))
 def test_cross_script_credit_never_exceeds_the_best_keyword_score_nor_lowers_one(
-        keyword: list[Scored], semantic: list[Scored], share: float) -> None:
+    keyword: list[Scored], semantic: list[Scored], share: float
+) -> None:
     scripts = {i: i % 2 for i in range(31)}
-    credited = credit_cross_script(keyword, semantic, script_of=scripts, query_script=LATIN,
-                                   share=share)
+    credited = credit_cross_script(
+        keyword, semantic, script_of=scripts, query_script=LATIN, share=share
+    )
     assert credited[: len(keyword)] == keyword
     best = min(max((i.score for i in keyword), default=0.0), 1.0)
     own = {i.id: max(s.score for s in keyword if s.id == i.id) for i in keyword}
-    for item in credited[len(keyword):]:
+    for item in credited[len(keyword) :]:
         assert scripts[item.id] == CJK and 0.0 <= item.score <= best + 1e-12
         assert item.score > own.get(item.id, 0.0)
 
@@ -299,11 +317,17 @@ def test_on_a_shared_scale_a_list_s_best_scores_1_only_if_it_is_the_best_of_all(
     assert fuse([], weak, weights=weights)[0].score == pytest.approx(0.6)
     scale = shared_scale([s.score for s in weak + strong], depth=0)
     assert fuse([], weak, weights=weights, semantic_span=scale)[0].score == pytest.approx(
-        0.6 * (0.30 - 0.10) / (0.50 - 0.10))
+        0.6 * (0.30 - 0.10) / (0.50 - 0.10)
+    )
     assert fuse([], strong, weights=weights, semantic_span=scale)[0].score == pytest.approx(0.6)
 
 
 def test_a_score_outside_a_shared_scale_is_clipped_to_it() -> None:
-    ranked = fuse([], [Scored(1, 0.9), Scored(2, -0.2)], weights=FusionWeights(0.0, 1.0),
-                  method="minmax", semantic_span=(0.0, 0.5))
+    ranked = fuse(
+        [],
+        [Scored(1, 0.9), Scored(2, -0.2)],
+        weights=FusionWeights(0.0, 1.0),
+        method="minmax",
+        semantic_span=(0.0, 0.5),
+    )
     assert [(s.id, s.score) for s in ranked] == [(1, 1.0), (2, 0.0)]

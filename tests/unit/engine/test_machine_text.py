@@ -12,9 +12,11 @@ from omoide.engine.consolidate.offline import consolidate_offline
 from omoide.engine.consolidate.types import EventText
 
 PRICE_LIST = "Here is the supplier's list:\n" + "\n".join(
-    f"kayak model KX-{i:03d}   length {300 + i} cm   price {90000 + i * 500} yen" for i in range(5))
-LOG = "\n".join(f"2026-12-0{i} 04:1{i}:07,112 WARN [pool-{i}] retry {i}/5 after 30.0s"
-                for i in range(1, 5))
+    f"kayak model KX-{i:03d}   length {300 + i} cm   price {90000 + i * 500} yen" for i in range(5)
+)
+LOG = "\n".join(
+    f"2026-12-0{i} 04:1{i}:07,112 WARN [pool-{i}] retry {i}/5 after 30.0s" for i in range(1, 5)
+)
 MARKDOWN = "| day | km | pace |\n|---|---|---|\n| Mon | 8.2 | 5:31 |\n| Wed | 12.0 | 5:44 |"
 CSV = ",".join(f"field{i}" for i in range(80))
 DUMP = "token: " + "Zm9vYmFyYmF6cXV4cXV1eGNvcmdlZ3JhdWx0Z2FycGx5d2FsZG8="
@@ -30,8 +32,11 @@ TALK = [
 ]
 
 
-@pytest.mark.parametrize("text", [PRICE_LIST, LOG, MARKDOWN, CSV, DUMP],
-                         ids=["price-list", "log", "markdown", "csv-row", "dump"])
+@pytest.mark.parametrize(
+    "text",
+    [PRICE_LIST, LOG, MARKDOWN, CSV, DUMP],
+    ids=["price-list", "log", "markdown", "csv-row", "dump"],
+)
 def test_machine_text_is_recognised(text: str) -> None:
     assert is_machine_text(text), machine_share(text)
 
@@ -48,9 +53,17 @@ def test_a_short_lead_in_before_a_table_does_not_save_it() -> None:
 
 def test_a_pasted_table_makes_no_note_but_talk_does() -> None:
     when = datetime(2026, 12, 3, tzinfo=UTC)
-    events = [EventText(1, "Ana", "user", PRICE_LIST, when),
-              EventText(2, "kiri", "assistant", "Thanks, I have it.", when),
-              EventText(3, "Ana", "user", "My sister Lucia bought the KX-002 kayak last summer "
-                        "and paddles it on Lake Biwa every weekend.", when)]
+    events = [
+        EventText(1, "Ana", "user", PRICE_LIST, when),
+        EventText(2, "kiri", "assistant", "Thanks, I have it.", when),
+        EventText(
+            3,
+            "Ana",
+            "user",
+            "My sister Lucia bought the KX-002 kayak last summer "
+            "and paddles it on Lake Biwa every weekend.",
+            when,
+        ),
+    ]
     notes = consolidate_offline(events, notes_per_turn=1).notes
     assert [n.source_event_ids for n in notes] == [(3,)]

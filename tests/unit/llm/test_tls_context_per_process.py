@@ -43,10 +43,22 @@ def ca_reads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
 def test_clients_share_one_tls_context(ca_reads: list[Any]) -> None:
     openai_cfg = LLMConfig(provider="openai", base_url=f"{BASE}/v1", model="m", api_key="k")
     anthropic_cfg = LLMConfig(provider="anthropic", base_url=BASE, model="m", api_key="k")
-    closers = [OpenAILLM(openai_cfg), OpenAILLM(openai_cfg), AnthropicLLM(anthropic_cfg),
-               Channel(provider="embeddings", model="e", url=f"{BASE}/v1/embeddings", headers={},
-                       timeout_s=1, max_retries=0, backoff_s=0),  # the embeddings client's
-               Client(BASE), Client(BASE)]
+    closers = [
+        OpenAILLM(openai_cfg),
+        OpenAILLM(openai_cfg),
+        AnthropicLLM(anthropic_cfg),
+        Channel(
+            provider="embeddings",
+            model="e",
+            url=f"{BASE}/v1/embeddings",
+            headers={},
+            timeout_s=1,
+            max_retries=0,
+            backoff_s=0,
+        ),  # the embeddings client's
+        Client(BASE),
+        Client(BASE),
+    ]
     upstream = make_chat_upstream(openai_cfg)
     assert upstream is not None
     upstream._http()

@@ -9,8 +9,14 @@ from omoide.engine.tokens import estimate_tokens
 from omoide.errors import InvalidInput
 from omoide.service.blocks import check_block
 
-RECORD = {"block_name": "b1", "content": "word " * 40, "block_type": "custom",
-          "max_tokens": 5, "priority": 0, "metadata": {}}
+RECORD = {
+    "block_name": "b1",
+    "content": "word " * 40,
+    "block_type": "custom",
+    "max_tokens": 5,
+    "priority": 0,
+    "metadata": {},
+}
 
 
 def test_an_import_block_over_its_tokens_says_what_a_write_says() -> None:
@@ -19,14 +25,23 @@ def test_an_import_block_over_its_tokens_says_what_a_write_says() -> None:
         check_block(RECORD)
     assert caught.value.message == (
         f"block 'b1': content is about {tokens:,} tokens, over its max_tokens of 5; shorten "
-        "it or raise max_tokens")
-    assert caught.value.fields == {"field": "content", "block_name": "b1", "tokens": tokens,
-                                   "max_tokens": 5}
+        "it or raise max_tokens"
+    )
+    assert caught.value.fields == {
+        "field": "content",
+        "block_name": "b1",
+        "tokens": tokens,
+        "max_tokens": 5,
+    }
 
 
 def test_a_block_record_that_fits_is_the_write_it_restores() -> None:
     patch = check_block({**RECORD, "max_tokens": 1000, "priority": 7, "block_type": "user"})
     assert (patch.block_name, patch.max_tokens, patch.priority, patch.block_type) == (
-        "b1", 1000, 7, "user")
+        "b1",
+        1000,
+        7,
+        "user",
+    )
     with pytest.raises(InvalidInput, match="block_type"):
         check_block({**RECORD, "block_type": "weird"})

@@ -42,8 +42,10 @@ class Clock:
 def chat(turns: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i in range(turns):
-        out += [{"role": "user", "content": f"On day {i} we painted the boat shed. " * 12},
-                {"role": "assistant", "content": "Nice work. " * 12}]
+        out += [
+            {"role": "user", "content": f"On day {i} we painted the boat shed. " * 12},
+            {"role": "assistant", "content": "Nice work. " * 12},
+        ]
     return out
 
 
@@ -68,7 +70,10 @@ def test_no_cooldown_asks_every_time() -> None:
     llm = ScriptedLLM(None, None, "They painted the boat shed.")
     compressor = Compressor(llm, cooldown_s=0, monotonic=Clock())  # type: ignore[arg-type]
     assert [compressor.compress(chat(n), CFG).summary for n in (8, 12, 16)] == [
-        "failed", "failed", "llm"]
+        "failed",
+        "failed",
+        "llm",
+    ]
 
 
 class HeldLLM:
@@ -90,8 +95,9 @@ def test_a_request_waiting_on_its_summary_stops_when_the_cooldown_starts() -> No
     llm, clock = HeldLLM(), Clock()
     compressor = Compressor(llm, cooldown_s=60, monotonic=clock)  # type: ignore[arg-type]
     waiting: list[str | None] = []
-    first = threading.Thread(target=lambda: waiting.append(
-        compressor.compress(chat(8), CFG).summary))
+    first = threading.Thread(
+        target=lambda: waiting.append(compressor.compress(chat(8), CFG).summary)
+    )
     first.start()
     while llm.calls == 0:  # its summary call is in flight
         time.sleep(0.01)

@@ -42,15 +42,25 @@ class CountingEmbedder:
 def _classifier(embedder: CountingEmbedder) -> LearnedClassifier:
     d = len(FEATURES)
     rng = np.random.default_rng(0)
-    model = JudgeModel(embedder=embedder.model_id, features=FEATURES, classes=CLASSES,
-                       mean=np.zeros(d), scale=np.ones(d), weights=rng.normal(size=(3, d)),
-                       bias=np.zeros(3), contradiction_threshold=0.6)
+    model = JudgeModel(
+        embedder=embedder.model_id,
+        features=FEATURES,
+        classes=CLASSES,
+        mean=np.zeros(d),
+        scale=np.ones(d),
+        weights=rng.normal(size=(3, d)),
+        bias=np.zeros(3),
+        contradiction_threshold=0.6,
+    )
     return LearnedClassifier(model, embedder)
 
 
 NEW = "User moved from Tokyo to Osaka."
-OLDS = ["User lives in Tokyo with her two cats.", "ユーザーは札幌に住んでいる",
-        "User works at a bank in Tokyo."]
+OLDS = [
+    "User lives in Tokyo with her two cats.",
+    "ユーザーは札幌に住んでいる",
+    "User works at a bank in Tokyo.",
+]
 
 
 def _candidates() -> list[Candidate]:
@@ -68,8 +78,9 @@ def test_vectors_the_caller_holds_are_not_embedded_again_and_change_nothing() ->
     plain, reusing = CountingEmbedder(), CountingEmbedder()
     expected = _classifier(plain).classify(NEW, _candidates())
     held = dict(zip([NEW, *OLDS], HashEmbedder().embed_passages([NEW, *OLDS]), strict=True))
-    got = _classifier(reusing).classify(NEW, _candidates(),
-                                        known=PassageVectors(reusing.model_id, held))
+    got = _classifier(reusing).classify(
+        NEW, _candidates(), known=PassageVectors(reusing.model_id, held)
+    )
     assert got == expected
     assert not set(reusing.embedded) & set(held)
     assert reusing.embedded  # the differing parts are still embedded
@@ -79,8 +90,9 @@ def test_vectors_of_another_model_are_ignored() -> None:
     embedder = CountingEmbedder()
     other = {text: np.zeros(embedder.dim, dtype=np.float32) for text in [NEW, *OLDS]}
     expected = _classifier(CountingEmbedder()).classify(NEW, _candidates())
-    got = _classifier(embedder).classify(NEW, _candidates(),
-                                         known=PassageVectors("another-model", other))
+    got = _classifier(embedder).classify(
+        NEW, _candidates(), known=PassageVectors("another-model", other)
+    )
     assert got == expected
     assert NEW in embedder.embedded
 

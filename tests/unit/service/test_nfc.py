@@ -14,8 +14,13 @@ NFD = unicodedata.normalize("NFD", "café")
 
 def test_every_string_of_a_json_value_is_put_in_nfc() -> None:
     value = {"content": NFD, NFD: [NFD, {"x": NFD}], "n": 1.5, "ok": True, "none": None}
-    assert nfc(value) == {"content": "café", "café": ["café", {"x": "café"}], "n": 1.5,
-                          "ok": True, "none": None}
+    assert nfc(value) == {
+        "content": "café",
+        "café": ["café", {"x": "café"}],
+        "n": 1.5,
+        "ok": True,
+        "none": None,
+    }
     assert nfc(NFD) == "café" and nfc(("a", NFD)) == ("a", "café")
 
 

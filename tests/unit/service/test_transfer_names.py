@@ -12,20 +12,29 @@ from omoide.service.transfer import _names
 
 def _record() -> dict[str, Any]:
     image = {name: f"mem_{name}_v" for name in MEMORY_POINTERS}
-    return {"key": "mem_self", **{name: f"mem_{name}" for name in MEMORY_POINTERS},
-            "source_ref": None, "metadata": {"remainder_of": "mem_whole"},
-            "versions": [{"cause": "mem_cause", "before": image, "after": None}]}
+    return {
+        "key": "mem_self",
+        **{name: f"mem_{name}" for name in MEMORY_POINTERS},
+        "source_ref": None,
+        "metadata": {"remainder_of": "mem_whole"},
+        "versions": [{"cause": "mem_cause", "before": image, "after": None}],
+    }
 
 
 def test_the_keys_a_merge_waits_for_are_the_ones_remap_passes_on() -> None:
     record = _record()
     named = _names(record)
     moved = remap_memory(record, {key: key + "_moved" for key in named})
-    assert named == {"mem_superseded_by", "mem_summary_ref", "mem_whole", "mem_cause",
-                     "mem_superseded_by_v", "mem_summary_ref_v"}
+    assert named == {
+        "mem_superseded_by",
+        "mem_summary_ref",
+        "mem_whole",
+        "mem_cause",
+        "mem_superseded_by_v",
+        "mem_summary_ref_v",
+    }
     # every key _names reads is one remap_memory moves, in the record and its version image
     assert all(moved[name].endswith("_moved") for name in MEMORY_POINTERS)
-    assert all(moved["versions"][0]["before"][name].endswith("_moved")
-               for name in MEMORY_POINTERS)
+    assert all(moved["versions"][0]["before"][name].endswith("_moved") for name in MEMORY_POINTERS)
     assert moved["metadata"]["remainder_of"] == "mem_whole_moved"
     assert moved["versions"][0]["cause"] == "mem_cause_moved"

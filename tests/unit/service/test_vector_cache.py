@@ -113,12 +113,16 @@ def test_threads_sharing_one_cache_get_the_right_vectors() -> None:
 def _judge(embedder: Counting, cache: VectorCache) -> LearnedClassifier:
     features = (*TEXT_FEATURES, *EMBEDDING_FEATURES)
     d = len(features)
-    model = JudgeModel(embedder=embedder.model_id, features=features,
-                       classes=(Relation.INDEPENDENT, Relation.EXTENDABLE,
-                                Relation.CONTRADICTORY),
-                       mean=np.zeros(d), scale=np.ones(d),
-                       weights=np.random.default_rng(0).normal(size=(3, d)),
-                       bias=np.zeros(3), contradiction_threshold=0.6)
+    model = JudgeModel(
+        embedder=embedder.model_id,
+        features=features,
+        classes=(Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY),
+        mean=np.zeros(d),
+        scale=np.ones(d),
+        weights=np.random.default_rng(0).normal(size=(3, d)),
+        bias=np.zeros(3),
+        contradiction_threshold=0.6,
+    )
     return LearnedClassifier(model, embedder, vectors=cache)
 
 
@@ -134,10 +138,12 @@ def test_a_text_the_judge_embedded_is_not_embedded_again_by_the_companion() -> N
     assert {new, old} <= set(judged) and [t for call in embedder.passages for t in call] == judged
 
 
-@pytest.mark.parametrize("environ", [{"OMOIDE_SEARCH_COMPANION": "use",
-                                      "OMOIDE_VECTOR_CACHE": "123"}])
-def test_the_server_wires_one_cache(make_app: Callable[..., Omoide],
-                                    environ: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "environ", [{"OMOIDE_SEARCH_COMPANION": "use", "OMOIDE_VECTOR_CACHE": "123"}]
+)
+def test_the_server_wires_one_cache(
+    make_app: Callable[..., Omoide], environ: dict[str, str]
+) -> None:
     app = make_app(environ)
     assert app.search.companion is not None  # built, not loaded: nothing is embedded here
     assert app.search.companion.vectors is app.memories.dedup.vectors

@@ -92,8 +92,16 @@ class AccessLog:
         try:
             await self.app(scope, receive, sending)
         finally:
-            logger.info("%s %s %d", scope["method"], route_template(scope), status[0], extra={
-                "method": scope["method"], "route": route_template(scope),
-                "status": status[0],
-                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-                "persona": _persona(scope)})
+            logger.info(
+                "%s %s %d",
+                scope["method"],
+                route_template(scope),
+                status[0],
+                extra={
+                    "method": scope["method"],
+                    "route": route_template(scope),
+                    "status": status[0],
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                    "persona": _persona(scope),
+                },
+            )

@@ -47,8 +47,9 @@ __all__ = ["create_app"]
 logger = logging.getLogger(__name__)
 
 
-def create_app(omoide: Omoide, *, start_workers: bool = True,
-               extra_routers: tuple[Any, ...] = ()) -> FastAPI:
+def create_app(
+    omoide: Omoide, *, start_workers: bool = True, extra_routers: tuple[Any, ...] = ()
+) -> FastAPI:
     mcp = McpEndpoint(omoide, host=omoide.settings.host)
 
     @contextlib.asynccontextmanager
@@ -65,18 +66,36 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
             if start_workers:
                 omoide.runner.stop()
 
-    app = FastAPI(title="Omoide", version=__version__, lifespan=lifespan,
-                  dependencies=[Depends(record_route), Depends(refuse_refused_header),
-                                Depends(refuse_refused_body), Depends(refuse_unknown_query),
-                                Depends(refuse_unexpected_body)],
-                  docs_url=None, redoc_url=None,  # /docs is served offline by the dashboard
-                  description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
-                              "facts, hybrid search. Authenticate with `Authorization: Bearer`.")
+    app = FastAPI(
+        title="Omoide",
+        version=__version__,
+        lifespan=lifespan,
+        dependencies=[
+            Depends(record_route),
+            Depends(refuse_refused_header),
+            Depends(refuse_refused_body),
+            Depends(refuse_unknown_query),
+            Depends(refuse_unexpected_body),
+        ],
+        docs_url=None,
+        redoc_url=None,  # /docs is served offline by the dashboard
+        description="Long-term memory for AI personas: FSRS forgetting, bi-temporal "
+        "facts, hybrid search. Authenticate with `Authorization: Bearer`.",
+    )
     app.state.omoide = omoide
     app.state.metrics = Metrics()
     app.state.mcp = mcp
-    routers = (system.router, memories.router, search.router, sessions.router, context.router,
-               chat.router, keys.router, transfer_routes.router, *extra_routers)
+    routers = (
+        system.router,
+        memories.router,
+        search.router,
+        sessions.router,
+        context.router,
+        chat.router,
+        keys.router,
+        transfer_routes.router,
+        *extra_routers,
+    )
     for router in routers:
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
@@ -85,25 +104,32 @@ def create_app(omoide: Omoide, *, start_workers: bool = True,
     _install_error_handlers(app)
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
     # the API's routes and the dashboard's pages (``page=``, ``after=``) alike
-    app.add_middleware(QueryNumbers, routes=[r for router in (*routers, *DASHBOARD_ROUTERS)
-                                             for r in router.routes])
-    app.add_middleware(BodyGuard, max_body_bytes=omoide.settings.max_body_bytes,
-                       streamed={"/api/import/": omoide.settings.max_import_bytes},
-                       door=lambda path, status, code, message: _door(app, path, status, code,
-                                                                      message))
+    app.add_middleware(
+        QueryNumbers, routes=[r for router in (*routers, *DASHBOARD_ROUTERS) for r in router.routes]
+    )
+    app.add_middleware(
+        BodyGuard,
+        max_body_bytes=omoide.settings.max_body_bytes,
+        streamed={"/api/import/": omoide.settings.max_import_bytes},
+        door=lambda path, status, code, message: _door(app, path, status, code, message),
+    )
     app.add_middleware(HeadAsGet)
     _install_middleware(app)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app
 
 
-_BODILESS_413 = ("A body was sent and is larger than the server's limit (OMOIDE_MAX_BODY_BYTES), "
-                 "answered before the route is found; this route takes no body, and refuses a "
-                 "smaller one with 422.")
-_APP_WIDE_422 = ("An unknown or repeated query parameter, a numeric query parameter that is not a "
-                 "number as JSON writes it, a body sent to a route that takes "
-                 "none, or an X-Omoide-Persona / X-Omoide-Session header sent twice or not in "
-                 "ASCII; error.field names it.")
+_BODILESS_413 = (
+    "A body was sent and is larger than the server's limit (OMOIDE_MAX_BODY_BYTES), "
+    "answered before the route is found; this route takes no body, and refuses a "
+    "smaller one with 422."
+)
+_APP_WIDE_422 = (
+    "An unknown or repeated query parameter, a numeric query parameter that is not a "
+    "number as JSON writes it, a body sent to a route that takes "
+    "none, or an X-Omoide-Persona / X-Omoide-Session header sent twice or not in "
+    "ASCII; error.field names it."
+)
 _ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
 
 
@@ -143,8 +169,9 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         message, where = validation_message(list(exc.errors()))
-        return JSONResponse(error_body("invalid_input", message, field=where or None),
-                            status_code=422)
+        return JSONResponse(
+            error_body("invalid_input", message, field=where or None), status_code=422
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -156,18 +183,24 @@ def _install_error_handlers(app: FastAPI) -> None:
         if exc.status_code == 405:  # every method of the path, not only the first route's
             headers["Allow"] = _allowed_methods(app, path)
             if message == "Method Not Allowed":  # the router's own words: which, and what is
-                message = (f"{request.method} is not allowed on {_shown(path)}; it takes "
-                           f"{headers['Allow']}")
+                message = (
+                    f"{request.method} is not allowed on {_shown(path)}; it takes "
+                    f"{headers['Allow']}"
+                )
         elif exc.status_code == 404 and message == "Not Found":  # no route has this path
-            message = (f"no page {_shown(path)}: the dashboard starts at /" if page else
-                       f"no route {_shown(path)}: the API's routes are listed at /docs "
-                       "(OpenAPI: /openapi.json)")
+            message = (
+                f"no page {_shown(path)}: the dashboard starts at /"
+                if page
+                else f"no route {_shown(path)}: the API's routes are listed at /docs "
+                "(OpenAPI: /openapi.json)"
+            )
         if page:
             response = error_page(app.state.dashboard, exc.status_code, message)
             response.headers.update(headers)
             return response
-        return JSONResponse(error_body(code, message), status_code=exc.status_code,
-                            headers=headers or None)
+        return JSONResponse(
+            error_body(code, message), status_code=exc.status_code, headers=headers or None
+        )
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
@@ -224,11 +257,19 @@ def _allowed_methods(app: FastAPI, path: str) -> str:
     POST, PUT …" contradicted itself."""
     allowed = []
     for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
-        scope = {"type": "http", "method": method, "path": path, "root_path": "",
-                 "headers": [], "query_string": b""}
-        if any(route.matches(scope)[0] == Match.FULL and
-               (method in ("GET", "HEAD") or not isinstance(route, Mount))
-               for route in app.router.routes):
+        scope = {
+            "type": "http",
+            "method": method,
+            "path": path,
+            "root_path": "",
+            "headers": [],
+            "query_string": b"",
+        }
+        if any(
+            route.matches(scope)[0] == Match.FULL
+            and (method in ("GET", "HEAD") or not isinstance(route, Mount))
+            for route in app.router.routes
+        ):
             allowed.append(method)
     if "GET" in allowed and "HEAD" not in allowed:  # HeadAsGet answers it
         allowed.insert(allowed.index("GET") + 1, "HEAD")
@@ -240,7 +281,10 @@ def _install_middleware(app: FastAPI) -> None:
     async def metrics(request: Request, call_next: Any) -> Any:
         started = time.perf_counter()
         response = await call_next(request)
-        request.app.state.metrics.observe(request.method, route_template(request.scope),
-                                          response.status_code,
-                                          time.perf_counter() - started)
+        request.app.state.metrics.observe(
+            request.method,
+            route_template(request.scope),
+            response.status_code,
+            time.perf_counter() - started,
+        )
         return response

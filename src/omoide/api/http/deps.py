@@ -25,11 +25,26 @@ from omoide.service.auth import Principal
 from omoide.service.validate import NAME_PATTERN
 from omoide.wiring import Omoide
 
-__all__ = ["Admin", "App", "Caller", "PersonaPath", "access_replay", "admin", "check_access",
-           "get_app", "named_persona_access", "persona_access", "principal"]
+__all__ = [
+    "Admin",
+    "App",
+    "Caller",
+    "PersonaPath",
+    "access_replay",
+    "admin",
+    "check_access",
+    "get_app",
+    "named_persona_access",
+    "persona_access",
+    "principal",
+]
 
-PersonaPath = Annotated[str, Path(pattern=NAME_PATTERN, description=(
-    "Persona name: 1-64 ASCII letters, digits, '_' or '-'."))]
+PersonaPath = Annotated[
+    str,
+    Path(
+        pattern=NAME_PATTERN, description=("Persona name: 1-64 ASCII letters, digits, '_' or '-'.")
+    ),
+]
 
 
 def get_app(request: Request) -> Omoide:
@@ -53,9 +68,11 @@ _REPLAYS: dict[Callable[..., Any], Replay] = {}
 
 def access_replay(replay: Replay) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register an access dependency with how :func:`check_access` runs it from a request."""
+
     def register(dependency: Callable[..., Any]) -> Callable[..., Any]:
         _REPLAYS[dependency] = replay
         return dependency
+
     return register
 
 
@@ -91,8 +108,11 @@ def admin(caller: Caller) -> Principal:
 Admin = Annotated[Principal, Depends(admin)]
 
 
-@access_replay(lambda request, caller: persona_access(
-    str(request.path_params.get("persona", "")), caller, get_app(request)))
+@access_replay(
+    lambda request, caller: persona_access(
+        str(request.path_params.get("persona", "")), caller, get_app(request)
+    )
+)
 def persona_access(persona: PersonaPath, caller: Caller, app: App) -> str:
     """401 → 422 (bad name) → 403 (key of another persona) → 404 (unknown persona): the order
     FastAPI gives, since it checks the path's pattern before calling this.
@@ -105,8 +125,11 @@ def persona_access(persona: PersonaPath, caller: Caller, app: App) -> str:
 NamedPersona = Annotated[str, Path(pattern=NAME_PATTERN, description="Persona name.")]
 
 
-@access_replay(lambda request, caller: named_persona_access(
-    str(request.path_params.get("name", "")), caller, get_app(request)))
+@access_replay(
+    lambda request, caller: named_persona_access(
+        str(request.path_params.get("name", "")), caller, get_app(request)
+    )
+)
 def named_persona_access(name: NamedPersona, caller: Caller, app: App) -> str:
     """:func:`persona_access` for the routes that call the persona ``{name}`` (its keys)."""
     return _open(name, "name", caller, app)
@@ -114,8 +137,9 @@ def named_persona_access(name: NamedPersona, caller: Caller, app: App) -> str:
 
 def _open(persona: str, field: str, caller: Principal, app: Omoide) -> str:
     if not PERSONA_NAME.fullmatch(persona):  # said as the path's pattern is said
-        raise InvalidInput(f"{field} {PATTERN_RULES[NAME_PATTERN]}, got {quoted(persona)}",
-                           field=field)
+        raise InvalidInput(
+            f"{field} {PATTERN_RULES[NAME_PATTERN]}, got {quoted(persona)}", field=field
+        )
     caller.require_persona(persona)
     app.maintenance.require_persona(persona)
     return persona

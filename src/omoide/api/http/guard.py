@@ -77,9 +77,20 @@ from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput, PayloadTooLarge
 from omoide.service.validate import nfc, nul_at
 
-__all__ = ["DRAIN_BYTES", "MAX_JSON_DEPTH", "REFUSED_BODY", "REFUSED_HEADER", "BodyGuard",
-           "JsonRefused", "encoding_refusal", "is_json_media", "refused_body", "refused_header",
-           "scope_header", "strict_json"]
+__all__ = [
+    "DRAIN_BYTES",
+    "MAX_JSON_DEPTH",
+    "REFUSED_BODY",
+    "REFUSED_HEADER",
+    "BodyGuard",
+    "JsonRefused",
+    "encoding_refusal",
+    "is_json_media",
+    "refused_body",
+    "refused_header",
+    "scope_header",
+    "strict_json",
+]
 
 MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
@@ -115,8 +126,11 @@ def _refuse_nul(value: Any) -> None:
     """Refuse the first key or string holding U+0000, named by its path (``events[0].content``)."""
     path = nul_at(value)
     if path is not None:
-        raise JsonRefused(f"{path or 'request body'} holds a NUL character (\\u0000), which text "
-                          "cannot hold; remove it", field=path or None)
+        raise JsonRefused(
+            f"{path or 'request body'} holds a NUL character (\\u0000), which text "
+            "cannot hold; remove it",
+            field=path or None,
+        )
 
 
 # The answer to a refusal (status, error code, message) of ``path`` where the API's JSON is not
@@ -127,8 +141,14 @@ Door = Callable[[str, int, str, str], Response | None]
 class BodyGuard:
     """ASGI middleware: body size limit and strict JSON (see the module docstring)."""
 
-    def __init__(self, app: ASGIApp, *, max_body_bytes: int,
-                 streamed: Mapping[str, int] | None = None, door: Door | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_body_bytes: int,
+        streamed: Mapping[str, int] | None = None,
+        door: Door | None = None,
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
         self.streamed = dict(streamed or {})
@@ -155,8 +175,7 @@ class BodyGuard:
             scope = {**scope, "query_string": query}
         header = None if scope.get("path") in _KEYLESS else _header_refused(scope)
         if header is not None and not _is_api(scope):
-            status, code = (401, "unauthorized") if header.field is None else \
-                (422, "invalid_input")
+            status, code = (401, "unauthorized") if header.field is None else (422, "invalid_input")
             await self._answer(scope, send, status, code, str(header), field=header.field)
             return
         if header is not None:  # the API answers it once routed (refuse_refused_header)
@@ -183,16 +202,22 @@ class BodyGuard:
                 await self._too_large(receive, send, already=more, scope=scope, declared=False)
                 return
         body = bytes(buffer)
-        encoded = encoding_refusal(scope_header(scope, b"content-encoding")) \
-            if body.strip() and _is_api(scope) else None
+        encoded = (
+            encoding_refusal(scope_header(scope, b"content-encoding"))
+            if body.strip() and _is_api(scope)
+            else None
+        )
         if encoded is not None:
-            await self.app(_refusing(scope, JsonRefused(encoded)), _replay(b"", None, receive),
-                           send)
+            await self.app(
+                _refusing(scope, JsonRefused(encoded)), _replay(b"", None, receive), send
+            )
             return
         media = _foreign_media(scope) if body.strip() else None
         if media is not None:
-            refused = JsonRefused(f"the request body must be JSON, sent with Content-Type: "
-                                  f"application/json (got {quoted(media)})")
+            refused = JsonRefused(
+                f"the request body must be JSON, sent with Content-Type: "
+                f"application/json (got {quoted(media)})"
+            )
             await self.app(_refusing(scope, refused), _replay(b"", None, receive), send)
             return
         if body and _is_api_json(scope):
@@ -219,23 +244,45 @@ class BodyGuard:
         if scope.get("method") != "POST":
             return None
         path = scope.get("path", "")
-        return next((limit for prefix, limit in self.streamed.items()
-                     if path.startswith(prefix)), None)
+        return next(
+            (limit for prefix, limit in self.streamed.items() if path.startswith(prefix)), None
+        )
 
-    async def _too_large(self, receive: Receive, send: Send, *, scope: Scope,
-                         already: bool = True, limit: int | None = None,
-                         declared: bool = True) -> None:
+    async def _too_large(
+        self,
+        receive: Receive,
+        send: Send,
+        *,
+        scope: Scope,
+        already: bool = True,
+        limit: int | None = None,
+        declared: bool = True,
+    ) -> None:
         """The 413; ``declared`` when the declared length says so: a client that waits for
         ``100 Continue`` before it sends is answered at once (reading would ask it for the
         body), and the connection closed."""
         waiting = declared and (scope_header(scope, b"expect") or "").lower() == "100-continue"
         more = True if waiting else await _drain(receive) if already else False
-        await self._answer(scope, send, 413, "payload_too_large",
-                           f"request body is larger than {limit or self.max_body_bytes:,} bytes",
-                           close=more)
+        await self._answer(
+            scope,
+            send,
+            413,
+            "payload_too_large",
+            f"request body is larger than {limit or self.max_body_bytes:,} bytes",
+            close=more,
+        )
 
-    async def _answer(self, scope: Scope, send: Send, status: int, code: str, message: str, *,
-                      close: bool = False, field: str | None = None) -> None:
+    async def _answer(
+        self,
+        scope: Scope,
+        send: Send,
+        status: int,
+        code: str,
+        message: str,
+        *,
+        close: bool = False,
+        field: str | None = None,
+    ) -> None:
         """The refusal: the dashboard's HTML error page under a page's URL, a JSON-RPC error at
         /mcp (``door``), else the API's one error body."""
         page = self.door(scope.get("path", ""), status, code, message) if self.door else None
@@ -320,8 +367,10 @@ def encoding_refusal(coding: str | None) -> str | None:
     (byte 1)", which did not say why."""
     if coding is None or coding.strip().lower() in ("", "identity"):
         return None
-    return (f"the request body is sent with Content-Encoding {quoted(coding.strip(), 40)}, which "
-            "this server does not decode: send it uncompressed, without that header")
+    return (
+        f"the request body is sent with Content-Encoding {quoted(coding.strip(), 40)}, which "
+        "this server does not decode: send it uncompressed, without that header"
+    )
 
 
 def scope_header(scope: Scope, wanted: bytes) -> str | None:
@@ -341,12 +390,17 @@ def _foreign_media(scope: Scope) -> str | None:
     return None if media is None or is_json_media(media) else media
 
 
-_SINGLE_HEADERS = {b"authorization": "Authorization", b"x-omoide-persona": "X-Omoide-Persona",
-                   b"x-omoide-session": "X-Omoide-Session"}
+_SINGLE_HEADERS = {
+    b"authorization": "Authorization",
+    b"x-omoide-persona": "X-Omoide-Persona",
+    b"x-omoide-session": "X-Omoide-Session",
+}
 
 
-_HEADER_RULES = {"X-Omoide-Persona": "1-64 ASCII letters, digits, '_' or '-'",
-                 "X-Omoide-Session": "1-128 ASCII letters, digits or _ . : @ -"}
+_HEADER_RULES = {
+    "X-Omoide-Persona": "1-64 ASCII letters, digits, '_' or '-'",
+    "X-Omoide-Session": "1-128 ASCII letters, digits or _ . : @ -",
+}
 
 
 def _header_not_ascii(scope: Scope) -> tuple[str, str] | None:
@@ -366,14 +420,18 @@ def _header_refused(scope: Scope) -> JsonRefused | None:
     foreign = _header_not_ascii(scope)
     if foreign is not None:
         name, shown = foreign
-        return JsonRefused(f"{name} must be {_HEADER_RULES[name]}, got {quoted(shown)} (a header "
-                           "value is ASCII)", field=name)
+        return JsonRefused(
+            f"{name} must be {_HEADER_RULES[name]}, got {quoted(shown)} (a header value is ASCII)",
+            field=name,
+        )
     twice = _header_twice(scope)
     if twice is None:
         return None
     name, count = twice
-    return JsonRefused(f"the request sends the {name} header {count} times; send it once",
-                       field=None if name == "Authorization" else name)
+    return JsonRefused(
+        f"the request sends the {name} header {count} times; send it once",
+        field=None if name == "Authorization" else name,
+    )
 
 
 def refused_header(state: Mapping[str, Any]) -> JsonRefused | None:
@@ -407,8 +465,10 @@ def _normal_query(query: bytes) -> bytes | None:
     if not query:
         return None
     pairs = [_query_pair(piece) for piece in query.split(b"&") if piece]
-    if query.isascii() and all(unicodedata.is_normalized("NFC", k) and
-                               unicodedata.is_normalized("NFC", v) for k, v in pairs):
+    if query.isascii() and all(
+        unicodedata.is_normalized("NFC", k) and unicodedata.is_normalized("NFC", v)
+        for k, v in pairs
+    ):
         return None
     return urlencode([(nfc(k), nfc(v)) for k, v in pairs], quote_via=quote).encode("ascii")
 
@@ -418,16 +478,23 @@ def _query_pair(piece: bytes) -> tuple[str, str]:
     try:
         name = _query_text(raw_name)
     except UnicodeDecodeError:
-        raise JsonRefused("a query parameter name is not UTF-8 text once percent-decoded; "
-                          "send names and values as UTF-8") from None
+        raise JsonRefused(
+            "a query parameter name is not UTF-8 text once percent-decoded; "
+            "send names and values as UTF-8"
+        ) from None
     try:
         value = _query_text(raw_value)
     except UnicodeDecodeError:
-        raise JsonRefused(f"query parameter {name!r} is not UTF-8 text once percent-decoded; "
-                          "send its value as UTF-8 (percent-encoded)", field=name) from None
+        raise JsonRefused(
+            f"query parameter {name!r} is not UTF-8 text once percent-decoded; "
+            "send its value as UTF-8 (percent-encoded)",
+            field=name,
+        ) from None
     if "\x00" in name or "\x00" in value:
-        raise JsonRefused(f"query parameter {name!r} holds a NUL character (%00); remove it",
-                          field=name if "\x00" not in name else None)
+        raise JsonRefused(
+            f"query parameter {name!r} holds a NUL character (%00); remove it",
+            field=name if "\x00" not in name else None,
+        )
     return name, value
 
 
@@ -458,8 +525,11 @@ def _with_header(scope: Scope, name: bytes, value: bytes) -> Scope:
 def _replay(body: bytes, first: Message | None, receive: Receive) -> Receive:
     """A ``receive`` that hands the app the body already read, then the client's next
     messages (a disconnect, which the chat proxy watches for)."""
-    pending: list[Message] = [first] if first is not None else [
-        {"type": "http.request", "body": body, "more_body": False}]
+    pending: list[Message] = (
+        [first]
+        if first is not None
+        else [{"type": "http.request", "body": body, "more_body": False}]
+    )
 
     async def replay() -> Message:
         if pending:
@@ -469,12 +539,21 @@ def _replay(body: bytes, first: Message | None, receive: Receive) -> Receive:
     return replay
 
 
-async def _answer(send: Send, status: int, code: str, message: str, *,
-                  close: bool = False, field: str | None = None) -> None:
+async def _answer(
+    send: Send,
+    status: int,
+    code: str,
+    message: str,
+    *,
+    close: bool = False,
+    field: str | None = None,
+) -> None:
     extra = {"field": field} if field else {}
     payload = json.dumps(error_body(code, message, **extra), ensure_ascii=False).encode("utf-8")
-    headers = [(b"content-type", b"application/json"),
-               (b"content-length", str(len(payload)).encode())]
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
     if close:
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -15,8 +15,11 @@ class HeadAsGet:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope.get("method") != "HEAD" or \
-                scope.get("path", "").startswith("/mcp"):
+        if (
+            scope["type"] != "http"
+            or scope.get("method") != "HEAD"
+            or scope.get("path", "").startswith("/mcp")
+        ):
             await self.app(scope, receive, send)
             return
 

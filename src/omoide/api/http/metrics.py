@@ -34,24 +34,36 @@ class Metrics:
         ]
         with self._lock:
             for (method, route, status), n in sorted(self._count.items()):
-                lines.append(f'omoide_http_requests_total{{method="{method}",route="{route}",'
-                             f'status="{status}"}} {n}')
-            lines += ["# HELP omoide_http_request_seconds HTTP request latency.",
-                      "# TYPE omoide_http_request_seconds histogram"]
+                lines.append(
+                    f'omoide_http_requests_total{{method="{method}",route="{route}",'
+                    f'status="{status}"}} {n}'
+                )
+            lines += [
+                "# HELP omoide_http_request_seconds HTTP request latency.",
+                "# TYPE omoide_http_request_seconds histogram",
+            ]
             for (method, route), buckets in sorted(self._hist.items()):
                 labels = f'method="{method}",route="{route}"'
                 for bound, n in zip(_BUCKETS, buckets, strict=False):
                     lines.append(f'omoide_http_request_seconds_bucket{{{labels},le="{bound}"}} {n}')
-                lines.append(f'omoide_http_request_seconds_bucket{{{labels},le="+Inf"}} '
-                             f"{buckets[-1]}")
-                lines.append(f"omoide_http_request_seconds_sum{{{labels}}} "
-                             f"{self._sum[(method, route)]:.6f}")
+                lines.append(
+                    f'omoide_http_request_seconds_bucket{{{labels},le="+Inf"}} {buckets[-1]}'
+                )
+                lines.append(
+                    f"omoide_http_request_seconds_sum{{{labels}}} {self._sum[(method, route)]:.6f}"
+                )
                 lines.append(f"omoide_http_request_seconds_count{{{labels}}} {buckets[-1]}")
-        lines += ["# HELP omoide_memories Active memories per persona.",
-                  "# TYPE omoide_memories gauge"]
+        lines += [
+            "# HELP omoide_memories Active memories per persona.",
+            "# TYPE omoide_memories gauge",
+        ]
         lines += [f'omoide_memories{{persona="{p}"}} {n}' for p, n in sorted(memories.items())]
-        lines += ["# HELP omoide_job_queue_depth Jobs pending or running.",
-                  "# TYPE omoide_job_queue_depth gauge", f"omoide_job_queue_depth {job_depth}",
-                  "# HELP omoide_mcp_sessions Open MCP sessions (streamable HTTP).",
-                  "# TYPE omoide_mcp_sessions gauge", f"omoide_mcp_sessions {mcp_sessions}"]
+        lines += [
+            "# HELP omoide_job_queue_depth Jobs pending or running.",
+            "# TYPE omoide_job_queue_depth gauge",
+            f"omoide_job_queue_depth {job_depth}",
+            "# HELP omoide_mcp_sessions Open MCP sessions (streamable HTTP).",
+            "# TYPE omoide_mcp_sessions gauge",
+            f"omoide_mcp_sessions {mcp_sessions}",
+        ]
         return "\n".join(lines) + "\n"

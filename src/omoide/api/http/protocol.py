@@ -35,40 +35,67 @@ __all__ = ["OmoideH11Protocol", "encode_request_target"]
 
 _HIGH = re.compile(rb"[\x80-\xff]")
 _LINE_MAX = 64 * 1024  # a request line longer than this is left to h11's own limit
-_BAD_REQUEST = json.dumps(error_body(
-    "bad_request", "the request is not valid HTTP/1.1 and was not read (its request line or a "
-    "header is malformed); a URL must be ASCII: percent-encode other characters as UTF-8 "
-    "(curl: -G --data-urlencode 'q=…')"), ensure_ascii=False).encode("utf-8")
+_BAD_REQUEST = json.dumps(
+    error_body(
+        "bad_request",
+        "the request is not valid HTTP/1.1 and was not read (its request line or a "
+        "header is malformed); a URL must be ASCII: percent-encode other characters as UTF-8 "
+        "(curl: -G --data-urlencode 'q=…')",
+    ),
+    ensure_ascii=False,
+).encode("utf-8")
 
 
 _HEAD_MAX = h11._connection.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE  # uvicorn's, as it sets none
 _TOO_LONG = {
-    414: ("uri_too_long", "the request line (the URL) is longer than the server reads "
-                          f"({_HEAD_MAX // 1024} KiB); send long text in a request body"),
-    431: ("headers_too_large", "the request's headers are larger than the server reads "
-                               f"({_HEAD_MAX // 1024} KiB)"),
+    414: (
+        "uri_too_long",
+        "the request line (the URL) is longer than the server reads "
+        f"({_HEAD_MAX // 1024} KiB); send long text in a request body",
+    ),
+    431: (
+        "headers_too_large",
+        f"the request's headers are larger than the server reads ({_HEAD_MAX // 1024} KiB)",
+    ),
 }
 
 
 # h11's refusals of a body's framing or of the Host header, by the start of its words, in words
 # that name what is wrong (the message above blamed the URL)
 _FRAMING = (
-    ("bad Content-Length", "the Content-Length header must be the body's size in bytes, "
-                           "written with the digits 0-9 (at most 20 of them); the request was "
-                           "not read"),
-    ("conflicting Content-Length headers", "the request sends Content-Length twice with "
-                                           "different values; send it once"),
-    ("Only Transfer-Encoding: chunked is supported", "Transfer-Encoding must be chunked (or "
-                                                     "left out, with a Content-Length)"),
-    ("multiple Transfer-Encoding headers", "the request sends Transfer-Encoding twice; send "
-                                           "it once (chunked)"),
-    ("illegal chunk header", "the request's chunked body is malformed: each chunk is its size "
-                             "in hexadecimal, CRLF, its bytes and CRLF, and a chunk of size 0 "
-                             "ends the body; the request was not read"),
-    ("malformed chunk footer", "the request's chunked body is malformed: each chunk's bytes "
-                               "end with CRLF; the request was not read"),
-    ("Missing mandatory Host: header", "an HTTP/1.1 request sends a Host header (this one "
-                                       "sent none); the request was not read"),
+    (
+        "bad Content-Length",
+        "the Content-Length header must be the body's size in bytes, "
+        "written with the digits 0-9 (at most 20 of them); the request was "
+        "not read",
+    ),
+    (
+        "conflicting Content-Length headers",
+        "the request sends Content-Length twice with different values; send it once",
+    ),
+    (
+        "Only Transfer-Encoding: chunked is supported",
+        "Transfer-Encoding must be chunked (or left out, with a Content-Length)",
+    ),
+    (
+        "multiple Transfer-Encoding headers",
+        "the request sends Transfer-Encoding twice; send it once (chunked)",
+    ),
+    (
+        "illegal chunk header",
+        "the request's chunked body is malformed: each chunk is its size "
+        "in hexadecimal, CRLF, its bytes and CRLF, and a chunk of size 0 "
+        "ends the body; the request was not read",
+    ),
+    (
+        "malformed chunk footer",
+        "the request's chunked body is malformed: each chunk's bytes "
+        "end with CRLF; the request was not read",
+    ),
+    (
+        "Missing mandatory Host: header",
+        "an HTTP/1.1 request sends a Host header (this one sent none); the request was not read",
+    ),
     ("Found multiple Host: headers", "the request sends the Host header twice; send it once"),
 )
 
@@ -115,8 +142,9 @@ class OmoideH11Protocol(H11Protocol):
             body = json.dumps(error_body(code, message)).encode("utf-8")
             reason = b"URI Too Long" if status == 414 else b"Request Header Fields Too Large"
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
-        self.transport.write(self.conn.send(h11.Response(status_code=status, headers=headers,
-                                                         reason=reason)))
+        self.transport.write(
+            self.conn.send(h11.Response(status_code=status, headers=headers, reason=reason))
+        )
         self.transport.write(self.conn.send(h11.Data(data=body)))
         self.transport.write(self.conn.send(h11.EndOfMessage()))
         self.transport.close()

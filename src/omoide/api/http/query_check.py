@@ -29,8 +29,12 @@ from omoide.api.http.query_numbers import refused_number
 from omoide.engine.errors import named
 from omoide.errors import InvalidInput, Unauthorized
 
-__all__ = ["refuse_refused_body", "refuse_refused_header", "refuse_unexpected_body",
-           "refuse_unknown_query"]
+__all__ = [
+    "refuse_refused_body",
+    "refuse_refused_header",
+    "refuse_unexpected_body",
+    "refuse_unknown_query",
+]
 
 _CHECKED = ("/api/", "/v1/")
 
@@ -76,34 +80,50 @@ def _refuse_unknown(request: Request, route: APIRoute) -> None:
     """A query parameter the route does not have, or one of a single value given twice."""
     known = _names(route.dependant)  # a few names, read only when a query is sent
     unknown = [name for name in request.query_params if name not in known]
-    counts = {name: len(request.query_params.getlist(name))
-              for name in dict.fromkeys(request.query_params)}
+    counts = {
+        name: len(request.query_params.getlist(name))
+        for name in dict.fromkeys(request.query_params)
+    }
     twice = [] if unknown else [name for name, n in counts.items() if n > 1 and not known[name]]
     if unknown or twice:
         _may_ask(request)
         if twice:
-            raise InvalidInput(f"query parameter {twice[0]!r} is given {counts[twice[0]]} times; "
-                               "it takes one value", field=twice[0])
+            raise InvalidInput(
+                f"query parameter {twice[0]!r} is given {counts[twice[0]]} times; "
+                "it takes one value",
+                field=twice[0],
+            )
         takes = ", ".join(sorted(known)) if known else "no query parameters"
-        raise InvalidInput(f"unknown query parameter {named(unknown[0])}; {route.path} takes "
-                           f"{takes}", field=unknown[0])
+        raise InvalidInput(
+            f"unknown query parameter {named(unknown[0])}; {route.path} takes {takes}",
+            field=unknown[0],
+        )
 
 
 async def refuse_unexpected_body(request: Request) -> None:
     """An app-wide dependency: a body sent to a route that reads none is refused."""
     route = request.scope.get("route")
-    if not isinstance(route, APIRoute) or not request.url.path.startswith(_CHECKED) or \
-            _reads_body(route) or not _may_have_body(request):
+    if (
+        not isinstance(route, APIRoute)
+        or not request.url.path.startswith(_CHECKED)
+        or _reads_body(route)
+        or not _may_have_body(request)
+    ):
         return
     body = (await request.body()).strip()
     if body in (b"", b"{}"):
         return
     _may_ask(request)
     known = _names(route.dependant)
-    takes = (f"its inputs are the path and the query ({', '.join(sorted(known))})" if known
-             else "its inputs are the path")
-    raise InvalidInput(f"{request.method} {route.path} takes no request body ({len(body):,} "
-                       f"bytes were sent); {takes}")
+    takes = (
+        f"its inputs are the path and the query ({', '.join(sorted(known))})"
+        if known
+        else "its inputs are the path"
+    )
+    raise InvalidInput(
+        f"{request.method} {route.path} takes no request body ({len(body):,} "
+        f"bytes were sent); {takes}"
+    )
 
 
 def _may_ask(request: Request) -> None:
@@ -125,8 +145,9 @@ def _may_have_body(request: Request) -> bool:
 def _names(dependant: Dependant) -> dict[str, bool]:
     """The query parameters of a route's function and of every dependency it uses, each
     with whether it takes several values (a list)."""
-    names = {param.alias: _takes_many(param.field_info.annotation)
-             for param in dependant.query_params}
+    names = {
+        param.alias: _takes_many(param.field_info.annotation) for param in dependant.query_params
+    }
     for sub in dependant.dependencies:
         names |= _names(sub)
     return names

@@ -44,8 +44,9 @@ class QueryNumbers:
         api = [route for route in routes if isinstance(route, APIRoute)]
         self.routes = [(route, _numeric_names(route.dependant)) for route in api]
         # the routes with a number in their path (a key id, a job id), and its names
-        self.path_routes = [(route, names) for route in api
-                            if (names := _numeric_names(route.dependant, path=True))]
+        self.path_routes = [
+            (route, names) for route in api if (names := _numeric_names(route.dependant, path=True))
+        ]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refused = None
@@ -80,14 +81,14 @@ class QueryNumbers:
                 try:
                     number = _read(value, kind, name)
                 except REFUSED as exc:
-                    return scope, InvalidInput(refusal(f"path parameter {name!r}", exc),
-                                               field=name)
+                    return scope, InvalidInput(refusal(f"path parameter {name!r}", exc), field=name)
                 if _written(number) != value:
                     written[name] = _written(number)
             if not written:
                 return scope, None
-            path, _ = replace_params(route.path_format, route.param_convertors,
-                                     {**params, **written})
+            path, _ = replace_params(
+                route.path_format, route.param_convertors, {**params, **written}
+            )
             return {**scope, "path": _root(scope) + path}, None
         return scope, None
 
@@ -129,8 +130,9 @@ def _read_numbers(query: bytes, names: dict[str, type]) -> tuple[bytes, InvalidI
             try:
                 number = _read(value, names[name], name)
             except REFUSED as exc:
-                refused = refused or InvalidInput(refusal(f"query parameter {name!r}", exc),
-                                                  field=name)
+                refused = refused or InvalidInput(
+                    refusal(f"query parameter {name!r}", exc), field=name
+                )
             else:
                 piece = raw_name + b"=" + quote(_written(number), safe="").encode("ascii")
         pieces.append(piece)
@@ -140,8 +142,9 @@ def _read_numbers(query: bytes, names: dict[str, type]) -> tuple[bytes, InvalidI
 def _read(value: str, kind: type, name: str) -> int | float:
     """A path or query value as the number it writes: an integer parameter's by
     :func:`read_integer` (``7.5`` refused in its words, ``7.0`` is 7)."""
-    return read_integer(value, name=name) if kind is int else read_number(value, kind=kind,
-                                                                           name=name)
+    return (
+        read_integer(value, name=name) if kind is int else read_number(value, kind=kind, name=name)
+    )
 
 
 def _written(number: int | float) -> str:
@@ -156,8 +159,11 @@ def _numeric_names(dependant: Dependant, *, path: bool = False) -> dict[str, typ
     """The query (or ``path``) parameters of a route's function and its dependencies that take
     a number, each with its kind (``int`` or ``float``, for the refusal's words)."""
     params = dependant.path_params if path else dependant.query_params
-    names = {param.alias: _kind(param.field_info.annotation) for param in params
-             if _takes_number(param.field_info.annotation)}
+    names = {
+        param.alias: _kind(param.field_info.annotation)
+        for param in params
+        if _takes_number(param.field_info.annotation)
+    }
     for sub in dependant.dependencies:
         names |= _numeric_names(sub, path=path)
     return names

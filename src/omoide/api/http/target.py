@@ -42,19 +42,30 @@ def origin_form(scope: Scope) -> Scope:
     absolute = _ABSOLUTE.fullmatch(raw)
     if absolute is not None:
         authority, raw = absolute.group(1), absolute.group(2) or b"/"
-        headers = [(name, value) for name, value in scope.get("headers", ())
-                   if name.lower() != b"host"]
-        scope = {**scope, "raw_path": raw, "path": unquote(raw.decode("ascii", "replace")),
-                 "headers": [*headers, (b"host", authority)]}
+        headers = [
+            (name, value) for name, value in scope.get("headers", ()) if name.lower() != b"host"
+        ]
+        scope = {
+            **scope,
+            "raw_path": raw,
+            "path": unquote(raw.decode("ascii", "replace")),
+            "headers": [*headers, (b"host", authority)],
+        }
     if not raw.startswith(b"/"):
         shown = raw.decode("ascii", "replace")
-        raise TargetRefused(400, f"the request target must be a path starting with '/' "
-                                 f"(e.g. GET /api/stats/rin HTTP/1.1) or a full URL "
-                                 f"(http://host:port/api/…); got {shown!r:.100}")
+        raise TargetRefused(
+            400,
+            f"the request target must be a path starting with '/' "
+            f"(e.g. GET /api/stats/rin HTTP/1.1) or a full URL "
+            f"(http://host:port/api/…); got {shown!r:.100}",
+        )
     try:
         unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError:
-        raise TargetRefused(422, "the path is not UTF-8 text once percent-decoded; "
-                                 "percent-encode its characters as UTF-8 (e.g. %E5%A4%A7 for "
-                                 "大)") from None
+        raise TargetRefused(
+            422,
+            "the path is not UTF-8 text once percent-decoded; "
+            "percent-encode its characters as UTF-8 (e.g. %E5%A4%A7 for "
+            "大)",
+        ) from None
     return scope

@@ -35,15 +35,14 @@ PATTERN_RULES = {
     SESSION_ID_PATTERN: "must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or spaces)",
     EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
     TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma or a control character",
-    EMOTION_PATTERN: "must not be blank nor hold a control character (tab and newline "
-                     "included)",
+    EMOTION_PATTERN: "must not be blank nor hold a control character (tab and newline included)",
     TAGS_QUERY_PATTERN: "must be at most 20 comma-separated tags of 1-64 characters each",
     TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
-                       "2026-03-01T09:30:00+09:00",
+    "2026-03-01T09:30:00+09:00",
     STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed, without control "
-                         "characters but tab and line breaks",
+    "characters but tab and line breaks",
     INTENSITY_PATTERN: "must be a number between 0 and 1 (as text: at most 6 decimals, "
-                       "e.g. \"0.75\")",
+    'e.g. "0.75")',
 }
 _ROOTS = ("query", "body", "path", "header", "cookie")
 # pydantic names the member of a union that failed in the error's location
@@ -55,8 +54,13 @@ _MAX_SUBJECT = 80
 
 def field_path(loc: Any) -> str:
     """``("body", "events", 0, "content")`` → ``events[0].content``."""
-    return json_path([part for i, part in enumerate(loc)
-                      if isinstance(part, int) or not (_skipped(i, part) or _message_role(loc, i))])
+    return json_path(
+        [
+            part
+            for i, part in enumerate(loc)
+            if isinstance(part, int) or not (_skipped(i, part) or _message_role(loc, i))
+        ]
+    )
 
 
 def json_path(parts: Any) -> str:
@@ -80,23 +84,42 @@ def _message_role(loc: Any, i: int) -> bool:
 def _skipped(i: int, part: Any) -> bool:
     """Where the value was (``body``, ``query`` …), or the union member it was tried as."""
     return (i == 0 and part in _ROOTS) or (
-        i > 1 and isinstance(part, str) and _UNION_TAG.fullmatch(part) is not None)
+        i > 1 and isinstance(part, str) and _UNION_TAG.fullmatch(part) is not None
+    )
 
 
 _NOT_AN_OBJECT = {"model_attributes_type", "dict_type", "model_type"}
 # a JSON value of another type than the field's (the body models are strict: "7" is no integer,
 # 7.5 neither, 7.0 is 7; MCP's arguments are read laxly, so "x" may fail as a string to parse)
-TYPE_WORDS = {"integer": "an integer (a whole number, e.g. 5)", "number": "a number (e.g. 0.5)",
-              "boolean": "true or false", "string": "a string", "array": "an array ([…])",
-              "object": "an object ({…})", "null": "null"}
+TYPE_WORDS = {
+    "integer": "an integer (a whole number, e.g. 5)",
+    "number": "a number (e.g. 0.5)",
+    "boolean": "true or false",
+    "string": "a string",
+    "array": "an array ([…])",
+    "object": "an object ({…})",
+    "null": "null",
+}
 """A JSON Schema type as a refusal names it ("must be an integer (a whole number, e.g. 5)")."""
-_TYPES = {"int_type": "integer", "int_from_float": "integer", "int_parsing": "integer",
-          "int_parsing_size": "integer",  # 1e308 for an integer: "Unable to parse input …"
-          "float_type": "number", "float_parsing": "number", "bool_type": "boolean",
-          "bool_parsing": "boolean", "string_type": "string", "list_type": "array",
-          **dict.fromkeys(_NOT_AN_OBJECT, "object")}
-_BOUNDS = {"less_than_equal": ("at most", "le"), "greater_than_equal": ("at least", "ge"),
-           "less_than": ("less than", "lt"), "greater_than": ("more than", "gt")}
+_TYPES = {
+    "int_type": "integer",
+    "int_from_float": "integer",
+    "int_parsing": "integer",
+    "int_parsing_size": "integer",  # 1e308 for an integer: "Unable to parse input …"
+    "float_type": "number",
+    "float_parsing": "number",
+    "bool_type": "boolean",
+    "bool_parsing": "boolean",
+    "string_type": "string",
+    "list_type": "array",
+    **dict.fromkeys(_NOT_AN_OBJECT, "object"),
+}
+_BOUNDS = {
+    "less_than_equal": ("at most", "le"),
+    "greater_than_equal": ("at least", "ge"),
+    "less_than": ("less than", "lt"),
+    "greater_than": ("more than", "gt"),
+}
 _CONTAINERS = {"list_type", *_NOT_AN_OBJECT}
 _CHOICES = 200  # the choices of a Literal of 600 time zones are cut here ("…")
 
@@ -116,28 +139,34 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
         words, name = _BOUNDS[kind]
         return f"must be {words} {ctx.get(name)}", value if isinstance(value, str) else echo
     if kind in _TYPES:
-        return (f"must be {TYPE_WORDS[_TYPES[kind]]}",
-                json_type(value) if kind in _CONTAINERS else echo)
+        return (
+            f"must be {TYPE_WORDS[_TYPES[kind]]}",
+            json_type(value) if kind in _CONTAINERS else echo,
+        )
     if kind in ("literal_error", "enum"):
         choices = str(ctx.get("expected", ""))
         if len(choices) > _CHOICES:
-            choices = choices[:_CHOICES - 1] + "…"
+            choices = choices[: _CHOICES - 1] + "…"
         return f"must be one of {choices}", echo
     if kind == "string_too_short":
         least = ctx.get("min_length")
-        return ("must not be empty" if least == 1 else f"must be at least {least} characters",
-                echo)
+        return ("must not be empty" if least == 1 else f"must be at least {least} characters", echo)
     if kind == "string_too_long":
-        return (f"must be at most {ctx.get('max_length')} characters",
-                f"{len(value):,}" if isinstance(value, str) else echo)
+        return (
+            f"must be at most {ctx.get('max_length')} characters",
+            f"{len(value):,}" if isinstance(value, str) else echo,
+        )
     if kind in ("too_short", "too_long"):
-        words, name = ("at least", "min_length") if kind == "too_short" else \
-            ("at most", "max_length")
+        words, name = (
+            ("at least", "min_length") if kind == "too_short" else ("at most", "max_length")
+        )
         count = ctx.get(name)
         what = "item" if ctx.get("field_type") != "Dictionary" else "key"
         got = ctx.get("actual_length")
-        return (f"must have {words} {count} {what}{'' if count == 1 else 's'}",
-                None if got is None else f"{got:,}")
+        return (
+            f"must have {words} {count} {what}{'' if count == 1 else 's'}",
+            None if got is None else f"{got:,}",
+        )
     if kind == "string_pattern_mismatch":
         rule = PATTERN_RULES.get(str(ctx.get("pattern")))
         return None if rule is None else (rule, echo)
@@ -158,7 +187,7 @@ def _union_message(subject: str, members: list[Any]) -> str:
         rules = " or ".join(dict.fromkeys(t[0].removeprefix("must be ") for t in told if t))
         return f"{subject} must be {rules}, got {short_json(members[0].get('input'))}"
     message = f"{subject}: " + "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))
-    return message if len(message) <= _MAX_MESSAGE else message[:_MAX_MESSAGE - 1] + "…"
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
 
 
 def validation_message(errors: list[Any]) -> tuple[str, str]:
@@ -166,20 +195,32 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
     (text or an integer …) is told every member's complaint."""
     error = errors[0] if errors else {}
     where = field_path(error.get("loc", ()))
-    members = [e for e in errors if len(e.get("loc", ())) == len(error.get("loc", ()))
-               and e.get("type") != "string_pattern_mismatch"
-               and field_path(e.get("loc", ())) == where]
-    union = len(members) > 1 and len(error.get("loc", ())) > 2 and _UNION_TAG.fullmatch(
-        str(error["loc"][-1])) is not None
+    members = [
+        e
+        for e in errors
+        if len(e.get("loc", ())) == len(error.get("loc", ()))
+        and e.get("type") != "string_pattern_mismatch"
+        and field_path(e.get("loc", ())) == where
+    ]
+    union = (
+        len(members) > 1
+        and len(error.get("loc", ())) > 2
+        and _UNION_TAG.fullmatch(str(error["loc"][-1])) is not None
+    )
     # a field named by the client (an unknown one, 5,000 characters long) is cut in the message
-    subject = (where if len(where) <= _MAX_SUBJECT else where[:_MAX_SUBJECT - 1] + "…") \
-        if where else "request body"
+    subject = (
+        (where if len(where) <= _MAX_SUBJECT else where[: _MAX_SUBJECT - 1] + "…")
+        if where
+        else "request body"
+    )
     if union:
         return _union_message(subject, members), where
     kind = error.get("type")
     if not where and kind in _NOT_AN_OBJECT:  # pydantic: "a valid dictionary or object to
-        return (f"the request body must be a JSON object ({{…}}), got "  # extract fields from"
-                f"{json_type(error.get('input'))}"), where
+        return (
+            f"the request body must be a JSON object ({{…}}), got "  # extract fields from"
+            f"{json_type(error.get('input'))}"
+        ), where
     told = value_rule(error)
     if told is not None:
         rule, got = told
@@ -189,7 +230,5 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         said = said.removeprefix("Value error, ")
     message = f"{subject}: {said}"
     if len(message) > _MAX_MESSAGE:
-        message = message[:_MAX_MESSAGE - 1] + "…"
+        message = message[: _MAX_MESSAGE - 1] + "…"
     return message, where
-
-

@@ -70,8 +70,11 @@ class McpEndpoint:
         # route (for the auth check), so only the manager is kept.
         settings = self.omoide.settings
         self.server.streamable_http_app(
-            streamable_http_path="/mcp", host=self.host, max_sessions=settings.mcp_max_sessions,
-            session_idle_timeout=settings.mcp_session_idle_minutes * 60)
+            streamable_http_path="/mcp",
+            host=self.host,
+            max_sessions=settings.mcp_max_sessions,
+            session_idle_timeout=settings.mcp_session_idle_minutes * 60,
+        )
         manager = self.server.session_manager
         async with manager.run():
             self._manager = manager
@@ -93,9 +96,11 @@ class McpEndpoint:
             await refusal(scope, receive, send)
             return
         if self._manager is None:
-            await refusal_response(503, "unavailable", "MCP is not running (the server is "
-                                   "starting or stopping); retry in a moment")(scope, receive,
-                                                                               send)
+            await refusal_response(
+                503,
+                "unavailable",
+                "MCP is not running (the server is starting or stopping); retry in a moment",
+            )(scope, receive, send)
             return
         version = _unsupported_version(scope)
         if version is not None:
@@ -119,8 +124,13 @@ class McpEndpoint:
             more = message["type"] == "http.request" and message.get("more_body", False)
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
         twice = json_text.shape_refusal(body) if body else None
-        problem = (PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
-            else _envelope(body) if _is_json(scope) else None  # else the SDK's 415 comes first
+        problem = (
+            (PARSE_ERROR, f"Parse error: {twice}", None)
+            if twice is not None
+            else _envelope(body)
+            if _is_json(scope)
+            else None
+        )  # else the SDK's 415 comes first
         if problem is not None:
             code, words, answer_id = problem
             await _rpc_error(400, code, words, answer_id)(scope, receive, send)
@@ -142,14 +152,14 @@ class McpEndpoint:
         return None
 
 
-def refusal_response(status: int, code: str, message: str, *,
-                     headers: dict[str, str] | None = None) -> Response:
+def refusal_response(
+    status: int, code: str, message: str, *, headers: dict[str, str] | None = None
+) -> Response:
     """A refusal of a request to /mcp before the SDK reads it (a key that is missing, unknown or
     the admin's, a body over the limit, MCP not running) as a JSON-RPC error (-32600, the API's
     error code in ``data.code``) with ``status``: the SDK's client shows a JSON-RPC error's
     message, and showed the API's error body as "Server returned an error response"."""
-    return _rpc_error(status, INVALID_REQUEST, message, None, data={"code": code},
-                      headers=headers)
+    return _rpc_error(status, INVALID_REQUEST, message, None, data={"code": code}, headers=headers)
 
 
 def internal_error_response(message: str) -> Response:
@@ -160,13 +170,26 @@ def internal_error_response(message: str) -> Response:
     return _rpc_error(500, INTERNAL_ERROR, message, None)
 
 
-def _rpc_error(status: int, code: int, words: str, answer_id: str | int | None, *,
-               data: dict[str, str] | None = None,
-               headers: dict[str, str] | None = None) -> Response:
-    error = JSONRPCError(jsonrpc="2.0", id=answer_id, error=ErrorData(
-        code=code, message=words, **({"data": data} if data is not None else {})))
-    return Response(error.model_dump_json(by_alias=True, exclude_unset=True),
-                    status_code=status, media_type="application/json", headers=headers)
+def _rpc_error(
+    status: int,
+    code: int,
+    words: str,
+    answer_id: str | int | None,
+    *,
+    data: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    error = JSONRPCError(
+        jsonrpc="2.0",
+        id=answer_id,
+        error=ErrorData(code=code, message=words, **({"data": data} if data is not None else {})),
+    )
+    return Response(
+        error.model_dump_json(by_alias=True, exclude_unset=True),
+        status_code=status,
+        media_type="application/json",
+        headers=headers,
+    )
 
 
 def _unsupported_version(scope: Scope) -> str | None:
@@ -177,26 +200,34 @@ def _unsupported_version(scope: Scope) -> str | None:
     version = scope_header(scope, b"mcp-protocol-version")
     if version is None or version in SUPPORTED_PROTOCOL_VERSIONS:
         return None
-    return (f"unsupported MCP-Protocol-Version {quoted(version)}: this server speaks "
-            f"{', '.join(SUPPORTED_PROTOCOL_VERSIONS)}; send the version initialize agreed on "
-            "(or no header before initialize)")
+    return (
+        f"unsupported MCP-Protocol-Version {quoted(version)}: this server speaks "
+        f"{', '.join(SUPPORTED_PROTOCOL_VERSIONS)}; send the version initialize agreed on "
+        "(or no header before initialize)"
+    )
 
 
 def _sdk_words(text: str, scope: Scope) -> str:
     """The SDK's plain-text refusals of a request's headers, in words that say what to send."""
     if text == "Invalid Content-Type header":
         got = scope_header(scope, b"content-type")
-        return ("a POST to /mcp is sent with Content-Type: application/json (got "
-                f"{quoted(got)})" if got else "a POST to /mcp is sent with Content-Type: "
-                "application/json (none was sent)")
+        return (
+            f"a POST to /mcp is sent with Content-Type: application/json (got {quoted(got)})"
+            if got
+            else "a POST to /mcp is sent with Content-Type: application/json (none was sent)"
+        )
     if text == "Invalid Host header":
-        return (f"the Host header {(scope_header(scope, b'host') or '')!r:.80} is not one this "
-                "server answers MCP for: connect to the address it listens on (127.0.0.1 or "
-                "localhost); other names are refused as a guard against DNS rebinding")
+        return (
+            f"the Host header {(scope_header(scope, b'host') or '')!r:.80} is not one this "
+            "server answers MCP for: connect to the address it listens on (127.0.0.1 or "
+            "localhost); other names are refused as a guard against DNS rebinding"
+        )
     if text == "Invalid Origin header":
-        return (f"a page from {(scope_header(scope, b'origin') or '')!r:.80} may not call this "
-                "server's MCP (only pages of the host it listens on may, a guard against DNS "
-                "rebinding)")
+        return (
+            f"a page from {(scope_header(scope, b'origin') or '')!r:.80} may not call this "
+            "server's MCP (only pages of the host it listens on may, a guard against DNS "
+            "rebinding)"
+        )
     return text
 
 
@@ -212,12 +243,22 @@ def _json_refusals(scope: Scope, send: Send) -> Send:
         if message["type"] == "http.response.start" and message["status"] >= 400:
             # the SDK names the session on its refusals too, one it opened for this request
             # and dropped at once (a refused first request): no session a client may use
-            message = {**message, "headers": [(name, value) for name, value in
-                                              message.get("headers", ())
-                                              if name.lower() != b"mcp-session-id"]}
-        if message["type"] == "http.response.start" and message["status"] >= 400 and not any(
+            message = {
+                **message,
+                "headers": [
+                    (name, value)
+                    for name, value in message.get("headers", ())
+                    if name.lower() != b"mcp-session-id"
+                ],
+            }
+        if (
+            message["type"] == "http.response.start"
+            and message["status"] >= 400
+            and not any(
                 name.lower() == b"content-type" and value.startswith(b"application/json")
-                for name, value in message.get("headers", ())):
+                for name, value in message.get("headers", ())
+            )
+        ):
             held = message
             return
         if held is None or message["type"] != "http.response.body":
@@ -227,13 +268,23 @@ def _json_refusals(scope: Scope, send: Send) -> Send:
         if message.get("more_body", False):
             return
         text = b"".join(chunks).decode("utf-8", "replace").strip()
-        error = JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(
-            code=INVALID_REQUEST, message=_sdk_words(text, scope) or f"HTTP {held['status']}"))
+        error = JSONRPCError(
+            jsonrpc="2.0",
+            id=None,
+            error=ErrorData(
+                code=INVALID_REQUEST, message=_sdk_words(text, scope) or f"HTTP {held['status']}"
+            ),
+        )
         body = error.model_dump_json(by_alias=True, exclude_unset=True).encode("utf-8")
-        headers = [(name, value) for name, value in held.get("headers", ())
-                   if name.lower() not in (b"content-type", b"content-length")]
-        headers += [(b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode())]
+        headers = [
+            (name, value)
+            for name, value in held.get("headers", ())
+            if name.lower() not in (b"content-type", b"content-length")
+        ]
+        headers += [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+        ]
         await send({**held, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
@@ -258,4 +309,3 @@ def _is_json(scope: Scope) -> bool:
     """Sent as JSON, as the SDK requires of a POST (it refuses another type with 415)."""
     media = (scope_header(scope, b"content-type") or "").split(";")[0].strip().lower()
     return media == "application/json"
-

@@ -60,31 +60,55 @@ def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
     when it is usable). A response (``result`` or ``error``) and a method's params are left
     to the SDK and :class:`ClearParams`."""
     if isinstance(message, list):
-        return (INVALID_REQUEST, "a JSON array (a batch) is not accepted: send one JSON-RPC "
-                f"message per request, e.g. {_EXAMPLE}", None)
+        return (
+            INVALID_REQUEST,
+            "a JSON array (a batch) is not accepted: send one JSON-RPC "
+            f"message per request, e.g. {_EXAMPLE}",
+            None,
+        )
     if not isinstance(message, dict):
-        return (INVALID_REQUEST, f"a JSON-RPC message is a JSON object, e.g. {_EXAMPLE}; got "
-                f"{json_type(message)}", None)
+        return (
+            INVALID_REQUEST,
+            f"a JSON-RPC message is a JSON object, e.g. {_EXAMPLE}; got {json_type(message)}",
+            None,
+        )
     given = message.get("id")
-    usable = given if isinstance(given, str | int) and not isinstance(given, bool) \
-        else int(given) if isinstance(given, float) and given.is_integer() else None
+    usable = (
+        given
+        if isinstance(given, str | int) and not isinstance(given, bool)
+        else int(given)
+        if isinstance(given, float) and given.is_integer()
+        else None
+    )
     if message.get("jsonrpc") != "2.0":
         got = f"got {short_json(message['jsonrpc'])}" if "jsonrpc" in message else "missing"
         return INVALID_REQUEST, f"'jsonrpc' must be \"2.0\" ({got})", usable
     if "id" in message and usable is None:
-        return (INVALID_REQUEST, "'id' must be a string or an integer (got "
-                f"{short_json(given)})", None)
+        return (
+            INVALID_REQUEST,
+            f"'id' must be a string or an integer (got {short_json(given)})",
+            None,
+        )
     if "method" not in message:
         if "result" in message or "error" in message:
             return None  # a response to a request of the server's
-        return (INVALID_REQUEST, "'method' is missing: a request names its method and id, "
-                f"e.g. {_EXAMPLE}", usable)
+        return (
+            INVALID_REQUEST,
+            f"'method' is missing: a request names its method and id, e.g. {_EXAMPLE}",
+            usable,
+        )
     if not isinstance(message["method"], str):
-        return (INVALID_REQUEST, "'method' must be a string, e.g. \"tools/list\" (got "
-                f"{short_json(message['method'])})", usable)
+        return (
+            INVALID_REQUEST,
+            f"'method' must be a string, e.g. \"tools/list\" (got {short_json(message['method'])})",
+            usable,
+        )
     if "params" in message and not isinstance(message["params"], dict):
-        return (INVALID_PARAMS, f"'params' must be an object ({{…}}) (got "
-                f"{json_type(message['params'])})", usable)
+        return (
+            INVALID_PARAMS,
+            f"'params' must be an object ({{…}}) (got {json_type(message['params'])})",
+            usable,
+        )
     return None
 
 
@@ -115,8 +139,10 @@ class ClearParams:
         try:
             return await call_next(ctx)
         except ValidationError as exc:
-            raise MCPError(code=INVALID_PARAMS, message=f"invalid params of {ctx.method}: "
-                           + "; ".join(clauses(exc))) from None
+            raise MCPError(
+                code=INVALID_PARAMS,
+                message=f"invalid params of {ctx.method}: " + "; ".join(clauses(exc)),
+            ) from None
 
 
 def line_problem(error: Exception) -> JSONRPCError | None:
@@ -130,15 +156,20 @@ def line_problem(error: Exception) -> JSONRPCError | None:
         if not str(first.get("input", "")).strip():
             return None
         why = json_text.syntax_refusal(str(first["input"])) or "not valid JSON"
-        return _answer(PARSE_ERROR, f"Parse error: {why}: each line is one JSON-RPC message, "
-                                    f"e.g. {_EXAMPLE}", None)
+        return _answer(
+            PARSE_ERROR,
+            f"Parse error: {why}: each line is one JSON-RPC message, e.g. {_EXAMPLE}",
+            None,
+        )
     # every member of the SDK's message union that wants a field the line lacks reports the
     # whole message as its input ("missing"); one that wants an object, the whole value
-    whole = next((e["input"] for e in errors if len(e["loc"]) <= 1 or e["type"] == "missing"),
-                 None)
+    whole = next((e["input"] for e in errors if len(e["loc"]) <= 1 or e["type"] == "missing"), None)
     problem = envelope_problem(whole) if whole is not None else None
     code, words, answer_id = problem or (
-        INVALID_REQUEST, f"not a JSON-RPC message this server reads, e.g. {_EXAMPLE}", None)
+        INVALID_REQUEST,
+        f"not a JSON-RPC message this server reads, e.g. {_EXAMPLE}",
+        None,
+    )
     return _answer(code, words, answer_id)
 
 
@@ -159,9 +190,11 @@ def _not_utf8(line: str) -> str | None:
     if found is None:
         return None
     raw = line.encode("utf-8", "surrogateescape")
-    at = len(line[:found.start()].encode("utf-8", "surrogateescape"))
-    return (f"not UTF-8 (byte {at}){json_text.utf16_hint(raw)}: each line is one JSON-RPC "
-            f"message in UTF-8, e.g. {_EXAMPLE}")
+    at = len(line[: found.start()].encode("utf-8", "surrogateescape"))
+    return (
+        f"not UTF-8 (byte {at}){json_text.utf16_hint(raw)}: each line is one JSON-RPC "
+        f"message in UTF-8, e.g. {_EXAMPLE}"
+    )
 
 
 class CheckedLines:
@@ -227,11 +260,16 @@ class AnsweredLines:
             if not isinstance(item, Exception):
                 return item
             twice = self._keys.refusal(item) if self._keys is not None else None
-            answer = _answer(PARSE_ERROR, f"Parse error: {twice}", None) if twice is not None \
+            answer = (
+                _answer(PARSE_ERROR, f"Parse error: {twice}", None)
+                if twice is not None
                 else line_problem(item)
+            )
             if answer is not None:
-                logger.warning("stdio: answered a line that is not a JSON-RPC message: %s",
-                               answer.error.message[:200])
+                logger.warning(
+                    "stdio: answered a line that is not a JSON-RPC message: %s",
+                    answer.error.message[:200],
+                )
                 await self._write.send(SessionMessage(answer))
 
     async def aclose(self) -> None:

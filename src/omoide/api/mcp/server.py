@@ -56,8 +56,10 @@ INSTRUCTIONS = (
     "changes in the user's name or your own state with update_context."
 )
 
-ADMIN_ON_MCP = ("the admin key cannot be used for MCP: the tools act as one persona; connect "
-                "with that persona's API key (POST /api/personas returns one)")
+ADMIN_ON_MCP = (
+    "the admin key cannot be used for MCP: the tools act as one persona; connect "
+    "with that persona's API key (POST /api/personas returns one)"
+)
 
 
 def fixed_persona(name: str) -> PersonaResolver:
@@ -99,28 +101,50 @@ class OmoideMCP(MCPServer):
         that is never closed, as the SDK never closes its own: a worker thread may still be
         blocked reading it when the server stops)."""
         lowlevel = self._lowlevel_server
-        stdin = open(os.dup(0), encoding="utf-8", errors="surrogateescape",  # noqa: SIM115
-                     closefd=False)
+        stdin = open(  # noqa: SIM115
+            os.dup(0), encoding="utf-8", errors="surrogateescape", closefd=False
+        )
         keys = CheckedLines(anyio.wrap_file(stdin))
-        async with stdio_server(stdin=keys) as (read_stream,  # type: ignore[arg-type]
-                                                write_stream):
-            await lowlevel.run(AnsweredLines(read_stream, write_stream, keys), write_stream,
-                               lowlevel.create_initialization_options())
+        async with stdio_server(stdin=keys) as (
+            read_stream,  # type: ignore[arg-type]
+            write_stream,
+        ):
+            await lowlevel.run(
+                AnsweredLines(read_stream, write_stream, keys),
+                write_stream,
+                lowlevel.create_initialization_options(),
+            )
 
-    def add_tool(self, fn: Any, name: str | None = None, title: str | None = None,
-                 description: str | None = None, annotations: Any = None, icons: Any = None,
-                 meta: Any = None, structured_output: bool | None = None) -> None:
+    def add_tool(
+        self,
+        fn: Any,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Any = None,
+        icons: Any = None,
+        meta: Any = None,
+        structured_output: bool | None = None,
+    ) -> None:
         """As the SDK's, with the tool's metadata read once per process (tool_templates)."""
-        tool = tool_for(fn, name=name, title=title, description=description,
-                        annotations=annotations, icons=icons, meta=meta,
-                        structured_output=structured_output)
+        tool = tool_for(
+            fn,
+            name=name,
+            title=title,
+            description=description,
+            annotations=annotations,
+            icons=icons,
+            meta=meta,
+            structured_output=structured_output,
+        )
         # call_tool refuses an argument the tool does not have: the schema says so too
         tool.parameters["additionalProperties"] = False
         if self._tool_manager.get_tool(tool.name) is None:
             self._tool_manager._tools[tool.name] = tool
 
-    async def call_tool(self, name: str, arguments: dict[str, Any],
-                        context: Context | None = None) -> Any:
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> Any:
         tool = self._tool_manager.get_tool(name)
         if tool is not None and isinstance(arguments, dict):
             # Trigger: an argument the tool does not have ("limit" for top_k). Why: pydantic
@@ -129,19 +153,32 @@ class OmoideMCP(MCPServer):
             known = list(tool.parameters.get("properties", {}))
             unknown = [key for key in arguments if key not in known]
             if unknown:
-                raise ToolError(f"Error executing tool {name}: " + tool_error_message(
-                    InvalidInput(f"unknown argument {', '.join(map(repr, unknown))}; {name} "
-                                 f"takes {', '.join(known) or 'no arguments'}",
-                                 field=unknown[0])))
+                raise ToolError(
+                    f"Error executing tool {name}: "
+                    + tool_error_message(
+                        InvalidInput(
+                            f"unknown argument {', '.join(map(repr, unknown))}; {name} "
+                            f"takes {', '.join(known) or 'no arguments'}",
+                            field=unknown[0],
+                        )
+                    )
+                )
             # Trigger: NaN or ±Infinity in any argument (the SDK's parser reads them; 1e999 is
             # Infinity). Why: min_importance=NaN was told "must be at most 1.0 (got NaN)",
             # top_k=NaN "must be an integer". Outcome: one tool error naming the argument, in
             # the words HTTP's body guard refuses them with.
             where = non_finite_at(arguments)
             if where is not None:
-                raise ToolError(f"Error executing tool {name}: " + tool_error_message(
-                    InvalidInput(f"argument '{where}': NaN and Infinity are not numbers this "
-                                 "reader accepts (numbers must be finite)", field=where)))
+                raise ToolError(
+                    f"Error executing tool {name}: "
+                    + tool_error_message(
+                        InvalidInput(
+                            f"argument '{where}': NaN and Infinity are not numbers this "
+                            "reader accepts (numbers must be finite)",
+                            field=where,
+                        )
+                    )
+                )
             # Trigger: a scalar argument of another JSON type than its schema's (top_k=true,
             # top_k="5", purge="yes", importance="0.5"). Why: pydantic's lax mode read true as
             # 1 and "yes" as true, so a wrong type ran as another call; HTTP's models are
@@ -155,17 +192,23 @@ class OmoideMCP(MCPServer):
             # PostgreSQL refuses it. Outcome: one tool error naming the argument, on both.
             where = nul_at(arguments)
             if where is not None:
-                raise ToolError(f"Error executing tool {name}: " + tool_error_message(
-                    InvalidInput(f"argument '{where}' holds a NUL character (U+0000), which "
-                                 "text cannot hold; remove it", field=where)))
+                raise ToolError(
+                    f"Error executing tool {name}: "
+                    + tool_error_message(
+                        InvalidInput(
+                            f"argument '{where}' holds a NUL character (U+0000), which "
+                            "text cannot hold; remove it",
+                            field=where,
+                        )
+                    )
+                )
             # Trigger: text in another Unicode normal form than NFC (e + U+0301 for é). Why:
             # stored beside the same text in NFC, or searched and missed. Outcome: every
             # string argument in NFC, as HTTP's body guard does.
             try:
                 arguments = nfc(arguments)
             except InvalidInput as exc:
-                raise ToolError(f"Error executing tool {name}: {tool_error_message(exc)}"
-                                ) from None
+                raise ToolError(f"Error executing tool {name}: {tool_error_message(exc)}") from None
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -175,15 +218,15 @@ class OmoideMCP(MCPServer):
             # Trigger: the arguments failed the input schema. Why: pydantic's report carries
             # reprs and a docs URL. Outcome: "'mode' must be one of 'hybrid', …", in HTTP's
             # words (validation_errors.value_rule, through protocol.clauses).
-            raise ToolError(f"Error executing tool {name}: "
-                            f"{tool_error_message(_invalid_arguments(cause))}") from cause
+            raise ToolError(
+                f"Error executing tool {name}: {tool_error_message(_invalid_arguments(cause))}"
+            ) from cause
 
 
 _SCALARS = {"integer", "number", "boolean"}
 
 
-def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]
-                ) -> InvalidInput | None:
+def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]) -> InvalidInput | None:
     """The first argument whose schema takes an integer, number or boolean (or null) and that
     holds a value of another JSON type (a bool is not a number, a string is neither)."""
     for name, value in arguments.items():
@@ -194,9 +237,11 @@ def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]
         if kind in allowed or (kind == "integer" and "number" in allowed):
             continue
         wanted = " or ".join(TYPE_WORDS[t] for t in sorted(allowed) if t != "null")
-        return InvalidInput(f"invalid argument '{name}' must be {wanted}"
-                            f"{' or null' if 'null' in allowed else ''} (got {short_json(value)})",
-                            field=name)
+        return InvalidInput(
+            f"invalid argument '{name}' must be {wanted}"
+            f"{' or null' if 'null' in allowed else ''} (got {short_json(value)})",
+            field=name,
+        )
     return None
 
 
@@ -222,8 +267,7 @@ def _json_type(value: Any) -> str:
         return "integer"
     if isinstance(value, float):  # 5.0 is an integer to JSON Schema
         return "integer" if value.is_integer() else "number"
-    return "string" if isinstance(value, str) else "array" if isinstance(value, list) \
-        else "object"
+    return "string" if isinstance(value, str) else "array" if isinstance(value, list) else "object"
 
 
 def _invalid_arguments(error: ValidationError) -> InvalidInput:
@@ -231,15 +275,19 @@ def _invalid_arguments(error: ValidationError) -> InvalidInput:
     problems = clauses(error, root="arguments")
     first = error.errors()[0]["loc"] if error.errors() else ()
     noun = "invalid argument" if len(problems) == 1 else "invalid arguments"
-    return InvalidInput(f"{noun} " + "; ".join(problems),
-                        field=json_path(first) or "arguments")
+    return InvalidInput(f"{noun} " + "; ".join(problems), field=json_path(first) or "arguments")
 
 
 def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> MCPServer:
     """The MCP server with every tool registered, bound to ``omoide`` and a persona resolver."""
-    server = OmoideMCP("omoide", title="Omoide memory", version=__version__,
-                       instructions=INSTRUCTIONS, log_level="WARNING",
-                       middleware=[ClearParams()])
+    server = OmoideMCP(
+        "omoide",
+        title="Omoide memory",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+        middleware=[ClearParams()],
+    )
     register_context_tools(server, omoide, persona_of)
     register_memory_tools(server, omoide, persona_of)
     register_episode_tools(server, omoide, persona_of)

@@ -21,8 +21,7 @@ def run_stdio(omoide: Omoide, persona: str) -> None:
     omoide.maintenance.require_persona(persona)  # NotFound before any protocol traffic
     server = build_mcp_server(omoide, fixed_persona(persona))
     omoide.runner.start()
-    logger.info("MCP stdio server for persona %s (data: %s)", persona,
-                omoide.settings.data_dir)
+    logger.info("MCP stdio server for persona %s (data: %s)", persona, omoide.settings.data_dir)
     try:
         server.run("stdio")
     finally:

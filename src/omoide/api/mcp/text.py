@@ -38,10 +38,12 @@ def _day(stamp: str | None) -> str:
 
 
 def memory_text(memory: dict[str, Any], *, title: str = "Memory") -> str:
-    lines = [f"{title} {memory['key']} ({memory['kind']}, {memory['status']})",
-             memory["content"],
-             f"importance {memory['importance']:.2f} · strength {memory['strength']:.3f} · "
-             f"stability {memory['stability']:.1f} d · recalled {memory['access_count']}×"]
+    lines = [
+        f"{title} {memory['key']} ({memory['kind']}, {memory['status']})",
+        memory["content"],
+        f"importance {memory['importance']:.2f} · strength {memory['strength']:.3f} · "
+        f"stability {memory['stability']:.1f} d · recalled {memory['access_count']}×",
+    ]
     if memory["tags"]:
         lines.append("tags: " + ", ".join(memory["tags"]))
     lines.append(f"created {_day(memory['created_at'])} · updated {_day(memory['updated_at'])}")
@@ -61,8 +63,10 @@ def updated_text(memory: dict[str, Any]) -> str:
 def create_text(outcome: dict[str, Any]) -> str:
     if outcome["status"] == "duplicate":
         dup = outcome["duplicate_of"]
-        return (f"Not saved: it duplicates memory {dup['key']} "
-                f"(similarity {dup['similarity']:.2f}): {_preview(dup['content'])}")
+        return (
+            f"Not saved: it duplicates memory {dup['key']} "
+            f"(similarity {dup['similarity']:.2f}): {_preview(dup['content'])}"
+        )
     memory = outcome["memory"]
     return f"Saved as {memory['key']}: {_preview(memory['content'])}"
 
@@ -71,16 +75,19 @@ def deleted_text(memory: dict[str, Any]) -> str:
     """A tombstone (the memory) or a purge (``{persona, key, status: "purged"}``)."""
     if memory["status"] == "purged":
         also = memory.get("also_purged") or []
-        tail = (f" Also erased, as they held part of its text: {', '.join(also)}."
-                if also else "")
+        tail = f" Also erased, as they held part of its text: {', '.join(also)}." if also else ""
         said = memory.get("said_in") or []
         if said:
-            tail += (f" It was drawn from what was said in session(s) {', '.join(said)}, "
-                     "which were not erased and may still hold these words; to erase them "
-                     "too, ask the user, then delete those sessions.")
+            tail += (
+                f" It was drawn from what was said in session(s) {', '.join(said)}, "
+                "which were not erased and may still hold these words; to erase them "
+                "too, ask the user, then delete those sessions."
+            )
         return f"Erased memory {memory['key']}: it and its history are gone.{tail}"
-    return (f"Deleted {memory['key']} (tombstoned; its history stays readable with "
-            f"memory_history): {_preview(memory['content'])}")
+    return (
+        f"Deleted {memory['key']} (tombstoned; its history stays readable with "
+        f"memory_history): {_preview(memory['content'])}"
+    )
 
 
 def context_text(context: dict[str, Any]) -> str:
@@ -94,15 +101,18 @@ def session_start_text(start: dict[str, Any]) -> str:
 
 def recorded_text(recorded: dict[str, Any]) -> str:
     duplicates = recorded["duplicates"]
-    return (f"recorded {recorded['accepted']} turn(s) in {recorded['session_id']}"
-            + (f" ({duplicates} already recorded)" if duplicates else ""))
+    return f"recorded {recorded['accepted']} turn(s) in {recorded['session_id']}" + (
+        f" ({duplicates} already recorded)" if duplicates else ""
+    )
 
 
 def ended_text(ended: dict[str, Any]) -> str:
     """``session … ended 2026-03-01 10:00 by client; consolidating`` (the cause is the one
     it first ended by: an ended session stays as it ended)."""
-    return (f"session {ended['session_id']} ended {_day(ended['ended_at'])} by "
-            f"{ended['ended_by'] or 'unknown'}; consolidating")
+    return (
+        f"session {ended['session_id']} ended {_day(ended['ended_at'])} by "
+        f"{ended['ended_by'] or 'unknown'}; consolidating"
+    )
 
 
 def search_text(result: dict[str, Any]) -> str:
@@ -114,8 +124,10 @@ def search_text(result: dict[str, Any]) -> str:
         ident = hit.get("key") or f"episode {hit.get('id')}"
         extra = past_mark(hit) + folded_mark(hit)
         when = f" · {_day(hit['created_at'])}" if hit.get("created_at") else ""
-        lines.append(f"{n}. {ident} (score {hit['score']:.3f}{similarity_mark(hit)}{when})"
-                     f"{extra}: {_preview(hit['content'])}")
+        lines.append(
+            f"{n}. {ident} (score {hit['score']:.3f}{similarity_mark(hit)}{when})"
+            f"{extra}: {_preview(hit['content'])}"
+        )
     return "\n".join(lines)
 
 
@@ -151,9 +163,10 @@ def history_text(history: dict[str, Any]) -> str:
         after = version.get("after") or {}
         content = f": {_preview(str(after['content']), 120)}" if "content" in after else ""
         changed = _changed_fields(version.get("before") or {}, after)
-        lines.append(f"v{version['version']} {version['change']} by {version['changed_by']} "
-                     f"at {_day(version['changed_at'])}{content}"
-                     + (f" ({changed})" if changed else ""))
+        lines.append(
+            f"v{version['version']} {version['change']} by {version['changed_by']} "
+            f"at {_day(version['changed_at'])}{content}" + (f" ({changed})" if changed else "")
+        )
     return "\n".join(lines)
 
 
@@ -186,11 +199,13 @@ def _field_value(name: str, value: Any) -> str:
 
 def stats_text(stats: dict[str, Any]) -> str:
     kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(stats["by_kind"].items()))
-    return (f"Persona {stats['persona']}: {stats['active']} active memories "
-            f"({stats['total']} total, {stats['tombstoned']} deleted, "
-            f"{stats['superseded']} superseded); mean strength {stats['mean_strength']:.3f}; "
-            f"{stats['links']} links; by kind: {kinds or 'none'}; "
-            f"oldest {_day(stats['oldest'])}, newest {_day(stats['newest'])}")
+    return (
+        f"Persona {stats['persona']}: {stats['active']} active memories "
+        f"({stats['total']} total, {stats['tombstoned']} deleted, "
+        f"{stats['superseded']} superseded); mean strength {stats['mean_strength']:.3f}; "
+        f"{stats['links']} links; by kind: {kinds or 'none'}; "
+        f"oldest {_day(stats['oldest'])}, newest {_day(stats['newest'])}"
+    )
 
 
 def state_history_text(history: dict[str, Any]) -> str:
@@ -200,13 +215,16 @@ def state_history_text(history: dict[str, Any]) -> str:
     lines = [f"{history['key']} over time (oldest first):"]
     for row in rows:
         mark = "  ← current" if row["is_current"] else ""
-        lines.append(f"{row['value']!s}  from {_day(row['valid_from'])} "
-                     f"until {_day(row['valid_until']) if row['valid_until'] else 'now'}{mark}")
+        lines.append(
+            f"{row['value']!s}  from {_day(row['valid_from'])} "
+            f"until {_day(row['valid_until']) if row['valid_until'] else 'now'}{mark}"
+        )
     return "\n".join(lines)
 
 
-def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None = None,
-                 given: bool = True) -> str:
+def changes_text(
+    changes: dict[str, Any], *, closed: dict[str, set[str]] | None = None, given: bool = True
+) -> str:
     """``Recorded user_info name; closed user_info nickname (…)``: ``closed`` holds the keys
     the call gave null (they stopped being current), so they are not said to be recorded;
     ``given`` is False when the call named no key at all (``user_info={}``)."""
@@ -215,15 +233,22 @@ def changes_text(changes: dict[str, Any], *, closed: dict[str, set[str]] | None 
     ended: list[str] = []
     for field, keys in changes["changed"].items():
         gone = shut.get(field, set())
-        for out, picked in ((recorded, [k for k in keys if k not in gone]),
-                            (ended, [k for k in keys if k in gone])):
+        for out, picked in (
+            (recorded, [k for k in keys if k not in gone]),
+            (ended, [k for k in keys if k in gone]),
+        ):
             if picked:
                 out.append(f"{field} {', '.join(picked)}")
     if not recorded and not ended and not given:  # {} said "every value given was current"
-        return ("Nothing changed: no key was given; name at least one, e.g. "
-                "user_info={\"name\": \"Rau\"}.")
+        return (
+            'Nothing changed: no key was given; name at least one, e.g. user_info={"name": "Rau"}.'
+        )
     if not recorded and not ended:
         return "Nothing changed: every value given was already current."
-    said = "; ".join([*(["Recorded " + "; ".join(recorded)] if recorded else []),
-                      *(["closed " + "; ".join(ended)] if ended else [])])
+    said = "; ".join(
+        [
+            *(["Recorded " + "; ".join(recorded)] if recorded else []),
+            *(["closed " + "; ".join(ended)] if ended else []),
+        ]
+    )
     return said[0].upper() + said[1:] + " (earlier values stay in the history)."

@@ -24,11 +24,15 @@ def _key(fn: Callable[..., Any], options: dict[str, Any]) -> tuple[Any, ...]:
     """What the metadata is read from; anything that may differ between two functions of one
     code (defaults, annotations, docstring) is in it, so a miss is the worst a new case gets."""
     annotations = options.get("annotations")
-    return (getattr(fn, "__code__", fn), repr(getattr(fn, "__defaults__", None)),
-            repr(getattr(fn, "__kwdefaults__", None)),
-            repr(getattr(fn, "__annotations__", None)), fn.__doc__,
-            annotations.model_dump_json() if annotations is not None else None,
-            repr(sorted((k, repr(v)) for k, v in options.items() if k != "annotations")))
+    return (
+        getattr(fn, "__code__", fn),
+        repr(getattr(fn, "__defaults__", None)),
+        repr(getattr(fn, "__kwdefaults__", None)),
+        repr(getattr(fn, "__annotations__", None)),
+        fn.__doc__,
+        annotations.model_dump_json() if annotations is not None else None,
+        repr(sorted((k, repr(v)) for k, v in options.items() if k != "annotations")),
+    )
 
 
 def tool_for(fn: Callable[..., Any], **options: Any) -> Tool:

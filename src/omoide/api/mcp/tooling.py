@@ -32,8 +32,17 @@ from omoide.api.errors import raced_erase, tool_error_message
 from omoide.errors import OmoideError
 from omoide.service.search import MAX_QUERY_CHARS
 
-__all__ = ["APPEND", "ERASE", "READ_ONLY", "SET", "DateRangeText", "PersonaResolver", "Result",
-           "SearchText", "answer"]
+__all__ = [
+    "APPEND",
+    "ERASE",
+    "READ_ONLY",
+    "SET",
+    "DateRangeText",
+    "PersonaResolver",
+    "Result",
+    "SearchText",
+    "answer",
+]
 
 PersonaResolver = Callable[[Context], str]
 """Who the calling client is, per call: fixed for stdio, from the Bearer key over HTTP."""
@@ -48,16 +57,20 @@ DateRangeText = Annotated[str | None, Field(max_length=100)]
 """A ``date_range`` argument in words or dates ("last week", "先週", "2026-03-01..")."""
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
-APPEND = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=False,
-                         openWorldHint=False)
-SET = ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True,
-                      openWorldHint=False)
-ERASE = ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=True,
-                        openWorldHint=False)
+APPEND = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=False, idempotentHint=False, openWorldHint=False
+)
+SET = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False
+)
+ERASE = ToolAnnotations(
+    readOnlyHint=False, destructiveHint=True, idempotentHint=True, openWorldHint=False
+)
 
 
-def answer(produce: Callable[[], dict[str, Any]],
-           describe: Callable[[dict[str, Any]], str]) -> CallToolResult:
+def answer(
+    produce: Callable[[], dict[str, Any]], describe: Callable[[dict[str, Any]], str]
+) -> CallToolResult:
     """Run a tool: ``produce`` calls the service and returns the ``api/render.py`` dict (the
     structured content, the same shape HTTP returns); ``describe`` writes its readable text
     (``api/mcp/text.py``). An :class:`OmoideError` becomes a ToolError the model can act on."""
@@ -71,5 +84,6 @@ def answer(produce: Callable[[], dict[str, Any]],
         if raced is None:
             raise
         raise ToolError(tool_error_message(raced)) from exc
-    return CallToolResult(content=[TextContent(type="text", text=text)],
-                          structured_content=structured)
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=structured
+    )

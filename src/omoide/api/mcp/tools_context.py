@@ -38,7 +38,8 @@ class UserInfo(BaseModel):
     name: StateValue = Field(None, description="The user's name, e.g. 'Rau'.")
     nickname: StateValue = Field(None, description="A nickname, e.g. 'Rau-chan'.")
     preferred_address: StateValue = Field(
-        None, description="How the user wants to be addressed, e.g. 'Rau-san'.")
+        None, description="How the user wants to be addressed, e.g. 'Rau-san'."
+    )
 
 
 class PersonaState(BaseModel):
@@ -49,14 +50,22 @@ class PersonaState(BaseModel):
 
     emotion: StateValue = Field(None, description="e.g. 'joy', 'worry'.")
     emotion_intensity: Annotated[float | None, Field(ge=0.0, le=1.0)] = Field(
-        None, description="0-1.")
+        None, description="0-1."
+    )
     mood: StateValue = Field(None, description="e.g. 'cheerful'.")
     current_activity: StateValue = Field(None, description="e.g. 'helping with a recital'.")
     goals: StateValue = Field(None, description="Several goals joined with '; '.")
 
 
-StateKey = Annotated[str, Field(pattern=STATE_KEY_PATTERN, description=(
-    "The user-state key: name, nickname, preferred_address, or any other key you stored."))]
+StateKey = Annotated[
+    str,
+    Field(
+        pattern=STATE_KEY_PATTERN,
+        description=(
+            "The user-state key: name, nickname, preferred_address, or any other key you stored."
+        ),
+    ),
+]
 
 
 def _values(model: BaseModel | None) -> dict[str, Any] | None:
@@ -79,8 +88,10 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         said in it under "Last conversation".
         Returns {session_id, started_at, previous_session_at, text, sections, ...}.
         Example: session_begin()."""
-        return answer(lambda: render_session_start(context.session_begin(persona_of(ctx))),
-                      text.session_start_text)
+        return answer(
+            lambda: render_session_start(context.session_begin(persona_of(ctx))),
+            text.session_start_text,
+        )
 
     @server.tool(title="Read the context", annotations=READ_ONLY)
     def get_context(ctx: Context) -> Result:
@@ -90,16 +101,21 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         conversation in progress; right after session_end it shows what was said in it.
         Returns {persona, text, sections, language, tokens, budget_tokens, omitted}.
         Example: get_context()."""
-        return answer(lambda: render_context(context.get_context(persona_of(ctx))),
-                      text.context_text)
+        return answer(
+            lambda: render_context(context.get_context(persona_of(ctx))), text.context_text
+        )
 
     @server.tool(title="Update user info / own state", annotations=SET)
     def update_context(
         ctx: Context,
-        user_info: Annotated[UserInfo | None, Field(description=(
-            "Facts about the user to record, e.g. {\"name\": \"Rau\"}."))] = None,
-        persona_state: Annotated[PersonaState | None, Field(description=(
-            "Your own state to record, e.g. {\"mood\": \"cheerful\"}."))] = None,
+        user_info: Annotated[
+            UserInfo | None,
+            Field(description=('Facts about the user to record, e.g. {"name": "Rau"}.')),
+        ] = None,
+        persona_state: Annotated[
+            PersonaState | None,
+            Field(description=('Your own state to record, e.g. {"mood": "cheerful"}.')),
+        ] = None,
     ) -> Result:
         """Record what changed about the user (their name, nickname, how they want to be
         addressed, other facts) and/or your own state (emotion, mood, current activity,
@@ -114,25 +130,38 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
 
         given = {"user_info": _values(user_info), "persona_state": _values(persona_state)}
         # the keys given null: the text says they were closed, not recorded
-        closed = {field: {k for k, v in (values or {}).items() if v is None}
-                  for field, values in given.items()}
+        closed = {
+            field: {k for k, v in (values or {}).items() if v is None}
+            for field, values in given.items()
+        }
 
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            return render_changes(persona, context.update_context(
-                persona, user_info=given["user_info"], persona_state=given["persona_state"]))
+            return render_changes(
+                persona,
+                context.update_context(
+                    persona, user_info=given["user_info"], persona_state=given["persona_state"]
+                ),
+            )
 
         named = any(values for values in given.values())
-        return answer(body, lambda changes: text.changes_text(changes, closed=closed,
-                                                              given=named))
+        return answer(body, lambda changes: text.changes_text(changes, closed=closed, given=named))
 
     @server.tool(title="User state history", annotations=READ_ONLY)
     def user_state_history(
         ctx: Context,
         key: StateKey,
-        at: Annotated[str | None, Field(max_length=64, description=(
-            "ISO-8601 date or time with its offset: only the value that was true then, e.g. "
-            "'2026-03-01'."))] = None,
+        at: Annotated[
+            str | None,
+            Field(
+                max_length=64,
+                description=(
+                    "ISO-8601 date or time with its offset: only the value that was true then, "
+                    "e.g. "
+                    "'2026-03-01'."
+                ),
+            ),
+        ] = None,
     ) -> Result:
         """Every value one user-state key has had, oldest first, each with when it became
         and stopped being true; the last one is current. Use it for "what did I call you
@@ -142,7 +171,8 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
 
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            return render_state_history(persona, key,
-                                        state.get_user_state_history(persona, key, at))
+            return render_state_history(
+                persona, key, state.get_user_state_history(persona, key, at)
+            )
 
         return answer(body, text.state_history_text)

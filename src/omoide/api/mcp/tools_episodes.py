@@ -32,8 +32,10 @@ __all__ = ["register_episode_tools"]
 
 # The pattern HTTP's session ids follow: a malformed id is told the rule (as HTTP tells it),
 # not "no session".
-SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
-    "The session_id that session_begin returned."))]
+SessionId = Annotated[
+    str,
+    Field(pattern=SESSION_ID_PATTERN, description=("The session_id that session_begin returned.")),
+]
 
 
 class Turn(BaseModel):
@@ -44,19 +46,47 @@ class Turn(BaseModel):
     # arguments are: a value of another JSON type is refused, not converted.
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    speaker: Annotated[str, Field(min_length=1, max_length=200, description=(
-        "Who said it, e.g. the user's name or yours."))]
-    role: Literal["user", "assistant", "other"] = Field("user", description=(
-        "user (the person you talk with), assistant (you) or other."))
+    speaker: Annotated[
+        str,
+        Field(
+            min_length=1,
+            max_length=200,
+            description=("Who said it, e.g. the user's name or yours."),
+        ),
+    ]
+    role: Literal["user", "assistant", "other"] = Field(
+        "user", description=("user (the person you talk with), assistant (you) or other.")
+    )
     content: Annotated[str, Field(min_length=1, description="What was said.")]
-    timestamp: Annotated[str | None, Field(max_length=64, description=(
-        "ISO-8601 time it was said, with its UTC offset, e.g. '2026-03-01T09:30:00+09:00' "
-        "(default: now)."))] = None
-    external_id: Annotated[str | None, Field(max_length=200, description=(
-        "Your id for the turn; resending the same turn with it never duplicates it (another "
-        "turn needs another id)."))] = None
-    image_caption: Annotated[str | None, Field(min_length=1, max_length=2000, description=(
-        "When the speaker shared an image: a short description of what it shows."))] = None
+    timestamp: Annotated[
+        str | None,
+        Field(
+            max_length=64,
+            description=(
+                "ISO-8601 time it was said, with its UTC offset, e.g. '2026-03-01T09:30:00+09:00' "
+                "(default: now)."
+            ),
+        ),
+    ] = None
+    external_id: Annotated[
+        str | None,
+        Field(
+            max_length=200,
+            description=(
+                "Your id for the turn; resending the same turn with it never duplicates it "
+                "(another "
+                "turn needs another id)."
+            ),
+        ),
+    ] = None
+    image_caption: Annotated[
+        str | None,
+        Field(
+            min_length=1,
+            max_length=2000,
+            description=("When the speaker shared an image: a short description of what it shows."),
+        ),
+    ] = None
 
     def event(self) -> dict[str, Any]:
         """The HTTP API's event shape: the caption travels in metadata."""
@@ -66,16 +96,17 @@ class Turn(BaseModel):
         return out
 
 
-def register_episode_tools(server: MCPServer, omoide: Omoide,
-                           persona_of: PersonaResolver) -> None:
+def register_episode_tools(server: MCPServer, omoide: Omoide, persona_of: PersonaResolver) -> None:
     sessions, search = omoide.sessions, omoide.search
 
     @server.tool(title="Record conversation turns", annotations=APPEND)
     def session_record(
         ctx: Context,
         session_id: SessionId,
-        turns: Annotated[list[Turn], Field(min_length=1, max_length=1000, description=(
-            "The new turns, oldest first."))],
+        turns: Annotated[
+            list[Turn],
+            Field(min_length=1, max_length=1000, description=("The new turns, oldest first.")),
+        ],
     ) -> Result:
         """Append the latest turns of this conversation to your raw memory (the Episode
         tier). Call it after each exchange, or every few turns, with the session_id from
@@ -92,8 +123,9 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
             # An unknown id is an error, as HTTP's 404 (it used to open that session, so a
             # mistyped id split a conversation): "no session '…'; start one with session_begin".
             try:
-                accepted, duplicates = sessions.record(persona, session_id,
-                                                       [t.event() for t in turns])
+                accepted, duplicates = sessions.record(
+                    persona, session_id, [t.event() for t in turns]
+                )
             except OmoideError as exc:
                 raise _as_turns(exc) from exc
             return {"session_id": session_id, "accepted": accepted, "duplicates": duplicates}
@@ -117,11 +149,15 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
     @server.tool(title="Search past conversations", annotations=READ_ONLY)
     def episode_search(
         ctx: Context,
-        query: Annotated[SearchText, Field(description=(
-            "What to look for in past conversations, in any language."))],
+        query: Annotated[
+            SearchText,
+            Field(description=("What to look for in past conversations, in any language.")),
+        ],
         top_k: Annotated[int, Field(ge=1, le=50, description="How many excerpts.")] = 5,
-        date_range: Annotated[DateRangeText, Field(description=(
-            "When it was said: 'last week', '先週', '2026-03-01..2026-03-31'."))] = None,
+        date_range: Annotated[
+            DateRangeText,
+            Field(description=("When it was said: 'last week', '先週', '2026-03-01..2026-03-31'.")),
+        ] = None,
     ) -> Result:
         """Search the raw conversation log (episodes) for what was actually said: each result
         is a short excerpt of the turns around the match, headed by the date it was said, with
@@ -131,8 +167,7 @@ def register_episode_tools(server: MCPServer, omoide: Omoide,
 
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            request = search.build_request(persona, query=query, top_k=top_k,
-                                           date_range=date_range)
+            request = search.build_request(persona, query=query, top_k=top_k, date_range=date_range)
             return render_search(persona, search.search_episodes(persona, request))
 
         return answer(body, text.search_text)
@@ -143,6 +178,8 @@ def _as_turns(exc: OmoideError) -> OmoideError:
     the service, which speaks HTTP's body (``events[0].timestamp``)."""
     exc.message = exc.message.replace("events[", "turns[")
     exc.args = (exc.message,)
-    exc.fields = {name: value.replace("events[", "turns[") if isinstance(value, str) else value
-                  for name, value in exc.fields.items()}
+    exc.fields = {
+        name: value.replace("events[", "turns[") if isinstance(value, str) else value
+        for name, value in exc.fields.items()
+    }
     return exc

@@ -37,19 +37,36 @@ from omoide.wiring import Omoide
 
 __all__ = ["register_memory_tools"]
 
-Key = Annotated[str, Field(min_length=1, max_length=64,
-                           description="The memory's key, e.g. 'mem_3f2a9c01d4e5b6a7' (from "
-                                       "memory_create or memory_search).")]
+Key = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=64,
+        description="The memory's key, e.g. 'mem_3f2a9c01d4e5b6a7' (from "
+        "memory_create or memory_search).",
+    ),
+]
 Kind = Literal["note", "fact", "preference", "profile", "event", "instruction"]
-KindArg = Annotated[Kind | None, Field(
-    description="What sort of memory: note (default), fact, preference, profile (about the "
-                "user), event, instruction.")]
-Tags = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(
-    max_length=32, description="Short labels for filtering later, e.g. ['food', 'family'].")]
+KindArg = Annotated[
+    Kind | None,
+    Field(
+        description="What sort of memory: note (default), fact, preference, profile (about the "
+        "user), event, instruction."
+    ),
+]
+Tags = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=64)]] | None,
+    Field(max_length=32, description="Short labels for filtering later, e.g. ['food', 'family']."),
+]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
-When = Annotated[str | None, Field(
-    max_length=64, description="ISO-8601 date (00:00 UTC) or time with its UTC offset, e.g. "
-                               "'2026-03-01' or '2026-03-01T09:30:00+09:00'.")]
+When = Annotated[
+    str | None,
+    Field(
+        max_length=64,
+        description="ISO-8601 date (00:00 UTC) or time with its UTC offset, e.g. "
+        "'2026-03-01' or '2026-03-01T09:30:00+09:00'.",
+    ),
+]
 
 
 def _given(**fields: Any) -> dict[str, Any]:
@@ -71,20 +88,34 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
     @server.tool(title="Store a memory", annotations=APPEND)
     def memory_create(
         ctx: Context,
-        content: Annotated[str, Field(min_length=1, description=(
-            "The memory in one self-contained sentence, in the conversation's language."))],
-        importance: Annotated[Unit, Field(description=(
-            "How much this matters, 0-1 (default 0.5). Fixed once stored."))] = 0.5,
+        content: Annotated[
+            str,
+            Field(
+                min_length=1,
+                description=(
+                    "The memory in one self-contained sentence, in the conversation's language."
+                ),
+            ),
+        ],
+        importance: Annotated[
+            Unit,
+            Field(description=("How much this matters, 0-1 (default 0.5). Fixed once stored.")),
+        ] = 0.5,
         tags: Tags = None,
         kind: KindArg = None,
-        emotion_type: Annotated[str | None, Field(max_length=64, description=(
-            "The feeling attached, e.g. 'joy', 'sadness'."))] = None,
-        emotion_intensity: Annotated[Unit | None, Field(description=(
-            "0-1; vivid memories (>0.5) fade more slowly."))] = None,
+        emotion_type: Annotated[
+            str | None,
+            Field(max_length=64, description=("The feeling attached, e.g. 'joy', 'sadness'.")),
+        ] = None,
+        emotion_intensity: Annotated[
+            Unit | None, Field(description=("0-1; vivid memories (>0.5) fade more slowly."))
+        ] = None,
         valid_from: When = None,
         valid_until: When = None,
-        metadata: Annotated[dict[str, Any] | None, Field(description=(
-            "Any extra JSON fields to keep with the memory."))] = None,
+        metadata: Annotated[
+            dict[str, Any] | None,
+            Field(description=("Any extra JSON fields to keep with the memory.")),
+        ] = None,
     ) -> Result:
         """Store something worth remembering across conversations: a fact about the user, a
         preference, an event, a promise. Call it when you learn something that will still
@@ -99,10 +130,19 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
 
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
-            new = memories.build_new(**_given(
-                content=content, importance=importance, tags=tags, kind=kind,
-                emotion_type=emotion_type, emotion_intensity=emotion_intensity,
-                valid_from=valid_from, valid_until=valid_until, metadata=metadata))
+            new = memories.build_new(
+                **_given(
+                    content=content,
+                    importance=importance,
+                    tags=tags,
+                    kind=kind,
+                    emotion_type=emotion_type,
+                    emotion_intensity=emotion_intensity,
+                    valid_from=valid_from,
+                    valid_until=valid_until,
+                    metadata=metadata,
+                )
+            )
             return render_create(memories.create(persona, new, changed_by="mcp"))
 
         return answer(body, text.create_text)
@@ -113,30 +153,49 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         newer memory superseded it. Use it when a search result or a link names a key you want
         in full. Reading counts as recalling it (it will fade more slowly).
         Returns the memory object. Example: memory_read(key="mem_3f2a9c01d4e5b6a7")."""
-        return answer(lambda: render_memory(memories.get(persona_of(ctx), key)),
-                      text.memory_text)
+        return answer(lambda: render_memory(memories.get(persona_of(ctx), key)), text.memory_text)
 
     @server.tool(title="Correct a memory", annotations=SET)
     def memory_update(
         ctx: Context,
         key: Key,
-        content: Annotated[str | None, Field(min_length=1, description=(
-            "The corrected text (re-indexed for search)."))] = None,
-        tags: Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(
-            max_length=32, description="Replaces all tags.")] = None,
+        content: Annotated[
+            str | None,
+            Field(min_length=1, description=("The corrected text (re-indexed for search).")),
+        ] = None,
+        tags: Annotated[
+            list[Annotated[str, Field(min_length=1, max_length=64)]] | None,
+            Field(max_length=32, description="Replaces all tags."),
+        ] = None,
         kind: KindArg = None,
-        emotion_type: Annotated[str | None, Field(max_length=64, description=(
-            "The feeling attached, or 'none' to remove it."))] = None,
+        emotion_type: Annotated[
+            str | None,
+            Field(max_length=64, description=("The feeling attached, or 'none' to remove it.")),
+        ] = None,
         emotion_intensity: Annotated[Unit | None, Field(description="0-1.")] = None,
-        valid_from: Annotated[str | None, Field(max_length=64, description=(
-            "ISO-8601 start of validity (a time with its offset), or 'none' to remove it."))]
-        = None,
-        valid_until: Annotated[str | None, Field(max_length=64, description=(
-            "ISO-8601 end of validity (the fact stopped being true; a time with its offset), "
-            "or 'none' to reopen."))]
-            = None,
-        metadata: Annotated[dict[str, Any] | None, Field(description=(
-            "Replaces the metadata object."))] = None,
+        valid_from: Annotated[
+            str | None,
+            Field(
+                max_length=64,
+                description=(
+                    "ISO-8601 start of validity (a time with its offset), or 'none' to remove it."
+                ),
+            ),
+        ] = None,
+        valid_until: Annotated[
+            str | None,
+            Field(
+                max_length=64,
+                description=(
+                    "ISO-8601 end of validity (the fact stopped being true; a time with its "
+                    "offset), "
+                    "or 'none' to reopen."
+                ),
+            ),
+        ] = None,
+        metadata: Annotated[
+            dict[str, Any] | None, Field(description=("Replaces the metadata object."))
+        ] = None,
     ) -> Result:
         """Correct or annotate an existing memory in place; only the fields you pass change and
         every change is kept as a new version (see memory_history). Importance cannot change.
@@ -146,11 +205,24 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         content="The user's sister Mei lives in Kyoto", tags=["family"])."""
 
         def body() -> dict[str, Any]:
-            changes = _given(content=content, tags=tags, kind=kind,
-                             emotion_intensity=emotion_intensity, metadata=metadata)
-            return render_memory(memories.update(
-                persona_of(ctx), key, changed_by="mcp", valid_from=_bound(valid_from),
-                valid_until=_bound(valid_until), emotion_type=_bound(emotion_type), **changes))
+            changes = _given(
+                content=content,
+                tags=tags,
+                kind=kind,
+                emotion_intensity=emotion_intensity,
+                metadata=metadata,
+            )
+            return render_memory(
+                memories.update(
+                    persona_of(ctx),
+                    key,
+                    changed_by="mcp",
+                    valid_from=_bound(valid_from),
+                    valid_until=_bound(valid_until),
+                    emotion_type=_bound(emotion_type),
+                    **changes,
+                )
+            )
 
         return answer(body, text.updated_text)
 
@@ -158,10 +230,17 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
     def memory_delete(
         ctx: Context,
         key: Key,
-        purge: Annotated[bool, Field(description=(
-            "true when the user asks you to forget it: the memory is erased for good, with "
-            "its history, and cannot be read or restored. false (default): it is only hidden "
-            "and its history stays readable."))] = False,
+        purge: Annotated[
+            bool,
+            Field(
+                description=(
+                    "true when the user asks you to forget it: the memory is erased for good, with "
+                    "its history, and cannot be read or restored. false (default): it is only "
+                    "hidden "
+                    "and its history stays readable."
+                )
+            ),
+        ] = False,
     ) -> Result:
         """Delete a memory that is wrong, or erase one the user asked you to forget. When the
         user says "forget this" (a PIN, a secret, something they regret sharing), call it with
@@ -184,30 +263,68 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
     @server.tool(title="Search memories", annotations=READ_ONLY)
     def memory_search(
         ctx: Context,
-        query: Annotated[SearchText, Field(description=(
-            "What to look for, in any language, e.g. 'where does the user's sister live'."))],
+        query: Annotated[
+            SearchText,
+            Field(
+                description=(
+                    "What to look for, in any language, e.g. 'where does the user's sister live'."
+                )
+            ),
+        ],
         top_k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
-        mode: Annotated[Literal["hybrid", "semantic", "keyword"], Field(description=(
-            "hybrid (default: meaning + words), semantic (meaning only), keyword (exact "
-            "words)."))] = "hybrid",
-        tags: Annotated[list[str] | None, Field(description=(
-            "Only memories carrying every one of these tags."))] = None,
-        date_range: Annotated[DateRangeText, Field(description=(
-            "When the memory was stored, in words or dates: 'last week', '先週', 'yesterday', "
-            "'2026-03-01', '2026-03-01..2026-03-31'."))] = None,
-        valid_at: Annotated[str | None, Field(max_length=64, description=(
-            "Only facts true at this time: ISO-8601 (a time with its offset) or 'now' (drops "
-            "superseded facts)."))]
-            = None,
+        mode: Annotated[
+            Literal["hybrid", "semantic", "keyword"],
+            Field(
+                description=(
+                    "hybrid (default: meaning + words), semantic (meaning only), keyword (exact "
+                    "words)."
+                )
+            ),
+        ] = "hybrid",
+        tags: Annotated[
+            list[str] | None, Field(description=("Only memories carrying every one of these tags."))
+        ] = None,
+        date_range: Annotated[
+            DateRangeText,
+            Field(
+                description=(
+                    "When the memory was stored, in words or dates: 'last week', '先週', "
+                    "'yesterday', "
+                    "'2026-03-01', '2026-03-01..2026-03-31'."
+                )
+            ),
+        ] = None,
+        valid_at: Annotated[
+            str | None,
+            Field(
+                max_length=64,
+                description=(
+                    "Only facts true at this time: ISO-8601 (a time with its offset) or 'now' "
+                    "(drops "
+                    "superseded facts)."
+                ),
+            ),
+        ] = None,
         min_importance: Annotated[Unit | None, Field(description="Minimum importance.")] = None,
         kind: KindArg = None,
-        importance_weight: Annotated[Unit | None, Field(description=(
-            "How much current strength (importance × recall) counts against relevance; "
-            "default: the persona's setting."))] = None,
-        include_episodes: Annotated[bool | None, Field(description=(
-            "Leave unset: memories and excerpts of past conversations are ranked together. "
-            "false: memories only; true: excerpts even when the persona turned them off."))]
-            = None,
+        importance_weight: Annotated[
+            Unit | None,
+            Field(
+                description=(
+                    "How much current strength (importance × recall) counts against relevance; "
+                    "default: the persona's setting."
+                )
+            ),
+        ] = None,
+        include_episodes: Annotated[
+            bool | None,
+            Field(
+                description=(
+                    "Leave unset: memories and excerpts of past conversations are ranked together. "
+                    "false: memories only; true: excerpts even when the persona turned them off."
+                )
+            ),
+        ] = None,
     ) -> Result:
         """Search the persona's memories and past conversations by meaning and words. A fact
         that changed never ranks above the fact that replaced it; a past fact is marked
@@ -223,10 +340,18 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         def body() -> dict[str, Any]:
             persona = persona_of(ctx)
             request = search.build_request(
-                persona, query=query, top_k=top_k, mode=mode, tags=tags,
-                date_range=date_range, valid_at=valid_at, min_importance=min_importance,
-                kind=kind, importance_weight=importance_weight,
-                include_episodes=include_episodes)
+                persona,
+                query=query,
+                top_k=top_k,
+                mode=mode,
+                tags=tags,
+                date_range=date_range,
+                valid_at=valid_at,
+                min_importance=min_importance,
+                kind=kind,
+                importance_weight=importance_weight,
+                include_episodes=include_episodes,
+            )
             return render_search(persona, search.search(persona, request))
 
         return answer(body, text.search_text)
@@ -244,5 +369,6 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         fact superseded it, deletion — each with who changed it, when, and the before/after
         values. Use it to answer "what did I used to think?" or "when did that change?".
         Returns {key, versions: [...]}. Example: memory_history(key="mem_3f2a9c01d4e5b6a7")."""
-        return answer(lambda: render_history(key, memories.history(persona_of(ctx), key)),
-                      text.history_text)
+        return answer(
+            lambda: render_history(key, memories.history(persona_of(ctx), key)), text.history_text
+        )

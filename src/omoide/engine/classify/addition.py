@@ -39,18 +39,49 @@ ADDITION_FEATURES: tuple[str, ...] = ("another_added",)
 _EN_MARK = re.compile(r"\balso\b|\bas well\b(?! as)|\btoo\b(?=\s*(?:[.,;!?)]|$))|\bin addition\b")
 _EN_TIME = re.compile(rf"(?:{EN_TIMES}|day|morning|evening|afternoon)s?")
 # A noun (with its の modifier) marked by も right before a kanji (the act).
-_JA_MARK = re.compile(r"(?:(?P<mod>[\u3400-\u9fff々\u30a0-\u30ffA-Za-z0-9]+)の)?"
-                      r"(?P<head>[\u3400-\u9fff々\u30a0-\u30ffA-Za-z0-9ー]+)も(?=[\u3400-\u9fff])")
+_JA_MARK = re.compile(
+    r"(?:(?P<mod>[\u3400-\u9fff々\u30a0-\u30ffA-Za-z0-9]+)の)?"
+    r"(?P<head>[\u3400-\u9fff々\u30a0-\u30ffA-Za-z0-9ー]+)も(?=[\u3400-\u9fff])"
+)
 # Not an item: a question word, a count, a time (来年も, 日曜も, 夜も).
-_JA_NOT_ITEM = ("いつ", "何", "誰", "どこ", "一度", "一回", "一つ", "一人", "少し", "今", "日",
-                "年", "週", "月", "夜", "朝", "昼", "晩", "曜")
-_EXCLUSIVE = {"en": re.compile(r"\bonly\b|\bjust\b|\bnothing but\b|\bexcept\b|\bsolely\b"
-                               r"|\bnot\b|\bno\b|\bnever\b"),
-              "ja": re.compile(r"だけ|しか|のみ|以外|ない|ません|ず[、。]")}
-_REPLACES = {"en": re.compile(lex.STOPPED["en"] + r"|\binstead\b|\bswitch|\breplac|\bchanged?\b"
-                              r"|\bno longer\b|\bnot\b|\bnever\b|\bnow\b"),
-             "ja": re.compile(lex.STOPPED["ja"] + r"|代わり|切り替|変え|変わ|ない|ません|ず[、。]"
-                              r"|今は|もう")}
+_JA_NOT_ITEM = (
+    "いつ",
+    "何",
+    "誰",
+    "どこ",
+    "一度",
+    "一回",
+    "一つ",
+    "一人",
+    "少し",
+    "今",
+    "日",
+    "年",
+    "週",
+    "月",
+    "夜",
+    "朝",
+    "昼",
+    "晩",
+    "曜",
+)
+_EXCLUSIVE = {
+    "en": re.compile(
+        r"\bonly\b|\bjust\b|\bnothing but\b|\bexcept\b|\bsolely\b"
+        r"|\bnot\b|\bno\b|\bnever\b"
+    ),
+    "ja": re.compile(r"だけ|しか|のみ|以外|ない|ません|ず[、。]"),
+}
+_REPLACES = {
+    "en": re.compile(
+        lex.STOPPED["en"] + r"|\binstead\b|\bswitch|\breplac|\bchanged?\b"
+        r"|\bno longer\b|\bnot\b|\bnever\b|\bnow\b"
+    ),
+    "ja": re.compile(
+        lex.STOPPED["ja"] + r"|代わり|切り替|変え|変わ|ない|ません|ず[、。]"
+        r"|今は|もう"
+    ),
+}
 
 
 def another_added(old: Sentence, new: Sentence) -> bool:
@@ -67,10 +98,13 @@ def another_added(old: Sentence, new: Sentence) -> bool:
 def _en_added(old: Sentence, new: Sentence) -> bool:
     for mark in _EN_MARK.finditer(new.text):
         after = mark.group() == "also"
-        span = new.text[mark.end():] if after else new.text[:mark.start()]
+        span = new.text[mark.end() :] if after else new.text[: mark.start()]
         parts = CLAUSE["en"].split(span)
-        words = [w for w in re.findall(r"[a-z]+", parts[0] if after else parts[-1])
-                 if len(w) > 2 and w not in lex.EN_GENERIC_VERBS]
+        words = [
+            w
+            for w in re.findall(r"[a-z]+", parts[0] if after else parts[-1])
+            if len(w) > 2 and w not in lex.EN_GENERIC_VERBS
+        ]
         item = (words[0] if after else words[-1]) if words else ""
         if item and not _EN_TIME.fullmatch(item) and item[:4] not in old.text:
             return True

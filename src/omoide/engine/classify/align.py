@@ -33,7 +33,11 @@ from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Script, normalise, script_r
 __all__ = ["ALIGN_FEATURES", "align_features", "levels", "span_type", "weekdays"]
 
 ALIGN_FEATURES: tuple[str, ...] = (
-    "align_kept", "span_replaced", "span_replaced_typed", "weekday_changed", "level_changed",
+    "align_kept",
+    "span_replaced",
+    "span_replaced_typed",
+    "weekday_changed",
+    "level_changed",
 )
 
 _MAX_SPAN = 3  # tokens on either side of the one replaced span
@@ -43,11 +47,16 @@ _MIN_KEPT = 0.5  # share of the old memory's content tokens the alignment keeps
 # --- weekdays -------------------------------------------------------------------------------
 
 _EN_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_EN_WEEKDAY = re.compile(r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(weekends?)\b"
-                         r"|\b(weekdays)\b", re.IGNORECASE)
+_EN_WEEKDAY = re.compile(
+    r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(weekends?)\b"
+    r"|\b(weekdays)\b",
+    re.IGNORECASE,
+)
 _JA_DAY_CHARS = "月火水木金土日"
-_JA_WEEKDAY = re.compile(r"([月火水木金土日])曜|[（(]([月火水木金土日・、]{1,13})[)）]"
-                         r"|(平日|週末|土日)")
+_JA_WEEKDAY = re.compile(
+    r"([月火水木金土日])曜|[（(]([月火水木金土日・、]{1,13})[)）]"
+    r"|(平日|週末|土日)"
+)
 
 
 def weekdays(text: str, lang: str) -> frozenset[str]:
@@ -59,8 +68,9 @@ def weekdays(text: str, lang: str) -> frozenset[str]:
             if m.group(1):
                 days.add(_EN_DAYS[_JA_DAY_CHARS.index(m.group(1))][:3])
             elif m.group(2):
-                days |= {_EN_DAYS[_JA_DAY_CHARS.index(c)][:3] for c in m.group(2)
-                         if c in _JA_DAY_CHARS}
+                days |= {
+                    _EN_DAYS[_JA_DAY_CHARS.index(c)][:3] for c in m.group(2) if c in _JA_DAY_CHARS
+                }
             else:
                 days.add({"平日": "weekdays", "週末": "weekend", "土日": "weekend"}[m.group(3)])
         return frozenset(days)
@@ -75,15 +85,20 @@ def weekdays(text: str, lang: str) -> frozenset[str]:
 # --- levels ---------------------------------------------------------------------------------
 
 _EN_RANK = r"(?:level|grade|year|rank|tier|stage|band|version|class|dan|kyu|belt)"
-_EN_ORDINAL = r"(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|" \
-              r"first|second|third|fourth|fifth|[ivx]{1,4})"
+_EN_ORDINAL = (
+    r"(?:\d+(?:st|nd|rd|th)?|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"first|second|third|fourth|fifth|[ivx]{1,4})"
+)
 _EN_LEVEL = re.compile(
     rf"\b{_EN_RANK}\s+{_EN_ORDINAL}\b|\b{_EN_ORDINAL}[- ]{_EN_RANK}\b|\bv\d+(?:\.\d+)*\b"
     r"|\b[abc][12]\b|\bn[1-5]\b|\b(?:white|yellow|orange|green|blue|purple|brown|black|red)"
-    r"\s+belt\b", re.IGNORECASE)
+    r"\s+belt\b",
+    re.IGNORECASE,
+)
 _JA_LEVEL = re.compile(
     r"準?[0-9一二三四五六七八九十初]+(?:級|段|年生|年次|期生)|レベル\s*\d+|[A-Ca-c][12](?![0-9])"
-    r"|N[1-5](?![0-9])|[白黄緑青紫茶黒]帯")
+    r"|N[1-5](?![0-9])|[白黄緑青紫茶黒]帯"
+)
 
 
 def levels(text: str, lang: str) -> frozenset[str]:
@@ -103,16 +118,17 @@ def _replaced(old: frozenset[str], new: frozenset[str]) -> bool:
 _EN_TOKEN = re.compile(r"[^\W\d_](?:[^\W_]|['\-](?=[^\W_]))*|\d+(?:[.,:]\d+)*(?:st|nd|rd|th)?")
 _JA_KEPT = frozenset({Script.HAN, Script.KATAKANA, Script.LATIN})
 _KATAKANA = re.compile(r"^[\u30a0-\u30ffー]{2,}$")
-_NUMBER = re.compile(r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|"
-                     r"hundred|thousand|half|dozen)$|[一二三四五六七八九十百千万]")
+_NUMBER = re.compile(
+    r"\d|^(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|"
+    r"hundred|thousand|half|dozen)$|[一二三四五六七八九十百千万]"
+)
 
 
 def _tokens(text: str, lang: str) -> list[tuple[str, str]]:
     """(compared form, as written) of each content token."""
     norm = normalise(text).replace("\u2019", "'")
     if lang == "ja":  # the script runs of engine.lang: kanji, katakana, Latin (kana between)
-        return [(run.text.lower(), run.text) for run in script_runs(norm)
-                if run.script in _JA_KEPT]
+        return [(run.text.lower(), run.text) for run in script_runs(norm) if run.script in _JA_KEPT]
     out = []
     for t in _EN_TOKEN.findall(norm):
         bare = t.lower().removesuffix("'s")
@@ -126,9 +142,15 @@ def span_type(span: list[str], lang: str, starts_sentence: bool = False) -> str:
     """What kind of value a span of tokens (as written) is: "weekday", "level", "number",
     "name" (capitalised or Latin words, a katakana run) or "other"."""
     text, joined = " ".join(span), "".join(span)
-    probe = text if lang == "en" else (
-        f"（{joined}）" if len(joined) >= 2 and all(c in _JA_DAY_CHARS for c in joined)
-        else joined)
+    probe = (
+        text
+        if lang == "en"
+        else (
+            f"（{joined}）"
+            if len(joined) >= 2 and all(c in _JA_DAY_CHARS for c in joined)
+            else joined
+        )
+    )
     if span and weekdays(probe, lang):
         return "weekday"
     if levels(text if lang == "en" else joined, lang):
@@ -152,13 +174,18 @@ def align_features(old_text: str, new_text: str, lang: str) -> list[float]:
     matcher = SequenceMatcher(None, a, b, autojunk=False)
     kept = sum(block.size for block in matcher.get_matching_blocks())
     share = kept / len(a) if a else 0.0
-    replaced = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-                if tag == "replace"]
-    extra = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-                if tag in ("insert", "delete"))
+    replaced = [
+        (i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "replace"
+    ]
+    extra = sum(
+        max(i2 - i1, j2 - j1)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag in ("insert", "delete")
+    )
     additive = re.search(lex.ADDITIVE[lang], normalise(new_text).lower())
-    one_span = (len(replaced) == 1 and extra <= _MAX_EXTRA and share >= _MIN_KEPT
-                and additive is None)
+    one_span = (
+        len(replaced) == 1 and extra <= _MAX_EXTRA and share >= _MIN_KEPT and additive is None
+    )
     typed = False
     if one_span:
         i1, i2, j1, j2 = replaced[0]
@@ -166,10 +193,14 @@ def align_features(old_text: str, new_text: str, lang: str) -> list[float]:
             one_span = False
         else:
             first_old = _first_word(old_text, lang)
-            kind_old = span_type([t[1] for t in old[i1:i2]], lang,
-                                 i1 == 0 and old[0][1] == first_old)
-            kind_new = span_type([t[1] for t in new[j1:j2]], lang,
-                                 j1 == 0 and new[0][1] == _first_word(new_text, lang))
+            kind_old = span_type(
+                [t[1] for t in old[i1:i2]], lang, i1 == 0 and old[0][1] == first_old
+            )
+            kind_new = span_type(
+                [t[1] for t in new[j1:j2]],
+                lang,
+                j1 == 0 and new[0][1] == _first_word(new_text, lang),
+            )
             typed = kind_old == kind_new != "other"
     return [
         share,

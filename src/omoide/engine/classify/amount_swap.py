@@ -52,13 +52,9 @@ AMOUNT_SWAP_FEATURES: tuple[str, ...] = ("amount_swapped",)
 
 _EN_TOKEN = re.compile(r"[$£€¥]?[a-z0-9][a-z0-9'&.,\-]*(?::\d+)*|:")
 # Left out of the alignment: articles, and the adverbs that put a statement in the present.
-_EN_DROP = word_set(
-    "a an the now currently still just only"
-)
+_EN_DROP = word_set("a an the now currently still just only")
 # A tail after the restated statement: a reason or a time, not a second thing.
-_EN_TAIL = word_set(
-    "since after because following from when as this at in on until thanks due"
-)
+_EN_TAIL = word_set("since after because following from when as this at in on until thanks due")
 _EN_MAX_SPAN = 4
 _EN_DIGITS = re.compile(r"^[$£€¥]?\d[\d,]*(?:\.\d+)?(?:st|nd|rd|th)?$")
 _EN_NUMBER_WORDS = word_set(
@@ -122,7 +118,6 @@ def _en_shape(span: list[str]) -> tuple[str, ...]:
 
 def _has_number(span: list[str]) -> bool:
     return any(_en_is_number(t) or any(_en_is_number(p) for p in t.split("-") if p) for t in span)
-
 
 
 def _en_swapped(old: str, new: str) -> bool:

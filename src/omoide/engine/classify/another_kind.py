@@ -24,8 +24,10 @@ from collections.abc import Callable, Iterable
 __all__ = ["en_compounds", "en_other_of_kind", "ja_head", "ja_other_of_kind", "other_of_kind"]
 
 _JA_NOUN = r"[\u3400-\u9fff々\u30a0-\u30ffーA-Za-z0-9]"
-_EN_PHRASE = re.compile(r"\b(?:a|an|the|his|her|their|my|our|your|its|any|one|another)\s+"
-                        r"([a-z]+)\s+([a-z]+)\b")
+_EN_PHRASE = re.compile(
+    r"\b(?:a|an|the|his|her|their|my|our|your|its|any|one|another)\s+"
+    r"([a-z]+)\s+([a-z]+)\b"
+)
 
 
 def ja_head(thing: str) -> tuple[str, str]:
@@ -43,11 +45,11 @@ def ja_other_of_kind(modifier: str, head: str, clause: str) -> bool:
     found = [m for m in re.finditer(re.escape(head), clause)]
     # the head named bare, or closing a run (普通免許 may be 車の免許 said another way), may be
     # the old one
-    return bool(found) and all(re.search(rf"{_JA_NOUN}の$", clause[:m.start()]) for m in found)
+    return bool(found) and all(re.search(rf"{_JA_NOUN}の$", clause[: m.start()]) for m in found)
 
 
 def en_compounds(text: str, unit: Callable[[str], Iterable[str]]) -> frozenset[str]:
-    """"modifier head" pairs of a noun phrase a determiner opens ("a driving licence", "any
+    """ "modifier head" pairs of a noun phrase a determiner opens ("a driving licence", "any
     red meat"), each word as its ``unit`` (a lemma; a stop word has none and makes no pair).
     A verb before its object ("tried sushi") is no modifier, so no determiner, no pair."""
     pairs = set()
@@ -58,8 +60,13 @@ def en_compounds(text: str, unit: Callable[[str], Iterable[str]]) -> frozenset[s
     return frozenset(pairs)
 
 
-def en_other_of_kind(shared: set[str], old_pairs: frozenset[str], new_pairs: frozenset[str],
-                     old_units: frozenset[str], new_units: frozenset[str]) -> set[str]:
+def en_other_of_kind(
+    shared: set[str],
+    old_pairs: frozenset[str],
+    new_pairs: frozenset[str],
+    old_units: frozenset[str],
+    new_units: frozenset[str],
+) -> set[str]:
     """The units of ``shared`` each memory names with a modifier of its own, the other's left
     out: heads of two different things of one kind."""
     out = set()
@@ -71,11 +78,17 @@ def en_other_of_kind(shared: set[str], old_pairs: frozenset[str], new_pairs: fro
     return out
 
 
-def other_of_kind(shared: set[str], old_span: frozenset[str], new_span: frozenset[str],
-                  old_units: frozenset[str], new_units: frozenset[str]) -> bool:
+def other_of_kind(
+    shared: set[str],
+    old_span: frozenset[str],
+    new_span: frozenset[str],
+    old_units: frozenset[str],
+    new_units: frozenset[str],
+) -> bool:
     """Whether the two memories name two things of one kind: English "modifier head" pairs in
     the spans (``en_compounds``), Japanese the old thing (英検の資格) and the new clause."""
     if any(" " in p for p in old_span):
         return bool(en_other_of_kind(shared, old_span, new_span, old_units, new_units))
-    return any(ja_other_of_kind(*ja_head(thing), clause)
-               for thing in old_span for clause in new_span)
+    return any(
+        ja_other_of_kind(*ja_head(thing), clause) for thing in old_span for clause in new_span
+    )

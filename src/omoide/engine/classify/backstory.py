@@ -42,19 +42,23 @@ __all__ = ["BACKSTORY_FEATURES", "backstory_features", "main_clause", "reason_pr
 
 BACKSTORY_FEATURES: tuple[str, ...] = ("reason_about_old", "date_about_old", "reason_presupposed")
 
-_MONTHS = (r"january|february|march|april|may|june|july|august|september|october|november"
-           r"|december|spring|summer|autumn|fall|winter")
+_MONTHS = (
+    r"january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|spring|summer|autumn|fall|winter"
+)
 # A reason clause runs from its conjunction to the end of the sentence or the next clause break.
 _EN_REASON = re.compile(
     r"\b(?:because(?: of)?|due to|thanks to|as a result of|so that|after (?:a|an|the|her|his"
     r"|their|my)\b|when (?!\w+ (?:is|are)\b)|since (?:a|an|the|her|his|their|my)\b"
-    r"|ever since)\b[^;.]*")
+    r"|ever since)\b[^;.]*"
+)
 _EN_DATE = re.compile(
     rf"\b(?:in|since|from|back in|as of)\s+(?:early |late |mid-?)?(?:(?:{_MONTHS})(?:\s+\d{{4}})?"
     rf"|\d{{4}})\b|\b(?:last|this) (?:year|month|week|{_MONTHS})\b"
     r"|\b(?:\w+|\d+) (?:years?|months?|weeks?|days?) ago\b"
     r"|\bfor (?:like |about |almost |nearly |over )?(?:\w+|\d+) (?:years?|months?|weeks?)"
-    r"(?: now)?\b|\b(?:a|one|two|\d+) (?:years?|months?) now\b")
+    r"(?: now)?\b|\b(?:a|one|two|\d+) (?:years?|months?) now\b"
+)
 _JA_CLEFT = re.compile(lex.JA_CLEFT)
 _JA_CAUSE = re.compile(lex.JA_CAUSE)
 _JA_REASON = re.compile(lex.JA_REASON_CLAUSE)
@@ -64,8 +68,10 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 # Words that put the new memory's fact in a new present or a first time: a change told, not
 # the old fact's backstory.
 _NEW_STATE = {
-    "en": re.compile(r"\bnow\b|\bfirst time\b|\bfor the first\b|\banymore\b|\bno longer\b"
-                     r"|\binstead\b|\bback to\b|\bagain\b"),
+    "en": re.compile(
+        r"\bnow\b|\bfirst time\b|\bfor the first\b|\banymore\b|\bno longer\b"
+        r"|\binstead\b|\bback to\b|\bagain\b"
+    ),
     "ja": re.compile(r"今は|今では|今度は|もう|初めて|初の|再び|また|代わりに|やめ|辞め"),
 }
 
@@ -74,7 +80,7 @@ def _reason_span(sentence: Sentence) -> tuple[int, int] | None:
     text = sentence.text
     if sentence.lang == "ja":
         m = _JA_CLEFT.search(text)
-        if m is not None and _JA_CAUSE.search(m.group(1) + text[m.end(1):]):
+        if m is not None and _JA_CAUSE.search(m.group(1) + text[m.end(1) :]):
             return m.start(1), len(text)
         m = _JA_REASON.search(text)
         return (m.start(), m.end()) if m else None
@@ -96,7 +102,7 @@ def _date_span(sentence: Sentence) -> tuple[int, int] | None:
 
 def main_clause(sentence: Sentence, span: tuple[int, int]) -> str:
     """The memory's text without the phrase at ``span``."""
-    return sentence.text[:span[0]] + " " + sentence.text[span[1]:]
+    return sentence.text[: span[0]] + " " + sentence.text[span[1] :]
 
 
 def _kept_share(old: Sentence, new: Sentence, main: str) -> float:
@@ -108,8 +114,9 @@ def _kept_share(old: Sentence, new: Sentence, main: str) -> float:
     if new.lang == "ja":
         return sum(u in main for u in topic) / len(topic)
     words = set(re.findall(r"[a-z]+", main))
-    return sum(found_in(u, new) and (u in words or any(w.startswith(u[:4]) for w in words))
-               for u in topic) / len(topic)
+    return sum(
+        found_in(u, new) and (u in words or any(w.startswith(u[:4]) for w in words)) for u in topic
+    ) / len(topic)
 
 
 def _told_as_change(old: Sentence, new: Sentence, main: str) -> bool:
@@ -118,11 +125,14 @@ def _told_as_change(old: Sentence, new: Sentence, main: str) -> bool:
     (the reason or time phrase itself may tell of an end: "because his knees ended his
     playing")."""
     clause = parse(main, new.lang)
-    return (bool(set(_NUMBER.findall(old.text)) - set(_NUMBER.findall(new.text)))
-            or bool(changed_units(old.quantities, new.quantities))
-            or old.negative != clause.negative
-            or cue(lex.STOPPED, clause) or cue(lex.ENDED, clause)
-            or _NEW_STATE[new.lang].search(main) is not None)
+    return (
+        bool(set(_NUMBER.findall(old.text)) - set(_NUMBER.findall(new.text)))
+        or bool(changed_units(old.quantities, new.quantities))
+        or old.negative != clause.negative
+        or cue(lex.STOPPED, clause)
+        or cue(lex.ENDED, clause)
+        or _NEW_STATE[new.lang].search(main) is not None
+    )
 
 
 def reason_presupposed(old: Sentence, new: Sentence) -> bool:
@@ -134,9 +144,8 @@ def reason_presupposed(old: Sentence, new: Sentence) -> bool:
     m = pattern.search(text)
     if m is None or pattern.search(old.text.rstrip()) is not None:
         return False
-    presupposed = text[:m.start()] if new.lang == "ja" else text
-    if re.search(lex.STOPPED[new.lang], presupposed) or re.search(lex.ENDED[new.lang],
-                                                                   presupposed):
+    presupposed = text[: m.start()] if new.lang == "ja" else text
+    if re.search(lex.STOPPED[new.lang], presupposed) or re.search(lex.ENDED[new.lang], presupposed):
         return False
     change = lex.CHANGE[new.lang]
     return not (re.search(change, presupposed) and not re.search(change, old.text))

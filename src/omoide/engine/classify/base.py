@@ -56,7 +56,12 @@ class Classifier(Protocol):
     """Both engines: one call judges the new memory against all its candidates."""
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False,
+        self,
+        new: str,
+        candidates: list[Candidate],
+        *,
+        lang: str = "auto",
+        note: bool = False,
         known: PassageVectors | None = None,
     ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order. ``note``: the new memory is a

@@ -149,9 +149,7 @@ def status_changed(old: Sentence, new: Sentence) -> Finding | None:
         before = _status(values[old.lang], old.text)
         after = _status(values[new.lang], new.text)
         if len(before) == 1 and len(after) == 1 and before != after:
-            return Finding(
-                Relation.CONTRADICTORY, 0.8, f"{slot} changed: {before[0]} → {after[0]}"
-            )
+            return Finding(Relation.CONTRADICTORY, 0.8, f"{slot} changed: {before[0]} → {after[0]}")
     return None
 
 

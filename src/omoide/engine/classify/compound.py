@@ -30,13 +30,17 @@ __all__ = ["Compound", "remainder", "sentence_count", "split_compound", "stateme
 
 _EN_SUBJECT = re.compile(
     r"^(?P<subject>(?:the\s+)?user(?:'s\s+[a-z]+(?:-in-law)?)?|i|my\s+[a-z]+|she|he|"
-    r"[A-Z][a-z]+(?:'s\s+[a-z]+)?)\s+", re.IGNORECASE)
+    r"[A-Z][a-z]+(?:'s\s+[a-z]+)?)\s+",
+    re.IGNORECASE,
+)
 # A second clause: "and"/", and"/", " followed by a verb in the present or past.
 _EN_CLAUSE = re.compile(
     r"(?:,\s*and|\s+and|,|;)\s+(?=(?:also\s+)?(?:is|are|was|has|have|had|does|works|lives|"
-    r"[a-z]+(?:es|ed)|[a-z]{3,}[^s\W]s)\b)")
+    r"[a-z]+(?:es|ed)|[a-z]{3,}[^s\W]s)\b)"
+)
 _EN_WITH = re.compile(
-    r"\s+(?=with\s+(?:(?:her|his|their|my|a|an|two|three|four|\d)\b|[A-Z][a-z]+'s\s))")
+    r"\s+(?=with\s+(?:(?:her|his|their|my|a|an|two|three|four|\d)\b|[A-Z][a-z]+'s\s))"
+)
 _JA_SUBJECT = re.compile(r"^(?P<subject>[^、。はが]{1,16}?(?:は|が))")
 # 「住んでいて、」「していて」「学生で、」: a te-form that ends one fact and begins another (not
 # the progressive's own いて: 働いている, 働いています, 働いており are one verb).
@@ -45,11 +49,14 @@ _JA_FINAL = (("いて", "いる"), ("で", "だ"))
 # Capitalised words that begin a sentence without being its subject.
 _EN_NOT_SUBJECT = word_set(
     "this that these those it its it's there here what when where why how if but and so "
-    "not let last next just also still then now today yesterday some many all every")
+    "not let last next just also still then now today yesterday some many all every"
+)
 # A sentence that begins by pointing back ("It …", "Their love …", 「それは…」) stays with the
 # sentence before it: alone it would not say what it is about.
-_EN_BACK = word_set("it it's its this that these those they they're their them there he he's "
-                    "his him she she's her such even also")
+_EN_BACK = word_set(
+    "it it's its this that these those they they're their them there he he's "
+    "his him she she's her such even also"
+)
 _JA_BACK = re.compile(r"^(?:それ|これ|あれ|そこ|ここ|その|この|あの|そう|彼|彼女|でも|また|なので)")
 _PAIRS = {"(": ")", "（": "）", "[": "]", "「": "」", "『": "』", "“": "”", '"': '"'}
 _SUFFIX = re.compile(r"\s*(?:\([^()]*\)|（[^（）]*）)\s*$")
@@ -87,15 +94,14 @@ def split_compound(text: str, lang: str = "auto") -> Compound | None:
     parts = tuple(_restore(x, spans) for x in found.parts)
     if any(_too_short(part, lang) for part in parts):
         return None  # a one-word part is a list item or a phrase, not a fact
-    return Compound(lang, _restore(found.subject, spans), found.head, parts, found.adjunct,
-                    suffix)
+    return Compound(lang, _restore(found.subject, spans), found.head, parts, found.adjunct, suffix)
 
 
 def _split_en(text: str) -> Compound | None:
     match = _EN_SUBJECT.match(text)
     if match is None or _not_a_subject(match.group("subject")):
         return None
-    body = text[match.end():]
+    body = text[match.end() :]
     clauses = [c.strip() for c in _EN_CLAUSE.split(body) if c.strip()]
     parts, adjunct = [], []
     for clause in clauses:
@@ -112,7 +118,7 @@ def _split_ja(text: str) -> Compound | None:
     match = _JA_SUBJECT.match(text)
     if match is None:
         return None
-    body = text[match.end():]
+    body = text[match.end() :]
     parts = [p.strip("、 ") for p in _JA_SEAM.split(body) if p.strip("、 ")]
     if len(parts) < 2:
         return None
@@ -132,7 +138,7 @@ def _join_back_references(sentences: list[str], lang: str) -> list[str]:
         aside = _LEADING_MASKS.match(sentence)
         if joined and aside and aside.end() < len(sentence):  # "(… photo) Next sentence."
             joined[-1] = f"{joined[-1]} {aside.group(0).strip()}"
-            sentence = sentence[aside.end():]
+            sentence = sentence[aside.end() :]
         if joined and _points_back(sentence, lang):
             joined[-1] = f"{joined[-1]}{'' if lang == 'ja' else ' '}{sentence}"
         else:
@@ -163,8 +169,9 @@ def statements(text: str, lang: str = "auto") -> tuple[str, ...]:
     if compound is None or not compound.sentences:
         return (text,)
     joiner = "" if compound.lang == "ja" else " "
-    return tuple(f"{part}{joiner}{compound.suffix}" if compound.suffix else part
-                 for part in compound.parts)
+    return tuple(
+        f"{part}{joiner}{compound.suffix}" if compound.suffix else part for part in compound.parts
+    )
 
 
 def _read(text: str, lang: str) -> tuple[str, list[str], list[str], str]:
@@ -189,7 +196,7 @@ def _split_suffix(text: str) -> tuple[str, str]:
     match = _SUFFIX.search(text)
     if match is None or match.start() == 0:
         return text, ""
-    return text[:match.start()].rstrip(), match.group(0).strip()
+    return text[: match.start()].rstrip(), match.group(0).strip()
 
 
 def _protect(text: str) -> tuple[str, list[str]]:
@@ -206,7 +213,7 @@ def _protect(text: str) -> tuple[str, list[str]]:
             i += 1
             continue
         out.append(f"\ue000{len(spans)}\ue001")
-        spans.append(text[i:end + 1])
+        spans.append(text[i : end + 1])
         i = end + 1
     return "".join(out), spans
 
@@ -219,8 +226,9 @@ def _too_short(part: str, lang: str) -> bool:
     return len(part) < 3 if lang == "ja" else len(part.split()) < 2
 
 
-def remainder(old: str, new: str, *, lang: str = "auto",
-              part_similarities: list[float] | None = None) -> str | None:
+def remainder(
+    old: str, new: str, *, lang: str = "auto", part_similarities: list[float] | None = None
+) -> str | None:
     """The old memory rebuilt from the parts ``new`` leaves untouched, or None.
 
     ``part_similarities`` (cosine of each part with the new memory, in ``split_compound``
@@ -233,8 +241,7 @@ def remainder(old: str, new: str, *, lang: str = "auto",
     new_s = parse(new, compound.lang)
     # The subject's words, and words every sentence shares (the name a note is about), say
     # nothing about which part changed.
-    shared = frozenset(_shared_words(compound) | set(_topic_units(compound.subject,
-                                                                   compound.lang)))
+    shared = frozenset(_shared_words(compound) | set(_topic_units(compound.subject, compound.lang)))
     touched = [_touches(part, compound.lang, new_s, shared) for part in compound.parts]
     if not any(touched):
         if part_similarities is None or len(part_similarities) != len(compound.parts):
@@ -249,18 +256,27 @@ def remainder(old: str, new: str, *, lang: str = "auto",
 
 def _touches(part: str, lang: str, new, shared: frozenset[str] = frozenset()) -> bool:
     """The part shares a topic word with the new memory (``shared`` words aside)."""
-    return any(found_in(w, new) if lang == "en" else w in new.text
-               for w in _topic_units(part, lang) if w not in shared)
+    return any(
+        found_in(w, new) if lang == "en" else w in new.text
+        for w in _topic_units(part, lang)
+        if w not in shared
+    )
 
 
 def _topic_units(part: str, lang: str) -> list[str]:
     """English: the part's content lemmas; Japanese: its two-character kanji/kana/latin runs."""
     if lang == "en":
         words = [en_lemma(w) for w in re.findall(r"[a-z]+", part.lower())]
-        return [w for w in words if w not in FACT_TOPIC_STOPWORDS and len(w) > 2
-                and w not in ("with", "and")]
-    return [part[i:i + 2] for i in range(len(part) - 1)
-            if re.fullmatch(r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z]{2}", part[i:i + 2])]
+        return [
+            w
+            for w in words
+            if w not in FACT_TOPIC_STOPWORDS and len(w) > 2 and w not in ("with", "and")
+        ]
+    return [
+        part[i : i + 2]
+        for i in range(len(part) - 1)
+        if re.fullmatch(r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z]{2}", part[i : i + 2])
+    ]
 
 
 def _shared_words(compound: Compound) -> set[str]:

@@ -22,8 +22,10 @@ __all__ = ["abbreviated", "clipped", "lettered", "numbered", "spelt_out"]
 # no English word is written without a vowel).
 # Since the twenty-fourth round also with a digit among its capitals ("T1D", "2FA") and in the
 # plural ("PRs" for "pull requests").
-_ACRONYM = re.compile(r"\b(?:(?=[0-9]*[A-Z][0-9]*[A-Z])[A-Z0-9]{2,6}s?|"
-                      r"[b-df-hj-np-tv-xz]{2,5})\b")
+_ACRONYM = re.compile(
+    r"\b(?:(?=[0-9]*[A-Z][0-9]*[A-Z])[A-Z0-9]{2,6}s?|"
+    r"[b-df-hj-np-tv-xz]{2,5})\b"
+)
 _ACRONYM_SKIP = frozenset({"of", "the", "and", "for", "&", "de"})
 _WORDS = re.compile(r"[A-Za-z0-9][A-Za-z0-9']*")
 _CAPITALS = re.compile(r"[A-Z]{2,6}")
@@ -65,8 +67,8 @@ def abbreviated(first: str, second: str) -> str:
             continue
         plural = acronym.endswith("s") and acronym[:-1].isupper()
         span = _initials_run(second, acronym[:-1] if plural else acronym)
-        if span is not None and (not plural or second[:span[1]].endswith("s")):
-            second = second[:span[0]] + acronym + second[span[1]:]
+        if span is not None and (not plural or second[: span[1]].endswith("s")):
+            second = second[: span[0]] + acronym + second[span[1] :]
     return second
 
 
@@ -79,17 +81,55 @@ def numbered(first: str, second: str) -> str:
     """``second`` with "Word N" written "WN" where ``first`` writes the word's initial and the
     same number as one token ("Year 3" / "Y3", "under-11" / "U11"); another number stays."""
     for letter, number in dict.fromkeys(_NUMBERED.findall(first)):
-        second = re.sub(rf"\b{letter}[a-z]+[\s-]{number}\b", f"{letter}{number}", second,
-                        flags=re.IGNORECASE)
+        second = re.sub(
+            rf"\b{letter}[a-z]+[\s-]{number}\b", f"{letter}{number}", second, flags=re.IGNORECASE
+        )
     return second
 
 
 # What a word may end with after a shorter word and still be another word (nurse / nursery,
 # teach / teacher, paint / painting): never read as a clipping.
-_ENDINGS = frozenset({"s", "es", "ed", "d", "er", "ers", "ing", "ings", "ist", "ists", "ian",
-                      "ians", "or", "ors", "ery", "ry", "y", "ly", "al", "ment", "ments",
-                      "ness", "ity", "ies", "ation", "ations", "ive", "ful", "less", "ic",
-                      "ical", "able", "ship", "hood", "ie", "ee", "ees"})
+_ENDINGS = frozenset(
+    {
+        "s",
+        "es",
+        "ed",
+        "d",
+        "er",
+        "ers",
+        "ing",
+        "ings",
+        "ist",
+        "ists",
+        "ian",
+        "ians",
+        "or",
+        "ors",
+        "ery",
+        "ry",
+        "y",
+        "ly",
+        "al",
+        "ment",
+        "ments",
+        "ness",
+        "ity",
+        "ies",
+        "ation",
+        "ations",
+        "ive",
+        "ful",
+        "less",
+        "ic",
+        "ical",
+        "able",
+        "ship",
+        "hood",
+        "ie",
+        "ee",
+        "ees",
+    }
+)
 _WORD = re.compile(r"[A-Za-z]+\.?")
 
 
@@ -106,15 +146,19 @@ def clipped(first: str, second: str) -> str:
         stem = short.rstrip(".").lower()
         if (len(stem) < 4 and not (short.endswith(".") and len(stem) >= 2)) or stem in b_words:
             continue
-        neighbours = {w.rstrip(".").lower() for w in a[max(k - 1, 0):k] + a[k + 1:k + 2]}
+        neighbours = {w.rstrip(".").lower() for w in a[max(k - 1, 0) : k] + a[k + 1 : k + 2]}
         for j, word in enumerate(b_words):
-            rest = word[len(stem):]
-            if (word.startswith(stem) and len(rest) >= 4 and rest not in _ENDINGS
-                    and not any(w.startswith(rest) for w in a_words)
-                    and word not in a_words
-                    and neighbours & set(b_words[max(j - 1, 0):j] + b_words[j + 1:j + 2])):
+            rest = word[len(stem) :]
+            if (
+                word.startswith(stem)
+                and len(rest) >= 4
+                and rest not in _ENDINGS
+                and not any(w.startswith(rest) for w in a_words)
+                and word not in a_words
+                and neighbours & set(b_words[max(j - 1, 0) : j] + b_words[j + 1 : j + 2])
+            ):
                 m = b[j]
-                second = second[:m.start()] + short.rstrip(".") + second[m.start() + len(word):]
+                second = second[: m.start()] + short.rstrip(".") + second[m.start() + len(word) :]
                 return clipped(first, second)
     return second
 
@@ -123,8 +167,12 @@ def lettered(first: str, second: str) -> str:
     """``second`` with "X word" written "X-word" where ``first`` clips a word to its first
     letter X before the same word ("e-bike" / "electric bike")."""
     for letter, word in dict.fromkeys(_LETTERED.findall(first)):
-        second = re.sub(rf"\b{re.escape(letter)}[a-z]{{2,}}\s+({re.escape(word)})\b",
-                        f"{letter}-\\1", second, flags=re.IGNORECASE)
+        second = re.sub(
+            rf"\b{re.escape(letter)}[a-z]{{2,}}\s+({re.escape(word)})\b",
+            f"{letter}-\\1",
+            second,
+            flags=re.IGNORECASE,
+        )
     return second
 
 
@@ -132,11 +180,26 @@ def lettered(first: str, second: str) -> str:
 # digits ("1st", "2nd") where the other text writes the month or the ordinal in full ("October",
 # "first"): a short day name is read by ``dedup_en_forms``, a month only before a day or a year
 # (``dedup_en_dates``); "every Oct", "since Jan", "the 2nd Saturday" were left as changed words.
-_MONTH_CLIPS = {month: re.compile(rf"\b{month[:3]}{'(?:t)?' if month == 'September' else ''}"
-                                  r"\b(?:\.(?!\s*$))?(?![-'’])")  # a final stop ends the sentence
-                for month in MONTHS if len(month) > 3}
-_ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-                  "ninth", "tenth")
+_MONTH_CLIPS = {
+    month: re.compile(
+        rf"\b{month[:3]}{'(?:t)?' if month == 'September' else ''}"
+        r"\b(?:\.(?!\s*$))?(?![-'’])"
+    )  # a final stop ends the sentence
+    for month in MONTHS
+    if len(month) > 3
+}
+_ORDINAL_WORDS = (
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+)
 _ORDINAL_DIGITS = re.compile(r"\b(10|[1-9])(?:st|nd|rd|th)\b")
 
 

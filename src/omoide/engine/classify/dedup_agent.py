@@ -25,9 +25,12 @@ from omoide.engine.lang import is_japanese
 __all__ = ["agent_changed"]
 
 _SELF = {
-    "en": re.compile(r"(?<!\bon )(?<!\bof )\b(?:my|their|his|her|our|your) own\b"
-                     r"|(?<!\bby )(?<!\bfor )\b(?:myself|themselves|themself|himself|herself"
-                     r"|ourselves|yourself)\b", re.IGNORECASE),
+    "en": re.compile(
+        r"(?<!\bon )(?<!\bof )\b(?:my|their|his|her|our|your) own\b"
+        r"|(?<!\bby )(?<!\bfor )\b(?:myself|themselves|themself|himself|herself"
+        r"|ourselves|yourself)\b",
+        re.IGNORECASE,
+    ),
     "ja": re.compile(r"自費|自腹|自己負担|自分で(?:払|支払|負担|出し|出す|出して)"),
 }
 _WORD = re.compile(r"[a-z']+")

@@ -25,13 +25,16 @@ __all__ = ["bound_turned"]
 
 _UPPER = frozenset({"max", "under"})
 _LOWER = frozenset({"min", "over"})
-_NUMBER = re.compile(r"[0-9０-９]|[一二三四五六七八九十百千万]|\b(?:one|two|three|four|five|six|"
-                     r"seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
-                     r"thousand|an? (?:hour|day|week|month|year))\b", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"[0-9０-９]|[一二三四五六七八九十百千万]|\b(?:one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
+    r"thousand|an? (?:hour|day|week|month|year))\b",
+    re.IGNORECASE,
+)
 
 
 def _direction(text: str) -> str | None:
-    """"upper" or "lower" when ``text`` holds a number and bounds of one direction only."""
+    """ "upper" or "lower" when ``text`` holds a number and bounds of one direction only."""
     if not _NUMBER.search(text):
         return None
     found = set(bound_markers(text, "ja" if is_japanese(text) else "en"))

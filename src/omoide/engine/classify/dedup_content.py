@@ -52,8 +52,9 @@ def _grammar(run: str) -> bool:
     """Whether a hiragana run splits whole into :data:`_JA_GRAMMAR` pieces."""
     ok = [True] + [False] * len(run)
     for end in range(1, len(run) + 1):
-        ok[end] = any(ok[start] and run[start:end] in _JA_GRAMMAR
-                      for start in range(max(0, end - 5), end))
+        ok[end] = any(
+            ok[start] and run[start:end] in _JA_GRAMMAR for start in range(max(0, end - 5), end)
+        )
     return ok[len(run)]
 
 
@@ -63,8 +64,7 @@ def _ja_tokens(part: str) -> tuple[int, int]:
     for block in part.split():
         block = _JA_PUNCTUATION.sub("", block)
         total += len(block)
-        grammar = sum(len(m.group()) for m in _HIRAGANA_RUN.finditer(block)
-                      if _grammar(m.group()))
+        grammar = sum(len(m.group()) for m in _HIRAGANA_RUN.finditer(block) if _grammar(m.group()))
         content += len(block) - grammar
     return content, total
 

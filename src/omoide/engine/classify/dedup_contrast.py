@@ -35,6 +35,8 @@ __all__ = ["contrast_swapped", "swapped_words"]
 # Japanese content: kanji, katakana (with the long-vowel mark), Latin letters and digits; a
 # run of hiragana alone is grammar (いる / ます, に / で).
 _JA_CONTENT = re.compile(r"[\u4e00-\u9fff\u3005\u30a1-\u30fa\u30fcA-Za-z0-9]")
+
+
 # English function words: the fact-topic stop words and the forms of "be", "have" and "do"
 # they leave out ("has a fixed rate" / "is on a variable rate" swap one content word).
 def _forms(text: str) -> frozenset[str]:
@@ -43,12 +45,14 @@ def _forms(text: str) -> frozenset[str]:
 
 # How many or how often ("most days" / "every day", "usually" / "always") is read as content:
 # the stop words hold it, and a set below contrasts it.
-_EN_QUANTIFIERS = (_forms("every each all always daily"),
-                   _forms("most mostly usually generally often typically"),
-                   _forms("some sometimes occasionally rarely seldom"))
-_EN_FUNCTION = (FACT_TOPIC_STOPWORDS
-                | _forms("is are was were am been being has had having does did doing")
-                ) - frozenset().union(*_EN_QUANTIFIERS)
+_EN_QUANTIFIERS = (
+    _forms("every each all always daily"),
+    _forms("most mostly usually generally often typically"),
+    _forms("some sometimes occasionally rarely seldom"),
+)
+_EN_FUNCTION = (
+    FACT_TOPIC_STOPWORDS | _forms("is are was were am been being has had having does did doing")
+) - frozenset().union(*_EN_QUANTIFIERS)
 _EN_MAX_WORDS = 3  # "on most days" / "every single day"; more is a rewording
 _JA_MAX_CHARS = 4  # a word: 重度 / 軽, 流暢 / 少; more is a rewording
 
@@ -59,8 +63,7 @@ def _content(tokens: list[str], japanese: bool) -> list[str]:
     return [t for t in tokens if t not in _EN_FUNCTION and not t.isdigit()]
 
 
-def swapped_words(x: list[str], y: list[str], japanese: bool
-                  ) -> tuple[list[str], list[str]] | None:
+def swapped_words(x: list[str], y: list[str], japanese: bool) -> tuple[list[str], list[str]] | None:
     """The one place where the token lists ``x`` and ``y`` (English words or Japanese
     characters) swap content words (at most two words, or four characters, a side), as
     (removed tokens, added tokens), when they differ elsewhere only in function words
@@ -73,8 +76,14 @@ def swapped_words(x: list[str], y: list[str], japanese: bool
         if not old and not new:
             continue  # grammar or function words only
         limit = _JA_MAX_CHARS if japanese else _EN_MAX_WORDS
-        if (swap is not None or not old or not new or old == new or len(old) > limit
-                or len(new) > limit):
+        if (
+            swap is not None
+            or not old
+            or not new
+            or old == new
+            or len(old) > limit
+            or len(new) > limit
+        ):
             return None  # content added or removed, reworded, or swapped in two places
         swap = (x[i1:i2], y[j1:j2])
     return swap
@@ -84,23 +93,38 @@ def swapped_words(x: list[str], y: list[str], japanese: bool
 # of another class of the same set say different facts. English: whole words (inflected forms
 # listed); Japanese: a stem the swapped run holds (kanji, or a kana word of its own).
 _EN_SETS: tuple[tuple[frozenset[str], ...], ...] = (
-    (_forms("learn learns learning learned learnt studies studying"),
-     _forms("teach teaches teaching taught")),
+    (
+        _forms("learn learns learning learned learnt studies studying"),
+        _forms("teach teaches teaching taught"),
+    ),
     (_forms("buy buys buying bought"), _forms("sell sells selling sold")),
     (_forms("lend lends lending lent"), _forms("borrow borrows borrowing borrowed")),
     (_forms("win wins winning won"), _forms("lose loses losing lost")),
-    (_forms("gain gains gaining gained increase increases increased rise rises rose risen"),
-     _forms("lose loses losing lost decrease decreases decreased fall falls fell fallen "
-            "drop drops dropped")),
-    (_forms("own owns owned owning bought"), _forms("rent rents rented renting lease leases "
-                                                    "leased leasing")),
-    (_forms("love loves loved like likes liked enjoy enjoys enjoyed"),
-     _forms("hate hates hated dislike dislikes disliked")),
-    (_forms("mild mildly slight slightly"), _forms("moderate moderately"),
-     _forms("severe severely serious seriously")),
-    (_forms("beginner beginners novice basic elementary"),
-     _forms("intermediate conversational"),
-     _forms("advanced experienced expert fluent fluently proficient")),
+    (
+        _forms("gain gains gaining gained increase increases increased rise rises rose risen"),
+        _forms(
+            "lose loses losing lost decrease decreases decreased fall falls fell fallen "
+            "drop drops dropped"
+        ),
+    ),
+    (
+        _forms("own owns owned owning bought"),
+        _forms("rent rents rented renting lease leases leased leasing"),
+    ),
+    (
+        _forms("love loves loved like likes liked enjoy enjoys enjoyed"),
+        _forms("hate hates hated dislike dislikes disliked"),
+    ),
+    (
+        _forms("mild mildly slight slightly"),
+        _forms("moderate moderately"),
+        _forms("severe severely serious seriously"),
+    ),
+    (
+        _forms("beginner beginners novice basic elementary"),
+        _forms("intermediate conversational"),
+        _forms("advanced experienced expert fluent fluently proficient"),
+    ),
     (_forms("fixed"), _forms("variable")),
     (_forms("vegetarian"), _forms("vegan")),
     (_forms("early earlier"), _forms("late later")),
@@ -125,8 +149,16 @@ _JA_SETS: tuple[tuple[tuple[str, ...], ...], ...] = (
 # A rank said on one side of a role only: "a pharmacist" / "a pharmacy technician", "a chef"
 # / "a sous-chef", "a teacher" / "a teaching assistant" name another job. A word opening
 # with one holds it ("an apprenticeship" / "an apprentice", "assistants").
-_EN_RANKS = ("assistant", "technician", "trainee", "apprentice", "intern", "junior", "deputy",
-             "sous")
+_EN_RANKS = (
+    "assistant",
+    "technician",
+    "trainee",
+    "apprentice",
+    "intern",
+    "junior",
+    "deputy",
+    "sous",
+)
 
 
 def _ranks(words: list[str]) -> set[str]:

@@ -78,7 +78,7 @@ _JA_RANK = re.compile(r"(副|準)([0-9]+級|[\u4e00-\u9fff]{1,3})")
 def _before(text: str, start: int, lang: str) -> str:
     """What stands before ``start``: the word (English) or the character (Japanese)."""
     if lang == "ja":
-        return text[start - 1:start]
+        return text[start - 1 : start]
     words = re.findall(r"[\w']+", text[:start])
     return words[-1].lower() if words else ""
 
@@ -96,8 +96,10 @@ def _ranked(text: str, lang: str) -> set[tuple[str, str, str]]:
     """(prefix, word, what stands before) of each ranked word; a Japanese kanji run also as its
     shorter heads (副会長職 ranks 会長 too)."""
     if lang == "en":
-        return {(m.group(1).lower(), m.group(2).lower(), _before(text, m.start(), lang))
-                for m in _EN_RANK.finditer(text)}
+        return {
+            (m.group(1).lower(), m.group(2).lower(), _before(text, m.start(), lang))
+            for m in _EN_RANK.finditer(text)
+        }
     out = set()
     for m in _JA_RANK.finditer(text):
         word, before = m.group(2), _before(text, m.start(), lang)
@@ -139,5 +141,8 @@ def degree_change(first: str, second: str) -> ValueChange | None:
     lang = _lang(first)
     if lang != _lang(second):
         return None
-    return (_frequency(first, second, lang) or _rank(first, second, lang)
-            or (_denied(first, second) if lang == "ja" else None))
+    return (
+        _frequency(first, second, lang)
+        or _rank(first, second, lang)
+        or (_denied(first, second) if lang == "ja" else None)
+    )

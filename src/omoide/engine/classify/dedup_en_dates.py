@@ -17,19 +17,33 @@ import re
 
 __all__ = ["MONTHS", "en_dates"]
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _MONTH = "|".join(MONTHS)
 _ISO = re.compile(r"(?<![\d/-])(\d{4})-(\d{2})-(\d{2})(?![\d/-])")
 _SLASHED = re.compile(r"(?<![\d/:.])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
 _SLASHED_NO_YEAR = re.compile(
-    r"\b(on|by|until|from|due|before|after)\s+(\d{1,2})/(\d{1,2})(?![\d/])", re.IGNORECASE)
+    r"\b(on|by|until|from|due|before|after)\s+(\d{1,2})/(\d{1,2})(?![\d/])", re.IGNORECASE
+)
 _ORDINAL_FIRST = re.compile(rf"\b(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)(?:\s+of)?\s+({_MONTH})\b")
 # (a day after the month only with an ordinal or before a year, a stop or a small word:
 # "September 2 years ago" is not a date)
 _MONTH_FIRST = re.compile(
     rf"\b({_MONTH})\s+(?:the\s+)?(\d{{1,2}})(?:(?:st|nd|rd|th)\b|(?=,?\s+\d{{4}}\b|\s*[,.;:!?)]"
-    rf"(?!\d)|\s*$|\s+(?:at|and|to|until|in|on|for|from|when|is|was)\b))(?:,?\s+(\d{{4}})\b)?")
+    rf"(?!\d)|\s*$|\s+(?:at|and|to|until|in|on|for|from|when|is|was)\b))(?:,?\s+(\d{{4}})\b)?"
+)
 
 
 def _date(day: int, month: int, year: str = "") -> str | None:
@@ -44,13 +58,19 @@ def _day_first(first: int, second: int, year: str = "") -> str | None:
 
 def en_dates(text: str) -> str:
     """``text`` with each calendar date written "D Month [YYYY]" (see the module docstring)."""
-    text = _ISO.sub(lambda m: _date(int(m.group(3)), int(m.group(2)), m.group(1))
-                    or m.group(), text)
-    text = _SLASHED.sub(lambda m: _day_first(int(m.group(1)), int(m.group(2)), m.group(3))
-                        or m.group(), text)
+    text = _ISO.sub(
+        lambda m: _date(int(m.group(3)), int(m.group(2)), m.group(1)) or m.group(), text
+    )
+    text = _SLASHED.sub(
+        lambda m: _day_first(int(m.group(1)), int(m.group(2)), m.group(3)) or m.group(), text
+    )
     text = _SLASHED_NO_YEAR.sub(
         lambda m: (lambda d: f"{m.group(1)} {d}" if d else m.group())(
-            _day_first(int(m.group(2)), int(m.group(3)))), text)
+            _day_first(int(m.group(2)), int(m.group(3)))
+        ),
+        text,
+    )
     text = _ORDINAL_FIRST.sub(r"\1 \2", text)
-    return _MONTH_FIRST.sub(lambda m: f"{m.group(2)} {m.group(1)}"
-                            + (f" {m.group(3)}" if m.group(3) else ""), text)
+    return _MONTH_FIRST.sub(
+        lambda m: f"{m.group(2)} {m.group(1)}" + (f" {m.group(3)}" if m.group(3) else ""), text
+    )

@@ -24,9 +24,18 @@ from omoide.engine.classify.dedup_en_dates import MONTHS, en_dates
 
 __all__ = ["en_forms"]
 
-_DAYS = {"mon": "Monday", "tue": "Tuesday", "tues": "Tuesday", "wed": "Wednesday",
-         "thu": "Thursday", "thur": "Thursday", "thurs": "Thursday", "fri": "Friday",
-         "sat": "Saturday", "sun": "Sunday"}
+_DAYS = {
+    "mon": "Monday",
+    "tue": "Tuesday",
+    "tues": "Tuesday",
+    "wed": "Wednesday",
+    "thu": "Thursday",
+    "thur": "Thursday",
+    "thurs": "Thursday",
+    "fri": "Friday",
+    "sat": "Saturday",
+    "sun": "Sunday",
+}
 # A capitalised short day name, not the first word ("Sat the exam") nor after "the" ("the Sun").
 _SHORT_DAY = re.compile(r"(?<!^)(?<!\bthe )\b(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?![-'’])")
 _QUARTER_TO = re.compile(r"\b(?:a )?quarter to (\d{1,2})\b", re.IGNORECASE)
@@ -37,54 +46,75 @@ _NOON = re.compile(r"\b(?:12 )?(?:noon|midday)\b", re.IGNORECASE)
 # / "30 minutes", "three-quarters of an hour" / 45 minutes, "for an hour" / "for 1 hour"
 # (twentieth round).
 _PART_OF_HOUR: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
         (r"\b(?:a |1 )?half (?:of )?a hour\b", "30 minutes"),
         (r"\b3[- ]quarters of a hour\b", "45 minutes"),
         (r"\b(?:a |1 )?quarter of a hour\b", "15 minutes"),
         (r"\ba hour and a half\b", "90 minutes"),
         (r"\bfor a hour\b", "for 1 hour"),
-    ))
+    )
+)
 # A month and year in digits: 03/2026 / March 2026 (a month from 1 to 12, a four-digit year).
 _MONTH_YEAR = re.compile(r"(?<![\d/])(0?[1-9]|1[0-2])/(\d{4})(?![\d/])")
 # "one" before a unit of time and a rate: "one day a week" / "1 day a week" ("one" is left a
 # word elsewhere: "one of the", "the one").
-_ONE_PER = re.compile(r"\bone (?=(?:day|night|evening|morning|afternoon|week|weekend|month|year|"
-                      r"hour|session|lesson|class|shift)s? (?:a|per|every|each)\b)", re.IGNORECASE)
+_ONE_PER = re.compile(
+    r"\bone (?=(?:day|night|evening|morning|afternoon|week|weekend|month|year|"
+    r"hour|session|lesson|class|shift)s? (?:a|per|every|each)\b)",
+    re.IGNORECASE,
+)
 # One meaning in common words: "can't stand" / "hates", "is based in" / "lives in", "family
 # doctor" / "general practitioner" / "GP", "each morning" / "every morning", sitting an exam /
 # taking it, "gets up" / "wakes up", "expires in" / "runs out in" / "is valid until",
 # "licence" / "license" (the noun's British and American spellings: defence, offence).
 _SAME: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
         (r"\b(I|we|they|you) can(?:'t|not| not) stand\b", r"\1 hate"),
         (r"\bcan(?:'t|not| not) stand\b", "hates"),
         (r"\b(is|are) based in\b", "lives in"),
         (r"\b(?:family doctor|general practitioner)\b", "GP"),
-        (r"\beach (day|week|month|quarter|year|morning|afternoon|evening|night|weekend)\b",
-         r"every \1"),
+        (
+            r"\beach (day|week|month|quarter|year|morning|afternoon|evening|night|weekend)\b",
+            r"every \1",
+        ),
         (r"\b(?:is|are) sitting\b(?=[\w' -]{0,40}\b(?:exam|exams|test)\b)", "is taking"),
         (r"\bsits\b(?=[\w' -]{0,40}\b(?:exam|exams|test)\b)", "takes"),
         (r"\b(?:expires|runs out|run out)(?: (?:in|on))?\b", "is valid until"),
         (r"\b(?:is|are) valid until\b", "is valid until"),
         (r"\b(licen|defen|offen|preten)ce(s)?\b", r"\1se\2"),
-        (r"\bgets up\b", "wakes up"), (r"\bget up\b", "wake up"), (r"\bgot up\b", "woke up"),
-        (r"\bmilligrams?\b", "mg"), (r"\bmillilit(?:re|er)s?\b", "ml"),
+        (r"\bgets up\b", "wakes up"),
+        (r"\bget up\b", "wake up"),
+        (r"\bgot up\b", "woke up"),
+        (r"\bmilligrams?\b", "mg"),
+        (r"\bmillilit(?:re|er)s?\b", "ml"),
         (r"\b(?:scared|frightened) of\b", "afraid of"),
-    ))
-_OVER_INSTALMENTS = re.compile(r"\bover(?= \d+ (?:\w+ )?(?:instalments|installments|payments)\b)",
-                               re.IGNORECASE)
+    )
+)
+_OVER_INSTALMENTS = re.compile(
+    r"\bover(?= \d+ (?:\w+ )?(?:instalments|installments|payments)\b)", re.IGNORECASE
+)
 
 
 # (twenty-fourth round) an age with or without "years old" ("is 12" / "is 12 years old"), and a
 # rate said with every, each or per, or as an adverb ("every day" / "a day" / "daily").
-_AGE = re.compile(r"\b(is|am|are|was|were|turned|turns|aged)\s+([0-9]{1,3})\s+years?\s+old\b",
-                  re.IGNORECASE)
-_EVERY = re.compile(r"(?<!\bof )\b(?:every|each|per)\s+(day|week|month|year)\b",
-                    re.IGNORECASE)  # not "the first Monday of every month"
-_PERIOD = {"daily": "a day", "weekly": "a week", "monthly": "a month", "yearly": "a year",
-           "annually": "a year"}
-_PERIODIC = re.compile(r"\b(daily|weekly|monthly|yearly|annually)\b(?=\s*(?:[.,;:!?)]|$))",
-                       re.IGNORECASE)
+_AGE = re.compile(
+    r"\b(is|am|are|was|were|turned|turns|aged)\s+([0-9]{1,3})\s+years?\s+old\b", re.IGNORECASE
+)
+_EVERY = re.compile(
+    r"(?<!\bof )\b(?:every|each|per)\s+(day|week|month|year)\b", re.IGNORECASE
+)  # not "the first Monday of every month"
+_PERIOD = {
+    "daily": "a day",
+    "weekly": "a week",
+    "monthly": "a month",
+    "yearly": "a year",
+    "annually": "a year",
+}
+_PERIODIC = re.compile(
+    r"\b(daily|weekly|monthly|yearly|annually)\b(?=\s*(?:[.,;:!?)]|$))", re.IGNORECASE
+)
 
 
 def _quarter_to(match: re.Match[str]) -> str:

@@ -27,44 +27,96 @@ from omoide.engine.classify.dedup_synonyms import en_synonyms
 __all__ = ["en_notation"]
 
 # A unit word after a number, and its symbol.
-_EN_UNITS = {"centimetres": "cm", "centimeters": "cm", "centimetre": "cm", "centimeter": "cm",
-             "millimetres": "mm", "millimeters": "mm", "kilometres": "km", "kilometers": "km",
-             "kilometre": "km", "kilometer": "km", "kilograms": "kg", "kilogram": "kg",
-             "kilos": "kg", "grams": "g", "metres": "m", "meters": "m", "miles": "mi",
-             "mile": "mi", "hectares": "ha", "hectare": "ha", "litres": "l", "liters": "l",
-             "percent": "%", "per cent": "%", "pounds": "lb", "ounces": "oz", "feet": "ft",
-             "inches": "in", "hours": "h", "hrs": "h", "minutes": "min", "mins": "min",
-             "degrees celsius": "°c", "degrees centigrade": "°c", "degrees fahrenheit": "°f"}
+_EN_UNITS = {
+    "centimetres": "cm",
+    "centimeters": "cm",
+    "centimetre": "cm",
+    "centimeter": "cm",
+    "millimetres": "mm",
+    "millimeters": "mm",
+    "kilometres": "km",
+    "kilometers": "km",
+    "kilometre": "km",
+    "kilometer": "km",
+    "kilograms": "kg",
+    "kilogram": "kg",
+    "kilos": "kg",
+    "grams": "g",
+    "metres": "m",
+    "meters": "m",
+    "miles": "mi",
+    "mile": "mi",
+    "hectares": "ha",
+    "hectare": "ha",
+    "litres": "l",
+    "liters": "l",
+    "percent": "%",
+    "per cent": "%",
+    "pounds": "lb",
+    "ounces": "oz",
+    "feet": "ft",
+    "inches": "in",
+    "hours": "h",
+    "hrs": "h",
+    "minutes": "min",
+    "mins": "min",
+    "degrees celsius": "°c",
+    "degrees centigrade": "°c",
+    "degrees fahrenheit": "°f",
+}
 # A unit after a number, as its word or its symbol, spaced one way ("68kg", "68 kilograms").
-_EN_UNIT = re.compile(r"(?<=[0-9])\s*(" + "|".join(sorted(
-    {*_EN_UNITS, *(u for u in _EN_UNITS.values() if u != "%")}, key=len, reverse=True))
-                      + r")\b", re.IGNORECASE)
+_EN_UNIT = re.compile(
+    r"(?<=[0-9])\s*("
+    + "|".join(
+        sorted({*_EN_UNITS, *(u for u in _EN_UNITS.values() if u != "%")}, key=len, reverse=True)
+    )
+    + r")\b",
+    re.IGNORECASE,
+)
 # English contractions and their full forms.
 _EN_CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
-        (r"\bcan't\b", "cannot"), (r"\bcan not\b", "cannot"), (r"\bwon't\b", "will not"),
-        (r"\bain't\b", "is not"), (r"\b(\w+)n't\b", r"\1 not"), (r"\b(i)'m\b", r"\1 am"),
-        (r"\b(\w+)'re\b", r"\1 are"), (r"\b(\w+)'d've\b", r"\1 would have"),
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
+        (r"\bcan't\b", "cannot"),
+        (r"\bcan not\b", "cannot"),
+        (r"\bwon't\b", "will not"),
+        (r"\bain't\b", "is not"),
+        (r"\b(\w+)n't\b", r"\1 not"),
+        (r"\b(i)'m\b", r"\1 am"),
+        (r"\b(\w+)'re\b", r"\1 are"),
+        (r"\b(\w+)'d've\b", r"\1 would have"),
         (r"\b(\w+)'ve\b", r"\1 have"),
-        (r"\b(\w+)'ll\b", r"\1 will"), (r"\bgonna\b", "going to"), (r"\bwanna\b", "want to"),
+        (r"\b(\w+)'ll\b", r"\1 will"),
+        (r"\bgonna\b", "going to"),
+        (r"\bwanna\b", "want to"),
         (r"\bgotta\b", "got to"),
-    ))
+    )
+)
 # The user spoken of in the third person or the first: one form.
-_EN_USER = ((re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
-            (re.compile(r"\b(?:the )?user is\b", re.IGNORECASE), "I am"),
-            (re.compile(r"\b(?:the )?user has\b", re.IGNORECASE), "I have"),
-            # (not in a compound: "user experience", "user-friendly", "username"; "the user
-            # needs" is a verb as often as not, read as one since the sixteenth round)
-            (re.compile(r"\b(?:the )?user\b(?![-'’]|\s+(?:experience|interface|research|"
-                        r"manual|guide|account|base|group|stor(?:y|ies)|testing|feedback|"
-                        r"data)\b)", re.IGNORECASE), "I"),
-            (re.compile(r"\bme\b", re.IGNORECASE), "I"))
+_EN_USER = (
+    (re.compile(r"\b(?:the )?user's\b", re.IGNORECASE), "my"),
+    (re.compile(r"\b(?:the )?user is\b", re.IGNORECASE), "I am"),
+    (re.compile(r"\b(?:the )?user has\b", re.IGNORECASE), "I have"),
+    # (not in a compound: "user experience", "user-friendly", "username"; "the user
+    # needs" is a verb as often as not, read as one since the sixteenth round)
+    (
+        re.compile(
+            r"\b(?:the )?user\b(?![-'’]|\s+(?:experience|interface|research|"
+            r"manual|guide|account|base|group|stor(?:y|ies)|testing|feedback|"
+            r"data)\b)",
+            re.IGNORECASE,
+        ),
+        "I",
+    ),
+    (re.compile(r"\bme\b", re.IGNORECASE), "I"),
+)
 # British and American spellings of one word: -ise / -ize, -our / -or, -tre / -ter, a doubled
 # l before a suffix (travelled / traveled), -ogue / -og, -yse / -yze, programme / program. Both
 # texts are rewritten alike, so a word that is no spelling variant ("exercise") only has to be
 # rewritten the same way in both.
 _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in (
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
         (r"\bpractis(e|es|ed|ing)\b", r"practic\1"),  # the verb and the noun, one spelling
         (r"\b([a-z]{3,})is(e|es|ed|ing|ation|ations|er|ers)\b", r"\1iz\2"),
         (r"\b([a-z]{3,})our([a-z]*)\b", r"\1or\2"),
@@ -73,16 +125,24 @@ _EN_SPELLINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b([a-z]{3,})ogue(s)?\b", r"\1og\2"),
         (r"\b([a-z]{3,})ys(e|es|ed|ing)\b", r"\1yz\2"),
         (r"\bprogramme(s)?\b", r"program\1"),
-    ))
+    )
+)
 # ae / oe before a consonant inside a lower-case word (names keep theirs: Michael, Phoebe):
 # foetal / fetal, anaemia / anemia, paediatric / pediatric, oestrogen / estrogen.
 _EN_DIGRAPH_WORD = re.compile(r"\b[a-z]{6,}\b")
 _EN_DIGRAPH = re.compile(r"(?:ae|oe)(?=[b-df-hj-np-tv-z][a-z])")
 # English abbreviations of a title before a name: "St. Louis" / "Saint Louis", "Mt. Fuji" /
 # "Mount Fuji".
-_EN_TITLES = tuple((re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
-                   for short, full in (("St", "Saint"), ("Mt", "Mount"), ("Ft", "Fort"),
-                                       ("Prof", "Professor"), ("Dr", "Doctor")))
+_EN_TITLES = tuple(
+    (re.compile(rf"\b{short}\.?(?= [A-Z])"), full)
+    for short, full in (
+        ("St", "Saint"),
+        ("Mt", "Mount"),
+        ("Ft", "Fort"),
+        ("Prof", "Professor"),
+        ("Dr", "Doctor"),
+    )
+)
 # Discourse fillers that frame a statement without changing it ("as it happens", "basically",
 # "just to note:") and words that only say it holds now ("currently", "at the moment", "these
 # days": a memory speaks of now). (eighteenth round: the same kind said as a clause: "for what
@@ -93,10 +153,13 @@ _EN_FILLERS = re.compile(
     r"|these days|as of now|right now|nowadays|for what it's worth|as a matter of fact"
     r"|as things (?:currently )?stand|just so it's (?:noted|on record)|worth noting(?=:)"
     r"|to be clear(?=,)|in short(?=,)|^note that|^reminder(?=:))\b\s*[,:;]?\s*",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # "said that he …" is "said he …": the complementiser after a reporting verb.
-_EN_SAID_THAT = re.compile(r"\b(said|says|mentioned|mentions|explained|added|thinks|believes)"
-                           r"\s+that\b(?=\s+(?:he|she|they|I|we|it|the|his|her|their|my)\b)")
+_EN_SAID_THAT = re.compile(
+    r"\b(said|says|mentioned|mentions|explained|added|thinks|believes)"
+    r"\s+that\b(?=\s+(?:he|she|they|I|we|it|the|his|her|their|my)\b)"
+)
 
 
 def _en_unit(unit: str) -> str:

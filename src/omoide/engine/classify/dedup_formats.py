@@ -16,20 +16,31 @@ import re
 
 from omoide.engine.classify.dedup_periods import en_periods, ja_periods
 
-__all__ = ["en_amounts", "en_said_times", "en_scaled", "en_words", "ja_dates", "ja_one_oclock",
-           "ja_rates"]
+__all__ = [
+    "en_amounts",
+    "en_said_times",
+    "en_scaled",
+    "en_words",
+    "ja_dates",
+    "ja_one_oclock",
+    "ja_rates",
+]
 
 # A number in thousands written with "k": "£42k" / "£42,000", "2.4k" / 2,400 (after a currency
 # sign, with a decimal part or before a currency word; "a 5k run" is a distance).
 _EN_THOUSANDS_K = re.compile(
     r"(?:(?<=[£$€¥₹])\s?(\d+(?:\.\d+)?)|(?<![\d.])(\d+\.\d+)|(?<![\d.])(\d+)(?=k\s+(?:dollars|pounds"
-    r"|euros|yen|rupees|quid|bucks)\b))k\b", re.IGNORECASE)
+    r"|euros|yen|rupees|quid|bucks)\b))k\b",
+    re.IGNORECASE,
+)
 # "7 and a half" is 7.5; "a year and a half" / "an hour and a half" is 1.5 of them; 1年半 /
 # 2時間半 is 1.5年 / 2.5時間 (5時半, a clock, is read below as 5時30分).
 _EN_AND_A_HALF = re.compile(r"\b(\d+)(\s+[a-z]+)?[\s-]+and[\s-]+a[\s-]+half\b", re.IGNORECASE)
 _EN_ONE_AND_A_HALF = re.compile(
     r"\ban?\s+(year|hour|day|week|month|mile|litre|liter|kilo|cup|kilometre|kilometer|metre"
-    r"|meter|minute|pound|kilogram|gallon|pint)\s+and\s+a\s+half\b", re.IGNORECASE)
+    r"|meter|minute|pound|kilogram|gallon|pint)\s+and\s+a\s+half\b",
+    re.IGNORECASE,
+)
 _JA_AND_A_HALF = re.compile(r"(\d+)(年|時間|か月|ヶ月|カ月|週間|日)半")
 # "second-hand" is "used", not a second of anything; "a fortnight" is two weeks; 午後一時 is
 # 13時 (一時 alone is also "for a while", left alone in ``_COUNTED``).
@@ -39,14 +50,23 @@ _JA_ONE_OCLOCK = re.compile(r"(午前|午後|朝|夜)一時")
 # A rate said with one period or with 毎: 1日に30分 / 毎日30分, 月に1度 / 毎月, 週一 / 毎週,
 # 1週間に4回 / 週に4回 (3月1日に, a date, is left alone).
 _JA_PER_ONE = re.compile(
-    r"(?<![月0-9〇一二三四五六七八九十])1(日|週間|か月|ヶ月|カ月|年)に?(?=[0-9])")
-_JA_PER_ONE_PERIOD = {"日": "毎日", "週間": "毎週", "か月": "毎月", "ヶ月": "毎月", "カ月": "毎月",
-                      "年": "毎年"}
+    r"(?<![月0-9〇一二三四五六七八九十])1(日|週間|か月|ヶ月|カ月|年)に?(?=[0-9])"
+)
+_JA_PER_ONE_PERIOD = {
+    "日": "毎日",
+    "週間": "毎週",
+    "か月": "毎月",
+    "ヶ月": "毎月",
+    "カ月": "毎月",
+    "年": "毎年",
+}
 # (thirty-first round) not after another kanji either: 正月に3人で, 先月に5回 name a month
 _NOT_ONE_PERIOD = r"(?<![毎0-9〇一二三四五六七八九十半かヶカケ間\u3005\u4e00-\u9fff])"
-_JA_ONCE_PER = re.compile(rf"{_NOT_ONE_PERIOD}([日週月年])(?:に|で)?(?:1|一)(?:度|回)(?![0-9])"
-                          rf"|{_NOT_ONE_PERIOD}([週月年])一(?=で|に|、|の|$)"
-                          r"|(?<=毎)([日週月年])(?:1|一)(?:度|回)(?![0-9])")
+_JA_ONCE_PER = re.compile(
+    rf"{_NOT_ONE_PERIOD}([日週月年])(?:に|で)?(?:1|一)(?:度|回)(?![0-9])"
+    rf"|{_NOT_ONE_PERIOD}([週月年])一(?=で|に|、|の|$)"
+    r"|(?<=毎)([日週月年])(?:1|一)(?:度|回)(?![0-9])"
+)
 
 # Dates in Japanese text written with digits and slashes or hyphens, as 年月日: 2027-08-31 /
 # 2027/8/31 = 2027年8月31日, 2025-06 = 2025年6月, 10/20 = 10月20日; a range with 〜 as から …
@@ -61,24 +81,45 @@ _JA_MD = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})(?![\d/.-])")
 _EN_TIME_WORD = r"\b(at|by|until|till|around|about|before|after|from)\s+"
 _EN_HALF_HOUR = re.compile(
     _EN_TIME_WORD + r"half\s+(\d{1,2})\b(?![.:]?\d|\s*(?:%|(?:h|hours?|min|minutes?|km|kg|mi"
-    r"|miles?)\b))", re.IGNORECASE)
-_EN_TO_HOUR = re.compile(_EN_TIME_WORD.replace("|from", "") + r"(quarter|5|10|20|25)\s+to\s+"
-                         r"(\d{1,2}|midnight|noon)\b(?![.:]?\d)", re.IGNORECASE)
-_EN_ONCE_A = re.compile(r"\bonce\s+(?:a|per|every|each)\s+(day|week|month|year)\b",
-                        re.IGNORECASE)
+    r"|miles?)\b))",
+    re.IGNORECASE,
+)
+_EN_TO_HOUR = re.compile(
+    _EN_TIME_WORD.replace("|from", "") + r"(quarter|5|10|20|25)\s+to\s+"
+    r"(\d{1,2}|midnight|noon)\b(?![.:]?\d)",
+    re.IGNORECASE,
+)
+_EN_ONCE_A = re.compile(r"\bonce\s+(?:a|per|every|each)\s+(day|week|month|year)\b", re.IGNORECASE)
 _EN_ANNUALLY = re.compile(r"\b(?:annually|yearly)\b", re.IGNORECASE)
 _EN_EVERY_MONTHS = re.compile(r"\bevery\s+(2|3|4|6)\s+months\b", re.IGNORECASE)
 # A short month name after a word that introduces a time ("in Oct." / "in October").
-_EN_MONTH_AFTER = re.compile(r"\b(in|since|until|till|by|from|during|last|next|this|early|late)"
-                             r"\s+(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?")
-_MONTH_NAMES = {"Jan": "January", "Feb": "February", "Mar": "March", "Apr": "April",
-                "Jun": "June", "Jul": "July", "Aug": "August", "Sep": "September",
-                "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December"}
+_EN_MONTH_AFTER = re.compile(
+    r"\b(in|since|until|till|by|from|during|last|next|this|early|late)"
+    r"\s+(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?"
+)
+_MONTH_NAMES = {
+    "Jan": "January",
+    "Feb": "February",
+    "Mar": "March",
+    "Apr": "April",
+    "Jun": "June",
+    "Jul": "July",
+    "Aug": "August",
+    "Sep": "September",
+    "Sept": "September",
+    "Oct": "October",
+    "Nov": "November",
+    "Dec": "December",
+}
 # An amount in a smaller unit written in the larger one (after the unit words are symbols):
 # 1500 m / 1.5 km, 90 min / 1.5 h, 18 months / 1.5 years.
 _EN_SCALED = re.compile(r"\b(\d+)\s?(m|g|min|months)\b(?!\.\d)")
-_SCALE = {"m": (1000, "km", 100), "g": (1000, "kg", 100), "min": (60, "h", 30),
-          "months": (12, "years", 6)}
+_SCALE = {
+    "m": (1000, "km", 100),
+    "g": (1000, "kg", 100),
+    "min": (60, "h", 30),
+    "months": (12, "years", 6),
+}
 # Japanese rates (sixteenth round): 週に3回 is 毎週3回 as 週3回 is; 2年に1回 is 2年ごとに (1年に
 # 1回 毎年); 月額 is
 # 月 (月額1万円 / 月1万円).
@@ -91,8 +132,6 @@ _JA_RANGE = re.compile(r"([0-9時月日分]+)[〜~](翌?[0-9時月日分]+)(?!�
 def _thousands(match: re.Match[str]) -> str:
     value = float(next(g for g in match.groups() if g)) * 1000
     return f"{value:g}" if not value.is_integer() else str(int(value))
-
-
 
 
 def _to_hour(match: re.Match[str]) -> str:
@@ -141,7 +180,7 @@ def ja_one_oclock(text: str) -> str:
 
 
 def en_words(text: str) -> str:
-    """"second-hand" as "used", "a fortnight" as "2 weeks" (before the number words)."""
+    """ "second-hand" as "used", "a fortnight" as "2 weeks" (before the number words)."""
     text = _EN_SECOND_HAND.sub("used", text)
     return _EN_FORTNIGHT.sub("2 weeks", text)
 

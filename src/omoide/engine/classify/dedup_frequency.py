@@ -28,35 +28,78 @@ from omoide.engine.lang import is_japanese
 __all__ = ["frequency_changed"]
 
 _EN = {
-    "always": "always", "every time": "always", "whenever": "always", "without fail": "always",
-    "usually": "usually", "normally": "usually", "generally": "usually",
-    "often": "often", "frequently": "often",
-    "sometimes": "sometimes", "occasionally": "sometimes", "now and then": "sometimes",
-    "from time to time": "sometimes", "at times": "sometimes",
-    "rarely": "rarely", "seldom": "rarely", "hardly ever": "rarely",
-    "every day": "daily", "each day": "daily", "daily": "daily",
-    "every week": "weekly", "each week": "weekly", "weekly": "weekly",
-    "every month": "monthly", "each month": "monthly", "monthly": "monthly",
-    "every year": "yearly", "each year": "yearly", "yearly": "yearly", "annually": "yearly",
-    "every other": "alternate", "alternate": "alternate", "fortnightly": "alternate",
-    "biweekly": "alternate", "most days": "most", "for the first time": "first",
+    "always": "always",
+    "every time": "always",
+    "whenever": "always",
+    "without fail": "always",
+    "usually": "usually",
+    "normally": "usually",
+    "generally": "usually",
+    "often": "often",
+    "frequently": "often",
+    "sometimes": "sometimes",
+    "occasionally": "sometimes",
+    "now and then": "sometimes",
+    "from time to time": "sometimes",
+    "at times": "sometimes",
+    "rarely": "rarely",
+    "seldom": "rarely",
+    "hardly ever": "rarely",
+    "every day": "daily",
+    "each day": "daily",
+    "daily": "daily",
+    "every week": "weekly",
+    "each week": "weekly",
+    "weekly": "weekly",
+    "every month": "monthly",
+    "each month": "monthly",
+    "monthly": "monthly",
+    "every year": "yearly",
+    "each year": "yearly",
+    "yearly": "yearly",
+    "annually": "yearly",
+    "every other": "alternate",
+    "alternate": "alternate",
+    "fortnightly": "alternate",
+    "biweekly": "alternate",
+    "most days": "most",
+    "for the first time": "first",
     "every weekend": "weekends",
 }
 _JA = {
-    "いつも": "always", "必ず": "always", "欠かさず": "always", "たびに": "always",
-    "時々": "sometimes", "ときどき": "sometimes", "たまに": "sometimes",
-    "こともある": "sometimes", "ことがある": "sometimes", "日もある": "sometimes",
-    "めったに": "rarely", "毎日": "daily", "毎朝": "daily", "毎晩": "daily", "毎夜": "daily",
-    "毎週": "weekly", "毎月": "monthly", "毎年": "yearly", "初めて": "first",
-    "隔週": "alternate", "隔日": "alternate", "隔月": "alternate",
+    "いつも": "always",
+    "必ず": "always",
+    "欠かさず": "always",
+    "たびに": "always",
+    "時々": "sometimes",
+    "ときどき": "sometimes",
+    "たまに": "sometimes",
+    "こともある": "sometimes",
+    "ことがある": "sometimes",
+    "日もある": "sometimes",
+    "めったに": "rarely",
+    "毎日": "daily",
+    "毎朝": "daily",
+    "毎晩": "daily",
+    "毎夜": "daily",
+    "毎週": "weekly",
+    "毎月": "monthly",
+    "毎年": "yearly",
+    "初めて": "first",
+    "隔週": "alternate",
+    "隔日": "alternate",
+    "隔月": "alternate",
 }
-_EN_WORDS = re.compile(r"\b(" + "|".join(sorted(_EN, key=len, reverse=True)) + r")\b",
-                       re.IGNORECASE)
+_EN_WORDS = re.compile(
+    r"\b(" + "|".join(sorted(_EN, key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
 # The notation writes "every week" and "weekly" as "a week" (a rate, not "for a week", "in a
 # week" or "a week ago").
-_EN_RATE = re.compile(r"(?<!\bfor )(?<!\bin )(?<!\bwithin )(?<!\bafter )(?<!\bthan )"
-                      r"\ba (day|week|month|year)\b(?! ago| later| off| before| after)",
-                      re.IGNORECASE)
+_EN_RATE = re.compile(
+    r"(?<!\bfor )(?<!\bin )(?<!\bwithin )(?<!\bafter )(?<!\bthan )"
+    r"\ba (day|week|month|year)\b(?! ago| later| off| before| after)",
+    re.IGNORECASE,
+)
 _RATE = {"day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"}
 _JA_WORDS = re.compile("|".join(sorted(_JA, key=len, reverse=True)))
 _NEVER = re.compile(r"\bnever\b|決して", re.IGNORECASE)
@@ -66,7 +109,8 @@ def _how_often(text: str, japanese: bool) -> frozenset[str]:
     if japanese:
         return frozenset(_JA[m.group()] for m in _JA_WORDS.finditer(text))
     return frozenset(_EN[m.group().lower()] for m in _EN_WORDS.finditer(text)) | frozenset(
-        _RATE[m.group(1).lower()] for m in _EN_RATE.finditer(text))
+        _RATE[m.group(1).lower()] for m in _EN_RATE.finditer(text)
+    )
 
 
 def frequency_changed(first: str, second: str) -> bool:

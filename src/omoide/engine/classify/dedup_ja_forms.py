@@ -46,10 +46,12 @@ _ZERO_MINUTES = re.compile(r"(?<=[0-9])時0?0分")
 # A lone kanji digit after a katakana word, before a particle or the end of a clause
 # (ベスト八に, レベル三の; not after kanji: 尺八, 七五三), or before a katakana counter
 # (六フィート, 三コマ; not 三ノ宮).
-_LONE_DIGIT = re.compile(r"(?<=[\u30a1-\u30fa\u30fc])([二三四五六七八九])"
-                         r"(?=[でにのはをもと、。．.]|$)"
-                         rf"|(?<![{_KANJI_DIGITS}十百千万0-9])([{_KANJI_DIGITS}])"
-                         r"(?=[\u30a1-\u30fa\u30fc])(?!ノ)")
+_LONE_DIGIT = re.compile(
+    r"(?<=[\u30a1-\u30fa\u30fc])([二三四五六七八九])"
+    r"(?=[でにのはをもと、。．.]|$)"
+    rf"|(?<![{_KANJI_DIGITS}十百千万0-9])([{_KANJI_DIGITS}])"
+    r"(?=[\u30a1-\u30fa\u30fc])(?!ノ)"
+)
 # Every other day, week or month: 隔日 / 1日おき / 2日ごと, 隔週 / 1週間おき / 2週間ごと /
 # 2週おき is read as every two (2週おき is not every third, but it is said so).
 _ALTERNATE = (
@@ -59,16 +61,22 @@ _ALTERNATE = (
 )
 _ALTERNATE_WORD = re.compile(r"(隔[日週月])(?:で|に)(?![ぁ-ゖ])")
 # 上回る is 超える (the bound "over"); 以来 is から (since).
-_OVER = ((re.compile(r"上回(?:る|り)"), "超える"), (re.compile(r"上回った"), "超えた"),
-         (re.compile(r"上回って"), "超えて"), (re.compile(r"以来"), "から"))
+_OVER = (
+    (re.compile(r"上回(?:る|り)"), "超える"),
+    (re.compile(r"上回った"), "超えた"),
+    (re.compile(r"上回って"), "超えて"),
+    (re.compile(r"以来"), "から"),
+)
 # A count per one: 3万円ずつ / 3万円, 2個ずつ / 2個 (after a number and its counter).
 _EACH = re.compile(r"(?<=[0-9])([^\s0-9、。]{0,3}?)ずつ")
 # 度 after a period and a count is 回 (週に2度 / 週に2回, 毎週2度 / 毎週2回).
 _TIMES = re.compile(r"((?:[日週月年]に|毎[日週月年])[0-9]+)度")
 # A range said with a comma between two neighbouring numbers: 2、3回 / 2〜3回 (read as 2から3
 # まで by ``one_notation``).
-_COMMA_RANGE = re.compile(rf"(?<![0-9{_KANJI_DIGITS}十])([0-9]+|[二三四五六七八九])、([0-9]+)"
-                          r"(?=[回人日個本枚冊度年件軒]|時間|週間|か月|ヶ月)")
+_COMMA_RANGE = re.compile(
+    rf"(?<![0-9{_KANJI_DIGITS}十])([0-9]+|[二三四五六七八九])、([0-9]+)"
+    r"(?=[回人日個本枚冊度年件軒]|時間|週間|か月|ヶ月)"
+)
 # One person, in kana or in digits: ひとりで / 1人で, ひとり暮らし / 1人暮らし.
 _ALONE = re.compile(r"(?:ひとり|独り)(?!ひとり)")
 # Other forms of one value or time: ひとつ / 1つ, 土日 / 週末, 毎週末 / 週末ごとに / 週末に (a
@@ -77,25 +85,31 @@ _ALONE = re.compile(r"(?:ひとり|独り)(?!ひとり)")
 # 子どものころ, ご近所さん / 近所の人, 日に3杯 / 毎日3杯, スムージーのみ /
 # だけ, が怖い / が苦手 (twentieth round).
 _ONE_WAY: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
-    (re.compile(pattern), replacement) for pattern, replacement in (
-        (r"ひとつ", "1つ"), (r"土日", "週末"), (r"毎週末|週末ごとに?|週末になると", "週末に"),
-        (r"(?<=[週月年])([二三四五六七八九])(?=で|回|度)",
-         lambda m: str(_VALUE[m.group(1)])),
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"ひとつ", "1つ"),
+        (r"土日", "週末"),
+        (r"毎週末|週末ごとに?|週末になると", "週末に"),
+        (r"(?<=[週月年])([二三四五六七八九])(?=で|回|度)", lambda m: str(_VALUE[m.group(1)])),
         (r"(?<![0-9])この([0-9]{1,2}月)", r"今年の\1"),
-        (r"(?<![0-9])1(?:か|ヶ|カ|ケ)月(?:に|で)", "毎月"), (r"(?<![0-9])1週間(?:に|で)", "毎週"),
+        (r"(?<![0-9])1(?:か|ヶ|カ|ケ)月(?:に|で)", "毎月"),
+        (r"(?<![0-9])1週間(?:に|で)", "毎週"),
         (r"(?<=[0-9])(円|回|個|杯|本|人|時間|kg|g)まで", r"\1以内"),
         (r"(?:深夜)?(?:零|0)時|(?<![0-9])24時(?!間)", "0時"),
         (r"(?<=[0-9]時|[0-9]分)(?:から)?(?:始まる|開始|スタート)", "から"),
         (r"(?<![月火水木金土日])([月火水木金土日])・([月火水木金土日])(?![曜])", r"\1曜と\2曜"),
-        (r"(?:幼い|小さい)(?:ころ|頃)", "子どものころ"), (r"ご近所さん", "近所の人"),
+        (r"(?:幼い|小さい)(?:ころ|頃)", "子どものころ"),
+        (r"ご近所さん", "近所の人"),
         (r"(?<![0-9月毎今昨明翌前同当初])日に(?=[0-9])", "毎日"),
         (r"(?<=[\u4e00-\u9fff\u30a1-\u30fa\u30fc])のみ(?![込物会屋])", "だけ"),
         # the humble おります before a clause joins (働いておりまして / 働いていて), いたします
-        (r"([てで])おりまして", r"\1いて"), (r"(?<=[\u4e00-\u9fff])いた(?=し)", ""),
+        (r"([てで])おりまして", r"\1いて"),
+        (r"(?<=[\u4e00-\u9fff])いた(?=し)", ""),
         # a dislike said as a fear or a weakness (クモが怖い / 苦手, 朝が弱い / 苦手), read as
         # 苦手, the word the polarity reader knows: against 好き it is then a change
         (r"が(?:怖い|こわい|弱い)|を(?:怖|こわ)が(?:る|っている|ります|っています)", "が苦手"),
-    ))
+    )
+)
 # An evening hour after 毎晩 / 今晩 / 毎夜 / 今夜: 毎晩11時 is 23時 (a small hour stays: 毎晩1時).
 _EVENING = re.compile(r"(毎晩|今晩|毎夜|今夜)(?:の)?([0-9]{1,2})時")
 
@@ -129,4 +143,3 @@ def ja_forms(text: str) -> str:
     for pattern, replacement in _ONE_WAY:
         text = pattern.sub(replacement, text)
     return _EVENING.sub(_evening, text)
-

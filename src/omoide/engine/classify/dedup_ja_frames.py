@@ -36,5 +36,5 @@ def ja_frames(text: str) -> str:
     for pattern in (_CLAUSE, _BRACKETED):
         match = pattern.match(text)
         if match is not None and match.group(1) != "私":
-            return f"私の{match.group(2)}の{match.group(1)}は{text[match.end():]}"
+            return f"私の{match.group(2)}の{match.group(1)}は{text[match.end() :]}"
     return _FIRST.sub(r"私の\1の\2は", text)

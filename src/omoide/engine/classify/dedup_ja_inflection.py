@@ -27,15 +27,26 @@ _SEZU = re.compile(r"(?<![まはわ])せず(?:に)?(?=[^\u3040-\u309f]|$)")
 # ず after a verb's negative stem (a-row kana, an e-row or i-row kana of an ichidan verb, or a
 # kanji: 飲まず, 食べず, 眠れず, 見ず), before に, a comma or the end of a sentence. Not まず
 # (first) on its own, はず, わずか, 必ず (after kanji, but no stem: listed).
-_ZU = re.compile(r"(?<!必)(?<![^\u3040-\u309f\u4e00-\u9fff]ま)(?<!^ま)(?<![はわ])"
-                 r"(?<=[\u3040-\u309f\u4e00-\u9fff])ず(?:(に)|" + _CLAUSE_END + ")")
+_ZU = re.compile(
+    r"(?<!必)(?<![^\u3040-\u309f\u4e00-\u9fff]ま)(?<!^ま)(?<![はわ])"
+    r"(?<=[\u3040-\u309f\u4e00-\u9fff])ず(?:(に)|" + _CLAUSE_END + ")"
+)
 # The negative adjective's connective after kana (自信がなく、, 行けなくて): ないで.
 _NAKU = re.compile(r"(?<=[\u3040-\u309f])なく(?:て(?!も)|(?=[、，,]))")
 # A verb of ending in its bare continuative before a comma: its te-form (辞め、 / 辞めて、).
 _ENDED = re.compile(r"(やめ|辞め|止め)(?=[、，,])")
 # A polite connective: 言われまして / 言われて; a godan stem's i-row kana to its te-form.
-_TE = {"い": "って", "ち": "って", "り": "って", "み": "んで", "に": "んで", "び": "んで",
-       "き": "いて", "ぎ": "いで", "し": "して"}
+_TE = {
+    "い": "って",
+    "ち": "って",
+    "り": "って",
+    "み": "んで",
+    "に": "んで",
+    "び": "んで",
+    "き": "いて",
+    "ぎ": "いで",
+    "し": "して",
+}
 _E_ROW = "えけげせぜてでねへべぺめれ"
 _POLITE_TE = re.compile(rf"([{_E_ROW}\u4e00-\u9fff]|[いちりみにびきぎし])まして")
 
@@ -46,7 +57,7 @@ def _polite_te(match: re.Match[str]) -> str:
 
 
 def _zu(match: re.Match[str]) -> str:
-    after = match.string[match.end():match.end() + 1]
+    after = match.string[match.end() : match.end() + 1]
     return "ないで" if match.group(1) or after in ("、", "，", ",") else "ない"
 
 

@@ -60,13 +60,30 @@ from omoide.engine.classify.value_change import ChangeKind, ValueChange
 from omoide.engine.errors import ModelDataError
 from omoide.engine.lang import is_japanese
 
-__all__ = ["DEDUP_FEATURES", "DedupModel", "changed_parts", "dedup_features", "fit_logistic",
-           "notation_tokens"]
+__all__ = [
+    "DEDUP_FEATURES",
+    "DedupModel",
+    "changed_parts",
+    "dedup_features",
+    "fit_logistic",
+    "notation_tokens",
+]
 
 DEDUP_FEATURES: tuple[str, ...] = (
-    "cosine", "veto_value", "veto_word", "part_cosine", "one_sided", "changed_share",
-    "only_added", "only_removed", "blocks", "scope", "japanese", "notation_cosine",
-    "changed_content", "word_part_cosine",
+    "cosine",
+    "veto_value",
+    "veto_word",
+    "part_cosine",
+    "one_sided",
+    "changed_share",
+    "only_added",
+    "only_removed",
+    "blocks",
+    "scope",
+    "japanese",
+    "notation_cosine",
+    "changed_content",
+    "word_part_cosine",
 )
 _MAX_BLOCKS = 4
 
@@ -114,9 +131,15 @@ def _aligned(first: str, second: str) -> tuple[str, str, int]:
     return " ".join(removed), " ".join(added), blocks
 
 
-def dedup_features(first: str, second: str, *, cosine: float, part_cosine: float | None,
-                   change: ValueChange | None, notation_cosine: float | None = None
-                   ) -> np.ndarray:
+def dedup_features(
+    first: str,
+    second: str,
+    *,
+    cosine: float,
+    part_cosine: float | None,
+    change: ValueChange | None,
+    notation_cosine: float | None = None,
+) -> np.ndarray:
     """The DEDUP_FEATURES row of a pair: ``cosine`` of the two memories, ``part_cosine`` of
     their :func:`changed_parts` (None when one is empty), the veto's ``change`` and the
     ``notation_cosine`` of the two read in dedup's notation (None: the notation changed
@@ -137,8 +160,9 @@ def dedup_features(first: str, second: str, *, cosine: float, part_cosine: float
         "japanese": float(_japanese(first, second)),
         "notation_cosine": cosine if notation_cosine is None else notation_cosine,
         "changed_content": changed_content(removed, added, _japanese(first, second)),
-        "word_part_cosine": (0.0 if part_cosine is None or kind is None or kind in _VALUE_KINDS
-                             else part_cosine),
+        "word_part_cosine": (
+            0.0 if part_cosine is None or kind is None or kind in _VALUE_KINDS else part_cosine
+        ),
     }
     return np.array([row[name] for name in DEDUP_FEATURES], dtype=np.float64)
 
@@ -167,11 +191,17 @@ class DedupModel:
         notation (a statement is a duplicate of itself, whatever the weights learnt from pairs
         that differ)."""
         if not set(self.features) <= set(DEDUP_FEATURES):
-            raise ModelDataError(f"the dedup judge for {self.embedder!r} was trained on other "
-                             "features; retrain it with bench/train_dedup.py")
+            raise ModelDataError(
+                f"the dedup judge for {self.embedder!r} was trained on other "
+                "features; retrain it with bench/train_dedup.py"
+            )
         named = dict(zip(DEDUP_FEATURES, row, strict=True))
-        if (named["changed_share"] == 0 and not named["veto_value"] and not named["veto_word"]
-                and not named["scope"]):
+        if (
+            named["changed_share"] == 0
+            and not named["veto_value"]
+            and not named["veto_word"]
+            and not named["scope"]
+        ):
             return 1.0
         own = np.array([named[name] for name in self.features], dtype=np.float64)
         z = float(((own - self.mean) / self.scale) @ self.weights + self.bias)
@@ -183,27 +213,38 @@ class DedupModel:
         return bool(self.probability(row) > (self.floor_threshold if in_band else self.threshold))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"embedder": self.embedder, "part_embedder": self.part_embedder,
-                "features": list(self.features),
-                "mean": self.mean.tolist(), "scale": self.scale.tolist(),
-                "weights": self.weights.tolist(), "bias": self.bias,
-                "threshold": self.threshold, "floor_margin": self.floor_margin,
-                "floor_threshold": self.floor_threshold}
+        return {
+            "embedder": self.embedder,
+            "part_embedder": self.part_embedder,
+            "features": list(self.features),
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "weights": self.weights.tolist(),
+            "bias": self.bias,
+            "threshold": self.threshold,
+            "floor_margin": self.floor_margin,
+            "floor_threshold": self.floor_threshold,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DedupModel:
-        return cls(embedder=str(data["embedder"]), part_embedder=str(data["part_embedder"]),
-                   features=tuple(data["features"]),
-                   mean=np.asarray(data["mean"], dtype=np.float64),
-                   scale=np.asarray(data["scale"], dtype=np.float64),
-                   weights=np.asarray(data["weights"], dtype=np.float64),
-                   bias=float(data["bias"]), threshold=float(data["threshold"]),
-                   floor_margin=float(data.get("floor_margin", 0.0)),
-                   floor_threshold=float(data.get("floor_threshold", 1.0)))
+        return cls(
+            embedder=str(data["embedder"]),
+            part_embedder=str(data["part_embedder"]),
+            features=tuple(data["features"]),
+            mean=np.asarray(data["mean"], dtype=np.float64),
+            scale=np.asarray(data["scale"], dtype=np.float64),
+            weights=np.asarray(data["weights"], dtype=np.float64),
+            bias=float(data["bias"]),
+            threshold=float(data["threshold"]),
+            floor_margin=float(data.get("floor_margin", 0.0)),
+            floor_threshold=float(data.get("floor_threshold", 1.0)),
+        )
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float, *, iterations: int = 100
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, l2: float, *, iterations: int = 100
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """L2-regularised logistic regression on standardised features, by Newton's method
     (deterministic): (mean, scale, weights, bias). The bias is not regularised."""
     x = np.asarray(x, dtype=np.float64)

@@ -31,18 +31,44 @@ _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 # Each katakana's consonant class ("" for a vowel; ン and ム both N: ランプ / "lamp").
 _KANA_CLASS = {
     **dict.fromkeys("アイウエオァィゥェォーッャュョヮ", ""),
-    **dict.fromkeys("カキクケコガギグゲゴ", "K"), **dict.fromkeys("サシスセソザズゼゾ", "S"),
-    **dict.fromkeys("ジ", "J"), **dict.fromkeys("タテトダデド", "T"),
-    **dict.fromkeys("チ", "C"), **dict.fromkeys("ツヅ", "S"), **dict.fromkeys("ヂ", "J"),
-    **dict.fromkeys("ナニヌネノンマミムメモ", "N"), **dict.fromkeys("ハヒヘホ", "H"),
-    **dict.fromkeys("フ", "F"), **dict.fromkeys("バビブベボヴパピプペポ", "P"),
-    **dict.fromkeys("ヤユヨワヰヱヲ", ""), **dict.fromkeys("ラリルレロ", "R"),
+    **dict.fromkeys("カキクケコガギグゲゴ", "K"),
+    **dict.fromkeys("サシスセソザズゼゾ", "S"),
+    **dict.fromkeys("ジ", "J"),
+    **dict.fromkeys("タテトダデド", "T"),
+    **dict.fromkeys("チ", "C"),
+    **dict.fromkeys("ツヅ", "S"),
+    **dict.fromkeys("ヂ", "J"),
+    **dict.fromkeys("ナニヌネノンマミムメモ", "N"),
+    **dict.fromkeys("ハヒヘホ", "H"),
+    **dict.fromkeys("フ", "F"),
+    **dict.fromkeys("バビブベボヴパピプペポ", "P"),
+    **dict.fromkeys("ヤユヨワヰヱヲ", ""),
+    **dict.fromkeys("ラリルレロ", "R"),
 }
 # English letters (after the digraphs below) to the same classes; vowels, w, y and h after a
 # consonant give nothing.
-_LATIN_CLASS = {**dict.fromkeys("aeiouwy", ""), "b": "P", "p": "P", "v": "P", "d": "T",
-                "t": "T", "f": "F", "g": "K", "k": "K", "q": "K", "c": "K", "j": "J", "l": "R",
-                "r": "R", "m": "N", "n": "N", "s": "S", "z": "S", "x": "KS", "h": "H"}
+_LATIN_CLASS = {
+    **dict.fromkeys("aeiouwy", ""),
+    "b": "P",
+    "p": "P",
+    "v": "P",
+    "d": "T",
+    "t": "T",
+    "f": "F",
+    "g": "K",
+    "k": "K",
+    "q": "K",
+    "c": "K",
+    "j": "J",
+    "l": "R",
+    "r": "R",
+    "m": "N",
+    "n": "N",
+    "s": "S",
+    "z": "S",
+    "x": "KS",
+    "h": "H",
+}
 _DIGRAPHS = (("ph", "f"), ("th", "s"), ("ck", "k"), ("sh", "s"), ("ch", "C"), ("gh", ""))
 
 
@@ -64,8 +90,11 @@ def _latin_skeletons(word: str) -> set[str]:
     out = set()
     for drop in product((False, True), repeat=min(len(optional), 3)):
         dropped = {i for i, d in zip(sorted(optional), drop, strict=False) if d}
-        classes = "".join("C" if ch == "C" else _LATIN_CLASS.get(ch, "?")
-                          for i, ch in enumerate(word) if i not in dropped)
+        classes = "".join(
+            "C" if ch == "C" else _LATIN_CLASS.get(ch, "?")
+            for i, ch in enumerate(word)
+            if i not in dropped
+        )
         out.add(re.sub(r"(.)\1+", r"\1", classes))
     return out
 
@@ -78,8 +107,11 @@ def _sound_alike(latin: str, katakana: str) -> bool:
 def transliterated(first: str, second: str) -> str:
     """``second`` with a katakana word written in ``first``'s Latin letters where ``first``
     holds that word in Latin letters and ``second`` does not."""
-    latin = [w for w in dict.fromkeys(_LATIN_WORD.findall(first))
-             if not re.search(rf"(?i)\b{w}\b", second)]
+    latin = [
+        w
+        for w in dict.fromkeys(_LATIN_WORD.findall(first))
+        if not re.search(rf"(?i)\b{w}\b", second)
+    ]
     for word in dict.fromkeys(_KATAKANA_RUN.findall(second)):
         if word in first:
             continue
@@ -91,9 +123,27 @@ def transliterated(first: str, second: str) -> str:
 
 _ACRONYM = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2,4}(?![A-Za-z0-9])")
 # A letter of an acronym to the consonant class of the syllable its word begins with.
-_LETTER_CLASS = {**dict.fromkeys("AEIOUYW", ""), "B": "P", "P": "P", "V": "P", "C": "K",
-                 "K": "K", "Q": "K", "G": "K", "D": "T", "T": "T", "F": "F", "H": "H",
-                 "J": "J", "L": "R", "R": "R", "M": "N", "N": "N", "S": "S", "Z": "S"}
+_LETTER_CLASS = {
+    **dict.fromkeys("AEIOUYW", ""),
+    "B": "P",
+    "P": "P",
+    "V": "P",
+    "C": "K",
+    "K": "K",
+    "Q": "K",
+    "G": "K",
+    "D": "T",
+    "T": "T",
+    "F": "F",
+    "H": "H",
+    "J": "J",
+    "L": "R",
+    "R": "R",
+    "M": "N",
+    "N": "N",
+    "S": "S",
+    "Z": "S",
+}
 _NOT_ONSET = frozenset("ァィゥェォッャュョヮーン")
 
 

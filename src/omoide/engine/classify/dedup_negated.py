@@ -27,9 +27,12 @@ _PAIRS: dict[str, tuple[tuple[str, str, str], ...]] = {
         (r"\b(?:is|are|was|were) closed\b", _EN_AUX + r"open\b", "is closed"),
         (r"\b(?:am|is|are|was|were) (?:single|unmarried)\b", _EN_AUX + r"married\b", "is single"),
         (r"\bnon-?smoker\b", _EN_AUX + r"smoke\b", "non-smoker"),
-        (r"\b(?:sober|teetotal|tee-total)\b",
-         _EN_AUX + r"drink(?: alcohol)?\b|\b(?:has|have|had) not (?:had a drink|had alcohol"
-         r"|had any alcohol|drunk alcohol|had a drop)\b", "sober"),
+        (
+            r"\b(?:sober|teetotal|tee-total)\b",
+            _EN_AUX + r"drink(?: alcohol)?\b|\b(?:has|have|had) not (?:had a drink|had alcohol"
+            r"|had any alcohol|drunk alcohol|had a drop)\b",
+            "sober",
+        ),
         (r"\bintolerant\b|\bintolerance\b", r"\bcannot tolerate\b", "intolerant"),
         (r"\bdisagree(?:s|d)?\b", _EN_AUX + r"agree\b", "disagrees"),
         (r"\bforg(?:ets|ot|otten)\b", _EN_AUX + r"remember\b|\bcannot remember\b", "forgets"),
@@ -47,8 +50,12 @@ _PAIRS: dict[str, tuple[tuple[str, str, str], ...]] = {
         (r"ダメ|だめ|無理", r"食べられない|飲めない", "ダメ"),
     ),
 }
-_COMPILED = {lang: tuple((re.compile(p, re.IGNORECASE), re.compile(n, re.IGNORECASE), form)
-                         for p, n, form in pairs) for lang, pairs in _PAIRS.items()}
+_COMPILED = {
+    lang: tuple(
+        (re.compile(p, re.IGNORECASE), re.compile(n, re.IGNORECASE), form) for p, n, form in pairs
+    )
+    for lang, pairs in _PAIRS.items()
+}
 
 
 def negated_otherwise(first: str, second: str, lang: str) -> tuple[str, str]:
@@ -58,8 +65,12 @@ def negated_otherwise(first: str, second: str, lang: str) -> tuple[str, str]:
     for positive, negated, form in _COMPILED[lang]:
         for i, j in ((0, 1), (1, 0)):
             one, other = texts[i], texts[j]
-            if (positive.search(one) and negated.search(other)
-                    and not positive.search(other) and not negated.search(one)):
+            if (
+                positive.search(one)
+                and negated.search(other)
+                and not positive.search(other)
+                and not negated.search(one)
+            ):
                 texts[i], texts[j] = positive.sub(form, one), negated.sub(form, other)
                 break
     return texts[0], texts[1]

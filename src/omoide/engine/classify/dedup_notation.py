@@ -164,10 +164,15 @@ def _respelled(first: str, second: str, reading: Reading | None) -> str:
             out.append(second[j1:j2])
             continue
         same = any(
-            _same_word(first[i1:i2], second[j1:j2],
-                       (first[i1 - before:i2 + after], second[j1 - before:j2 + after]), reading)
+            _same_word(
+                first[i1:i2],
+                second[j1:j2],
+                (first[i1 - before : i2 + after], second[j1 - before : j2 + after]),
+                reading,
+            )
             for before in range(min(_CONTEXT, i1, j1) + 1)
-            for after in range(min(_CONTEXT, len(first) - i2, len(second) - j2) + 1))
+            for after in range(min(_CONTEXT, len(first) - i2, len(second) - j2) + 1)
+        )
         out.append(first[i1:i2] if same else second[j1:j2])
     return "".join(out)
 
@@ -185,10 +190,12 @@ def _particle_block(first: str, second: str, block: tuple[bool, int, int, int, i
     differs, i1, i2, j1, j2 = block
     if not differs:
         return False
-    after_a, after_b = first[i2:i2 + 1], second[j2:j2 + 1]
+    after_a, after_b = first[i2 : i2 + 1], second[j2 : j2 + 1]
     options = ((first[i1:i2], second[j1:j2]), (first[i1:i2] + after_a, second[j1:j2] + after_b))
-    return any(x != y and x in _PARTICLES and y in _PARTICLES and (k == 0 or after_a == after_b)
-               for k, (x, y) in enumerate(options))
+    return any(
+        x != y and x in _PARTICLES and y in _PARTICLES and (k == 0 or after_a == after_b)
+        for k, (x, y) in enumerate(options)
+    )
 
 
 def _same_particles(first: str, second: str) -> str:
@@ -210,21 +217,25 @@ _KILO = re.compile(r"([0-9]+)キロ")
 
 def _kilo(first: str, second: str) -> str:
     """``second`` with "Nキロ" written as ``first`` writes N kilometres or kilograms."""
+
     def one(match: re.Match[str]) -> str:
         unit = re.search(rf"(?<![0-9]){match.group(1)}\s?(km|kg)", first)
         return f"{match.group(1)}{unit.group(1)}" if unit else match.group()
+
     return _KILO.sub(one, second)
 
 
 def _joined(first: str, second: str) -> str:
     """``second`` with each hyphenated word written as ``first`` writes it, joined or spaced
     ("e-commerce" / "ecommerce", "colour-blind" / "colour blind")."""
+
     def one(match: re.Match[str]) -> str:
         x, y = match.group(1), match.group(2)
         for form in (x + y, f"{x} {y}"):
             if re.search(rf"\b{re.escape(form)}\b", first, re.IGNORECASE):
                 return form
         return match.group()
+
     return _HYPHENATED.sub(one, second)
 
 

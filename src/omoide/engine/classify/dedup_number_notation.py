@@ -37,9 +37,11 @@ _HAS_DIGIT = re.compile(r"[0-9〇零一二三四五六七八九]")
 # A lone kanji digit before a counter, as a digit (二年生 / 2年生, 三匹 / 3匹, 一斤 / 1斤): the
 # counters the classifier's reader lists and those it does not, in one list (dedup's notation
 # reads it too). After another numeral it is part of a number (二十三), read above.
-_COUNTERS = (r"年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|ヶ月|か月|カ月|"
-             r"月|時間|階|斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ|リットル|キロ|"
-             r"メートル|グラム")
+_COUNTERS = (
+    r"年生|年|匹|人|回|歳|個|本|枚|冊|台|杯|度|件|軒|頭|羽|着|足|日|週|ヶ月|か月|カ月|"
+    r"月|時間|階|斤|段|級|錠|缶|箱|袋|膳|粒|周|勝|敗|食|センチ|ミリ|リットル|キロ|"
+    r"メートル|グラム"
+)
 _NOT_AFTER_NUMERAL = r"(?<![〇零一二三四五六七八九十百千万億0-9])"
 # 時 counts hours after every digit but 一 (一時 is also "for a while", 一時的).
 _COUNTED = re.compile(rf"{_NOT_AFTER_NUMERAL}([一二三四五六七八九])(?=分|(?<!一)時|{_COUNTERS})")
@@ -47,8 +49,10 @@ _COUNTED = re.compile(rf"{_NOT_AFTER_NUMERAL}([一二三四五六七八九])(?=�
 _TEN = re.compile(rf"{_NOT_AFTER_NUMERAL}十(?![〇一二三四五六七八九])(?=時|{_COUNTERS})")
 # "Not a single one" is a negation said with emphasis, not a count: 一人もいない is いない,
 # 一度も行ったことがない is 行ったことがない, "not once visited" is "never visited".
-_JA_NOT_ONE = re.compile(r"(?:一|1)(?:人|度|回|つ|個|匹|冊|本|枚|台|軒)も"
-                         r"(?=[^。、]*?(?:ない|ません|なかった|ず))")
+_JA_NOT_ONE = re.compile(
+    r"(?:一|1)(?:人|度|回|つ|個|匹|冊|本|枚|台|軒)も"
+    r"(?=[^。、]*?(?:ない|ません|なかった|ず))"
+)
 _EN_NOT_ONCE = re.compile(r"\bnot\s+(?:once|even\s+once|one\s+single\s+time)\b", re.IGNORECASE)
 _EN_NOT_A_SINGLE = re.compile(r"\bnot\s+(?:a\s+single|one\s+single)\b", re.IGNORECASE)
 # English number words as digits, read by the one reader the veto's numbers use
@@ -65,14 +69,15 @@ _EN_EVERY_SECOND = re.compile(r"\b(every)\s+second\b", re.IGNORECASE)
 # "3x a day" is "3 times a day"; "the 8.15 train" / "at 8.15" is a clock time (8:15); a short
 # month name before a year names the month ("Aug 2022" / "August 2022").
 _EN_TIMES = re.compile(r"\b(\d+)\s?x(?= (?:a|an|per|every|each)\b)", re.IGNORECASE)
-_EN_DOTTED_CLOCK = re.compile(r"\b(at|the|from|until|till) (\d{1,2})\.([0-5]\d)\b",
-                              re.IGNORECASE)
+_EN_DOTTED_CLOCK = re.compile(r"\b(at|the|from|until|till) (\d{1,2})\.([0-5]\d)\b", re.IGNORECASE)
 _EN_MONTH_YEAR = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?= \d{4}\b)")
 # A clock time with its half of the day, as the 24-hour clock ("9:45 pm" / "21:45", "6 a.m."
 # / "six in the morning" / "6"); 午後3時 / 15時, 朝6時 / 6時.
 _EN_CLOCK = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s+)?(a\.?m\.?|p\.?m\.?|in\s+the\s+morning"
-    r"|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night)(?![a-z])", re.IGNORECASE)
+    r"|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night)(?![a-z])",
+    re.IGNORECASE,
+)
 _EN_HALF_PAST = re.compile(r"\b(half|quarter)\s+past\s+(\d{1,2})\b", re.IGNORECASE)
 # (毎朝 / 翌朝 7時 keep their 朝: every or next morning, then the hour)
 _JA_CLOCK_HALF = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時")
@@ -80,8 +85,10 @@ _EVENING = frozenset({"pm", "intheafternoon", "intheevening", "atnight", "午後
 # (thirty-first round) a half of the day said once before a range covers both ends
 # (午後1時から5時まで / 13時から17時まで): said again before the second hour when that hour is
 # later.
-_JA_CLOCK_RANGE = re.compile(r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時"
-                             r"((?:\d{1,2}分)?(?:から|〜|~))(\d{1,2})(?=時)")
+_JA_CLOCK_RANGE = re.compile(
+    r"(午前|午後|(?<![毎今明翌昨深])(?:朝|夜|夕方))(\d{1,2})時"
+    r"((?:\d{1,2}分)?(?:から|〜|~))(\d{1,2})(?=時)"
+)
 
 
 def _ja_range(match: re.Match[str]) -> str:
@@ -103,12 +110,17 @@ def _en_numbers(text: str) -> str:
     """English number words as digits (see ``_LEFT_ALONE``)."""
     out, last = [], 0
     for run in en_number_runs(text, every_ordinal=True):
-        words = text[run.start:run.end].lower()
+        words = text[run.start : run.end].lower()
         if (run.words == 1 and words in _LEFT_ALONE) or not float(run.value).is_integer():
             continue
         value = int(run.value)
-        written = (f"{value}{_suffix(value)}" if run.ordinal
-                   else f"{value} times" if words in _TIMES_WORDS else str(value))
+        written = (
+            f"{value}{_suffix(value)}"
+            if run.ordinal
+            else f"{value} times"
+            if words in _TIMES_WORDS
+            else str(value)
+        )
         start = run.start
         article = _ARTICLE_BEFORE.search(text, 0, start)
         if article and _EN_SCALE_START.match(words) and article.start() >= last:
@@ -139,9 +151,20 @@ def _en_clock(match: re.Match[str]) -> str:
 _AFTER_NEXT = re.compile(r"再来([週月年])")
 # "14 Feb" names a month as "February 14" does; "a decade" is ten years.
 _EN_SHORT_MONTH = re.compile(r"(?<=\d)\s+(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?")
-_EN_MONTH_NAMES = {"Jan": "January", "Feb": "February", "Mar": "March", "Apr": "April",
-                   "Jun": "June", "Jul": "July", "Aug": "August", "Sep": "September",
-                   "Sept": "September", "Oct": "October", "Nov": "November", "Dec": "December"}
+_EN_MONTH_NAMES = {
+    "Jan": "January",
+    "Feb": "February",
+    "Mar": "March",
+    "Apr": "April",
+    "Jun": "June",
+    "Jul": "July",
+    "Aug": "August",
+    "Sep": "September",
+    "Sept": "September",
+    "Oct": "October",
+    "Nov": "November",
+    "Dec": "December",
+}
 _EN_DECADE = re.compile(r"\ba\s+decade\b", re.IGNORECASE)
 # "an aisle seat" / "a window seat": the article follows the next word's sound, not a value.
 _EN_AN = re.compile(r"\b([Aa])n\b")
@@ -163,7 +186,10 @@ _ERA_START = {"令和": 2018, "平成": 1988, "昭和": 1925}
 # 月8万円, 週3回, 年2回: a period before a number is a rate, as 毎月 / 毎週 / 毎年 say it.
 # (翌年3月, 昨年 / 去年10月, 前年: a year named, not a rate)
 _RATE = re.compile(
-    r"(?<![毎今先来再翌昨去前本同0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])")
+    r"(?<![毎今先来再翌昨去前本同0-9〇一二三四五六七八九十百千万\u3005])([週月年])(?=[0-9])"
+)
+
+
 def _western_year(match: re.Match[str]) -> str:
     year = 1 if match.group(2) == "元" else int(match.group(2))
     return f"{_ERA_START[match.group(1)] + year}年"
@@ -176,6 +202,7 @@ def one_notation(text: str) -> str:
     "14 February", "a decade" as "10 years", "an" as "a", "no more than" as "at most", and a
     clock in Japanese text as 時 and 分, English number words from two to ninety-nine as
     digits."""
+
     def whole(match: re.Match[str]) -> str:
         if not _HAS_DIGIT.search(match.group()):
             return match.group()
@@ -211,8 +238,7 @@ def one_notation(text: str) -> str:
         text = ja_dates(text)
         text = _JA_CLOCK.sub(r"\1時\2分", text)
         text = _JA_CLOCK_RANGE.sub(_ja_range, text)
-        text = _JA_CLOCK_HALF.sub(
-            lambda m: f"{_hour(int(m.group(2)), m.group(1))}時", text)
+        text = _JA_CLOCK_HALF.sub(lambda m: f"{_hour(int(m.group(2)), m.group(1))}時", text)
     text = _ON_THE_HOUR.sub("", text)
     text = _HALF_PAST.sub(r"\1時30分", text)
     text = _ERA.sub(_western_year, text)

@@ -36,9 +36,32 @@ __all__ = ["swapped_parts"]
 _MAX_MIDDLE = 80  # tokens left once the common start and end are set aside
 _EN_COORDINATORS = frozenset({"and", "or", "&", "plus", "nor"})
 _EN_COPULA = frozenset({"is", "are", "was", "were", "am", "be", "been"})
-_EN_PREPOSITIONS = frozenset({
-    "on", "in", "at", "with", "for", "from", "to", "by", "before", "after", "during", "since",
-    "until", "near", "into", "onto", "about", "around", "over", "under", "without", "every"})
+_EN_PREPOSITIONS = frozenset(
+    {
+        "on",
+        "in",
+        "at",
+        "with",
+        "for",
+        "from",
+        "to",
+        "by",
+        "before",
+        "after",
+        "during",
+        "since",
+        "until",
+        "near",
+        "into",
+        "onto",
+        "about",
+        "around",
+        "over",
+        "under",
+        "without",
+        "every",
+    }
+)
 _EN_ARTICLES = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "your"})
 _RESPECTIVE_BETWEEN = 7  # "and a Windows PC for": the coordinator, the other holder, the word
 _JA_COORDINATORS = re.compile(r"[とや及]|または|又は")
@@ -55,8 +78,9 @@ _SHORT_JA_CONTRAST = 8
 # they wear nitrile gloves") or, in Japanese, hold the second clause's own holder with its
 # particle (弁護士が5人、事務員が3人: 事務員が; 普段は眼鏡だが、法廷ではコンタクト: 法廷では), so
 # each clause's value changed (round 22: three writers' sets). Longest words between.
-_EN_CLAUSE_WORDS = frozenset({"so", "but", "while", "whereas", "because", "though", "although",
-                              "yet"})
+_EN_CLAUSE_WORDS = frozenset(
+    {"so", "but", "while", "whereas", "because", "though", "although", "yet"}
+)
 _JA_HOLDER = re.compile(r"[\u4e00-\u9fff\u30a1-\u30fa\u30fc](?:では|には|が|は)")
 _ACROSS_CLAUSES = (10, 12)
 
@@ -64,8 +88,11 @@ _ACROSS_CLAUSES = (10, 12)
 def _free_order(part: list[str], between: list[str], other: list[str], sep: str) -> bool:
     """The two parts may trade places without changing what is said (module docstring)."""
     short = _SHORT_EN if sep else _SHORT_JA
-    if (max(len(part), len(other)) <= short[0] and not _coordinated(between, sep)
-            and _across_clauses(between, sep)):
+    if (
+        max(len(part), len(other)) <= short[0]
+        and not _coordinated(between, sep)
+        and _across_clauses(between, sep)
+    ):
         return False
     longest_between = short[1]
     if not sep and _JA_CONTRAST.search("".join(between)):
@@ -75,35 +102,41 @@ def _free_order(part: list[str], between: list[str], other: list[str], sep: str)
     if _coordinated(between, sep):
         return True
     if sep:
-        return (all(word in _EN_COPULA for word in between)
-                or (part[0] in _EN_PREPOSITIONS and other[0] in _EN_PREPOSITIONS))
-    return "".join(part).endswith(_JA_ROLE_PARTICLES) or "".join(other).endswith(
-        _JA_ROLE_PARTICLES)
+        return all(word in _EN_COPULA for word in between) or (
+            part[0] in _EN_PREPOSITIONS and other[0] in _EN_PREPOSITIONS
+        )
+    return "".join(part).endswith(_JA_ROLE_PARTICLES) or "".join(other).endswith(_JA_ROLE_PARTICLES)
 
 
 def _direction(before: list[str], between: list[str]) -> bool:
-    """"from A to B" / "from B to A", whatever the length of A and B ("from the site to the lab
+    """ "from A to B" / "from B to A", whatever the length of A and B ("from the site to the lab
     in town" and back): a direction turned round. The articles both parts open with may sit
     in the common start ("from the") and after "to"."""
     k = len(before) - 1
     while k >= 0 and before[k] in _EN_ARTICLES:
         k -= 1
-    return (k >= 0 and before[k] == "from" and bool(between) and between[0] == "to"
-            and all(word in _EN_ARTICLES for word in between[1:]))
+    return (
+        k >= 0
+        and before[k] == "from"
+        and bool(between)
+        and between[0] == "to"
+        and all(word in _EN_ARTICLES for word in between[1:])
+    )
 
 
 def _across_clauses(between: list[str], sep: str) -> bool:
     """The words between two short values join two clauses, each with its own value (see
     ``_EN_CLAUSE_WORDS``): "latex so they always wear nitrile", 人事務員が."""
     if sep:
-        return (len(between) <= _ACROSS_CLAUSES[0]
-                and any(word in _EN_CLAUSE_WORDS for word in between))
-    return (len(between) <= _ACROSS_CLAUSES[1]
-            and _JA_HOLDER.search("".join(between)) is not None)
+        return len(between) <= _ACROSS_CLAUSES[0] and any(
+            word in _EN_CLAUSE_WORDS for word in between
+        )
+    return len(between) <= _ACROSS_CLAUSES[1] and _JA_HOLDER.search("".join(between)) is not None
 
 
-def _respective(before: str, part: list[str], between: list[str], other: list[str],
-                sep: str) -> bool:
+def _respective(
+    before: str, part: list[str], between: list[str], other: list[str], sep: str
+) -> bool:
     """Two English values, each after the same preposition, traded between two coordinated
     holders: "a laptop for work and a PC for gaming" / "a laptop for gaming and a PC for
     work" (each holder has its own value: the assignment changed). The holders must differ
@@ -113,8 +146,9 @@ def _respective(before: str, part: list[str], between: list[str], other: list[st
     if max(len(part), len(other)) > _SHORT_EN[0] or len(between) > _RESPECTIVE_BETWEEN:
         return False
     holder = between[:-1]
-    return (any(word in _EN_COORDINATORS for word in holder)
-            and any(word not in _EN_COORDINATORS | _EN_ARTICLES | {before} for word in holder))
+    return any(word in _EN_COORDINATORS for word in holder) and any(
+        word not in _EN_COORDINATORS | _EN_ARTICLES | {before} for word in holder
+    )
 
 
 def _coordinated(between: list[str], sep: str) -> bool:
@@ -139,21 +173,22 @@ def swapped_parts(first: str, second: str) -> tuple[str, str, str] | None:
     end = 0
     while a[-1 - end] == b[-1 - end]:
         end += 1
-    mid_a, mid_b = a[start:len(a) - end], b[start:len(b) - end]
+    mid_a, mid_b = a[start : len(a) - end], b[start : len(b) - end]
     n = len(mid_a)
     if n > _MAX_MIDDLE or any(mid_a[k:] + mid_a[:k] == mid_b for k in range(1, n)):
         return None  # too long to read, or a phrase moved from one end to the other
     for x in range(1, n):
-        if mid_a[:x] != mid_b[n - x:]:
+        if mid_a[:x] != mid_b[n - x :]:
             continue
         for y in range(1, n - x + 1):
-            between = mid_a[x:n - y]
-            part, other = mid_a[:x], mid_a[n - y:]
-            traded = other == mid_b[:y] and between == mid_b[y:n - x] and part != other
+            between = mid_a[x : n - y]
+            part, other = mid_a[:x], mid_a[n - y :]
+            traded = other == mid_b[:y] and between == mid_b[y : n - x] and part != other
             if traded and sep and _direction(a[:start], between):
                 return sep.join(part), sep.join(between), sep.join(other)
-            if traded and (not _free_order(part, between, other, sep)
-                           or _respective(a[start - 1] if start else "", part, between, other,
-                                          sep)):
+            if traded and (
+                not _free_order(part, between, other, sep)
+                or _respective(a[start - 1] if start else "", part, between, other, sep)
+            ):
                 return sep.join(part), sep.join(between), sep.join(other)
     return None

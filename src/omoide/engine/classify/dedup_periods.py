@@ -38,8 +38,10 @@ _JA_TIMES = re.compile(r"(?<![0-9.])([12])度(?=目|の|も|しか|だけ|きり
 
 # A share in tenths (割) as a percentage (8割 / 八割 / 80%; 3割2分, a batting average, and 2割引,
 # a discount, are left alone); a decimal written with 〇 and a middle dot (〇・8% / 0.8%).
-_JA_TENTHS = re.compile(r"(?<![0-9.〇一二三四五六七八九十])([0-9]{1,2}|[一二三四五六七八九十])割"
-                        r"(?![0-9〇一二三四五六七八九]|引|増|安|高)")
+_JA_TENTHS = re.compile(
+    r"(?<![0-9.〇一二三四五六七八九十])([0-9]{1,2}|[一二三四五六七八九十])割"
+    r"(?![0-9〇一二三四五六七八九]|引|増|安|高)"
+)
 _KANJI_DIGIT = {c: i for i, c in enumerate("〇一二三四五六七八九")} | {"十": 10}
 # 半分 (a half) as the share it is, 50% (5割 / 半分 / 50%).
 _JA_HALF = re.compile(r"半分")
@@ -70,7 +72,8 @@ def ja_periods(text: str) -> str:
 _EN_POUND_ADJECTIVE = re.compile(r"\b([0-9]+(?:\.[0-9]+)?)-pounds?\b", re.IGNORECASE)
 _EN_POUNDS_PENCE = re.compile(
     r"(?:£\s?)?\b([0-9]+) pounds? (?:and )?([0-9]{1,2})(?: ?p| pence)?\b(?! ?(?:oz|ounces?)\b)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # A rate's abbreviations and slashes, as "a month", "a year", … ("£700 pcm", "£30k p.a.",
 # "£12/hr", "3/week").
 _EN_RATE_WORDS = re.compile(
@@ -79,24 +82,33 @@ _EN_RATE_WORDS = re.compile(
     r"|\s?(?:\bpw\b|\bp/w\b|/\s?(?:week|wk)\b)"
     r"|\s?(?:\bp/h\b|/\s?(?:hour|hr)\b)"
     r"|\s?(?:/\s?day\b|\bp/d\b)",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _EN_RATE_NAME = ("month", "year", "week", "hour", "day")
 # Half a year in words: "half-yearly", "twice-yearly", "biannually", "semi-annually", "every six
 # months" (as the notation reads it: "2 times a year"); "half a year" is "6 months".
 _EN_TWICE_YEARLY = re.compile(
     r"\b(?:half-?yearly|twice-yearly|bi-?annually|semi-?annually|every half(?:-| )year)\b",
-    re.IGNORECASE)
-_EN_HALF_YEAR = re.compile(r"\b(?:half a year|a half-year|half-year)\b(?![ -]?(?:old|ly))",
-                           re.IGNORECASE)
+    re.IGNORECASE,
+)
+_EN_HALF_YEAR = re.compile(
+    r"\b(?:half a year|a half-year|half-year)\b(?![ -]?(?:old|ly))", re.IGNORECASE
+)
 
 
 def _rate(match: re.Match[str]) -> str:
     words = match.group().strip().lower().lstrip("/").strip()
-    for name, cues in zip(_EN_RATE_NAME, (("pcm", "per calendar month", "month", "mo", "mth"),
-                                          ("p.a.", "per annum", "year", "yr", "annum"),
-                                          ("pw", "p/w", "week", "wk"),
-                                          ("p/h", "hour", "hr"),
-                                          ("day", "p/d")), strict=True):
+    for name, cues in zip(
+        _EN_RATE_NAME,
+        (
+            ("pcm", "per calendar month", "month", "mo", "mth"),
+            ("p.a.", "per annum", "year", "yr", "annum"),
+            ("pw", "p/w", "week", "wk"),
+            ("p/h", "hour", "hr"),
+            ("day", "p/d"),
+        ),
+        strict=True,
+    ):
         if words in cues:
             return f" a {name}"
     return match.group()
@@ -109,8 +121,9 @@ _EN_POINT = re.compile(r"\b([0-9]+) point ([0-9]+)\b", re.IGNORECASE)
 # is "every 4th weekend"; "half an hour" / "a half-hour" is "30 min".
 _EN_QUARTERLY = re.compile(r"\bquarterly\b", re.IGNORECASE)
 _EN_ONCE_EVERY = re.compile(r"\bonce (?=every\b)", re.IGNORECASE)
-_EN_ONE_IN = re.compile(r"\b(?:one|1) ([a-z]+) in ([0-9]+)\b(?! (?:the|a|my|our|their|his|her)\b)",
-                        re.IGNORECASE)
+_EN_ONE_IN = re.compile(
+    r"\b(?:one|1) ([a-z]+) in ([0-9]+)\b(?! (?:the|a|my|our|their|his|her)\b)", re.IGNORECASE
+)
 # A pay rate said as a multiple of the normal one: "time and a half" / "1.5 times", "double
 # time" / "2 times", "triple time" / "3 times".
 _EN_PAY_MULTIPLE = re.compile(r"\b(time and a half|double time|triple time)\b", re.IGNORECASE)
@@ -119,8 +132,9 @@ _EN_HALF_HOUR = re.compile(r"\b(?:half an hour|a half-hour|half-hour)\b", re.IGN
 # A length of time as a compound adjective, as the plain amount ("a 12-month contract" / "a
 # one-year contract" / "for 12 months"): the notation then writes 12 months as 1 years.
 _EN_ONE_UNIT = re.compile(r"\bone-(year|month|week|day|hour|minute)\b", re.IGNORECASE)
-_EN_UNIT_ADJECTIVE = re.compile(r"\b([0-9]+)-(year|month|week|day|hour|minute)s?\b(?!-)",
-                                re.IGNORECASE)
+_EN_UNIT_ADJECTIVE = re.compile(
+    r"\b([0-9]+)-(year|month|week|day|hour|minute)s?\b(?!-)", re.IGNORECASE
+)
 
 
 def _ordinal(value: int) -> str:

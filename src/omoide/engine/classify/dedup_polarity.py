@@ -66,7 +66,8 @@ _DENIED_ENDING = re.compile(r"[ぁ-ゖ]?(?:ない|なかった|なく|ません|
 # Any negation, grammatical or said with a word of its own: the other side must hold none.
 _ANY_NEGATION = re.compile(
     r"ない|なかった|なく|ません|ず|ぬ|無い|無し|やめ|辞め|止め|嫌|苦手|駄目|ダメ|断|控え|避け|"
-    r"抜い|禁")
+    r"抜い|禁"
+)
 # A verb's stem ends in kana or in one kanji (見る, 寝る, 食べる, 口にする).
 _STEM_END = re.compile(r"[ぁ-ゖ\u4e00-\u9fff]$")
 # The endings of an affirmed verb: the other side's differing part opens with one.
@@ -76,12 +77,14 @@ _VERB_ENDING = re.compile(r"[うくぐすつぬぶむるたてでれりっんい
 # / のに, or ではなく / じゃなく, or a clause in brackets.
 _CONTRAST = re.compile(
     r"(?:(?<=ない)|(?<=[ぬずるただす]))(?:けれども|けれど|けど|のに|が)|"
-    r"(?:では|じゃ)なく(?:て)?、?|[()（）]")
+    r"(?:では|じゃ)なく(?:て)?、?|[()（）]"
+)
 _PREDICATE = re.compile(r"[ぁ-ゖ]$|[\u4e00-\u9fff]$")
 # A favour done for the speaker (received): 〜てもらう, 〜ていただく, 〜てくれる, 〜てくださる,
 # after the verb's kanji stem (直|して|もらった).
 _RECEIVED = re.compile(
-    r"([\u4e00-\u9fff]+)[ぁ-ゖ]?[っんい]?[てで](?:もら|貰|いただ|頂|くれ|くださ|下さ)")
+    r"([\u4e00-\u9fff]+)[ぁ-ゖ]?[っんい]?[てで](?:もら|貰|いただ|頂|くれ|くださ|下さ)"
+)
 # The topic: what the statement opens with, up to its first は or が.
 _TOPIC = re.compile(r"^[^はが]*[はが]")
 
@@ -99,7 +102,7 @@ def _favour_turned(first: str, second: str) -> bool:
         if topic is None or other_topic is None or topic.group() != other_topic.group():
             continue
         stem = found.group(1)
-        after = [other[m.end():m.end() + 3] for m in re.finditer(re.escape(stem), other)]
+        after = [other[m.end() : m.end() + 3] for m in re.finditer(re.escape(stem), other)]
         if any(not re.match(r"[ぁ-ゖ]?(?:られ|れ)", tail) for tail in after):
             return True
     return False
@@ -115,8 +118,11 @@ def _same_predicate_denied(first: str, second: str) -> bool:
         if tag == "equal" or i1 == 0 or j1 == 0 or not _STEM_END.search(a[:i1]):
             continue
         for x, y, denied, other in ((a[i1:i2], b[j1:j2], a, b), (b[j1:j2], a[i1:i2], b, a)):
-            if (_DENIED_ENDING.match(x) and (not y or _VERB_ENDING.match(y))
-                    and _negations(other) < _negations(denied)):
+            if (
+                _DENIED_ENDING.match(x)
+                and (not y or _VERB_ENDING.match(y))
+                and _negations(other) < _negations(denied)
+            ):
                 return True
     return False
 
@@ -139,8 +145,9 @@ def _least_turned(first: str, second: str) -> bool:
     / "the user's least favourite film" (the superlative turned round)."""
     for match in _LEAST.finditer(first):
         word = match.group(1).lower()
-        if (re.search(rf"\b{word}\b", second, re.IGNORECASE)
-                and not re.search(rf"\bleast\s+{word}\b", second, re.IGNORECASE)):
+        if re.search(rf"\b{word}\b", second, re.IGNORECASE) and not re.search(
+            rf"\bleast\s+{word}\b", second, re.IGNORECASE
+        ):
             return True
     return False
 
@@ -168,7 +175,10 @@ def polarity_changed(first: str, second: str) -> bool:
         return _least_turned(first, second) or _least_turned(second, first)
     if not (is_japanese(first) and is_japanese(second)):
         return False
-    return (_same_predicate_denied(first, second) or katakana_swapped(first, second)
-            or latin_swapped(first, second)
-            or _contrasted(first) != _contrasted(second)
-            or _favour_turned(first, second))
+    return (
+        _same_predicate_denied(first, second)
+        or katakana_swapped(first, second)
+        or latin_swapped(first, second)
+        or _contrasted(first) != _contrasted(second)
+        or _favour_turned(first, second)
+    )

@@ -39,34 +39,123 @@ _KANJI = r"\u4e00-\u9fff々"
 _RUN = re.compile(f"[{_KANJI}]+")
 # Words that open with a prefix kanji but are no negation of the rest (不動産 is not "not
 # movable property"); the rest stands as a word in other texts.
-_JA_LEXEMES = ("不動産", "不思議", "無理", "未来", "未満", "無事", "不具合", "没頭", "没収",
-               "無論", "未然", "不届", "無駄", "無難", "無邪気")
+_JA_LEXEMES = (
+    "不動産",
+    "不思議",
+    "無理",
+    "未来",
+    "未満",
+    "無事",
+    "不具合",
+    "没頭",
+    "没収",
+    "無論",
+    "未然",
+    "不届",
+    "無駄",
+    "無難",
+    "無邪気",
+)
 # Opposite pairs of one-kanji prefixes: 無料 / 有料, 未婚 / 既婚.
 _JA_OPPOSITES = (("無", "有"), ("未", "既"))
 # A grammatical negation on either side of an opposite pair (有料ではない / 無料: one fact).
 _JA_DENIED = re.compile(r"ない|なかった|なく|ません|ず|ぬ|無い|無し|なし")
 # Any negation on the plain side: the fact is said twice (合格しなかった / 不合格だった).
 _JA_NEGATION = re.compile(
-    r"ない|なかった|なく|ません|ず|ぬ|無い|無し|なし|未|不|非|没|やめ|辞め|止め|落ち|失敗|嫌|苦手")
+    r"ない|なかった|なく|ません|ず|ぬ|無い|無し|なし|未|不|非|没|やめ|辞め|止め|落ち|失敗|嫌|苦手"
+)
 
 _EN_NEGATION = re.compile(r"\b(?:not|never|no|without|none|nor|cannot)\b|n't\b", re.IGNORECASE)
 _EN_OPEN = re.compile(r"\b(un|non-?)([a-z]{3,})\b", re.IGNORECASE)
-_EN_OPEN_LEXEMES = frozenset({
-    "unless", "until", "unto", "under", "unit", "unite", "united", "unity", "union", "unions",
-    "unique", "uniform", "universe", "university", "universal", "unison", "nonsense",
-    "nonetheless"})
+_EN_OPEN_LEXEMES = frozenset(
+    {
+        "unless",
+        "until",
+        "unto",
+        "under",
+        "unit",
+        "unite",
+        "united",
+        "unity",
+        "union",
+        "unions",
+        "unique",
+        "uniform",
+        "universe",
+        "university",
+        "universal",
+        "unison",
+        "nonsense",
+        "nonetheless",
+    }
+)
 _EN_LISTED = re.compile(r"\b(in|im|il|ir|dis)([a-z]{3,})\b", re.IGNORECASE)
 # Stems the closed prefixes negate (adjectives and verbs of everyday statements).
-_EN_STEMS = frozenset({
-    "active", "complete", "correct", "accurate", "expensive", "formal", "dependent", "direct",
-    "visible", "eligible", "consistent", "convenient", "experienced", "secure", "capable",
-    "competent", "sensitive", "flexible", "frequent", "appropriate", "adequate", "sufficient",
-    "possible", "patient", "mature", "polite", "perfect", "practical", "partial", "legal",
-    "literate", "regular", "responsible", "relevant", "reversible", "honest", "agree",
-    "agrees", "agreed", "like", "likes", "liked", "connected", "continued", "satisfied",
-    "organised", "organized", "qualified", "loyal", "trust", "trusts", "approve", "approves",
-    "approved", "obey", "obeys", "allowed", "comfortable", "advantage", "abled", "able",
-})
+_EN_STEMS = frozenset(
+    {
+        "active",
+        "complete",
+        "correct",
+        "accurate",
+        "expensive",
+        "formal",
+        "dependent",
+        "direct",
+        "visible",
+        "eligible",
+        "consistent",
+        "convenient",
+        "experienced",
+        "secure",
+        "capable",
+        "competent",
+        "sensitive",
+        "flexible",
+        "frequent",
+        "appropriate",
+        "adequate",
+        "sufficient",
+        "possible",
+        "patient",
+        "mature",
+        "polite",
+        "perfect",
+        "practical",
+        "partial",
+        "legal",
+        "literate",
+        "regular",
+        "responsible",
+        "relevant",
+        "reversible",
+        "honest",
+        "agree",
+        "agrees",
+        "agreed",
+        "like",
+        "likes",
+        "liked",
+        "connected",
+        "continued",
+        "satisfied",
+        "organised",
+        "organized",
+        "qualified",
+        "loyal",
+        "trust",
+        "trusts",
+        "approve",
+        "approves",
+        "approved",
+        "obey",
+        "obeys",
+        "allowed",
+        "comfortable",
+        "advantage",
+        "abled",
+        "able",
+    }
+)
 
 
 def _runs(text: str) -> list[tuple[int, str]]:
@@ -89,7 +178,7 @@ def _ja_one_way(prefixed: str, plain: str) -> bool:
         if len(rest) >= 2 and _opens_run(plain, rest[:2]) and not _opens_run(prefixed, rest[:2]):
             return True
         if head == "未" and len(rest) == 1:
-            after = prefixed[start + len(run):start + len(run) + 1]
+            after = prefixed[start + len(run) : start + len(run) + 1]
             if re.match(r"[ぁ-ゖ]", after) and re.search(f"(?<![{_KANJI}]){rest}[ぁ-ゖ]", plain):
                 return True
     return False
@@ -101,16 +190,21 @@ def _ja_opposite(first: str, second: str) -> bool:
     for neg, pos in _JA_OPPOSITES:
         for x, y in ((first, second), (second, first)):
             for _, run in _runs(x):
-                if (len(run) >= 2 and run[0] == neg and _opens_run(y, pos + run[1])
-                        and not _opens_run(y, neg + run[1])
-                        and not _opens_run(x, pos + run[1])):
+                if (
+                    len(run) >= 2
+                    and run[0] == neg
+                    and _opens_run(y, pos + run[1])
+                    and not _opens_run(y, neg + run[1])
+                    and not _opens_run(x, pos + run[1])
+                ):
                     return True
     return False
 
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+(?:-[a-z]+)*", text.lower())) | set(
-        re.findall(r"[a-z]+", text.lower()))
+        re.findall(r"[a-z]+", text.lower())
+    )
 
 
 def _en_one_way(prefixed: str, plain: str) -> bool:
@@ -125,8 +219,12 @@ def _en_one_way(prefixed: str, plain: str) -> bool:
             return True
     for match in _EN_LISTED.finditer(prefixed):
         word, stem = match.group().lower(), match.group(2).lower()
-        if (stem in _EN_STEMS and stem in plain_words and word not in plain_words
-                and not _bare(prefixed, stem)):
+        if (
+            stem in _EN_STEMS
+            and stem in plain_words
+            and word not in plain_words
+            and not _bare(prefixed, stem)
+        ):
             return True
     return False
 
@@ -143,6 +241,7 @@ def prefix_negated(first: str, second: str) -> bool:
     if japanese != is_japanese(second):
         return False
     if japanese:
-        return (_ja_one_way(first, second) or _ja_one_way(second, first)
-                or _ja_opposite(first, second))
+        return (
+            _ja_one_way(first, second) or _ja_one_way(second, first) or _ja_opposite(first, second)
+        )
     return _en_one_way(first, second) or _en_one_way(second, first)

@@ -20,21 +20,36 @@ __all__ = ["same_quantities"]
 
 # unit -> (dimension, the unit in the dimension's base); キロ is a kilometre or a kilogram.
 _UNITS: dict[str, tuple[tuple[str, float], ...]] = {
-    "km": (("length", 1000.0),), "m": (("length", 1.0),), "mi": (("length", 1609.344),),
-    "mile": (("length", 1609.344),), "miles": (("length", 1609.344),),
-    "ft": (("length", 0.3048),), "cm": (("length", 0.01),), "mm": (("length", 0.001),),
-    "kg": (("weight", 1.0),), "kilo": (("weight", 1.0),), "kilos": (("weight", 1.0),),
-    "g": (("weight", 0.001),), "lb": (("weight", 0.45359237),),
-    "lbs": (("weight", 0.45359237),), "stone": (("weight", 6.35029318),),
+    "km": (("length", 1000.0),),
+    "m": (("length", 1.0),),
+    "mi": (("length", 1609.344),),
+    "mile": (("length", 1609.344),),
+    "miles": (("length", 1609.344),),
+    "ft": (("length", 0.3048),),
+    "cm": (("length", 0.01),),
+    "mm": (("length", 0.001),),
+    "kg": (("weight", 1.0),),
+    "kilo": (("weight", 1.0),),
+    "kilos": (("weight", 1.0),),
+    "g": (("weight", 0.001),),
+    "lb": (("weight", 0.45359237),),
+    "lbs": (("weight", 0.45359237),),
+    "stone": (("weight", 6.35029318),),
     "st": (("weight", 6.35029318),),
-    "°c": (("celsius", 1.0),), "°f": (("celsius", 1.0),),
-    "キロ": (("length", 1000.0), ("weight", 1.0)), "キロメートル": (("length", 1000.0),),
-    "メートル": (("length", 1.0),), "マイル": (("length", 1609.344),),
-    "キログラム": (("weight", 1.0),), "グラム": (("weight", 0.001),),
+    "°c": (("celsius", 1.0),),
+    "°f": (("celsius", 1.0),),
+    "キロ": (("length", 1000.0), ("weight", 1.0)),
+    "キロメートル": (("length", 1000.0),),
+    "メートル": (("length", 1.0),),
+    "マイル": (("length", 1609.344),),
+    "キログラム": (("weight", 1.0),),
+    "グラム": (("weight", 0.001),),
     "ポンド": (("weight", 0.45359237),),
     # (twenty-ninth round) the metric lengths' smaller steps: 2センチ / 20ミリ, 90 cm / 900 mm
-    "センチ": (("length", 0.01),), "センチメートル": (("length", 0.01),),
-    "ミリ": (("length", 0.001),), "ミリメートル": (("length", 0.001),),
+    "センチ": (("length", 0.01),),
+    "センチメートル": (("length", 0.01),),
+    "ミリ": (("length", 0.001),),
+    "ミリメートル": (("length", 0.001),),
 }
 _QUANTITY = re.compile(
     r"(?<![0-9.£$€¥₹])([0-9]+(?:\.[0-9]+)?)[\s-]?"
@@ -42,13 +57,17 @@ _QUANTITY = re.compile(
     r"|キロメートル|キログラム|キロ|メートル|マイル|グラム|ポンド"
     r"|センチメートル|センチ|ミリメートル|ミリ)"
     # not the start of a longer word (ミリリットル, キロカロリー, "mmol")
-    r"(?![a-zA-Z\u30a1-\u30fa\u30fc])", re.IGNORECASE)
+    r"(?![a-zA-Z\u30a1-\u30fa\u30fc])",
+    re.IGNORECASE,
+)
 _SHARE = 0.05
 
 
 def _quantities(text: str) -> list[tuple[float, str, int, int]]:
-    return [(float(m.group(1)), m.group(2).lower(), m.start(), m.end())
-            for m in _QUANTITY.finditer(text)]
+    return [
+        (float(m.group(1)), m.group(2).lower(), m.start(), m.end())
+        for m in _QUANTITY.finditer(text)
+    ]
 
 
 def _base(value: float, unit: str, dimension: str) -> float | None:
@@ -82,8 +101,14 @@ def same_quantities(first: str, second: str) -> str:
     for value, unit, start, end in theirs:
         if (value, unit) in held:
             continue
-        match = next((first[s:e] for v, u, s, e in mine
-                      if (v, u) not in written and _same((v, u), (value, unit))), None)
+        match = next(
+            (
+                first[s:e]
+                for v, u, s, e in mine
+                if (v, u) not in written and _same((v, u), (value, unit))
+            ),
+            None,
+        )
         if match is not None:
             out += [second[last:start], match]
             last = end

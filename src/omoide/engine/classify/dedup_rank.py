@@ -41,13 +41,34 @@ from omoide.engine.lang import FACT_TOPIC_STOPWORDS, is_japanese
 
 __all__ = ["rank_changed"]
 
-_EN_GRADES = frozenset({
-    "senior", "junior", "deputy", "vice", "assistant", "associate", "chief", "head", "lead",
-    "principal", "higher", "acting", "trainee", "probationary", "interim", "sous", "co"})
+_EN_GRADES = frozenset(
+    {
+        "senior",
+        "junior",
+        "deputy",
+        "vice",
+        "assistant",
+        "associate",
+        "chief",
+        "head",
+        "lead",
+        "principal",
+        "higher",
+        "acting",
+        "trainee",
+        "probationary",
+        "interim",
+        "sous",
+        "co",
+    }
+)
 _OF_GRADES = frozenset({"chair", "chairman", "chairwoman", "chairperson", "head"})
 # The verb of a grade: "heads the team" / "is head of the team" is one fact.
-_VERBS = {"head": r"head(?:s|ed|ing)", "lead": r"(?:leads|led|leading)",
-          **{g: r"chair(?:s|ed|ing)" for g in _OF_GRADES - {"head"}}}
+_VERBS = {
+    "head": r"head(?:s|ed|ing)",
+    "lead": r"(?:leads|led|leading)",
+    **{g: r"chair(?:s|ed|ing)" for g in _OF_GRADES - {"head"}},
+}
 _TOKEN = re.compile(r"[A-Za-z]+")
 
 # Post -> the set of grade sets it is said with (frozenset() when bare).
@@ -62,11 +83,16 @@ def _grade(tokens: list[re.Match[str]], i: int, text: str) -> bool:
     word = tokens[i].group().lower()
     if word not in _EN_GRADES:
         return False
-    if word == "co" and text[tokens[i].end():tokens[i].end() + 1] != "-":
+    if word == "co" and text[tokens[i].end() : tokens[i].end() + 1] != "-":
         return False
     before = tokens[i - 1].group() if i else ""
-    return not (i and before[0].isupper() and before != "I" and tokens[i].group()[0].isupper()
-                and text[tokens[i - 1].end():tokens[i].start()].strip() == "")
+    return not (
+        i
+        and before[0].isupper()
+        and before != "I"
+        and tokens[i].group()[0].isupper()
+        and text[tokens[i - 1].end() : tokens[i].start()].strip() == ""
+    )
 
 
 def _en_posts(text: str) -> tuple[_Posts, dict[str, str], dict[str, str]]:
@@ -80,12 +106,18 @@ def _en_posts(text: str) -> tuple[_Posts, dict[str, str], dict[str, str]]:
     i = 0
     while i < len(words):
         start = i
-        while (i < len(words) and _grade(tokens, i, text)
-               and words[i + 1:i + 2] != ["of"]):  # "head of governors": below
+        while (
+            i < len(words) and _grade(tokens, i, text) and words[i + 1 : i + 2] != ["of"]
+        ):  # "head of governors": below
             i += 1
         grades = words[start:i]
-        if (i + 2 < len(words) and words[i] in _OF_GRADES and words[i + 1] == "of"
-                and words[i + 2] not in FACT_TOPIC_STOPWORDS and words[i + 2].endswith("s")):
+        if (
+            i + 2 < len(words)
+            and words[i] in _OF_GRADES
+            and words[i + 1] == "of"
+            and words[i + 2] not in FACT_TOPIC_STOPWORDS
+            and words[i + 2].endswith("s")
+        ):
             grades, i = [*grades, words[i]], i + 2  # "chair of trustees", "head of governors"
         if i < len(words) and words[i] not in FACT_TOPIC_STOPWORDS and words[i] not in _EN_GRADES:
             post = _post(words[i])
@@ -125,19 +157,44 @@ def _en_changed(first: str, second: str) -> bool:
 
 _RUN = r"[\u4e00-\u9fff\u30a1-\u30fa\u30fc]"
 _JA_PREFIX = re.compile(rf"(副|准|準|上級|見習い|主任|筆頭|首席)({_RUN}{{2,}})")
-_JA_SUFFIX = re.compile(rf"({_RUN}{{2,}}?)(長(?!{_RUN})|代理|補佐)"
-                        r"|([^\s、。,.]{2,3}?)の?(見習い)")
-_JA_TITLES = ("主任", "係長", "課長代理", "課長補佐", "課長", "次長", "部長", "本部長", "室長",
-              "所長", "店長", "支店長", "社長", "副社長", "専務", "常務", "会長", "副会長",
-              "理事長", "委員長", "校長", "教頭")
+_JA_SUFFIX = re.compile(
+    rf"({_RUN}{{2,}}?)(長(?!{_RUN})|代理|補佐)"
+    r"|([^\s、。,.]{2,3}?)の?(見習い)"
+)
+_JA_TITLES = (
+    "主任",
+    "係長",
+    "課長代理",
+    "課長補佐",
+    "課長",
+    "次長",
+    "部長",
+    "本部長",
+    "室長",
+    "所長",
+    "店長",
+    "支店長",
+    "社長",
+    "副社長",
+    "専務",
+    "常務",
+    "会長",
+    "副会長",
+    "理事長",
+    "委員長",
+    "校長",
+    "教頭",
+)
 
 
 def _ja_graded(x: str, y: str) -> bool:
     for m in _JA_PREFIX.finditer(x):
         grade, run = m.groups()
         heads = [run[:n] for n in range(len(run), 1, -1)]
-        if any(h in y and not re.search(rf"{re.escape(grade)}{re.escape(h)}", y)
-               and grade not in y for h in heads):
+        if any(
+            h in y and not re.search(rf"{re.escape(grade)}{re.escape(h)}", y) and grade not in y
+            for h in heads
+        ):
             return True
     for m in _JA_SUFFIX.finditer(x):
         run, grade = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
@@ -145,8 +202,9 @@ def _ja_graded(x: str, y: str) -> bool:
         tails = [run[n:] for n in range(len(run) - 1)]
         if mark not in y and any(t in y for t in tails):
             return True
-    return any(t in x and u != t and x.replace(t, u, 1) == y for t in _JA_TITLES
-               for u in _JA_TITLES)
+    return any(
+        t in x and u != t and x.replace(t, u, 1) == y for t in _JA_TITLES for u in _JA_TITLES
+    )
 
 
 def rank_changed(first: str, second: str) -> bool:

@@ -38,15 +38,27 @@ _EN_NEGATION = re.compile(r"\b(not|never|no|cannot)\b|n't\b", re.IGNORECASE)
 # のみ inside a hiragana word (このみ) is not "only"
 _JA_LIMIT = re.compile(r"しか|だけ|(?<![ぁ-ゖ])のみ|ばかり|以外")
 _JA_ASPECT = re.compile(r"もう|まだ")
-_EN_PART_OF_DAY = re.compile(r"\b(?:mornings?|afternoons?|evenings?|nights?|overnight|midnight"
-                             r"|bedtime)\b", re.IGNORECASE)
+_EN_PART_OF_DAY = re.compile(
+    r"\b(?:mornings?|afternoons?|evenings?|nights?|overnight|midnight"
+    r"|bedtime)\b",
+    re.IGNORECASE,
+)
 # A part of the day as a word of its own: not a meal, a paper, a nap or the sun named after one
 # (朝食, 昼ご飯, 夕刊, 昼寝, 夕日), nor one evening (今夜, 昨晩, 明朝: a date, the veto's).
 _JA_PART_OF_DAY = re.compile(
     r"(?<![今昨明])(?:明け方|深夜|夕方|朝|昼|夕|晩|夜)"
-    r"(?!食|飯|ご飯|ごはん|御飯|刊|寝|日|焼け|顔|礼|市|霧|露|型|更かし)")
-_SAME = {"solely": "only", "anymore": "no longer", "any more": "no longer", "each": "every",
-         "しか": "only", "だけ": "only", "のみ": "only", "以外": "except"}
+    r"(?!食|飯|ご飯|ごはん|御飯|刊|寝|日|焼け|顔|礼|市|霧|露|型|更かし)"
+)
+_SAME = {
+    "solely": "only",
+    "anymore": "no longer",
+    "any more": "no longer",
+    "each": "every",
+    "しか": "only",
+    "だけ": "only",
+    "のみ": "only",
+    "以外": "except",
+}
 
 
 def _found(pattern: re.Pattern[str], text: str) -> list[str]:
@@ -71,5 +83,4 @@ def _part_of_day(text: str) -> bool:
 def scope_changed(first: str, second: str) -> bool:
     """True when the two texts hold a different number of some scope word, or only one names
     a part of the day."""
-    return (scope_words(first) != scope_words(second)
-            or _part_of_day(first) != _part_of_day(second))
+    return scope_words(first) != scope_words(second) or _part_of_day(first) != _part_of_day(second)

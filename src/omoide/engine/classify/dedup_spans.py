@@ -21,19 +21,22 @@ from difflib import SequenceMatcher
 __all__ = ["aligned", "counted", "dropped_particle", "same_direction", "topic_marked", "unclipped"]
 
 # A lone kanji digit before a kanji the lists of counters do not hold (三教科, 三校舎).
-_LONE_KANJI_DIGIT = re.compile(r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
-                               r"(?=[\u4e00-\u9fff])")
+_LONE_KANJI_DIGIT = re.compile(
+    r"(?<![〇一二三四五六七八九十百千万0-9])([一二三四五六七八九])"
+    r"(?=[\u4e00-\u9fff])"
+)
 _DIGIT_OF = {k: str(i) for i, k in enumerate("〇一二三四五六七八九")}
 
 
 def counted(first: str, second: str) -> str:
     """``second`` with a lone kanji digit written in digits where ``first`` writes that digit
     before the same kanji (三教科 / 3教科): a counter the readers do not list."""
+
     def one(match: re.Match[str]) -> str:
         digit = _DIGIT_OF[match.group(1)]
         after = second[match.end()]
-        return digit if re.search(rf"(?<![0-9]){digit}{re.escape(after)}", first) \
-            else match.group()
+        return digit if re.search(rf"(?<![0-9]){digit}{re.escape(after)}", first) else match.group()
+
     return _LONE_KANJI_DIGIT.sub(one, second)
 
 
@@ -107,9 +110,16 @@ def dropped_particle(first: str, second: str) -> str:
     speech drops. A particle in place of another is left to the swap readers."""
     out, last = [], 0
     for differs, i1, i2, j1, j2 in aligned(first, second):
-        if (differs and i1 == i2 and j2 == j1 + 1 and second[j1] in _DROPPABLE and j1 > 0
-                and _NOUN_END.match(second[j1 - 1]) and j2 < len(second)
-                and not second[j2].isspace()):
+        if (
+            differs
+            and i1 == i2
+            and j2 == j1 + 1
+            and second[j1] in _DROPPABLE
+            and j1 > 0
+            and _NOUN_END.match(second[j1 - 1])
+            and j2 < len(second)
+            and not second[j2].isspace()
+        ):
             out.append(second[last:j1])
             last = j2
     return "".join(out) + second[last:]
@@ -129,7 +139,7 @@ def _mark_only(text: str, whole: str, at: int) -> bool:
         return False
     if "は" not in text:
         return True
-    before = whole[:at] + text[:text.index("は")]
+    before = whole[:at] + text[: text.index("は")]
     return before.rstrip("、")[-1:] in _CASE_BEFORE_TOPIC
 
 
@@ -140,8 +150,9 @@ def topic_marked(first: str, second: str) -> str:
         return second
     for differs, i1, i2, j1, j2 in aligned(first, second):
         if differs and not (
-                (i1 == i2 or _mark_only(first[i1:i2], first, i1))
-                and (j1 == j2 or _mark_only(second[j1:j2], second, j1))):
+            (i1 == i2 or _mark_only(first[i1:i2], first, i1))
+            and (j1 == j2 or _mark_only(second[j1:j2], second, j1))
+        ):
             return second
     return first
 
@@ -153,8 +164,13 @@ def aligned(first: str, second: str, gap: int = 0) -> list[tuple[bool, int, int,
     spans: list[tuple[bool, int, int, int, int]] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, first, second, autojunk=False).get_opcodes():
         differs = tag != "equal"
-        if differs and len(spans) >= 2 and spans[-2][0] and not spans[-1][0] \
-                and spans[-1][2] - spans[-1][1] <= gap:
+        if (
+            differs
+            and len(spans) >= 2
+            and spans[-2][0]
+            and not spans[-1][0]
+            and spans[-1][2] - spans[-1][1] <= gap
+        ):
             spans.pop()
             _, i0, _, j0, _ = spans.pop()
             spans.append((True, i0, i2, j0, j2))

@@ -59,8 +59,10 @@ _ENDED, _COMPLETED, _PLANNED = "ended", "completed", "planned"
 _UNDONE = {lang: re.compile(pattern, re.IGNORECASE) for lang, pattern in UNDONE.items()}
 # Cues of a plan called off that are a negation and nothing more: "will not go" denies what
 # "will go" says (the veto's polarity), and "will not quit" is no ending at all.
-_BARE_NEGATION = {"en": re.compile(r"will not|not (?:going|happening)"),
-                  "ja": re.compile(r"せず|しないこと")}
+_BARE_NEGATION = {
+    "en": re.compile(r"will not|not (?:going|happening)"),
+    "ja": re.compile(r"せず|しないこと"),
+}
 # Dedup's own status words beside the classifier's (general words of waiting, applying and
 # deciding; of an outcome reached; of a stop), read into the same families.
 _PENDING = {
@@ -88,39 +90,71 @@ _STOPPED = {
     r"|(?:以前(?!から)|かつて|昔は).*?(?:[てで]い(?:た|ました)|だった|でした)",
 }
 _OTHER = {
-    _COMPLETED: {lang: re.compile(f"{lex.COMPLETED[lang]}|{_OUTCOME[lang]}", re.IGNORECASE)
-                 for lang in ("en", "ja")},
-    _PLANNED: {lang: re.compile(f"{lex.PLAN[lang]}|{lex.PURSUIT[lang]}|{_PENDING[lang]}",
-                                re.IGNORECASE)
-               for lang in ("en", "ja")},
+    _COMPLETED: {
+        lang: re.compile(f"{lex.COMPLETED[lang]}|{_OUTCOME[lang]}", re.IGNORECASE)
+        for lang in ("en", "ja")
+    },
+    _PLANNED: {
+        lang: re.compile(f"{lex.PLAN[lang]}|{lex.PURSUIT[lang]}|{_PENDING[lang]}", re.IGNORECASE)
+        for lang in ("en", "ja")
+    },
 }
 _STOP_WORDS = {lang: re.compile(p, re.IGNORECASE) for lang, p in _STOPPED.items()}
 # A plan said as a future (will, going to, 予定) against a statement of the same event with no
 # past tense ("is moving to Vancouver in August" / "will relocate to Vancouver in August", 8月に
 # 行く / 8月に行く予定) is one fact in two tenses; against a past ("planned a trip" / "booked a
 # trip", 計画している / 予約した) the plan was carried out.
-_FUTURE = {"en": re.compile(r"\bwill\b|\bgoing to\b|\bwould like\b|\bwants? to\b|\bplan(?:s|ned)? "
-                            r"(?:to|for)\b|\bintends? to\b|\bis due\b", re.IGNORECASE),
-           "ja": re.compile(r"予定|つもり|したい|考えている")}
+_FUTURE = {
+    "en": re.compile(
+        r"\bwill\b|\bgoing to\b|\bwould like\b|\bwants? to\b|\bplan(?:s|ned)? "
+        r"(?:to|for)\b|\bintends? to\b|\bis due\b",
+        re.IGNORECASE,
+    ),
+    "ja": re.compile(r"予定|つもり|したい|考えている"),
+}
 # Irregular pasts the lexicon's list leaves out (read once its "said" is a frame, not a tense).
-_EN_PAST_MORE = frozenset(("sat", "stood", "spoke", "did", "knew", "understood", "sent", "lent",
-                           "threw", "hid", "shot", "dug", "hung", "fought", "sought", "struck",
-                           "bent"))
+_EN_PAST_MORE = frozenset(
+    (
+        "sat",
+        "stood",
+        "spoke",
+        "did",
+        "knew",
+        "understood",
+        "sent",
+        "lent",
+        "threw",
+        "hid",
+        "shot",
+        "dug",
+        "hung",
+        "fought",
+        "sought",
+        "struck",
+        "bent",
+    )
+)
 _EN_PAST = re.compile(
     r"\b(?:was|were|did|had)\b|\b(?:has|have)\s+(?:already\s+|just\s+)?[a-z]+(?:ed|en|t)\b"
     r"|(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bbe )(?<!\bbeing )\b[a-z]{3,}ed\b"
     r"|\b(?:" + "|".join(sorted(lex.EN_PAST_IRREGULAR | _EN_PAST_MORE)) + r")\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # A reported statement's frame (と話していた, とのこと) is not the event's tense.
-_JA_FRAME = re.compile(r"(?:と|って)(?:話して|言って|聞い|書いて)(?:い)?た.*$|とのこと.*$"
-                       r"|そう(?:だ|です)?。?$|という.*$")
+_JA_FRAME = re.compile(
+    r"(?:と|って)(?:話して|言って|聞い|書いて)(?:い)?た.*$|とのこと.*$"
+    r"|そう(?:だ|です)?。?$|という.*$"
+)
 # A past ending: before punctuation or a conjunction, or an experience (行ったことがある: the
 # event lies in the past, a plan to do it again is another fact).
 _JA_PAST = re.compile(r"(?:た|だ)(?=[。、,.!！)）]|$|と|けど|が|ので|から|こと[がはも]?あ)")
 # A reported statement's frame ("Elena said", "mentioned that", "according to the user,") is
 # not the event's tense, as in Japanese.
-_EN_FRAME = re.compile(r"^.*?\b(?:said|says|mentioned|mentions|told [a-z]+|explained)\b(?: that)?"
-                       r"|\baccording to [a-z]+,?", re.IGNORECASE)
+_EN_FRAME = re.compile(
+    r"^.*?\b(?:said|says|mentioned|mentions|told [a-z]+|explained)\b(?: that)?"
+    r"|\baccording to [a-z]+,?",
+    re.IGNORECASE,
+)
 
 
 def _ends(text: str, lang: str) -> bool:
@@ -135,7 +169,8 @@ def _ends(text: str, lang: str) -> bool:
     return any(
         not _BARE_NEGATION[lang].fullmatch(m.group(0))
         and not any(start < m.end() and m.start() < end for start, end in stops)
-        for m in _UNDONE[lang].finditer(text))
+        for m in _UNDONE[lang].finditer(text)
+    )
 
 
 @lru_cache(maxsize=256)  # a new memory meets each candidate with the same text
@@ -167,8 +202,9 @@ def _slot_moved(first: str, second: str) -> bool:
     married): a status moved on is another fact (tried in the fifteenth round, kept since the
     sixteenth, when two of the nested drops were engaged / married)."""
     a, b = _slots(first), _slots(second)
-    return any(len(a[slot]) == len(b[slot]) == 1 and a[slot] != b[slot]
-               for slot in a.keys() & b.keys())
+    return any(
+        len(a[slot]) == len(b[slot]) == 1 and a[slot] != b[slot] for slot in a.keys() & b.keys()
+    )
 
 
 def _past(text: str) -> bool:
@@ -182,8 +218,11 @@ def _future_restated(first: str, second: str) -> bool:
     """One text says as a future (will, 予定) what the other says with no past tense."""
     for plan, other in ((first, second), (second, first)):
         sentence = parse(plan)
-        if (_FUTURE[str(sentence.lang)].search(sentence.text)
-                and status_families(other) == frozenset() and not _past(other)):
+        if (
+            _FUTURE[str(sentence.lang)].search(sentence.text)
+            and status_families(other) == frozenset()
+            and not _past(other)
+        ):
             return True
     return False
 
@@ -208,9 +247,13 @@ def _said_as_past(first: str, second: str) -> bool:
     twentieth round)."""
     a, b = (_EN_WORDS.findall(parse(t).text) for t in (first, second))
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag == "replace" and i2 - i1 == j2 - j1 and any(
-                _past_of(x, y) or _past_of(y, x)
-                for x, y in zip(a[i1:i2], b[j1:j2], strict=True)):
+        if (
+            tag == "replace"
+            and i2 - i1 == j2 - j1
+            and any(
+                _past_of(x, y) or _past_of(y, x) for x, y in zip(a[i1:i2], b[j1:j2], strict=True)
+            )
+        ):
             return True
     return False
 
@@ -223,5 +266,9 @@ def status_changed(first: str, second: str) -> bool:
     families = status_families(first) ^ status_families(second)
     if families == {_PLANNED} and _future_restated(first, second):
         return _slot_moved(first, second)
-    return (bool(families) or _slot_moved(first, second) or _said_as_past(first, second)
-            or tense_turned(first, second))
+    return (
+        bool(families)
+        or _slot_moved(first, second)
+        or _said_as_past(first, second)
+        or tense_turned(first, second)
+    )

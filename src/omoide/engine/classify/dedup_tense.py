@@ -30,8 +30,23 @@ __all__ = ["tense_turned"]
 
 _CLAUSE = re.compile(r"[。、．，,.!！?？]+")
 _PAST = ("ました", "でした", "だった", "かった", "した", "った", "んだ", "いた", "いだ", "た", "だ")
-_NON_PAST = ("します", "ます", "です", "する", "だ", "い", "る", "う", "く", "ぐ", "す", "つ",
-             "ぬ", "ぶ", "む")
+_NON_PAST = (
+    "します",
+    "ます",
+    "です",
+    "する",
+    "だ",
+    "い",
+    "る",
+    "う",
+    "く",
+    "ぐ",
+    "す",
+    "つ",
+    "ぬ",
+    "ぶ",
+    "む",
+)
 _COPULA_PAST = ("だった", "でした")
 _SAME_STEM = 4  # characters before the ending that must agree (the verb and what it governs)
 # A reporting frame's tense (と言っている / と言っていた) is not the fact's.
@@ -43,7 +58,7 @@ def _clauses(text: str) -> list[str]:
 
 
 def _stems(clause: str, endings: tuple[str, ...]) -> set[tuple[str, str]]:
-    return {(clause[:-len(e)], e) for e in endings if clause.endswith(e) and len(clause) > len(e)}
+    return {(clause[: -len(e)], e) for e in endings if clause.endswith(e) and len(clause) > len(e)}
 
 
 def _turned(present: str, past: str) -> bool:
@@ -52,14 +67,25 @@ def _turned(present: str, past: str) -> bool:
     copula the notation dropped (司書 / 司書だった) is the non-past of だった / でした, also when
     the past side says more before it (its four characters before the copula the non-past
     side's last four)."""
-    if past.endswith(_COPULA_PAST) and (past[:-3] == present or (
-            len(present) >= _SAME_STEM and past[:-3].endswith(present[-_SAME_STEM:])
-            and not present.endswith(_COPULA_PAST))):
+    if past.endswith(_COPULA_PAST) and (
+        past[:-3] == present
+        or (
+            len(present) >= _SAME_STEM
+            and past[:-3].endswith(present[-_SAME_STEM:])
+            and not present.endswith(_COPULA_PAST)
+        )
+    ):
         return True
-    return any(len(a) >= _SAME_STEM and a[-_SAME_STEM:] == b[-_SAME_STEM:] and ea != eb
-               and not _FRAME.search(a)
-               and not present.endswith(eb) and not past.endswith(ea)
-               for a, ea in _stems(present, _NON_PAST) for b, eb in _stems(past, _PAST))
+    return any(
+        len(a) >= _SAME_STEM
+        and a[-_SAME_STEM:] == b[-_SAME_STEM:]
+        and ea != eb
+        and not _FRAME.search(a)
+        and not present.endswith(eb)
+        and not past.endswith(ea)
+        for a, ea in _stems(present, _NON_PAST)
+        for b, eb in _stems(past, _PAST)
+    )
 
 
 def tense_turned(first: str, second: str) -> bool:

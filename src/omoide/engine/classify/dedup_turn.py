@@ -33,22 +33,31 @@ __all__ = ["turn_changed"]
 
 # An attempt that fell short: turned back, given up on, stopped before the end, not reached.
 _SHORT = {
-    "en": re.compile(r"\bturn(?:ed|s|ing)? (?:back|around|round)\b|\bfell short\b"
-                     r"|\bfail(?:ed|s)? to\b|\bgave up on\b|\bgiving up on\b"
-                     r"|\b(?:didn't|did not|couldn't|could not) (?:make it|finish|reach|complete)\b"
-                     r"|\bshort of (?:the )?(?:summit|top|finish|end)\b", re.IGNORECASE),
-    "ja": re.compile(r"引き返|断念|諦め|あきらめ|届かなかった|たどり着けなかった|辿り着けなかった"
-                     r"|手前で|途中で(?:棄権|リタイア|やめ|止め)|棄権|リタイア|登頂できなかった"
-                     r"|完走できなかった"),
+    "en": re.compile(
+        r"\bturn(?:ed|s|ing)? (?:back|around|round)\b|\bfell short\b"
+        r"|\bfail(?:ed|s)? to\b|\bgave up on\b|\bgiving up on\b"
+        r"|\b(?:didn't|did not|couldn't|could not) (?:make it|finish|reach|complete)\b"
+        r"|\bshort of (?:the )?(?:summit|top|finish|end)\b",
+        re.IGNORECASE,
+    ),
+    "ja": re.compile(
+        r"引き返|断念|諦め|あきらめ|届かなかった|たどり着けなかった|辿り着けなかった"
+        r"|手前で|途中で(?:棄権|リタイア|やめ|止め)|棄権|リタイア|登頂できなかった"
+        r"|完走できなかった"
+    ),
 }
 # An alternative: "or" and a word, か and a content character (朝か夕方, 月曜か火曜).
-_ALTERNATIVE = {"en": re.compile(r"^or \S"),
-                "ja": re.compile(r"^か[\u4e00-\u9fff\u30a1-\u30fa\u30fcA-Za-z0-9]")}
+_ALTERNATIVE = {
+    "en": re.compile(r"^or \S"),
+    "ja": re.compile(r"^か[\u4e00-\u9fff\u30a1-\u30fa\u30fcA-Za-z0-9]"),
+}
 # A purpose: a verb's dictionary form before ために / ため (取るために, 行くため).
 _PURPOSE = re.compile(r"([\u4e00-\u9fff]+)([うくぐすつぬぶむる])ため")
 # The same verb done: its stem, then a past ending (取った, 行った, 読んだ, 見た, した).
-_PAST_AFTER_STEM = re.compile(r"[いきぎしちにびみりえけげせてねべめれ]?"
-                              r"(?:った|いた|いだ|んだ|した|た)")
+_PAST_AFTER_STEM = re.compile(
+    r"[いきぎしちにびみりえけげせてねべめれ]?"
+    r"(?:った|いた|いだ|んだ|した|た)"
+)
 
 
 def _lang(first: str, second: str) -> str:
@@ -62,8 +71,9 @@ def _fell_short(first: str, second: str, lang: str) -> bool:
 
 def _alternative_dropped(first: str, second: str, lang: str) -> bool:
     x, y, sep = notation_tokens(first, second)
-    changes = [op for op in SequenceMatcher(None, x, y, autojunk=False).get_opcodes()
-               if op[0] != "equal"]
+    changes = [
+        op for op in SequenceMatcher(None, x, y, autojunk=False).get_opcodes() if op[0] != "equal"
+    ]
     if len(changes) != 1:
         return False
     tag, i1, i2, j1, j2 = changes[0]

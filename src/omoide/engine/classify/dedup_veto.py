@@ -64,27 +64,59 @@ _EN_MARKERS = re.compile(
     r"every\s+other|biweekly|fortnightly|a\.?m\.?|p\.?m\.?|"
     # "under £12,000" / "over 5 h": a bound when a number follows
     r"under(?=\s+[£$€¥₹]?\d)|over(?=\s+[£$€¥₹]?\d)|below(?=\s+[£$€¥₹]?\d)|above(?=\s+[£$€¥₹]?\d))"
-    r"(?![a-z])", re.IGNORECASE)
+    r"(?![a-z])",
+    re.IGNORECASE,
+)
 _JA_MARKERS = re.compile(
     r"以上|以下|未満|以内|超え|越え|最低|最大|少なくとも|多くても|多くとも|せいぜい|午前|午後|おき|"
     r"隔週|隔日|隔月|"
-    r"(?<=[0-9時分日月年曜])(?:まで|から|以降|以前|前|後)")
+    r"(?<=[0-9時分日月年曜])(?:まで|から|以降|以前|前|後)"
+)
 
 # One meaning, many wordings ("no more than" was read as "at most" with the numbers).
 _MARKER_MEANING = {
-    "at most": "max", "up to": "max", "maximum": "max", "or less": "max",
-    "以下": "max", "以内": "max", "最大": "max", "多くても": "max", "多くとも": "max",
+    "at most": "max",
+    "up to": "max",
+    "maximum": "max",
+    "or less": "max",
+    "以下": "max",
+    "以内": "max",
+    "最大": "max",
+    "多くても": "max",
+    "多くとも": "max",
     "せいぜい": "max",
-    "at least": "min", "minimum": "min", "or more": "min",
-    "以上": "min", "最低": "min", "少なくとも": "min",
-    "more than": "over", "超え": "over", "越え": "over",
-    "less than": "under", "fewer than": "under", "未満": "under", "below": "under",
+    "at least": "min",
+    "minimum": "min",
+    "or more": "min",
+    "以上": "min",
+    "最低": "min",
+    "少なくとも": "min",
+    "more than": "over",
+    "超え": "over",
+    "越え": "over",
+    "less than": "under",
+    "fewer than": "under",
+    "未満": "under",
+    "below": "under",
     "above": "over",
-    "till": "until", "まで": "until", "から": "from",
-    "以降": "after", "後": "after", "以前": "before", "前": "before",
-    "every other": "alternate", "biweekly": "alternate", "fortnightly": "alternate",
-    "おき": "alternate", "隔週": "alternate", "隔日": "alternate", "隔月": "alternate",
-    "a m": "am", "午前": "am", "p m": "pm", "午後": "pm",
+    "till": "until",
+    "まで": "until",
+    "から": "from",
+    "以降": "after",
+    "後": "after",
+    "以前": "before",
+    "前": "before",
+    "every other": "alternate",
+    "biweekly": "alternate",
+    "fortnightly": "alternate",
+    "おき": "alternate",
+    "隔週": "alternate",
+    "隔日": "alternate",
+    "隔月": "alternate",
+    "a m": "am",
+    "午前": "am",
+    "p m": "pm",
+    "午後": "pm",
 }
 _HALF_DAY = frozenset({"am", "pm"})
 
@@ -120,8 +152,9 @@ def _spelled_out(change: ValueChange) -> bool:
     """A name "replaced" by its own acronym. Words swapped for words of another script stay
     changes: 眼鏡 / メガネ is a spelling, but 緑茶 / コーヒー and バス / 電車 are not, and a
     dropped change loses a fact where a kept paraphrase costs only a link."""
-    return change.kind is ChangeKind.NAME and (_acronym(change.first, change.second)
-                                               or _acronym(change.second, change.first))
+    return change.kind is ChangeKind.NAME and (
+        _acronym(change.first, change.second) or _acronym(change.second, change.first)
+    )
 
 
 # Times that name a day, week, month or year. A part of the day, a season or a rate is often
@@ -137,11 +170,14 @@ def _dated(times: frozenset[str]) -> Counter[str]:
 def _added(first: Statement, second: Statement) -> ValueChange | None:
     """A number, or a time naming a day, week, month or year, that one statement holds and
     the other does not."""
-    for kind, a, b in ((ChangeKind.NUMBER, Counter(first.numbers), Counter(second.numbers)),
-                       (ChangeKind.TIME, _dated(first.times), _dated(second.times))):
+    for kind, a, b in (
+        (ChangeKind.NUMBER, Counter(first.numbers), Counter(second.numbers)),
+        (ChangeKind.TIME, _dated(first.times), _dated(second.times)),
+    ):
         if a != b:
-            return ValueChange(kind, tuple(_show(v) for v in sorted(a - b)),
-                               tuple(_show(v) for v in sorted(b - a)))
+            return ValueChange(
+                kind, tuple(_show(v) for v in sorted(a - b)), tuple(_show(v) for v in sorted(b - a))
+            )
     return None
 
 
@@ -181,8 +217,9 @@ def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
     if first.lang != "ja" or second.lang != "ja":
         return None
     a, b = _IGNORED.sub("", first.text), _IGNORED.sub("", second.text)
-    ops = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-           if op[0] != "equal"]
+    ops = [
+        op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"
+    ]
     if len(ops) != 1 or ops[0][0] != "replace":
         return None
     _, i1, i2, j1, j2 = ops[0]
@@ -194,8 +231,11 @@ def _ja_swapped(first: Statement, second: Statement) -> ValueChange | None:
         swapped = max(len(old), len(new)) <= 3
     elif scripts <= _KANA:
         # りんご / リンゴ is one word; a hiragana swap is grammar (いる / ます)
-        swapped = (min(len(old), len(new)) >= 2 and _katakana(old) != _katakana(new)
-                   and Script.KATAKANA in scripts)
+        swapped = (
+            min(len(old), len(new)) >= 2
+            and _katakana(old) != _katakana(new)
+            and Script.KATAKANA in scripts
+        )
     else:
         swapped = min(len(old), len(new)) >= 2  # 子供 / 子ども differ by one character
     return ValueChange(ChangeKind.NAME, (old,), (new,)) if swapped else None
@@ -208,8 +248,9 @@ def find_dedup_change(first: str, second: str) -> ValueChange | None:
     change = compare(a, b)
     if change is not None and not _spelled_out(change):
         return change
-    return (_added(a, b) or _marker_change(a, b) or _ja_swapped(a, b)
-            or degree_change(a.text, b.text))
+    return (
+        _added(a, b) or _marker_change(a, b) or _ja_swapped(a, b) or degree_change(a.text, b.text)
+    )
 
 
 def _plain_number(value: str) -> bool:
@@ -230,7 +271,6 @@ def value_replaced(change: ValueChange) -> bool:
     if change.kind is ChangeKind.NUMBER:
         return all(_plain_number(v) for v in change.first + change.second)
     if change.kind is ChangeKind.TIME:
-        days = [{v for v in side if v.startswith("dow:")} for side in (change.first,
-                                                                      change.second)]
+        days = [{v for v in side if v.startswith("dow:")} for side in (change.first, change.second)]
         return bool(days[0]) and bool(days[1]) and days[0] != days[1]
     return False

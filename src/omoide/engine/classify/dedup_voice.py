@@ -20,50 +20,114 @@ __all__ = ["active_voice"]
 
 # Common irregular verbs: base, past, past participle (general English).
 _IRREGULAR: tuple[tuple[str, str, str], ...] = (
-    ("be", "was", "been"), ("beat", "beat", "beaten"), ("become", "became", "become"),
-    ("begin", "began", "begun"), ("bite", "bit", "bitten"), ("blow", "blew", "blown"),
-    ("break", "broke", "broken"), ("bring", "brought", "brought"), ("build", "built", "built"),
-    ("buy", "bought", "bought"), ("catch", "caught", "caught"), ("choose", "chose", "chosen"),
-    ("cut", "cut", "cut"), ("deal", "dealt", "dealt"), ("do", "did", "done"),
-    ("draw", "drew", "drawn"), ("drive", "drove", "driven"), ("eat", "ate", "eaten"),
-    ("feed", "fed", "fed"), ("find", "found", "found"), ("forget", "forgot", "forgotten"),
-    ("forgive", "forgave", "forgiven"), ("freeze", "froze", "frozen"), ("give", "gave", "given"),
-    ("grow", "grew", "grown"), ("hang", "hung", "hung"), ("have", "had", "had"),
-    ("hear", "heard", "heard"), ("hide", "hid", "hidden"), ("hit", "hit", "hit"),
-    ("hold", "held", "held"), ("hurt", "hurt", "hurt"), ("keep", "kept", "kept"),
-    ("know", "knew", "known"), ("lay", "laid", "laid"), ("lead", "led", "led"),
-    ("leave", "left", "left"), ("lend", "lent", "lent"), ("let", "let", "let"),
-    ("lose", "lost", "lost"), ("make", "made", "made"), ("mean", "meant", "meant"),
-    ("meet", "met", "met"), ("oversee", "oversaw", "overseen"), ("pay", "paid", "paid"),
-    ("put", "put", "put"), ("read", "read", "read"), ("ride", "rode", "ridden"),
-    ("ring", "rang", "rung"), ("run", "ran", "run"), ("say", "said", "said"),
-    ("see", "saw", "seen"), ("sell", "sold", "sold"), ("send", "sent", "sent"),
-    ("set", "set", "set"), ("shake", "shook", "shaken"), ("shoot", "shot", "shot"),
-    ("show", "showed", "shown"), ("shut", "shut", "shut"), ("sing", "sang", "sung"),
-    ("speak", "spoke", "spoken"), ("spend", "spent", "spent"), ("split", "split", "split"),
-    ("spread", "spread", "spread"), ("steal", "stole", "stolen"), ("sting", "stung", "stung"),
-    ("strike", "struck", "struck"), ("take", "took", "taken"), ("teach", "taught", "taught"),
-    ("tear", "tore", "torn"), ("tell", "told", "told"), ("think", "thought", "thought"),
-    ("throw", "threw", "thrown"), ("understand", "understood", "understood"),
-    ("undertake", "undertook", "undertaken"), ("upset", "upset", "upset"),
-    ("wake", "woke", "woken"), ("wear", "wore", "worn"), ("win", "won", "won"),
+    ("be", "was", "been"),
+    ("beat", "beat", "beaten"),
+    ("become", "became", "become"),
+    ("begin", "began", "begun"),
+    ("bite", "bit", "bitten"),
+    ("blow", "blew", "blown"),
+    ("break", "broke", "broken"),
+    ("bring", "brought", "brought"),
+    ("build", "built", "built"),
+    ("buy", "bought", "bought"),
+    ("catch", "caught", "caught"),
+    ("choose", "chose", "chosen"),
+    ("cut", "cut", "cut"),
+    ("deal", "dealt", "dealt"),
+    ("do", "did", "done"),
+    ("draw", "drew", "drawn"),
+    ("drive", "drove", "driven"),
+    ("eat", "ate", "eaten"),
+    ("feed", "fed", "fed"),
+    ("find", "found", "found"),
+    ("forget", "forgot", "forgotten"),
+    ("forgive", "forgave", "forgiven"),
+    ("freeze", "froze", "frozen"),
+    ("give", "gave", "given"),
+    ("grow", "grew", "grown"),
+    ("hang", "hung", "hung"),
+    ("have", "had", "had"),
+    ("hear", "heard", "heard"),
+    ("hide", "hid", "hidden"),
+    ("hit", "hit", "hit"),
+    ("hold", "held", "held"),
+    ("hurt", "hurt", "hurt"),
+    ("keep", "kept", "kept"),
+    ("know", "knew", "known"),
+    ("lay", "laid", "laid"),
+    ("lead", "led", "led"),
+    ("leave", "left", "left"),
+    ("lend", "lent", "lent"),
+    ("let", "let", "let"),
+    ("lose", "lost", "lost"),
+    ("make", "made", "made"),
+    ("mean", "meant", "meant"),
+    ("meet", "met", "met"),
+    ("oversee", "oversaw", "overseen"),
+    ("pay", "paid", "paid"),
+    ("put", "put", "put"),
+    ("read", "read", "read"),
+    ("ride", "rode", "ridden"),
+    ("ring", "rang", "rung"),
+    ("run", "ran", "run"),
+    ("say", "said", "said"),
+    ("see", "saw", "seen"),
+    ("sell", "sold", "sold"),
+    ("send", "sent", "sent"),
+    ("set", "set", "set"),
+    ("shake", "shook", "shaken"),
+    ("shoot", "shot", "shot"),
+    ("show", "showed", "shown"),
+    ("shut", "shut", "shut"),
+    ("sing", "sang", "sung"),
+    ("speak", "spoke", "spoken"),
+    ("spend", "spent", "spent"),
+    ("split", "split", "split"),
+    ("spread", "spread", "spread"),
+    ("steal", "stole", "stolen"),
+    ("sting", "stung", "stung"),
+    ("strike", "struck", "struck"),
+    ("take", "took", "taken"),
+    ("teach", "taught", "taught"),
+    ("tear", "tore", "torn"),
+    ("tell", "told", "told"),
+    ("think", "thought", "thought"),
+    ("throw", "threw", "thrown"),
+    ("understand", "understood", "understood"),
+    ("undertake", "undertook", "undertaken"),
+    ("upset", "upset", "upset"),
+    ("wake", "woke", "woken"),
+    ("wear", "wore", "worn"),
+    ("win", "won", "won"),
     ("write", "wrote", "written"),
 )
 _BY_PARTICIPLE = {pp: (base, past) for base, past, pp in _IRREGULAR}
-_DETERMINERS = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "its", "this",
-                          "that"})
-_AUX_TENSE = {"is": "present", "are": "present", "am": "present", "was": "past",
-              "were": "past", "has been": "perfect", "have been": "perfect"}
+_DETERMINERS = frozenset(
+    {"a", "an", "the", "my", "his", "her", "their", "our", "its", "this", "that"}
+)
+_AUX_TENSE = {
+    "is": "present",
+    "are": "present",
+    "am": "present",
+    "was": "past",
+    "were": "past",
+    "has been": "perfect",
+    "have been": "perfect",
+}
 # A passive with its agent: "<aux> <participle> by".
-_PASSIVE = re.compile(r"\b(is|are|am|was|were|has been|have been)\s+([a-z]+)\s+by\s+",
-                      re.IGNORECASE)
+_PASSIVE = re.compile(
+    r"\b(is|are|am|was|were|has been|have been)\s+([a-z]+)\s+by\s+", re.IGNORECASE
+)
 # Where a clause starts before the passive's subject, and where the agent ends.
 _CLAUSE_START = re.compile(
-    r"[,;:(—–]\s*|\b(?:and|but|so|because|while|which|that|who|said|says)\s+", re.IGNORECASE)
+    r"[,;:(—–]\s*|\b(?:and|but|so|because|while|which|that|who|said|says)\s+", re.IGNORECASE
+)
 _AGENT_END = re.compile(
     r"\s*[,;:.!?()—–]|\s+(?:in|on|at|during|since|for|from|to|every|each|last|this|next|until|"
     r"till|after|before|with|because|so|and|but|while|when|who|which|that|as|once|twice|"
-    r"more|less)\b", re.IGNORECASE)
+    r"more|less)\b",
+    re.IGNORECASE,
+)
 
 
 def _regular_bases(participle: str) -> list[str]:
@@ -115,8 +179,10 @@ def _active_verb(other: str, participle: str, tense: str) -> str | None:
     if tense == "perfect":
         pattern = rf"\b(?:has|have)\s+(?:{alternatives})\b"
     else:
-        pattern = rf"(?<!\bis )(?<!\bare )(?<!\bam )(?<!\bwas )(?<!\bwere )(?<!\bbeen )" \
-                  rf"(?<!\bbe )\b(?:{alternatives})\b"
+        pattern = (
+            rf"(?<!\bis )(?<!\bare )(?<!\bam )(?<!\bwas )(?<!\bwere )(?<!\bbeen )"
+            rf"(?<!\bbe )\b(?:{alternatives})\b"
+        )
     found = re.search(pattern, other, re.IGNORECASE)
     if found is None or re.search(rf"\b{re.escape(participle)}\s+by\b", other, re.IGNORECASE):
         return None
@@ -134,15 +200,20 @@ def active_voice(first: str, second: str) -> str:
             continue
         starts = [m.end() for m in _CLAUSE_START.finditer(second, 0, match.start())]
         start = starts[-1] if starts else 0
-        subject = second[start:match.start()].strip()
+        subject = second[start : match.start()].strip()
         end = _AGENT_END.search(second, match.end())
         agent_end = end.start() if end else len(second)
-        agent = second[match.end():agent_end].strip()
+        agent = second[match.end() : agent_end].strip()
         if not subject or not agent:
             continue
         head = subject.split()[0]
-        if start == 0 and head[0].isupper() and (head.lower() in _DETERMINERS or re.search(
-                rf"\b{re.escape(head.lower())}\b", first)):
+        if (
+            start == 0
+            and head[0].isupper()
+            and (
+                head.lower() in _DETERMINERS or re.search(rf"\b{re.escape(head.lower())}\b", first)
+            )
+        ):
             subject = subject[0].lower() + subject[1:]  # capitalised only to open the text
         lead = second[:start]
         return f"{lead}{agent} {verb} {subject}{second[agent_end:]}"

@@ -33,19 +33,51 @@ _EN_LEAVE = re.compile(
     r"|withdrew from|moved out of|moved away from|transferred out of|walked away from"
     r"|sold|broke up with|split (?:up )?with|divorced|stopped working (?:at|for)"
     r"|stopped going to|no longer (?:works|lives|studies|goes) (?:at|for|in|to|with))"
-    r"\s+((?:[\w'’&.-]+\s*){1,4})")
-_EN_SKIP = frozenset({"the", "a", "an", "her", "his", "their", "its", "my", "our", "your",
-                      "to", "and", "for", "after", "in", "at", "of", "with", "job", "post",
-                      "position", "role", "place", "home", "work", "school", "team"})
+    r"\s+((?:[\w'’&.-]+\s*){1,4})"
+)
+_EN_SKIP = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "her",
+        "his",
+        "their",
+        "its",
+        "my",
+        "our",
+        "your",
+        "to",
+        "and",
+        "for",
+        "after",
+        "in",
+        "at",
+        "of",
+        "with",
+        "job",
+        "post",
+        "position",
+        "role",
+        "place",
+        "home",
+        "work",
+        "school",
+        "team",
+    }
+)
 _EN_SIDE_OWNERS = frozenset({"her", "his", "my", "the", "their", "your", "our"})
 # Japanese: up to twelve characters before を / から and a verb of leaving.
 _JA_LEAVE = re.compile(
     r"([^\s、。をがはにでと]{2,12})(?:を|から)(?:辞め|やめ|退職|退学|中退|離れ|引っ越|出て|出た"
-    r"|手放|売|退会|退部|卒業)")
+    r"|手放|売|退会|退部|卒業)"
+)
 # The leaving negated, wished or intended right after it (辞めるつもりはない, 辞めたい, 辞めない).
 _JA_NOT_DONE = re.compile(r".{0,4}(?:ない|ません|ず|たい|つもり|気は|予定|かも)")
-_EN_NOT_DONE = re.compile(r"\bnot\b|n't\b|\bnever\b|\bgonna\b|\bgoing to\b|\bwill\b|\bwants? to\b"
-                          r"|\bmight\b|\bthinking of\b")
+_EN_NOT_DONE = re.compile(
+    r"\bnot\b|n't\b|\bnever\b|\bgonna\b|\bgoing to\b|\bwill\b|\bwants? to\b"
+    r"|\bmight\b|\bthinking of\b"
+)
 _JA_TRIM = "のさんくんちゃん"
 
 
@@ -62,7 +94,7 @@ def left_old_filler(old: Sentence, new: Sentence) -> bool:
                 return True
         return False
     for m in _EN_LEAVE.finditer(new.text):
-        before = new.text[:m.start()].split()
+        before = new.text[: m.start()].split()
         if before and (before[-1] in _EN_SIDE_OWNERS or before[-1].endswith(("'s", "’s"))):
             continue  # "her left knee", "Steve's left knee": a side
         if _EN_NOT_DONE.search(" ".join(before[-3:])):

@@ -34,30 +34,43 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.signals import EN_GENERIC, found_in
 from omoide.engine.classify.text import Sentence, cue, parse
 
-__all__ = ["EARLIER_PERIOD_FEATURES", "USED_TO", "earlier_period", "earlier_period_features",
-           "earlier_period_other_value"]
+__all__ = [
+    "EARLIER_PERIOD_FEATURES",
+    "USED_TO",
+    "earlier_period",
+    "earlier_period_features",
+    "earlier_period_other_value",
+]
 
 EARLIER_PERIOD_FEATURES: tuple[str, ...] = ("earlier_period_other_value",)
 
 # Role nouns a "previous / former / ex-" or 前の / 元の names another one of: a partner, a
 # workplace, a home, a school, a carer.
-_EN_ROLES = (r"(?:boy|girl)friends?|partners?|husbands?|wife|wives|spouses?|fianc[ée]e?s?"
-             r"|jobs?|employers?|company|companies|firms?|workplaces?|office|bosses?"
-             r"|managers?|colleagues?|teams?|roles?|positions?|careers?|apartments?|flats?"
-             r"|houses?|homes?|places?|schools?|universit(?:y|ies)|doctors?|dentists?"
-             r"|landlords?|cars?|relationships?|marriages?")
-_JA_ROLES = (r"彼氏|彼女|カレ|カノ|夫|妻|旦那|奥さん|恋人|パートナー|婚約者|職場|会社|勤め先|仕事"
-             r"|上司|同僚|部署|家|住まい|アパート|マンション|部屋|学校|病院|主治医|担当|バイト"
-             r"|パート|店|車")
+_EN_ROLES = (
+    r"(?:boy|girl)friends?|partners?|husbands?|wife|wives|spouses?|fianc[ée]e?s?"
+    r"|jobs?|employers?|company|companies|firms?|workplaces?|office|bosses?"
+    r"|managers?|colleagues?|teams?|roles?|positions?|careers?|apartments?|flats?"
+    r"|houses?|homes?|places?|schools?|universit(?:y|ies)|doctors?|dentists?"
+    r"|landlords?|cars?|relationships?|marriages?"
+)
+_JA_ROLES = (
+    r"彼氏|彼女|カレ|カノ|夫|妻|旦那|奥さん|恋人|パートナー|婚約者|職場|会社|勤め先|仕事"
+    r"|上司|同僚|部署|家|住まい|アパート|マンション|部屋|学校|病院|主治医|担当|バイト"
+    r"|パート|店|車"
+)
 # "A previous / former / ex-" one of a role: the new memory is about another one of it.
 _PREVIOUS = {
     "en": rf"\b(?:previous|former|ex-?)\s*(?:{_EN_ROLES})\b|\bex\b",
-    "ja": (r"(?<![0-9\u4e00-\u9fff])前の(?:" + _JA_ROLES + r")"
-           r"|(?<![\u4e00-\u9fff])元(?:の)?(?:" + _JA_ROLES + r")|元カレ|元カノ|元彼"),
+    "ja": (
+        r"(?<![0-9\u4e00-\u9fff])前の(?:" + _JA_ROLES + r")"
+        r"|(?<![\u4e00-\u9fff])元(?:の)?(?:" + _JA_ROLES + r")|元カレ|元カノ|元彼"
+    ),
 }
 # "Used to" of a habit or state of the past, not "got used to" (accustomed).
-USED_TO = (r"(?<!\bgot )(?<!\bget )(?<!\bgets )(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bam )"
-           r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\bused to\b")
+USED_TO = (
+    r"(?<!\bgot )(?<!\bget )(?<!\bgets )(?<!\bbe )(?<!\bis )(?<!\bare )(?<!\bam )"
+    r"(?<!\bwas )(?<!\bwere )(?<!\bbeen )\bused to\b"
+)
 _PREVIOUS_ONE = {lang: re.compile(pattern) for lang, pattern in _PREVIOUS.items()}
 _MARKER = {
     "en": re.compile(
@@ -69,22 +82,28 @@ _MARKER = {
         r"|\bback when (?:i|he|she|they|we|the user|user) (?:was|were)\b"
         r"|\bin (?:his|her|my|their) (?:youth|teens|twenties|thirties|student days"
         r"|school days|college days)\b|\bgrowing up\b|\bin (?:the|those) (?:old )?days\b"
-        r"|" + USED_TO + r"|" + _PREVIOUS["en"]),
+        r"|" + USED_TO + r"|" + _PREVIOUS["en"]
+    ),
     "ja": re.compile(
         r"(?:若い|幼い|小さい|子供の|子どもの|こどもの|独身の|新人の|学生の|新婚の)(?:ころ|頃|時|とき)"
         r"|(?:学生|大学|高校|中学|小学校|独身|新人|現役|新婚|若手|子供|子ども)時代|昔|以前(?![よとに])|かつて"
-        r"|当時|若かった|" + _PREVIOUS["ja"]),
+        r"|当時|若かった|" + _PREVIOUS["ja"]
+    ),
 }
 # A past-tense predicate: English, a past auxiliary, "used to", a past verb form (or an
 # irregular past, ``lexicon.EN_PAST_IRREGULAR``); Japanese,
 # a past ending at the end of a clause.
 _EN_PAST = re.compile(r"\b(?:was|were|had|did|used to|[a-z]{2,}ed)\b")
-_JA_PAST = re.compile(r"(?:た|だった|でした|ました|ていた|てた|かった)"
-                      r"(?:けど|が|し|よ|ね|な|わ|[、,。.!！]|$)")
+_JA_PAST = re.compile(
+    r"(?:た|だった|でした|ました|ていた|てた|かった)"
+    r"(?:けど|が|し|よ|ね|な|わ|[、,。.!！]|$)"
+)
 # Words of the present: the new memory then tells what holds now, not only what held then.
 _PRESENT = {
-    "en": re.compile(r"\bnow\b|\bnowadays\b|\bthese days\b|\bcurrently\b|\btoday\b"
-                     r"|\banymore\b|\bno longer\b|\binstead\b|\bstill\b"),
+    "en": re.compile(
+        r"\bnow\b|\bnowadays\b|\bthese days\b|\bcurrently\b|\btoday\b"
+        r"|\banymore\b|\bno longer\b|\binstead\b|\bstill\b"
+    ),
     "ja": re.compile(r"今は|今では|今も|現在|最近|この頃|このごろ|今度は|今の|いまは|まだ"),
 }
 
@@ -101,8 +120,9 @@ def past_tense(sentence: Sentence) -> bool:
     at the end of a clause."""
     if sentence.lang == "ja":
         return _JA_PAST.search(sentence.text) is not None
-    return (_EN_PAST.search(sentence.text) is not None
-            or any(w in lex.EN_PAST_IRREGULAR for w in re.findall(r"[a-z]+", sentence.text)))
+    return _EN_PAST.search(sentence.text) is not None or any(
+        w in lex.EN_PAST_IRREGULAR for w in re.findall(r"[a-z]+", sentence.text)
+    )
 
 
 def _without_marker(sentence: Sentence) -> Sentence:
@@ -136,8 +156,9 @@ def _said(unit: str, sentence: Sentence) -> bool:
     letters: two inflections of one verb ("lives" / "used to live") are one value."""
     if found_in(unit, sentence):
         return True
-    return (sentence.lang == "en" and len(unit) >= 4
-            and any(w[:4] == unit[:4] for w in sentence.words))
+    return (
+        sentence.lang == "en" and len(unit) >= 4 and any(w[:4] == unit[:4] for w in sentence.words)
+    )
 
 
 def earlier_period_features(old: Sentence, new: Sentence) -> list[float]:

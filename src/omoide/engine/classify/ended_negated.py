@@ -37,7 +37,7 @@ def negated_in_old(units: Iterable[str], old: str, lang: str) -> bool:
                 at = clause.find(unit.lower())
                 if at < 0:
                     continue
-                rest = clause[at + len(unit):]
+                rest = clause[at + len(unit) :]
                 no = _NO_AFTER.search(rest)  # X しか…ない is "only X", a yes
                 negated = no is not None and "しか" not in rest[: no.start()]
             else:

@@ -106,10 +106,27 @@ _CUES: tuple[tuple[str, dict[str, str]], ...] = (
     ("origin", lex.ORIGIN),
 )
 _MEASURES = (
-    "lang_ja", "same_owner", "both_user", "coverage", "topic_coverage", "reverse_coverage",
-    "anchors", "lost_share", "added_share", "old_negative", "new_negative", "negation_flip",
-    "quantity_changed", "more_quantities", "sibling_swap", "old_past", "new_past",
-    "length_ratio", "rule_confidence", "within_bound", "amount_untouched",
+    "lang_ja",
+    "same_owner",
+    "both_user",
+    "coverage",
+    "topic_coverage",
+    "reverse_coverage",
+    "anchors",
+    "lost_share",
+    "added_share",
+    "old_negative",
+    "new_negative",
+    "negation_flip",
+    "quantity_changed",
+    "more_quantities",
+    "sibling_swap",
+    "old_past",
+    "new_past",
+    "length_ratio",
+    "rule_confidence",
+    "within_bound",
+    "amount_untouched",
 )
 TEXT_FEATURES: tuple[str, ...] = (
     *_MEASURES,
@@ -144,8 +161,14 @@ TEXT_FEATURES: tuple[str, ...] = (
     *NAMED_SUBJECT_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
-    "sim_whole", "sim_parts", "sim_old_part_new", "sim_new_part_old", "old_part_empty",
-    "new_part_empty", "sim_whole_x_lost", "sim_parts_x_lost",
+    "sim_whole",
+    "sim_parts",
+    "sim_old_part_new",
+    "sim_new_part_old",
+    "old_part_empty",
+    "new_part_empty",
+    "sim_whole_x_lost",
+    "sim_parts_x_lost",
 )
 
 # Embedding vectors a model may read whole: the new memory minus the old one, and the two
@@ -221,8 +244,14 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += reason_told_features(old_s, new_s)
     values += named_subject_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
-    return PairText(np.asarray(values, dtype=np.float64), rule, finding, old_part, new_part,
-                    changed_values(old_s.text, new_s.text, old_s.lang))
+    return PairText(
+        np.asarray(values, dtype=np.float64),
+        rule,
+        finding,
+        old_part,
+        new_part,
+        changed_values(old_s.text, new_s.text, old_s.lang),
+    )
 
 
 def _measures(old: Sentence, new: Sentence, confidence: float) -> list[float]:
@@ -317,7 +346,6 @@ def _ja_rest(this: str, other: str) -> str:
         if end - 1 - start >= _JA_SHARED_MIN:
             for i in range(start, end - 1):
                 covered[i] = True
-    runs = re.split(r"\s+", "".join(" " if c else ch for ch, c in zip(this, covered,
-                                                                       strict=True)))
+    runs = re.split(r"\s+", "".join(" " if c else ch for ch, c in zip(this, covered, strict=True)))
     kept = [r.strip("、。,. はがをにでともの") for r in runs]
     return " ".join(r for r in kept if len(r) >= 2 or re.match(r"[\u3400-\u9fff]", r or " "))

@@ -34,18 +34,26 @@ from omoide.engine.classify.signals import EN_GENERIC
 from omoide.engine.classify.subject import new_person_in_subject
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["FORMER_STATE_FEATURES", "NOT_MADE", "former_frame", "former_same_value",
-           "former_state_features", "old_is_present", "said_in"]
+__all__ = [
+    "FORMER_STATE_FEATURES",
+    "NOT_MADE",
+    "former_frame",
+    "former_same_value",
+    "former_state_features",
+    "old_is_present",
+    "said_in",
+]
 
 FORMER_STATE_FEATURES: tuple[str, ...] = ("former_same_value",)
 
 # A former marker that needs a past tense beside it.
 _FORMER = {
-    "en": re.compile(
-        USED_TO + r"|\bpreviously\b|\bformerly\b|\bin the past\b"),
+    "en": re.compile(USED_TO + r"|\bpreviously\b|\bformerly\b|\bin the past\b"),
     # (not 名前は "the name is", nor 結婚前は / 震災の前は / その前は "before X": a period)
-    "ja": re.compile(r"以前(?:は|まで)|かつて(?:は)?|昔は"
-                     r"|(?<![0-9\u4e00-\u9fffのそ])前(?:は|まで)"),
+    "ja": re.compile(
+        r"以前(?:は|まで)|かつて(?:は)?|昔は"
+        r"|(?<![0-9\u4e00-\u9fffのそ])前(?:は|まで)"
+    ),
 }
 # A present told as ended: the marker is the frame, no past tense needed.
 _ENDED = {
@@ -54,22 +62,30 @@ _ENDED = {
 }
 # A past verb in the old memory: a past auxiliary, or an -ed word not after a form of "be" /
 # "get" (a state: "is married", "got engaged" is read as past, "is retired" is not).
-_EN_OLD_PAST = re.compile(r"\b(?:was|were|had|did)\b|(?<!\bis )(?<!\bare )(?<!\bam )(?<!\bbe )"
-                          r"(?<!\bbeen )(?<!'s )(?<!\ba )(?<!\ban )(?<!\bthe )\b[a-z]{2,}ed\b")
+_EN_OLD_PAST = re.compile(
+    r"\b(?:was|were|had|did)\b|(?<!\bis )(?<!\bare )(?<!\bam )(?<!\bbe )"
+    r"(?<!\bbeen )(?<!'s )(?<!\ba )(?<!\ban )(?<!\bthe )\b[a-z]{2,}ed\b"
+)
 # Words saying the value still holds (the former frame is then not an end), or that the frame
 # is about another one of a kind ("too", "also") or a part of the value ("only", だけ).
 _STILL = {
-    "en": re.compile(r"\bstill\b|\bto this day\b|\bever since\b|\bcontinues?\b|\bagain\b"
-                     r"|\bnow\b|\bthese days\b|\bcurrently\b"
-                     r"|\btoo\b|\balso\b|\bas well\b|\bonly\b|\bjust\b"),
-    "ja": re.compile(r"今も|今でも|いまも|まだ|相変わらず|引き続き|再び|また|今は|現在|最近"
-                     r"|だけ|のみ"),
+    "en": re.compile(
+        r"\bstill\b|\bto this day\b|\bever since\b|\bcontinues?\b|\bagain\b"
+        r"|\bnow\b|\bthese days\b|\bcurrently\b"
+        r"|\btoo\b|\balso\b|\bas well\b|\bonly\b|\bjust\b"
+    ),
+    "ja": re.compile(
+        r"今も|今でも|いまも|まだ|相変わらず|引き続き|再び|また|今は|現在|最近"
+        r"|だけ|のみ"
+    ),
 }
 # A change not (yet) made: planned, wished for, considered, possible (``from_to``'s list),
 # or a condition.
-NOT_MADE = re.compile(r"予定|つもり|たい|かもしれ|検討|考えて|なら|たら|\bplan|\bwill\b"
-                       r"|\bmight\b|\bconsider|\bthinking\b|\bwants? to\b|\bmay\b|\bwould\b"
-                       r"|\bif\b")
+NOT_MADE = re.compile(
+    r"予定|つもり|たい|かもしれ|検討|考えて|なら|たら|\bplan|\bwill\b"
+    r"|\bmight\b|\bconsider|\bthinking\b|\bwants? to\b|\bmay\b|\bwould\b"
+    r"|\bif\b"
+)
 
 
 def former_frame(sentence: Sentence) -> bool:
@@ -135,9 +151,13 @@ def _frame_adds(old: Sentence, new: Sentence, generic: frozenset[str] | set[str]
 
 
 # Clause boundaries: punctuation, and (English) a conjunction that starts another clause.
-_CLAUSE = {"en": re.compile(r"[,;:]|(?=(?:since|after|because|and|but|so|when|before|"
-                            r"until|as|though|although|while)\b)"),
-           "ja": re.compile(r"[、，,;；。]")}
+_CLAUSE = {
+    "en": re.compile(
+        r"[,;:]|(?=(?:since|after|because|and|but|so|when|before|"
+        r"until|as|though|although|while)\b)"
+    ),
+    "ja": re.compile(r"[、，,;；。]"),
+}
 
 
 def _clauses(sentence: Sentence) -> list[str]:

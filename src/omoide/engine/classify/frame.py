@@ -38,22 +38,32 @@ _EN_VERB = (
 )
 # Who speaks: a name or "my / the user's / X's relation" (at most three words), at the start or
 # after a leading phrase ("In March, Aiko said …", "After the surgery, Tom said …").
-_EN_SPEAKER = (r"(?P<speaker>(?:[A-Z][\w'’-]*|[Mm]y|[Tt]he|[Hh]er|[Hh]is|[Tt]heir)"
-               r"(?: [\w'’-]+){0,2}?)")
+_EN_SPEAKER = (
+    r"(?P<speaker>(?:[A-Z][\w'’-]*|[Mm]y|[Tt]he|[Hh]er|[Hh]is|[Tt]heir)"
+    r"(?: [\w'’-]+){0,2}?)"
+)
 _EN_FRAME = re.compile(
     r"^(?P<lead>(?:[^,]{1,60}, )?)"
     rf"{_EN_SPEAKER} (?:(?:also|once|recently|later|then|has|had|have) )?{_EN_VERB}"
     r"(?:,? that)? "
 )
 _EN_SUBJECT_PRONOUN = re.compile(r"^(?:he|she|they|I|we)(?:'s|'ve|'d|'ll|'m|'re)? ", re.I)
-_EN_CONTRACTED = {"'s": " is ", "'ve": " have ", "'d": " had ", "'ll": " will ", "'m": " am ",
-                  "'re": " are "}
+_EN_CONTRACTED = {
+    "'s": " is ",
+    "'ve": " have ",
+    "'d": " had ",
+    "'ll": " will ",
+    "'m": " am ",
+    "'re": " are ",
+}
 _EN_MID = re.compile(rf"\b(and|but) {_EN_VERB}(?:,? that)? (?=(?:he|she|they) )")
 # A reported clause without "that": a subject, then a finite verb within a few words ("the
 # Outback needs …", "Dorothy refuses …"), not an object ("says a few words of French").
 _EN_SUBJECT_START = re.compile(r"^(?:the|a|an|this|these|those|[A-Z])")
-_EN_AUX = word_set("is are was were has have had can cannot will would should must does did "
-                   "can't won't doesn't didn't isn't wasn't")
+_EN_AUX = word_set(
+    "is are was were has have had can cannot will would should must does did "
+    "can't won't doesn't didn't isn't wasn't"
+)
 _EN_NOT_BEFORE_VERB = word_set("a an the few many several some of two three four five")
 
 
@@ -65,16 +75,22 @@ def _is_clause(rest: str) -> bool:
         bare = word.strip(",.;").lower()
         if bare in _EN_AUX:
             return True
-        if (bare.endswith("s") and not bare.endswith("ss") and len(bare) > 3
-                and words[i - 1].lower() not in _EN_NOT_BEFORE_VERB):
+        if (
+            bare.endswith("s")
+            and not bare.endswith("ss")
+            and len(bare) > 3
+            and words[i - 1].lower() not in _EN_NOT_BEFORE_VERB
+        ):
             return True
     return False
 
 
 _EN_POSSESSIVE = re.compile(r"^(?:his|her|their|my|our) ", re.I)
 _EN_ACCORDING = re.compile(r"^[Aa]ccording to [^,]{1,60}, |, according to [^,.;]{1,60}(?=[.;]?$)")
-_EN_TRAILING = re.compile(rf", (?:(?:he|she|they|I|we) {_EN_VERB}|{_EN_VERB} (?:he|she|they))"
-                          r"(?=[.;]?$)")
+_EN_TRAILING = re.compile(
+    rf", (?:(?:he|she|they|I|we) {_EN_VERB}|{_EN_VERB} (?:he|she|they))"
+    r"(?=[.;]?$)"
+)
 _EN_AS_OF = re.compile(
     r"\s*\((?:as (?:of|at) [^()]{1,24}|\d{4}-\d{2}(?:-\d{2})?)\)"  # (as of 2026-03), (2026-01)
     r"|,? as (?:of|at) (?:\d{4}-\d{2}(?:-\d{2})?|(?:early |late |mid-)?[A-Z][a-z]+(?: \d{1,2})?"
@@ -110,14 +126,14 @@ def _unframe_en(text: str) -> str:
     match = _EN_FRAME.match(text)
     if match is None:
         return text if text == original else _capitalised(text)
-    speaker, rest = match.group("speaker"), text[match.end():]
+    speaker, rest = match.group("speaker"), text[match.end() :]
     pronoun = _EN_SUBJECT_PRONOUN.match(rest)
     if pronoun and pronoun.group(0).lower().startswith(("i ", "i'", "we")):
         speaker = ""  # "My doctor said I should …": the fact is the user's, not the doctor's
     elif pronoun:
         word = pronoun.group(0).strip()
         tail = next((t for c, t in _EN_CONTRACTED.items() if word.lower().endswith(c)), " ")
-        rest = tail.lstrip() + rest[pronoun.end():]
+        rest = tail.lstrip() + rest[pronoun.end() :]
     elif _EN_POSSESSIVE.match(rest):
         speaker, rest = f"{speaker}'s", _EN_POSSESSIVE.sub("", rest)
     elif not match.group(0).endswith("that ") and not _is_clause(rest):
@@ -136,5 +152,5 @@ def _unframe_ja(text: str) -> str:
     text = _JA_LEAD.sub("", text)
     end = _JA_END.search(text)
     if end is not None:
-        text = text[:end.start()] + "。"
+        text = text[: end.start()] + "。"
     return text

@@ -24,16 +24,22 @@ FROM_TO_FEATURES: tuple[str, ...] = ("changed_from_old",)
 
 # 「AからBに変わった / 変えた / 変更した / 替えた / 切り替えた / 乗り換えた」: A is the part after
 # the last topic, subject or object particle, B the part before に / へ.
-_JA = re.compile(r"(?P<src>[^、。，．はがをにで]{1,15}?)から(?P<dst>[^、。，．はがを]{1,15}?)"
-                 r"(?:に|へ)(?:変わ|変え|変更|替え|切り替え|切りかえ|乗り換え|乗りかえ)")
+_JA = re.compile(
+    r"(?P<src>[^、。，．はがをにで]{1,15}?)から(?P<dst>[^、。，．はがを]{1,15}?)"
+    r"(?:に|へ)(?:変わ|変え|変更|替え|切り替え|切りかえ|乗り換え|乗りかえ)"
+)
 # "changed / switched / converted / went … from A to B" (``Sentence.text`` is lower case in
 # English): A up to " to ", B its first word.
-_EN = re.compile(r"\b(?:changed|switched|converted|went)\b[^.;]{0,30}?\bfrom "
-                 r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<src>[\w'\- ]{1,30}?) to "
-                 r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<dst>[\w'\-]+)")
+_EN = re.compile(
+    r"\b(?:changed|switched|converted|went)\b[^.;]{0,30}?\bfrom "
+    r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<src>[\w'\- ]{1,30}?) to "
+    r"(?:(?:a|an|the|her|his|their|my|our) )?(?P<dst>[\w'\-]+)"
+)
 # A change not (yet) made: planned, wished for, considered, possible.
-_NOT_MADE = re.compile(r"予定|つもり|たい|かもしれ|検討|考えて|\bplan|\bwill\b|\bmight\b"
-                       r"|\bconsider|\bthinking\b|\bwants? to\b|\bmay\b|\bwould\b")
+_NOT_MADE = re.compile(
+    r"予定|つもり|たい|かもしれ|検討|考えて|\bplan|\bwill\b|\bmight\b"
+    r"|\bconsider|\bthinking\b|\bwants? to\b|\bmay\b|\bwould\b"
+)
 
 
 def changed_from_old(old: Sentence, new: Sentence) -> bool:
@@ -44,8 +50,14 @@ def changed_from_old(old: Sentence, new: Sentence) -> bool:
     for pattern in (_JA, _EN):
         for match in pattern.finditer(new.text):
             src, dst = match.group("src").strip(), match.group("dst").strip()
-            if src and dst and src != dst and not src.isdigit() \
-                    and _says(old_text, src.lower()) and not _says(old_text, dst.lower()):
+            if (
+                src
+                and dst
+                and src != dst
+                and not src.isdigit()
+                and _says(old_text, src.lower())
+                and not _says(old_text, dst.lower())
+            ):
                 return True
     return False
 

@@ -41,28 +41,45 @@ __all__ = ["HABIT_END_FEATURES", "habit_end_features", "habit_ended"]
 HABIT_END_FEATURES: tuple[str, ...] = ("habit_ended",)
 
 # A plan or something under way in the old memory: no present fact to end.
-_PLAN = {"en": re.compile(lex.PLAN["en"] + "|" + lex.PURSUIT["en"] + r"|\bintends? to\b"
-                          r"|\bis set for\b|\bscheduled\b|\bbooked\b|\bdue to\b"),
-         "ja": re.compile(lex.PLAN["ja"] + "|" + lex.PURSUIT["ja"] + r"|予約|目標|に向けて")}
+_PLAN = {
+    "en": re.compile(
+        lex.PLAN["en"] + "|" + lex.PURSUIT["en"] + r"|\bintends? to\b"
+        r"|\bis set for\b|\bscheduled\b|\bbooked\b|\bdue to\b"
+    ),
+    "ja": re.compile(lex.PLAN["ja"] + "|" + lex.PURSUIT["ja"] + r"|予約|目標|に向けて"),
+}
 # Ended: given up, quit, let lapse (not "stopped by / at / in", a visit).
-_ENDED = {"en": re.compile(r"\bquit\b|\bgave up\b|\bgiven up\b|\bstopped(?! by| at| in| off| to"
-                           r"| for| over| at)\b|\bpacked in\b|\bpacked [\w' ]{1,30} in\b"
-                           r"|\blet [\w' ]{1,30} lapse\b|\bhanded [\w' ]{0,30}\bback\b"
-                           r"|\bstepped down\b|\bstepped back\b|\bhung up\b|\bcut out\b"
-                           r"|\bcancell?ed\b|\bdeleted\b|\bunsubscribed\b"),
-          "ja": re.compile(r"やめ|辞め|止め|退会|解約|手放|引退|退部|抜け|断念")}
+_ENDED = {
+    "en": re.compile(
+        r"\bquit\b|\bgave up\b|\bgiven up\b|\bstopped(?! by| at| in| off| to"
+        r"| for| over| at)\b|\bpacked in\b|\bpacked [\w' ]{1,30} in\b"
+        r"|\blet [\w' ]{1,30} lapse\b|\bhanded [\w' ]{0,30}\bback\b"
+        r"|\bstepped down\b|\bstepped back\b|\bhung up\b|\bcut out\b"
+        r"|\bcancell?ed\b|\bdeleted\b|\bunsubscribed\b"
+    ),
+    "ja": re.compile(r"やめ|辞め|止め|退会|解約|手放|引退|退部|抜け|断念"),
+}
 # An end dated as back-story ("stopped drinking in 2009", "gave up at 16", 十年前にやめた).
-_BACKSTORY = {"en": re.compile(r"\b(?:19|20)\d\d\b|\bago\b|\bat (?:\d+|age)\b|\bas a (?:kid"
-                               r"|child|teen\w*|student)\b"),
-              "ja": re.compile(r"(?:19|20)\d\d年|年前|歳の(?:とき|時|頃)|の頃|ころ")}
+_BACKSTORY = {
+    "en": re.compile(
+        r"\b(?:19|20)\d\d\b|\bago\b|\bat (?:\d+|age)\b|\bas a (?:kid"
+        r"|child|teen\w*|student)\b"
+    ),
+    "ja": re.compile(r"(?:19|20)\d\d年|年前|歳の(?:とき|時|頃)|の頃|ころ"),
+}
 # A no before the cue ("hasn't cancelled", 中止しない), or a hedge.
-_NOT_DONE = {"en": re.compile(r"\bnot\b|\bnever\b|\bno\b|\bmight\b|\bmay\b|\bcould\b|\bif\b"
-                              r"|\bunless\b|\bthinking\b|\bconsider|\bwants? to\b|\?"),
-             "ja": re.compile(r"ない|ません|かも|たら|なら|たい|予定|つもり|検討|考え|[?？]")}
+_NOT_DONE = {
+    "en": re.compile(
+        r"\bnot\b|\bnever\b|\bno\b|\bmight\b|\bmay\b|\bcould\b|\bif\b"
+        r"|\bunless\b|\bthinking\b|\bconsider|\bwants? to\b|\?"
+    ),
+    "ja": re.compile(r"ない|ません|かも|たら|なら|たい|予定|つもり|検討|考え|[?？]"),
+}
 # Words any end or plan has: they name no thing of their own.
-_GENERIC = {"en": frozenset(parse("plan plans trip visit party event idea thing whole", "en")
-                            .content),
-            "ja": frozenset({"予定", "計画", "旅行", "全部"})}
+_GENERIC = {
+    "en": frozenset(parse("plan plans trip visit party event idea thing whole", "en").content),
+    "ja": frozenset({"予定", "計画", "旅行", "全部"}),
+}
 
 
 def habit_ended(old: Sentence, new: Sentence) -> bool:

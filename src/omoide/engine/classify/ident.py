@@ -33,31 +33,41 @@ _EN_NUMBERED = (
     r"order|invoice|ticket|case|room|issue|bug|claim|request|booking|reservation|flight|gate"
     r"|platform|seat|bus|route|train|chapter|section|unit|apartment|suite|policy|account"
     r"|episode|volume|version|lot|item|task|ward|bed|table|lane|locker|batch|shipment|parcel"
-    r"|package|contract|project|model|file|form")
+    r"|package|contract|project|model|file|form"
+)
 # A number that measures or counts, not one that names ("flight 3 hours late").
-_EN_NOT_A_NAME = (r"(?!\s*(?:%|percent|years?|months?|weeks?|days?|hours?|minutes?|times?"
-                  r"|people|persons?|kg|km|miles?|am\b|pm\b|o'clock))")
+_EN_NOT_A_NAME = (
+    r"(?!\s*(?:%|percent|years?|months?|weeks?|days?|hours?|minutes?|times?"
+    r"|people|persons?|kg|km|miles?|am\b|pm\b|o'clock))"
+)
 # (``Sentence.text`` is NFKC-normalised, and lower-case in English: letters match either case.)
 _LETTERED = r"[a-z]{2,}[-_]?\d+[a-z]?(?![a-z0-9])"  # inv-2041, jira-311, ba117
 _EN_ID = re.compile(
     r"#\s?\d[0-9a-z-]*"  # #5521
     r"|\b(?:no|nr)\.\s?\d[0-9a-z-]*|№\s?\d[0-9a-z-]*"  # no. 12
     rf"|\b{_LETTERED}"
-    rf"|\b(?:{_EN_NUMBERED})\s+\d+[a-z]?\b{_EN_NOT_A_NAME}", re.IGNORECASE)
+    rf"|\b(?:{_EN_NUMBERED})\s+\d+[a-z]?\b{_EN_NOT_A_NAME}",
+    re.IGNORECASE,
+)
 _JA_ID = re.compile(
     r"#\s?\d[0-9a-z-]*|(?:no|nr)\.\s?\d+|№\s?\d+"
     rf"|(?<![a-z]){_LETTERED}"
-    r"|第[\d一二三四五六七八九十百千]+号|\d+番(?!目)|\d+号(?:室|機|車|館|棟|線)?", re.IGNORECASE)
+    r"|第[\d一二三四五六七八九十百千]+号|\d+番(?!目)|\d+号(?:室|機|車|館|棟|線)?",
+    re.IGNORECASE,
+)
 # English: a verb that ends the subject (an auxiliary, a copula, a past form, a modal); a
 # possessive 's is not one ("the user's order").
 _EN_VERB = re.compile(
     r"\b(?:is|are|am|was|were|be|been|being|has|have|had|does|do|did|will|would|can|could"
     r"|shall|should|may|might|must|got|gets|get|went|goes|made|took|bought|sent|paid|left"
-    r"|[a-z]{3,}ed)\b|\b(?:it|that|he|she|there|what)['’]s\b", re.IGNORECASE)
+    r"|[a-z]{3,}ed)\b|\b(?:it|that|he|she|there|what)['’]s\b",
+    re.IGNORECASE,
+)
 # Japanese: the particle that ends the subject or topic (は / が, not inside a word: after a
 # noun, a counter, a symbol or an honorific).
 _JA_PARTICLE = re.compile(
-    r"(?:(?<=[^\u3040-\u309f])|(?<=さん)|(?<=くん)|(?<=ちゃん)|(?<=さま)|(?<=たち))[はが]")
+    r"(?:(?<=[^\u3040-\u309f])|(?<=さん)|(?<=くん)|(?<=ちゃん)|(?<=さま)|(?<=たち))[はが]"
+)
 
 
 def subject_identifiers(sentence: Sentence) -> frozenset[str]:
@@ -68,7 +78,7 @@ def subject_identifiers(sentence: Sentence) -> frozenset[str]:
     end = _JA_PARTICLE if sentence.lang == "ja" else _EN_VERB
     found = set()
     for m in pattern.finditer(text):
-        if end.search(text[:m.start()]) is None:
+        if end.search(text[: m.start()]) is None:
             found.add(_key(m.group()))
     return frozenset(found)
 
@@ -76,8 +86,9 @@ def subject_identifiers(sentence: Sentence) -> frozenset[str]:
 def _key(identifier: str) -> str:
     """The number an identifier holds, full-width digits folded ("order 5521", "#5521" and
     ＃５５２１ are one key): two forms of one number never count as two things."""
-    number = re.search(r"\d+|[一二三四五六七八九十百千]+",
-                       unicodedata.normalize("NFKC", identifier))
+    number = re.search(
+        r"\d+|[一二三四五六七八九十百千]+", unicodedata.normalize("NFKC", identifier)
+    )
     return number.group() if number else identifier
 
 

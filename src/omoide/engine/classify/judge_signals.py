@@ -9,9 +9,22 @@ from __future__ import annotations
 
 from omoide.engine.classify.features import TEXT_FEATURES, PairText
 
-__all__ = ["EXTEND_ONLY", "JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY",
-           "amount_left_alone", "another_persons_fact", "extends", "judge_capped",
-           "nothing_differs", "rule_decides", "sure_close", "sure_reason", "vetoed"]
+__all__ = [
+    "EXTEND_ONLY",
+    "JUDGE_CAPS",
+    "SURE_ONLY",
+    "VETO_FEATURES",
+    "VETO_ONLY",
+    "amount_left_alone",
+    "another_persons_fact",
+    "extends",
+    "judge_capped",
+    "nothing_differs",
+    "rule_decides",
+    "sure_close",
+    "sure_reason",
+    "vetoed",
+]
 
 
 _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
@@ -26,8 +39,12 @@ _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 # The old memory's negated act told in the new one only of another person ("doesn't drink" /
 # "booked a table for a friend who drinks", ``others_act.negated_act_of_other``, round 26):
 # the judge and the note reader's diet turn both closed such pairs.
-VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
-                              "earlier_period_other_value", "negated_act_of_other")
+VETO_ONLY: tuple[str, ...] = (
+    "reason_presupposed",
+    "two_identified_things",
+    "earlier_period_other_value",
+    "negated_act_of_other",
+)
 # Text features that only close: a change told from a value the old memory states to one it
 # does not (``from_to.changed_from_old``). The judge does not weigh them either; on the seen
 # training sources (session 18: the pairs, 26 writers, 10 notes sets, each sentence of a note
@@ -45,8 +62,15 @@ VETO_ONLY: tuple[str, ...] = ("reason_presupposed", "two_identified_things",
 # all CONTRADICTORY (``bench/results/classify_round25.md``). The old statement said again with
 # its one amount changed (``amount_swap.amount_swapped``, session 26;
 # ``bench/results/classify_val26.md``).
-SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_shape_close",
-                              "now_negated", "habit_ended", "value_swapped", "amount_swapped")
+SURE_ONLY: tuple[str, ...] = (
+    "changed_from_old",
+    "former_same_value",
+    "note_shape_close",
+    "now_negated",
+    "habit_ended",
+    "value_swapped",
+    "amount_swapped",
+)
 # Text features that cap the judge only: a sure rule still closes, the model may not. One
 # occasion told beside a habit (``one_off.one_off_beside_habit``, round 25b); round 26's, each
 # kept for removing more false closes than true ones on sources it was not written from
@@ -54,9 +78,14 @@ SURE_ONLY: tuple[str, ...] = ("changed_from_old", "former_same_value", "note_sha
 # an occasion years back beside a present fact or plan (``one_off``), one more of a kind told
 # as an addition (``addition.another_added``), the old fact said again with a reason, or how
 # long the old state has held (``reason_told``).
-JUDGE_CAPS: tuple[str, ...] = ("one_off_beside_habit", "once_beside_state",
-                               "long_ago_beside_present", "another_added",
-                               "reason_for_old_fact", "duration_of_old_state")
+JUDGE_CAPS: tuple[str, ...] = (
+    "one_off_beside_habit",
+    "once_beside_state",
+    "long_ago_beside_present",
+    "another_added",
+    "reason_for_old_fact",
+    "duration_of_old_state",
+)
 _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
 
 
@@ -93,13 +122,15 @@ def sure_close(text: PairText) -> bool:
     return any(text.features[i] for i in _SURE_COLUMNS) and not text.features[_SUBJECT_DIFFERS]
 
 
-_SURE_REASONS = {"changed_from_old": "changed from the old value to another",
-                 "former_same_value": "the old value said as a former state",
-                 "note_shape_close": "a change the note reader is sure of",
-                 "now_negated": "the old fact said again with a no",
-                 "habit_ended": "the old fact told ended",
-                 "value_swapped": "the old statement again with one value swapped",
-                 "amount_swapped": "the old statement again with its amount changed"}
+_SURE_REASONS = {
+    "changed_from_old": "changed from the old value to another",
+    "former_same_value": "the old value said as a former state",
+    "note_shape_close": "a change the note reader is sure of",
+    "now_negated": "the old fact said again with a no",
+    "habit_ended": "the old fact told ended",
+    "value_swapped": "the old statement again with one value swapped",
+    "amount_swapped": "the old statement again with its amount changed",
+}
 
 
 def sure_reason(text: PairText) -> str:
@@ -125,8 +156,9 @@ def _only_a_number_changed(text: PairText) -> bool:
     if text.rule != "quantity_changed":
         return False
     values = dict(zip(TEXT_FEATURES, text.features, strict=True))
-    return (values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0
-            and text.values_changed <= 1)
+    return (
+        values["coverage"] == 1.0 and values["reverse_coverage"] == 1.0 and text.values_changed <= 1
+    )
 
 
 def nothing_differs(text: PairText) -> bool:
@@ -135,8 +167,12 @@ def nothing_differs(text: PairText) -> bool:
     flipped ("User lives in Tokyo." saved again, or as "The user lives in Tokyo."). Such a pair
     cannot contradict, whatever the model's probability: no training pair is one, and the
     judge read them as CONTRADICTORY at 0.73–0.94."""
-    return (not text.old_part and not text.new_part and text.values_changed == 0
-            and not text.features[_NEGATION_FLIP])
+    return (
+        not text.old_part
+        and not text.new_part
+        and text.values_changed == 0
+        and not text.features[_NEGATION_FLIP]
+    )
 
 
 def another_persons_fact(text: PairText) -> bool:

@@ -52,7 +52,8 @@ _EN_RESULT = re.compile(
     r"|(?:went back|came back|returned|got a job|got work)\s+(?:to|into|at|with)\s+"
     r"|(?:became|become|becomes|becoming|turned into|started|starts|began|begun|took up"
     r"|takes up|picked up|got into|joined|joins|opened|founded|launched|set up|enrolled in"
-    r"|signed up for|adopted|got)\s+)" + _PHRASE)
+    r"|signed up for|adopted|got)\s+)" + _PHRASE
+)
 # English verbs whose object is what the change left (the source side).
 _EN_SOURCE = re.compile(
     r"\b(?:(?:moved|moving|relocated|transferred|switched|changed|went|came|returned)"
@@ -60,15 +61,34 @@ _EN_SOURCE = re.compile(
     r"|(?<!her )(?<!his )(?<!my )(?<!their )(?<!the )(?<!a )left"  # not "her left hand"
     r"|quit|quits|stopped|stops|gave up|give up|resigned from"
     r"|retired from|dropped out of|moved out of|sold|closed|shut|broke up with|divorced)\s+"
-    + _PHRASE)
+    + _PHRASE
+)
 # Verbs of stopping (the source side, and the result side when the old fact is negated).
 _STOP = {
     "en": re.compile(r"\b(?:stopped|stops|quit|quits|gave up|give up|given up)\s+" + _PHRASE),
     "ja": re.compile(r"([^\s、。をがはにでへも]{2,14})を(?:やめ|辞め|止め|断っ)"),
 }
 _EN_BREAKS = frozenset(lex.EN_VALUE_BREAKS) | frozenset(
-    {"last", "this", "years", "ago", "to", "from", "while", "so", "which", "who", "then",
-     "before", "until", "once", "as", "with", "because"})
+    {
+        "last",
+        "this",
+        "years",
+        "ago",
+        "to",
+        "from",
+        "while",
+        "so",
+        "which",
+        "who",
+        "then",
+        "before",
+        "until",
+        "once",
+        "as",
+        "with",
+        "because",
+    }
+)
 # "in" / "on" / "at" / "for" end the phrase before a time ("in 2015", "on Monday", "for a
 # year"), not before a place or an employer ("a pharmacy in Rabat", "a nurse at the clinic").
 _EN_TIME_AFTER = re.compile(
@@ -76,11 +96,44 @@ _EN_TIME_AFTER = re.compile(
     r"winter|end|start|beginning)\b|(?:a|an|one|two|three|few|several|some) \w*\s*"
     r"(?:years?|months?|weeks?|days?)\b|(?:january|february|march|april|may|june|july|august"
     r"|september|october|november|december|spring|summer|autumn|fall|winter|monday|tuesday"
-    r"|wednesday|thursday|friday|saturday|sunday)\b)")
-_EN_FUNCTION = frozenset({"a", "an", "the", "her", "his", "their", "my", "our", "its", "up",
-                          "out", "back", "it", "them", "him", "one", "again", "still", "now",
-                          "just", "also", "too", "there", "here", "in", "at", "on", "of",
-                          "for", "and", "by", "with"})
+    r"|wednesday|thursday|friday|saturday|sunday)\b)"
+)
+_EN_FUNCTION = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "her",
+        "his",
+        "their",
+        "my",
+        "our",
+        "its",
+        "up",
+        "out",
+        "back",
+        "it",
+        "them",
+        "him",
+        "one",
+        "again",
+        "still",
+        "now",
+        "just",
+        "also",
+        "too",
+        "there",
+        "here",
+        "in",
+        "at",
+        "on",
+        "of",
+        "for",
+        "and",
+        "by",
+        "with",
+    }
+)
 # A result told as another thing of its kind ("a new studio", "her own office", 自分の事務所,
 # 新しい, 別の): a replacement, not the old fact's origin.
 _ANOTHER = {
@@ -97,24 +150,30 @@ _JA_RESULT = re.compile(
     r"|転勤|進学|昇進|加入|参加し|回され|回っ)"
     r"|" + _JA_NOUN + r"を(?:始め|はじめ|開い|開業|創業|立ち上げ|開店|開設|習い始め|飼い始め"
     r"|買っ|購入|引き受け|継い)"
-    r"|([^\s、。]{1,16})ようになっ")
+    r"|([^\s、。]{1,16})ようになっ"
+)
 _JA_SOURCE = re.compile(
     _JA_NOUN + r"(?:から(?!は)|を(?:辞め|やめ|止め|退職|離れ|出て|出た|卒業|退学|手放|売っ|売却"
-    r"|解約|退会|閉め|閉じ|畳ん|たたん))")
+    r"|解約|退会|閉め|閉じ|畳ん|たたん))"
+)
 _NEGATED_AFTER = {
     "en": re.compile(r"^\s*(?:not|never)\b"),
     "ja": re.compile(r"^.{0,4}(?:ない|ません|ず|たい|つもり|予定)"),
 }
-_EN_NOT_DONE = re.compile(r"\b(?:not|never|will|going to|wants? to|plans? to|might|hopes? to)"
-                          r"\s+(?:\w+\s+){0,1}$")
+_EN_NOT_DONE = re.compile(
+    r"\b(?:not|never|will|going to|wants? to|plans? to|might|hopes? to)"
+    r"\s+(?:\w+\s+){0,1}$"
+)
 _EN_STATE_PASSIVE = re.compile(r"\b(?:is|are|am|was|were|be|been|being)\s+$")
 # A negated state the rules' negation does not read ("a non-drinker", "a non-smoker").
 _NEGATED_STATE = {"en": re.compile(r"\bnon-?[a-z]|\bno\b"), "ja": re.compile(r"(?!)")}
 # An old fact still pending ("has applied for", "is waiting for", 申請中, 応募した): what it
 # waits for arriving ends it.
 _PENDING = {
-    "en": re.compile(r"\bappl(?:ied|ying|ication)\b|\bwait(?:ing|s)? (?:for|on)\b|\bpending\b"
-                     r"|\binterview|\bshortlisted\b|\bon the waiting list\b"),
+    "en": re.compile(
+        r"\bappl(?:ied|ying|ication)\b|\bwait(?:ing|s)? (?:for|on)\b|\bpending\b"
+        r"|\binterview|\bshortlisted\b|\bon the waiting list\b"
+    ),
     "ja": re.compile(r"申請|応募|面接|待ち|待って|選考|検討中|予定"),
 }
 _NUMBER = {
@@ -124,8 +183,10 @@ _NUMBER = {
 # A number with the word it stands in (要介護3, 2年生, "band 6"): the value it names.
 _NUMBERED = {
     "en": re.compile(r"[a-z]*\s?\d+(?:[.:]\d+)?\s?[a-z]*"),
-    "ja": re.compile(r"[^\u3040-\u309f\s、。]{0,3}(?:\d+|[〇一二三四五六七八九十百千万]+)"
-                     r"[^\u3040-\u309f\s、。]{0,2}"),
+    "ja": re.compile(
+        r"[^\u3040-\u309f\s、。]{0,3}(?:\d+|[〇一二三四五六七八九十百千万]+)"
+        r"[^\u3040-\u309f\s、。]{0,2}"
+    ),
 }
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 # A date or a time since ("in 2016", "four years ago", "for ten years", 2018年の秋, 六年目,
@@ -135,11 +196,13 @@ _WHEN = {
         r"\b(?:\d+|" + "|".join(lex.EN_NUMBER_WORDS) + r")\s+(?:years?|months?|weeks?|days?)"
         r"(?:\s+(?:ago|now|later|before|of))?\b|\b(?:19|20)\d\d\b"
         r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:january|february|march|april|may|june|july|august"
-        r"|september|october|november|december)\b"),
+        r"|september|october|november|december)\b"
+    ),
     "ja": re.compile(
         r"[\d〇一二三四五六七八九十百千]+(?:年|か月|ヶ月|カ月|ヵ月|週間|日)"
         r"(?=目|前|後|が経|経|になる|になり|ほど|以上|近く|半|ぶり|で|、|。|$|の|から|間)"
-        r"|[\d〇一二三四五六七八九十百千]+年|[\d〇一二三四五六七八九十]+月(?!に)"),
+        r"|[\d〇一二三四五六七八九十百千]+年|[\d〇一二三四五六七八九十]+月(?!に)"
+    ),
 }
 _JA_PARTICLES = re.compile(r"[のをがはにでとへもや]")
 # The noun at the end of a Japanese phrase (its last run without kana, with any の- or
@@ -155,9 +218,8 @@ def _cut(phrase: str) -> str:
     out: list[str] = []
     for i, word in enumerate(words):
         bare = word.strip(".,;:!?")
-        ahead = " ".join(words[i:i + 3])
-        if out and (bare in _EN_BREAKS or _EN_TIME_AFTER.match(ahead)
-                    or _WHEN["en"].match(ahead)):
+        ahead = " ".join(words[i : i + 3])
+        if out and (bare in _EN_BREAKS or _EN_TIME_AFTER.match(ahead) or _WHEN["en"].match(ahead)):
             break
         out.append(bare)
         if bare != word:  # punctuation ends the phrase
@@ -179,8 +241,7 @@ def _units(phrase: str, lang: str) -> list[str]:
     return out
 
 
-def change_sides(sentence: Sentence, old: Sentence | None = None
-                 ) -> tuple[list[str], list[str]]:
+def change_sides(sentence: Sentence, old: Sentence | None = None) -> tuple[list[str], list[str]]:
     """The result phrases and the source phrases of ``sentence``'s changes (a change negated
     or only intended is left out, as is one in the passive of a state, "is enrolled in", and
     a result ``old`` says in the same words: the part that stayed)."""
@@ -191,7 +252,7 @@ def change_sides(sentence: Sentence, old: Sentence | None = None
     repeated = old.text if old is not None else ""
     if lang == "ja":
         for m in _JA_RESULT.finditer(text):
-            if _NEGATED_AFTER["ja"].match(text[m.end():]) or m.group() in repeated:
+            if _NEGATED_AFTER["ja"].match(text[m.end() :]) or m.group() in repeated:
                 continue
             phrase = m.group(1) or m.group(2)
             if phrase is not None:  # a noun before に / を: its last noun
@@ -202,17 +263,19 @@ def change_sides(sentence: Sentence, old: Sentence | None = None
             results.append(phrase)
         for m in _JA_SOURCE.finditer(text):
             end = _JA_NOUN_END.search(m.group(1))
-            if end and not _NEGATED_AFTER["ja"].match(text[m.end():]):
+            if end and not _NEGATED_AFTER["ja"].match(text[m.end() :]):
                 sources.append(end.group())
     else:
         for pattern, side in ((_EN_RESULT, results), (_EN_SOURCE, sources)):
             for m in pattern.finditer(text):
-                before = text[:m.start()]
+                before = text[: m.start()]
                 if _EN_NOT_DONE.search(before) or _EN_STATE_PASSIVE.search(before):
                     continue
                 phrase = _cut(m.group(1))
-                if side is sources or f"{m.group()[:m.start(1) - m.start()]}{phrase}" \
-                        not in repeated:
+                if (
+                    side is sources
+                    or f"{m.group()[: m.start(1) - m.start()]}{phrase}" not in repeated
+                ):
                     side.append(phrase)
     return [r for r in results if r], [s for s in sources if s]
 
@@ -221,9 +284,9 @@ def _stopped(sentence: Sentence) -> list[str]:
     """The phrases ``sentence`` says were stopped or given up (not negated or intended)."""
     out = []
     for m in _STOP[sentence.lang].finditer(sentence.text):
-        if sentence.lang == "en" and _EN_NOT_DONE.search(sentence.text[:m.start()]):
+        if sentence.lang == "en" and _EN_NOT_DONE.search(sentence.text[: m.start()]):
             continue
-        if sentence.lang == "ja" and _NEGATED_AFTER["ja"].match(sentence.text[m.end():]):
+        if sentence.lang == "ja" and _NEGATED_AFTER["ja"].match(sentence.text[m.end() :]):
             continue
         out.append(_cut(m.group(1)) if sentence.lang == "en" else m.group(1))
     return [p for p in out if p]
@@ -232,8 +295,13 @@ def _stopped(sentence: Sentence) -> list[str]:
 def _old_is_present_state(old: Sentence) -> bool:
     """The old memory states a fact that holds now: not a plan, a pursuit, a pending
     application, an ended or a finished past fact."""
-    return not (old.past_occasion or cue(lex.PLAN, old) or cue(lex.PURSUIT, old)
-                or cue(lex.ENDED, old) or _PENDING[old.lang].search(old.text) is not None)
+    return not (
+        old.past_occasion
+        or cue(lex.PLAN, old)
+        or cue(lex.PURSUIT, old)
+        or cue(lex.ENDED, old)
+        or _PENDING[old.lang].search(old.text) is not None
+    )
 
 
 def _share(phrase: str, old: Sentence) -> float:
@@ -269,8 +337,11 @@ def change_into_old(old: Sentence, new: Sentence) -> float:
     memory: of what the change stopped); 0 when the old fact stands on the source side too."""
     if old.lang != new.lang or old.owner != new.owner or cue(lex.PLAN, new):
         return 0.0
-    if (not _old_is_present_state(old) or changed_units(old.quantities, new.quantities)
-            or _new_number(old, new)):
+    if (
+        not _old_is_present_state(old)
+        or changed_units(old.quantities, new.quantities)
+        or _new_number(old, new)
+    ):
         return 0.0
     results, sources = change_sides(new, old)
     if _old_negated(old):  # "doesn't eat meat" ← "stopped eating meat": the stop led to it

@@ -60,10 +60,27 @@ from omoide.engine.classify.judge_signals import (
 from omoide.engine.classify.offline import UNRELATED
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["EXTEND_ONLY", "JUDGE_CAPS", "SURE_ONLY", "VETO_FEATURES", "VETO_ONLY", "JudgeModel",
-           "Judgement", "amount_left_alone", "another_persons_fact", "decide_relation", "extends",
-           "judge", "judge_note", "nothing_differs", "pair_vector", "rule_decides",
-           "sentence_score", "sure_close", "vetoed"]
+__all__ = [
+    "EXTEND_ONLY",
+    "JUDGE_CAPS",
+    "SURE_ONLY",
+    "VETO_FEATURES",
+    "VETO_ONLY",
+    "JudgeModel",
+    "Judgement",
+    "amount_left_alone",
+    "another_persons_fact",
+    "decide_relation",
+    "extends",
+    "judge",
+    "judge_note",
+    "nothing_differs",
+    "pair_vector",
+    "rule_decides",
+    "sentence_score",
+    "sure_close",
+    "vetoed",
+]
 
 
 @dataclass(frozen=True)
@@ -139,19 +156,27 @@ class JudgeModel:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "embedder": self.embedder, "features": list(self.features),
-            "classes": [c.value for c in self.classes], "mean": self.mean.tolist(),
-            "scale": self.scale.tolist(), "weights": self.weights.tolist(),
-            "bias": self.bias.tolist(), "contradiction_threshold": self.contradiction_threshold,
-            "rule_overrides": list(self.rule_overrides), "blocks": list(self.blocks),
+            "embedder": self.embedder,
+            "features": list(self.features),
+            "classes": [c.value for c in self.classes],
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "weights": self.weights.tolist(),
+            "bias": self.bias.tolist(),
+            "contradiction_threshold": self.contradiction_threshold,
+            "rule_overrides": list(self.rule_overrides),
+            "blocks": list(self.blocks),
             "block_dim": self.block_dim,
             "language_thresholds": dict(self.language_thresholds),
-            **({"related_thresholds": dict(self.related_thresholds)}
-               if self.related_thresholds else {}),
-            "sentence_threshold": (None if math.isinf(self.sentence_threshold)
-                                   else self.sentence_threshold),
-            **({"projection": self.projection.to_dict()} if self.projection is not None
-               else {}),
+            **(
+                {"related_thresholds": dict(self.related_thresholds)}
+                if self.related_thresholds
+                else {}
+            ),
+            "sentence_threshold": (
+                None if math.isinf(self.sentence_threshold) else self.sentence_threshold
+            ),
+            **({"projection": self.projection.to_dict()} if self.projection is not None else {}),
             **({"hidden": self.hidden.to_dict()} if self.hidden is not None else {}),
         }
 
@@ -166,8 +191,7 @@ class JudgeModel:
             raise ModelDataError(f"the judge model names unknown vector blocks: {blocks}")
         block_dim = int(data.get("block_dim", 0))
         width = len(features) + len(blocks) * block_dim
-        projection = (BlockProjection.from_dict(data["projection"]) if "projection" in data
-                      else None)
+        projection = BlockProjection.from_dict(data["projection"]) if "projection" in data else None
         if projection is not None:
             if projection.directions.shape[:2] != (len(blocks), block_dim):
                 raise ModelDataError("the judge model's projection does not match its blocks")
@@ -175,27 +199,41 @@ class JudgeModel:
         hidden = HiddenLayer.from_dict(data["hidden"], width) if "hidden" in data else None
         weights = np.asarray(data["weights"], dtype=np.float64)
         if len(data["mean"]) != width or weights.shape != (
-                len(data["classes"]), width if hidden is None else len(hidden.bias)):
+            len(data["classes"]),
+            width if hidden is None else len(hidden.bias),
+        ):
             raise ModelDataError("the judge model's weights do not match its features")
         return cls(
-            embedder=str(data["embedder"]), features=features,
+            embedder=str(data["embedder"]),
+            features=features,
             classes=tuple(Relation(c) for c in data["classes"]),
             mean=np.asarray(data["mean"], dtype=np.float64),
-            scale=np.asarray(data["scale"], dtype=np.float64), weights=weights,
+            scale=np.asarray(data["scale"], dtype=np.float64),
+            weights=weights,
             bias=np.asarray(data["bias"], dtype=np.float64),
             contradiction_threshold=float(data["contradiction_threshold"]),
-            rule_overrides=tuple(data.get("rule_overrides", ())), blocks=blocks,
+            rule_overrides=tuple(data.get("rule_overrides", ())),
+            blocks=blocks,
             block_dim=block_dim,
-            language_thresholds=tuple((str(k), float(v)) for k, v in
-                                      data.get("language_thresholds", {}).items()),
-            related_thresholds=tuple((str(k), float(v)) for k, v in
-                                     data.get("related_thresholds", {}).items()),
+            language_thresholds=tuple(
+                (str(k), float(v)) for k, v in data.get("language_thresholds", {}).items()
+            ),
+            related_thresholds=tuple(
+                (str(k), float(v)) for k, v in data.get("related_thresholds", {}).items()
+            ),
             sentence_threshold=float(data.get("sentence_threshold") or math.inf),
-            projection=projection, hidden=hidden)
+            projection=projection,
+            hidden=hidden,
+        )
 
 
-def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, ...],
-                blocks: tuple[str, ...] = (), block_dim: int = 0) -> np.ndarray:
+def pair_vector(
+    text: PairText,
+    sims: Similarities | None,
+    features: tuple[str, ...],
+    blocks: tuple[str, ...] = (),
+    block_dim: int = 0,
+) -> np.ndarray:
     """The feature row: ``features`` by name (text features, plus cosines when ``sims`` is
     given), then each vector block whole (zeros for an empty part)."""
     values = dict(zip(TEXT_FEATURES, text.features, strict=True))
@@ -209,8 +247,9 @@ def pair_vector(text: PairText, sims: Similarities | None, features: tuple[str, 
     return np.concatenate(row)
 
 
-def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
-          may_contradict: bool = True) -> Judgement:
+def judge(
+    text: PairText, sims: Similarities | None, model: JudgeModel, *, may_contradict: bool = True
+) -> Judgement:
     """The verdict for one pair: a sure rule, else the model under the precision threshold.
     ``may_contradict`` False: never CONTRADICTORY (the likelier of the other two); nor when
     nothing but wording differs (``nothing_differs``) or the new memory is another person's
@@ -223,15 +262,19 @@ def judge(text: PairText, sims: Similarities | None, model: JudgeModel, *,
     if sure and (may_contradict or text.finding.relation is not Relation.CONTRADICTORY):
         f = text.finding
         return Judgement(f.relation, f.confidence, f"rule: {f.reason}")
-    probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
-                                            model.block_dim))
+    probs = model.probabilities(
+        pair_vector(text, sims, model.features, model.blocks, model.block_dim)
+    )
     may_contradict = may_contradict and not judge_capped(text)
     threshold = model.threshold_for(text) if may_contradict else float("inf")
     relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
     if relation is Relation.INDEPENDENT and extends(text):
-        return Judgement(Relation.EXTENDABLE, round(1.0 - confidence, 4),
-                         f"judge ({shown}); rule said {text.rule}; about a thing the old names")
+        return Judgement(
+            Relation.EXTENDABLE,
+            round(1.0 - confidence, 4),
+            f"judge ({shown}); rule said {text.rule}; about a thing the old names",
+        )
     return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
 
 
@@ -247,13 +290,15 @@ def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel)
         return float(text.finding.relation is Relation.CONTRADICTORY)
     if judge_capped(text):
         return 0.0
-    probs = model.probabilities(pair_vector(text, sims, model.features, model.blocks,
-                                            model.block_dim))
+    probs = model.probabilities(
+        pair_vector(text, sims, model.features, model.blocks, model.block_dim)
+    )
     return float(probs[model.classes.index(Relation.CONTRADICTORY)])
 
 
-def judge_note(whole: Judgement, sentences: list[tuple[PairText, Similarities | None]],
-               model: JudgeModel) -> Judgement:
+def judge_note(
+    whole: Judgement, sentences: list[tuple[PairText, Similarities | None]], model: JudgeModel
+) -> Judgement:
     """The verdict for a new memory of several sentences: ``whole`` (the note judged as one,
     never CONTRADICTORY) unless one sentence, read alone, scores at least the model's
     ``sentence_threshold`` (``sentence_score``): then the note closes the old memory. A false
@@ -264,12 +309,16 @@ def judge_note(whole: Judgement, sentences: list[tuple[PairText, Similarities | 
     best, text = max(scored, key=lambda x: x[0])
     if best < model.sentence_threshold:
         return whole
-    return Judgement(Relation.CONTRADICTORY, round(best, 4),
-                     f"one sentence changes it (C={best:.2f}); rule said {text.rule}")
+    return Judgement(
+        Relation.CONTRADICTORY,
+        round(best, 4),
+        f"one sentence changes it (C={best:.2f}); rule said {text.rule}",
+    )
 
 
-def decide_relation(probs: np.ndarray, classes: tuple[Relation, ...], threshold: float
-                    ) -> tuple[Relation, float]:
+def decide_relation(
+    probs: np.ndarray, classes: tuple[Relation, ...], threshold: float
+) -> tuple[Relation, float]:
     """CONTRADICTORY at or above ``threshold``, else the likelier of the other two classes."""
     p = dict(zip(classes, (float(v) for v in probs), strict=True))
     if p[Relation.CONTRADICTORY] >= threshold:

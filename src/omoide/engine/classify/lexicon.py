@@ -122,19 +122,72 @@ EN_IRREGULAR = {
     **dict.fromkeys(word_set("went gone goes"), "go"),
     **dict.fromkeys(word_set("kids children"), "child"),
     "favourite": "favorite",
-    "ran": "run", "saw": "see", "seen": "see", "took": "take", "taken": "take", "got": "get",
-    "gotten": "get", "made": "make", "bought": "buy", "drove": "drive", "driven": "drive",
-    "grew": "grow", "grown": "grow", "left": "leave", "began": "begin", "begun": "begin",
-    "taught": "teach", "told": "tell", "said": "say", "thought": "think", "felt": "feel",
-    "met": "meet", "sold": "sell", "won": "win", "lost": "lose", "wrote": "write", "ate": "eat",
-    "eaten": "eat", "drank": "drink", "drunk": "drink", "came": "come", "became": "become",
-    "gave": "give", "given": "give", "kept": "keep", "slept": "sleep", "spent": "spend",
-    "paid": "pay", "heard": "hear", "held": "hold", "found": "find", "built": "build",
-    "brought": "bring", "caught": "catch", "fell": "fall", "flew": "fly", "flown": "fly",
-    "forgot": "forget", "broke": "break", "broken": "break", "chose": "choose", "swam": "swim",
-    "sang": "sing", "rode": "ride", "wore": "wear", "people": "person", "men": "man",
-    "women": "woman", "wives": "wife", "lives": "live", "mice": "mouse", "feet": "foot",
-    "quit": "quit", "news": "news", "bus": "bus", "glasses": "glass",
+    "ran": "run",
+    "saw": "see",
+    "seen": "see",
+    "took": "take",
+    "taken": "take",
+    "got": "get",
+    "gotten": "get",
+    "made": "make",
+    "bought": "buy",
+    "drove": "drive",
+    "driven": "drive",
+    "grew": "grow",
+    "grown": "grow",
+    "left": "leave",
+    "began": "begin",
+    "begun": "begin",
+    "taught": "teach",
+    "told": "tell",
+    "said": "say",
+    "thought": "think",
+    "felt": "feel",
+    "met": "meet",
+    "sold": "sell",
+    "won": "win",
+    "lost": "lose",
+    "wrote": "write",
+    "ate": "eat",
+    "eaten": "eat",
+    "drank": "drink",
+    "drunk": "drink",
+    "came": "come",
+    "became": "become",
+    "gave": "give",
+    "given": "give",
+    "kept": "keep",
+    "slept": "sleep",
+    "spent": "spend",
+    "paid": "pay",
+    "heard": "hear",
+    "held": "hold",
+    "found": "find",
+    "built": "build",
+    "brought": "bring",
+    "caught": "catch",
+    "fell": "fall",
+    "flew": "fly",
+    "flown": "fly",
+    "forgot": "forget",
+    "broke": "break",
+    "broken": "break",
+    "chose": "choose",
+    "swam": "swim",
+    "sang": "sing",
+    "rode": "ride",
+    "wore": "wear",
+    "people": "person",
+    "men": "man",
+    "women": "woman",
+    "wives": "wife",
+    "lives": "live",
+    "mice": "mouse",
+    "feet": "foot",
+    "quit": "quit",
+    "news": "news",
+    "bus": "bus",
+    "glasses": "glass",
 }
 
 EN_PAST_IRREGULAR = word_set(
@@ -144,16 +197,50 @@ EN_PAST_IRREGULAR = word_set(
 )
 
 EN_NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "dozen": 12,
 }
 
 EN_ORDINALS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
 }
 
 # Verbs so common that sharing them says nothing about sharing a topic.
@@ -179,18 +266,46 @@ EN_PAST_STATE_VERBS = word_set(
 # read "200mmリットル", 600キロカロリー 600 km). A katakana noun after the short unit word keeps
 # it a unit (8ミリフィルム, 10キロマラソン).
 JA_COMPOUND_UNITS = {
-    "センチメートル": "cm", "ミリメートル": "mm", "ミリリットル": "ml", "ミリグラム": "mg",
-    "ミリシーベルト": "mSv", "ミリアンペア": "mA", "キロメートル": "km", "キログラム": "kg",
-    "キロカロリー": "kcal", "キロワット": "kW", "キロヘルツ": "kHz", "キロバイト": "KB",
-    "キロリットル": "kl", "キロジュール": "kJ", "キロボルト": "kV",
+    "センチメートル": "cm",
+    "ミリメートル": "mm",
+    "ミリリットル": "ml",
+    "ミリグラム": "mg",
+    "ミリシーベルト": "mSv",
+    "ミリアンペア": "mA",
+    "キロメートル": "km",
+    "キログラム": "kg",
+    "キロカロリー": "kcal",
+    "キロワット": "kW",
+    "キロヘルツ": "kHz",
+    "キロバイト": "KB",
+    "キロリットル": "kl",
+    "キロジュール": "kJ",
+    "キロボルト": "kV",
 }
 
 UNIT_SYNONYMS = {
-    "kid": "child", "child": "child", "baby": "child", "son": "child", "daughter": "child",
-    "dollar": "$", "buck": "$", "kilometer": "km", "kilometre": "km", "キロ": "km",
-    "キロメートル": "km", "キログラム": "kg",
-    "hr": "hour", "min": "minute", "minute": "minute", "年目": "年", "年間": "年",
-    "ヶ月": "か月", "カ月": "か月", "ヵ月": "か月", "パーセント": "%", "percent": "%",
+    "kid": "child",
+    "child": "child",
+    "baby": "child",
+    "son": "child",
+    "daughter": "child",
+    "dollar": "$",
+    "buck": "$",
+    "kilometer": "km",
+    "kilometre": "km",
+    "キロ": "km",
+    "キロメートル": "km",
+    "キログラム": "kg",
+    "hr": "hour",
+    "min": "minute",
+    "minute": "minute",
+    "年目": "年",
+    "年間": "年",
+    "ヶ月": "か月",
+    "カ月": "か月",
+    "ヵ月": "か月",
+    "パーセント": "%",
+    "percent": "%",
 }
 
 # --- Japanese -----------------------------------------------------------------------------
@@ -326,21 +441,27 @@ REASON = {
 # (戻ったのは、父が倒れたからだ), the cleft itself, and a time of origin or a duration up to now
 # (2016年, 五年前, 去年, 三年になる, 四月から).
 JA_REASON_CLAUSE = (
-    r"[^、。]*?(?:ので|から、|ため[、に]|せいで|おかげで|がきっかけで|をきっかけに|以来)")
+    r"[^、。]*?(?:ので|から、|ため[、に]|せいで|おかげで|がきっかけで|をきっかけに|以来)"
+)
 JA_CAUSE = r"から|ため|せい|影響|きっかけ"
 JA_CLEFT = r"(?:た|だ|る|い)のは、?(.+?)(?:から|ため|せい)?(?:だ|です|である|だった)?。?$"
 # A cleft whose focus is a cause (「日勤だけなのは、夜勤を外してもらったからだ」, "the reason
 # … is that …", "that is why …"): what stands before it is presupposed to hold, and the
 # sentence only tells why (``backstory.reason_presupposed``).
-JA_CAUSAL_CLEFT = (r"のは、?[^。]*?(?:から|ため|せい|おかげ)(?:だ|です|である|だった|でした)?"
-                   r"(?:らしい|という|とのこと|そうだ|みたいだ?)?[。.!！]?$")
-EN_CAUSAL_CLEFT = (r"\bthe reason(?: why)?\b.+\b(?:is|was)\b|\b(?:which|that) is why\b"
-                   r"|\bthat's why\b")
+JA_CAUSAL_CLEFT = (
+    r"のは、?[^。]*?(?:から|ため|せい|おかげ)(?:だ|です|である|だった|でした)?"
+    r"(?:らしい|という|とのこと|そうだ|みたいだ?)?[。.!！]?$"
+)
+EN_CAUSAL_CLEFT = (
+    r"\bthe reason(?: why)?\b.+\b(?:is|was)\b|\b(?:which|that) is why\b"
+    r"|\bthat's why\b"
+)
 _JA_NUMERAL = r"(?:\d+|[一二三四五六七八九十]+)"
 JA_DATE_PHRASE = (
     rf"{_JA_NUMERAL}年(?:前|の(?:春|夏|秋|冬)|\d+月)?|去年|昨年|一昨年|先月|先週"
     rf"|{_JA_NUMERAL}(?:年|か月|ヶ月|カ月)(?:になる|が経|経つ|目)"
-    rf"|{_JA_NUMERAL}月(?:から|に)|(?:春|夏|秋|冬)から|翌年|来日した|卒業した年")
+    rf"|{_JA_NUMERAL}月(?:から|に)|(?:春|夏|秋|冬)から|翌年|来日した|卒業した年"
+)
 # A time said as a sentence's topic (今は、最近は): the present, not a subject (``note_close_ja``).
 JA_NOW_TOPIC = r"(?:今|最近|現在|いま|この頃|近頃)"
 
@@ -348,18 +469,20 @@ JA_NOW_TOPIC = r"(?:今|最近|現在|いま|この頃|近頃)"
 # are aligned (articles, "now", "still" …), the words that end a swapped value (a clause's
 # seam), the words no value holds (a verb, an auxiliary, a negation, a conjunction), a word form
 # that may be the statement's verb, and the words of another occasion or of an addition.
-EN_SWAP_FILLERS = frozenset({"a", "an", "the", "now", "currently", "still", "just", "this",
-                             "that"})
-EN_VALUE_BREAKS = frozenset({",", ";", "since", "because", "after", "when", "and", "but", "as",
-                             "so"})
+EN_SWAP_FILLERS = frozenset({"a", "an", "the", "now", "currently", "still", "just", "this", "that"})
+EN_VALUE_BREAKS = frozenset(
+    {",", ";", "since", "because", "after", "when", "and", "but", "as", "so"}
+)
 EN_NOT_A_VALUE = (
     r"is|are|am|was|were|be|been|has|have|had|does|do|did|not|never|no|will|can|could"
-    r"|would|should|[a-z]+ed|[a-z]+ing|and|or|but|because|since")
+    r"|would|should|[a-z]+ed|[a-z]+ing|and|or|but|because|since"
+)
 EN_VERB_FORM = r"is|are|was|were|has|have|had|does|do|did|[a-z]+(?<!')s|[a-z]+ed|:"
 EN_OCCASION_OR_ADDITION = (
     r"visited|went|traveled|travelled|tried|bought|ordered|attended|saw|met|watched|ate"
     r"|yesterday|tomorrow|last|next|also|too|another|one more|second|again|plans?|planning"
-    r"|will|going to|wants?|hopes?")
+    r"|will|going to|wants?|hopes?"
+)
 
 # How a current fact began ("started Pilates after the twins", 吹奏楽部に入ったのは…,
 # …がきっかけで): a memory that tells the origin of another extends it, it does not replace it.

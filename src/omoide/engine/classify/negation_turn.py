@@ -31,26 +31,46 @@ from omoide.engine.classify.signals import EN_GENERIC
 from omoide.engine.classify.subject import new_person_in_subject, subject_chain
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["CLAUSE", "NEGATION_TURN_FEATURES", "negation_turn_features", "now_negated",
-           "same_people", "topic_words"]
+__all__ = [
+    "CLAUSE",
+    "NEGATION_TURN_FEATURES",
+    "negation_turn_features",
+    "now_negated",
+    "same_people",
+    "topic_words",
+]
 
 NEGATION_TURN_FEATURES: tuple[str, ...] = ("now_negated",)
 
 # An explicit "no" (``Sentence.text`` is lower case, with "n't" written "not").
-_NO = {"en": re.compile(r"\bnot\b|\bnever\b|\bno\b|\bnone\b|\bnothing\b|\bwithout\b"),
-       "ja": re.compile(r"ない|なかった|ません|ず[、。に]|ずに|ておらず|なく")}
+_NO = {
+    "en": re.compile(r"\bnot\b|\bnever\b|\bno\b|\bnone\b|\bnothing\b|\bwithout\b"),
+    "ja": re.compile(r"ない|なかった|ません|ず[、。に]|ずに|ておらず|なく"),
+}
 # A limit, not a no ("no more than an hour", 30万円に満たない, 1時間かからない).
-_LIMIT = {"en": re.compile(r"\bno (?:more|less|later|earlier|longer) than\b|\bnot (?:more|less)"
-                           r" than\b|\bnot only\b|\bnot just\b|\bnot even\b"),
-          "ja": re.compile(r"満たない|かからない|以上|以下|以内|未満|だけでなく|しか")}
+_LIMIT = {
+    "en": re.compile(
+        r"\bno (?:more|less|later|earlier|longer) than\b|\bnot (?:more|less)"
+        r" than\b|\bnot only\b|\bnot just\b|\bnot even\b"
+    ),
+    "ja": re.compile(r"満たない|かからない|以上|以下|以内|未満|だけでなく|しか"),
+}
 # Words of a no that name nothing ("never once", "not yet", 一度も, まだ).
-_NO_FILLER = {"en": re.compile(r"\b(?:yet|ever|once|single|even|at all|any|in (?:his|her|their|my)"
-                               r" life)\b"),
-              "ja": re.compile(r"一度も|一回も|まだ|全く|まったく|一切|ほとんど")}
+_NO_FILLER = {
+    "en": re.compile(
+        r"\b(?:yet|ever|once|single|even|at all|any|in (?:his|her|their|my)"
+        r" life)\b"
+    ),
+    "ja": re.compile(r"一度も|一回も|まだ|全く|まったく|一切|ほとんど"),
+}
 _JA_RUN = re.compile(r"[\u3400-\u9fff々\u30a0-\u30ffー]")
-CLAUSE = {"en": re.compile(r"[,;:]|(?=\b(?:since|after|because|and|but|so|when|before|until"
-                            r"|though|although|while)\b)"),
-           "ja": re.compile(r"[、，,;；。]|が、")}
+CLAUSE = {
+    "en": re.compile(
+        r"[,;:]|(?=\b(?:since|after|because|and|but|so|when|before|until"
+        r"|though|although|while)\b)"
+    ),
+    "ja": re.compile(r"[、，,;；。]|が、"),
+}
 
 
 def now_negated(old: Sentence, new: Sentence) -> bool:
@@ -80,8 +100,10 @@ def same_people(old: Sentence, new: Sentence) -> bool:
 
 def _unsure(sentence: Sentence) -> bool:
     """A plan, a wish, a condition or a pursuit: nothing said as done or held."""
-    return (NOT_MADE.search(sentence.text) is not None
-            or re.search(lex.PURSUIT[sentence.lang], sentence.text) is not None)
+    return (
+        NOT_MADE.search(sentence.text) is not None
+        or re.search(lex.PURSUIT[sentence.lang], sentence.text) is not None
+    )
 
 
 def _no_clause(sentence: Sentence) -> str | None:

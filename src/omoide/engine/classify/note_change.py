@@ -30,15 +30,30 @@ from omoide.engine.classify.signals import Finding
 
 __all__ = ["change_claims", "change_closes"]
 
-def change_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
-                  old: bool) -> list[Claim]:
+
+def change_claims(
+    sentences: Sequence[tuple[str | None, str]], lang: str, *, old: bool
+) -> list[Claim]:
     """The claims of every kind here in ``sentences`` (a subject, None when unknown, and the
     rest of each sentence as written); an ``old`` memory's with the changes it tells itself,
     which a note telling them again does not make new."""
-    found = [c for read in (plan_claims, move_claims, turn_claims, when_claims,
-                                   flip_claims, quit_claims, tally_claims, work_claims,
-                                   house_claims, gone_claims, diet_claims)
-             for c in read(sentences, lang, old=old)]
+    found = [
+        c
+        for read in (
+            plan_claims,
+            move_claims,
+            turn_claims,
+            when_claims,
+            flip_claims,
+            quit_claims,
+            tally_claims,
+            work_claims,
+            house_claims,
+            gone_claims,
+            diet_claims,
+        )
+        for c in read(sentences, lang, old=old)
+    ]
     return found + change_claims(sentences, lang, old=False) if old else found
 
 
@@ -57,16 +72,20 @@ def _tally_reason(now: Claim, named: set[str]) -> str:
 
 # Each kind in the order tried: what of the old claim the new one ends (empty: nothing) and the
 # reason it gives.
-_KINDS: tuple[tuple[Callable[[Claim, Claim], set[str]], Callable[[Claim, set[str]], str]],
-              ...] = (
+_KINDS: tuple[tuple[Callable[[Claim, Claim], set[str]], Callable[[Claim, set[str]], str]], ...] = (
     (plan_ended, lambda now, named: f"plan {now.cue} {_names(named)}"),
     (moved, lambda now, named: f"{now.shape} {_names(named)}"),
     (turned, lambda now, named: f"changed ({now.cue}) {_names(named)}"),
     (when_moved, lambda now, named: f"when now {_names(now.span)}, not {_names(named)}"),
     (flipped, lambda now, named: f"a no turned round, {_names(named)}"),
     (quitted, lambda now, named: f"ended {_names(named)} ({now.cue}, first clause)"),
-    (work_moved, lambda now, named: f"works {'as' if now.frame == 'job' else 'at'} "
-                                    f"{_names(now.value)} now, not {_names(named)}"),
+    (
+        work_moved,
+        lambda now, named: (
+            f"works {'as' if now.frame == 'job' else 'at'} "
+            f"{_names(now.value)} now, not {_names(named)}"
+        ),
+    ),
     (_tallied, _tally_reason),
     (house_changed, lambda now, named: f"household changed ({now.cue or 'now'})"),
     (gone, lambda now, named: f"{_names(named)} died"),

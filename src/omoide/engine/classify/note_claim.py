@@ -11,8 +11,20 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.quantity import Quantity
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
-__all__ = ["SINGLE", "Claim", "en_owned", "en_units", "ja_another_subject", "ja_owner",
-           "ja_someone_acts", "ja_units", "second", "spanned", "wide", "wide_place"]
+__all__ = [
+    "SINGLE",
+    "Claim",
+    "en_owned",
+    "en_units",
+    "ja_another_subject",
+    "ja_owner",
+    "ja_someone_acts",
+    "ja_units",
+    "second",
+    "spanned",
+    "wide",
+    "wide_place",
+]
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
@@ -36,8 +48,16 @@ class Claim:
 
 def spanned(claim: Claim, span: frozenset[str]) -> Claim:
     """The claim with its sentence's words."""
-    return Claim(claim.subject, claim.kind, claim.frame, claim.value, claim.shape, span,
-                 claim.cue, claim.amount)
+    return Claim(
+        claim.subject,
+        claim.kind,
+        claim.frame,
+        claim.value,
+        claim.shape,
+        span,
+        claim.cue,
+        claim.amount,
+    )
 
 
 def second(claim: Claim) -> Claim:
@@ -45,8 +65,16 @@ def second(claim: Claim) -> Claim:
     ended by name, never replaced by another value."""
     if claim.shape != "state":
         return claim
-    return Claim(claim.subject, claim.kind, claim.frame, claim.value, "role", claim.span,
-                 claim.cue, claim.amount)
+    return Claim(
+        claim.subject,
+        claim.kind,
+        claim.frame,
+        claim.value,
+        "role",
+        claim.span,
+        claim.cue,
+        claim.amount,
+    )
 
 
 # Countries and continents: a home said as one of these holds every town inside it ("lives in
@@ -58,12 +86,44 @@ _WIDE = word_set(
     "sweden norway denmark finland iceland greece turkey russia ukraine romania hungary czechia "
     "croatia china japan korea india pakistan bangladesh nepal thailand vietnam cambodia "
     "malaysia singapore indonesia philippines taiwan australia zealand egypt morocco kenya "
-    "nigeria ghana ethiopia tanzania uganda israel dubai emirates qatar saudi iran iraq") | {
-    "アメリカ", "米国", "カナダ", "イギリス", "英国", "フランス", "ドイツ", "イタリア", "スペイン",
-    "オランダ", "スイス", "北欧", "欧州", "ヨーロッパ", "アジア", "中国", "韓国", "台湾", "タイ",
-    "ベトナム", "インド", "シンガポール", "マレーシア", "フィリピン", "インドネシア",
+    "nigeria ghana ethiopia tanzania uganda israel dubai emirates qatar saudi iran iraq"
+) | {
+    "アメリカ",
+    "米国",
+    "カナダ",
+    "イギリス",
+    "英国",
+    "フランス",
+    "ドイツ",
+    "イタリア",
+    "スペイン",
+    "オランダ",
+    "スイス",
+    "北欧",
+    "欧州",
+    "ヨーロッパ",
+    "アジア",
+    "中国",
+    "韓国",
+    "台湾",
+    "タイ",
+    "ベトナム",
+    "インド",
+    "シンガポール",
+    "マレーシア",
+    "フィリピン",
+    "インドネシア",
     "オーストラリア",
-    "豪州", "ニュージーランド", "ブラジル", "海外", "外国", "日本", "国内", "アフリカ", "ハワイ"}
+    "豪州",
+    "ニュージーランド",
+    "ブラジル",
+    "海外",
+    "外国",
+    "日本",
+    "国内",
+    "アフリカ",
+    "ハワイ",
+}
 
 
 def wide_place(value: frozenset[str]) -> bool:
@@ -89,15 +149,24 @@ _EN_WORD = re.compile(r"[a-z][a-z&\-]*")
 _EN_WORD_OR_CODE = re.compile(r"[a-z0-9][a-z0-9&\-]*")
 
 
-def en_units(text: str, subject: str, stop: frozenset[str], *, codes: bool = False,
-             shortest: int = 3, verbs: bool = False) -> frozenset[str]:
+def en_units(
+    text: str,
+    subject: str,
+    stop: frozenset[str],
+    *,
+    codes: bool = False,
+    shortest: int = 3,
+    verbs: bool = False,
+) -> frozenset[str]:
     """An English text's content words, lemmatised: none of the shared stop words or ``stop``,
     not the subject's own name, at least ``shortest`` letters; words with digits too when
     ``codes`` ("5k", "a4"); the generic verbs (have, get, do …) only when ``verbs``."""
     pattern = _EN_WORD_OR_CODE if codes else _EN_WORD
-    units = frozenset(en_lemma(w) for w in pattern.findall(text.lower().replace("'s", " "))
-                      if w not in FACT_TOPIC_STOPWORDS and w not in stop and w != subject
-                      and len(w) >= shortest)
+    units = frozenset(
+        en_lemma(w)
+        for w in pattern.findall(text.lower().replace("'s", " "))
+        if w not in FACT_TOPIC_STOPWORDS and w not in stop and w != subject and len(w) >= shortest
+    )
     return units if verbs else units - lex.EN_GENERIC_VERBS
 
 
@@ -105,14 +174,15 @@ _JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]{2,}|[A-Za-z0-9]
 _KANJI_RUN = re.compile(r"[\u3400-\u9fff々]+")
 
 
-def ja_units(text: str, stop: frozenset[str] = frozenset(), *,
-             lone: bool = False) -> frozenset[str]:
+def ja_units(
+    text: str, stop: frozenset[str] = frozenset(), *, lone: bool = False
+) -> frozenset[str]:
     """A Japanese text's units, but ``stop``: each kanji run's bigrams (a lone kanji whole
     when ``lone``), each katakana or Latin run whole."""
     units: set[str] = set()
     for run in _JA_RUN.findall(text):
         if _KANJI_RUN.fullmatch(run) and (len(run) > 1 or not lone):
-            units.update(run[i:i + 2] for i in range(len(run) - 1))
+            units.update(run[i : i + 2] for i in range(len(run) - 1))
         else:
             units.add(run)
     return frozenset(units - stop)
@@ -130,16 +200,20 @@ _JA_PEOPLE = [p for p in (*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS) if p not in le
 # A word of two or more letters is a person only whole (子ども, not 子ども食堂; 家族, not 家族旅行);
 # one kanji is one at any length (兄, 兄貴).
 _JA_SOMEONE = re.compile(
-    "(?:" + "|".join(p for p in _JA_PEOPLE if len(p) > 1)
-    + r")(?![\u3400-\u9fff\u30a0-\u30ffー])|(?:" + "|".join(p for p in _JA_PEOPLE if len(p) == 1)
-    + r")|[^、。]{1,6}?(?:さん|ちゃん|くん|君)")
+    "(?:"
+    + "|".join(p for p in _JA_PEOPLE if len(p) > 1)
+    + r")(?![\u3400-\u9fff\u30a0-\u30ffー])|(?:"
+    + "|".join(p for p in _JA_PEOPLE if len(p) == 1)
+    + r")|[^、。]{1,6}?(?:さん|ちゃん|くん|君)"
+)
 
 
 def ja_someone_acts(clause: str) -> bool:
     """Whether a person of the subject's circle is the clause's own subject (弟が, 友達は,
     健さんが): what it says is that person's doing."""
-    return any(re.match(r"[がは]", clause[m.end():m.end() + 1])
-               for m in _JA_SOMEONE.finditer(clause))
+    return any(
+        re.match(r"[がは]", clause[m.end() : m.end() + 1]) for m in _JA_SOMEONE.finditer(clause)
+    )
 
 
 def ja_owner(body: str) -> str | None:
@@ -151,6 +225,6 @@ def ja_owner(body: str) -> str | None:
         return None
     # the thing owned may be the clause's が (修のフットサルが金曜に変わった); any other が is
     # another subject
-    thing = re.match(r"[^、。がはをにでの]{1,12}?が", body[m.end():])
-    rest = body.split("、")[0][m.end() + (thing.end() if thing else 0):]
+    thing = re.match(r"[^、。がはをにでの]{1,12}?が", body[m.end() :])
+    rest = body.split("、")[0][m.end() + (thing.end() if thing else 0) :]
     return None if "が" in rest else m.group("s")

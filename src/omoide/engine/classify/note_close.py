@@ -60,8 +60,9 @@ def claims(text: str, lang: str = "auto", *, old: bool = False) -> list[Claim]:
     return en_claims(text, old=old) + change_claims(en_told(text), "en", old=old)
 
 
-def note_verdict(candidate: Candidate, after: Sequence[Claim], lang: str = "auto", *,
-                 prefix: str = "") -> Verdict | None:
+def note_verdict(
+    candidate: Candidate, after: Sequence[Claim], lang: str = "auto", *, prefix: str = ""
+) -> Verdict | None:
     """The verdict a consolidated note gives ``candidate`` when it surely closes it, else None:
     the note path's one entry for both classifiers. ``after`` is the note's claims
     (``claims(new, lang)``), read once per note for all its candidates; ``prefix`` is put
@@ -87,26 +88,43 @@ def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
             if was.subject != now.subject:
                 continue
             if was.shape == "count" == now.shape and now.amount and count_changed(was, now):
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: {now.frame} now {now.amount.value:g} (count)")
+                return Finding(
+                    Relation.CONTRADICTORY,
+                    0.9,
+                    f"note: {now.frame} now {now.amount.value:g} (count)",
+                )
             if not was.value or not now.value or "count" in (was.shape, now.shape):
                 continue
-            if now.shape == "state" and was.shape == "state" and was.kind == now.kind \
-                    and was.frame == now.frame and not was.frame.startswith("in:") \
-                    and _disjoint(was.value, now.value) and _disjoint(was.value, now.span) \
-                    and _disjoint(was.span, now.value):
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: {was.kind} now {'/'.join(sorted(now.value))}")
+            if (
+                now.shape == "state"
+                and was.shape == "state"
+                and was.kind == now.kind
+                and was.frame == now.frame
+                and not was.frame.startswith("in:")
+                and _disjoint(was.value, now.value)
+                and _disjoint(was.value, now.span)
+                and _disjoint(was.span, now.value)
+            ):
+                return Finding(
+                    Relation.CONTRADICTORY,
+                    0.9,
+                    f"note: {was.kind} now {'/'.join(sorted(now.value))}",
+                )
             named = _shared(was.value | was.span if now.kind == "any" else was.value, now.value)
             if now.cue in ("no more", "sold") and len(named) < len(now.value):
                 continue  # "no more X" closes only what the old sentence names whole
             if now.cue == "sold" and (was.frame in ("whole", "home") or not named - {was.cue}):
                 continue  # a thing sold is what the old clause's verb takes, not the verb
-            if now.shape == "end" and _ends(now, was) and named \
-                    and not negated_in_old(named, old, lang):  # "drinks no coffee": no end
+            if (
+                now.shape == "end"
+                and _ends(now, was)
+                and named
+                and not negated_in_old(named, old, lang)
+            ):  # "drinks no coffee": no end
                 cue = f" ({now.cue})" if now.cue else ""
-                return Finding(Relation.CONTRADICTORY, 0.9,
-                               f"note: ended {'/'.join(sorted(named))}{cue}")
+                return Finding(
+                    Relation.CONTRADICTORY, 0.9, f"note: ended {'/'.join(sorted(named))}{cue}"
+                )
     return change_closes(said, after)
 
 
@@ -120,22 +138,33 @@ def _ends(now: Claim, was: Claim) -> bool:
         return True
     if kind == "left":
         return (was.shape in ("state", "role") and was.kind in ("work", "study")) or (
-            now.frame == "the" and was.shape == "activity" and was.frame != "home")
+            now.frame == "the" and was.shape == "activity" and was.frame != "home"
+        )
     return kind == was.kind
 
 
 def _shared(a: frozenset[str], b: frozenset[str]) -> set[str]:
     """The units both name: the same unit, or a katakana run inside a longer one (ボルダリング
     in ボルダリングジム; English words only whole: "art" is not in "party")."""
-    return {x for x in a for y in b
-            if x == y or (min(len(x), len(y)) >= 3 and _WHOLE_RUN.fullmatch(x + y)
-                          and (x in y or y in x)) or _head(x, y) or _head(y, x)}
+    return {
+        x
+        for x in a
+        for y in b
+        if x == y
+        or (min(len(x), len(y)) >= 3 and _WHOLE_RUN.fullmatch(x + y) and (x in y or y in x))
+        or _head(x, y)
+        or _head(y, x)
+    }
 
 
 def _head(one: str, unit: str) -> bool:
     """Whether a single kanji is the head of a kanji unit (寮 of 生寮: a student hall is a hall)."""
-    return len(one) == 1 and len(unit) > 1 and _KANJI.fullmatch(one + unit) is not None \
+    return (
+        len(one) == 1
+        and len(unit) > 1
+        and _KANJI.fullmatch(one + unit) is not None
         and unit.endswith(one)
+    )
 
 
 _KANJI = re.compile(r"[\u3400-\u9fff々]+")

@@ -62,8 +62,11 @@ def _en_sentences(text: str) -> list[tuple[str | None, str, str]]:
         head = EN_SUBJECT.match(raw)
         if pronoun:
             subject, rest = last, pronoun.group("rest")
-        elif head and not head.group("rest").startswith(("'s", " and ", " or ")) \
-                and (head.group("s").lower() not in EN_NOT_A_SUBJECT or head.group("s") == "User"):
+        elif (
+            head
+            and not head.group("rest").startswith(("'s", " and ", " or "))
+            and (head.group("s").lower() not in EN_NOT_A_SUBJECT or head.group("s") == "User")
+        ):
             subject, rest = head.group("s").lower(), head.group("rest").strip()
         else:
             subject, rest = None, raw
@@ -80,31 +83,52 @@ def _en_norm(text: str) -> str:
 def _en_value(text: str, subject: str, *, whole: bool = False) -> frozenset[str]:
     head = text if whole else EN_BREAK.split(f" {text} ", maxsplit=1)[0]
     words = re.findall(r"[a-z0-9][a-z0-9'&\-]*", head)
-    lemmas = (en_lemma(w.removesuffix("'s")) for w in words
-              if w not in FACT_TOPIC_STOPWORDS and w not in EN_VALUE_STOP
-              and w.removesuffix("'s") != subject)
-    return frozenset(x for x in lemmas if len(x) > 1 and x not in lex.EN_GENERIC_VERBS
-                     and x not in EN_GENERIC_LEMMAS)
+    lemmas = (
+        en_lemma(w.removesuffix("'s"))
+        for w in words
+        if w not in FACT_TOPIC_STOPWORDS
+        and w not in EN_VALUE_STOP
+        and w.removesuffix("'s") != subject
+    )
+    return frozenset(
+        x
+        for x in lemmas
+        if len(x) > 1 and x not in lex.EN_GENERIC_VERBS and x not in EN_GENERIC_LEMMAS
+    )
 
 
 def _en_past(clause: str) -> bool:
     """Whether the clause tells a past event (its verb in the past: "passed the exam", "was
     chosen"): what it says stays true whatever ends later."""
     verb = clause.split(" ", 1)[0]
-    return verb in lex.EN_PAST_IRREGULAR or verb in ("was", "were", "had", "did") or (
-        verb.endswith("ed") and verb not in EN_NOT_PAST)
+    return (
+        verb in lex.EN_PAST_IRREGULAR
+        or verb in ("was", "were", "had", "did")
+        or (verb.endswith("ed") and verb not in EN_NOT_PAST)
+    )
 
 
 def en_claims(text: str, *, old: bool = False) -> list[Claim]:
     text = EN_THE_USER.sub("User", text)  # the consolidator's subject, as a saved "User …"
-    out = [Claim(m.group("s").lower(), "partner", "at", frozenset({m.group("t").lower()}), "role",
-                 cue="partner") for m in cues.PARTNER.finditer(text)]
+    out = [
+        Claim(
+            m.group("s").lower(),
+            "partner",
+            "at",
+            frozenset({m.group("t").lower()}),
+            "role",
+            cue="partner",
+        )
+        for m in cues.PARTNER.finditer(text)
+    ]
     for subject, rest, written in _en_sentences(text):
         couple = cues.COUPLE_SPLIT.match(written) if subject is None else None
         if couple and not EN_UNSURE.search(_en_norm(couple.string)):
             one, other = couple.group("s").lower(), couple.group("t").lower()
-            out += [Claim(a, "partner", "", frozenset({b}), "end", cue="split")
-                    for a, b in ((one, other), (other, one))]
+            out += [
+                Claim(a, "partner", "", frozenset({b}), "end", cue="split")
+                for a, b in ((one, other), (other, one))
+            ]
         if subject is not None and cues.SINGLE.match(EN_ADVERBS.sub("", rest)):
             out.append(Claim(subject, "partner", "", SINGLE, "role", cue="single"))
         if subject is None:
@@ -114,8 +138,11 @@ def en_claims(text: str, *, old: bool = False) -> list[Claim]:
         by_clause = old and not EN_UNSURE.search(EN_PAST_MARK.sub(" ", rest))
         if EN_UNSURE.search(rest) and not by_clause:
             continue
-        clauses = [c for c in re.split(r",? and | but |, ", rest)
-                   if not (by_clause and EN_PAST_MARK.search(c))]
+        clauses = [
+            c
+            for c in re.split(r",? and | but |, ", rest)
+            if not (by_clause and EN_PAST_MARK.search(c))
+        ]
         span = _en_value(" , ".join(clauses), subject, whole=True)
         # a move is to a home when it names a place or a dwelling ("moved to Leeds", "moved to
         # a flat"), not to "the night shift"
@@ -125,11 +152,17 @@ def en_claims(text: str, *, old: bool = False) -> list[Claim]:
             # "has given the pigeons away": a deed done (present perfect), not what one does
             done = cues.PERFECT.match(clause.strip()) is not None
             clause = EN_ADVERBS.sub("", clause.strip())
-            found += [spanned(c, span) for c in _en_clause(subject, clause, moved_home=home)
-                      if not (done and c.shape == "activity")]
+            found += [
+                spanned(c, span)
+                for c in _en_clause(subject, clause, moved_home=home)
+                if not (done and c.shape == "activity")
+            ]
             if not EN_SECOND.search(rest):
-                found += [c for c in en_counts(subject, clause)
-                          if c.cue == "count now" or not _en_past(clause)]
+                found += [
+                    c
+                    for c in en_counts(subject, clause)
+                    if c.cue == "count now" or not _en_past(clause)
+                ]
         out += [second(c) if EN_SECOND.search(rest) else wide(c) for c in found]
     return out
 
@@ -149,15 +182,34 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
     # what one does now: not a past deed, not an end, not what one does not do ("still not
     # reading that stuff")
-    if not _en_past(clause) and not any(p.match(clause) for _, p in EN_END) \
-            and not re.search(r"\b(?:not|never)\b", clause) and not EN_NO_VERB.match(clause):
+    if (
+        not _en_past(clause)
+        and not any(p.match(clause) for _, p in EN_END)
+        and not re.search(r"\b(?:not|never)\b", clause)
+        and not EN_NO_VERB.match(clause)
+    ):
         home = any(c.kind == "home" for c in out)  # where one lives: no group one leaves
-        out.append(Claim(subject, "activity", "home" if home else "whole",
-                         _en_value(clause, subject, whole=True), "activity"))
+        out.append(
+            Claim(
+                subject,
+                "activity",
+                "home" if home else "whole",
+                _en_value(clause, subject, whole=True),
+                "activity",
+            )
+        )
         if not home:  # what the clause's verb takes, up to its first break: what one may sell
             verb, _, rest = clause.partition(" ")
-            out.append(Claim(subject, "activity", "head", _en_value(rest, subject), "activity",
-                             cue=en_lemma(verb)))
+            out.append(
+                Claim(
+                    subject,
+                    "activity",
+                    "head",
+                    _en_value(rest, subject),
+                    "activity",
+                    cue=en_lemma(verb),
+                )
+            )
     m = EN_ROLE.match(clause)
     if m:
         value = re.split(r" (?:in|on|near|at|for) ", m.group("value"), maxsplit=1)[0]
@@ -170,30 +222,57 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
     for kind, pattern in EN_END:
         m = pattern.match(clause)
         if m and not m.group("value"):
-            out.append(Claim(subject, kind, "", _en_value(m.group("value2"), subject), "end",
-                             cue=clause.split(" ", 1)[0]))
+            out.append(
+                Claim(
+                    subject,
+                    kind,
+                    "",
+                    _en_value(m.group("value2"), subject),
+                    "end",
+                    cue=clause.split(" ", 1)[0],
+                )
+            )
         elif m:
             # "left the orchestra": a definite group or employer, which may end what one does
             the = "the" if m.group("value").startswith("the ") else ""
-            out.append(Claim(subject, kind, the, _en_value(m.group("value"), subject), "end",
-                             cue=clause.split(" ", 1)[0]))  # the verb: the reason names it
+            out.append(
+                Claim(
+                    subject,
+                    kind,
+                    the,
+                    _en_value(m.group("value"), subject),
+                    "end",
+                    cue=clause.split(" ", 1)[0],
+                )
+            )  # the verb: the reason names it
     m = cues.NO_MORE.match(clause)
     if m:
-        out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
-                         cue="no more"))
+        out.append(
+            Claim(subject, "any", "", _en_value(m.group("value"), subject), "end", cue="no more")
+        )
     if cues.PARTNERED.match(clause):
         out.append(Claim(subject, "partner", "", SINGLE, "end", cue="single"))
     m = cues.NO_LONGER.match(clause)
     if m:
         said = m.group("rest") or re.sub(r"^(\S+)", r"\1s", m.group("neg"))
-        out.append(Claim(subject, "any", "", _en_value(said, subject, whole=True), "end",
-                         cue="no longer"))
+        out.append(
+            Claim(subject, "any", "", _en_value(said, subject, whole=True), "end", cue="no longer")
+        )
     m = cues.CANNOT.match(clause)
     if m:
-        out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject, whole=True),
-                         "end", cue="no more"))
+        out.append(
+            Claim(
+                subject,
+                "any",
+                "",
+                _en_value(m.group("value"), subject, whole=True),
+                "end",
+                cue="no more",
+            )
+        )
     m = cues.SOLD.match(clause)
     if m:
-        out.append(Claim(subject, "any", "", _en_value(m.group("value"), subject), "end",
-                         cue="sold"))
+        out.append(
+            Claim(subject, "any", "", _en_value(m.group("value"), subject), "end", cue="sold")
+        )
     return out

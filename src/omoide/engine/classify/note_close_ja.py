@@ -20,30 +20,40 @@ __all__ = ["ja_claims", "ja_sentences"]
 _JA_NOUN = r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z0-9々ー・]+"
 _JA_VALUE = rf"(?P<value>{_JA_NOUN}(?:の{_JA_NOUN})*)"
 _JA_SUBJECT = re.compile(
-    r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?(?:は、?|、)")
+    r"^(?P<s>[^、。はがをにでのと\s「」]{1,10}?)(?:さん|ちゃん|くん|君)?(?:は、?|、)"
+)
 _JA_TIME_AS_TOPIC = re.compile(rf"{lex.JA_NOW_TOPIC}は")
-_JA_TIME_TOPIC = re.compile(rf"^(?:{lex.JA_NOW_TOPIC}|[^、。]{{1,4}}から|毎[朝晩日週月年]|週末"
-                            r"|土日|休日|[今昨明先来翌][日週月年朝晩夜]|[月火水木金土日]曜日?|朝|夜"
-                            r"|夕方|夜勤|普段)$")
+_JA_TIME_TOPIC = re.compile(
+    rf"^(?:{lex.JA_NOW_TOPIC}|[^、。]{{1,4}}から|毎[朝晩日週月年]|週末"
+    r"|土日|休日|[今昨明先来翌][日週月年朝晩夜]|[月火水木金土日]曜日?|朝|夜"
+    r"|夕方|夜勤|普段)$"
+)
 _JA_SECOND = re.compile(
-    r"掛け持ち|副業|も(?:働|住|勤|通|付)|週末|土日|時々|ときどき|たまに|休みの日")
+    r"掛け持ち|副業|も(?:働|住|勤|通|付)|週末|土日|時々|ときどき|たまに|休みの日"
+)
 _JA_UNSURE = re.compile(
     r"予定|つもり|たい(?!へん)|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討|考えて|迷って"
     r"|夢|昔|以前|前は|当時|頃|ころ|時代|まで"
     r"|将来|いつか|来年|来月|来週|再来|もし|って言|と言|みたい|年前|\d{4}年|[〇一二三四五六七八九]{4}年"
-    r"|？|\?")
+    r"|？|\?"
+)
 # A past event told (選ばれた, 終えたんだ, 行ったらしい): the sentence's last predicate in the past.
-_JA_PAST = re.compile(r"(?:た|だった|でした|ました)(?:んだ|んです|の|のよ|んだって|って|らしい|よ"
-                      r"|ね|わ|そう|みたい|なあ|な)*[。！!～〜笑wｗ\s]*$")
+_JA_PAST = re.compile(
+    r"(?:た|だった|でした|ました)(?:んだ|んです|の|のよ|んだって|って|らしい|よ"
+    r"|ね|わ|そう|みたい|なあ|な)*[。！!～〜笑wｗ\s]*$"
+)
 _JA_PRESENT = re.compile(r"^(?:る|いる|います|ます|て|いて|おり|、|。|$|だ|で|です|なん|な)")
-_JA_STATE = {kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
-             for kind in ("home", "work", "partner")}
+_JA_STATE = {
+    kind: re.compile(rf"{_JA_VALUE}(?P<frame>{JA_STATE_FRAMES[kind]})(?P<after>.{{0,3}})")
+    for kind in ("home", "work", "partner")
+}
 _JA_STATE["study"] = re.compile(rf"{_JA_VALUE}(?P<frame>に在学|に在籍|の学生)(?P<after>.{{0,3}})")
 # A home said with whom between (実家で両親と暮らしてる, シェアハウスで五人で暮らしてる) or as
 # living alone (札幌で一人暮らしをしてる).
 _JA_HOME_WITH = re.compile(
     rf"{_JA_VALUE}[でに](?:[^、。をにで]{{1,8}}?[とで])?(?:一緒に)?(?:暮らして|住んで|一人暮らしをして"
-    r"|ひとり暮らしをして)(?P<after>.{0,3})")
+    r"|ひとり暮らしをして)(?P<after>.{0,3})"
+)
 # What the subject runs (和菓子屋をやってる, カフェを経営してる): a closed shop (店を閉めた)
 # ends it.
 _JA_BUSINESS = re.compile(rf"{_JA_VALUE}を(?:やって|経営して|営んで)(?:る|いる|います|て、|てて)")
@@ -56,48 +66,92 @@ _JA_ROLE = re.compile(rf"{_JA_VALUE}(?:として働いて|をして)(?:る|い�
 # Done, not asked for or meant: やめて, not やめてほしい / やめておく / やめてみる.
 _JA_DONE = r"(?:た|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ)|ちゃ|じゃ)"
 _JA_END = (
-    ("any", "", re.compile(
-        rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し|引退し|退職し|退社し"
-        rf"|クビになっ){_JA_DONE}")),
+    (
+        "any",
+        "",
+        re.compile(
+            rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:辞め|やめ|退会し|退部し|引退し|退職し|退社し"
+            rf"|クビになっ){_JA_DONE}"
+        ),
+    ),
     # a business closed for good (カフェを閉めた, 店をたたんだ): what the subject runs ends
     ("any", "closed", re.compile(rf"{_JA_VALUE}を(?:閉め|たたん|畳ん|閉店し|廃業し){_JA_DONE}")),
     # sold or given up for good (バイクを売って, 一戸建てを手放した; not 保険を売っている, a
     # trade): what one rides, plays or lives in, named whole
-    ("any", "sold", re.compile(
-        rf"{_JA_VALUE}を(?:全部|すべて)?(?:売っ|売り払っ|手放し)(?!てい|てる|てま){_JA_DONE}")),
+    (
+        "any",
+        "sold",
+        re.compile(
+            rf"{_JA_VALUE}を(?:全部|すべて)?(?:売っ|売り払っ|手放し)(?!てい|てる|てま){_JA_DONE}"
+        ),
+    ),
     ("left", "", re.compile(rf"{_JA_VALUE}(?:の仕事)?[をは]?(?:卒業し|中退し|退学し){_JA_DONE}")),
     ("home", "", re.compile(rf"{_JA_VALUE}から(?:引っ越し|引越し|転居し){_JA_DONE}")),
     # leaving a place ends a home only when the sentence says where one lives now (東京を出て
     # alone is as often a trip)
-    ("home", "", re.compile(rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
-                        r"(?=.*(?:暮らし|住ん|住み|引っ越|引越|ルームシェア))")),
+    (
+        "home",
+        "",
+        re.compile(
+            rf"{_JA_VALUE}を(?:出|離れ){_JA_DONE}"
+            r"(?=.*(?:暮らし|住ん|住み|引っ越|引越|ルームシェア))"
+        ),
+    ),
     ("partner", "", re.compile(rf"{_JA_VALUE}と(?:別れ|離婚し){_JA_DONE}")),
 )
 _JA_START = (
     ("home", "", re.compile(rf"{_JA_VALUE}に(?:引っ越し|引越し|転居し|移住し|移り住ん){_JA_DONE}")),
-    ("work", "", re.compile(rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)(?:し|になっ)"
-                            rf"{_JA_DONE}")),
+    (
+        "work",
+        "",
+        re.compile(
+            rf"{_JA_VALUE}(?:に|へ)(?:異動|転職|就職|入社|転勤)(?:し|になっ)"
+            rf"{_JA_DONE}"
+        ),
+    ),
 )
 # "もう X はしてない": an end of what the clause names, every noun of it named in the old
 # memory (a one-kanji noun never is: もう夜は飲まない narrows, it does not end).
-_JA_NO_MORE = re.compile(r"(?P<said>[^、。]*もう[^、。]*?)(?:てない|ていない|てません|てへん|しない"
-                         r"|しません|らない|わない|かない|まない|ばない|たない|さない|れない|ない)")
-_JA_NO_MORE_NOUN = re.compile(r"([\u3400-\u9fff々]+|[\u30a0-\u30ffー]{2,}|[A-Za-z]{2,})"
-                              r"(?=[をがはにでともへや])")
+_JA_NO_MORE = re.compile(
+    r"(?P<said>[^、。]*もう[^、。]*?)(?:てない|ていない|てません|てへん|しない"
+    r"|しません|らない|わない|かない|まない|ばない|たない|さない|れない|ない)"
+)
+_JA_NO_MORE_NOUN = re.compile(
+    r"([\u3400-\u9fff々]+|[\u30a0-\u30ffー]{2,}|[A-Za-z]{2,})"
+    r"(?=[をがはにでともへや])"
+)
 _JA_NOT_NAMED = frozenset({"全然", "全く", "絶対", "今", "最近", "今は"})
 # Single, and its end: married, engaged or going out with someone now.
 _JA_SINGLE = re.compile(r"^(?:ずっと|まだ|今も|いまも)?独身(?:で|だ|です|なん|、|。|$)")
 _JA_PARTNERED = re.compile(
-    rf"(?:結婚し|婚約し|入籍し|付き合い(?:始め|だし|出し)){_JA_DONE}|と付き合って(?:る|いる|います)")
-_JA_VALUE_STOP = frozenset({"会社", "仕事", "職場", "店", "家", "部屋", "近く", "今", "新しい",
-                            "マンション", "アパート", "ところ", "所"})
+    rf"(?:結婚し|婚約し|入籍し|付き合い(?:始め|だし|出し)){_JA_DONE}|と付き合って(?:る|いる|います)"
+)
+_JA_VALUE_STOP = frozenset(
+    {
+        "会社",
+        "仕事",
+        "職場",
+        "店",
+        "家",
+        "部屋",
+        "近く",
+        "今",
+        "新しい",
+        "マンション",
+        "アパート",
+        "ところ",
+        "所",
+    }
+)
 _JA_NOT_A_VALUE = re.compile(
-    r"一緒|みんな|家族|[一二三四五六七八九十何数\d]+人|ひとり|夫婦|親子|自分")
+    r"一緒|みんな|家族|[一二三四五六七八九十何数\d]+人|ひとり|夫婦|親子|自分"
+)
 _JA_RUN = re.compile(r"[\u3400-\u9fff々]+|[\u30a0-\u30ffー・]+|[A-Za-z0-9]+")
 
 
-def _ja_value(value: str, *, name: bool = False, lone: bool = False,
-              span: bool = False) -> frozenset[str]:
+def _ja_value(
+    value: str, *, name: bool = False, lone: bool = False, span: bool = False
+) -> frozenset[str]:
     """The value's units: each kanji run's bigrams, each katakana or Latin run whole; a single
     kanji or letter only when the value is a person's ``name`` (健) or a home that is ``lone``
     (寮, 店の寮: the one run that names something). A whole sentence's ``span`` drops its
@@ -113,7 +167,7 @@ def _ja_value(value: str, *, name: bool = False, lone: bool = False,
             if name or (lone and len(runs) == 1):
                 units.add(run)  # else one kanji or letter alone (朝, 家) names nothing surely
         elif re.fullmatch(r"[\u3400-\u9fff々]+", run):
-            units.update(run[i:i + 2] for i in range(len(run) - 1))
+            units.update(run[i : i + 2] for i in range(len(run) - 1))
         else:
             units.add(run)
     return frozenset(units)
@@ -121,15 +175,34 @@ def _ja_value(value: str, *, name: bool = False, lone: bool = False,
 
 # The user's kin or friend at the head: by name (ユーザーの友達の梢は → 梢, as a note about them
 # says), or one-of-a-kind kin unnamed, each said one way (ユーザーのお母さんは → ユーザーの母).
-_JA_ONE_KIN = {"母": "母", "母親": "母", "お母さん": "母", "父": "父", "父親": "父",
-               "お父さん": "父", "夫": "夫", "旦那": "夫", "旦那さん": "夫", "主人": "夫",
-               "ご主人": "夫", "妻": "妻", "奥さん": "妻", "嫁": "妻", "祖母": "祖母",
-               "おばあちゃん": "祖母", "祖父": "祖父", "おじいちゃん": "祖父"}
+_JA_ONE_KIN = {
+    "母": "母",
+    "母親": "母",
+    "お母さん": "母",
+    "父": "父",
+    "父親": "父",
+    "お父さん": "父",
+    "夫": "夫",
+    "旦那": "夫",
+    "旦那さん": "夫",
+    "主人": "夫",
+    "ご主人": "夫",
+    "妻": "妻",
+    "奥さん": "妻",
+    "嫁": "妻",
+    "祖母": "祖母",
+    "おばあちゃん": "祖母",
+    "祖父": "祖父",
+    "おじいちゃん": "祖父",
+}
 _JA_KIN = re.compile(
-    "^ユーザーの(?:(?:" + "|".join((*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS, "猫", "犬", "愛犬"
-                                   , "愛猫")) + ")の(?P<name>[^、。はがをにでのと\\s「」]{1,8}?)"
-    "(?:さん|ちゃん|くん|君)?|(?P<kin>" + "|".join(sorted(_JA_ONE_KIN, key=len, reverse=True))
-    + "))(?:は、?|、)")
+    "^ユーザーの(?:(?:"
+    + "|".join((*lex.JA_PERSONS, *lex.JA_CHAIN_PERSONS, "猫", "犬", "愛犬", "愛猫"))
+    + ")の(?P<name>[^、。はがをにでのと\\s「」]{1,8}?)"
+    "(?:さん|ちゃん|くん|君)?|(?P<kin>"
+    + "|".join(sorted(_JA_ONE_KIN, key=len, reverse=True))
+    + "))(?:は、?|、)"
+)
 
 
 def _kin(m: re.Match[str]) -> str | None:
@@ -154,7 +227,7 @@ def ja_sentences(text: str) -> list[tuple[str | None, str]]:
         if topic is None or _JA_TIME_TOPIC.match(topic):
             subject, body = last, sentence  # no topic of its own: the note's subject goes on
         else:
-            subject, body = topic, sentence[m.end():] if m else sentence
+            subject, body = topic, sentence[m.end() :] if m else sentence
         last = subject
         out.append((subject, body))
     return out
@@ -212,7 +285,7 @@ def _ja_sentence(subject: str, body: str) -> list[Claim]:
                 value = _ja_value(m.group("value"), name=kind == "partner", lone=kind == "home")
                 if cue == "closed" and m.group("value").endswith("店"):
                     value |= {_SHOP}  # the shop: the one the subject runs
-                verb = m.group(0)[len(m.group("value")):].lstrip("をはのにから仕事")[:2]
+                verb = m.group(0)[len(m.group("value")) :].lstrip("をはのにから仕事")[:2]
                 out.append(Claim(subject, kind, frame, value, shape, cue=cue or verb))
     for m in _JA_NO_MORE.finditer(body):
         nouns = frozenset(_JA_NO_MORE_NOUN.findall(m.group("said"))) - _JA_NOT_NAMED

@@ -25,19 +25,55 @@ __all__ = ["count_changed", "en_counts", "ja_counts"]
 
 _EN_CHANGE = re.compile(
     r"\b(?:now|these days|cut (?:right )?(?:down|back) to|(?:down|up) to|went (?:up|down) to"
-    r"|gone (?:up|down) to|increased to|reduced to|dropped to)\b")
+    r"|gone (?:up|down) to|increased to|reduced to|dropped to)\b"
+)
 _EN_RISEN = re.compile(r"^(?:is |are )?(?:up to|down to)\b")  # "is up to 9,000 litres": a value
-_EN_GENERIC_UNITS = frozenset(en_lemma(en_lemma(w)) for w in lex.EN_TIME_WORDS | {
-    "freq", "age", "night", "evening", "morning", "afternoon", "hour", "minute", "shift", "time",
-    "$", "long", "more", "other"})
+_EN_GENERIC_UNITS = frozenset(
+    en_lemma(en_lemma(w))
+    for w in lex.EN_TIME_WORDS
+    | {
+        "freq",
+        "age",
+        "night",
+        "evening",
+        "morning",
+        "afternoon",
+        "hour",
+        "minute",
+        "shift",
+        "time",
+        "$",
+        "long",
+        "more",
+        "other",
+    }
+)
 _EN_NUMBER = re.compile(r"\b(?:\d[\d,.]*|" + "|".join(lex.EN_NUMBER_WORDS) + r")\b")
 _JA_CHANGE = re.compile(r"増や|増え|減ら|減っ|になっ|に伸ば|今は|いまは|現在は")
 _JA_NUMBER = re.compile(r"[週月年]?に?[\d〇一二三四五六七八九十百千万]+[^\s、。をがはにでと]{0,2}")
 # A noun run: kanji or katakana followed by a particle or the clause's end, not a verb's stem
 # (飼って) — a counted thing is a noun.
 _JA_NOUN = re.compile(r"([\u3400-\u9fff々]+|[\u30a0-\u30ffー]{2,})(?=[をがはのにでともや、。]|$)")
-_JA_NOT_TOPIC = frozenset({"今", "最近", "現在", "毎日", "毎朝", "毎晩", "今年", "去年", "先月",
-                           "今月", "来月", "週", "月", "年", "日", "回"})
+_JA_NOT_TOPIC = frozenset(
+    {
+        "今",
+        "最近",
+        "現在",
+        "毎日",
+        "毎朝",
+        "毎晩",
+        "今年",
+        "去年",
+        "先月",
+        "今月",
+        "来月",
+        "週",
+        "月",
+        "年",
+        "日",
+        "回",
+    }
+)
 
 
 def en_counts(subject: str, clause: str) -> list[Claim]:
@@ -46,17 +82,32 @@ def en_counts(subject: str, clause: str) -> list[Claim]:
     if not found:
         return []
     words = re.findall(r"[a-z][a-z'\-]*", _EN_NUMBER.sub(" ", clause))
-    topic = frozenset(en_lemma(w) for w in words if w not in FACT_TOPIC_STOPWORDS
-                      and w != subject and len(w) > 2 and w not in lex.EN_TIME_WORDS
-                      and en_lemma(w) not in lex.EN_GENERIC_VERBS)
+    topic = frozenset(
+        en_lemma(w)
+        for w in words
+        if w not in FACT_TOPIC_STOPWORDS
+        and w != subject
+        and len(w) > 2
+        and w not in lex.EN_TIME_WORDS
+        and en_lemma(w) not in lex.EN_GENERIC_VERBS
+    )
     cue = "count now" if _EN_CHANGE.search(clause) else "count"
     out = []
     for q in found:
         # one key for a unit however it was lemmatised ("evenings" → evening, "evening" → even)
         unit = q.unit if q.unit in ("freq", "age", "$") else en_lemma(en_lemma(q.unit))
         bound = Bound.EXACT if cue == "count now" and _EN_RISEN.match(clause) else q.bound
-        out.append(Claim(subject, "count", unit, topic - {q.unit, unit}, "count", cue=cue,
-                         amount=Quantity(q.value, unit, bound)))
+        out.append(
+            Claim(
+                subject,
+                "count",
+                unit,
+                topic - {q.unit, unit},
+                "count",
+                cue=cue,
+                amount=Quantity(q.value, unit, bound),
+            )
+        )
     return out
 
 
@@ -73,8 +124,13 @@ def ja_counts(subject: str, clause: str) -> list[Claim]:
 
 def count_changed(was: Claim, now: Claim) -> bool:
     """Whether the note's count ``now`` changes the old count ``was``."""
-    if now.cue != "count now" or was.frame != now.frame or was.amount is None \
-            or now.amount is None or not changed_units((was.amount,), (now.amount,)):
+    if (
+        now.cue != "count now"
+        or was.frame != now.frame
+        or was.amount is None
+        or now.amount is None
+        or not changed_units((was.amount,), (now.amount,))
+    ):
         return False
     if was.frame not in _EN_GENERIC_UNITS and re.fullmatch(r"[a-z]+", was.frame):
         return True  # a counted noun of its own: hives, weddings, litres

@@ -24,11 +24,15 @@ _ALONE = "1"
 
 # --- English -------------------------------------------------------------------------------
 
-_EN_ALONE = re.compile(r"^(?:still |now |has )*(?:lives?|is living|has lived|has been living)"
-                       r" (?:alone|on (?:his|her|their) own|by (?:him|her|them)sel(?:f|ves))"
-                       r"(?P<home>.*)")
-_EN_JOINED = re.compile(r"\bmoved in with (?P<s>[a-z][\w\-]*)\b(?!'s)"
-                        r"|\bmoved into (?P<t>[a-z][\w\-]*)'s (?P<home>[a-z\- ]+)")
+_EN_ALONE = re.compile(
+    r"^(?:still |now |has )*(?:lives?|is living|has lived|has been living)"
+    r" (?:alone|on (?:his|her|their) own|by (?:him|her|them)sel(?:f|ves))"
+    r"(?P<home>.*)"
+)
+_EN_JOINED = re.compile(
+    r"\bmoved in with (?P<s>[a-z][\w\-]*)\b(?!'s)"
+    r"|\bmoved into (?P<t>[a-z][\w\-]*)'s (?P<home>[a-z\- ]+)"
+)
 # The subject's kin at the head ("The user's daughter and her kids …") moving into a home the
 # old memory names ("moved into the farmhouse").
 _EN_KIN_INTO = re.compile(r"^(?P<s>[a-z][\w\-]*)'s [^,;]*?\bmoved into the (?P<home>[a-z\-]+)")
@@ -36,7 +40,8 @@ _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|wants?|hopes?|going to|gonna|planning"
     r"|plans?|thinking|for (?:the|a) (?:summer|winter|week|month|few|while|couple|holidays?)"
     r"|for now|temporarily|until|till|staying|visit\w*|not|never|used to|was|were)\b|n't\b"
-    r"|\?")
+    r"|\?"
+)
 _EN_STOP = frozenset({"spare", "room", "own", "little", "old", "new", "the"})
 
 
@@ -50,8 +55,9 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             m = _EN_ALONE.match(text) if subject is not None else None
             if m:
                 home = en_units(m.group("home"), subject or "", _EN_STOP)
-                out.append(Claim(subject or "", "house", "", frozenset({_ALONE}), "household",
-                                 home))
+                out.append(
+                    Claim(subject or "", "house", "", frozenset({_ALONE}), "household", home)
+                )
             continue
         whole = text if subject is None else f"{subject} {text}"
         for m in _EN_JOINED.finditer(whole):
@@ -62,23 +68,40 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
         if m:
             home = en_units(m.group("home"), m.group("s"), _EN_STOP)
             if home:
-                out.append(Claim(m.group("s"), "house", "", frozenset(), "joined", home,
-                                 cue="moved into"))
+                out.append(
+                    Claim(m.group("s"), "house", "", frozenset(), "joined", home, cue="moved into")
+                )
     return out
 
 
 # --- Japanese ------------------------------------------------------------------------------
 
-_JA_NUMBERS = {"一": 1, "ひと": 1, "独": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-               "八": 8}
-_JA_SIZE = re.compile(r"(?P<n>一|ひと|独|[二三四五六七八])(?:人|り)"
-                      r"(?:暮らし|で[^。]{0,20}?(?:暮らし|住ん|生活))")
+_JA_NUMBERS = {
+    "一": 1,
+    "ひと": 1,
+    "独": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+}
+_JA_SIZE = re.compile(
+    r"(?P<n>一|ひと|独|[二三四五六七八])(?:人|り)"
+    r"(?:暮らし|で[^。]{0,20}?(?:暮らし|住ん|生活))"
+)
 # Someone moved into the subject's home or lives with the subject now.
-_JA_JOINED = re.compile(r"(?:のところ|の家|の部屋|のうち)に[^。]*?(?:引っ越してき|越してき|移ってき"
-                        r"|住み(?:始め|はじめ)|一緒に住ん|一緒に暮らし|同居)")
+_JA_JOINED = re.compile(
+    r"(?:のところ|の家|の部屋|のうち)に[^。]*?(?:引っ越してき|越してき|移ってき"
+    r"|住み(?:始め|はじめ)|一緒に住ん|一緒に暮らし|同居)"
+)
 _JA_NOW = re.compile(r"今は|いまは|になっ|ことになっ")
-_JA_UNSURE = re.compile(r"予定|つもり|たい(?!へん)|かも|かな|なら|たら(?!しい)|れば|しばらく|一時"
-                        r"|昔|以前|前は|当時|頃|時代|だった|[?？]")
+_JA_UNSURE = re.compile(
+    r"予定|つもり|たい(?!へん)|かも|かな|なら|たら(?!しい)|れば|しばらく|一時"
+    r"|昔|以前|前は|当時|頃|時代|だった|[?？]"
+)
 
 
 def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
@@ -99,7 +122,7 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             continue
         for clause in body.split("、"):
             m = _JA_SIZE.search(clause)
-            if m and _JA_NOW.search(clause) and "が" not in clause[:m.start()]:
+            if m and _JA_NOW.search(clause) and "が" not in clause[: m.start()]:
                 n = str(_JA_NUMBERS[m.group("n")])
                 out.append(Claim(subject, "house", "", frozenset({n}), "size now"))
     return out
@@ -107,8 +130,10 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
 
 # --- the decision --------------------------------------------------------------------------
 
-def house_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
-                 old: bool) -> list[Claim]:
+
+def house_claims(
+    sentences: Sequence[tuple[str | None, str]], lang: str, *, old: bool
+) -> list[Claim]:
     """How many the old memory's subject lives as (``old``), or who a note says moved in or how
     many the subject lives as now."""
     return _ja_claims(sentences, old) if lang == "ja" else _en_claims(sentences, old)

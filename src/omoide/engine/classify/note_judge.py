@@ -46,9 +46,13 @@ def needs_undated(verdict: Judgement) -> bool:
     return verdict.relation is Relation.CONTRADICTORY and not verdict.reason.startswith("rule: ")
 
 
-def judge_one_note(written: tuple[PairText, Similarities | None],
-                   plain: tuple[PairText, Similarities | None] | None,
-                   model: JudgeModel, *, verdict: Judgement | None = None) -> Judgement:
+def judge_one_note(
+    written: tuple[PairText, Similarities | None],
+    plain: tuple[PairText, Similarities | None] | None,
+    model: JudgeModel,
+    *,
+    verdict: Judgement | None = None,
+) -> Judgement:
     """The verdict for a consolidated note of one sentence against one old memory: ``written``
     the pair as stored, ``plain`` the same pair read ``undated`` (needed only when
     ``needs_undated``; None reads as not sure). The judge's verdict on ``written`` as a
@@ -66,6 +70,9 @@ def judge_one_note(written: tuple[PairText, Similarities | None],
         sure = min(sentence_score(text, sims, model), sure)
     if sure >= NOTE_THRESHOLDS[lang]:
         read = "undated" if lang in UNDATED_ONLY else "both readings"
-        return Judgement(Relation.CONTRADICTORY, round(sure, 4),
-                         f"note: {verdict.reason} ({read} ≥ {NOTE_THRESHOLDS[lang]:.2f})")
+        return Judgement(
+            Relation.CONTRADICTORY,
+            round(sure, 4),
+            f"note: {verdict.reason} ({read} ≥ {NOTE_THRESHOLDS[lang]:.2f})",
+        )
     return judge(text, sims, model, may_contradict=False)

@@ -34,7 +34,8 @@ _EN_PLAN = re.compile(
     r"|preparing for|hoping to|hopes to|wants? to|would (?:love|like) to|is going to|going to"
     r"|thinking (?:of|about)|dreams? of|dreaming of|working towards|aiming (?:for|to)"
     r"|aims? to|learning [a-z]+ for|booked|has booked|(?:writing|restoring|building|working on)"
-    r" (?:a|an|the|his|her|their)\b)")
+    r" (?:a|an|the|his|her|their)\b)"
+)
 # A plan not meant: no plan to end.
 _EN_NOT_PLAN = re.compile(r"\b(?:not|never|no longer|n't)\b")
 _EN_DROPPED = re.compile(
@@ -42,48 +43,67 @@ _EN_DROPPED = re.compile(
     r"(?:called off|call off|cancell?ed|cancel|dropped|shelved|scrapped|abandoned"
     r"|pulled out of|pull out of|given up on|gave up on|gone off|went off|put off|postponed"
     r"|ditched|pushed back|changed (?:his|her|their) mind about|backed out of|turned down"
-    r"|decided against)\s+(?P<value>.+)")
+    r"|decided against)\s+(?P<value>.+)"
+)
 _EN_DONE = re.compile(
     r"^(?:has |have |finally |just )*"
     r"(?:passed|sat|finished|completed|ran|raced (?:at|in)|is back from|are back from"
     r"|got back from|came back from|opened|launched|published|handed in|submitted)"
-    r"\s+(?P<value>.+)")
+    r"\s+(?P<value>.+)"
+)
 # The plan said as the subject of its end ("The Lisbon trip is off", "Mia's BSA is finished").
 _EN_PASSIVE = re.compile(
     r"^(?:(?P<owner>[a-z][\w\-]*)'s |the |our |their |his |her )?(?P<value>[^,;]+?) "
     r"(?:is|are|has been|have been|was|were|got|'s) (?:now |officially |finally )?"
     r"(?P<cue>off|cancell?ed|called off|postponed|shelved|scrapped|on hold|put off"
-    r"|pushed back|pushed to|not happening|finished|done|over|complete|completed)\b")
+    r"|pushed back|pushed to|not happening|finished|done|over|complete|completed)\b"
+)
 # A part done, not the whole ("finished the first half of the quilt"): the plan goes on.
-_EN_PART = re.compile(r"\b(?:first|second|half of|part of|stage|chapter|section|draft|round"
-                      r"|leg|bit of|some of|most of|still)\b")
+_EN_PART = re.compile(
+    r"\b(?:first|second|half of|part of|stage|chapter|section|draft|round"
+    r"|leg|bit of|some of|most of|still)\b"
+)
 # A deed done in a year said outright ("ran the Leeds half in 2022"): back-story, not the plan.
 _EN_YEAR = re.compile(r"\bin (?:19|20)\d\d\b")
 _EN_DONE_PASSIVE = frozenset({"finished", "done", "over", "complete", "completed"})
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|perhaps|probably|thinking|considering"
     r"|not|never|wants?|hopes?|going to|gonna|unless|whether|worried|afraid|almost|nearly)\b"
-    r"|n't\b|\?")
+    r"|n't\b|\?"
+)
 # Words every plan may hold: sharing one says nothing about sharing the plan.
-_EN_GENERIC = word_set(
-    "trip holiday holidays test exam exams party course plan plans idea job house home place "
-    "summer spring autumn fall winter year month week next big new first own money time "
-    "bit lot thing things one way abroad away") | lex.EN_TIME_WORDS | word_set(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday")
+_EN_GENERIC = (
+    word_set(
+        "trip holiday holidays test exam exams party course plan plans idea job house home place "
+        "summer spring autumn fall winter year month week next big new first own money time "
+        "bit lot thing things one way abroad away"
+    )
+    | lex.EN_TIME_WORDS
+    | word_set(
+        "january february march april may june july august september october november december "
+        "monday tuesday wednesday thursday friday saturday sunday"
+    )
+)
 
 
 def _en_units(text: str, subject: str, *, names: bool = False) -> frozenset[str]:
     """The words naming a plan (``names``: only those written with a capital: its names); a
     name in a possessive ("Sonny's bedroom") is an owner, not the plan's thing."""
     text = re.sub(r"\b[A-Z][\w\-]*'s\b", " ", text.replace("\u2019", "'"))
-    words = re.findall(r"[A-Z][A-Za-z0-9'&\-]*" if names else r"[A-Za-z0-9][A-Za-z0-9'&\-]*",
-                       text)
+    words = re.findall(r"[A-Z][A-Za-z0-9'&\-]*" if names else r"[A-Za-z0-9][A-Za-z0-9'&\-]*", text)
     words = [w.lower() for w in words]
-    return frozenset(en_lemma(w.removesuffix("'s")) for w in words
-                     if w not in FACT_TOPIC_STOPWORDS and w not in _EN_GENERIC
-                     and w.removesuffix("'s") != subject and len(w) > 2
-                     and not w.isdigit()) - lex.EN_GENERIC_VERBS
+    return (
+        frozenset(
+            en_lemma(w.removesuffix("'s"))
+            for w in words
+            if w not in FACT_TOPIC_STOPWORDS
+            and w not in _EN_GENERIC
+            and w.removesuffix("'s") != subject
+            and len(w) > 2
+            and not w.isdigit()
+        )
+        - lex.EN_GENERIC_VERBS
+    )
 
 
 def _en_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[Claim]:
@@ -96,53 +116,128 @@ def _en_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
                 clause = said.strip().lower()
                 m = _EN_PLAN.match(clause)
                 if m and not _EN_NOT_PLAN.search(clause):
-                    named = said.strip()[m.end():]
-                    out.append(Claim(subject, "plan", "", _en_units(named, subject), "plan",
-                                     _en_units(named, subject, names=True), cue="plan"))
+                    named = said.strip()[m.end() :]
+                    out.append(
+                        Claim(
+                            subject,
+                            "plan",
+                            "",
+                            _en_units(named, subject),
+                            "plan",
+                            _en_units(named, subject, names=True),
+                            cue="plan",
+                        )
+                    )
             continue
         said = re.split(r", | - | because | since | so | as ", written, maxsplit=1)[0].strip()
         clause = said.lower().replace("\u2019", "'")
         if subject is not None:
             for cue, pattern in (("dropped", _EN_DROPPED), ("done", _EN_DONE)):
                 m = pattern.match(clause)
-                if m and not _EN_UNSURE.search(clause) and not (
-                        cue == "done" and (_EN_PART.search(clause) or _EN_YEAR.search(clause))):
-                    named = said[m.start("value"):]
-                    out.append(Claim(subject, "plan", "", _en_units(named, subject), "plan end",
-                                     _en_units(named, subject, names=True), cue=cue))
-        whole = f"{subject} {clause}" if subject is not None and not clause.startswith("'s") \
+                if (
+                    m
+                    and not _EN_UNSURE.search(clause)
+                    and not (cue == "done" and (_EN_PART.search(clause) or _EN_YEAR.search(clause)))
+                ):
+                    named = said[m.start("value") :]
+                    out.append(
+                        Claim(
+                            subject,
+                            "plan",
+                            "",
+                            _en_units(named, subject),
+                            "plan end",
+                            _en_units(named, subject, names=True),
+                            cue=cue,
+                        )
+                    )
+        whole = (
+            f"{subject} {clause}"
+            if subject is not None and not clause.startswith("'s")
             else f"{subject or ''}{clause}"
+        )
         m = _EN_PASSIVE.match(whole.strip())
         someone = m and re.match(r"([a-z\-]+)'s ", m.group("value"))
-        if someone and (someone.group(1) in lex.EN_PERSONS
-                        or someone.group(1) in lex.EN_CHAIN_PERSONS):
+        if someone and (
+            someone.group(1) in lex.EN_PERSONS or someone.group(1) in lex.EN_CHAIN_PERSONS
+        ):
             continue  # "Ann's brother's trip is off": another person's plan
         if m and not _EN_UNSURE.search(whole) and not _EN_PART.search(whole):
             owner = m.group("owner") or ""
             cue = "done" if m.group("cue") in _EN_DONE_PASSIVE else "dropped"
-            named = said[len(said) - len(whole) + m.start("value"):m.end("value")]
-            out.append(Claim(owner, "plan", "thing", _en_units(m.group("value"), owner),
-                             "plan end", _en_units(named, owner, names=True), cue=cue))
+            named = said[len(said) - len(whole) + m.start("value") : m.end("value")]
+            out.append(
+                Claim(
+                    owner,
+                    "plan",
+                    "thing",
+                    _en_units(m.group("value"), owner),
+                    "plan end",
+                    _en_units(named, owner, names=True),
+                    cue=cue,
+                )
+            )
     return out
 
 
 # --- Japanese ------------------------------------------------------------------------------
 
-_JA_PLAN = re.compile(r"予定|つもり|(?<=[ぁ-ん])たい(?!へん)|目指して|目指す|目指そう|に向けて"
-                      r"|計画して|準備して|準備中|挑戦中")
+_JA_PLAN = re.compile(
+    r"予定|つもり|(?<=[ぁ-ん])たい(?!へん)|目指して|目指す|目指そう|に向けて"
+    r"|計画して|準備して|準備中|挑戦中"
+)
 _JA_NOT_PLAN = re.compile(r"(?:予定|つもり|たい)(?:は|も)?(?:ない|なく|ありません)")
 _JA_END = re.compile(
     r"(?P<dropped>中止|延期|取りやめ|取り止め|とりやめ|やめ(?:た|て|に)|止め(?:た|て)|あきらめ"
     r"|諦め|見送|断念|白紙|キャンセル|行けなくなっ|なくなっ)"
     r"|(?P<done>合格|受かっ|終え|終わっ|達成|開いた|開催し|開店し|出版され|提出し|行ってきた"
-    r"|帰ってきた|取った|かなっ|叶っ)")
+    r"|帰ってきた|取った|かなっ|叶っ)"
+)
 _JA_NEGATED = re.compile(r"^(?:い|く|かっ|がっ)|^[^、。]{0,3}?(?:ない|なかっ|ず|ません|られな)")
-_JA_UNSURE = re.compile(r"予定|つもり|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討"
-                        r"|考えて|迷って|もし|[?？]|そうだ|そうです|そうな")
-_JA_GENERIC = frozenset({
-    "予定", "来年", "今年", "再来", "将来", "自分", "一人", "旅行", "試験", "来月", "来週", "今度",
-    "休み", "夏休", "冬休", "春休", "最近", "毎日", "一緒", "家族", "友達", "勉強", "練習", "準備",
-    "計画", "目指", "向け", "初め", "先月", "先週", "今月", "今週", "無事", "結局", "中止", "延期"})
+_JA_UNSURE = re.compile(
+    r"予定|つもり|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討"
+    r"|考えて|迷って|もし|[?？]|そうだ|そうです|そうな"
+)
+_JA_GENERIC = frozenset(
+    {
+        "予定",
+        "来年",
+        "今年",
+        "再来",
+        "将来",
+        "自分",
+        "一人",
+        "旅行",
+        "試験",
+        "来月",
+        "来週",
+        "今度",
+        "休み",
+        "夏休",
+        "冬休",
+        "春休",
+        "最近",
+        "毎日",
+        "一緒",
+        "家族",
+        "友達",
+        "勉強",
+        "練習",
+        "準備",
+        "計画",
+        "目指",
+        "向け",
+        "初め",
+        "先月",
+        "先週",
+        "今月",
+        "今週",
+        "無事",
+        "結局",
+        "中止",
+        "延期",
+    }
+)
 
 
 def _ja_units(text: str) -> frozenset[str]:
@@ -158,13 +253,17 @@ def _ja_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
                 out.append(Claim(subject, "plan", "", _ja_units(body), "plan", cue="plan"))
             continue
         m = _JA_END.search(body)
-        if m is None or _JA_UNSURE.search(body) or _JA_NEGATED.match(body[m.end():]) \
-                or ja_another_subject(body, m.start()):
+        if (
+            m is None
+            or _JA_UNSURE.search(body)
+            or _JA_NEGATED.match(body[m.end() :])
+            or ja_another_subject(body, m.start())
+        ):
             continue  # not done, or done by another subject (友達が個展を開いた)
         frame = ""
         if subject is None:
             subject, frame = ja_owner(body), "owner"
-            if subject is None or "が" in body[:m.start()]:
+            if subject is None or "が" in body[: m.start()]:
                 continue
         cue = "done" if m.group("done") else "dropped"
         out.append(Claim(subject, "plan", frame, _ja_units(body), "plan end", cue=cue))
@@ -173,8 +272,10 @@ def _ja_plan_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> l
 
 # --- the decision --------------------------------------------------------------------------
 
-def plan_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
-                old: bool) -> list[Claim]:
+
+def plan_claims(
+    sentences: Sequence[tuple[str | None, str]], lang: str, *, old: bool
+) -> list[Claim]:
     """The plans (``old``) or the ends of plans (a note) in ``sentences``, each a subject
     (None when unknown) and the rest of the sentence as written."""
     return _ja_plan_claims(sentences, old) if lang == "ja" else _en_plan_claims(sentences, old)

@@ -26,29 +26,36 @@ _EN_ADVERBS = re.compile(r"^(?:(?:has|have|'s|finally|just|now|officially|actual
 _EN_END = re.compile(
     r"^(?:gave up(?: on)?|given up(?: on)?|packed in|packed up|dropped|stopped(?! by| at| in"
     r"| off| to| for| over)|quit|hung up|handed back|stepped down from|stood down from"
-    r"|retired from|sold|deleted|cancell?ed|shut down|closed down) (?P<what>.+)")
-_EN_WHAT_END = re.compile(r",| - | after | because | since | so | when | in | at | to | for "
-                          r"| with | on | last | this | off\b| back\b| and ")
+    r"|retired from|sold|deleted|cancell?ed|shut down|closed down) (?P<what>.+)"
+)
+_EN_WHAT_END = re.compile(
+    r",| - | after | because | since | so | when | in | at | to | for "
+    r"| with | on | last | this | off\b| back\b| and "
+)
 _EN_NOT_END = re.compile(
     r"(?<![\w\-])(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty"
-    r"|fifty|hundred|some|half|most|part|few|couple|bit|one of|of the|another|extra)(?![\w\-])")
+    r"|fifty|hundred|some|half|most|part|few|couple|bit|one of|of the|another|extra)(?![\w\-])"
+)
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|wants?|hopes?|going to|gonna|planning"
     r"|plans?|thinking|considering|not|never|almost|nearly|for (?:the|a) (?:summer|winter"
-    r"|week|month|few|while|couple)|temporarily|until|till)\b|n't\b|\?")
+    r"|week|month|few|while|couple)|temporarily|until|till)\b|n't\b|\?"
+)
 # An old clause of the past or of an absence or end already ("doesn't drink coffee", "before
 # retiring"): nothing held now for a note to end.
-_EN_OLD_PAST = re.compile(r"\b(?:was|were|had|used to|ago|once|\d{4}|last (?:year|summer|winter"
-                          r"|spring|autumn|month|week)|not|never|no|without|retir\w*|quit"
-                          r"|gave up|given up|stopped|vegetarian|vegan|teetotal)\b|n't\b")
+_EN_OLD_PAST = re.compile(
+    r"\b(?:was|were|had|used to|ago|once|\d{4}|last (?:year|summer|winter"
+    r"|spring|autumn|month|week)|not|never|no|without|retir\w*|quit"
+    r"|gave up|given up|stopped|vegetarian|vegan|teetotal)\b|n't\b"
+)
 # An end told as back-story: at an age or a stage of life ("gave up meat at fourteen").
 _EN_BACKSTORY = re.compile(
     r"\b(?:at (?:\d+|age|the age|university|uni|school|college|[a-z]+teen|twenty|thirty|forty"
     r"|fifty|sixty|seventy|eighty)|when|ago|years (?:ago|earlier|before|back)|as a (?:kid|child"
     r"|teen\w*|student)"
-    r"|back in|in \d{4})\b")
-_EN_STOP = word_set("the a an his her their its my our whole entire old lot") \
-    | lex.EN_TIME_WORDS
+    r"|back in|in \d{4})\b"
+)
+_EN_STOP = word_set("the a an his her their its my our whole entire old lot") | lex.EN_TIME_WORDS
 
 
 def _en_units(text: str, subject: str) -> frozenset[str]:
@@ -59,8 +66,11 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
     out = []
     for subject, rest in en_owned(sentences):
         if old:
-            clauses = [c for c in re.split(r", | and | but |; ", rest)
-                       if not _EN_OLD_PAST.search(c) and not _en_past(c)]
+            clauses = [
+                c
+                for c in re.split(r", | and | but |; ", rest)
+                if not _EN_OLD_PAST.search(c) and not _en_past(c)
+            ]
             out.append(Claim(subject, "quit", "", _en_units(" ".join(clauses), subject), "held"))
             continue
         clause = _EN_ADVERBS.sub("", re.split(r", | - |; ", rest, maxsplit=1)[0].strip())
@@ -68,7 +78,7 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
         if m is None or _EN_UNSURE.search(clause) or _EN_BACKSTORY.search(clause):
             continue
         what = _EN_WHAT_END.split(f"{m.group('what')} ", maxsplit=1)[0]
-        cue = clause[:m.start("what")].strip()
+        cue = clause[: m.start("what")].strip()
         if _EN_NOT_END.search(what) or (cue == "left" and not what.startswith("the ")):
             continue
         out.append(Claim(subject, "quit", "", _en_units(what, subject), "quit", cue=cue))
@@ -90,16 +100,23 @@ _JA_END = re.compile(
     # given or sold to someone, all of it (民生委員を後任に譲った, ニワトリを全部近所の人に譲った,
     # バイクを売って)
     r"|(?:^|[、は])(?P<given>[^、。はがをにで]{2,14})を(?:全部|すべて)?(?:[^、。をがは]{1,8}?に)?"
-    r"(?P<cue2>譲っ|手放し|売っ|売り払っ)(?P<after2>.{0,4})")
+    r"(?P<cue2>譲っ|手放し|売っ|売り払っ)(?P<after2>.{0,4})"
+)
 # Done, not asked for, wished or denied: やめた, やめて…, not やめてほしい, やめたい, やめてない.
-_JA_DONE = re.compile(r"^(?:た(?!い|く|かっ|が)|だ(?!い|く|かっ|が)|ちゃ|じゃ"
-                      r"|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ|な|い)"
-                      r"|で(?!な|い))")
+_JA_DONE = re.compile(
+    r"^(?:た(?!い|く|かっ|が)|だ(?!い|く|かっ|が)|ちゃ|じゃ"
+    r"|て(?!ほし|欲し|くれ|もら|おく|おこ|とく|みる|みよ|な|い)"
+    r"|で(?!な|い))"
+)
 # An old sentence telling a past event (賞をもらったんだ): nothing held now.
-_JA_PAST = re.compile(r"(?:た|だった|でした|ました)(?:んだ|んです|の|のよ|んだって|って|らしい|よ"
-                      r"|ね|わ|そう|なあ|な)*[。！!～〜笑wｗ\s]*$")
-_JA_UNSURE = re.compile(r"予定|つもり|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討|考えて"
-                        r"|迷って|もし|ことに(?:し|な)|[?？]")
+_JA_PAST = re.compile(
+    r"(?:た|だった|でした|ました)(?:んだ|んです|の|のよ|んだって|って|らしい|よ"
+    r"|ね|わ|そう|なあ|な)*[。！!～〜笑wｗ\s]*$"
+)
+_JA_UNSURE = re.compile(
+    r"予定|つもり|かも|かな|なら|たら(?!しい)|れば|ようと|ようか|検討|考えて"
+    r"|迷って|もし|ことに(?:し|な)|[?？]"
+)
 _JA_PART = re.compile(r"[〇一二三四五六七八九十百千\d]|半分|一部|何|いくつ|少し|残り")
 _JA_TRIM = re.compile(r"(?:作り|通い|づくり|の仕事|の活動|の練習|の勉強)$")
 _JA_OLD_PAST = re.compile(r"昔|以前|前は|当時|頃|ころ|時代")
@@ -122,27 +139,36 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
         if _JA_UNSURE.search(body) or _JA_BACKSTORY.search(body):
             continue
         for m in _JA_END.finditer(body):
-            if m.group("given") and _JA_PART.search(body[m.end("given"):m.start("cue2")]):
+            if m.group("given") and _JA_PART.search(body[m.end("given") : m.start("cue2")]):
                 continue  # some of them given (三羽を近所の人に), not the whole
             what = _JA_TRIM.sub("", m.group("what") or m.group("given"))
             if len(what) >= 2 and _JA_DONE.match(m.group("after") or m.group("after2") or ""):
-                out.append(Claim(subject, "quit", "ja", frozenset({what}), "quit",
-                                 cue=m.group("cue") or m.group("cue2")))
+                out.append(
+                    Claim(
+                        subject,
+                        "quit",
+                        "ja",
+                        frozenset({what}),
+                        "quit",
+                        cue=m.group("cue") or m.group("cue2"),
+                    )
+                )
     return out
 
 
 # --- the decision --------------------------------------------------------------------------
 
-def quit_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
-                old: bool) -> list[Claim]:
+
+def quit_claims(
+    sentences: Sequence[tuple[str | None, str]], lang: str, *, old: bool
+) -> list[Claim]:
     """What the old memory holds now, per subject (``old``), or the ends a note tells."""
     return _ja_claims(sentences, old) if lang == "ja" else _en_claims(sentences, old)
 
 
 def quitted(was: Claim, now: Claim) -> set[str]:
     """The ended thing when the old memory names all of it for the same subject, else empty."""
-    if was.shape != "held" or now.shape != "quit" or was.subject != now.subject \
-            or not now.value:
+    if was.shape != "held" or now.shape != "quit" or was.subject != now.subject or not now.value:
         return set()
     if now.frame == "ja":
         return set(now.value) if any(x in y for x in now.value for y in was.value) else set()

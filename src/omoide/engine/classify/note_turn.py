@@ -31,24 +31,33 @@ from omoide.engine.lang import word_set
 
 __all__ = ["turn_claims", "turned"]
 
-_EN_ADVERBS = re.compile(r"^(?:(?:now|finally|recently|just|officially|actually|already|has"
-                         r"|have|'s|also|since) )+")
-_EN_CHANGE = (r"(?:switched|changed|moved|swapped|transferred|gone|went|been moved"
-              r"|been transferred|been switched|rotated|been put|come|came)")
+_EN_ADVERBS = re.compile(
+    r"^(?:(?:now|finally|recently|just|officially|actually|already|has"
+    r"|have|'s|also|since) )+"
+)
+_EN_CHANGE = (
+    r"(?:switched|changed|moved|swapped|transferred|gone|went|been moved"
+    r"|been transferred|been switched|rotated|been put|come|came)"
+)
 _EN_FROM_TO = re.compile(
     rf"^{_EN_CHANGE}(?: (?P<what>[a-z' \-]+?))? (?:over |back )?from (?P<a>.+?) (?:to|onto|into)"
-    r" (?P<b>.+)")
+    r" (?P<b>.+)"
+)
 _EN_TO = re.compile(
     rf"^{_EN_CHANGE} (?:over |back )?(?:to|onto|into) (?P<b>[^,]+?)"
-    r"(?: (?:in|at|on|for|with) (?P<ctx>.+))?$")
+    r"(?: (?:in|at|on|for|with) (?P<ctx>.+))?$"
+)
 _EN_INSTEAD = re.compile(r"^(?P<b>.+?),? (?:now )?(?:instead of|rather than|not) (?P<a>.+)$")
 _EN_OFF = re.compile(r"^(?:come|came|been taken|been moved) off (?P<a>.+)")
-_EN_NOW = re.compile(r"\b(?:now|these days|nowadays|decided|decides|chose|chosen|opted"
-                     r"|settled on)\b")
+_EN_NOW = re.compile(
+    r"\b(?:now|these days|nowadays|decided|decides|chose|chosen|opted"
+    r"|settled on)\b"
+)
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|wants?|hopes?|going to|gonna|planning"
     r"|plans?|thinking|for (?:the|a) (?:summer|winter|week|month|few|while|couple)|while"
-    r"|temporarily|until|till|used to|never|was|were|had|ago)\b|n't\b|\?")
+    r"|temporarily|until|till|used to|never|was|were|had|ago)\b|n't\b|\?"
+)
 _EN_STOP = word_set("one new other same thing things bit lot way") | lex.EN_TIME_WORDS
 
 
@@ -65,8 +74,7 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
             continue
         if _EN_UNSURE.search(rest):
             continue  # a hedge anywhere in the sentence ("…, might go back") holds the change
-        for clause in re.split(r", (?!not |instead |rather )| and | but |; | so | because ",
-                               rest):
+        for clause in re.split(r", (?!not |instead |rather )| and | but |; | so | because ", rest):
             clause = _EN_ADVERBS.sub("", clause.strip())
             if _EN_UNSURE.search(clause):
                 continue
@@ -76,8 +84,9 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
 
 def _en_turns(subject: str, clause: str) -> list[Claim]:
     def claim(a: str, b: str, cue: str) -> Claim:
-        return Claim(subject, "turn", cue, _en_units(a, subject), "turn", _en_units(b, subject),
-                     cue=cue)
+        return Claim(
+            subject, "turn", cue, _en_units(a, subject), "turn", _en_units(b, subject), cue=cue
+        )
 
     m = _EN_FROM_TO.match(clause)
     if m:  # B up to its setting ("soprano in the choir": the choir is where, not what)
@@ -88,10 +97,11 @@ def _en_turns(subject: str, clause: str) -> list[Claim]:
         return [claim(m.group("ctx"), m.group("b"), "setting")]
     m = _EN_OFF.match(clause)
     if m:
-        return [claim(re.split(r" (?:for|at|since|after|in|on|last|this) ", m.group("a"))[0],
-                      "", "off")]
+        return [
+            claim(re.split(r" (?:for|at|since|after|in|on|last|this) ", m.group("a"))[0], "", "off")
+        ]
     m = _EN_INSTEAD.match(clause)
-    if m and _EN_NOW.search(clause[:m.start("a")]):
+    if m and _EN_NOW.search(clause[: m.start("a")]):
         return [claim(m.group("a"), _EN_NOW.sub(" ", m.group("b")), "instead")]
     return []
 
@@ -102,11 +112,15 @@ _JA_NOUN = r"[\u3400-\u9fff\u30a0-\u30ffー々A-Za-z0-9]+"
 _JA_PHRASE = rf"{_JA_NOUN}(?:の{_JA_NOUN})*"
 _JA_TURN_VERB = r"(?:変え|変わっ|替え|替わっ|移っ|移し|切り替え|切り替わっ|なっ)(?:た|て)"
 _JA_FROM_TO = re.compile(rf"(?P<a>{_JA_PHRASE})から(?P<b>{_JA_PHRASE})(?:に|へ){_JA_TURN_VERB}")
-_JA_TO = re.compile(rf"(?P<a>{_JA_PHRASE})(?:を|は)(?P<b>{_JA_PHRASE})に(?:変え|替え|切り替え)"
-                    r"(?:た|て)")
+_JA_TO = re.compile(
+    rf"(?P<a>{_JA_PHRASE})(?:を|は)(?P<b>{_JA_PHRASE})に(?:変え|替え|切り替え)"
+    r"(?:た|て)"
+)
 _JA_OFF = re.compile(rf"(?P<a>{_JA_PHRASE})(?:を|から)外れ(?:た|て)")
-_JA_UNSURE = re.compile(r"予定|つもり|(?<=[ぁ-ん])たい(?!へん)|かも|かな|なら|たら(?!しい)|れば"
-                        r"|ようと|ようか|検討|考えて|迷って|もし|ことになっ|[?？]")
+_JA_UNSURE = re.compile(
+    r"予定|つもり|(?<=[ぁ-ん])たい(?!へん)|かも|かな|なら|たら(?!しい)|れば"
+    r"|ようと|ようか|検討|考えて|迷って|もし|ことになっ|[?？]"
+)
 _JA_STOP = frozenset({"先月", "今月", "来月", "最近", "今年", "去年", "毎日", "一緒", "全部"})
 
 
@@ -125,15 +139,26 @@ def _ja_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                 b = m.groupdict().get("b") or ""
                 if cue == "from" and "の" in b:
                     b = b.rpartition("の")[0]  # 長野の花火工場: 長野 is what is new
-                out.append(Claim(subject, "turn", cue, ja_units(m.group("a"), _JA_STOP), "turn",
-                                 ja_units(b, _JA_STOP), cue=cue))
+                out.append(
+                    Claim(
+                        subject,
+                        "turn",
+                        cue,
+                        ja_units(m.group("a"), _JA_STOP),
+                        "turn",
+                        ja_units(b, _JA_STOP),
+                        cue=cue,
+                    )
+                )
     return out
 
 
 # --- the decision --------------------------------------------------------------------------
 
-def turn_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
-                old: bool) -> list[Claim]:
+
+def turn_claims(
+    sentences: Sequence[tuple[str | None, str]], lang: str, *, old: bool
+) -> list[Claim]:
     """What the old memory says of each subject, its sentences together (``old``), or the
     changes a note tells."""
     found = _ja_claims(sentences, old) if lang == "ja" else _en_claims(sentences, old)
@@ -148,8 +173,13 @@ def turn_claims(sentences: Sequence[tuple[str | None, str]], lang: str, *,
 def turned(was: Claim, now: Claim) -> set[str]:
     """The old words a note's change ``now`` replaces in the old sentence ``was`` (empty when
     the old value is not named there whole, or the new one is named there too)."""
-    if was.shape != "said" or now.shape != "turn" or was.subject != now.subject \
-            or not now.value or not now.value <= was.value:
+    if (
+        was.shape != "said"
+        or now.shape != "turn"
+        or was.subject != now.subject
+        or not now.value
+        or not now.value <= was.value
+    ):
         return set()
     if now.cue == "off":
         return set(now.value)
@@ -162,5 +192,6 @@ def turned(was: Claim, now: Claim) -> set[str]:
 
 def _inside(new: frozenset[str], old: frozenset[str]) -> bool:
     """A Japanese unit of the new value inside an old one or around it (ソプラノ, ソプラノ歌手)."""
-    return any((x in y or y in x) for x in new for y in old
-               if min(len(x), len(y)) >= 2 and not x.isascii())
+    return any(
+        (x in y or y in x) for x in new for y in old if min(len(x), len(y)) >= 2 and not x.isascii()
+    )

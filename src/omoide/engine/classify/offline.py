@@ -26,8 +26,15 @@ from omoide.engine.classify.one_slot import state_replaced
 from omoide.engine.classify.text import Sentence, languages_differ, parse
 from omoide.engine.classify.turn import amount_moved
 
-__all__ = ["CROSS_LANGUAGE", "SIGNAL_NAMES", "UNRELATED", "OfflineClassifier", "classify_pair",
-           "decide", "one_statement"]
+__all__ = [
+    "CROSS_LANGUAGE",
+    "SIGNAL_NAMES",
+    "UNRELATED",
+    "OfflineClassifier",
+    "classify_pair",
+    "decide",
+    "one_statement",
+]
 
 Signal = Callable[[Sentence, Sentence], sig.Finding | None]
 
@@ -64,8 +71,7 @@ _DETAIL: tuple[Signal, ...] = (
     partial(sig.restates, min_coverage=0.5),
 )
 
-CROSS_LANGUAGE = sig.Finding(Relation.INDEPENDENT, 0.3,
-                             "different languages: not compared offline")
+CROSS_LANGUAGE = sig.Finding(Relation.INDEPENDENT, 0.3, "different languages: not compared offline")
 # The rules' reading when no signal fires (``decide``): nothing shared, nothing changed.
 UNRELATED = "unrelated"
 _UNRELATED = sig.Finding(Relation.INDEPENDENT, 0.6, "no shared topic or change cue")
@@ -126,7 +132,12 @@ class OfflineClassifier:
     """The ``Classifier`` protocol over ``classify_pair``; candidate similarity is ignored."""
 
     def classify(
-        self, new: str, candidates: list[Candidate], *, lang: str = "auto", note: bool = False,
+        self,
+        new: str,
+        candidates: list[Candidate],
+        *,
+        lang: str = "auto",
+        note: bool = False,
         known: PassageVectors | None = None,
     ) -> list[Verdict]:
         """One verdict per candidate, in the candidates' order; a consolidated ``note`` is
@@ -140,9 +151,16 @@ class OfflineClassifier:
             if relation is Relation.CONTRADICTORY and not may_contradict:
                 why = "a note" if note else "several statements"
                 relation, confidence, reason = (
-                    Relation.EXTENDABLE, 0.5, f"{why}: no change is sure")
-            sure = note_verdict(candidate, after, lang) if (
-                note and reason != CROSS_LANGUAGE.reason) else None
-            verdicts.append(sure if sure is not None
-                            else Verdict(candidate.key, relation, confidence, reason))
+                    Relation.EXTENDABLE,
+                    0.5,
+                    f"{why}: no change is sure",
+                )
+            sure = (
+                note_verdict(candidate, after, lang)
+                if (note and reason != CROSS_LANGUAGE.reason)
+                else None
+            )
+            verdicts.append(
+                sure if sure is not None else Verdict(candidate.key, relation, confidence, reason)
+            )
         return verdicts

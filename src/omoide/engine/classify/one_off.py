@@ -51,44 +51,71 @@ from omoide.engine.classify.former_state import old_is_present
 from omoide.engine.classify.negation_turn import same_people
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["EN_TIMES", "ONE_OFF_FEATURES", "long_ago_beside_present", "once_beside_state",
-           "one_off_beside_habit", "one_off_features", "single_occasion", "undated"]
+__all__ = [
+    "EN_TIMES",
+    "ONE_OFF_FEATURES",
+    "long_ago_beside_present",
+    "once_beside_state",
+    "one_off_beside_habit",
+    "one_off_features",
+    "single_occasion",
+    "undated",
+]
 
-ONE_OFF_FEATURES: tuple[str, ...] = ("one_off_beside_habit", "once_beside_state",
-                                     "long_ago_beside_present")
+ONE_OFF_FEATURES: tuple[str, ...] = (
+    "one_off_beside_habit",
+    "once_beside_state",
+    "long_ago_beside_present",
+)
 
 # Words of a time of the calendar or the day (an "occasion" word after "last", an item no
 # addition adds: "on Sundays too").
-EN_TIMES = (r"week|weekend|month|year|summer|winter|spring|autumn|fall|night|time|season"
-            r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter")
+EN_TIMES = (
+    r"week|weekend|month|year|summer|winter|spring|autumn|fall|night|time|season"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday|christmas|easter"
+)
 # A word that places the occasion once.
 _ONCE = {
-    "en": re.compile(r"\bonce\b(?! (?:a|an|per|every|each|or twice)\b)|\bone (?:day|time|evening"
-                     r"|morning|night|afternoon|weekend)\b|\bthe other day\b|\byesterday\b"
-                     rf"|\blast (?:{EN_TIMES})\b|\b(?:a|one|two|three|few|\d+) (?:days?|weeks?"
-                     r"|months?|years?) ago\b"),
-    "ja": re.compile(r"一度(?!も)|一回(?!も)|去年|昨年|先週|先月|昨日|この前|この間|ある日|先日"
-                     r"|年前|の日に|前回"),
+    "en": re.compile(
+        r"\bonce\b(?! (?:a|an|per|every|each|or twice)\b)|\bone (?:day|time|evening"
+        r"|morning|night|afternoon|weekend)\b|\bthe other day\b|\byesterday\b"
+        rf"|\blast (?:{EN_TIMES})\b|\b(?:a|one|two|three|few|\d+) (?:days?|weeks?"
+        r"|months?|years?) ago\b"
+    ),
+    "ja": re.compile(
+        r"一度(?!も)|一回(?!も)|去年|昨年|先週|先月|昨日|この前|この間|ある日|先日"
+        r"|年前|の日に|前回"
+    ),
 }
 # A habit: how often the old memory's act recurs.
 _HABIT = {
-    "en": re.compile(r"\bevery\b|\beach (?:day|week|month|year|morning|evening|night|weekend)\b"
-                     r"|\busually\b|\balways\b|\boften\b|\bregularly\b|\bdaily\b|\bweekly\b"
-                     r"|\bmonthly\b|\bnightly\b|\bon (?:weekends|weekdays|mondays|tuesdays"
-                     r"|wednesdays|thursdays|fridays|saturdays|sundays)\b"
-                     r"|\b(?:once|twice|\w+ times) a (?:day|week|month|year)\b"
-                     r"|\ba (?:day|week|month|year)\b"),
+    "en": re.compile(
+        r"\bevery\b|\beach (?:day|week|month|year|morning|evening|night|weekend)\b"
+        r"|\busually\b|\balways\b|\boften\b|\bregularly\b|\bdaily\b|\bweekly\b"
+        r"|\bmonthly\b|\bnightly\b|\bon (?:weekends|weekdays|mondays|tuesdays"
+        r"|wednesdays|thursdays|fridays|saturdays|sundays)\b"
+        r"|\b(?:once|twice|\w+ times) a (?:day|week|month|year)\b"
+        r"|\ba (?:day|week|month|year)\b"
+    ),
     "ja": re.compile(r"毎|いつも|週末は|平日は|週に|月に|年に|日に|ばかり|たいてい|よく|普段"),
 }
 # A word that makes the occasion last: an end, a change, a present, "since".
 _LASTS = {
-    "en": re.compile(lex.STOPPED["en"] + "|" + lex.CHANGE["en"]
-                     + r"|\bsince\b|\bfrom then on\b|\bever after\b|\banymore\b|\bno longer\b"
-                     r"|\bnowadays\b|\bthese days\b|\bstill\b|\bnot\b|\bnever\b|\bno\b|\bfinished\b"
-                     r"|\bcompleted\b|\bpaid (?:off|back)\b"),
-    "ja": re.compile(lex.STOPPED["ja"] + "|" + lex.CHANGE["ja"]
-                     + r"|以来|以降|それから|今は|今では|今も|もう|最近|ない|ません|ず[、。に]|ずに"
-                     r"|終え|終わ|完了|完済|修了"),
+    "en": re.compile(
+        lex.STOPPED["en"]
+        + "|"
+        + lex.CHANGE["en"]
+        + r"|\bsince\b|\bfrom then on\b|\bever after\b|\banymore\b|\bno longer\b"
+        r"|\bnowadays\b|\bthese days\b|\bstill\b|\bnot\b|\bnever\b|\bno\b|\bfinished\b"
+        r"|\bcompleted\b|\bpaid (?:off|back)\b"
+    ),
+    "ja": re.compile(
+        lex.STOPPED["ja"]
+        + "|"
+        + lex.CHANGE["ja"]
+        + r"|以来|以降|それから|今は|今では|今も|もう|最近|ない|ません|ず[、。に]|ずに"
+        r"|終え|終わ|完了|完済|修了"
+    ),
 }
 
 
@@ -109,34 +136,47 @@ def one_off_beside_habit(old: Sentence, new: Sentence) -> bool:
     if old.lang != new.lang or not same_people(old, new):
         return False
     old = undated(old)
-    return (old_is_present(old) and _HABIT[old.lang].search(old.text) is not None
-            and single_occasion(new))
+    return (
+        old_is_present(old)
+        and _HABIT[old.lang].search(old.text) is not None
+        and single_occasion(new)
+    )
 
 
 # An occasion counted once (not "once a week", 月一回, 一回戦, 一度も).
 _COUNTED_ONCE = {
-    "en": re.compile(r"\bonce\b(?! (?:a|an|per|every|each|or twice|again|more)\b)|\bone time\b"
-                     r"|\bonly one (?:day|night|time)\b"),
+    "en": re.compile(
+        r"\bonce\b(?! (?:a|an|per|every|each|or twice|again|more)\b)|\bone time\b"
+        r"|\bonly one (?:day|night|time)\b"
+    ),
     "ja": re.compile(r"(?<![月週年日毎])(?:一度|一回)(?![も目戦ず分])"),
 }
 # A duration the count bounds: it lasted no longer, whatever change word stands beside it.
 _BOUNDED = {
-    "en": re.compile(r"\bfor (?:just |only )?(?:a|one) (?:single )?(?:day|night|evening"
-                     r"|afternoon|morning|shift|weekend)\b|\bjust (?:one|for the) day\b"),
+    "en": re.compile(
+        r"\bfor (?:just |only )?(?:a|one) (?:single )?(?:day|night|evening"
+        r"|afternoon|morning|shift|weekend)\b|\bjust (?:one|for the) day\b"
+    ),
     "ja": re.compile(r"一日だけ|一晩だけ|一日限り|一日きり"),
 }
 # An occasion placed years back.
 _LONG_AGO = {
-    "en": re.compile(r"\b(?:\w+|\d+) years ago\b|\bdecades? ago\b|\bas a (?:child|kid|teenager"
-                     r"|student|boy|girl)\b|\bwhen (?:i|he|she|they|the user) (?:was|were)"
-                     r" (?:a |an )?(?:child|kid|young|little|small|teenager|student|\d+)\b"),
-    "ja": re.compile(r"[0-9一二三四五六七八九十数何]+年前|子供の頃|子どもの頃|学生時代|若い頃"
-                     r"|小さい頃|大学時代|高校時代"),
+    "en": re.compile(
+        r"\b(?:\w+|\d+) years ago\b|\bdecades? ago\b|\bas a (?:child|kid|teenager"
+        r"|student|boy|girl)\b|\bwhen (?:i|he|she|they|the user) (?:was|were)"
+        r" (?:a |an )?(?:child|kid|young|little|small|teenager|student|\d+)\b"
+    ),
+    "ja": re.compile(
+        r"[0-9一二三四五六七八九十数何]+年前|子供の頃|子どもの頃|学生時代|若い頃"
+        r"|小さい頃|大学時代|高校時代"
+    ),
 }
 _JA_PAST = re.compile(r"(?:た|[んい]だ|でした|ました)[。.!！]?$")
-_EN_PAST = re.compile(r"\b(?:was|were|did|had|went|took|drove|came|got|gave|made|saw|ran|rode"
-                      r"|flew|ate|spent|stayed|won|lost|met|left|sat|spoke|swam|wrote)\b"
-                      r"|\b[a-z]{2,}ed\b")
+_EN_PAST = re.compile(
+    r"\b(?:was|were|did|had|went|took|drove|came|got|gave|made|saw|ran|rode"
+    r"|flew|ate|spent|stayed|won|lost|met|left|sat|spoke|swam|wrote)\b"
+    r"|\b[a-z]{2,}ed\b"
+)
 
 
 def once_beside_state(old: Sentence, new: Sentence) -> bool:
@@ -155,8 +195,11 @@ def long_ago_beside_present(old: Sentence, new: Sentence) -> bool:
     """Whether the new memory is an occasion placed years back beside the old present fact
     or plan (docstring)."""
     old, new = undated(old), undated(new)
-    return (_beside_present(old, new) and _LONG_AGO[new.lang].search(new.text) is not None
-            and not _LASTS[new.lang].search(new.text))
+    return (
+        _beside_present(old, new)
+        and _LONG_AGO[new.lang].search(new.text) is not None
+        and not _LASTS[new.lang].search(new.text)
+    )
 
 
 def undated(sentence: Sentence) -> Sentence:
@@ -178,5 +221,8 @@ def _beside_present(old: Sentence, new: Sentence) -> bool:
 
 def one_off_features(old: Sentence, new: Sentence) -> list[float]:
     """The ONE_OFF_FEATURES row of a pair."""
-    return [float(one_off_beside_habit(old, new)), float(once_beside_state(old, new)),
-            float(long_ago_beside_present(old, new))]
+    return [
+        float(one_off_beside_habit(old, new)),
+        float(once_beside_state(old, new)),
+        float(long_ago_beside_present(old, new)),
+    ]

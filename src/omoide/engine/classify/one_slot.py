@@ -37,11 +37,22 @@ from omoide.engine.classify.base import Relation
 from omoide.engine.classify.signals import Finding
 from omoide.engine.classify.text import Sentence, cue
 
-__all__ = ["EN_STATE_FRAMES", "JA_STATE_FRAMES", "ONE_SLOT_FEATURES", "OneSlot", "one_slot",
-           "one_slot_features", "shared_ends", "state_replaced"]
+__all__ = [
+    "EN_STATE_FRAMES",
+    "JA_STATE_FRAMES",
+    "ONE_SLOT_FEATURES",
+    "OneSlot",
+    "one_slot",
+    "one_slot_features",
+    "shared_ends",
+    "state_replaced",
+]
 
 ONE_SLOT_FEATURES: tuple[str, ...] = (
-    "slot_value_replaced", "slot_state_replaced", "slot_event_replaced", "slot_subject_replaced",
+    "slot_value_replaced",
+    "slot_state_replaced",
+    "slot_event_replaced",
+    "slot_subject_replaced",
     "slot_value_precised",
 )
 
@@ -61,13 +72,13 @@ _JA_PUNCT = re.compile(r"[\s。、,.!?！？「」『』（）()・]")
 # close on. The copula ("is", "'s … is") holds one value of a subject.
 EN_STATE_FRAMES: dict[str, str] = {
     "home": r"\b(?:lives?|living|resides?|residing|is based|based|is located|stays?|settled)"
-            r" (?:in|at|on|near|out of)",
+    r" (?:in|at|on|near|out of)",
     "work": r"\b(?:works?|working|is employed|employed|is working) (?:at|for|as|in|with|on)",
     "role": r"\b(?:is|works as|serves as|is employed as|job is|role is|title is|occupation is)",
     "study": r"\b(?:studies|studying|is enrolled|enrolled|is a student|majors?|majoring) (?:at|in)",
     "attend": r"\b(?:attends|is in|goes to)",
     "partner": r"\b(?:married|engaged|is dating|dating|partner is|husband is|wife is|boyfriend is"
-               r"|girlfriend is)(?: to)?",
+    r"|girlfriend is)(?: to)?",
     "vehicle": r"\b(?:drives|rides|commutes by|commutes to|commutes on)",
     "origin": r"\b(?:is from|comes from|was born in|born in|grew up in|hometown is)",
     "name": r"\b(?:name is|is called|is named|named|called|goes by)",
@@ -75,8 +86,10 @@ EN_STATE_FRAMES: dict[str, str] = {
     "membership": r"\b(?:supports|roots for|banks with|is insured with|is with)",
 }
 _EN_STATE_BEFORE = re.compile(
-    "(?:" + "|".join(EN_STATE_FRAMES.values())
-    + r"|'s [a-z]+(?: [a-z]+)? (?:is|are)(?: [a-z]+\.?)?|:(?: [a-z0-9'&.\-]+){0,4})$")
+    "(?:"
+    + "|".join(EN_STATE_FRAMES.values())
+    + r"|'s [a-z]+(?: [a-z]+)? (?:is|are)(?: [a-z]+\.?)?|:(?: [a-z0-9'&.\-]+){0,4})$"
+)
 # An event, a plan, an occasion or an addition: the frame holds for many values. (A habit's
 # frequency — every week, twice a day — is no such marker: "visits every Saturday" → "every
 # Sunday" replaces the day.)
@@ -85,11 +98,13 @@ _EN_EVENT = re.compile(
     r"|watched|ate|cooked|took|won|ran|got|received|gave|sent|yesterday|tomorrow|ago"
     r"|(?:last|next) (?:week|month|year|night|time|weekend|spring|summer|fall|autumn|winter)"
     r"|also|too|another|one more|second|again|plans? to|planning|will|going to|wants? to"
-    r"|would like|hopes? to|thinking of|is considering|considering|was|were)\b")
+    r"|would like|hopes? to|thinking of|is considering|considering|was|were)\b"
+)
 # A verb, an auxiliary or a negation inside a span: the predicate itself differs, not one value.
 _EN_VERBAL = re.compile(
     r"\b(?:is|are|am|was|were|be|been|has|have|had|does|do|did|not|never|no|will|can|could"
-    r"|would|should|[a-z]+ed|[a-z]+ing)\b")
+    r"|would|should|[a-z]+ed|[a-z]+ing)\b"
+)
 
 # Japanese: the words right after the slot (the suffix's start) saying a single-valued relation,
 # by kind as in English.
@@ -106,23 +121,30 @@ JA_STATE_FRAMES: dict[str, str] = {
     "role": r"だ$|である$|です$|だよ$|でした$|だった$|になった$|として働いて|をして(?:いる|います)",
 }
 _JA_STATE_AFTER = re.compile(
-    r"^(?:の[^はがをにで]{1,8})?(?:" + "|".join(JA_STATE_FRAMES.values()) + ")")
+    r"^(?:の[^はがをにで]{1,8})?(?:" + "|".join(JA_STATE_FRAMES.values()) + ")"
+)
 _JA_EVENT = re.compile(
     r"た$|たことが|ことがある|予定|つもり|たい|計画|行った|訪れ|買っ|また|もう一|二台目|二人目"
-    r"|2台目|2人目|来週|再来週|先週|明日|昨日|今度|来月|先月|去年|来年")
+    r"|2台目|2人目|来週|再来週|先週|明日|昨日|今度|来月|先月|去年|来年"
+)
 _JA_TOPIC = re.compile(r"[はが]")
 # A vague or bounded old value that the new one makes precise ("abroad" → "in Montreal",
 # "more than 20" → 34, 都内 → 渋谷).
-_EN_VAGUE = re.compile(r"\b(?:abroad|overseas|somewhere|elsewhere|several|some|many|few|hundreds"
-                       r"|thousands|dozens|more than|over|under|less than|at least|around|about"
-                       r"|approximately|nearly|almost|roughly)\b")
-_JA_VAGUE = re.compile(r"以上|未満|以下|約|数[十百千万]|海外|都内|県内|市内|近く|くらい|ぐらい"
-                       r"|ほど|何")
+_EN_VAGUE = re.compile(
+    r"\b(?:abroad|overseas|somewhere|elsewhere|several|some|many|few|hundreds"
+    r"|thousands|dozens|more than|over|under|less than|at least|around|about"
+    r"|approximately|nearly|almost|roughly)\b"
+)
+_JA_VAGUE = re.compile(
+    r"以上|未満|以下|約|数[十百千万]|海外|都内|県内|市内|近く|くらい|ぐらい"
+    r"|ほど|何"
+)
 # A Japanese value: no kana but the particles that join nouns (の, と, や), and what follows
 # it is a case particle or the copula.
 _JA_VERBAL = re.compile(r"[\u3040-\u309f](?<![のとや])")
 _JA_PARTICLE_AFTER = re.compile(
-    r"^(?:に|で|を|が|は|と|の|から|まで|へ|より|だ|です|である|さん|:|$)")
+    r"^(?:に|で|を|が|は|と|の|から|まで|へ|より|だ|です|である|さん|:|$)"
+)
 
 
 @dataclass(frozen=True)
@@ -147,12 +169,12 @@ def _en_slot(old: str, new: str) -> OneSlot | None:
     a = [t.strip(".") for t in _EN_TOKEN.findall(old) if t not in _EN_DROP]
     b = [t.strip(".") for t in _EN_TOKEN.findall(new) if t not in _EN_DROP]
     p, s = shared_ends(a, b)
-    ma, mb = a[p:len(a) - s], b[p:len(b) - s]
+    ma, mb = a[p : len(a) - s], b[p : len(b) - s]
     if not (len(ma) <= _EN_MAX_SPAN and 0 < len(mb) <= _EN_MAX_SPAN):
         return None
     if p + s < _EN_MIN_SHARED:
         return None
-    return OneSlot(" ".join(ma), " ".join(mb), " ".join(a[:p]), " ".join(a[len(a) - s:]))
+    return OneSlot(" ".join(ma), " ".join(mb), " ".join(a[:p]), " ".join(a[len(a) - s :]))
 
 
 def _ja_slot(old: str, new: str) -> OneSlot | None:
@@ -163,12 +185,12 @@ def _ja_slot(old: str, new: str) -> OneSlot | None:
         p -= 1
     while s > 0 and p < len(a) - s and _run_goes_on(a[len(a) - s], a[len(a) - s - 1]):
         s -= 1
-    ma, mb = a[p:len(a) - s], b[p:len(b) - s]
+    ma, mb = a[p : len(a) - s], b[p : len(b) - s]
     if not (len(ma) <= _JA_MAX_SPAN and 0 < len(mb) <= _JA_MAX_SPAN):
         return None
     if p + s < _JA_MIN_SHARED:
         return None
-    return OneSlot(ma, mb, a[:p], a[len(a) - s:])
+    return OneSlot(ma, mb, a[:p], a[len(a) - s :])
 
 
 def _run_goes_on(shared: str, span_end: str) -> bool:
@@ -211,7 +233,8 @@ def _a_value(slot: OneSlot, lang: str) -> bool:
     """Whether both spans are values (no verb, auxiliary or negation of their own)."""
     if lang == "ja":
         return not _JA_VERBAL.search(slot.old_span + slot.new_span) and bool(
-            _JA_PARTICLE_AFTER.match(slot.after))
+            _JA_PARTICLE_AFTER.match(slot.after)
+        )
     return not _EN_VERBAL.search(f"{slot.old_span} {slot.new_span}")
 
 
@@ -228,8 +251,12 @@ def _is_event(slot: OneSlot, old: Sentence, new: Sentence) -> bool:
     if old.lang == "ja":
         if cue(lex.PLAN, old) or cue(lex.PLAN, new):
             return True
-        return bool(_JA_EVENT.search(slot.after) or _JA_EVENT.search(slot.before)
-                    or slot.new_span.endswith("も") or slot.after.startswith("も"))
+        return bool(
+            _JA_EVENT.search(slot.after)
+            or _JA_EVENT.search(slot.before)
+            or slot.new_span.endswith("も")
+            or slot.after.startswith("も")
+        )
     return bool(_EN_EVENT.search(f"{slot.before} | {slot.after} | {slot.new_span}"))
 
 
@@ -240,7 +267,8 @@ def _precised(slot: OneSlot, lang: str) -> bool:
         return True  # words inserted into the same statement ("lives in north Osaka")
     if lang == "ja":
         return slot.old_span in slot.new_span or (
-            bool(_JA_VAGUE.search(slot.old_span)) and not _JA_VAGUE.search(slot.new_span))
+            bool(_JA_VAGUE.search(slot.old_span)) and not _JA_VAGUE.search(slot.new_span)
+        )
     old_words = set(slot.old_span.split())
     if old_words and old_words <= set(slot.new_span.split()):
         return True
@@ -275,5 +303,8 @@ def state_replaced(old: Sentence, new: Sentence) -> Finding | None:
         return None
     slot = one_slot(old, new)
     assert slot is not None
-    return Finding(Relation.CONTRADICTORY, 0.7,
-                   f"one value of a state replaced: {slot.old_span} → {slot.new_span}")
+    return Finding(
+        Relation.CONTRADICTORY,
+        0.7,
+        f"one value of a state replaced: {slot.old_span} → {slot.new_span}",
+    )

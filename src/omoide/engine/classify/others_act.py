@@ -34,8 +34,10 @@ __all__ = ["OTHERS_ACT_FEATURES", "negated_act_of_other", "others_act_features"]
 OTHERS_ACT_FEATURES: tuple[str, ...] = ("negated_act_of_other",)
 
 _EN_NEGATED_VERB = re.compile(r"\b(?:not|never)\s+(?:\w+\s+)?(?P<verb>[a-z]{3,})")
-_JA_NEGATED_VERB = re.compile(r"(?P<verb>[\u3400-\u9fff])[わかさたなまがばらえけせてねめれげべ]?"
-                              r"(?:ない|ません|ず)")
+_JA_NEGATED_VERB = re.compile(
+    r"(?P<verb>[\u3400-\u9fff])[わかさたなまがばらえけせてねめれげべ]?"
+    r"(?:ない|ません|ず)"
+)
 _JA_PERSON = "|".join(lex.JA_PERSONS)
 
 
@@ -46,18 +48,22 @@ def negated_act_of_other(old: Sentence, new: Sentence) -> bool:
     if old.lang != new.lang or not same_people(old, new) or not old.negative or new.negative:
         return False
     if old.lang == "ja":
-        return any(_ja_others(m.group("verb"), new.text)
-                   for m in _JA_NEGATED_VERB.finditer(old.text))
-    return any(_en_others(m.group("verb")[:4], new.text)
-               for m in _EN_NEGATED_VERB.finditer(old.text)
-               if m.group("verb") not in lex.EN_GENERIC_VERBS)
+        return any(
+            _ja_others(m.group("verb"), new.text) for m in _JA_NEGATED_VERB.finditer(old.text)
+        )
+    return any(
+        _en_others(m.group("verb")[:4], new.text)
+        for m in _EN_NEGATED_VERB.finditer(old.text)
+        if m.group("verb") not in lex.EN_GENERIC_VERBS
+    )
 
 
 def _ja_others(verb: str, text: str) -> bool:
     said = [m.start() for m in re.finditer(re.escape(verb), text)]
     return bool(said) and all(
         re.match(rf"{re.escape(verb)}[ぁ-ん]{{0,3}}[うくすつぬむるぐぶ](?:{_JA_PERSON})", text[at:])
-        for at in said)
+        for at in said
+    )
 
 
 def _en_others(stem: str, text: str) -> bool:

@@ -71,9 +71,23 @@ _EN_FREQ = re.compile(
     r"|\bon (?P<on>weekdays|weekends)\b|\bevery other day\b"
 )
 _EN_EVERY = {
-    "day": 7.0, "morning": 7.0, "night": 7.0, "evening": 7.0, "weekday": 5.0, "weekend": 1.0,
-    "week": 1.0, "month": 12 / 52, "year": 1 / 52, "daily": 7.0, "nightly": 7.0, "weekly": 1.0,
-    "monthly": 12 / 52, "yearly": 1 / 52, "annually": 1 / 52, "weekdays": 5.0, "weekends": 1.0,
+    "day": 7.0,
+    "morning": 7.0,
+    "night": 7.0,
+    "evening": 7.0,
+    "weekday": 5.0,
+    "weekend": 1.0,
+    "week": 1.0,
+    "month": 12 / 52,
+    "year": 1 / 52,
+    "daily": 7.0,
+    "nightly": 7.0,
+    "weekly": 1.0,
+    "monthly": 12 / 52,
+    "yearly": 1 / 52,
+    "annually": 1 / 52,
+    "weekdays": 5.0,
+    "weekends": 1.0,
 }
 _EN_NUMBER = r"\$?\d[\d,]*(?:\.\d+)?(?:st|nd|rd|th)?|[a-z]+"
 _EN_AGE = re.compile(
@@ -96,7 +110,7 @@ def _numbers_as_digits(text: str) -> str:
     for run in reversed(en_number_runs(text)):
         if run.words > 1:
             digits = f"{run.value:g}" + ("th" if run.ordinal else "")
-            text = text[:run.start] + digits + text[run.end:]
+            text = text[: run.start] + digits + text[run.end :]
     return text
 
 
@@ -185,8 +199,11 @@ _JA_KANJI_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, 
 # A compound unit word is read whole (``lexicon.JA_COMPOUND_UNITS``): キロメートル and
 # キログラム are counters, キロ alone a kilometre (``UNIT_SYNONYMS``), and キロ starting another
 # unit (600キロカロリー, 5キロワット) no counter at all.
-_JA_KILO_OTHER = "|".join(word[2:] for word in lex.JA_COMPOUND_UNITS
-                          if word.startswith("キロ") and word not in ("キロメートル", "キログラム"))
+_JA_KILO_OTHER = "|".join(
+    word[2:]
+    for word in lex.JA_COMPOUND_UNITS
+    if word.startswith("キロ") and word not in ("キロメートル", "キログラム")
+)
 _JA_COUNTERS = (
     "年生|年目|年間|歳|才|年|回|匹|頭|羽|人|台|冊|円|時間|時|分|km|キロメートル|キログラム"
     f"|キロ(?!{_JA_KILO_OTHER})|kg|階|個|本|杯|ヶ月|か月"
@@ -206,19 +223,41 @@ _JA_COUNT = re.compile(
 )
 _JA_FREQ_WORD = re.compile(r"毎日|毎朝|毎晩|毎夜|毎週|毎月|毎年|平日|週末|隔週")
 _JA_FREQ_VALUE = {
-    "毎日": 7.0, "毎朝": 7.0, "毎晩": 7.0, "毎夜": 7.0, "毎週": 1.0, "毎月": 12 / 52,
-    "毎年": 1 / 52, "平日": 5.0, "週末": 1.0, "隔週": 0.5,
+    "毎日": 7.0,
+    "毎朝": 7.0,
+    "毎晩": 7.0,
+    "毎夜": 7.0,
+    "毎週": 1.0,
+    "毎月": 12 / 52,
+    "毎年": 1 / 52,
+    "平日": 5.0,
+    "週末": 1.0,
+    "隔週": 0.5,
 }
 _JA_PER_WEEK = {"週": 1.0, "月": 12 / 52, "年": 1 / 52, "1日": 7.0, "一日": 7.0}
 _JA_BOUND = {
-    "以上": Bound.AT_LEAST, "以下": Bound.AT_MOST, "以内": Bound.AT_MOST, "未満": Bound.AT_MOST,
+    "以上": Bound.AT_LEAST,
+    "以下": Bound.AT_MOST,
+    "以内": Bound.AT_MOST,
+    "未満": Bound.AT_MOST,
     "ほど": Bound.ABOUT,
-    "くらい": Bound.ABOUT, "ぐらい": Bound.ABOUT, "前後": Bound.ABOUT, "近く": Bound.ABOUT,
-    "弱": Bound.ABOUT, "強": Bound.ABOUT, "余り": Bound.AT_LEAST, "あまり": Bound.AT_LEAST,
+    "くらい": Bound.ABOUT,
+    "ぐらい": Bound.ABOUT,
+    "前後": Bound.ABOUT,
+    "近く": Bound.ABOUT,
+    "弱": Bound.ABOUT,
+    "強": Bound.ABOUT,
+    "余り": Bound.AT_LEAST,
+    "あまり": Bound.AT_LEAST,
     # verbs of a bound after the amount: 三万円を超える, 5万円超, 平均を上回る, 千円に満たない
-    "を超え": Bound.AT_LEAST, "超え": Bound.AT_LEAST, "超": Bound.AT_LEAST,
-    "を上回": Bound.AT_LEAST, "上回": Bound.AT_LEAST, "を下回": Bound.AT_MOST,
-    "下回": Bound.AT_MOST, "に満たな": Bound.AT_MOST,
+    "を超え": Bound.AT_LEAST,
+    "超え": Bound.AT_LEAST,
+    "超": Bound.AT_LEAST,
+    "を上回": Bound.AT_LEAST,
+    "上回": Bound.AT_LEAST,
+    "を下回": Bound.AT_MOST,
+    "下回": Bound.AT_MOST,
+    "に満たな": Bound.AT_MOST,
 }
 
 

@@ -37,10 +37,18 @@ def within_bound(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> bool:
         if bound.bound is Bound.EXACT:
             continue
         low, high = bound.interval()
-        filling = (Bound.EXACT, Bound.ABOUT) if bound.bound in (
-            Bound.AT_LEAST, Bound.AT_MOST) else (Bound.EXACT,)
-        if any(q.unit == bound.unit and q.bound in filling and q.value != bound.value
-               and low <= q.value <= high for q in new):
+        filling = (
+            (Bound.EXACT, Bound.ABOUT)
+            if bound.bound in (Bound.AT_LEAST, Bound.AT_MOST)
+            else (Bound.EXACT,)
+        )
+        if any(
+            q.unit == bound.unit
+            and q.bound in filling
+            and q.value != bound.value
+            and low <= q.value <= high
+            for q in new
+        ):
             return True
     return False
 
@@ -63,41 +71,62 @@ _AMOUNT_WORDS = {
         r"\b(?:only|just|rarely|seldom|never|sometimes|occasionally|now|no longer|any ?more"
         r"|less|more|fewer|often|usually|always|every|each|daily|weekly|monthly|weekends?"
         r"|weekdays?|once|twice|times?|hours?|minutes?|days?|weeks?|months?|years?|stopped"
-        r"|quit|cut|dropped|increased|reduced|doubled|halved)\b"),
-    "ja": re.compile(r"回|毎|たまに|時々|ときどき|だけ|しか|ほとんど|週|月|日|時間|分|年|もう|今は"
-                     r"|やめ|減|増|倍|半分|以上|以下|まで"),
+        r"|quit|cut|dropped|increased|reduced|doubled|halved)\b"
+    ),
+    "ja": re.compile(
+        r"回|毎|たまに|時々|ときどき|だけ|しか|ほとんど|週|月|日|時間|分|年|もう|今は"
+        r"|やめ|減|増|倍|半分|以上|以下|まで"
+    ),
 }
 
 # Where a second clause or sentence begins: a conjunction, a clause comma or semicolon, a
 # te-form or reason seam (痛めて、, ので, けど), a sentence end before the last.
 _CLAUSE_BREAK = {
-    "en": re.compile(r"[,;:!?]|\.\s+\S|\b(?:and|but|so|since|because|after|before|when|while"
-                     r"|until|though|although|as|now that|ever since)\b"),
+    "en": re.compile(
+        r"[,;:!?]|\.\s+\S|\b(?:and|but|so|since|because|after|before|when|while"
+        r"|until|though|although|as|now that|ever since)\b"
+    ),
     "ja": re.compile(r"[てで]、|ので|から|けど|けれど|が、|し、|ため|[。！!？?](?=.)"),
 }
 
 
-def amount_untouched(old: str, new: str, old_q: tuple[Quantity, ...],
-                     new_q: tuple[Quantity, ...], lang: str) -> bool:
+def amount_untouched(
+    old: str, new: str, old_q: tuple[Quantity, ...], new_q: tuple[Quantity, ...], lang: str
+) -> bool:
     """The old memory holds an amount and the new one repeats the rest of it in one clause,
     adds an adjunct (a place, a companion, a manner: "walks the dog 4 times a day" → "walks the
     dog along the river") and says nothing of how often, how much or how long: a detail beside
     the amount, which it leaves as it was, not a changed amount. A second clause ("… since his
     apprentice left", 足を痛めて、…, a second sentence) may tell what became of the amount, so a
     new memory with one is never read so."""
-    if not old_q or new_q or find_values(new, lang) or _AMOUNT_WORDS[lang].search(new) or (
-            re.search(lex.NEGATION[lang], new) or re.search(lex.STOPPED[lang], new)
-            or re.search(lex.CHANGE[lang], new)) or _CLAUSE_BREAK[lang].search(new):
+    if (
+        not old_q
+        or new_q
+        or find_values(new, lang)
+        or _AMOUNT_WORDS[lang].search(new)
+        or (
+            re.search(lex.NEGATION[lang], new)
+            or re.search(lex.STOPPED[lang], new)
+            or re.search(lex.CHANGE[lang], new)
+        )
+        or _CLAUSE_BREAK[lang].search(new)
+    ):
         return False  # a number, an amount in words, a negation, an end, a change, a clause
     rest = strip_quantities(old, lang)
     if lang == "ja":  # every kanji and katakana word of the old memory's rest is repeated
         units = set(re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", rest))
         added = set(re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", new)) - set(
-            re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", old))
+            re.findall(r"[\u3400-\u9fff々]|[\u30a0-\u30ff]{2,}", old)
+        )
         return bool(units) and all(u in new for u in units) and bool(added)
+
     def lemmas(text: str) -> set[str]:
-        return {en_lemma(w) for w in re.findall(r"[a-z]+", text)
-                if w not in FACT_TOPIC_STOPWORDS and len(w) > 2}
+        return {
+            en_lemma(w)
+            for w in re.findall(r"[a-z]+", text)
+            if w not in FACT_TOPIC_STOPWORDS and len(w) > 2
+        }
+
     units, new_units = lemmas(rest), lemmas(new)
     return bool(units) and units <= new_units and bool(new_units - lemmas(old))
 

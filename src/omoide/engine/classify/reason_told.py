@@ -43,8 +43,12 @@ from omoide.engine.classify.one_off import undated
 from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.classify.text import Sentence, parse
 
-__all__ = ["REASON_TOLD_FEATURES", "duration_of_old_state", "reason_for_old_fact",
-           "reason_told_features"]
+__all__ = [
+    "REASON_TOLD_FEATURES",
+    "duration_of_old_state",
+    "reason_for_old_fact",
+    "reason_told_features",
+]
 
 REASON_TOLD_FEATURES: tuple[str, ...] = ("reason_for_old_fact", "duration_of_old_state")
 
@@ -53,11 +57,17 @@ _REASON = re.compile(r"\bbecause\b|, as\b")
 # bread"): the head keeps the old value, so the start is the fact's beginning, not a change
 # (session 30). Left out of the head before its own change words are looked for.
 _START = re.compile(r"\b(?:started|starts|began|begun|took up|takes up|picked up)\b")
-_PLANNED = re.compile(lex.PLAN["en"] + r"|\bwants? to\b|\bhopes? to\b|\bwould like\b"
-                      r"|\bthinking (?:about|of)\b|\bconsidering\b")
+_PLANNED = re.compile(
+    lex.PLAN["en"] + r"|\bwants? to\b|\bhopes? to\b|\bwould like\b"
+    r"|\bthinking (?:about|of)\b|\bconsidering\b"
+)
 _START_LEMMAS = frozenset({"start", "begin", "take", "pick"})
-_OWN_CHANGE = re.compile(lex.STOPPED["en"] + "|" + lex.CHANGE["en"]
-                         + r"|\bnot\b|\bno\b|\bnever\b|\bstill\b|\bagain\b|\bback\b|\binstead\b")
+_OWN_CHANGE = re.compile(
+    lex.STOPPED["en"]
+    + "|"
+    + lex.CHANGE["en"]
+    + r"|\bnot\b|\bno\b|\bnever\b|\bstill\b|\bagain\b|\bback\b|\binstead\b"
+)
 _NUMBER = re.compile(r"\d+")
 
 
@@ -69,16 +79,18 @@ def reason_for_old_fact(old: Sentence, new: Sentence) -> bool:
     reason = _REASON.search(new.text)
     if reason is None or reason.start() == 0:
         return False
-    if _PLANNED.search(old.text) and _START.search(new.text[:reason.start()]):
+    if _PLANNED.search(old.text) and _START.search(new.text[: reason.start()]):
         return False  # a plan or wish begun is the plan carried out, not its reason
-    said = new.text[:reason.start()]
+    said = new.text[: reason.start()]
     head = parse(said, "en")
     started = _START.search(said) is not None
     if not head.content or head.negative or _OWN_CHANGE.search(_START.sub(" ", said)):
         return False
-    if not set(_NUMBER.findall(said)) <= set(_NUMBER.findall(old.text)) \
-            or changed_units(old.quantities, head.quantities) \
-            or {q.unit for q in head.quantities} - {q.unit for q in old.quantities}:
+    if (
+        not set(_NUMBER.findall(said)) <= set(_NUMBER.findall(old.text))
+        or changed_units(old.quantities, head.quantities)
+        or {q.unit for q in head.quantities} - {q.unit for q in old.quantities}
+    ):
         return False
     told = set(head.content) - (_START_LEMMAS if started else set())
     return bool(told) and _said_in(told, old)
@@ -88,19 +100,24 @@ def _said_in(told: set[str], old: Sentence) -> bool:
     """Whether every content word in ``told`` is in the old memory, as a word or a lemma one
     is the start of (the lemmatiser reads "lived" as "liv")."""
     known = set(old.content) | set(old.words)
-    return all(w in known or (len(w) >= 3 and any(k.startswith(w) for k in known))
-               for w in told)
+    return all(w in known or (len(w) >= 3 and any(k.startswith(w) for k in known)) for w in told)
 
 
 # A state reached or begun, then "since" and (later) a length.
-_JA_SINCE = re.compile(r"(?P<state>[\u3400-\u9fff々\u30a0-\u30ffー]{2,})(?:に|を|と)"
-                       r"(?:なって|始めて|して|住んで|勤めて|働いて|通って|飼って|続けて)(?:から|以来)")
+_JA_SINCE = re.compile(
+    r"(?P<state>[\u3400-\u9fff々\u30a0-\u30ffー]{2,})(?:に|を|と)"
+    r"(?:なって|始めて|して|住んで|勤めて|働いて|通って|飼って|続けて)(?:から|以来)"
+)
 _JA_LENGTH = re.compile(r"年|ヶ月|か月|カ月|週間")
-_EN_SINCE = re.compile(r"\bsince (?:becoming|(?:she|he|i|they|we|the user) became|starting"
-                       r"|taking up|joining)\b|\b(?:has|have|'s|'ve) been (?:a |an )?\w+(?: \w+)?"
-                       r" for (?:\w+ )?(?:years?|months?|decades?)\b")
-_BESIDE = {"en": re.compile(lex.STOPPED["en"] + r"|\binstead\b|\bnow\b|\bno longer\b|\bbut\b"),
-           "ja": re.compile(lex.STOPPED["ja"] + r"|今は|でも|けど|が、")}
+_EN_SINCE = re.compile(
+    r"\bsince (?:becoming|(?:she|he|i|they|we|the user) became|starting"
+    r"|taking up|joining)\b|\b(?:has|have|'s|'ve) been (?:a |an )?\w+(?: \w+)?"
+    r" for (?:\w+ )?(?:years?|months?|decades?)\b"
+)
+_BESIDE = {
+    "en": re.compile(lex.STOPPED["en"] + r"|\binstead\b|\bnow\b|\bno longer\b|\bbut\b"),
+    "ja": re.compile(lex.STOPPED["ja"] + r"|今は|でも|けど|が、"),
+}
 
 
 def duration_of_old_state(old: Sentence, new: Sentence) -> bool:
@@ -113,21 +130,23 @@ def duration_of_old_state(old: Sentence, new: Sentence) -> bool:
         since = _JA_SINCE.search(new.text)
         if since is None or since.group("state")[:2] not in old.text:
             return False
-        rest = new.text[since.end():]
+        rest = new.text[since.end() :]
         return not _BESIDE[lang].search(rest) and _JA_LENGTH.search(rest) is not None
     if _held_since(old, new):
         return True
     since = _EN_SINCE.search(new.text)
     if since is None or _BESIDE[lang].search(new.text.replace(since.group(), " ")):
         return False
-    words = [w for w in re.findall(r"[a-z]+", new.text[since.start():]) if len(w) > 3][:4]
+    words = [w for w in re.findall(r"[a-z]+", new.text[since.start() :]) if len(w) > 3][:4]
     return any(w[:4] in old.text for w in words)
 
 
 # The old fact said in the perfect with its start or length: "has baked bread since 2019",
 # "has lived by the sea for ten years" beside "bakes bread" / "lives by the sea" (session 30).
-_EN_HELD = re.compile(r"\b(?:has|have|'s|'ve) (?:been )?[a-z]+(?:ed|en|ing|wn|ne|lt|pt|ght)\b"
-                      r".*?(?=\bsince\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b)")
+_EN_HELD = re.compile(
+    r"\b(?:has|have|'s|'ve) (?:been )?[a-z]+(?:ed|en|ing|wn|ne|lt|pt|ght)\b"
+    r".*?(?=\bsince\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b)"
+)
 
 _EN_LENGTH = re.compile(r"\bsince\b|\bfor (?:\w+ )?(?:years?|months?|decades?|weeks?)\b")
 
@@ -139,7 +158,7 @@ def _held_since(old: Sentence, new: Sentence) -> bool:
     held = _EN_HELD.search(new.text)
     if held is None or _BESIDE["en"].search(new.text) or _EN_LENGTH.search(old.text):
         return False  # a start or length the old memory told too: another one is a change
-    said = new.text[:held.end()]
+    said = new.text[: held.end()]
     head = parse(said, "en")
     if not head.content or head.negative or _OWN_CHANGE.search(said) or _NUMBER.search(said):
         return False

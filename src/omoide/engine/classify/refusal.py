@@ -62,8 +62,9 @@ def stop_cues(text: str, lang: str) -> list[tuple[re.Match[str], tuple[int, int]
     return _stop_cues(text, lang, lex.STOPPED[lang])
 
 
-def _stop_cues(text: str, lang: str, pattern: str
-               ) -> list[tuple[re.Match[str], tuple[int, int] | None]]:
+def _stop_cues(
+    text: str, lang: str, pattern: str
+) -> list[tuple[re.Match[str], tuple[int, int] | None]]:
     """Each end cue, with the span of the negated phrase around it when a negation or a
     refusal turns it into a continuation."""
     found = []
@@ -73,10 +74,13 @@ def _stop_cues(text: str, lang: str, pattern: str
             negation = _JA_STOP_NEGATED.match(text, match.end())
             span = (match.start(), negation.end()) if negation else None
         elif lang == "en" and not cue_text.startswith(_EN_STOP_POLARITY):
-            before = _EN_STOP_NEGATED.search(text[:match.start()])
+            before = _EN_STOP_NEGATED.search(text[: match.start()])
             after = _EN_STOP_REFUSED.match(text, match.end())
-            span = (before.start(), match.end()) if before else (
-                (match.start(), after.end()) if after else None)
+            span = (
+                (before.start(), match.end())
+                if before
+                else ((match.start(), after.end()) if after else None)
+            )
         found.append((match, span))
     return found
 
@@ -87,5 +91,5 @@ def without_negated_ends(text: str, lang: str) -> str:
     ends nothing; a double negative is no negative stance)."""
     for _, span in reversed(_stop_cues(text, lang, lex.STOPPED[lang] + _UNDO_VERBS[lang])):
         if span is not None:
-            text = text[:span[0]] + " " + text[span[1]:]
+            text = text[: span[0]] + " " + text[span[1] :]
     return text

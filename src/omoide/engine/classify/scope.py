@@ -30,11 +30,13 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.text import Sentence
 
-__all__ = ["SCOPE_FEATURES", "head_and_rest", "negated_objects", "negation_scope",
-           "scope_features"]
+__all__ = ["SCOPE_FEATURES", "head_and_rest", "negated_objects", "negation_scope", "scope_features"]
 
 SCOPE_FEATURES: tuple[str, ...] = (
-    "head_overlap", "rest_overlap", "head_changed_rest_kept", "neg_scope_shared",
+    "head_overlap",
+    "rest_overlap",
+    "head_changed_rest_kept",
+    "neg_scope_shared",
     "neg_object_missing",
 )
 
@@ -59,8 +61,7 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 
 def _ja_units(text: str) -> set[str]:
     """Character bigrams with at least one kanji, katakana, Latin letter or digit."""
-    return {text[i:i + 2] for i in range(len(text) - 1)
-            if _JA_CONTENT.search(text[i:i + 2])}
+    return {text[i : i + 2] for i in range(len(text) - 1) if _JA_CONTENT.search(text[i : i + 2])}
 
 
 def _ja_body(sentence: Sentence) -> str:
@@ -88,10 +89,12 @@ def negation_scope(sentence: Sentence) -> set[str]:
     if sentence.lang == "ja":
         scope: set[str] = set()
         for m in re.finditer(pattern, sentence.text):
-            if any(idiom in sentence.text[max(0, m.start() - 4):m.end() + 2]
-                   for idiom in lex.JA_IDIOMS_NOT_NEGATION):
+            if any(
+                idiom in sentence.text[max(0, m.start() - 4) : m.end() + 2]
+                for idiom in lex.JA_IDIOMS_NOT_NEGATION
+            ):
                 continue
-            scope |= _ja_units(sentence.text[max(0, m.start() - _JA_SCOPE_CHARS):m.start()])
+            scope |= _ja_units(sentence.text[max(0, m.start() - _JA_SCOPE_CHARS) : m.start()])
         return scope
     scope = set()
     for words in _en_scopes(sentence):
@@ -104,7 +107,7 @@ def _en_scopes(sentence: Sentence) -> list[list[str]]:
     content = set(sentence.content)
     scopes = []
     for m in re.finditer(lex.NEGATION["en"], sentence.text):
-        clause = _EN_SCOPE_END.split(sentence.text[m.end():], maxsplit=1)[0]
+        clause = _EN_SCOPE_END.split(sentence.text[m.end() :], maxsplit=1)[0]
         lemmas = [en_lemma(w) for w in re.findall(r"[a-z]+", clause)]
         scopes.append([lem for lem in lemmas if lem in content][:_EN_SCOPE_WORDS])
     return scopes
@@ -118,12 +121,13 @@ def negated_objects(sentence: Sentence) -> list[tuple[str, set[str]]]:
     found = []
     if sentence.lang == "ja":
         for m in re.finditer(lex.NEGATION["ja"], sentence.text):
-            window = re.split(r"[、。]", sentence.text[max(0, m.start() - _JA_OBJECT_CHARS):
-                                                     m.start()])[-1]
+            window = re.split(
+                r"[、。]", sentence.text[max(0, m.start() - _JA_OBJECT_CHARS) : m.start()]
+            )[-1]
             verb = re.search(r"([\u3400-\u9fff々]+)[ぁ-ん]*$", window)
             if verb is None:
                 continue
-            runs = _JA_RUN.findall(window[:verb.start()])
+            runs = _JA_RUN.findall(window[: verb.start()])
             found.append((verb.group(1), {r for r in runs if not _JA_SELF.fullmatch(r)}))
         return found
     return [(words[0], set(words[1:])) for words in _en_scopes(sentence) if words]
@@ -161,8 +165,14 @@ def _object_missing(old: Sentence, new: Sentence) -> float:
     if old.negative == new.negative:
         return 0.0
     negated, other = (old, new) if old.negative else (new, old)
-    says = (lambda unit: unit in other.text) if other.lang == "ja" else (
-        lambda unit: unit in other.words)
-    shares = [sum(not says(o) for o in objects) / len(objects)
-              for verb, objects in negated_objects(negated) if objects and says(verb)]
+    says = (
+        (lambda unit: unit in other.text)
+        if other.lang == "ja"
+        else (lambda unit: unit in other.words)
+    )
+    shares = [
+        sum(not says(o) for o in objects) / len(objects)
+        for verb, objects in negated_objects(negated)
+        if objects and says(verb)
+    ]
     return max(shares, default=0.0)

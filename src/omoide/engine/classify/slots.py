@@ -36,7 +36,8 @@ _KINDS = tuple(ChangeKind)
 SLOT_FEATURES: tuple[str, ...] = (
     *(f"slot_{slot}_{o.value}" for slot in SLOTS for o in _OUTCOMES),
     *(f"first_change_{k.value}" for k in _KINDS),
-    "old_announces_change", "new_announces_change",
+    "old_announces_change",
+    "new_announces_change",
 )
 
 
@@ -64,8 +65,12 @@ def _quantity_outcome(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> O
     return outcome({q.unit for q in old}, {q.unit for q in new})
 
 
-def slot_features(old_text: str, new_text: str, old_quantities: tuple[Quantity, ...],
-                  new_quantities: tuple[Quantity, ...]) -> list[float]:
+def slot_features(
+    old_text: str,
+    new_text: str,
+    old_quantities: tuple[Quantity, ...],
+    new_quantities: tuple[Quantity, ...],
+) -> list[float]:
     """The SLOT_FEATURES row: one-hot outcome per slot (all zero for NONE), the kind of the
     first changed value the dedup veto finds (all zero when none), and which side announces
     a change ("now", 今は …)."""

@@ -30,9 +30,18 @@ from omoide.engine.classify.signals import anchors
 from omoide.engine.classify.text import Sentence
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
-__all__ = ["NAMED_SUBJECT_FEATURES", "SUBJECT_FEATURES", "cue_about_old", "cue_clauses",
-           "named_subject_features", "new_person_in_subject", "other_person_alone",
-           "subject_chain", "subject_features", "subject_named_before"]
+__all__ = [
+    "NAMED_SUBJECT_FEATURES",
+    "SUBJECT_FEATURES",
+    "cue_about_old",
+    "cue_clauses",
+    "named_subject_features",
+    "new_person_in_subject",
+    "other_person_alone",
+    "subject_chain",
+    "subject_features",
+    "subject_named_before",
+]
 
 SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs", "other_person_alone")
 # Apart from SUBJECT_FEATURES: the judge does not weigh it (``judge_signals.EXTEND_ONLY``).
@@ -43,12 +52,15 @@ _EN_POSSESSIVES = frozenset({"my", "his", "her", "their", "our", "your"})
 _EN_PRONOUNS = frozenset({"he", "she", "they", "it", "i", "we", "you", "this", "that", "there"})
 _EN_MODIFIERS = r"(?:former|ex|late|old|new|younger|older|elder|little|big|best)\s+"
 _EN_CHAIN = re.compile(
-    rf"^((?:[a-z]+\s+)?[a-z]+)((?:['’]s\s+(?:{_EN_MODIFIERS})?[a-z]+(?:-[a-z]+)*)*)")
+    rf"^((?:[a-z]+\s+)?[a-z]+)((?:['’]s\s+(?:{_EN_MODIFIERS})?[a-z]+(?:-[a-z]+)*)*)"
+)
 # The chain holds lemmas ("wife" → "wif"), so a person word is looked up as written and as its
 # lemma; a hyphenated relation by its parts ("ex-wife", "mother-in-law").
 _EN_PERSON_UNITS = frozenset(
-    lex.EN_PERSONS | lex.EN_CHAIN_PERSONS
-    | {en_lemma(w) for w in lex.EN_PERSONS | lex.EN_CHAIN_PERSONS})
+    lex.EN_PERSONS
+    | lex.EN_CHAIN_PERSONS
+    | {en_lemma(w) for w in lex.EN_PERSONS | lex.EN_CHAIN_PERSONS}
+)
 _JA_PERSON_UNITS = lex.JA_PERSONS + lex.JA_CHAIN_PERSONS
 # Commas are no clause break: an apposition ("Luna, the user's cat, died") keeps its subject.
 _EN_CLAUSE_BREAK = re.compile(
@@ -59,10 +71,12 @@ _EN_CLAUSE_BREAK = re.compile(
 # 2026年2月時点で、健太さんは…, 去年の冬、林さんは…): the chain starts after it.
 _EN_LEADING_ADVERBIAL = re.compile(
     r"^(?:in|on|at|as of|since|after|before|during|by|from|until|last|this|next|back in"
-    r"|earlier|lately|recently|now|today|yesterday|currently)\b[^,]{0,40},\s*")
+    r"|earlier|lately|recently|now|today|yesterday|currently)\b[^,]{0,40},\s*"
+)
 # (Japanese: only a phrase with a time in it, since a bare "X、" is often the topic itself.)
 _JA_LEADING_ADVERBIAL = re.compile(
-    r"^[^。はが、]{0,16}(?:\d|[年月日週春夏秋冬]|時点|現在|当時|最近|以前|頃|ごろ)[^。はが、]{0,8}、")
+    r"^[^。はが、]{0,16}(?:\d|[年月日週春夏秋冬]|時点|現在|当時|最近|以前|頃|ごろ)[^。はが、]{0,8}、"
+)
 # The topic or subject particle; も ("X too") when no kana follows it (子どもは is one word).
 _JA_TOPIC = re.compile(r"^(.{1,20}?)(?:は|が|も(?![ぁ-ん]))")
 # A note's label: "石井さん：糖質制限中" is about 石井さん.
@@ -87,8 +101,11 @@ def subject_chain(sentence: Sentence) -> tuple[str, ...]:
         parts = [p for p in parts if p]
         if parts and parts[0] in ("ユーザー", "私", "わたし", "僕"):
             parts[0] = "user"
-        elif (parts and m.group()[-1] in "はも"  # a topic: not 友人が…ので、ユーザーは
-              and any(p == parts[0] + h for p in _JA_PERSON_UNITS for h in ("", "さん"))):
+        elif (
+            parts
+            and m.group()[-1] in "はも"  # a topic: not 友人が…ので、ユーザーは
+            and any(p == parts[0] + h for p in _JA_PERSON_UNITS for h in ("", "さん"))
+        ):
             parts.insert(0, "user")  # 妹のマイは: the user's sister
         return tuple(parts)
     m = _EN_CHAIN.match(_EN_LEADING_ADVERBIAL.sub("", text, count=1))
@@ -153,21 +170,22 @@ def other_person_alone(old: Sentence, new: Sentence) -> bool:
     put *her* rent up") nor news of someone the old memory names ("has a cat and a parrot" /
     "The user's parrot died")."""
     a, b = subject_chain(old), subject_chain(new)
-    if not a or len(b) <= len(a) or b[:len(a)] != a or not _is_person(b[len(a)], new.lang):
+    if not a or len(b) <= len(a) or b[: len(a)] != a or not _is_person(b[len(a)], new.lang):
         return False
     if _mentions(old, b[len(a)]):
         return False  # a person the old memory holds ("has a cat and a parrot" / "'s parrot")
     text = new.text
     if new.lang == "ja":
         m = _JA_TOPIC.match(_JA_LEADING_ADVERBIAL.sub("", text, count=1))
-        rest = text[m.end():] if m else text
+        rest = text[m.end() :] if m else text
         root = a[0] if a[0] != "user" else "ユーザー"
         return _JA_BACK.search(rest) is None and root not in rest
     m = _EN_CHAIN.match(_EN_LEADING_ADVERBIAL.sub("", text, count=1))
-    rest = text[m.end():] if m else text
+    rest = text[m.end() :] if m else text
     root = a[0]
-    return _EN_BACK.search(rest) is None and root not in {en_lemma(w) for w in re.findall(
-        r"[a-z]+", rest)}
+    return _EN_BACK.search(rest) is None and root not in {
+        en_lemma(w) for w in re.findall(r"[a-z]+", rest)
+    }
 
 
 def new_person_in_subject(old: Sentence, new: Sentence) -> bool:
@@ -223,8 +241,9 @@ def _is_person(unit: str, lang: str) -> bool:
     lemma, or a hyphenated relation with one ("ex-wife", "mother-in-law")."""
     if lang == "ja":  # (an honorific was dropped from the unit: 奥さん → 奥, 赤ちゃん → 赤)
         return any(p in unit + h for p in _JA_PERSON_UNITS for h in ("", "さん", "ちゃん"))
-    return any(part in _EN_PERSON_UNITS or part.rstrip("s") in _EN_PERSON_UNITS
-               for part in unit.split("-"))
+    return any(
+        part in _EN_PERSON_UNITS or part.rstrip("s") in _EN_PERSON_UNITS for part in unit.split("-")
+    )
 
 
 def _person(sentence: Sentence) -> str:
@@ -234,8 +253,11 @@ def _person(sentence: Sentence) -> str:
     if not chain:
         return ""
     if sentence.lang == "ja":
-        return chain[0] if re.match(rf"{re.escape(chain[0])}(?:{_JA_HONORIFIC.pattern})",
-                                    sentence.text) else ""
+        return (
+            chain[0]
+            if re.match(rf"{re.escape(chain[0])}(?:{_JA_HONORIFIC.pattern})", sentence.text)
+            else ""
+        )
     return "" if sentence.text.split()[0] in _EN_DETERMINERS else chain[0]
 
 
@@ -247,10 +269,10 @@ def cue_clauses(pattern: str, sentence: Sentence) -> list[str]:
     cuts = [0, *(x for m in breaks.finditer(text) for x in (m.start(), m.end())), len(text)]
     for m in re.finditer(pattern, text):
         if sentence.lang == "ja":
-            tail = text[m.end():]
+            tail = text[m.end() :]
             ending = _JA_INFLECTION.match(tail)
             inflection = ending.group() if ending else ""
-            noun = _JA_NOUN_AFTER.match(tail[len(inflection):])
+            noun = _JA_NOUN_AFTER.match(tail[len(inflection) :])
             if noun is not None and inflection.endswith(("た", "る")):
                 out.append(noun.group())
                 continue
@@ -264,8 +286,11 @@ def cue_about_old(pattern: str, old: Sentence, new: Sentence) -> bool:
     """Whether a cue (``pattern``) in the new memory is about the old memory's fact: the text
     it is about holds a topic unit the two share that is not the old memory's subject."""
     person = _person(old)
-    shared = [u for u in anchors(old, new) if u != person and not (
-        new.lang == "ja" and person and (u in person or person in u))]
+    shared = [
+        u
+        for u in anchors(old, new)
+        if u != person and not (new.lang == "ja" and person and (u in person or person in u))
+    ]
     if not shared:
         return False
     for clause in cue_clauses(pattern, new):

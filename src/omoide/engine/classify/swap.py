@@ -49,14 +49,16 @@ _EN_VERBAL = re.compile(r"\b(?:" + lex.EN_NOT_A_VALUE + r")\b")
 # errs towards reading a swap as a value, which the judge weighs, never a rule).
 _EN_VERB = re.compile(lex.EN_VERB_FORM)
 _EN_EVENT = re.compile(r"\b(?:" + lex.EN_OCCASION_OR_ADDITION + r")\b")
-_EN_STATE = re.compile("(?:" + "|".join(EN_STATE_FRAMES.values())
-                       + r"|'s [a-z]+(?: [a-z]+)? (?:is|are)|\bis|\bare)$")
+_EN_STATE = re.compile(
+    "(?:" + "|".join(EN_STATE_FRAMES.values()) + r"|'s [a-z]+(?: [a-z]+)? (?:is|are)|\bis|\bare)$"
+)
 _JA_RUN = re.compile(r"[\u3400-\u9fff々〆ヶ]+|[\u30a0-\u30ffー]+|[A-Za-z0-9.]+|[\u3040-\u309f]")
 _JA_KANA = re.compile(r"[\u3040-\u309f]")
 _BRACKETED = re.compile(r"\([^()]*\)|（[^（）]*）")
 _JA_VERBAL = re.compile(r"[\u3040-\u309f](?<![のとや])")
 _JA_EVENT = re.compile(
-    r"た。?$|たことが|予定|つもり|たい|また|もう一|二つ目|2つ目|来週|先週|昨日|明日|先月|去年")
+    r"た。?$|たことが|予定|つもり|たい|また|もう一|二つ目|2つ目|来週|先週|昨日|明日|先月|去年"
+)
 _JA_STATE = re.compile("^(?:" + "|".join(JA_STATE_FRAMES.values()) + ")")
 _JA_TOPIC = re.compile(r"[はが]")
 
@@ -78,13 +80,11 @@ def swapped(old: str, new: str, lang: str) -> tuple[float, bool]:
     a, b = _tokens(old, lang), _tokens(new, lang)
     if len(a) < 3 or not b:
         return 0.0, False
-    blocks = SequenceMatcher(None, _lemmas(a, lang), _lemmas(b, lang),
-                             autojunk=False).get_opcodes()
+    blocks = SequenceMatcher(None, _lemmas(a, lang), _lemmas(b, lang), autojunk=False).get_opcodes()
     content = [not _JA_KANA.fullmatch(t) for t in a] if lang == "ja" else [True] * len(a)
     if sum(content) < 2:
         return 0.0, False
-    kept = sum(sum(content[i1:i2]) for tag, i1, i2, _, _ in blocks if tag == "equal") / sum(
-        content)
+    kept = sum(sum(content[i1:i2]) for tag, i1, i2, _, _ in blocks if tag == "equal") / sum(content)
     found, state = False, False
     amounts = _amount_tokens(old, lang) | _amount_tokens(new, lang)
     for tag, i1, i2, j1, j2 in blocks:
@@ -138,10 +138,17 @@ def _a_value(olds: list[str], news: list[str], lang: str, amounts: frozenset[str
         return False  # an amount against a place or a manner: two slots, not one
     if lang == "ja":
         o, n = "".join(olds), "".join(news)
-        return (0 < len(o) <= _JA_MAX and 0 < len(n) <= _JA_MAX
-                and not _JA_VERBAL.search(o + n) and not _JA_TOPIC.search(o + n))
-    return (len(olds) <= _EN_MAX and len(news) <= _EN_MAX
-            and not _EN_VERBAL.search(" ".join(olds + news)))
+        return (
+            0 < len(o) <= _JA_MAX
+            and 0 < len(n) <= _JA_MAX
+            and not _JA_VERBAL.search(o + n)
+            and not _JA_TOPIC.search(o + n)
+        )
+    return (
+        len(olds) <= _EN_MAX
+        and len(news) <= _EN_MAX
+        and not _EN_VERBAL.search(" ".join(olds + news))
+    )
 
 
 def _told_as_another(old: Sentence, new: Sentence) -> bool:

@@ -51,7 +51,10 @@ UNDONE = {
 }
 
 TRANSITION_FEATURES: tuple[str, ...] = (
-    "old_not_yet", "new_first_time", "never_then_did", "plan_undone",
+    "old_not_yet",
+    "new_first_time",
+    "never_then_did",
+    "plan_undone",
 )
 
 

@@ -36,11 +36,22 @@ from omoide.engine.classify.signals import Finding, anchors, different_subject, 
 from omoide.engine.classify.subject import subject_features
 from omoide.engine.classify.text import Sentence, cue
 
-__all__ = ["TURN_FEATURES", "amount_moved", "now_and_different", "plan_carried_out",
-           "preference_turned", "quantity_moved_to", "still_holds", "turn_features"]
+__all__ = [
+    "TURN_FEATURES",
+    "amount_moved",
+    "now_and_different",
+    "plan_carried_out",
+    "preference_turned",
+    "quantity_moved_to",
+    "still_holds",
+    "turn_features",
+]
 
 TURN_FEATURES: tuple[str, ...] = (
-    "preference_turned", "plan_carried_out", "now_and_different", "quantity_moved_to",
+    "preference_turned",
+    "plan_carried_out",
+    "now_and_different",
+    "quantity_moved_to",
     "still_holds",
 )
 
@@ -150,7 +161,8 @@ def plan_carried_out(old: Sentence, new: Sentence) -> bool:
     if cue(lex.PLAN, new) or _has(_PENDING, new) or _has(_SECOND, new) or new.negative:
         return False
     if not (cue(lex.COMPLETED, new) or _has(_DONE, new)) or (
-            _has(_LONG_PAST, new) and not _has(_LONG_PAST, old)):
+        _has(_LONG_PAST, new) and not _has(_LONG_PAST, old)
+    ):
         return False  # not told as done, or done long before the plan (another occasion)
     return bool(anchors(old, new)) and topic_coverage(old, new) >= 0.3
 
@@ -174,11 +186,16 @@ def quantity_moved_to(old: Sentence, new: Sentence) -> bool:
         return False
     if _ONCE.search(new.reading) or _numbers(old) <= _numbers(new):
         return False  # once, as an experience; or every old number still told (a bound kept)
-    if re.search(r"\bup to\b", new.reading) and not re.search(r"\b(?:went|is|are) up to\b",
-                                                                new.reading):
+    if re.search(r"\bup to\b", new.reading) and not re.search(
+        r"\b(?:went|is|are) up to\b", new.reading
+    ):
         return False
-    return (_has(_MOVED_TO, new) and not _has(_MOVED_TO, old) and bool(anchors(old, new))
-            and not _another_subject(old, new))
+    return (
+        _has(_MOVED_TO, new)
+        and not _has(_MOVED_TO, old)
+        and bool(anchors(old, new))
+        and not _another_subject(old, new)
+    )
 
 
 def amount_moved(old: Sentence, new: Sentence) -> Finding | None:
@@ -186,8 +203,9 @@ def amount_moved(old: Sentence, new: Sentence) -> Finding | None:
     :mod:`offline`): an amount the old memory holds, moved to another by the new one."""
     if not quantity_moved_to(old, new):
         return None
-    return Finding(Relation.CONTRADICTORY, 0.85,
-                   f"amount moved: {', '.join(anchors(old, new)[:3])}")
+    return Finding(
+        Relation.CONTRADICTORY, 0.85, f"amount moved: {', '.join(anchors(old, new)[:3])}"
+    )
 
 
 def still_holds(old: Sentence, new: Sentence) -> bool:
@@ -199,6 +217,10 @@ def still_holds(old: Sentence, new: Sentence) -> bool:
 
 def turn_features(old: Sentence, new: Sentence) -> list[float]:
     """The TURN_FEATURES row of a pair."""
-    return [float(preference_turned(old, new)), float(plan_carried_out(old, new)),
-            float(now_and_different(old, new)), float(quantity_moved_to(old, new)),
-            float(still_holds(old, new))]
+    return [
+        float(preference_turned(old, new)),
+        float(plan_carried_out(old, new)),
+        float(now_and_different(old, new)),
+        float(quantity_moved_to(old, new)),
+        float(still_holds(old, new)),
+    ]

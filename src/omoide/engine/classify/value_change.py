@@ -117,9 +117,16 @@ def _names_replaced(first: Statement, second: Statement) -> tuple[list, list] | 
 def _same_script_or_words(gone: list[str], new: list[str]) -> bool:
     """A kanji word swapped for a katakana one is a replaced name (東京 → ソウル) only when both
     are words of two or more characters: 猫 / ネコ is one animal in two spellings."""
+
     def scripts(spans: list[str]) -> set[str]:
-        return {"kata" if re.fullmatch(r"[\u30a1-\u30fa\u30fc]+", s) else
-                "latin" if s.isascii() else "kanji" for s in spans}
+        return {
+            "kata"
+            if re.fullmatch(r"[\u30a1-\u30fa\u30fc]+", s)
+            else "latin"
+            if s.isascii()
+            else "kanji"
+            for s in spans
+        }
 
     if scripts(gone) & scripts(new):
         return True
@@ -128,9 +135,33 @@ def _same_script_or_words(gone: list[str], new: list[str]) -> bool:
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 # After these a word describes (adjective, participle): wording, not a value to compare.
-_DESCRIBING = frozenset({"am", "is", "are", "was", "were", "be", "been", "being", "feel",
-                         "feels", "felt", "seem", "seems", "get", "gets", "got", "become",
-                         "becomes", "very", "so", "really", "quite", "too"})
+_DESCRIBING = frozenset(
+    {
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "feel",
+        "feels",
+        "felt",
+        "seem",
+        "seems",
+        "get",
+        "gets",
+        "got",
+        "become",
+        "becomes",
+        "very",
+        "so",
+        "really",
+        "quite",
+        "too",
+    }
+)
 
 
 def _swapped_word(first: str, second: str) -> tuple[str, str] | None:
@@ -177,8 +208,7 @@ def compare(first: Statement, second: Statement) -> ValueChange | None:
     """The first value that changed between two parsed statements, or None."""
     swapped = _replaced(first.numbers, second.numbers)
     if swapped:
-        return ValueChange(ChangeKind.NUMBER, *(tuple(f"{v:g}" for v in side)
-                                                for side in swapped))
+        return ValueChange(ChangeKind.NUMBER, *(tuple(f"{v:g}" for v in side) for side in swapped))
     if first.lang != second.lang:
         return None  # words do not cross languages; numbers do
     swapped = _replaced(first.times, second.times)
@@ -188,8 +218,11 @@ def compare(first: Statement, second: Statement) -> ValueChange | None:
         polarity = ("negative",), ("positive",)
         return ValueChange(ChangeKind.NEGATION, *(polarity if first.negative else polarity[::-1]))
     if first.people != second.people:
-        return ValueChange(ChangeKind.PERSON, tuple(sorted(first.people - second.people)),
-                           tuple(sorted(second.people - first.people)))
+        return ValueChange(
+            ChangeKind.PERSON,
+            tuple(sorted(first.people - second.people)),
+            tuple(sorted(second.people - first.people)),
+        )
     names = _names_replaced(first, second)
     if names:
         return ValueChange(ChangeKind.NAME, tuple(names[0]), tuple(names[1]))
@@ -199,8 +232,7 @@ def compare(first: Statement, second: Statement) -> ValueChange | None:
             return ValueChange(ChangeKind.NAME, (word[0],), (word[1],))
     if first.announces_change != second.announces_change:
         stated = ("stated",), ()
-        return ValueChange(ChangeKind.CHANGE, *(stated if first.announces_change
-                                                else stated[::-1]))
+        return ValueChange(ChangeKind.CHANGE, *(stated if first.announces_change else stated[::-1]))
     return None
 
 

@@ -23,8 +23,16 @@ from omoide.engine.classify.value_numbers_en import (
 )
 from omoide.engine.classify.value_numbers_ja import blank_ja, ja_spans, ja_times, numeral_value
 
-__all__ = ["NumberRun", "blank_numbers", "en_number_runs", "find_numbers", "find_times",
-           "find_values", "number_spans", "numeral_value"]
+__all__ = [
+    "NumberRun",
+    "blank_numbers",
+    "en_number_runs",
+    "find_numbers",
+    "find_times",
+    "find_values",
+    "number_spans",
+    "numeral_value",
+]
 
 
 def _spans(text: str, lang: str) -> list[tuple[int, int, float]]:

@@ -14,14 +14,28 @@ import re
 __all__ = ["blank_ja", "ja_spans", "ja_times", "numeral_value"]
 
 
-_KANJI_DIGITS = {"〇": 0, "零": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-                 "七": 7, "八": 8, "九": 9, "両": 2}
+_KANJI_DIGITS = {
+    "〇": 0,
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "両": 2,
+}
 _KANJI_SMALL = {"十": 10, "百": 100, "千": 1000}
 _KANJI_LARGE = {"万": 10_000, "億": 100_000_000}
 _KANJI_NUMERAL = "〇零一二三四五六七八九十百千万億両"
 # Counters after which a kanji numeral is a number (三人, 二匹, 十年, 五キロ, 三つ).
-_COUNTERS = ("人|匹|頭|羽|歳|才|回|度|個|本|冊|台|枚|杯|年|月|日|時|分|秒|週|階|件|円|点|位|倍|"
-             "泊|軒|着|足|社|校|曲|品|名|組|部屋|ヶ月|か月|カ月|ヵ月|キロ|メートル|グラム|つ")
+_COUNTERS = (
+    "人|匹|頭|羽|歳|才|回|度|個|本|冊|台|枚|杯|年|月|日|時|分|秒|週|階|件|円|点|位|倍|"
+    "泊|軒|着|足|社|校|曲|品|名|組|部屋|ヶ月|か月|カ月|ヵ月|キロ|メートル|グラム|つ"
+)
 _JA_KANJI_NUMBER = re.compile(rf"(?<![\d{_KANJI_NUMERAL}])([{_KANJI_NUMERAL}]+)(?=(?:{_COUNTERS}))")
 # 十分 before な/に/だ/で is "enough", not ten minutes.
 _JA_ENOUGH = re.compile(r"十分(?=[なにだで])")
@@ -29,22 +43,48 @@ _JA_DIGITS = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)([万億千]?)")
 _JA_PM = re.compile(r"(午後|夜)\s*$")
 
 _JA_TIME_WORDS = {
-    **{f"{day}曜{tail}": f"dow:{name}" for day, name in zip(
-        "月火水木金土日", ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), strict=True)
-       for tail in ("", "日")},
-    "週末": "weekend", "平日": "weekday",
-    "今日": "day:0", "今夜": "day:0", "昨日": "day:-1", "明日": "day:1", "一昨日": "day:-2",
-    "今週": "week:0", "先週": "week:-1", "来週": "week:1",
-    "今月": "month:0", "先月": "month:-1", "来月": "month:1",
-    "今年": "year:0", "去年": "year:-1", "昨年": "year:-1", "来年": "year:1",
-    "毎日": "per:day", "毎週": "per:week", "毎月": "per:month", "毎年": "per:year",
-    "毎朝": "part:morning", "毎晩": "part:night", "夕方": "part:evening", "午後": "part:afternoon",
+    **{
+        f"{day}曜{tail}": f"dow:{name}"
+        for day, name in zip(
+            "月火水木金土日", ("mon", "tue", "wed", "thu", "fri", "sat", "sun"), strict=True
+        )
+        for tail in ("", "日")
+    },
+    "週末": "weekend",
+    "平日": "weekday",
+    "今日": "day:0",
+    "今夜": "day:0",
+    "昨日": "day:-1",
+    "明日": "day:1",
+    "一昨日": "day:-2",
+    "今週": "week:0",
+    "先週": "week:-1",
+    "来週": "week:1",
+    "今月": "month:0",
+    "先月": "month:-1",
+    "来月": "month:1",
+    "今年": "year:0",
+    "去年": "year:-1",
+    "昨年": "year:-1",
+    "来年": "year:1",
+    "毎日": "per:day",
+    "毎週": "per:week",
+    "毎月": "per:month",
+    "毎年": "per:year",
+    "毎朝": "part:morning",
+    "毎晩": "part:night",
+    "夕方": "part:evening",
+    "午後": "part:afternoon",
 }
 _JA_TIME = re.compile("|".join(sorted(_JA_TIME_WORDS, key=len, reverse=True)))
 # A lone season kanji is a season unless it is part of a longer word (春巻き, 夏目).
 _JA_SEASON = re.compile(r"(?<![\u4e00-\u9fff])([春夏秋冬])(?![\u4e00-\u9fff])")
-_SEASONS = {"春": "season:spring", "夏": "season:summer", "秋": "season:autumn",
-            "冬": "season:winter"}
+_SEASONS = {
+    "春": "season:spring",
+    "夏": "season:summer",
+    "秋": "season:autumn",
+    "冬": "season:winter",
+}
 
 
 _LARGEST_NUMERAL = 10**300
@@ -80,8 +120,11 @@ def ja_spans(text: str) -> list[tuple[int, int, float]]:
         value = float(match.group(1).replace(",", ""))
         if match.group(2):
             value *= {"万": 10_000, "億": 100_000_000, "千": 1000}[match.group(2)]
-        if value < 12 and text[match.end():].startswith("時") and _JA_PM.search(
-                text[: match.start()]):
+        if (
+            value < 12
+            and text[match.end() :].startswith("時")
+            and _JA_PM.search(text[: match.start()])
+        ):
             value += 12
         spans.append((match.start(), match.end(), value))
     for match in _JA_KANJI_NUMBER.finditer(_JA_ENOUGH.sub("  ", text)):

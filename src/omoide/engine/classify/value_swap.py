@@ -55,7 +55,8 @@ _EN_MAX_WORDS = 3
 # A verb or the copula among the shared words before the span: the span follows the predicate.
 _EN_PREDICATE = re.compile(
     r"\b(?:is|are|am|was|were|[a-z]{2,}(?<!'s)(?<!ss)(?<!us)(?<!is)s|[a-z]{3,}ed|[a-z]{3,}ing"
-    r"|i|we|you|they)\b")
+    r"|i|we|you|they)\b"
+)
 # A record's label before the span ("rent: 700 a month", "the user's sister: midwife in …"):
 # the value of the label's one slot, as after a predicate (session 26).
 _EN_LABEL = re.compile(r"(?:^|\s):(?: [a-z0-9'&.\-]+){0,4}$")
@@ -64,18 +65,22 @@ _EN_MANY = re.compile(
     r"\b(?:has|have|had|having|owns?|owned|keeps?|kept|buys?|bought|orders?|ordered|reads?"
     r"|reading|watch(?:es|ing)?|subscribed|subscribes|follows?|likes?|loves?|enjoys?|speaks?"
     r"|knows?|collects?|meets?|meeting|visits?|visiting|about|celebrated|booked|pays?|paid"
-    r"|for)\b(?: [a-z'\-]+){0,3}$")
+    r"|for)\b(?: [a-z'\-]+){0,3}$"
+)
 # A number spelled out in words: "40" and "forty" are one value.
 _EN_NUMBER_WORD = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
-    r"|fifty|sixty|seventy|eighty|ninety|hundred)\b")
+    r"|fifty|sixty|seventy|eighty|ninety|hundred)\b"
+)
 # A span that opens on a preposition is an adjunct, not the slot's value ("at a clinic in town"
 # → "at the clinic near the park" places it; "delayed to June" → "delayed by the weather" says
 # another relation), and a vague old value ("several books" → "about six books") is made
 # precise, not replaced.
-_EN_ADJUNCT = re.compile(r"^(?:in|at|on|to|by|near|next|from|for|with|into|outside|inside"
-                         r"|around|across|off|over|under|within|without|since|until|after"
-                         r"|before|during)\b")
+_EN_ADJUNCT = re.compile(
+    r"^(?:in|at|on|to|by|near|next|from|for|with|into|outside|inside"
+    r"|around|across|off|over|under|within|without|since|until|after"
+    r"|before|during)\b"
+)
 _EN_VAGUE = re.compile(r"\b(?:some|several|many|few|a few|various|lots?|plenty|much)\b")
 # A calendar date in a span names an occasion ("a gig on 4 March" → "a gig on 9 May": two
 # gigs), not one value of a standing fact.
@@ -83,21 +88,45 @@ _EN_DATE = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
 # The new span said of the old value, not instead of it: a word pointing back at it ("plays
 # the cello" → "plays mostly folk tunes on it") or one narrowing it ("mostly", "especially"):
 # the value made more specific, the old one kept (session 30).
-_EN_KEPT = re.compile(r"\b(?:it|them|there|mostly|mainly|largely|chiefly|primarily|especially"
-                      r"|particularly|usually|often)\b")
-_EN_STOP = frozenset({"of", "in", "at", "on", "to", "for", "with", "and", "her", "his", "their",
-                      "my", "our", "your", "by", "from"})
+_EN_KEPT = re.compile(
+    r"\b(?:it|them|there|mostly|mainly|largely|chiefly|primarily|especially"
+    r"|particularly|usually|often)\b"
+)
+_EN_STOP = frozenset(
+    {
+        "of",
+        "in",
+        "at",
+        "on",
+        "to",
+        "for",
+        "with",
+        "and",
+        "her",
+        "his",
+        "their",
+        "my",
+        "our",
+        "your",
+        "by",
+        "from",
+    }
+)
 
 # Japanese: the shared words right after the span say a predicate of many things (持つ, 読む,
 # 購読, 買う, 好き, 話せる, 会う, 訪れる, 飼う), or open a topic (は / が / も).
-_JA_MANY = re.compile(r"^(?:[^はがをにで]{0,6})?(?:を|が|も|に|と)?(?:持って|持つ|所有|読んで|読む"
-                      r"|についての|に関する|購読|買っ|買う|購入|好き|話せ|話す|会っ|会う|訪れ"
-                      r"|行っ|飼って|飼う|集め|観て|見て|注文|予約)")
+_JA_MANY = re.compile(
+    r"^(?:[^はがをにで]{0,6})?(?:を|が|も|に|と)?(?:持って|持つ|所有|読んで|読む"
+    r"|についての|に関する|購読|買っ|買う|購入|好き|話せ|話す|会っ|会う|訪れ"
+    r"|行っ|飼って|飼う|集め|観て|見て|注文|予約)"
+)
 _JA_TOPIC = re.compile(r"^[はがも]")
 # An occasion named in a span (来週名古屋 → 再来週仙台, a calendar date): two trips, not one
 # value replaced.
-_JA_OCCASION = re.compile(r"来週|先週|今週|明日|明後日|昨日|今日|今度|来月|先月|今月|去年|来年"
-                          r"|今年|昨年|[0-9一二三四五六七八九十]+月[0-9一二三四五六七八九十]+日")
+_JA_OCCASION = re.compile(
+    r"来週|先週|今週|明日|明後日|昨日|今日|今度|来月|先月|今月|去年|来年"
+    r"|今年|昨年|[0-9一二三四五六七八九十]+月[0-9一二三四五六七八九十]+日"
+)
 # A habit's frequency opening both spans (毎週, 毎朝, 毎月): not part of the value.
 _JA_HABIT_OPENING = re.compile(r"^(?:毎週|毎朝|毎晩|毎日|毎月|毎年)(?=.)")
 _JA_RUN = re.compile(r"[\u3400-\u9fff]+|[\u30a0-\u30ff]+|[A-Za-z0-9]+")
@@ -138,7 +167,7 @@ def _ja_swapped(old_span: str, new_span: str, after: str) -> bool:
     opening = _JA_HABIT_OPENING.match(old_span)
     if opening and new_span.startswith(opening.group()) and len(new_span) > opening.end():
         # a habit's frequency said on both sides (毎週水曜 → 毎週金曜): the value is the rest
-        old_span, new_span = old_span[opening.end():], new_span[opening.end():]
+        old_span, new_span = old_span[opening.end() :], new_span[opening.end() :]
     # a modifier (の) on one side only makes the value precise or tells another slot; on both
     # sides (駅前のA歯科 → 商店街のB歯科) it is the same kind of value, replaced (session 26)
     if ("の" in old_span) != ("の" in new_span) or _JA_TOPIC.match(after) or _JA_MANY.match(after):

@@ -32,8 +32,14 @@ from omoide.engine.consolidate.verb_forms import (
 )
 from omoide.engine.lang import SEARCH_STOPWORDS, word_set
 
-__all__ = ["I_CLAUSE", "YOU_CLAUSE", "coordinated_verbs", "name_the_addressee",
-           "name_the_speaker", "rewrite_subject"]
+__all__ = [
+    "I_CLAUSE",
+    "YOU_CLAUSE",
+    "coordinated_verbs",
+    "name_the_addressee",
+    "name_the_speaker",
+    "rewrite_subject",
+]
 
 _ADVERBS = (
     r"really|just|also|always|still|usually|never|often|sometimes|actually|totally|definitely|"
@@ -51,12 +57,12 @@ _SUBJECT_TEMPLATE = (
     r"(?P<adverbs>(?:\s+(?:{adverbs}))*)"
     r"(?:\s+(?P<verb>(?!I(?![A-Za-z'’]))[A-Za-z]+(?:['’]t)?))?(?![A-Za-z'’])"
 )
-I_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun="I", adverbs=_ADVERBS,
-                                               inverted=_INVERTED))
+I_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun="I", adverbs=_ADVERBS, inverted=_INVERTED))
 # "you know," is a filler and "you guys" / "you two" are plural: those stay as written.
 _YOU = r"[Yy]ou(?!\s+know\s*[,.!?]|\s+(?:guys|all|two|both)\b)"
-YOU_CLAUSE = re.compile(_SUBJECT_TEMPLATE.format(pronoun=_YOU, adverbs=_ADVERBS,
-                                                 inverted=_INVERTED))
+YOU_CLAUSE = re.compile(
+    _SUBJECT_TEMPLATE.format(pronoun=_YOU, adverbs=_ADVERBS, inverted=_INVERTED)
+)
 # What comes right before a "you" that opens a clause (and so is its subject).
 _CLAUSE_OPENERS = word_set(
     "and but or so yet then that when whenever while if unless because cause cuz since "
@@ -65,8 +71,14 @@ _CLAUSE_OPENERS = word_set(
 
 # "I'd've" and "I'll've" (would have, will have) are read whole: "I'd've gone" → "Nora would
 # have gone".
-_CONTRACTIONS = {"'m": "is", "'re": "is", "'ve": "has", "'ll": "will", "'d've": "would have",
-                 "'ll've": "will have"}
+_CONTRACTIONS = {
+    "'m": "is",
+    "'re": "is",
+    "'ve": "has",
+    "'ll": "will",
+    "'d've": "would have",
+    "'ll've": "will have",
+}
 
 
 def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False) -> str:
@@ -99,16 +111,19 @@ def _after_auxiliary(match: re.Match[str]) -> bool:
 
 
 def _joint_subject(match: re.Match[str]) -> bool:
-    """"Sarah and I", "my sister and you": a plural subject, whose verb takes no -s."""
+    """ "Sarah and I", "my sister and you": a plural subject, whose verb takes no -s."""
     before = [word.strip(",") for word in match.string[: match.start()].split()]
-    return (len(before) >= 2 and before[-1].lower() in {"and", "&"}
-            and names_a_person_at(before, len(before) - 2))
+    return (
+        len(before) >= 2
+        and before[-1].lower() in {"and", "&"}
+        and names_a_person_at(before, len(before) - 2)
+    )
 
 
 def _opens_clause(match: re.Match[str]) -> bool:
     """The pronoun of ``match`` begins a clause (so it is that clause's subject)."""
     before = match.string[: match.start()].rstrip()
-    if not before or before[-1] in ".!?;:,(—–\"“":
+    if not before or before[-1] in '.!?;:,(—–"“':
         return True
     words = before.split()
     return words[-1].lower() in _CLAUSE_OPENERS
@@ -116,28 +131,40 @@ def _opens_clause(match: re.Match[str]) -> bool:
 
 # Coordination: a bare verb after "and"/"or"/"but" that shares the speaker's "I".
 _COORDINATORS = word_set("and or but")
-_LINK_ADVERBS = word_set("also then always usually often sometimes still really just now "
-                         "never even occasionally rarely")
+_LINK_ADVERBS = word_set(
+    "also then always usually often sometimes still really just now never even occasionally rarely"
+)
 # After these the verbs of the clause stay bare ("I can sing and dance", "I didn't go and buy").
 _BARE_AFTER = word_set(
     "can could should will would may might must shall do does did don't doesn't didn't can't "
     "cannot won't wouldn't couldn't shouldn't gonna wanna gotta let lets"
 )
 # Words that open a verb's object: a bare word before one is a verb ("… and ride their bike").
-_OBJECT_OPENERS = word_set("the a an their his her its our my your this that these those some "
-                           "every each it them him us me everything something")
+_OBJECT_OPENERS = word_set(
+    "the a an their his her its our my your this that these those some "
+    "every each it them him us me everything something"
+)
 # An object that only a verb takes (an article may follow a noun: "tea and cake a lot").
 _OWNED_OBJECT = word_set("the their his her its our my your it them him us me")
 # Common verbs beyond ``BASE_VERBS`` that a coordinated clause takes with a complement.
-_MORE_VERBS = word_set("lift grab ride jog hang shop chat relax rest clean fix host order pick "
-                       "feed wash brew repair restore explore")
-_ING_NOUNS = word_set("morning mornings evening evenings nothing something anything "
-                      "everything thing spring king ring wedding ceiling building meeting")
-_GOING = word_set("go goes went going move moved drive drove walk walked come came head "
-                  "headed return returned back ride rode fly flew travel traveled travelled "
-                  "commute commuted")
-_SCOPE_ENDS = (frozenset(".!?;:()—–-\"“”") | _CLAUSE_OPENERS | word_set(
-    "who whom whose which what how why")) - _COORDINATORS - {"then", "so"}
+_MORE_VERBS = word_set(
+    "lift grab ride jog hang shop chat relax rest clean fix host order pick "
+    "feed wash brew repair restore explore"
+)
+_ING_NOUNS = word_set(
+    "morning mornings evening evenings nothing something anything "
+    "everything thing spring king ring wedding ceiling building meeting"
+)
+_GOING = word_set(
+    "go goes went going move moved drive drove walk walked come came head "
+    "headed return returned back ride rode fly flew travel traveled travelled "
+    "commute commuted"
+)
+_SCOPE_ENDS = (
+    (frozenset('.!?;:()—–-"“”') | _CLAUSE_OPENERS | word_set("who whom whose which what how why"))
+    - _COORDINATORS
+    - {"then", "so"}
+)
 _SUBJECTS = word_set("i we he she they there i'm i've i'd i'll")
 # A word that may open a clause of its own: after "and", a new subject, not a verb.
 _CLAUSE_SUBJECTS = _SUBJECTS | word_set("it this that these those you my his her their our the")
@@ -188,10 +215,17 @@ def coordinated_verbs(sentence: str, match: re.Match[str]) -> list[tuple[int, in
     and play tennis" → the span of "play" and "plays"."""
     verb = match.group("verb")
     contraction = (match.group("contraction") or "").replace("’", "'").lower()
-    if match.group("inverted") or contraction not in ("", "'m") or _after_auxiliary(match) or (
-            _joint_subject(match)) or (verb is None and not contraction) or (
-            verb is not None and verb.lower().replace("’", "'") in _BARE_AFTER | AUXILIARIES
-            - {"am", "have", "do"}):
+    if (
+        match.group("inverted")
+        or contraction not in ("", "'m")
+        or _after_auxiliary(match)
+        or (_joint_subject(match))
+        or (verb is None and not contraction)
+        or (
+            verb is not None
+            and verb.lower().replace("’", "'") in _BARE_AFTER | AUXILIARIES - {"am", "have", "do"}
+        )
+    ):
         return []
     opener = sentence[: match.start()].split()[-1:]
     if opener and opener[0].lower().strip(",") in _EMBEDDING:
@@ -201,12 +235,17 @@ def coordinated_verbs(sentence: str, match: re.Match[str]) -> list[tuple[int, in
     edits: list[tuple[int, int, str]] = []
     last_verb = match.end()  # where the clause's latest verb ends
     for i, word in enumerate(words):
-        if word in _SCOPE_ENDS or word in _SUBJECTS or (
-                word == "," and i + 1 < len(words) and words[i + 1] in _SUBJECTS) or (
-                _finite_after(words, i)):
+        if (
+            word in _SCOPE_ENDS
+            or word in _SUBJECTS
+            or (word == "," and i + 1 < len(words) and words[i + 1] in _SUBJECTS)
+            or (_finite_after(words, i))
+        ):
             break
-        if word in _BARE_AFTER or (word == "to" and _infinitive(
-                [(verb or "").lower(), *words], [t.group(0) for t in tokens], i)):
+        if word in _BARE_AFTER or (
+            word == "to"
+            and _infinitive([(verb or "").lower(), *words], [t.group(0) for t in tokens], i)
+        ):
             break  # the verbs joined after this hang on it, not on "I"
         if word not in _COORDINATORS:
             continue
@@ -218,11 +257,15 @@ def coordinated_verbs(sentence: str, match: re.Match[str]) -> list[tuple[int, in
         if i and words[i - 1] == ",":
             continue  # "…, and look at my students": often a clause (or a command) of its own
         candidate = tokens[j].group(0)
-        if _joined_verb(candidate, [*words[j + 1: j + 3], ".", "."],
-                        right_after_verb=tokens[i].start() <= last_verb + 1,
-                        before=words[i - 1] if i else ""):
-            edits.append((tokens[j].start(), tokens[j].end(),
-                          conjugate(candidate, open_class=True)))
+        if _joined_verb(
+            candidate,
+            [*words[j + 1 : j + 3], ".", "."],
+            right_after_verb=tokens[i].start() <= last_verb + 1,
+            before=words[i - 1] if i else "",
+        ):
+            edits.append(
+                (tokens[j].start(), tokens[j].end(), conjugate(candidate, open_class=True))
+            )
             last_verb = tokens[j].end()
     return edits
 
@@ -232,8 +275,9 @@ def _finite_after(words: list[str], i: int) -> bool:
     works"): the clause of the speaker's "I" ended before it."""
     after = words[i + 1] if i + 1 < len(words) else ""
     return words[i] in _CLAUSE_SUBJECTS - {"my", "the", "you", "our", "his", "her", "their"} and (
-        after in {"is", "was", "has", "does", "'s"} or (
-            after.endswith("s") and not after.endswith("ss") and after.isalpha()))
+        after in {"is", "was", "has", "does", "'s"}
+        or (after.endswith("s") and not after.endswith("ss") and after.isalpha())
+    )
 
 
 def _infinitive(lowered: list[str], words: list[str], i: int) -> bool:
@@ -245,8 +289,7 @@ def _infinitive(lowered: list[str], words: list[str], i: int) -> bool:
     if after in BASE_VERBS or after in _MORE_VERBS or after in IRREGULAR or after == "be":
         return True
     going = lowered[i] in _GOING  # the word before "to" (lowered is one word ahead)
-    return not going and written.isalpha() and written.islower() and (
-        after not in _OBJECT_OPENERS)
+    return not going and written.isalpha() and written.islower() and (after not in _OBJECT_OPENERS)
 
 
 def _joined_verb(word: str, rest: list[str], *, right_after_verb: bool, before: str) -> bool:
@@ -254,20 +297,30 @@ def _joined_verb(word: str, rest: list[str], *, right_after_verb: bool, before: 
     after a verb ("I cook and clean"), a listed verb with a complement ("… and play tennis"),
     or any present-looking word before an object ("… and restore them")."""
     low = word.lower()
-    if not word.islower() or (not reads_present(word) and low not in IRREGULAR) or (
-            low in SEARCH_STOPWORDS and low not in IRREGULAR) or low.endswith(_NOUN_ENDINGS):
+    if (
+        not word.islower()
+        or (not reads_present(word) and low not in IRREGULAR)
+        or (low in SEARCH_STOPWORDS and low not in IRREGULAR)
+        or low.endswith(_NOUN_ENDINGS)
+    ):
         return False
     listed = low in BASE_VERBS or low in _MORE_VERBS or low in IRREGULAR
-    if (low.endswith("s") and not listed) or rest[0] in _SUBJECTS | {"me", "myself"} or (
-            _finite_after(rest, 0)):
+    if (
+        (low.endswith("s") and not listed)
+        or rest[0] in _SUBJECTS | {"me", "myself"}
+        or (_finite_after(rest, 0))
+    ):
         return False  # "helps" agrees already; "support I got", "keep me going", "… it brings"
     if right_after_verb:
         return True
     if before.endswith("ing") and before not in _ING_NOUNS:
         return False  # "hiking and travel": two nouns
     after = rest[0]
-    complement = after[:1].isalnum() and after not in _COORDINATORS | {"too", "also"} and (
-        rest[:2] != ["as", "well"])
+    complement = (
+        after[:1].isalnum()
+        and after not in _COORDINATORS | {"too", "also"}
+        and (rest[:2] != ["as", "well"])
+    )
     if listed:
         return complement
     return after in _OWNED_OBJECT  # "… and restore them", not "tea and cake a lot"

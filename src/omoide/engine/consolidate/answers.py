@@ -29,13 +29,15 @@ __all__ = ["answer_note", "leans_on_the_question"]
 # from 12 to 16 words and stayed there up to 30.
 _MAX_ANSWER_WORDS = 20
 _MAX_ANSWER_CHARS_JA = 40
-_YES_NO = frozenset({"yes", "no", "yeah", "yep", "nope", "nah", "はい", "いいえ", "うん", "ううん",
-                     "ええ", "いや"})
+_YES_NO = frozenset(
+    {"yes", "no", "yeah", "yep", "nope", "nah", "はい", "いいえ", "うん", "ううん", "ええ", "いや"}
+)
 _IMPORTANCE = 0.4
 
 
-def answer_note(question: EventText, answer: EventText, participants: frozenset[str]
-                ) -> NoteDraft | None:
+def answer_note(
+    question: EventText, answer: EventText, participants: frozenset[str]
+) -> NoteDraft | None:
     """The note for ``answer`` read with the ``question`` the persona asked just before it, or
     None when the pair is not a short answer to a question."""
     if question.role != "assistant" or answer.role != "user":
@@ -45,8 +47,9 @@ def answer_note(question: EventText, answer: EventText, participants: frozenset[
         return None
     said = answer.text.strip()
     japanese = is_japanese(said) or is_japanese(asked[-1])
-    too_long = (len(said) > _MAX_ANSWER_CHARS_JA if japanese
-                else len(said.split()) > _MAX_ANSWER_WORDS)
+    too_long = (
+        len(said) > _MAX_ANSWER_CHARS_JA if japanese else len(said.split()) > _MAX_ANSWER_WORDS
+    )
     if too_long or not _carries_an_answer(said, participants):
         return None
     if answer.timestamp is not None:  # the answer's relative dates, resolved beside them
@@ -102,5 +105,8 @@ def _carries_an_answer(text: str, participants: frozenset[str]) -> bool:
     """A yes or no, or some content once greetings and thanks are gone ("Thanks!" is not)."""
     rest = strip_interjections(text, participants)
     lowered = {w.strip(".,!?。、！？").lower() for w in text.replace("、", " ").split()}
-    return bool(lowered & _YES_NO) or bool(note_content_words(rest)) or (
-        is_japanese(rest) and len(rest.strip("。、！？!? ")) >= 2)
+    return (
+        bool(lowered & _YES_NO)
+        or bool(note_content_words(rest))
+        or (is_japanese(rest) and len(rest.strip("。、！？!? ")) >= 2)
+    )

@@ -81,9 +81,11 @@ _SENTENCE_MARKS = frozenset(".!?")
 # to Kyoto", "flew back from Osaka", "I'm from Leeds"), or as what is visited ("visited Paris").
 # "with Sarah", "told Sarah", "gave it to Sarah" and "Sarah's" stay people.
 _PLACE_PREPOSITIONS = word_set(
-    "in at near through across around into inside outside via throughout within toward towards")
-_VISITING = word_set("visit visits visited visiting explore explores explored exploring tour "
-                     "tours toured touring")
+    "in at near through across around into inside outside via throughout within toward towards"
+)
+_VISITING = word_set(
+    "visit visits visited visiting explore explores explored exploring tour tours toured touring"
+)
 _GOING = word_set(
     """
     go goes went gone going move moves moved moving fly flies flew flying drive drives drove
@@ -118,14 +120,23 @@ class _Person:
         after = _base(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
         before = tokens[index - 1].group(0) if index > 0 else "."
         return after not in {"know", "guys", "all", "two", "both"} and (
-            before in _BOUNDARY_MARKS or before == "," or _base(before) in _SUBORDINATORS
-            or _base(before) in _LINKS)
+            before in _BOUNDARY_MARKS
+            or before == ","
+            or _base(before) in _SUBORDINATORS
+            or _base(before) in _LINKS
+        )
 
 
-_FIRST = _Person(bound={"my": "their", "mine": "theirs", "me": "them", "myself": "themself"},
-                 own=word_set("i my mine me myself"), clause_start_only=False)
-_SECOND = _Person(bound={"your": "their", "yours": "theirs"},
-                  own=word_set("you your yours yourself"), clause_start_only=True)
+_FIRST = _Person(
+    bound={"my": "their", "mine": "theirs", "me": "them", "myself": "themself"},
+    own=word_set("i my mine me myself"),
+    clause_start_only=False,
+)
+_SECOND = _Person(
+    bound={"your": "their", "yours": "theirs"},
+    own=word_set("you your yours yourself"),
+    clause_start_only=True,
+)
 
 
 def bind_first_person(sentence: str, *, japanese: bool, addressee: bool = False) -> str:
@@ -153,8 +164,9 @@ def _bind_english(sentence: str, person: _Person) -> str:
         elif _is_boundary(sentence, match) or low in _SUBORDINATORS:
             state.close(hard=word in _SENTENCE_MARKS, antecedent=low in _SUBORDINATORS)
         elif low in _LINKS or word == ",":
-            if (_opens_subject(tokens, index + 1) and not _object_only(sentence, tokens, index + 1)
-                    ) or (word == "," and state.subordinate):
+            if (
+                _opens_subject(tokens, index + 1) and not _object_only(sentence, tokens, index + 1)
+            ) or (word == "," and state.subordinate):
                 state.close(hard=False, antecedent=True)
         elif low in person.bound and word in (low, low.capitalize()):
             bound = _bound_form(tokens, index, state, person)
@@ -186,8 +198,11 @@ class _Clause:
         before = _base(tokens[index - 1].group(0)) if index > 0 else ""
         after = _base(tokens[index + 1].group(0)) if index + 1 < len(tokens) else ""
         # "Sarah and I" is not the speaker alone; in "… last spring and I love my cat" he is
-        compound = before in _COMPOUND and index > 1 and names_a_person_at(
-            [t.group(0) for t in tokens], index - 2)
+        compound = (
+            before in _COMPOUND
+            and index > 1
+            and names_a_person_at([t.group(0) for t in tokens], index - 2)
+        )
         self.subject = not compound and after not in _COMPOUND
         self.clear = self.subject and not self.others
         self.subordinate = before in _SUBORDINATORS or before in {"that", "as", "than"}
@@ -207,13 +222,16 @@ def _base(word: str) -> str:
 def _is_boundary(sentence: str, match: re.Match[str]) -> bool:
     word = match.group(0)
     if word == "-":  # a dash between spaces, not a hyphen
-        return sentence[match.start() - 1: match.start()].isspace() and sentence[
-            match.end(): match.end() + 1].isspace()
+        return (
+            sentence[match.start() - 1 : match.start()].isspace()
+            and sentence[match.end() : match.end() + 1].isspace()
+        )
     return word in _BOUNDARY_MARKS
 
 
-def _bound_form(tokens: list[re.Match[str]], index: int, state: _Clause,
-                person: _Person) -> str | None:
+def _bound_form(
+    tokens: list[re.Match[str]], index: int, state: _Clause, person: _Person
+) -> str | None:
     word = tokens[index].group(0).lower()
     if word == "myself":  # a reflexive binds to its clause's "I" or "me", whoever came between
         return person.bound[word] if state.antecedent else None
@@ -243,7 +261,7 @@ def _object_only(sentence: str, tokens: list[re.Match[str]], index: int) -> bool
     """Whether the words from ``index`` are a short noun phrase that ends its clause (no room
     for a verb): "I sold my car and my bike." — one more object of the same subject, not a
     clause of its own ("… and my wife sold it")."""
-    for ahead in tokens[index + 1: index + 4]:
+    for ahead in tokens[index + 1 : index + 4]:
         if _is_boundary(sentence, ahead) or ahead.group(0) == ",":
             return True
     return index + 4 > len(tokens) and index + 1 < len(tokens)
@@ -263,14 +281,22 @@ def _names_someone(tokens: list[re.Match[str]], index: int, person: _Person) -> 
     if word[:1].isupper() and low not in _MONTHS_AND_DAYS:
         # a capitalised word inside the sentence: a name, unless it names a place
         return index > 0 and not is_place([t.group(0) for t in tokens], index)
-    return (low.endswith("s") and len(low) > 3 and low not in _NOT_PLURAL
-            and not low.endswith(("ss", "us", "is", "ous", "'s")))
+    return (
+        low.endswith("s")
+        and len(low) > 3
+        and low not in _NOT_PLURAL
+        and not low.endswith(("ss", "us", "is", "ous", "'s"))
+    )
 
 
 def names_a_person(word: str) -> bool:
     """A word that names a person or a group of people ("Sarah", "sister", "kids", "he")."""
-    return _base(word) in _OTHERS or (word[:1].isupper() and word.isalpha() and word not in
-                                      _I_FORMS and word.lower() not in _MONTHS_AND_DAYS)
+    return _base(word) in _OTHERS or (
+        word[:1].isupper()
+        and word.isalpha()
+        and word not in _I_FORMS
+        and word.lower() not in _MONTHS_AND_DAYS
+    )
 
 
 def names_a_person_at(words: list[str], index: int) -> bool:
@@ -285,8 +311,12 @@ def is_place(words: list[str], index: int) -> bool:
     if not (words[index][:1].isupper() and words[index].isalpha()):
         return False
     start = index
-    while start > 0 and words[start - 1][:1].isupper() and words[start - 1].isalpha() and (
-            _lower(words[start - 1]) not in _PLACE_PREPOSITIONS | _VISITING | {"to", "from"}):
+    while (
+        start > 0
+        and words[start - 1][:1].isupper()
+        and words[start - 1].isalpha()
+        and (_lower(words[start - 1]) not in _PLACE_PREPOSITIONS | _VISITING | {"to", "from"})
+    ):
         start -= 1  # "New York", "Los Angeles": the name's first word
     if start == 0:
         return False
@@ -322,11 +352,13 @@ _JA_PLURAL = r"(?:たち|達|ら)"
 _JA_SUBJECT = re.compile(rf"{_JA_FIRST}(?P<plural>{_JA_PLURAL})?(?:は|が|も)")
 # A later first person the particle after it shows is not a subject: 私の, 僕を, 俺に, 私自身.
 _JA_BACK = re.compile(
-    rf"{_JA_FIRST}(?P<plural>{_JA_PLURAL})?(?=の|を|に|へ|と|から|より|まで|で|自身)")
+    rf"{_JA_FIRST}(?P<plural>{_JA_PLURAL})?(?=の|を|に|へ|と|から|より|まで|で|自身)"
+)
 # What ends the subject's reach: a sentence end, a quote, another subject (が/は), a quoted
 # thought (と思う, って).
 _JA_STOP = re.compile(
-    rf"{_JA_FIRST}{_JA_PLURAL}?(?:は|が|も)|[。．！？!?「」『』（）()\n]|が|は|って|と(?:言|思|聞|話)")
+    rf"{_JA_FIRST}{_JA_PLURAL}?(?:は|が|も)|[。．！？!?「」『』（）()\n]|が|は|って|と(?:言|思|聞|話)"
+)
 
 
 def _bind_japanese(sentence: str) -> str:
@@ -337,12 +369,12 @@ def _bind_japanese(sentence: str) -> str:
         stop = _JA_STOP.search(sentence, subject.end())
         end = stop.start() if stop else len(sentence)
         plural = subject.group("plural") is not None
-        out.append(sentence[last:subject.end()])
+        out.append(sentence[last : subject.end()])
         last = subject.end()
         for back in _JA_BACK.finditer(sentence, subject.end(), end):
             if (back.group("plural") is not None) != plural:
                 continue
-            out.extend((sentence[last:back.start()], "自分たち" if plural else "自分"))
+            out.extend((sentence[last : back.start()], "自分たち" if plural else "自分"))
             last = back.end()
         out.append(sentence[last:end])
         last = end

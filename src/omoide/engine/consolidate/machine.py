@@ -26,8 +26,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["LONG_LINE", "LONG_TOKEN", "MACHINE_SHARE", "MIN_SYMBOL_LINE", "SYMBOL_SHARE",
-           "is_machine_line", "is_machine_text", "machine_share"]
+__all__ = [
+    "LONG_LINE",
+    "LONG_TOKEN",
+    "MACHINE_SHARE",
+    "MIN_SYMBOL_LINE",
+    "SYMBOL_SHARE",
+    "is_machine_line",
+    "is_machine_text",
+    "machine_share",
+]
 
 LONG_TOKEN = 40
 LONG_LINE = 400

@@ -103,8 +103,9 @@ def consolidate_offline(
     notes than events whenever there are two or more events.
     """
     selection = Selection(
-        participants=frozenset(event.speaker for event in events
-                               if not is_role_label(event.speaker)),
+        participants=frozenset(
+            event.speaker for event in events if not is_role_label(event.speaker)
+        ),
         min_score=min_sentence_score,
         min_companion_score=min_companion_score,
         max_sentences=max_sentences_per_note,
@@ -114,18 +115,27 @@ def consolidate_offline(
     candidates = [
         candidate
         for position in range(len(events))
-        if (candidate := turn_candidate(position, events, addressees[position], selection,
-                                        referents[position])) is not None
+        if (
+            candidate := turn_candidate(
+                position, events, addressees[position], selection, referents[position]
+            )
+        )
+        is not None
     ]
-    budget = note_budget(len(events), notes_per_turn=notes_per_turn, max_notes=max_notes,
-                         persona_turns=count_persona_turns(events))
+    budget = note_budget(
+        len(events),
+        notes_per_turn=notes_per_turn,
+        max_notes=max_notes,
+        persona_turns=count_persona_turns(events),
+    )
     best = sorted(candidates, key=lambda c: (-c.score, c.position))[:budget]
     notes = tuple(c.note for c in sorted(best, key=lambda c: c.position))
     return Consolidation(notes=notes, profile=_profile_updates(events))
 
 
-def note_budget(turns: int, *, notes_per_turn: float, max_notes: int | None = None,
-                persona_turns: int = 0) -> int:
+def note_budget(
+    turns: int, *, notes_per_turn: float, max_notes: int | None = None, persona_turns: int = 0
+) -> int:
     """How many notes an episode of ``turns`` turns may yield: ``notes_per_turn`` × turns rounded
     up (a short exchange of user, persona, user keeps both of the user's facts at 0.5), at least
     1, fewer than the turns when there are two or more, and at most ``max_notes``.

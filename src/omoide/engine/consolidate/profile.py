@@ -143,8 +143,9 @@ def find_profile_statements(text: str, *, speaker: str | None = None) -> list[tu
     return _with_nicknames(statements)
 
 
-def _add(found: list[tuple[int, int, str, str]], match: re.Match[str], key: str,
-         value: str) -> None:
+def _add(
+    found: list[tuple[int, int, str, str]], match: re.Match[str], key: str, value: str
+) -> None:
     # "friends call me Sam" also matches the bare "call me Sam" rule inside it: first wins.
     start, end = match.span()
     if value and not any(start < e and s < end for s, e, _, _ in found):
@@ -159,9 +160,14 @@ def _with_nicknames(statements: list[tuple[str, str]]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for key, value in statements:
         out.append((key, value))
-        if key == ADDRESS and value not in have and any(
+        if (
+            key == ADDRESS
+            and value not in have
+            and any(
                 value != name and any(part.startswith(value) for part in name.split())
-                for name in names):
+                for name in names
+            )
+        ):
             out.append((NICKNAME, value))
             have.add(value)
     return out
@@ -200,7 +206,8 @@ def describe_profile(key: str, value: str, speaker: str, *, japanese: bool) -> s
 # Where an English sentence's clauses meet: a comma, or "and" / "but" / "so" before a new
 # subject ("My name is Ada and I teach maths" → "My name is Ada" | "I teach maths").
 _EN_CLAUSE_BREAK = re.compile(
-    r",\s+|;\s+|\s+(?=(?:and|but|so)\s+(?:I|I'm|I’m|my|we|we're)\b)", re.IGNORECASE)
+    r",\s+|;\s+|\s+(?=(?:and|but|so)\s+(?:I|I'm|I’m|my|we|we're)\b)", re.IGNORECASE
+)
 _EN_LEADING_LINK = re.compile(r"^(?:and|but|so|also)\s+", re.IGNORECASE)
 _EN_END = re.compile(r"[.!?…]+[\"'”’)]*$")
 
@@ -215,8 +222,11 @@ def beyond_profile(sentence: str, *, speaker: str | None = None) -> str | None:
     clauses = [c.strip() for c in _EN_CLAUSE_BREAK.split(sentence) if c and c.strip()]
     if len(clauses) < 2:
         return None
-    kept = [_EN_LEADING_LINK.sub("", c) for c in clauses
-            if not find_profile_statements(c, speaker=speaker)]
+    kept = [
+        _EN_LEADING_LINK.sub("", c)
+        for c in clauses
+        if not find_profile_statements(c, speaker=speaker)
+    ]
     kept = [c for c in kept if c and not _EN_END.fullmatch(c)]
     if not kept or len(kept) == len(clauses):
         return None

@@ -14,8 +14,20 @@ from datetime import datetime, timedelta
 
 __all__ = ["format_day", "resolve_relative_dates", "said_on"]
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -31,8 +43,9 @@ def _format_month(year: int, month: int, *, japanese: bool) -> str:
     return f"{year}年{month}月" if japanese else f"{_MONTHS[month - 1]} {year}"
 
 
-def said_on(when: datetime | None, *, japanese: bool, speaker: str | None = None,
-            content: str = "") -> str:
+def said_on(
+    when: datetime | None, *, japanese: bool, speaker: str | None = None, content: str = ""
+) -> str:
     """The suffix that dates a note and, when its words do not name the speaker, says who
     said it: `` (8 May 2023)``, `` (Ken, 8 May 2023)``, ``（花子、2023年5月8日）``. Short and
     without sentence words, so that two notes said on the same day do not look alike. A note
@@ -40,8 +53,9 @@ def said_on(when: datetime | None, *, japanese: bool, speaker: str | None = None
     language's form (a resolved "today (8 May 2023)", a day written out), the date is left out."""
     if when is not None and any(format_day(when, japanese=ja) in content for ja in (False, True)):
         when = None
-    parts = [p for p in (speaker, None if when is None else format_day(when, japanese=japanese))
-             if p]
+    parts = [
+        p for p in (speaker, None if when is None else format_day(when, japanese=japanese)) if p
+    ]
     if not parts:
         return ""
     return f"（{'、'.join(parts)}）" if japanese else f" ({', '.join(parts)})"

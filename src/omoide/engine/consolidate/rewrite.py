@@ -23,7 +23,8 @@ __all__ = ["plain_japanese_ending", "to_third_person"]
 
 
 _WE_CLAUSE = re.compile(
-    r"\b(?P<we>[Ww]e)(?P<contraction>['’](?:re|ve|(?:d|ll)(?:['’]ve)?))?(?![A-Za-z'’])")
+    r"\b(?P<we>[Ww]e)(?P<contraction>['’](?:re|ve|(?:d|ll)(?:['’]ve)?))?(?![A-Za-z'’])"
+)
 # a pronoun, not part of a hyphened word ("me-time", "US-based" stay as written)
 _ME = re.compile(r"(?<![\w-])me(?![\w-])")
 _US = re.compile(r"(?<![\w-])us(?![\w-])")
@@ -34,8 +35,14 @@ _REFLEXIVE_WORD = re.compile(r"\b(?:[Oo]urselves|[Yy]ourself)\b")
 # after binding: the speaker by name
 _MY = re.compile(r"(?<![\w-])(?:[Mm]y|[Mm]ine|[Mm]yself)(?![\w-])")
 
-_WE_CONTRACTIONS = {"'re": "are", "'ve": "have", "'d": "would", "'ll": "will",
-                    "'d've": "would have", "'ll've": "will have"}
+_WE_CONTRACTIONS = {
+    "'re": "are",
+    "'ve": "have",
+    "'d": "would",
+    "'ll": "will",
+    "'d've": "would have",
+    "'ll've": "will have",
+}
 
 
 def to_third_person(
@@ -84,7 +91,8 @@ _JA_YOU = re.compile(r"あなた|あんた")
 _JA_PREDICATE_END = "たるいうくすつぬぶむぐだ"
 _JA_LISTENER_PARTICLE = re.compile(
     rf"(?<=[{_JA_PREDICATE_END}])(?:よね|よな|よ|ね|なあ|なー|な|わ|ぞ|ぜ)"
-    r"(?P<end>[。！!…〜～ー]*)$")
+    r"(?P<end>[。！!…〜～ー]*)$"
+)
 _JA_EXPLANATORY = re.compile(r"(?:(?<=[たるいうくすつぬぶむぐ])ん|なん)だ(?P<end>[。！!…〜～ー]*)$")
 
 
@@ -104,4 +112,3 @@ def _japanese_third_person(sentence: str, speaker: str, addressee: str | None) -
         return text
     # さん follows a name; 「ユーザー」 names a role, and 「ユーザーさん」 reads as a nickname.
     return _JA_YOU.sub(addressee if is_role_label(addressee) else f"{addressee}さん", text)
-

@@ -189,14 +189,15 @@ def score_sentence(sentence: str, participants: frozenset[str]) -> SentenceScore
     return scored
 
 
-
 # A sentence that ends laughing ("my knees are wrecked lol", 「左手が動かない笑」) is mostly a
 # passing remark: it needs more to be kept (it still can be: "I got the job lol"). 0.8 on
 # chats_a: three of 164 notes said nothing to keep, none lost; 0.4 dropped two.
 _LAUGH_PENALTY = 0.8
 _LAUGHING_END = re.compile(
     r"(?:\b(?:lol|lmao|haha+|hehe+)|笑|(?<=[\u3040-\u30ff\u3400-\u9fff])[wｗ]+|😂|🤣)"
-    r"[\s.!。！…〜～]*$", re.IGNORECASE)
+    r"[\s.!。！…〜～]*$",
+    re.IGNORECASE,
+)
 
 
 def _score_english(text: str, participants: frozenset[str]) -> SentenceScore:
@@ -275,8 +276,9 @@ def _count_entities(text: str, participants: frozenset[str]) -> int:
 def _score_japanese(text: str) -> SentenceScore:
     residue = _JA_FILLER.sub("", text)
     names = [next(g for g in m.groups() if g) for m in _JA_NAMED.finditer(text)]
-    content = len(_JA_CONTENT.findall(residue)) + sum(len(n) for n in names
-                                                       if not _JA_KATAKANA_WORD.fullmatch(n))
+    content = len(_JA_CONTENT.findall(residue)) + sum(
+        len(n) for n in names if not _JA_KATAKANA_WORD.fullmatch(n)
+    )
     if content < 3:
         return SentenceScore(text, 0.0, frozenset())
     found = {
@@ -324,19 +326,24 @@ def carries_content(sentence: str, participants: frozenset[str]) -> bool:
 # A sentence that opens with its own subject: a pronoun, a demonstrative or a possessive.
 _OPENING_SUBJECT = re.compile(
     r"^(?:I|I['’]\w+|me|my|we|we['’]\w+|our|you|your|he|she|they|it|it['’]s|its|his|her|their|"
-    r"this|that|that['’]s|these|those|there|there['’]s|here)\b", re.IGNORECASE)
+    r"this|that|that['’]s|these|those|there|there['’]s|here)\b",
+    re.IGNORECASE,
+)
 
 
 # A Japanese sentence that ends in a predicate (a verb, an adjective, です/ます, a past
 # tense), with the sentence-final particles and marks casual speech adds after it.
 _JA_PREDICATE_END = re.compile(
     r"(?:[たるいうくすつぬぶむぐてだ]|ない|ます|です)"
-    r"(?:んだ|のだ|の|よね|よ|ね|な|なあ|わ|さ|けど|けどね|から|し)?[。．！!？?…〜～ー笑wｗ\s]*$")
+    r"(?:んだ|のだ|の|よね|よ|ね|な|なあ|わ|さ|けど|けどね|から|し)?[。．！!？?…〜～ー笑wｗ\s]*$"
+)
 
 
 # … but not the particles of amount and extent that end a noun phrase (「週に三回くらい」).
-_JA_PIECE_END = re.compile(r"(?:くらい|ぐらい|ほう|だけ|まで|ばかり|ばっか|など|とか)"
-                           r"[。．！!？?…〜～ー笑wｗ\s]*$")
+_JA_PIECE_END = re.compile(
+    r"(?:くらい|ぐらい|ほう|だけ|まで|ばかり|ばっか|など|とか)"
+    r"[。．！!？?…〜～ー笑wｗ\s]*$"
+)
 
 
 def names_itself(sentence: str) -> bool:
@@ -375,6 +382,9 @@ def kind_patterns(japanese: bool) -> dict[str, re.Pattern[str]]:
     """What names a preference, a profile fact or a life event, per language
     (:mod:`omoide.engine.consolidate.kinds` reads the kind of a note with them)."""
     if japanese:
-        return {Cue.PREFERENCE: _JA_PREFERENCE, Cue.PROFILE: _JA_PROFILE,
-                Cue.LIFE_EVENT: _JA_LIFE_EVENT}
+        return {
+            Cue.PREFERENCE: _JA_PREFERENCE,
+            Cue.PROFILE: _JA_PROFILE,
+            Cue.LIFE_EVENT: _JA_LIFE_EVENT,
+        }
     return {Cue.PREFERENCE: _PREFERENCE, Cue.PROFILE: _PROFILE, Cue.LIFE_EVENT: _LIFE_EVENT}

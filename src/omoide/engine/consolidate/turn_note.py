@@ -68,7 +68,10 @@ class Candidate:
 
 
 def _candidate(
-    position: int, event: EventText, addressee: str | None, selection: Selection,
+    position: int,
+    event: EventText,
+    addressee: str | None,
+    selection: Selection,
     referents: Referents | None = None,
 ) -> Candidate | None:
     if event.role not in _NOTE_ROLES or is_machine_text(event.text):
@@ -78,23 +81,31 @@ def _candidate(
     scored = [score_sentence(s, selection.participants) for s, _ in voiced]
     if event.image_caption:
         scored.append(_caption_piece(event.image_caption, event.text, selection))
-    statements = (find_profile_statements(event.text, speaker=event.speaker)
-                  if event.role == "user" else [])
+    statements = (
+        find_profile_statements(event.text, speaker=event.speaker) if event.role == "user" else []
+    )
     if statements:
         return _profile_candidate(position, event, voices, scored, statements, selection)
     chosen = _choose(scored, selection)
     if not chosen:
         return None
-    restored, bound = with_subjects([s.text for s in scored], referents or Referents(),
-                                     own_voice=not voices.labelled)
+    restored, bound = with_subjects(
+        [s.text for s in scored], referents or Referents(), own_voice=not voices.labelled
+    )
     where = [next(i for i, s in enumerate(scored) if s is c) for c in chosen]
     # English: the first sentence kept; Japanese: the turn's first one that says something,
     # kept or not (a noun alone, 「仙台。」, is not kept, yet it is what the turn answers)
-    opening = where[0] if not is_japanese(event.text) else next(
-        (i for i, s in enumerate(scored) if carries_content(s.text, selection.participants)),
-        where[0])
+    opening = (
+        where[0]
+        if not is_japanese(event.text)
+        else next(
+            (i for i, s in enumerate(scored) if carries_content(s.text, selection.participants)),
+            where[0],
+        )
+    )
     opens_unnamed = not names_itself(restored[opening]) and not mentions_speaker(
-        [restored[i] for i in where])
+        [restored[i] for i in where]
+    )
     chosen = [replace(scored[i], text=bound[i]) for i in where]
     score = score_turn(chosen, event.text)
     cues = frozenset().union(*(s.cues for s in chosen))
@@ -109,8 +120,13 @@ def _candidate(
     return Candidate(position, score, note, opens_unnamed=opens_unnamed)
 
 
-def turn_candidate(position: int, events: Sequence[EventText], addressee: str | None,
-                    selection: Selection, referents: Referents) -> Candidate | None:
+def turn_candidate(
+    position: int,
+    events: Sequence[EventText],
+    addressee: str | None,
+    selection: Selection,
+    referents: Referents,
+) -> Candidate | None:
     """The turn's note: its own sentences, or, when it is a short answer to the persona's
     question, the answer read with the question. A short answer wins over the turn's own
     sentences when a piece of it would be lost without the question ("March. The new job gave
@@ -121,16 +137,17 @@ def turn_candidate(position: int, events: Sequence[EventText], addressee: str | 
     question's words: Japanese leaves out the topic the question set (「寝る前とか？」 —
     「うん。布団で三十分くらい」); it keeps the priority and the kind the turn's own
     sentences earned."""
-    if position and only_accepts(events[position - 1], events[position],
-                                 selection.participants):
+    if position and only_accepts(events[position - 1], events[position], selection.participants):
         return None  # "sure, I'll try that": the proposal was the persona's, not a fact
     own = _candidate(position, events[position], addressee, selection, referents)
     answer = _answer_candidate(position, events, selection)
     if own is None or answer is None:
         return own or answer
     if own.score >= _PROFILE_PRIORITY or not (
-            own.opens_unnamed or _loses_a_piece(events[position], selection)
-            or leans_on_the_question(events[position - 1], events[position])):
+        own.opens_unnamed
+        or _loses_a_piece(events[position], selection)
+        or leans_on_the_question(events[position - 1], events[position])
+    ):
         return own
     return Candidate(position, own.score, replace(answer.note, kind=own.note.kind))
 
@@ -140,7 +157,8 @@ def _loses_a_piece(event: EventText, selection: Selection) -> bool:
     return any(
         score_sentence(sentence, selection.participants).score < selection.min_companion_score
         and carries_content(sentence, selection.participants)
-        for sentence, _ in voiced_sentences(event.text))
+        for sentence, _ in voiced_sentences(event.text)
+    )
 
 
 def _caption_piece(caption: str, words: str, selection: Selection) -> SentenceScore:
@@ -180,8 +198,7 @@ def _profile_candidate(
     Laura."), followed by whatever else the turn said that is worth keeping."""
     japanese = is_japanese(event.text)
     name = spoken_name(event.speaker, japanese=japanese)
-    lead = [sentence_start(describe_profile(k, v, name, japanese=japanese))
-            for k, v in statements]
+    lead = [sentence_start(describe_profile(k, v, name, japanese=japanese)) for k, v in statements]
     rest = [
         s
         for s in (_without_profile(s, event.speaker, selection) for s in scored)
@@ -198,8 +215,9 @@ def _profile_candidate(
     return Candidate(position, _PROFILE_PRIORITY, note)
 
 
-def _without_profile(scored: SentenceScore, speaker: str, selection: Selection
-                     ) -> SentenceScore | None:
+def _without_profile(
+    scored: SentenceScore, speaker: str, selection: Selection
+) -> SentenceScore | None:
     """A sentence of a self-introduction, without the clauses the profile lead already
     states ("I'm Ada Byrne, I teach maths in Cork." keeps "I teach maths in Cork."), scored
     again; None when it says nothing else."""

@@ -11,8 +11,16 @@ from __future__ import annotations
 
 from omoide.engine.lang import word_set
 
-__all__ = ["AUXILIARIES", "BASE_VERBS", "IRREGULAR", "LY_VERBS", "agreeing", "conjugate",
-           "reads_present", "would_or_had"]
+__all__ = [
+    "AUXILIARIES",
+    "BASE_VERBS",
+    "IRREGULAR",
+    "LY_VERBS",
+    "agreeing",
+    "conjugate",
+    "reads_present",
+    "would_or_had",
+]
 
 # Verbs that end in -ly: present tense after "I", never adverbs.
 LY_VERBS = "apply|reply|supply|comply|imply|multiply|fly|rely|ally|bully|tally|rally|dally"
@@ -104,12 +112,16 @@ def agreeing(auxiliary: str) -> str:
 
 
 def would_or_had(verb: str | None) -> str:
-    """"I'd love" → would; "I'd been", "I'd sunk", "I'd tried", "I'd never" → had."""
+    """ "I'd love" → would; "I'd been", "I'd sunk", "I'd tried", "I'd never" → had."""
     if verb is None:
         return "would"
     low = verb.lower()
-    past = (low in _PAST_PARTICIPLE_HINT or low in _PARTICIPLES or low in _PAST_FORMS
-            or (low.endswith("ed") and len(low) > 3))
+    past = (
+        low in _PAST_PARTICIPLE_HINT
+        or low in _PARTICIPLES
+        or low in _PAST_FORMS
+        or (low.endswith("ed") and len(low) > 3)
+    )
     return "had" if past else "would"
 
 
@@ -131,6 +143,12 @@ def reads_present(verb: str) -> bool:
     """An unlisted word after "I" that can only be a present-tense verb ("I drink", "I rent"):
     lower case, not a past form, participle, adverb, negation or linking word."""
     low = verb.lower()
-    return (verb.isalpha() and verb.islower() and len(low) > 1 and low not in _NOT_PRESENT
-            and low not in AUXILIARIES and not low.endswith(("ed", "ing"))
-            and (not low.endswith("ly") or low in LY_VERBS.split("|")))
+    return (
+        verb.isalpha()
+        and verb.islower()
+        and len(low) > 1
+        and low not in _NOT_PRESENT
+        and low not in AUXILIARIES
+        and not low.endswith(("ed", "ing"))
+        and (not low.endswith("ly") or low in LY_VERBS.split("|"))
+    )

@@ -11,8 +11,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Voices", "has_own_topic", "is_role_label", "joined", "names_speaker",
-           "sentence_start", "spoken_name"]
+__all__ = [
+    "Voices",
+    "has_own_topic",
+    "is_role_label",
+    "joined",
+    "names_speaker",
+    "sentence_start",
+    "spoken_name",
+]
 
 
 # What a turn's speaker is called when nobody gave the user's name: the chat proxy records
@@ -73,11 +80,11 @@ class Voices:
 # at most one short lead-in clause): the speaker is not its topic, so it is not prepended. A
 # time as the topic ("週末は…", "最近は…", "夏休みは…") sets the scene and is not a subject.
 _JA_NOUN = r"[一-龯々〆ァ-ヶーｦ-ﾟA-Za-z0-9]+(?:さん|ちゃん|くん|様|たち)?"
-_JA_OWN_TOPIC = re.compile(
-    rf"^(?:[^、。！？]{{1,10}}、)?(?P<topic>(?:{_JA_NOUN}の)*{_JA_NOUN})は")
+_JA_OWN_TOPIC = re.compile(rf"^(?:[^、。！？]{{1,10}}、)?(?P<topic>(?:{_JA_NOUN}の)*{_JA_NOUN})は")
 _JA_TIME_TOPIC = re.compile(
     r"(?:^(?:毎|今|先|来|昨|去|再来|最近|昔|普段|当時|以前|前|後)"
-    r"|(?:日|週|週末|月|年|朝|昼|夜|晩|時|頃|ごろ|中|間|休み|後|前|以来)$)")
+    r"|(?:日|週|週末|月|年|朝|昼|夜|晩|時|頃|ごろ|中|間|休み|後|前|以来)$)"
+)
 
 
 def has_own_topic(sentence: str) -> bool:

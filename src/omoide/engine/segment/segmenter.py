@@ -20,8 +20,9 @@ __all__ = ["OfflineSegmenter", "Segmenter"]
 class Segmenter(Protocol):
     """Splits turns into segments; every engine returns what :func:`segment_offline` does."""
 
-    def segment(self, turns: Sequence[Turn], vectors: np.ndarray, *, params: SegmentParams,
-                final: bool) -> list[Segment]:
+    def segment(
+        self, turns: Sequence[Turn], vectors: np.ndarray, *, params: SegmentParams, final: bool
+    ) -> list[Segment]:
         """Segments covering ``turns`` in order; ``vectors`` are the turns' passage vectors."""
         ...
 
@@ -29,6 +30,7 @@ class Segmenter(Protocol):
 class OfflineSegmenter:
     """:func:`segment_offline` behind the :class:`Segmenter` port."""
 
-    def segment(self, turns: Sequence[Turn], vectors: np.ndarray, *, params: SegmentParams,
-                final: bool) -> list[Segment]:
+    def segment(
+        self, turns: Sequence[Turn], vectors: np.ndarray, *, params: SegmentParams, final: bool
+    ) -> list[Segment]:
         return segment_offline(turns, vectors, params=params, final=final)

@@ -173,7 +173,5 @@ def topic_keywords(segments: Sequence[Sequence[str]], k: int, *, limit: int = 3)
     spread = Counter(t for terms in segments for t in set(terms))  # own segment counted: -1
     size = len(segments)
     order = {term: pos for pos, term in enumerate(counts)}
-    ranked = sorted(
-        counts, key=lambda t: (-counts[t] * math.log(1.0 + size / spread[t]), order[t])
-    )
+    ranked = sorted(counts, key=lambda t: (-counts[t] * math.log(1.0 + size / spread[t]), order[t]))
     return ranked[:limit]

@@ -23,13 +23,15 @@ def check_content(content: Any, *, max_chars: int) -> str:
     if not isinstance(content, str):
         raise InvalidInput("content must be a string", field="content")
     if is_blank(content):
-        raise InvalidInput("content must not be empty or whitespace, nor only invisible "
-                           "characters", field="content")
+        raise InvalidInput(
+            "content must not be empty or whitespace, nor only invisible characters",
+            field="content",
+        )
     check_text(content, "content")
     if len(content) > max_chars:
         raise InvalidInput(
-            f"content is {len(content):,} characters; the limit is {max_chars:,}",
-            field="content")
+            f"content is {len(content):,} characters; the limit is {max_chars:,}", field="content"
+        )
     return content.strip()
 
 
@@ -41,19 +43,24 @@ def check_emotion_type(value: Any) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > MAX_EMOTION_CHARS:
-        raise InvalidInput(f"emotion_type must be a string of at most {MAX_EMOTION_CHARS} "
-                           "characters", field="emotion_type")
+        raise InvalidInput(
+            f"emotion_type must be a string of at most {MAX_EMOTION_CHARS} characters",
+            field="emotion_type",
+        )
     if is_blank(value):
-        raise InvalidInput("emotion_type must not be empty (nor only whitespace or invisible "
-                           "characters); leave it out or send null for no emotion",
-                           field="emotion_type")
+        raise InvalidInput(
+            "emotion_type must not be empty (nor only whitespace or invisible "
+            "characters); leave it out or send null for no emotion",
+            field="emotion_type",
+        )
     return check_controls(check_text(value, "emotion_type").strip(), "emotion_type")
 
 
 def check_unit_interval(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidInput(f"{name} must be a number between 0 and 1, got {quoted(value)}",
-                           field=name)
+        raise InvalidInput(
+            f"{name} must be a number between 0 and 1, got {quoted(value)}", field=name
+        )
     if math.isnan(value) or not 0.0 <= value <= 1.0:
         raise InvalidInput(f"{name} must be between 0 and 1, got {quoted(value)}", field=name)
     return float(value) + 0.0  # -0.0 is 0.0 (PostgreSQL's float keeps the sign, SQLite's not)
@@ -72,15 +79,22 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
     clean: list[str] = []
     for tag in given:
         if not isinstance(tag, str) or is_blank(tag):
-            raise InvalidInput(f"every tag must be a non-empty string (not only whitespace or "
-                               f"invisible characters), got {quoted(tag)}", field="tags")
+            raise InvalidInput(
+                f"every tag must be a non-empty string (not only whitespace or "
+                f"invisible characters), got {quoted(tag)}",
+                field="tags",
+            )
         if len(tag.strip()) > MAX_TAG_CHARS:
-            raise InvalidInput(f"tag {quoted(tag.strip(), 22)} is {len(tag.strip())} characters; "
-                               f"the limit is {MAX_TAG_CHARS}", field="tags")
+            raise InvalidInput(
+                f"tag {quoted(tag.strip(), 22)} is {len(tag.strip())} characters; "
+                f"the limit is {MAX_TAG_CHARS}",
+                field="tags",
+            )
         check_controls(check_text(tag, "tags").strip(), "tags")
         if not matches(TAG_PATTERN, tag):  # what is left: a comma
-            raise InvalidInput(f"tag {quoted(tag)} holds a comma (commas separate tags in a "
-                               "search)", field="tags")
+            raise InvalidInput(
+                f"tag {quoted(tag)} holds a comma (commas separate tags in a search)", field="tags"
+            )
         if tag.strip() not in clean:
             clean.append(tag.strip())
     return tuple(clean)
@@ -92,4 +106,5 @@ def check_kind(kind: Any) -> MemoryKind:
     except ValueError:
         raise InvalidInput(
             f"unknown kind {quoted(kind)}; use one of {', '.join(k.value for k in MemoryKind)}",
-            field="kind") from None
+            field="kind",
+        ) from None

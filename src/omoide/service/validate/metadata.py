@@ -21,24 +21,35 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
     if not isinstance(value, dict):
         raise InvalidInput(f"{field} must be a JSON object", field=field)
     if _depth(value) > MAX_METADATA_DEPTH:
-        raise InvalidInput(f"{field} is nested deeper than {MAX_METADATA_DEPTH} levels",
-                           field=field)
+        raise InvalidInput(
+            f"{field} is nested deeper than {MAX_METADATA_DEPTH} levels", field=field
+        )
     if _wide_number(value):
-        raise InvalidInput(f"{field} holds a number outside ±(2^53 − 1), which a JSON parser "
-                           "reads back rounded (and an export holding it could not be "
-                           "imported); send it as text", field=field)
+        raise InvalidInput(
+            f"{field} holds a number outside ±(2^53 − 1), which a JSON parser "
+            "reads back rounded (and an export holding it could not be "
+            "imported); send it as text",
+            field=field,
+        )
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
         text.encode("utf-8")
     except (TypeError, ValueError, UnicodeEncodeError):
-        raise InvalidInput(f"{field} must hold only JSON values (finite numbers, text "
-                           "without lone surrogates)", field=field) from None
+        raise InvalidInput(
+            f"{field} must hold only JSON values (finite numbers, text without lone surrogates)",
+            field=field,
+        ) from None
     if "\\u0000" in text and holds_nul(value):
-        raise InvalidInput(f"{field} holds a NUL character (U+0000) in a key or value, which "
-                           "text cannot hold; remove it", field=field)
+        raise InvalidInput(
+            f"{field} holds a NUL character (U+0000) in a key or value, which "
+            "text cannot hold; remove it",
+            field=field,
+        )
     if len(text) > MAX_METADATA_CHARS:
-        raise InvalidInput(f"{field} is {len(text):,} characters as JSON; the limit is "
-                           f"{MAX_METADATA_CHARS:,}", field=field)
+        raise InvalidInput(
+            f"{field} is {len(text):,} characters as JSON; the limit is {MAX_METADATA_CHARS:,}",
+            field=field,
+        )
     return value
 
 
@@ -61,8 +72,12 @@ def non_finite_at(value: Any) -> str | None:
     return _first_at(value, number=lambda n: isinstance(n, float) and not math.isfinite(n))
 
 
-def _first_at(value: Any, *, text: Callable[[str], bool] = lambda _: False,
-              number: Callable[[Any], bool] = lambda _: False) -> str | None:
+def _first_at(
+    value: Any,
+    *,
+    text: Callable[[str], bool] = lambda _: False,
+    number: Callable[[Any], bool] = lambda _: False,
+) -> str | None:
     """The path of the first string or key for which ``text`` holds (a key: its object's path),
     or number (int or float, not bool) for which ``number`` holds. No recursion."""
     stack: list[tuple[Any, str]] = [(value, "")]
@@ -91,8 +106,11 @@ def _wide_number(value: Any) -> bool:
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, int | float) and not isinstance(item, bool) and \
-                not MIN_INT <= item <= MAX_INT:
+        if (
+            isinstance(item, int | float)
+            and not isinstance(item, bool)
+            and not MIN_INT <= item <= MAX_INT
+        ):
             return True
         if isinstance(item, dict | list):
             stack.extend(item.values() if isinstance(item, dict) else item)
@@ -109,6 +127,7 @@ def _depth(value: Any) -> int:
             deepest = max(deepest, level)
             if level > MAX_METADATA_DEPTH:
                 return level
-            stack.extend((child, level) for child in
-                         (item.values() if isinstance(item, dict) else item))
+            stack.extend(
+                (child, level) for child in (item.values() if isinstance(item, dict) else item)
+            )
     return deepest

@@ -25,7 +25,8 @@ def check_name(value: Any, field: str, what: str) -> str:
     if not isinstance(value, str) or not matches(NAME_PATTERN, value):
         raise InvalidInput(
             f"{what} {named(value)} is invalid: use 1-64 ASCII letters, digits, '_' or '-'",
-            field=field)
+            field=field,
+        )
     return value
 
 
@@ -41,8 +42,10 @@ def check_state_key(value: Any, field: str = "key") -> str:
     return check_text(value, field)
 
 
-STATE_KEY_RULE = ("use 1-64 characters of any script (e.g. name or 名前) without spaces, "
-                  "control or invisible characters, or ASCII punctuation other than '_' and '-'")
+STATE_KEY_RULE = (
+    "use 1-64 characters of any script (e.g. name or 名前) without spaces, "
+    "control or invisible characters, or ASCII punctuation other than '_' and '-'"
+)
 
 
 def check_session_id(value: Any, field: str = "session_id") -> str:
@@ -50,12 +53,17 @@ def check_session_id(value: Any, field: str = "session_id") -> str:
     '.' or '..', the dot segments every URL-normalising client rewrites (…/sessions/p/../x is
     read as …/sessions/x), so such a session could not be named in a path."""
     if not isinstance(value, str) or not matches(SESSION_ID_PATTERN, value):
-        raise InvalidInput(f"{field} {named(value)} is invalid: use 1-128 ASCII letters, digits "
-                           "or _ . : @ -", field=field)
+        raise InvalidInput(
+            f"{field} {named(value)} is invalid: use 1-128 ASCII letters, digits or _ . : @ -",
+            field=field,
+        )
     if value in (".", ".."):
-        raise InvalidInput(f"{field} {named(value)} is a URL path's dot segment, which clients "
-                           "rewrite (…/sessions/p/../episodes is read as another path); give "
-                           "an id with another character", field=field)
+        raise InvalidInput(
+            f"{field} {named(value)} is a URL path's dot segment, which clients "
+            "rewrite (…/sessions/p/../episodes is read as another path); give "
+            "an id with another character",
+            field=field,
+        )
     return value
 
 
@@ -66,6 +74,7 @@ def check_external_id(value: Any, field: str) -> str | None:
     if isinstance(value, int) and not isinstance(value, bool) and MIN_INT <= value <= MAX_INT:
         value = str(value)
     if not isinstance(value, str) or not matches(EXTERNAL_ID_PATTERN, value):
-        raise InvalidInput(f"{field} must be a string of 1-200 characters without control "
-                           "characters", field=field)
+        raise InvalidInput(
+            f"{field} must be a string of 1-200 characters without control characters", field=field
+        )
     return check_text(value, field)

@@ -27,8 +27,10 @@ MAX_METADATA_DEPTH = 8
 MAX_AHEAD = timedelta(hours=24)
 
 # Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
-WHITESPACE = ("\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
-              "\\u202f\\u205f\\u3000")
+WHITESPACE = (
+    "\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
+    "\\u202f\\u205f\\u3000"
+)
 # Characters that show nothing on their own: the soft hyphen, the combining grapheme joiner,
 # zero-width spaces and joiners, direction marks and the other format controls (Unicode Cf),
 # variation selectors, Hangul fillers, the blank Braille pattern; beyond U+FFFF the Egyptian
@@ -37,11 +39,13 @@ WHITESPACE = ("\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u
 # themselves, not as escapes: Python's re, the Rust regex of pydantic and an ECMA-262 "u"
 # pattern (JSON Schema's) all read a literal astral character as one code point, while no
 # escape for it is common to the three.
-INVISIBLE = ("\\xad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f"
-             "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u2800\\u3164"
-             "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb"
-             "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-             "\U000e0000-\U000e007f\U000e0100-\U000e01ef")
+INVISIBLE = (
+    "\\xad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f"
+    "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u2800\\u3164"
+    "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
+)
 # Control characters a label (a tag, an emotion label) cannot hold: C0 (tab and newline too:
 # a label is one line), DEL, C1, and the bidirectional embeddings, overrides and isolates
 # (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them ("Trojan Source").
@@ -58,26 +62,36 @@ NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
 # invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
 # ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and
 # ``name`` are two keys.
-STATE_KEY_PATTERN = (f"^[^{WHITESPACE}{INVISIBLE}{CONTROLS}\\x21-\\x2c\\x2e\\x2f\\x3a-\\x40"
-                     "\\x5b-\\x5e\\x60\\x7b-\\x7e]{1,64}$")
+STATE_KEY_PATTERN = (
+    f"^[^{WHITESPACE}{INVISIBLE}{CONTROLS}\\x21-\\x2c\\x2e\\x2f\\x3a-\\x40"
+    "\\x5b-\\x5e\\x60\\x7b-\\x7e]{1,64}$"
+)
 SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
 EXTERNAL_ID_PATTERN = "^[^\\x00-\\x1f\\x7f]{1,200}$"
 # One tag: 1–64 characters once stripped, no comma (the search query separates tags by commas),
 # no control character.
-TAG_PATTERN = (f"^[{WHITESPACE}]*[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
-               f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*$")
+TAG_PATTERN = (
+    f"^[{WHITESPACE}]*[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
+    f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*$"
+)
 # An emotion label: not blank, no control character (its length is checked apart).
-EMOTION_PATTERN = (f"^[{WHITESPACE}]*[^{CONTROLS}]*[^{WHITESPACE}{INVISIBLE}{CONTROLS}]"
-                   f"[^{CONTROLS}]*[{WHITESPACE}]*$")
+EMOTION_PATTERN = (
+    f"^[{WHITESPACE}]*[^{CONTROLS}]*[^{WHITESPACE}{INVISIBLE}{CONTROLS}]"
+    f"[^{CONTROLS}]*[{WHITESPACE}]*$"
+)
 # A search query value: tags separated by commas (blank pieces are skipped), at most 20.
-_PIECE = (f"[{WHITESPACE}]*(?:[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
-          f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*)?")
+_PIECE = (
+    f"[{WHITESPACE}]*(?:[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
+    f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*)?"
+)
 TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
 # The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
 # the syntax and is refused by check_timestamp with its own message.
-TIMESTAMP_PATTERN = (f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
-                     "(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
-                     f"(?:[Zz]|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$")
+TIMESTAMP_PATTERN = (
+    f"^[{WHITESPACE}]*[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}"
+    "(?:[Tt ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:[.][0-9]{1,6})?)?"
+    f"(?:[Zz]|[+-][0-9]{{2}}:[0-9]{{2}})?)?[{WHITESPACE}]*$"
+)
 
 _COMPILED: dict[str, re.Pattern[str]] = {}
 

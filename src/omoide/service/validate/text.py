@@ -22,11 +22,14 @@ def check_text(value: str, field: str) -> str:
     one, SQLite's can) and no lone surrogate (UTF-8 cannot encode one). The HTTP boundary
     refuses both in any JSON string; this catches MCP, import and CLI callers."""
     if "\x00" in value:
-        raise InvalidInput(f"{field} holds a NUL character (U+0000), which text cannot hold; "
-                           "remove it", field=field)
+        raise InvalidInput(
+            f"{field} holds a NUL character (U+0000), which text cannot hold; remove it",
+            field=field,
+        )
     if _SURROGATE.search(value):
-        raise InvalidInput(f"{field} holds a lone surrogate (U+D800-U+DFFF); send valid Unicode",
-                           field=field)
+        raise InvalidInput(
+            f"{field} holds a lone surrogate (U+D800-U+DFFF); send valid Unicode", field=field
+        )
     return value
 
 
@@ -40,7 +43,9 @@ def check_controls(value: str, field: str, *, lines: bool = False) -> str:
         allowed = " (tab and line breaks are allowed)" if lines else ""
         raise InvalidInput(
             f"{field} holds a control character (U+{ord(found.group()):04X} at position "
-            f"{found.start() + 1}), which it cannot hold{allowed}; remove it", field=field)
+            f"{found.start() + 1}), which it cannot hold{allowed}; remove it",
+            field=field,
+        )
     return value
 
 
@@ -72,17 +77,22 @@ def nfc(value: Any, where: str = "") -> Any:
     usual case) is returned as is. Two keys of one object that become one key are refused
     (``where``: the object's path, for the message)."""
     if isinstance(value, str):
-        return value if unicodedata.is_normalized("NFC", value) else \
-            unicodedata.normalize("NFC", value)
+        return (
+            value
+            if unicodedata.is_normalized("NFC", value)
+            else unicodedata.normalize("NFC", value)
+        )
     if isinstance(value, dict):
         out = {}
         for key, child in value.items():
             name = nfc(key) if isinstance(key, str) else key
             path = f"{where}.{name}" if where else str(name)
             if name in out:
-                raise InvalidInput(f"{where or 'the object'} names the key {named(name)} twice "
-                                   "once its Unicode is normalised (NFC); send it once",
-                                   field=path)
+                raise InvalidInput(
+                    f"{where or 'the object'} names the key {named(name)} twice "
+                    "once its Unicode is normalised (NFC); send it once",
+                    field=path,
+                )
             out[name] = nfc(child, path)
         return out
     if isinstance(value, list | tuple):

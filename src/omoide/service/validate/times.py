@@ -36,13 +36,16 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
         text = _folded(value).strip()
         leap = _LEAP.search(text)
         if leap:  # read as second 59, then checked and moved to its last microsecond below
-            text = text[:leap.start(1)] + "59" + text[leap.end():]
+            text = text[: leap.start(1)] + "59" + text[leap.end() :]
         try:
             # RFC 3339 allows a lower-case t and z, as the date ranges read them
             when = datetime.fromisoformat(text[:-1] + "+00:00" if text[-1] in "Zz" else text)
         except ValueError:
-            raise InvalidInput(f"{name} is not a valid ISO-8601 date or timestamp: {quoted(value)} "
-                               "(no such day or time)", field=name) from None
+            raise InvalidInput(
+                f"{name} is not a valid ISO-8601 date or timestamp: {quoted(value)} "
+                "(no such day or time)",
+                field=name,
+            ) from None
         if leap:
             when = _leap_second(when, value, name)
         if when.tzinfo is None:
@@ -52,14 +55,18 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
     else:
         raise InvalidInput(
             f"{name} is not a valid ISO-8601 date or timestamp: {quoted(value)} "
-            "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)", field=name)
+            "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)",
+            field=name,
+        )
     try:
         utc = when.astimezone(UTC)
     except OverflowError:
         utc = None
     if utc is None or not MIN_YEAR <= utc.year <= MAX_YEAR:
-        raise InvalidInput(f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got "
-                           f"{quoted(value)}", field=name)
+        raise InvalidInput(
+            f"{name} must fall in the years {MIN_YEAR}-{MAX_YEAR} (UTC), got {quoted(value)}",
+            field=name,
+        )
     return utc
 
 
@@ -85,16 +92,21 @@ def _leap_second(when: datetime, value: str, name: str) -> datetime:
         return when  # refused below for its missing offset
     utc = when.astimezone(UTC)
     if (utc.hour, utc.minute, utc.second) != (23, 59, 59):
-        raise InvalidInput(f"{name} {quoted(value)} has second 60, which only a leap second "
-                           "has, at 23:59:60 UTC (in the offset's local time); give a time whose "
-                           "seconds are 00-59", field=name)
+        raise InvalidInput(
+            f"{name} {quoted(value)} has second 60, which only a leap second "
+            "has, at 23:59:60 UTC (in the offset's local time); give a time whose "
+            "seconds are 00-59",
+            field=name,
+        )
     return when.replace(microsecond=999999)
 
 
 def _no_offset(name: str, text: str) -> str:
-    return (f"{name} {quoted(text)} has no UTC offset, so the instant it names is unknown; add Z "
-            f"for UTC or the offset of the clock it was read from, e.g. '{text}Z' or "
-            f"'{text}+09:00' (a date alone, such as '{text[:10]}', is that day at 00:00 UTC)")
+    return (
+        f"{name} {quoted(text)} has no UTC offset, so the instant it names is unknown; add Z "
+        f"for UTC or the offset of the clock it was read from, e.g. '{text}Z' or "
+        f"'{text}+09:00' (a date alone, such as '{text[:10]}', is that day at 00:00 UTC)"
+    )
 
 
 def check_happened(value: Any, name: str, now: datetime) -> datetime | None:
@@ -106,10 +118,13 @@ def check_happened(value: Any, name: str, now: datetime) -> datetime | None:
     if when is not None and when > now + MAX_AHEAD:
         hours = int(MAX_AHEAD.total_seconds() // 3600)
         shown = quoted(value if isinstance(value, str) else when.isoformat())
-        raise InvalidInput(f"{name} {shown} "
-                           f"is more than {hours} hours after the server's clock "
-                           f"({now.isoformat(timespec='seconds')}); give the time it happened "
-                           "(past dates are fine)", field=name)
+        raise InvalidInput(
+            f"{name} {shown} "
+            f"is more than {hours} hours after the server's clock "
+            f"({now.isoformat(timespec='seconds')}); give the time it happened "
+            "(past dates are fine)",
+            field=name,
+        )
     return when
 
 

@@ -25,11 +25,31 @@ __all__ = ["COPIED_TABLES", "copy_sqlite_to_postgres"]
 
 # Parents before children (foreign keys are checked on each insert).
 COPIED_TABLES = (
-    "personas", "api_keys", "embedder", "memories", "memory_strength", "memory_versions",
-    "memory_links", "memory_vectors", "memory_tags", "memory_blocks", "user_state_history",
-    "persona_state_history", "jobs", "sessions", "session_events", "event_vectors", "episodes",
-    "episode_vectors", "memory_sources", "memories_fts", "memories_fts_tri",
-    "session_events_fts", "session_events_fts_tri", "episodes_fts", "episodes_fts_tri",
+    "personas",
+    "api_keys",
+    "embedder",
+    "memories",
+    "memory_strength",
+    "memory_versions",
+    "memory_links",
+    "memory_vectors",
+    "memory_tags",
+    "memory_blocks",
+    "user_state_history",
+    "persona_state_history",
+    "jobs",
+    "sessions",
+    "session_events",
+    "event_vectors",
+    "episodes",
+    "episode_vectors",
+    "memory_sources",
+    "memories_fts",
+    "memories_fts_tri",
+    "session_events_fts",
+    "session_events_fts_tri",
+    "episodes_fts",
+    "episodes_fts_tri",
 )
 _BATCH = 2000
 
@@ -50,8 +70,9 @@ def _read(table: str, columns: list[str]) -> str:
     return ", ".join(columns)
 
 
-def copy_sqlite_to_postgres(db_file: Path, url: str, *,
-                            progress: Progress | None = None) -> dict[str, int]:
+def copy_sqlite_to_postgres(
+    db_file: Path, url: str, *, progress: Progress | None = None
+) -> dict[str, int]:
     """Copy every row of ``db_file`` into the database at ``url``; returns rows per table.
 
     The target must hold no persona yet (it is created and migrated when empty). The source is
@@ -66,17 +87,22 @@ def copy_sqlite_to_postgres(db_file: Path, url: str, *,
     try:
         with target.write() as conn:
             if conn.execute("SELECT COUNT(*) FROM personas").fetchone()[0]:
-                raise Conflict("the target database already holds personas; "
-                               "migrate into an empty database")
+                raise Conflict(
+                    "the target database already holds personas; migrate into an empty database"
+                )
             for table in COPIED_TABLES:
                 wanted = _sqlite_columns(src, table)
-                present = {r[0]: r[1] for r in conn.execute(
-                    "SELECT column_name, is_generated FROM information_schema.columns "
-                    "WHERE table_schema = current_schema() AND table_name = ?", (table,))}
+                present = {
+                    r[0]: r[1]
+                    for r in conn.execute(
+                        "SELECT column_name, is_generated FROM information_schema.columns "
+                        "WHERE table_schema = current_schema() AND table_name = ?",
+                        (table,),
+                    )
+                }
                 columns = [c for c in wanted if present.get(c) == "NEVER"]
                 names = ", ".join(columns)
-                insert = (f"INSERT INTO {table} ({names}) VALUES "
-                          f"({', '.join('?' * len(columns))})")
+                insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})"
                 rows = src.execute(f"SELECT {_read(table, columns)} FROM {table}")
                 copied = 0
                 while batch := rows.fetchmany(_BATCH):
@@ -88,14 +114,20 @@ def copy_sqlite_to_postgres(db_file: Path, url: str, *,
                 if "id" in columns:
                     # past the largest id SQLite ever gave (AUTOINCREMENT, migration 20), not
                     # only the largest still stored: an erased row's id is never given again
-                    given = src.execute("SELECT seq FROM sqlite_sequence WHERE name = ?",
-                                        (table,)).fetchone()
-                    conn.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                                 f"GREATEST(COALESCE((SELECT MAX(id) FROM {table}), 0), ?) + 1, "
-                                 "false)", (int(given[0]) if given else 0,))
-            conn.execute("UPDATE jobs SET status = 'pending', started_at = NULL, "
-                         "claimed_by = NULL, worker = NULL, lease_until = NULL "
-                         "WHERE status = 'running'")
+                    given = src.execute(
+                        "SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)
+                    ).fetchone()
+                    conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                        f"GREATEST(COALESCE((SELECT MAX(id) FROM {table}), 0), ?) + 1, "
+                        "false)",
+                        (int(given[0]) if given else 0,),
+                    )
+            conn.execute(
+                "UPDATE jobs SET status = 'pending', started_at = NULL, "
+                "claimed_by = NULL, worker = NULL, lease_until = NULL "
+                "WHERE status = 'running'"
+            )
     finally:
         src.close()
         target.close()

@@ -47,13 +47,32 @@ from omoide.store.postgres.rls import (
 )
 from omoide.store.tracing import Traced, Tracer
 
-__all__ = ["CrossPersonaDb", "PersonaDb", "PgConnection", "PgCursor", "PgDatabase", "Row",
-           "translate"]
+__all__ = [
+    "CrossPersonaDb",
+    "PersonaDb",
+    "PgConnection",
+    "PgCursor",
+    "PgDatabase",
+    "Row",
+    "translate",
+]
 
 # Tables whose INSERT reports the new row's id (DB-API ``lastrowid``).
-_ID_TABLES = frozenset({"personas", "api_keys", "memories", "memory_versions", "memory_blocks",
-                        "user_state_history", "persona_state_history", "jobs", "sessions",
-                        "session_events", "episodes"})
+_ID_TABLES = frozenset(
+    {
+        "personas",
+        "api_keys",
+        "memories",
+        "memory_versions",
+        "memory_blocks",
+        "user_state_history",
+        "persona_state_history",
+        "jobs",
+        "sessions",
+        "session_events",
+        "episodes",
+    }
+)
 _INSERT = re.compile(r"^\s*INSERT\s+(OR\s+IGNORE\s+)?INTO\s+([A-Za-z_]+)", re.IGNORECASE)
 _IS_PARAM = re.compile(r"\bIS\s+\?", re.IGNORECASE)
 _ADVISORY_SPACE = 0x6F6D  # first key of every advisory lock Omoide takes ("om")
@@ -65,10 +84,11 @@ def translate(statement: str) -> tuple[str, bool]:
     the inserted id. Quoted literals are left alone; ``%`` is escaped for psycopg."""
     match = _INSERT.match(statement)
     ignore = bool(match and match.group(1))
-    returns_id = bool(match and match.group(2) in _ID_TABLES and "RETURNING" not in
-                      statement.upper())
+    returns_id = bool(
+        match and match.group(2) in _ID_TABLES and "RETURNING" not in statement.upper()
+    )
     if ignore:
-        statement = statement[:match.start(1)] + statement[match.end(1):]  # type: ignore[union-attr]
+        statement = statement[: match.start(1)] + statement[match.end(1) :]  # type: ignore[union-attr]
     parts = re.split(r"('(?:[^']|'')*')", statement)
     out = []
     for i, part in enumerate(parts):
@@ -106,7 +126,7 @@ def _scalar_min_max(text: str) -> str:
                 i = text.index("'", i + 1)
             i += 1
         if comma:
-            out.append(text[at:match.start()])
+            out.append(text[at : match.start()])
             out.append("LEAST(" if match.group(1).upper() == "MIN" else "GREATEST(")
             at = match.end()
     out.append(text[at:])
@@ -166,11 +186,11 @@ class PgCursor:
         return self._rows[self._at - 1]
 
     def fetchall(self) -> list[Row]:
-        rows, self._at = self._rows[self._at:], len(self._rows)
+        rows, self._at = self._rows[self._at :], len(self._rows)
         return rows
 
     def fetchmany(self, size: int) -> list[Row]:
-        rows = self._rows[self._at:self._at + size]
+        rows = self._rows[self._at : self._at + size]
         self._at += len(rows)
         return rows
 
@@ -181,8 +201,9 @@ class PgCursor:
 class PgConnection:
     """One psycopg connection seen through the shared SQL's interface."""
 
-    def __init__(self, raw: psycopg.Connection[Any], tracer: Tracer | None = None,
-                 scope: str = NO_PERSONA) -> None:
+    def __init__(
+        self, raw: psycopg.Connection[Any], tracer: Tracer | None = None, scope: str = NO_PERSONA
+    ) -> None:
         self.raw = raw
         self.tracer = tracer
         self.scope = scope  # whose rows the open transaction sees (rls.py)
@@ -228,17 +249,24 @@ def _nul_refused() -> Iterator[None]:
 class PgDatabase(Traced):
     """A PostgreSQL database: pooled connections, pgvector registered on each."""
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 16,
-                 migrate: bool = True) -> None:
+    def __init__(
+        self, url: str, *, min_size: int = 1, max_size: int = 16, migrate: bool = True
+    ) -> None:
         from omoide.store.postgres.migrations import apply_migrations, prepare
 
         self.url = url
         prepare(url)  # the extensions exist before any connection registers their types
         self._local = threading.local()
         self.tracer: Tracer | None = None
-        self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=True,
-                                   configure=configure_vectors, kwargs={"autocommit": True},
-                                   timeout=60.0)
+        self.pool = ConnectionPool(
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            open=True,
+            configure=configure_vectors,
+            kwargs={"autocommit": True},
+            timeout=60.0,
+        )
         if migrate:
             with self.pool.connection() as raw:
                 bind_session(raw, CROSS_PERSONA)  # a migration may rewrite any persona's rows
@@ -253,8 +281,7 @@ class PgDatabase(Traced):
         return current if current is not None else _Reader(self, scope)
 
     @contextlib.contextmanager
-    def write(self, lock: int | None = None,
-              scope: str = NO_PERSONA) -> Iterator[PgConnection]:
+    def write(self, lock: int | None = None, scope: str = NO_PERSONA) -> Iterator[PgConnection]:
         """One transaction seeing ``scope``'s rows: commit on success, roll back on any
         exception; nested use joins (seeing its own scope while inside)."""
         current = getattr(self._local, "tx", None)
@@ -282,9 +309,14 @@ class PgDatabase(Traced):
             if tracer is not None:
                 tracer("COMMIT")
 
-    def pipelined_write(self, statements: Sequence[tuple[str, Sequence[Any]]],
-                        lock: int | None = None, scope: str = NO_PERSONA, *,
-                        durable: bool = True) -> list[list[Any]]:
+    def pipelined_write(
+        self,
+        statements: Sequence[tuple[str, Sequence[Any]]],
+        lock: int | None = None,
+        scope: str = NO_PERSONA,
+        *,
+        durable: bool = True,
+    ) -> list[list[Any]]:
         """One transaction of ``statements`` (none reading another's result), sent with its
         BEGIN and COMMIT in one round trip (psycopg's pipeline mode) instead of one each;
         returns each statement's rows. Inside an open write it joins that write instead.
@@ -305,15 +337,16 @@ class PgDatabase(Traced):
                 _begin(raw, lock, scope)
                 if not durable:
                     raw.execute("SELECT set_config('synchronous_commit', 'off', true)")
-                cursors = [raw.cursor(binary=True).execute(translate(text)[0].encode(),
-                                                           list(params))
-                           for text, params in statements]
-            return [cur.fetchall() if _has_rows(cur.pgresult) else []
-                    for cur in cursors]
+                cursors = [
+                    raw.cursor(binary=True).execute(translate(text)[0].encode(), list(params))
+                    for text, params in statements
+                ]
+            return [cur.fetchall() if _has_rows(cur.pgresult) else [] for cur in cursors]
 
     @contextlib.contextmanager
-    def erasing(self, lock: int | None = None, tables: Sequence[str] = (),
-                scope: str = NO_PERSONA) -> Iterator[PgConnection]:
+    def erasing(
+        self, lock: int | None = None, tables: Sequence[str] = (), scope: str = NO_PERSONA
+    ) -> Iterator[PgConnection]:
         """A write for the user's "forget"; afterwards ``tables`` are vacuumed so the dead row
         versions holding the erased text are removed from the data files, not only hidden."""
         if getattr(self._local, "tx", None) is not None:
@@ -419,10 +452,10 @@ class PersonaDb(_View):
     def write(self) -> contextlib.AbstractContextManager[PgConnection]:
         return self.db.write(self.persona_id, self.scope)
 
-    def pipelined_write(self, statements: Sequence[tuple[str, Sequence[Any]]], *,
-                        durable: bool = True) -> list[list[Any]]:
-        return self.db.pipelined_write(statements, self.persona_id, self.scope,
-                                       durable=durable)
+    def pipelined_write(
+        self, statements: Sequence[tuple[str, Sequence[Any]]], *, durable: bool = True
+    ) -> list[list[Any]]:
+        return self.db.pipelined_write(statements, self.persona_id, self.scope, durable=durable)
 
 
 class CrossPersonaDb(_View):
@@ -434,6 +467,7 @@ class CrossPersonaDb(_View):
     def write(self, lock: int | None = None) -> contextlib.AbstractContextManager[PgConnection]:
         return self.db.write(lock, self.scope)
 
-    def erasing(self, lock: int | None = None,
-                tables: Sequence[str] = ()) -> contextlib.AbstractContextManager[PgConnection]:
+    def erasing(
+        self, lock: int | None = None, tables: Sequence[str] = ()
+    ) -> contextlib.AbstractContextManager[PgConnection]:
         return self.db.erasing(lock, tables, self.scope)

@@ -31,13 +31,34 @@ __all__ = ["erase_persona", "erase_session", "purge_memories", "purge_memory"]
 
 CHANGED_BY = "forget"
 
-_MEMORY_CHILDREN = ("memory_versions", "memory_strength", "memory_vectors", "memory_tags",
-                    "memory_sources")
-_MEMORY_TABLES = ("memories", *_MEMORY_CHILDREN, "memory_links", "memories_fts",
-                  "memories_fts_tri", "jobs")
-_EPISODE_TABLES = ("sessions", "session_events", "event_vectors", "episodes", "episode_vectors",
-                   "session_events_fts", "session_events_fts_tri", "episodes_fts",
-                   "episodes_fts_tri", "user_state_history", "persona_state_history")
+_MEMORY_CHILDREN = (
+    "memory_versions",
+    "memory_strength",
+    "memory_vectors",
+    "memory_tags",
+    "memory_sources",
+)
+_MEMORY_TABLES = (
+    "memories",
+    *_MEMORY_CHILDREN,
+    "memory_links",
+    "memories_fts",
+    "memories_fts_tri",
+    "jobs",
+)
+_EPISODE_TABLES = (
+    "sessions",
+    "session_events",
+    "event_vectors",
+    "episodes",
+    "episode_vectors",
+    "session_events_fts",
+    "session_events_fts_tri",
+    "episodes_fts",
+    "episodes_fts_tri",
+    "user_state_history",
+    "persona_state_history",
+)
 
 
 def _ids(conn: Any, sql: str, *params: object) -> list[int]:
@@ -47,8 +68,10 @@ def _ids(conn: Any, sql: str, *params: object) -> list[int]:
 def _delete_jobs(conn: Any, persona_id: int, field: str, values: Sequence[int | str]) -> None:
     """Queued (or finished) jobs whose payload names one of ``values`` under ``field``."""
     if values:
-        conn.execute("DELETE FROM jobs WHERE persona_id = ? AND (payload::jsonb ->> ?) = ANY(?)",
-                     (persona_id, field, [str(v) for v in values]))
+        conn.execute(
+            "DELETE FROM jobs WHERE persona_id = ? AND (payload::jsonb ->> ?) = ANY(?)",
+            (persona_id, field, [str(v) for v in values]),
+        )
 
 
 def _unindex(conn: Any, name: str, ids: Sequence[int]) -> None:
@@ -56,16 +79,17 @@ def _unindex(conn: Any, name: str, ids: Sequence[int]) -> None:
         conn.execute(f"DELETE FROM {table} WHERE rowid = ANY(?)", (list(ids),))
 
 
-def purge_memories(conn: Any, memories: MemoryStore, ids: Sequence[int], *,
-                   now: datetime) -> list[str]:
+def purge_memories(
+    conn: Any, memories: MemoryStore, ids: Sequence[int], *, now: datetime
+) -> list[str]:
     """Erase memories of ``memories``' persona, and their remainders, inside an erasing
     transaction; returns the keys erased."""
-    return _purge_found(conn, memories, with_remainders(conn, memories.persona_id, ids),
-                        now=now)
+    return _purge_found(conn, memories, with_remainders(conn, memories.persona_id, ids), now=now)
 
 
-def _purge_found(conn: Any, memories: MemoryStore, found: Mapping[int, str], *,
-                 now: datetime) -> list[str]:
+def _purge_found(
+    conn: Any, memories: MemoryStore, found: Mapping[int, str], *, now: datetime
+) -> list[str]:
     """:func:`purge_memories` of memories already closed over their remainders (id → key)."""
     if not found:
         return []
@@ -73,19 +97,30 @@ def _purge_found(conn: Any, memories: MemoryStore, found: Mapping[int, str], *,
     doomed = set(ids)
     take_back_evolution(conn, memories, keys, doomed, now=now)
     for column in ("superseded_by", "summary_ref"):
-        pointing = _ids(conn, f"SELECT id FROM memories WHERE persona_id = ? AND {column} "
-                              "= ANY(?)", memories.persona_id, keys)
+        pointing = _ids(
+            conn,
+            f"SELECT id FROM memories WHERE persona_id = ? AND {column} = ANY(?)",
+            memories.persona_id,
+            keys,
+        )
         for other in pointing:
             if other not in doomed:
-                memories.versioned_update(conn, other, {column: None}, now=now,
-                                          change=VersionChange.UPDATE, changed_by=CHANGED_BY)
+                memories.versioned_update(
+                    conn,
+                    other,
+                    {column: None},
+                    now=now,
+                    change=VersionChange.UPDATE,
+                    changed_by=CHANGED_BY,
+                )
     conn.execute("DELETE FROM memory_links WHERE a = ANY(?) OR b = ANY(?)", (ids, ids))
     for table in _MEMORY_CHILDREN:
         conn.execute(f"DELETE FROM {table} WHERE memory_id = ANY(?)", (ids,))
     _unindex(conn, "memories", ids)
     _delete_jobs(conn, memories.persona_id, "key", keys)
-    conn.execute("DELETE FROM memories WHERE persona_id = ? AND id = ANY(?)",
-                 (memories.persona_id, ids))
+    conn.execute(
+        "DELETE FROM memories WHERE persona_id = ? AND id = ANY(?)", (memories.persona_id, ids)
+    )
     memories.drop_from_index(conn, ids)
     return keys
 
@@ -99,51 +134,83 @@ def purge_memory(db: PgDatabase, memories: MemoryStore, key: str, *, now: dateti
     return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
 
 
-def erase_session(db: PgDatabase, memories: MemoryStore, session_id: str, *, with_notes: bool,
-                  now: datetime) -> Erased:
+def erase_session(
+    db: PgDatabase, memories: MemoryStore, session_id: str, *, with_notes: bool, now: datetime
+) -> Erased:
     """Erase one conversation (see the SQLite adapter's ``erase_session``)."""
     persona_id = memories.persona_id
     tables = (*_EPISODE_TABLES, *(_MEMORY_TABLES if with_notes else ("memory_sources", "jobs")))
     with db.erasing(persona_id, tables) as conn:
-        row = conn.execute("SELECT id FROM sessions WHERE persona_id = ? AND session_id = ?",
-                           (persona_id, session_id)).fetchone()
+        row = conn.execute(
+            "SELECT id FROM sessions WHERE persona_id = ? AND session_id = ?",
+            (persona_id, session_id),
+        ).fetchone()
         if row is None:
-            raise NotFound(f"no session {session_id!r} for persona {memories.persona!r}",
-                           persona=memories.persona, session_id=session_id)
+            raise NotFound(
+                f"no session {session_id!r} for persona {memories.persona!r}",
+                persona=memories.persona,
+                session_id=session_id,
+            )
         pk = int(row[0])
         events = _ids(conn, "SELECT id FROM session_events WHERE session_pk = ?", pk)
         episodes = _ids(conn, "SELECT id FROM episodes WHERE session_pk = ?", pk)
         episode_refs = [str(e) for e in episodes]
         purged: list[str] = []
         if with_notes:
-            notes = _ids(conn, "SELECT DISTINCT memory_id FROM memory_sources WHERE "
-                               "event_id = ANY(?)", events)
-            notes += _ids(conn, "SELECT id FROM memories WHERE persona_id = ? AND "
-                                "source_ref = ANY(?)", persona_id, episode_refs)
-            purged = purge_memories(conn, memories, _taught_here_alone(conn, notes, pk),
-                                    now=now)
+            notes = _ids(
+                conn,
+                "SELECT DISTINCT memory_id FROM memory_sources WHERE event_id = ANY(?)",
+                events,
+            )
+            notes += _ids(
+                conn,
+                "SELECT id FROM memories WHERE persona_id = ? AND source_ref = ANY(?)",
+                persona_id,
+                episode_refs,
+            )
+            purged = purge_memories(conn, memories, _taught_here_alone(conn, notes, pk), now=now)
         conn.execute("DELETE FROM memory_sources WHERE event_id = ANY(?)", (events,))
-        conn.execute("UPDATE memories SET source_ref = NULL WHERE persona_id = ? AND "
-                     "source_ref = ANY(?)", (persona_id, episode_refs))
+        conn.execute(
+            "UPDATE memories SET source_ref = NULL WHERE persona_id = ? AND source_ref = ANY(?)",
+            (persona_id, episode_refs),
+        )
         _erase_episode_tier(conn, events, episodes)
         erase_session_state(conn, memories.persona, session_id)
         conn.execute("DELETE FROM sessions WHERE id = ?", (pk,))
         _delete_jobs(conn, persona_id, "session_id", [session_id])
         _delete_jobs(conn, persona_id, "episode_id", episodes)
-        conn.execute("UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?",
-                     (persona_id,))
-    return Erased(memories=len(purged), keys=tuple(purged), sessions=1, events=len(events),
-                  episodes=len(episodes))
+        conn.execute(
+            "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?", (persona_id,)
+        )
+    return Erased(
+        memories=len(purged),
+        keys=tuple(purged),
+        sessions=1,
+        events=len(events),
+        episodes=len(episodes),
+    )
 
 
 def _taught_here_alone(conn: Any, notes: Sequence[int], session_pk: int) -> list[int]:
     """The notes this conversation alone taught (see the SQLite adapter's)."""
     ids = sorted(set(notes))
-    kept = set(_ids(conn, "SELECT DISTINCT s.memory_id FROM memory_sources s JOIN "
-                          "session_events e ON e.id = s.event_id WHERE s.memory_id = ANY(?) "
-                          "AND e.session_pk != ?", ids, session_pk))
-    kept.update(_ids(conn, "SELECT id FROM memories WHERE id = ANY(?) AND source NOT IN "
-                           f"{TAUGHT_SOURCES}", ids))
+    kept = set(
+        _ids(
+            conn,
+            "SELECT DISTINCT s.memory_id FROM memory_sources s JOIN "
+            "session_events e ON e.id = s.event_id WHERE s.memory_id = ANY(?) "
+            "AND e.session_pk != ?",
+            ids,
+            session_pk,
+        )
+    )
+    kept.update(
+        _ids(
+            conn,
+            f"SELECT id FROM memories WHERE id = ANY(?) AND source NOT IN {TAUGHT_SOURCES}",
+            ids,
+        )
+    )
     return [n for n in dict.fromkeys(notes) if n not in kept]
 
 
@@ -161,17 +228,22 @@ def erase_persona(db: PgDatabase, persona_id: int, name: str) -> Erased:
     """Erase a persona and every row keyed by it, in every table (its API keys included)."""
     with db.write(persona_id) as conn:
         tables = _persona_columns(conn)
-    every = tuple(dict.fromkeys((*_MEMORY_TABLES, *_EPISODE_TABLES, "memory_links",
-                                 *(t for t, _ in tables), "personas")))
+    every = tuple(
+        dict.fromkeys(
+            (*_MEMORY_TABLES, *_EPISODE_TABLES, "memory_links", *(t for t, _ in tables), "personas")
+        )
+    )
     with db.erasing(persona_id, every) as conn:
         memory_ids = _ids(conn, "SELECT id FROM memories WHERE persona_id = ?", persona_id)
         events = _ids(conn, "SELECT id FROM session_events WHERE persona_id = ?", persona_id)
         episodes = _ids(conn, "SELECT id FROM episodes WHERE persona_id = ?", persona_id)
-        sessions = conn.execute("SELECT COUNT(*) FROM sessions WHERE persona_id = ?",
-                                (persona_id,)).fetchone()[0]
+        sessions = conn.execute(
+            "SELECT COUNT(*) FROM sessions WHERE persona_id = ?", (persona_id,)
+        ).fetchone()[0]
         jobs = conn.execute(COUNT_OPEN_JOBS, (persona_id,)).fetchone()[0]
-        conn.execute("DELETE FROM memory_links WHERE a = ANY(?) OR b = ANY(?)",
-                     (memory_ids, memory_ids))
+        conn.execute(
+            "DELETE FROM memory_links WHERE a = ANY(?) OR b = ANY(?)", (memory_ids, memory_ids)
+        )
         for table in _MEMORY_CHILDREN:
             conn.execute(f"DELETE FROM {table} WHERE memory_id = ANY(?)", (memory_ids,))
         conn.execute("DELETE FROM memory_sources WHERE event_id = ANY(?)", (events,))
@@ -180,11 +252,18 @@ def erase_persona(db: PgDatabase, persona_id: int, name: str) -> Erased:
         for table in ("sessions", "memories"):
             conn.execute(f"DELETE FROM {table} WHERE persona_id = ?", (persona_id,))
         for table, column in tables:
-            conn.execute(f"DELETE FROM {table} WHERE {column} = ?",
-                         (persona_id if column == "persona_id" else name,))
+            conn.execute(
+                f"DELETE FROM {table} WHERE {column} = ?",
+                (persona_id if column == "persona_id" else name,),
+            )
         conn.execute("DELETE FROM personas WHERE id = ?", (persona_id,))
-    return Erased(memories=len(memory_ids), sessions=int(sessions), events=len(events),
-                  episodes=len(episodes), jobs=int(jobs))
+    return Erased(
+        memories=len(memory_ids),
+        sessions=int(sessions),
+        events=len(events),
+        episodes=len(episodes),
+        jobs=int(jobs),
+    )
 
 
 def _persona_columns(conn: Any) -> list[tuple[str, str]]:
@@ -194,5 +273,6 @@ def _persona_columns(conn: Any) -> list[tuple[str, str]]:
         "JOIN information_schema.tables t ON t.table_schema = c.table_schema "
         "AND t.table_name = c.table_name WHERE c.table_schema = current_schema() "
         "AND t.table_type = 'BASE TABLE' AND c.table_name <> 'personas' "
-        "AND c.column_name IN ('persona_id', 'persona') ORDER BY c.table_name, c.column_name")
+        "AND c.column_name IN ('persona_id', 'persona') ORDER BY c.table_name, c.column_name"
+    )
     return [(r[0], r[1]) for r in rows]

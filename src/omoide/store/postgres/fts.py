@@ -59,41 +59,52 @@ $$
 
 def _fts_persona(base: str) -> str:
     """Migration 17 for the two index tables of ``base`` (whose rows have ``persona_id``)."""
-    return ";".join(f"""
+    return ";".join(
+        f"""
 ALTER TABLE {table} ADD COLUMN persona_id BIGINT;
 UPDATE {table} f SET persona_id = b.persona_id FROM {base} b WHERE b.id = f.rowid;
 CREATE INDEX {table}_persona ON {table}(persona_id);
 CREATE TRIGGER {table}_persona BEFORE INSERT ON {table}
-    FOR EACH ROW EXECUTE FUNCTION omoide_fts_persona('{base}')""" for table in (
-        f"{base}_fts", f"{base}_fts_tri"))
+    FOR EACH ROW EXECUTE FUNCTION omoide_fts_persona('{base}')"""
+        for table in (f"{base}_fts", f"{base}_fts_tri")
+    )
 
 
-FTS_PERSONAS = ";".join([_FTS_PERSONA_FUNCTION, *(
-    _fts_persona(base) for base in ("memories", "episodes", "session_events"))])
+FTS_PERSONAS = ";".join(
+    [
+        _FTS_PERSONA_FUNCTION,
+        *(_fts_persona(base) for base in ("memories", "episodes", "session_events")),
+    ]
+)
 
 
 def _latin_folds() -> tuple[str, str]:
     """Each precomposed Latin letter with a diacritic (NFC) and its folded letter, as the two
     strings of a SQL ``translate()``: the rows an index holds are NFKC text (composed), so
     this folds them as :func:`~omoide.engine.lang.fold_latin` does."""
-    pairs = [(ch, fold_latin(ch)) for ch in map(chr, range(0x80, 0x3000))
-             if unicodedata.normalize("NFC", ch) == ch and
-             unicodedata.name(ch, "").startswith("LATIN ")]
+    pairs = [
+        (ch, fold_latin(ch))
+        for ch in map(chr, range(0x80, 0x3000))
+        if unicodedata.normalize("NFC", ch) == ch and unicodedata.name(ch, "").startswith("LATIN ")
+    ]
     kept = [(ch, folded) for ch, folded in pairs if len(folded) == 1 and folded != ch]
     return "".join(ch for ch, _ in kept), "".join(folded for _, folded in kept)
 
 
 def _fold_bodies(table: str) -> str:
     source, target = _latin_folds()
-    return (f"UPDATE {table} SET body = translate(body, '{source}', '{target}') "
-            f"WHERE body ~ '[^\\x01-\\x7f]' AND body <> translate(body, '{source}', "
-            f"'{target}')")
+    return (
+        f"UPDATE {table} SET body = translate(body, '{source}', '{target}') "
+        f"WHERE body ~ '[^\\x01-\\x7f]' AND body <> translate(body, '{source}', "
+        f"'{target}')"
+    )
 
 
 # Migration 19: the words bodies written before Latin letters were folded (``words_body``),
 # folded now, so that "cafe" finds "café" (the generated ``words`` column follows).
 FOLD_LATIN_BODIES = ";".join(
-    _fold_bodies(f"{base}_fts") for base in ("memories", "episodes", "session_events"))
+    _fold_bodies(f"{base}_fts") for base in ("memories", "episodes", "session_events")
+)
 
 
 @dataclass(frozen=True)
@@ -122,18 +133,24 @@ class PgFtsIndex(FtsIndex):
         for term in terms.cjk:
             cleaned = term.replace("\x00", "")
             if len(cleaned) == 1:
-                out.append(_PgTerm("words", "f.words @@ to_tsquery('english', ?)",
-                                   "'" + cleaned.replace("'", "''").replace("\\", "\\\\")
-                                   + "':*", prefix=cleaned))
+                out.append(
+                    _PgTerm(
+                        "words",
+                        "f.words @@ to_tsquery('english', ?)",
+                        "'" + cleaned.replace("'", "''").replace("\\", "\\\\") + "':*",
+                        prefix=cleaned,
+                    )
+                )
             elif len(cleaned) == 2:
                 out.append(_PgTerm("words", "f.words @@ plainto_tsquery('english', ?)", cleaned))
             elif cleaned:
-                grams = dict.fromkeys(cleaned[i:i + 3] for i in range(len(cleaned) - 2))
+                grams = dict.fromkeys(cleaned[i : i + 3] for i in range(len(cleaned) - 2))
                 out += [_PgTerm("grams", "f.grams @> ARRAY[?]::text[]", g) for g in grams]
         return list({(t.side, t.condition, t.param): t for t in out}.values())
 
-    def search(self, conn: Any, *, persona_id: int, query: str, limit: int,
-               stats: TermStats | None = None) -> list[KeywordHit]:
+    def search(
+        self, conn: Any, *, persona_id: int, query: str, limit: int, stats: TermStats | None = None
+    ) -> list[KeywordHit]:
         """Two statements: the table's size and each term's document frequency, then both
         sides' candidates (see :meth:`_statistics` and :meth:`_sides`). With ``stats``, a
         query whose every term is common by the statistics an earlier search read skips the
@@ -154,8 +171,9 @@ class PgFtsIndex(FtsIndex):
             stats.keep(self.trigram_table, stamp, {keys[i]: dfs[i] for i in common})
         return self._ranked(conn, terms, n_rows, dfs, persona_id, limit) or []
 
-    def held_by(self, conn: Any, *, persona_id: int, words: Sequence[str],
-                share: float, least: int) -> frozenset[str]:
+    def held_by(
+        self, conn: Any, *, persona_id: int, words: Sequence[str], share: float, least: int
+    ) -> frozenset[str]:
         """As the SQLite index's: the ``words`` that at least ``share`` of the persona's
         indexed rows hold (and at least ``least``), in one statement, each count stopping at
         the bar."""
@@ -164,33 +182,50 @@ class PgFtsIndex(FtsIndex):
         counts = ", ".join(
             f"(SELECT count(*) FROM (SELECT 1 FROM {self.words_table} f WHERE "
             "f.words @@ plainto_tsquery('english', ?) AND f.persona_id = ? "
-            "LIMIT (SELECT need FROM bar)) AS c)" for _ in words)
-        sql = (f"WITH bar AS (SELECT GREATEST(?, CEIL(? * count(*))::bigint) AS need "
-               f"FROM {self.words_table} f WHERE f.persona_id = ?) "
-               f"SELECT (SELECT need FROM bar), {counts}")
+            "LIMIT (SELECT need FROM bar)) AS c)"
+            for _ in words
+        )
+        sql = (
+            f"WITH bar AS (SELECT GREATEST(?, CEIL(? * count(*))::bigint) AS need "
+            f"FROM {self.words_table} f WHERE f.persona_id = ?) "
+            f"SELECT (SELECT need FROM bar), {counts}"
+        )
         params: list[object] = [least, share, persona_id]
         for word in words:
             params += [word, persona_id]
         row = conn.execute(sql, params).fetchone()
         return frozenset(w for w, n in zip(words, row[1:], strict=True) if int(n) >= int(row[0]))
 
-    def _ranked(self, conn: Any, terms: list[_PgTerm], n_rows: int, dfs: list[int],
-                persona_id: int, limit: int, *, stamp: tuple[int, ...] | None = None
-                ) -> list[KeywordHit] | None:
+    def _ranked(
+        self,
+        conn: Any,
+        terms: list[_PgTerm],
+        n_rows: int,
+        dfs: list[int],
+        persona_id: int,
+        limit: int,
+        *,
+        stamp: tuple[int, ...] | None = None,
+    ) -> list[KeywordHit] | None:
         """The hits, from the statistics given; None when they were kept ones (``stamp``)
         and the table's statistics have changed since, or cannot be checked."""
         if n_rows == 0:
             return []
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
         tables = {"words": self.words_table, "grams": self.trigram_table}
-        stats = [(_Term(tables[t.side], str(i), df, _idf(n_rows, df)), t)
-                 for i, (t, df) in enumerate(zip(terms, dfs, strict=True))]
+        stats = [
+            (_Term(tables[t.side], str(i), df, _idf(n_rows, df)), t)
+            for i, (t, df) in enumerate(zip(terms, dfs, strict=True))
+        ]
         by_expr = {t.expr: pg for t, pg in stats}
-        kept = _prune([t for t, _ in stats], max_df=self.tuning.max_df * n_rows,
-                      budget=self.tuning.row_budget)
+        kept = _prune(
+            [t for t, _ in stats], max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget
+        )
         totals: dict[int, list[float]] = {}
-        chosen = {table: [(t, by_expr[t.expr]) for t in kept if t.table == table]
-                  for table in tables.values()}
+        chosen = {
+            table: [(t, by_expr[t.expr]) for t in kept if t.table == table]
+            for table in tables.values()
+        }
         rows, now = self._sides(conn, chosen, persona_id, pool, stamped=stamp is not None)
         if stamp is not None and now != stamp:
             return None
@@ -202,8 +237,9 @@ class PgFtsIndex(FtsIndex):
         ranked = sorted(totals.items(), key=lambda item: (-item[1][0], item[1][1], item[0]))
         return [KeywordHit(rowid, score * scale) for rowid, (score, _) in ranked[:limit]]
 
-    def _statistics(self, conn: Any, terms: Sequence[_PgTerm]
-                    ) -> tuple[int, list[int], list[int], tuple[int, ...]]:
+    def _statistics(
+        self, conn: Any, terms: Sequence[_PgTerm]
+    ) -> tuple[int, list[int], list[int], tuple[int, ...]]:
         """The index's row count, each term's document frequency, which of the terms took
         theirs from the columns' statistics (their positions), and the statistics' stamp
         (:meth:`_stamp_sql`), in one statement.
@@ -221,56 +257,79 @@ class PgFtsIndex(FtsIndex):
         for term in terms:
             table = tables[term.side]
             exact = f"(SELECT count(*) FROM {table} f WHERE {term.condition})"
-            capped = (f"(SELECT count(*) FROM (SELECT 1 FROM {table} f WHERE {term.condition} "
-                      f"LIMIT {_COUNT_CAP}) AS c)")
+            capped = (
+                f"(SELECT count(*) FROM (SELECT 1 FROM {table} f WHERE {term.condition} "
+                f"LIMIT {_COUNT_CAP}) AS c)"
+            )
             elements = f"FROM common e WHERE e.side = '{term.side}'"
             if term.prefix is not None:  # the tokens it prefixes: at most their summed rows
-                common = (f"(SELECT round(least(sum(e.freq), 1) * n.n) {elements} "
-                          "AND starts_with(e.elem, ?))")
+                common = (
+                    f"(SELECT round(least(sum(e.freq), 1) * n.n) {elements} "
+                    "AND starts_with(e.elem, ?))"
+                )
                 element = term.prefix
             else:
-                lexeme = _LEXEME if term.side == "words" and "plainto" in term.condition \
-                    else "?"
+                lexeme = _LEXEME if term.side == "words" and "plainto" in term.condition else "?"
                 common = f"(SELECT round(e.freq * n.n) {elements} AND e.elem = {lexeme} LIMIT 1)"
                 element = term.param
             # negated: a frequency from the statistics (reusable, term_stats.py)
-            columns.append(f"CASE WHEN n.n <= {self.estimate_above} THEN {exact} "
-                           f"ELSE COALESCE(-{common}, {capped}) END")
+            columns.append(
+                f"CASE WHEN n.n <= {self.estimate_above} THEN {exact} "
+                f"ELSE COALESCE(-{common}, {capped}) END"
+            )
             params += [term.param, element, term.param]
         tri = self.trigram_table
         # pg_stats (a view of several catalogues) is read once per statement, both columns
         # at once, and only past the threshold: planning it once per term cost more than
         # running the whole statement.
-        sides = " OR ".join(f"(s.tablename = '{tables[side]}' AND s.attname = '{side}')"
-                            for side in dict.fromkeys(t.side for t in terms))
-        sql = (f"WITH n AS (SELECT CASE WHEN c.reltuples > {self.estimate_above} "
-               f"THEN c.reltuples::bigint ELSE (SELECT count(*) FROM {tri}) END AS n "
-               f"FROM pg_class c WHERE c.oid = '{tri}'::regclass), "
-               "common AS MATERIALIZED (SELECT s.attname AS side, e.elem, e.freq "
-               "FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
-               "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
-               f"current_schema() AND ({sides}) "
-               f"AND (SELECT n.n FROM n) > {self.estimate_above}) "
-               f"SELECT n.n, {', '.join(columns)}, {', '.join(self._stamp_sql())} FROM n")
+        sides = " OR ".join(
+            f"(s.tablename = '{tables[side]}' AND s.attname = '{side}')"
+            for side in dict.fromkeys(t.side for t in terms)
+        )
+        sql = (
+            f"WITH n AS (SELECT CASE WHEN c.reltuples > {self.estimate_above} "
+            f"THEN c.reltuples::bigint ELSE (SELECT count(*) FROM {tri}) END AS n "
+            f"FROM pg_class c WHERE c.oid = '{tri}'::regclass), "
+            "common AS MATERIALIZED (SELECT s.attname AS side, e.elem, e.freq "
+            "FROM pg_stats s, unnest(s.most_common_elems::text::text[], "
+            "s.most_common_elem_freqs) AS e(elem, freq) WHERE s.schemaname = "
+            f"current_schema() AND ({sides}) "
+            f"AND (SELECT n.n FROM n) > {self.estimate_above}) "
+            f"SELECT n.n, {', '.join(columns)}, {', '.join(self._stamp_sql())} FROM n"
+        )
         row = conn.execute(sql, params).fetchone()
-        values = [int(v) for v in row[1:len(columns) + 1]]
-        return (int(row[0]), [abs(v) for v in values],
-                [i for i, v in enumerate(values) if v < 0],
-                tuple(int(v) for v in row[len(columns) + 1:]))
+        values = [int(v) for v in row[1 : len(columns) + 1]]
+        return (
+            int(row[0]),
+            [abs(v) for v in values],
+            [i for i, v in enumerate(values) if v < 0],
+            tuple(int(v) for v in row[len(columns) + 1 :]),
+        )
 
     def _stamp_sql(self) -> list[str]:
         """What the kept statistics depend on, as SQL values: the trigram table's
         ``reltuples`` (the row count past the threshold) and how often each index table has
         been analysed (which rewrites its most common elements)."""
-        analysed = ("pg_stat_get_analyze_count('{0}'::regclass) + "
-                    "pg_stat_get_autoanalyze_count('{0}'::regclass)")
-        return [f"(SELECT c.reltuples::bigint FROM pg_class c "
-                f"WHERE c.oid = '{self.trigram_table}'::regclass)",
-                analysed.format(self.trigram_table), analysed.format(self.words_table)]
+        analysed = (
+            "pg_stat_get_analyze_count('{0}'::regclass) + "
+            "pg_stat_get_autoanalyze_count('{0}'::regclass)"
+        )
+        return [
+            f"(SELECT c.reltuples::bigint FROM pg_class c "
+            f"WHERE c.oid = '{self.trigram_table}'::regclass)",
+            analysed.format(self.trigram_table),
+            analysed.format(self.words_table),
+        ]
 
-    def _sides(self, conn: Any, chosen: dict[str, list[tuple[_Term, _PgTerm]]],
-               persona_id: int, pool: int, *, stamped: bool = False
-               ) -> tuple[list[tuple[int, float, int]], tuple[int, ...] | None]:
+    def _sides(
+        self,
+        conn: Any,
+        chosen: dict[str, list[tuple[_Term, _PgTerm]]],
+        persona_id: int,
+        pool: int,
+        *,
+        stamped: bool = False,
+    ) -> tuple[list[tuple[int, float, int]], tuple[int, ...] | None]:
         """Each side's best ``pool`` rows of the persona, both sides in one statement, read
         from the index tables alone: each row carries its persona (migration 17), and the
         index holds only rows that pass the index's ``filter_sql`` (a tombstoned memory is
@@ -287,8 +346,7 @@ class PgFtsIndex(FtsIndex):
                 # each row's terms again (which reads the whole column: twice the time)
                 score, score_params = "?::float8", [side[0][0].idf * _TF_ONE]
             else:
-                score = " + ".join(f"CASE WHEN {pg.condition} THEN ? ELSE 0 END"
-                                   for _, pg in side)
+                score = " + ".join(f"CASE WHEN {pg.condition} THEN ? ELSE 0 END" for _, pg in side)
                 score_params = [v for t, pg in side for v in (pg.param, t.idf * _TF_ONE)]
             any_hit = " OR ".join(pg.condition for _, pg in side)
             column = "words" if table == self.words_table else "grams"
@@ -299,7 +357,8 @@ class PgFtsIndex(FtsIndex):
                 f"(SELECT f.rowid, {score} AS score, char_length(f.body) AS length FROM "
                 f"(SELECT f.rowid, f.{column}, f.body FROM {table} f "
                 f"WHERE ({any_hit}) AND f.persona_id = ?{cap}) "
-                "AS f ORDER BY score DESC, length, f.rowid LIMIT ?)")
+                "AS f ORDER BY score DESC, length, f.rowid LIMIT ?)"
+            )
             params += [*score_params, *(pg.param for _, pg in side), persona_id, pool]
         if not parts:
             return [], None
@@ -307,13 +366,21 @@ class PgFtsIndex(FtsIndex):
             values = ", ".join(f"({i}, ({v})::float8)" for i, v in enumerate(self._stamp_sql()))
             parts.append(f"(SELECT NULL::bigint, s.v, s.i FROM (VALUES {values}) AS s(i, v))")
         rows = conn.execute(" UNION ALL ".join(parts), params).fetchall()
-        stamp = tuple(int(r[1]) for r in sorted((r for r in rows if r[0] is None),
-                                                key=lambda r: r[2])) if stamped else None
+        stamp = (
+            tuple(int(r[1]) for r in sorted((r for r in rows if r[0] is None), key=lambda r: r[2]))
+            if stamped
+            else None
+        )
         return [(int(r[0]), float(r[1]), int(r[2])) for r in rows if r[0] is not None], stamp
 
 
 def pg_index(index: FtsIndex) -> PgFtsIndex:
     """The PostgreSQL twin of one of the SQLite adapter's index declarations."""
-    return PgFtsIndex(name=index.name, base_table=index.base_table,
-                      content_col=index.content_col, persona_col=index.persona_col,
-                      filter_sql=index.filter_sql, tuning=index.tuning)
+    return PgFtsIndex(
+        name=index.name,
+        base_table=index.base_table,
+        content_col=index.content_col,
+        persona_col=index.persona_col,
+        filter_sql=index.filter_sql,
+        tuning=index.tuning,
+    )

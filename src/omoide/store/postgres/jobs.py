@@ -24,33 +24,54 @@ from omoide.store.sqlite.jobs import DEFAULT_LEASE_S, JobStore
 
 __all__ = ["PgJobStore"]
 
-_SELECT = ("SELECT j.*, (SELECT name FROM personas p WHERE p.id = j.persona_id) AS persona "
-           "FROM jobs j WHERE {where} ORDER BY {order} LIMIT 1 FOR UPDATE OF j SKIP LOCKED")
+_SELECT = (
+    "SELECT j.*, (SELECT name FROM personas p WHERE p.id = j.persona_id) AS persona "
+    "FROM jobs j WHERE {where} ORDER BY {order} LIMIT 1 FOR UPDATE OF j SKIP LOCKED"
+)
 
 
 def database_clock(db: Any) -> Callable[[], datetime]:
     """The database server's time (UTC), read with one statement."""
+
     def now() -> datetime:
         value: datetime = db.conn().execute("SELECT clock_timestamp()").fetchone()[0]
         return value.astimezone(UTC)
+
     return now
 
 
 class PgJobStore(JobStore):
     """:class:`JobStore` on PostgreSQL (see the module docstring for what it changes)."""
 
-    def __init__(self, db: Any, *, lease_s: float = DEFAULT_LEASE_S,
-                 wall: Callable[[], datetime] | None = None, in_order: Sequence[str] = ()
-                 ) -> None:
+    def __init__(
+        self,
+        db: Any,
+        *,
+        lease_s: float = DEFAULT_LEASE_S,
+        wall: Callable[[], datetime] | None = None,
+        in_order: Sequence[str] = (),
+    ) -> None:
         super().__init__(db, lease_s=lease_s, wall=wall or database_clock(db), in_order=in_order)
 
-    def enqueue_unique(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
-                       now: datetime, delay_s: float = 0.0, include_running: bool = True
-                       ) -> int | None:
+    def enqueue_unique(
+        self,
+        *,
+        kind: str,
+        persona_id: int | None,
+        payload: dict[str, Any],
+        now: datetime,
+        delay_s: float = 0.0,
+        include_running: bool = True,
+    ) -> int | None:
         with self.db.write(persona_id or 0):  # type: ignore[call-arg]
-            return super().enqueue_unique(kind=kind, persona_id=persona_id, payload=payload,
-                                          now=now, delay_s=delay_s,
-                                          include_running=include_running)
+            return super().enqueue_unique(
+                kind=kind,
+                persona_id=persona_id,
+                payload=payload,
+                now=now,
+                delay_s=delay_s,
+                include_running=include_running,
+            )
 
     @staticmethod
     def _probe(where: str, order: str) -> str:

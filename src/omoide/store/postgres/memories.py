@@ -48,13 +48,17 @@ _RECALL = (
     "WITH due AS (UPDATE memories SET access_count = access_count + 1, last_accessed = ? "
     "WHERE +persona_id = ? AND id = ANY(?) AND (last_accessed IS NULL OR last_accessed <= ?) "
     "RETURNING id) UPDATE memory_strength s SET stability = LEAST(?, s.stability * ?) "
-    "FROM due WHERE s.memory_id = due.id RETURNING s.memory_id")
+    "FROM due WHERE s.memory_id = due.id RETURNING s.memory_id"
+)
 
 # A memory row with its sources (as ``_hydrate`` reads them: event id order), in one statement.
 _SELECT_WITH_SOURCES = SELECT_MEMORY.replace(
-    "\nFROM memories m", ", (SELECT json_agg(json_build_array(e.id, e.external_id) ORDER BY e.id) "
+    "\nFROM memories m",
+    ", (SELECT json_agg(json_build_array(e.id, e.external_id) ORDER BY e.id) "
     "FROM memory_sources ms JOIN session_events e ON e.id = ms.event_id "
-    "WHERE ms.memory_id = m.id) AS sources_of\nFROM memories m", 1)
+    "WHERE ms.memory_id = m.id) AS sources_of\nFROM memories m",
+    1,
+)
 
 # rank_facts' columns; with them, the vector (and script group) of the rows named by the
 # second id array, for the vector search's similarities (see PgMemoryStore.rank_facts)
@@ -63,7 +67,8 @@ _RANK_FACTS = (
     "m.superseded_by, m.valid_until, v.vector, CASE WHEN v.memory_id IS NOT NULL "
     "THEN m.content ~ ? END FROM memories m JOIN memory_strength s ON s.memory_id = m.id "
     "LEFT JOIN memory_vectors v ON v.memory_id = m.id AND v.model_id = ? AND v.memory_id = ANY(?) "
-    "WHERE +m.persona_id = ? AND m.id = ANY(?)")
+    "WHERE +m.persona_id = ? AND m.id = ANY(?)"
+)
 
 
 class PgMemoryStore(MemoryStore):
@@ -74,10 +79,19 @@ class PgMemoryStore(MemoryStore):
     _upsert_link = _PG_UPSERT_LINK  # names the stored row's columns by table (else ambiguous)
     recount_s = 60.0  # how often a persona searched in SQL has its rows counted again
 
-    def __init__(self, db: Any, persona_id: int, persona: str,
-                 load_vectors: Callable[[int], VectorIndex], model_id: str, *, dim: int,
-                 ann_rows: int, on_large: Callable[[], None] = lambda: None,
-                 term_stats: TermStats | None = None) -> None:
+    def __init__(
+        self,
+        db: Any,
+        persona_id: int,
+        persona: str,
+        load_vectors: Callable[[int], VectorIndex],
+        model_id: str,
+        *,
+        dim: int,
+        ann_rows: int,
+        on_large: Callable[[], None] = lambda: None,
+        term_stats: TermStats | None = None,
+    ) -> None:
         super().__init__(db, persona_id, persona, load_vectors, model_id)
         self.term_stats = term_stats  # the database's, shared by every persona's handle
         self.dim = dim
@@ -104,8 +118,13 @@ class PgMemoryStore(MemoryStore):
         seen = getattr(self._seen, "value", None)
         index = self._vectors
         in_write = getattr(self.db.db._local, "tx", None) is not None
-        if (seen is not None and index is not None and not in_write
-                and time.monotonic() - seen[1] < _SEEN_FOR_S and index.revision >= seen[0]):
+        if (
+            seen is not None
+            and index is not None
+            and not in_write
+            and time.monotonic() - seen[1] < _SEEN_FOR_S
+            and index.revision >= seen[0]
+        ):
             return index.revision
         return super()._revision(conn)
 
@@ -146,17 +165,27 @@ class PgMemoryStore(MemoryStore):
         self._on_large()
 
     def _active_count(self) -> int:
-        return int(self.db.conn().execute(
-            "SELECT count(*) FROM memories WHERE persona_id = ? AND status = 'active'",
-            (self.persona_id,)).fetchone()[0])
+        return int(
+            self.db.conn()
+            .execute(
+                "SELECT count(*) FROM memories WHERE persona_id = ? AND status = 'active'",
+                (self.persona_id,),
+            )
+            .fetchone()[0]
+        )
 
     def by_ids(self, ids: Sequence[int]) -> dict[int, Memory]:
         """As on SQLite, with each row's sources in the same statement (one round trip)."""
         if not ids:
             return {}
-        rows = self.db.conn().execute(
-            _SELECT_WITH_SOURCES + " WHERE +m.persona_id = ? AND m.id = ANY(?)",
-            (self.persona_id, list(ids))).fetchall()
+        rows = (
+            self.db.conn()
+            .execute(
+                _SELECT_WITH_SOURCES + " WHERE +m.persona_id = ? AND m.id = ANY(?)",
+                (self.persona_id, list(ids)),
+            )
+            .fetchall()
+        )
         out = {}
         for row in rows:
             sources = tuple(Source(int(e), x) for e, x in row["sources_of"] or ())
@@ -172,24 +201,50 @@ class PgMemoryStore(MemoryStore):
             return {}
         search = self._sql
         unseen = search.unseen(ids) if search is not None else []
-        rows = self.db.conn().execute(_RANK_FACTS, (
-            CJK_CLASS, self.model_id, unseen, self.persona_id, list(ids))).fetchall()
+        rows = (
+            self.db.conn()
+            .execute(_RANK_FACTS, (CJK_CLASS, self.model_id, unseen, self.persona_id, list(ids)))
+            .fetchall()
+        )
         out, fetched = {}, {}
-        for (memory_id, key, status, importance, stability, created_at, last_accessed,
-             superseded_by, valid_until, vector, cjk) in rows:
+        for (
+            memory_id,
+            key,
+            status,
+            importance,
+            stability,
+            created_at,
+            last_accessed,
+            superseded_by,
+            valid_until,
+            vector,
+            cjk,
+        ) in rows:
             out[int(memory_id)] = RankFacts(
-                key=key, status=MemoryStatus(status), importance=importance,
-                stability=stability, created_at=dt(created_at),
-                last_accessed=dt_or_none(last_accessed), superseded_by=superseded_by,
-                valid_until=dt_or_none(valid_until))
+                key=key,
+                status=MemoryStatus(status),
+                importance=importance,
+                stability=stability,
+                created_at=dt(created_at),
+                last_accessed=dt_or_none(last_accessed),
+                superseded_by=superseded_by,
+                valid_until=dt_or_none(valid_until),
+            )
             if vector is not None:
                 fetched[int(memory_id)] = (vector, int(cjk))
         if search is not None and fetched:
             search.remember(fetched)
         return out
 
-    def record_recalls(self, ids: Iterable[int], *, now: datetime, factor: float, cap: float,
-                       min_interval_hours: float) -> int:
+    def record_recalls(
+        self,
+        ids: Iterable[int],
+        *,
+        now: datetime,
+        factor: float,
+        cap: float,
+        min_interval_hours: float,
+    ) -> int:
         """As on SQLite (the same rule, the same read first so that a search whose recalls
         are not due takes no lock), with the write as one statement sent together with its
         BEGIN, lock and COMMIT: one round trip instead of six. The commit does not wait for
@@ -200,25 +255,43 @@ class PgMemoryStore(MemoryStore):
             return 0
         cutoff = iso(now - timedelta(hours=min_interval_hours))
         marks = ",".join("?" * len(ids))
-        if not self.db.conn().execute(
+        if (
+            not self.db.conn()
+            .execute(
                 f"SELECT id FROM memories WHERE +persona_id = ? AND id IN ({marks}) "
                 "AND (last_accessed IS NULL OR last_accessed <= ?)",
-                (self.persona_id, *ids, cutoff)).fetchone():
+                (self.persona_id, *ids, cutoff),
+            )
+            .fetchone()
+        ):
             return 0
-        rows = self.db.pipelined_write([(_RECALL, (
-            iso(now), self.persona_id, ids, cutoff, cap, factor))], durable=False)[0]
+        rows = self.db.pipelined_write(
+            [(_RECALL, (iso(now), self.persona_id, ids, cutoff, cap, factor))], durable=False
+        )[0]
         return len(rows)
 
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
-        return PG_MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
-                                    limit=limit, stats=self.term_stats)
+        return PG_MEMORY_FTS.search(
+            self.db.conn(),
+            persona_id=self.persona_id,
+            query=query,
+            limit=limit,
+            stats=self.term_stats,
+        )
 
     def _new_ids(self, conn: Any, n: int) -> list[int]:
         """Ids from the identity sequence, in one call (other processes take ids too)."""
-        return [int(r[0]) for r in conn.execute(
-            "SELECT nextval(pg_get_serial_sequence('memories', 'id')) "
-            "FROM generate_series(1, ?)", (n,))]
+        return [
+            int(r[0])
+            for r in conn.execute(
+                "SELECT nextval(pg_get_serial_sequence('memories', 'id')) "
+                "FROM generate_series(1, ?)",
+                (n,),
+            )
+        ]
 
     def _rows_with_ids(self, conn: Any, ids: list[int]) -> list[Any]:
-        return conn.execute(SELECT_MEMORY + " WHERE m.persona_id = ? AND m.id = ANY(?) "
-                            "ORDER BY m.id", (self.persona_id, ids)).fetchall()
+        return conn.execute(
+            SELECT_MEMORY + " WHERE m.persona_id = ? AND m.id = ANY(?) ORDER BY m.id",
+            (self.persona_id, ids),
+        ).fetchall()

@@ -400,11 +400,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     # never reuse a value, so here the number is only kept in step.
     Migration(20, "autoincrement_ids", "SELECT 1"),
     # The start-up check for vectors of another model than the recorded one (index seeks).
-    Migration(21, "vector_model_indexes", """
+    Migration(
+        21,
+        "vector_model_indexes",
+        """
 CREATE INDEX memory_vectors_model ON memory_vectors(model_id);
 CREATE INDEX event_vectors_model ON event_vectors(model_id);
 CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
-"""),
+""",
+    ),
     # A successor fact starts when it closed its predecessor (SQLite's migration 22).
     Migration(22, "successor_starts", SUCCESSOR_STARTS),
     # How a session was ended (SQLite's migration 23).
@@ -420,9 +424,11 @@ def prepare(url: str) -> None:
         # a database down, a wrong host, port, user or password: every command stopped with
         # psycopg's traceback
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InvalidInput(f"cannot connect to the PostgreSQL database {_shown(url)}: {reason}; "
-                           "check the URL (OMOIDE_DATABASE_URL, or migrate --to) and that the "
-                           "server is running and reachable") from None
+        raise InvalidInput(
+            f"cannot connect to the PostgreSQL database {_shown(url)}: {reason}; "
+            "check the URL (OMOIDE_DATABASE_URL, or migrate --to) and that the "
+            "server is running and reachable"
+        ) from None
     with raw:
         raw.execute("SELECT pg_advisory_lock(%s, %s)", _LOCK)
         try:
@@ -455,13 +461,19 @@ def _statements(sql: str) -> list[str]:
 
 
 def applied_migrations(raw: psycopg.Connection[Any]) -> list[int]:
-    raw.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
-                "(number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+    raw.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
     return [r[0] for r in raw.execute("SELECT number FROM schema_migrations ORDER BY number")]
 
 
-def apply_migrations(raw: psycopg.Connection[Any], *, upto: int | None = None,
-                     extra: Callable[[psycopg.Connection[Any]], None] | None = None) -> list[int]:
+def apply_migrations(
+    raw: psycopg.Connection[Any],
+    *,
+    upto: int | None = None,
+    extra: Callable[[psycopg.Connection[Any]], None] | None = None,
+) -> list[int]:
     """Apply every pending migration, each in its own transaction; returns the numbers."""
     applied = []
     raw.execute("SELECT pg_advisory_lock(%s, %s)", _LOCK)
@@ -473,10 +485,12 @@ def apply_migrations(raw: psycopg.Connection[Any], *, upto: int | None = None,
             with raw.transaction():
                 for statement in _statements(migration.sql):
                     raw.execute(statement.encode())
-                raw.execute("INSERT INTO schema_migrations (number, name, applied_at) VALUES "
-                            "(%s, %s, to_char(clock_timestamp() AT TIME ZONE 'UTC', "
-                            "'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"'))",
-                            (migration.number, migration.name))
+                raw.execute(
+                    "INSERT INTO schema_migrations (number, name, applied_at) VALUES "
+                    "(%s, %s, to_char(clock_timestamp() AT TIME ZONE 'UTC', "
+                    '\'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"\'))',
+                    (migration.number, migration.name),
+                )
             logger.info("applied migration %04d_%s", migration.number, migration.name)
             applied.append(migration.number)
         if extra is not None:

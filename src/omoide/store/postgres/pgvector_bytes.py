@@ -61,8 +61,9 @@ def decode_wire(blobs: list[bytes]) -> np.ndarray:
 class _VectorTextLoader(Loader):
     def load(self, data: Any) -> bytes:
         text = bytes(data).decode().strip("[]")
-        return np.array([float(x) for x in text.split(",")] if text else [],
-                        dtype=np.float32).tobytes()
+        return np.array(
+            [float(x) for x in text.split(",")] if text else [], dtype=np.float32
+        ).tobytes()
 
 
 def configure_vectors(raw: psycopg.Connection[Any]) -> None:

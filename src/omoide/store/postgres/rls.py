@@ -42,8 +42,17 @@ import re
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["CROSS_PERSONA", "NO_PERSONA", "PERSONA_WALLS", "WALLED_TABLES", "bind_session",
-           "local_scope_sql", "scope_of", "touches_walled", "warn_if_unwalled"]
+__all__ = [
+    "CROSS_PERSONA",
+    "NO_PERSONA",
+    "PERSONA_WALLS",
+    "WALLED_TABLES",
+    "bind_session",
+    "local_scope_sql",
+    "scope_of",
+    "touches_walled",
+    "warn_if_unwalled",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +67,10 @@ _BY_NAME = "persona = (SELECT p.name FROM personas p WHERE p.id = omoide_persona
 
 
 def _child(parent: str, column: str, table: str) -> str:
-    return (f"EXISTS (SELECT 1 FROM {parent} o WHERE o.id = {table}.{column} "
-            "AND o.persona_id = omoide_persona())")
+    return (
+        f"EXISTS (SELECT 1 FROM {parent} o WHERE o.id = {table}.{column} "
+        "AND o.persona_id = omoide_persona())"
+    )
 
 
 WALLED_TABLES: dict[str, str] = {
@@ -93,11 +104,13 @@ $$;
 CREATE FUNCTION omoide_persona() RETURNS bigint LANGUAGE sql STABLE PARALLEL SAFE AS $$
     SELECT nullif(nullif(current_setting('{_SETTING}', true), ''), '{CROSS_PERSONA}')::bigint
 $$"""
-    tables = [f"""
+    tables = [
+        f"""
 ALTER TABLE {table} ENABLE ROW LEVEL SECURITY;
 ALTER TABLE {table} FORCE ROW LEVEL SECURITY;
 CREATE POLICY persona_wall ON {table} USING (omoide_cross_persona() OR {condition})"""
-              for table, condition in WALLED_TABLES.items()]
+        for table, condition in WALLED_TABLES.items()
+    ]
     return ";".join([functions, *tables])
 
 
@@ -140,11 +153,14 @@ def warn_if_unwalled(conn: Any) -> bool:
     """Log a warning when the role Omoide connects as is exempt from row-level security (a
     superuser or ``BYPASSRLS``): the first wall (every query's persona id) still holds, the
     second does not. Returns whether the wall applies."""
-    row = conn.execute("SELECT rolsuper OR rolbypassrls FROM pg_roles "
-                       "WHERE rolname = current_user").fetchone()
+    row = conn.execute(
+        "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"
+    ).fetchone()
     if row is not None and row[0]:
-        logger.warning("PostgreSQL role is a superuser or BYPASSRLS: the persona wall of "
-                       "row-level security does not apply to it; connect as an ordinary role "
-                       "owning the tables (docs/deploy.md)")
+        logger.warning(
+            "PostgreSQL role is a superuser or BYPASSRLS: the persona wall of "
+            "row-level security does not apply to it; connect as an ordinary role "
+            "owning the tables (docs/deploy.md)"
+        )
         return False
     return True

@@ -16,5 +16,6 @@ PG_EPISODE_FTS = pg_index(EPISODE_FTS)
 
 class PgSessionStore(SessionStore):
     def keyword_events(self, query: str, *, limit: int) -> list[KeywordHit]:
-        return PG_EVENT_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
-                                   limit=limit)
+        return PG_EVENT_FTS.search(
+            self.db.conn(), persona_id=self.persona_id, query=query, limit=limit
+        )

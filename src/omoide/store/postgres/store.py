@@ -63,8 +63,15 @@ class PostgresStore(SqliteStore):
 
     _name_taken = psycopg.errors.UniqueViolation
 
-    def __init__(self, url: str, *, model_id: str, dim: int, pool_size: int = 16,
-                 ann_rows: int = ANN_PERSONA_ROWS) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        model_id: str,
+        dim: int,
+        pool_size: int = 16,
+        ann_rows: int = ANN_PERSONA_ROWS,
+    ) -> None:
         self.url = url
         # the root's own work is across personas (listing, counts, persona delete, decay);
         # the per-persona handles see their persona only (rls.py)
@@ -87,20 +94,24 @@ class PostgresStore(SqliteStore):
         with self._handles_lock:
             if self._ann_thread is not None:
                 return
-            self._ann_thread = threading.Thread(target=self.ensure_ann_index, daemon=True,
-                                                name="omoide-hnsw")
+            self._ann_thread = threading.Thread(
+                target=self.ensure_ann_index, daemon=True, name="omoide-hnsw"
+            )
         self._ann_thread.start()
 
     def _largest_persona(self) -> int:
         """Active memories of the largest persona, counted exactly once the table is large
         enough for any persona to reach the threshold (the planner's estimate says)."""
         conn = self.db.conn()
-        estimate = conn.execute("SELECT reltuples::bigint FROM pg_class "
-                                "WHERE oid = 'memories'::regclass").fetchone()[0]
+        estimate = conn.execute(
+            "SELECT reltuples::bigint FROM pg_class WHERE oid = 'memories'::regclass"
+        ).fetchone()[0]
         if estimate is not None and 0 <= estimate < self.ann_rows:
             return int(estimate)
-        row = conn.execute("SELECT count(*) AS n FROM memories WHERE status = 'active' "
-                           "GROUP BY persona_id ORDER BY n DESC LIMIT 1").fetchone()
+        row = conn.execute(
+            "SELECT count(*) AS n FROM memories WHERE status = 'active' "
+            "GROUP BY persona_id ORDER BY n DESC LIMIT 1"
+        ).fetchone()
         return 0 if row is None else int(row[0])
 
     def ensure_ann_index(self, *, maintenance_work_mem: str | None = None) -> None:
@@ -117,8 +128,11 @@ class PostgresStore(SqliteStore):
         """
         with self.db.raw() as raw:  # type: ignore[attr-defined]
             if maintenance_work_mem is not None:
-                raw.execute(pgsql.SQL("SET maintenance_work_mem = {}").format(
-                    pgsql.Literal(maintenance_work_mem)))
+                raw.execute(
+                    pgsql.SQL("SET maintenance_work_mem = {}").format(
+                        pgsql.Literal(maintenance_work_mem)
+                    )
+                )
             # Polled, not waited for: a session blocked on the lock would hold a snapshot
             # that the other process's CREATE INDEX CONCURRENTLY waits out (a deadlock).
             while not raw.execute("SELECT pg_try_advisory_lock(%s, %s)", _ANN_LOCK).fetchone()[0]:
@@ -127,7 +141,8 @@ class PostgresStore(SqliteStore):
                 raw.execute(
                     f"CREATE INDEX CONCURRENTLY IF NOT EXISTS memory_vectors_hnsw_{self.dim} "
                     f"ON memory_vectors USING hnsw ((vector::vector({self.dim})) "
-                    f"vector_cosine_ops) WHERE dim = {self.dim}")
+                    f"vector_cosine_ops) WHERE dim = {self.dim}"
+                )
             finally:
                 raw.execute("SELECT pg_advisory_unlock(%s, %s)", _ANN_LOCK)
 
@@ -136,24 +151,34 @@ class PostgresStore(SqliteStore):
     def persona_settings(self, name: str) -> dict[str, Any]:
         """The stored overrides, in one statement (a search reads them twice)."""
         check_persona_name(name)
-        row = self.db.conn().execute("SELECT settings FROM personas WHERE name = ?",
-                                     (name,)).fetchone()
+        row = (
+            self.db.conn()
+            .execute("SELECT settings FROM personas WHERE name = ?", (name,))
+            .fetchone()
+        )
         if row is None:
             raise NotFound(f"unknown persona {name!r}", persona=name)
         return dict(json.loads(row[0]))
 
-    def update_persona_settings(self, name: str, changes: dict[str, Any], *,
-                                check: Callable[[dict[str, Any]], None] | None = None
-                                ) -> dict[str, Any]:
+    def update_persona_settings(
+        self,
+        name: str,
+        changes: dict[str, Any],
+        *,
+        check: Callable[[dict[str, Any]], None] | None = None,
+    ) -> dict[str, Any]:
         persona = self.get_persona(name)
         with self.db.write(persona.id) as conn:
-            row = conn.execute("SELECT settings FROM personas WHERE id = ? FOR UPDATE",
-                               (persona.id,)).fetchone()
+            row = conn.execute(
+                "SELECT settings FROM personas WHERE id = ? FOR UPDATE", (persona.id,)
+            ).fetchone()
             stored = merge_overrides(json.loads(row[0]), changes)
             if check is not None:
                 check(stored)
-            conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
-                         (json.dumps(stored, ensure_ascii=False), persona.id))
+            conn.execute(
+                "UPDATE personas SET settings = ? WHERE id = ?",
+                (json.dumps(stored, ensure_ascii=False), persona.id),
+            )
         return stored
 
     # -- forgetting ----------------------------------------------------------------------
@@ -161,10 +186,16 @@ class PostgresStore(SqliteStore):
     def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
         return purge_memory(self.db, self.memories(name), key, now=now)  # type: ignore[arg-type]
 
-    def erase_session(self, name: str, session_id: str, *, with_notes: bool,
-                      now: datetime) -> Erased:
-        return erase_session(self.db, self.memories(name), session_id,  # type: ignore[arg-type]
-                             with_notes=with_notes, now=now)
+    def erase_session(
+        self, name: str, session_id: str, *, with_notes: bool, now: datetime
+    ) -> Erased:
+        return erase_session(
+            self.db,
+            self.memories(name),
+            session_id,  # type: ignore[arg-type]
+            with_notes=with_notes,
+            now=now,
+        )
 
     def delete_persona(self, name: str) -> Erased:
         persona = self.get_persona(name)
@@ -183,18 +214,28 @@ class PostgresStore(SqliteStore):
         """As on SQLite; the persona row read here also gives the handle the persona's
         revision, so the operation that asked need not read it again for the vector index."""
         check_persona_name(name)
-        row = self.db.conn().execute("SELECT id, revision FROM personas WHERE name = ?",
-                                     (name,)).fetchone()
+        row = (
+            self.db.conn()
+            .execute("SELECT id, revision FROM personas WHERE name = ?", (name,))
+            .fetchone()
+        )
         if row is None:
             raise NotFound(f"unknown persona {name!r}", persona=name)
         persona_id = int(row[0])
         with self._handles_lock:
             handle = self._handles.get(name)
             if handle is None or handle.persona_id != persona_id:
-                handle = PgMemoryStore(self._scoped(persona_id), persona_id, name,
-                                       self._load_vectors, self.model_id, dim=self.dim,
-                                       ann_rows=self.ann_rows, on_large=self._want_ann_index,
-                                       term_stats=self._term_stats)
+                handle = PgMemoryStore(
+                    self._scoped(persona_id),
+                    persona_id,
+                    name,
+                    self._load_vectors,
+                    self.model_id,
+                    dim=self.dim,
+                    ann_rows=self.ann_rows,
+                    on_large=self._want_ann_index,
+                    term_stats=self._term_stats,
+                )
                 self._handles[name] = handle
         handle.saw_revision(int(row[1]))  # type: ignore[attr-defined]
         return handle
@@ -212,8 +253,9 @@ class PostgresStore(SqliteStore):
         with self._handles_lock:
             handle = self._sessions.get(name)
             if handle is None or handle.persona_id != persona.id:
-                handle = PgSessionStore(self._scoped(persona.id), persona.id, name,
-                                        self.model_id, self.dim)
+                handle = PgSessionStore(
+                    self._scoped(persona.id), persona.id, name, self.model_id, self.dim
+                )
                 self._sessions[name] = handle
         return handle
 
@@ -229,31 +271,40 @@ class PostgresStore(SqliteStore):
     def restore(self, name: str) -> PgPersonaRestore:
         """Bulk restore of exported rows into ``name`` (import), idempotent per record."""
         persona = self.get_persona(name)
-        return PgPersonaRestore(self._scoped(persona.id), persona.id, persona.name,
-                                self.model_id, self.dim)
+        return PgPersonaRestore(
+            self._scoped(persona.id), persona.id, persona.name, self.model_id, self.dim
+        )
 
     def _load_vectors(self, persona_id: int) -> VectorIndex:
         """Fill a persona's index, streaming the rows in chunks (server-side cursor)."""
         index = VectorIndex(self.dim)
         with self.db.raw() as raw, raw.transaction():  # type: ignore[attr-defined]
-            count = raw.execute("SELECT COUNT(*) FROM memories WHERE persona_id = %s "
-                                "AND status = 'active'", (persona_id,)).fetchone()[0]
+            count = raw.execute(
+                "SELECT COUNT(*) FROM memories WHERE persona_id = %s AND status = 'active'",
+                (persona_id,),
+            ).fetchone()[0]
             index.reserve(int(count))
             with raw.cursor(name="omoide_load_vectors", binary=True) as cur:
                 # each text's script group (language_of) decided in SQL: in Python it cost
                 # more than reading the rows
-                cur.execute("SELECT v.memory_id, v.vector, m.content ~ %s FROM memory_vectors v "
-                            "JOIN memories m ON m.id = v.memory_id WHERE m.persona_id = %s "
-                            "AND m.status = 'active' AND v.model_id = %s",
-                            (CJK_CLASS, persona_id, self.model_id))
+                cur.execute(
+                    "SELECT v.memory_id, v.vector, m.content ~ %s FROM memory_vectors v "
+                    "JOIN memories m ON m.id = v.memory_id WHERE m.persona_id = %s "
+                    "AND m.status = 'active' AND v.model_id = %s",
+                    (CJK_CLASS, persona_id, self.model_id),
+                )
                 while chunk := cur.fetchmany(_LOAD_CHUNK):
                     matrix = np.frombuffer(b"".join(r[1] for r in chunk), dtype=np.float32)
-                    index.add([r[0] for r in chunk], matrix.reshape(len(chunk), self.dim),
-                              [int(r[2]) for r in chunk])
+                    index.add(
+                        [r[0] for r in chunk],
+                        matrix.reshape(len(chunk), self.dim),
+                        [int(r[2]) for r in chunk],
+                    )
         return index
 
-    def nearest(self, name: str, query: np.ndarray, *, limit: int,
-                ef_search: int = 100) -> list[tuple[int, float]]:
+    def nearest(
+        self, name: str, query: np.ndarray, *, limit: int, ef_search: int = 100
+    ) -> list[tuple[int, float]]:
         """Approximate top ``limit`` (memory id, cosine) of a persona's active memories through
         the HNSW index; exact search stays the in-memory index's."""
         persona = self.get_persona(name)
@@ -267,7 +318,8 @@ class PostgresStore(SqliteStore):
                 f"WHERE v.dim = {self.dim} AND v.model_id = ? AND m.persona_id = ? "
                 f"AND m.status = 'active' ORDER BY v.vector::vector({self.dim}) <=> "
                 f"?::vector({self.dim}) LIMIT ?",
-                (vec, self.model_id, persona.id, vec, limit)).fetchall()
+                (vec, self.model_id, persona.id, vec, limit),
+            ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
     # -- decay ---------------------------------------------------------------------------
@@ -290,19 +342,39 @@ class PostgresStore(SqliteStore):
                     "EXTRACT(EPOCH FROM m.last_accessed::timestamptz), "
                     "EXTRACT(EPOCH FROM m.created_at::timestamptz) "
                     "FROM memory_strength s JOIN memories m ON m.id = s.memory_id "
-                    f"WHERE true {persona_clause}", params)
+                    f"WHERE true {persona_clause}",
+                    params,
+                )
                 chunks = []
                 while chunk := cur.fetchmany(_DECAY_CHUNK):
                     chunks.append(chunk)
             for chunk in chunks:
                 # hours since the engine's recall anchor (last recall, else creation)
-                data = np.array([(r[1], r[2], (now_s - float(recall_anchor(
-                    None if r[3] is None else float(r[3]), float(r[4])))) / 3600.0)
-                    for r in chunk], dtype=np.float64)
+                data = np.array(
+                    [
+                        (
+                            r[1],
+                            r[2],
+                            (
+                                now_s
+                                - float(
+                                    recall_anchor(
+                                        None if r[3] is None else float(r[3]), float(r[4])
+                                    )
+                                )
+                            )
+                            / 3600.0,
+                        )
+                        for r in chunk
+                    ],
+                    dtype=np.float64,
+                )
                 values = strengths(data[:, 0], data[:, 1], data[:, 2])
-                raw.execute("UPDATE memory_strength s SET strength = u.strength, "
-                            "last_decay_at = %s FROM unnest(%s::bigint[], %s::float8[]) "
-                            "AS u(id, strength) WHERE s.memory_id = u.id",
-                            (stamp, [int(r[0]) for r in chunk], values.tolist()))
+                raw.execute(
+                    "UPDATE memory_strength s SET strength = u.strength, "
+                    "last_decay_at = %s FROM unnest(%s::bigint[], %s::float8[]) "
+                    "AS u(id, strength) WHERE s.memory_id = u.id",
+                    (stamp, [int(r[0]) for r in chunk], values.tolist()),
+                )
                 total += len(chunk)
         return total

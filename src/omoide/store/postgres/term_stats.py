@@ -32,8 +32,9 @@ class TermStats:
         self._stamp: dict[str, tuple[int, ...]] = {}  # index (its trigram table) → stamp
         self._dfs: dict[tuple[str, Hashable], int] = {}
 
-    def lookup(self, index: str, terms: Sequence[Hashable]
-               ) -> tuple[tuple[int, ...], list[int]] | None:
+    def lookup(
+        self, index: str, terms: Sequence[Hashable]
+    ) -> tuple[tuple[int, ...], list[int]] | None:
         """``(stamp, document frequencies)`` when every term is known for ``index``."""
         with self._lock:
             stamp = self._stamp.get(index)

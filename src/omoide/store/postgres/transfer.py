@@ -36,11 +36,11 @@ class _Stream:
     """The rows of one statement read through a server-side cursor (``fetchmany`` and
     iteration pull :data:`_FETCH` rows at a time)."""
 
-    def __init__(self, raw: psycopg.Connection[Any], statement: str,
-                 params: Sequence[Any]) -> None:
+    def __init__(self, raw: psycopg.Connection[Any], statement: str, params: Sequence[Any]) -> None:
         text, _ = translate(statement)
-        self._cur = raw.cursor(name=f"omoide_dump_{next(_names)}", row_factory=_row_factory,
-                               binary=True)
+        self._cur = raw.cursor(
+            name=f"omoide_dump_{next(_names)}", row_factory=_row_factory, binary=True
+        )
         self._cur.itersize = _FETCH
         self._cur.execute(text.encode(), list(params))
 
@@ -113,5 +113,10 @@ class PgPersonaRestore(PersonaRestore):
         """Keys are unique across personas: which of ``keys`` other personas hold is read past
         the persona wall (only the keys asked about come back)."""
         cross = CrossPersonaDb(self.db)  # type: ignore[arg-type]
-        return PersonaRestore(cross, self.persona_id, self.persona, self.model_id,  # type: ignore[arg-type]
-                              self.dim).keys_elsewhere(keys)
+        return PersonaRestore(
+            cross,
+            self.persona_id,
+            self.persona,
+            self.model_id,  # type: ignore[arg-type]
+            self.dim,
+        ).keys_elsewhere(keys)

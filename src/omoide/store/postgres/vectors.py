@@ -48,10 +48,28 @@ _CENTROID_SAMPLE = 20_000
 _CENTROID_TTL_S = 300.0
 _EF_MAX = 1000
 # The characters for which engine.lang.has_cjk is true (language 1), as a regex class.
-CJK_CLASS = "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in (
-    (0x3040, 0x309F), (0x30A1, 0x30FA), (0x30FC, 0x30FF), (0x31F0, 0x31FF), (0xFF70, 0xFF70),
-    (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2FFFF), (0xF900, 0xFAFF),
-    (0x3005, 0x3007), (0xAC00, 0xD7AF), (0x1100, 0x11FF), (0x3130, 0x318F))) + "]"
+CJK_CLASS = (
+    "["
+    + "".join(
+        f"{chr(a)}-{chr(b)}"
+        for a, b in (
+            (0x3040, 0x309F),
+            (0x30A1, 0x30FA),
+            (0x30FC, 0x30FF),
+            (0x31F0, 0x31FF),
+            (0xFF70, 0xFF70),
+            (0x4E00, 0x9FFF),
+            (0x3400, 0x4DBF),
+            (0x20000, 0x2FFFF),
+            (0xF900, 0xFAFF),
+            (0x3005, 0x3007),
+            (0xAC00, 0xD7AF),
+            (0x1100, 0x11FF),
+            (0x3130, 0x318F),
+        )
+    )
+    + "]"
+)
 
 
 class PgVectorSearch:
@@ -61,8 +79,17 @@ class PgVectorSearch:
     index; here there is nothing to do (the rows are in the database). ``count``, the
     persona's active rows, is kept by the handle (counted again every ``recount_s``)."""
 
-    def __init__(self, db: Any, persona_id: int, model_id: str, dim: int, count: int, *,
-                 ef_search: int = 100, candidates: int = 2) -> None:
+    def __init__(
+        self,
+        db: Any,
+        persona_id: int,
+        model_id: str,
+        dim: int,
+        count: int,
+        *,
+        ef_search: int = 100,
+        candidates: int = 2,
+    ) -> None:
         self.db = db
         self.persona_id = persona_id
         self.model_id = model_id
@@ -83,8 +110,9 @@ class PgVectorSearch:
 
     # -- writes (the handle's bookkeeping) -------------------------------------------------
 
-    def add(self, ids: Iterable[int], vectors: np.ndarray,
-            languages: Sequence[int] | None = None) -> None:
+    def add(
+        self, ids: Iterable[int], vectors: np.ndarray, languages: Sequence[int] | None = None
+    ) -> None:
         """Nothing: the write's rows are in ``memory_vectors``."""
 
     def remove(self, ids: Iterable[int]) -> None:
@@ -93,14 +121,25 @@ class PgVectorSearch:
     # -- reads -----------------------------------------------------------------------------
 
     def get(self, memory_id: int) -> np.ndarray | None:
-        row = self.db.conn().execute(
-            "SELECT v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id "
-            "WHERE v.memory_id = ? AND m.persona_id = ? AND v.model_id = ?",
-            (memory_id, self.persona_id, self.model_id)).fetchone()
+        row = (
+            self.db.conn()
+            .execute(
+                "SELECT v.vector FROM memory_vectors v JOIN memories m ON m.id = v.memory_id "
+                "WHERE v.memory_id = ? AND m.persona_id = ? AND v.model_id = ?",
+                (memory_id, self.persona_id, self.model_id),
+            )
+            .fetchone()
+        )
         return None if row is None else np.frombuffer(row[0], dtype=np.float32).copy()
 
-    def search(self, query: np.ndarray, *, limit: int, allowed: np.ndarray | None = None,
-               centred_for: str | None = None) -> list[tuple[int, float]]:
+    def search(
+        self,
+        query: np.ndarray,
+        *,
+        limit: int,
+        allowed: np.ndarray | None = None,
+        centred_for: str | None = None,
+    ) -> list[tuple[int, float]]:
         if limit <= 0 or (allowed is not None and allowed.size == 0):
             return []
         query = np.asarray(query, dtype=np.float32)
@@ -116,8 +155,7 @@ class PgVectorSearch:
         ef = self.ef_search
         if allowed is not None and not exact:
             ef = int(ef * max(1.0, self.count / max(1, allowed.size)))
-        rows = self._candidates(directions, k, min(_EF_MAX, max(ef, k)),
-                                allowed if exact else None)
+        rows = self._candidates(directions, k, min(_EF_MAX, max(ef, k)), allowed if exact else None)
         if allowed is not None and not exact:
             rows = [r for r in rows if _member(allowed, r[0])]
         if not rows:
@@ -129,8 +167,9 @@ class PgVectorSearch:
         if mu is None or centred_for is None:
             scores = mat @ query
         else:
-            scores = centred_cosines(mat @ query, mat @ mu.T, langs, query,
-                                     language_of(centred_for), mu)
+            scores = centred_cosines(
+                mat @ query, mat @ mu.T, langs, query, language_of(centred_for), mu
+            )
         order = np.lexsort((ids, -scores))[:limit]
         return [(int(ids[i]), float(scores[i])) for i in order]
 
@@ -138,10 +177,15 @@ class PgVectorSearch:
         seen = getattr(self._local, "seen", None)
         if seen is not None and memory_id in seen[1]:
             return seen[1][memory_id][1]
-        row = self.db.conn().execute(
-            "SELECT m.content FROM memories m JOIN memory_vectors v ON v.memory_id = m.id "
-            "WHERE m.id = ? AND m.persona_id = ? AND v.model_id = ?",
-            (memory_id, self.persona_id, self.model_id)).fetchone()
+        row = (
+            self.db.conn()
+            .execute(
+                "SELECT m.content FROM memories m JOIN memory_vectors v ON v.memory_id = m.id "
+                "WHERE m.id = ? AND m.persona_id = ? AND v.model_id = ?",
+                (memory_id, self.persona_id, self.model_id),
+            )
+            .fetchone()
+        )
         return None if row is None else language_of(row[0])
 
     def unseen(self, ids: Iterable[int]) -> list[int]:
@@ -155,8 +199,9 @@ class PgVectorSearch:
         other candidates (``rank_facts``), for :meth:`similarities` and :meth:`language`."""
         seen = getattr(self._local, "seen", None)
         if seen is not None:
-            seen[1].update({i: (np.frombuffer(v, dtype=np.float32), g)
-                            for i, (v, g) in rows.items()})
+            seen[1].update(
+                {i: (np.frombuffer(v, dtype=np.float32), g) for i, (v, g) in rows.items()}
+            )
 
     def similarities(self, query: np.ndarray, ids: Iterable[int]) -> dict[int, float]:
         query = np.asarray(query, dtype=np.float32)
@@ -166,18 +211,29 @@ class PgVectorSearch:
         out = {i: float(known[i][0] @ query) for i in wanted if i in known}
         missing = [i for i in wanted if i not in known]
         if missing:
-            rows = self.db.conn().execute(
-                "SELECT v.memory_id, v.vector FROM memory_vectors v JOIN memories m "
-                "ON m.id = v.memory_id WHERE v.memory_id = ANY(?) AND m.persona_id = ? "
-                "AND v.model_id = ?", (missing, self.persona_id, self.model_id)).fetchall()
+            rows = (
+                self.db.conn()
+                .execute(
+                    "SELECT v.memory_id, v.vector FROM memory_vectors v JOIN memories m "
+                    "ON m.id = v.memory_id WHERE v.memory_id = ANY(?) AND m.persona_id = ? "
+                    "AND v.model_id = ?",
+                    (missing, self.persona_id, self.model_id),
+                )
+                .fetchall()
+            )
             for memory_id, blob in rows:
                 out[int(memory_id)] = float(np.frombuffer(blob, dtype=np.float32) @ query)
         return out
 
     # -- SQL -------------------------------------------------------------------------------
 
-    def _candidates(self, directions: Sequence[tuple[np.ndarray, bool]], k: int,
-                    ef: int, allowed: np.ndarray | None) -> list[tuple[int, np.ndarray, int]]:
+    def _candidates(
+        self,
+        directions: Sequence[tuple[np.ndarray, bool]],
+        k: int,
+        ef: int,
+        allowed: np.ndarray | None,
+    ) -> list[tuple[int, np.ndarray, int]]:
         """(id, vector, language) of the ``k`` rows nearest each direction (of each script
         group, for a direction marked per group), deduplicated, in one statement.
 
@@ -189,10 +245,12 @@ class PgVectorSearch:
         ``allowed`` rows the order is exact (no index), so each group is its own scan."""
         dim = self.dim
         # The index is on the expression below; without the cast the same order is exact.
-        distance = (f"v.vector::vector({dim}) <=> %s::vector({dim})" if allowed is None
-                    else "v.vector <=> %s::vector")
-        where = (f"v.dim = {dim} AND v.model_id = %s AND m.persona_id = %s "
-                 "AND m.status = 'active'")
+        distance = (
+            f"v.vector::vector({dim}) <=> %s::vector({dim})"
+            if allowed is None
+            else "v.vector <=> %s::vector"
+        )
+        where = f"v.dim = {dim} AND v.model_id = %s AND m.persona_id = %s AND m.status = 'active'"
         parts, params, wanted = [], [], []
         for number, (direction, per_group) in enumerate(directions):
             groups: list[int | None] = [None]
@@ -203,9 +261,11 @@ class PgVectorSearch:
                 if lang is not None:
                     extra += f" AND {'' if lang else 'NOT '}m.content ~ %s"
                 limit = ef if per_group and lang is None else k
-                parts.append(f"(SELECT {number}, v.memory_id, v.vector, m.content ~ %s, "
-                             f"{distance} AS d FROM memory_vectors v JOIN memories m "
-                             f"ON m.id = v.memory_id WHERE {where}{extra} ORDER BY d LIMIT %s)")
+                parts.append(
+                    f"(SELECT {number}, v.memory_id, v.vector, m.content ~ %s, "
+                    f"{distance} AS d FROM memory_vectors v JOIN memories m "
+                    f"ON m.id = v.memory_id WHERE {where}{extra} ORDER BY d LIMIT %s)"
+                )
                 params += [CJK_CLASS, direction.tobytes(), self.model_id, self.persona_id]
                 if allowed is not None:
                     params.append(allowed.tolist())
@@ -257,29 +317,40 @@ class PgVectorSearch:
         stale = time.monotonic() - self._mu_at > _CENTROID_TTL_S
         if stale and self.count != self._mu_count and not self._refreshing:
             self._refreshing = True
-            threading.Thread(target=self._refresh, daemon=True,
-                             name="omoide-centroids").start()
+            threading.Thread(target=self._refresh, daemon=True, name="omoide-centroids").start()
         return self._mu
 
     def _refresh(self) -> None:
         counted = self.count
         try:
-            total = self.db.conn().execute(
-                "SELECT reltuples::bigint FROM pg_class WHERE oid = 'memories'::regclass"
-            ).fetchone()[0]
+            total = (
+                self.db.conn()
+                .execute("SELECT reltuples::bigint FROM pg_class WHERE oid = 'memories'::regclass")
+                .fetchone()[0]
+            )
             share = max(self.count, 1) / max(float(total or 0), float(self.count), 1.0)
             percent = min(100.0, 100.0 * 2 * _CENTROID_SAMPLE / max(self.count, 1) / share)
-            rows = self.db.conn().execute(
-                f"SELECT v.vector, m.content ~ ? FROM memories m TABLESAMPLE SYSTEM "
-                f"({percent:.6f}) REPEATABLE (7) JOIN memory_vectors v ON v.memory_id = m.id "
-                "WHERE m.persona_id = ? AND m.status = 'active' AND v.model_id = ? LIMIT ?",
-                (CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
+            rows = (
+                self.db.conn()
+                .execute(
+                    f"SELECT v.vector, m.content ~ ? FROM memories m TABLESAMPLE SYSTEM "
+                    f"({percent:.6f}) REPEATABLE (7) JOIN memory_vectors v ON v.memory_id = m.id "
+                    "WHERE m.persona_id = ? AND m.status = 'active' AND v.model_id = ? LIMIT ?",
+                    (CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE),
+                )
+                .fetchall()
+            )
             if len(rows) < min(self.count, 1000):  # a small share of a big table: scan it
-                rows = self.db.conn().execute(
-                    "SELECT v.vector, m.content ~ ? FROM memories m JOIN memory_vectors v "
-                    "ON v.memory_id = m.id WHERE m.persona_id = ? AND m.status = 'active' "
-                    "AND v.model_id = ? LIMIT ?",
-                    (CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE)).fetchall()
+                rows = (
+                    self.db.conn()
+                    .execute(
+                        "SELECT v.vector, m.content ~ ? FROM memories m JOIN memory_vectors v "
+                        "ON v.memory_id = m.id WHERE m.persona_id = ? AND m.status = 'active' "
+                        "AND v.model_id = ? LIMIT ?",
+                        (CJK_CLASS, self.persona_id, self.model_id, _CENTROID_SAMPLE),
+                    )
+                    .fetchall()
+                )
             sums = np.zeros((LANGUAGES, self.dim), dtype=np.float64)
             counts = np.zeros(LANGUAGES, dtype=np.float64)
             for blob, cjk in rows:

@@ -36,8 +36,13 @@ def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
         migrations = conn.execute("SELECT MAX(number) FROM schema_migrations").fetchone()[0]
     except sqlite3.DatabaseError:
         raise InvalidInput(f"{path} is not an Omoide database") from None
-    return BackupInfo(path=path, bytes=path.stat().st_size, personas=personas,
-                      memories=memories, migrations=int(migrations or 0))
+    return BackupInfo(
+        path=path,
+        bytes=path.stat().st_size,
+        personas=personas,
+        memories=memories,
+        migrations=int(migrations or 0),
+    )
 
 
 def _check(conn: sqlite3.Connection, path: Path) -> None:
@@ -95,8 +100,10 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
         _check(source, source_path)
         info = _describe(source, source_path)
         if db_path.exists() and db_path.stat().st_size > 0 and not force:
-            raise Conflict(f"{db_path.parent} already holds a database; stop the server and "
-                           "pass --force to replace it")
+            raise Conflict(
+                f"{db_path.parent} already holds a database; stop the server and "
+                "pass --force to replace it"
+            )
         private_database(db_path)
         target = sqlite3.connect(db_path, timeout=30.0)
         try:
@@ -107,5 +114,10 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
             target.close()
     finally:
         source.close()
-    return BackupInfo(path=db_path, bytes=db_path.stat().st_size, personas=info.personas,
-                      memories=info.memories, migrations=info.migrations)
+    return BackupInfo(
+        path=db_path,
+        bytes=db_path.stat().st_size,
+        personas=info.personas,
+        memories=info.memories,
+        migrations=info.migrations,
+    )

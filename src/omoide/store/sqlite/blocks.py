@@ -63,18 +63,28 @@ class BlockStore:
             raise self._missing(name)
         return self._block(row)
 
-    def upsert(self, patch: BlockPatch, *, now: datetime,
-               check: Callable[[Block], None]) -> Block:
+    def upsert(self, patch: BlockPatch, *, now: datetime, check: Callable[[Block], None]) -> Block:
         """Merge ``patch`` over the stored block (or the defaults), ``check`` it, write it."""
         with self.db.write() as conn:
             row = conn.execute(SELECT_BLOCK, (self.persona_id, patch.block_name)).fetchone()
-            block = _merge(self._block(row) if row else self._new(patch.block_name, now),
-                           patch, now)
+            block = _merge(
+                self._block(row) if row else self._new(patch.block_name, now), patch, now
+            )
             check(block)
-            conn.execute(UPSERT_BLOCK, (
-                self.persona_id, block.block_name, block.content, block.block_type,
-                block.max_tokens, block.priority, json.dumps(block.metadata, ensure_ascii=False),
-                iso(block.created_at), iso(block.updated_at)))
+            conn.execute(
+                UPSERT_BLOCK,
+                (
+                    self.persona_id,
+                    block.block_name,
+                    block.content,
+                    block.block_type,
+                    block.max_tokens,
+                    block.priority,
+                    json.dumps(block.metadata, ensure_ascii=False),
+                    iso(block.created_at),
+                    iso(block.updated_at),
+                ),
+            )
         return block
 
     def delete(self, name: str) -> None:
@@ -83,23 +93,44 @@ class BlockStore:
                 raise self._missing(name)
 
     def _new(self, name: str, now: datetime) -> Block:
-        return Block(persona=self.persona, block_name=name, content="",
-                     block_type=DEFAULT_BLOCK_TYPE, max_tokens=DEFAULT_MAX_TOKENS, priority=0,
-                     metadata={}, created_at=now, updated_at=now)
+        return Block(
+            persona=self.persona,
+            block_name=name,
+            content="",
+            block_type=DEFAULT_BLOCK_TYPE,
+            max_tokens=DEFAULT_MAX_TOKENS,
+            priority=0,
+            metadata={},
+            created_at=now,
+            updated_at=now,
+        )
 
     def _block(self, row: sqlite3.Row) -> Block:
-        return Block(persona=self.persona, block_name=row["block_name"], content=row["content"],
-                     block_type=row["block_type"], max_tokens=row["max_tokens"],
-                     priority=row["priority"], metadata=json.loads(row["metadata"]),
-                     created_at=dt(row["created_at"]), updated_at=dt(row["updated_at"]))
+        return Block(
+            persona=self.persona,
+            block_name=row["block_name"],
+            content=row["content"],
+            block_type=row["block_type"],
+            max_tokens=row["max_tokens"],
+            priority=row["priority"],
+            metadata=json.loads(row["metadata"]),
+            created_at=dt(row["created_at"]),
+            updated_at=dt(row["updated_at"]),
+        )
 
     def _missing(self, name: str) -> NotFound:
-        return NotFound(f"no block {name!r} for persona {self.persona!r}",
-                        persona=self.persona, block_name=name)
+        return NotFound(
+            f"no block {name!r} for persona {self.persona!r}", persona=self.persona, block_name=name
+        )
 
 
 def _merge(block: Block, patch: BlockPatch, now: datetime) -> Block:
-    given = {name: getattr(patch, name) for name in ("block_type", "max_tokens", "priority",
-                                                      "metadata")}
-    return replace(block, content=patch.content, updated_at=now,
-                   **{k: v for k, v in given.items() if not isinstance(v, Unset)})
+    given = {
+        name: getattr(patch, name) for name in ("block_type", "max_tokens", "priority", "metadata")
+    }
+    return replace(
+        block,
+        content=patch.content,
+        updated_at=now,
+        **{k: v for k, v in given.items() if not isinstance(v, Unset)},
+    )

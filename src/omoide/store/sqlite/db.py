@@ -42,8 +42,9 @@ class Database(Traced):
             apply_migrations(self.conn(), upto=upto)
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                               timeout=30.0)
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+        )
         conn.row_factory = sqlite3.Row
         _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")

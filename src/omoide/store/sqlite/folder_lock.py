@@ -56,25 +56,35 @@ def hold_shared(data_dir: Path, command: str) -> IO[bytes] | None:
     """The shared hold of a process that writes to the folder (``omoide <command>``: ``serve``,
     ``mcp``, ``memory add``…) for as long as the returned handle is open; Conflict while
     ``omoide reindex`` or ``omoide restore`` rewrites the folder."""
-    return _hold(data_dir, exclusive=False, refused=(
-        f"the data folder {data_dir} is in use by `omoide reindex` or `omoide restore`, which "
-        f"rewrites it; run `omoide {command}` again when it has finished"))
+    return _hold(
+        data_dir,
+        exclusive=False,
+        refused=(
+            f"the data folder {data_dir} is in use by `omoide reindex` or `omoide restore`, which "
+            f"rewrites it; run `omoide {command}` again when it has finished"
+        ),
+    )
 
 
 # Why a command needs the folder to itself, said when it is refused.
 EXCLUSIVE_REASONS = {
     "reindex": "which changes the embedder the folder's vectors come from (a running server "
-               "would go on writing vectors of the old one)",
+    "would go on writing vectors of the old one)",
     "restore": "which replaces the folder's database (a running server would go on using the "
-               "one it opened)",
+    "one it opened)",
 }
 
 
 def hold_exclusive(data_dir: Path, command: str) -> IO[bytes] | None:
     """The exclusive hold of ``omoide <command>`` (``reindex``, ``restore``); Conflict while a
     server or a writing command uses the folder."""
-    return _hold(data_dir, exclusive=True, refused=(
-        f"another Omoide process is using the data folder {data_dir}: a server (`omoide serve` "
-        "or `omoide mcp`) or a command writing to it (`omoide memory add`, `omoide import`, "
-        f"`omoide jobs wait`…); stop it before `omoide {command}`, "
-        f"{EXCLUSIVE_REASONS[command]}"))
+    return _hold(
+        data_dir,
+        exclusive=True,
+        refused=(
+            f"another Omoide process is using the data folder {data_dir}: a server (`omoide serve` "
+            "or `omoide mcp`) or a command writing to it (`omoide memory add`, `omoide import`, "
+            f"`omoide jobs wait`…); stop it before `omoide {command}`, "
+            f"{EXCLUSIVE_REASONS[command]}"
+        ),
+    )

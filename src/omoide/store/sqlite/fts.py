@@ -145,7 +145,8 @@ class FtsIndex:
             conn.execute(
                 f"INSERT INTO {fresh}(rowid, body) SELECT b.{self.persona_col} << 32 | f.rowid, "
                 f"f.body FROM {table} AS f JOIN {self.base_table} AS b ON b.rowid = f.rowid "
-                f"WHERE f.rowid >= 0 AND f.rowid < {_KEY_SPAN}{extra} ORDER BY 1")
+                f"WHERE f.rowid >= 0 AND f.rowid < {_KEY_SPAN}{extra} ORDER BY 1"
+            )
             conn.execute(f"DROP TABLE {table}")
             conn.execute(f"ALTER TABLE {fresh} RENAME TO {table}")
 
@@ -156,8 +157,7 @@ class FtsIndex:
         connection; the PostgreSQL twin tables written through these methods never are."""
         return self.persona_keyed and isinstance(conn, sqlite3.Connection)
 
-    def fts_rowids(self, conn: object, ids: Iterable[int], persona_id: int | None
-                   ) -> list[int]:
+    def fts_rowids(self, conn: object, ids: Iterable[int], persona_id: int | None) -> list[int]:
         """The FTS rowids of base rows ``ids`` of ``persona_id``."""
         if not self.keyed(conn):
             return list(ids)
@@ -176,8 +176,13 @@ class FtsIndex:
         """SQL for the base rowid of an FTS row of this index's FTS5 tables."""
         return f"({column} & {_KEY_SPAN - 1})" if self.persona_keyed else column
 
-    def index(self, conn: sqlite3.Connection, rows: Iterable[tuple[int, str]], *,
-              persona_id: int | None = None) -> None:
+    def index(
+        self,
+        conn: sqlite3.Connection,
+        rows: Iterable[tuple[int, str]],
+        *,
+        persona_id: int | None = None,
+    ) -> None:
         """Insert or replace ``(base rowid, text)`` rows of ``persona_id`` in both FTS tables
         (the persona is needed by a persona-keyed index only)."""
         given = list(rows)
@@ -192,8 +197,9 @@ class FtsIndex:
         )
         conn.executemany(f"INSERT INTO {self.trigram_table}(rowid, body) VALUES (?, ?)", prepared)
 
-    def unindex(self, conn: sqlite3.Connection, ids: Iterable[int], *,
-                persona_id: int | None = None) -> None:
+    def unindex(
+        self, conn: sqlite3.Connection, ids: Iterable[int], *, persona_id: int | None = None
+    ) -> None:
         """Remove base rows ``ids`` (of ``persona_id``, for a persona-keyed index)."""
         self._delete(conn, self.fts_rowids(conn, ids, persona_id))
 
@@ -221,18 +227,26 @@ class FtsIndex:
         terms = query_terms(query)
         if terms.empty or limit <= 0:
             return []
-        n_rows, fts_terms = self._statistics(conn, [
-            *((self.words_table, e) for e in self.word_exprs(terms.words, terms.cjk)),
-            *((self.trigram_table, e) for e in self.trigram_exprs(terms.cjk))])
+        n_rows, fts_terms = self._statistics(
+            conn,
+            [
+                *((self.words_table, e) for e in self.word_exprs(terms.words, terms.cjk)),
+                *((self.trigram_table, e) for e in self.trigram_exprs(terms.cjk)),
+            ],
+        )
         if n_rows == 0:
             return []
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
         kept = _prune(fts_terms, max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget)
         totals: dict[int, float] = {}
-        sides = [(table, [t for t in kept if t.table == table])
-                 for table in (self.words_table, self.trigram_table)]
-        _add(totals, self._fts_sides(conn, [(t, terms) for t, terms in sides if terms],
-                                     persona_id, pool))
+        sides = [
+            (table, [t for t in kept if t.table == table])
+            for table in (self.words_table, self.trigram_table)
+        ]
+        _add(
+            totals,
+            self._fts_sides(conn, [(t, terms) for t, terms in sides if terms], persona_id, pool),
+        )
         short_rows, short_idf = self._short_side(
             conn, self.instr_terms(terms.cjk), persona_id, n_rows
         )
@@ -242,34 +256,49 @@ class FtsIndex:
         ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
         return [KeywordHit(rowid, score * scale) for rowid, score in ranked[:limit]]
 
-    def held_by(self, conn: sqlite3.Connection, *, persona_id: int, words: Sequence[str],
-                share: float, least: int) -> frozenset[str]:
+    def held_by(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        persona_id: int,
+        words: Sequence[str],
+        share: float,
+        least: int,
+    ) -> frozenset[str]:
         """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
         ``share`` of the persona's indexed rows hold, and at least ``least`` rows, in one
         statement: the persona's row count gives the bar, and each word's count stops there."""
         if not words or share <= 0.0:
             return frozenset()
-        bar = ("(SELECT max(?, CAST(? * n AS INTEGER) + (? * n > CAST(? * n AS INTEGER))) "
-               f"FROM (SELECT count(*) AS n FROM {self.base_table} AS b "
-               f"WHERE {self._where_base()}))")
+        bar = (
+            "(SELECT max(?, CAST(? * n AS INTEGER) + (? * n > CAST(? * n AS INTEGER))) "
+            f"FROM (SELECT count(*) AS n FROM {self.base_table} AS b "
+            f"WHERE {self._where_base()}))"
+        )
         bar_params: list[object] = [least, share, share, share, persona_id]
         if self.keyed(conn):
             low = persona_id << 32
-            rows = (f"SELECT 1 FROM {self.words_table} WHERE {self.words_table} MATCH ? "
-                    "AND rowid BETWEEN ? AND ?")
+            rows = (
+                f"SELECT 1 FROM {self.words_table} WHERE {self.words_table} MATCH ? "
+                "AND rowid BETWEEN ? AND ?"
+            )
             row_params: list[object] = [low, low + _KEY_SPAN - 1]
         else:
-            rows = (f"SELECT 1 FROM {self.words_table} JOIN {self.base_table} AS b "
-                    f"ON b.rowid = {self.words_table}.rowid "
-                    f"WHERE {self.words_table} MATCH ? AND {self._where_base()}")
+            rows = (
+                f"SELECT 1 FROM {self.words_table} JOIN {self.base_table} AS b "
+                f"ON b.rowid = {self.words_table}.rowid "
+                f"WHERE {self.words_table} MATCH ? AND {self._where_base()}"
+            )
             row_params = [persona_id]
-        counts = ", ".join(f"(SELECT count(*) FROM ({rows} LIMIT (SELECT need FROM bar)))"
-                           for _ in words)
+        counts = ", ".join(
+            f"(SELECT count(*) FROM ({rows} LIMIT (SELECT need FROM bar)))" for _ in words
+        )
         params: list[object] = [*bar_params]
         for word in words:
             params += [quote_fts(word), *row_params]
-        row = conn.execute(f"WITH bar AS (SELECT {bar} AS need) SELECT (SELECT need FROM bar), "
-                           f"{counts}", params).fetchone()
+        row = conn.execute(
+            f"WITH bar AS (SELECT {bar} AS need) SELECT (SELECT need FROM bar), {counts}", params
+        ).fetchone()
         return frozenset(w for w, n in zip(words, row[1:], strict=True) if n >= row[0])
 
     def word_exprs(self, words: Sequence[str], cjk: Sequence[str]) -> list[str]:
@@ -301,21 +330,29 @@ class FtsIndex:
         The row count is FTS5's own (its BM25 uses the same N); the docsize shadow table
         answers count(*) without a scan, unlike the FTS table itself."""
         unique = list(dict.fromkeys(exprs))
-        counts = "".join(f", (SELECT count(*) FROM {table} WHERE {table} MATCH ?)"
-                         for table, _ in unique)
-        row = conn.execute(f"SELECT (SELECT count(*) FROM {self.trigram_table}_docsize){counts}",
-                           [expr for _, expr in unique]).fetchone()
+        counts = "".join(
+            f", (SELECT count(*) FROM {table} WHERE {table} MATCH ?)" for table, _ in unique
+        )
+        row = conn.execute(
+            f"SELECT (SELECT count(*) FROM {self.trigram_table}_docsize){counts}",
+            [expr for _, expr in unique],
+        ).fetchone()
         n_rows = row[0]
-        return n_rows, [_Term(table, expr, df, _idf(n_rows, df))
-                        for (table, expr), df in zip(unique, row[1:], strict=True)]
+        return n_rows, [
+            _Term(table, expr, df, _idf(n_rows, df))
+            for (table, expr), df in zip(unique, row[1:], strict=True)
+        ]
 
     def _where_base(self, placeholder: str = "?") -> str:
         extra = f" AND ({self.filter_sql})" if self.filter_sql else ""
         return f"b.{self.persona_col} = {placeholder}{extra}"
 
     def _fts_sides(
-        self, conn: sqlite3.Connection, sides: Sequence[tuple[str, Sequence[_Term]]],
-        persona_id: int, pool: int
+        self,
+        conn: sqlite3.Connection,
+        sides: Sequence[tuple[str, Sequence[_Term]]],
+        persona_id: int,
+        pool: int,
     ) -> list[tuple[int, float]]:
         """Each table's best ``pool`` rows of the persona for the OR of its kept terms, by BM25,
         the tables' rows one after the other, in one statement.
@@ -342,41 +379,62 @@ class FtsIndex:
             parts.append(sql)
             params += [*args, pool]
             if len(terms) > 1 and sum(t.df for t in terms) > cap:  # else all rows were read
-                oldest, oldest_args = self._newest(conn, table, any_term, persona_id, cap,
-                                                   scored=False)
-                sql, args = self._newest(conn, table, " AND ".join(t.expr for t in terms),
-                                         persona_id, cap, scored=True,
-                                         below=(f"(SELECT min(id) FROM ({oldest}))", oldest_args))
+                oldest, oldest_args = self._newest(
+                    conn, table, any_term, persona_id, cap, scored=False
+                )
+                sql, args = self._newest(
+                    conn,
+                    table,
+                    " AND ".join(t.expr for t in terms),
+                    persona_id,
+                    cap,
+                    scored=True,
+                    below=(f"(SELECT min(id) FROM ({oldest}))", oldest_args),
+                )
                 parts.append(sql)
                 params += [*args, pool]
         if not parts:
             return []
         sql = " UNION ALL ".join(
             f"SELECT * FROM (SELECT * FROM ({part}) ORDER BY score DESC, id LIMIT ?)"
-            for part in parts)
+            for part in parts
+        )
         return conn.execute(sql, params).fetchall()
 
-    def _newest(self, conn: sqlite3.Connection, table: str, match: str, persona_id: int,
-                cap: int, *, scored: bool, below: tuple[str, list[object]] | None = None
-                ) -> tuple[str, list[object]]:
+    def _newest(
+        self,
+        conn: sqlite3.Connection,
+        table: str,
+        match: str,
+        persona_id: int,
+        cap: int,
+        *,
+        scored: bool,
+        below: tuple[str, list[object]] | None = None,
+    ) -> tuple[str, list[object]]:
         """SQL (and its parameters) for the persona's newest ``cap`` rows of ``table`` matching
         ``match`` as ``id`` (the base rowid), with ``score`` (-BM25) if ``scored``, and only
         rows below the base rowid given by SQL ``below`` if given."""
         if self.keyed(conn):
             low = persona_id << 32
             score = f", -bm25({table}) AS score" if scored else ""
-            bound, bound_args = (f"? + {below[0]} - 1", [low, *below[1]]) if below \
-                else ("?", [low + _KEY_SPAN - 1])
-            return (f"SELECT rowid - ? AS id{score} FROM {table} WHERE {table} MATCH ? "
-                    f"AND rowid BETWEEN ? AND {bound} ORDER BY rowid DESC LIMIT ?",
-                    [low, match, low, *bound_args, cap])
+            bound, bound_args = (
+                (f"? + {below[0]} - 1", [low, *below[1]]) if below else ("?", [low + _KEY_SPAN - 1])
+            )
+            return (
+                f"SELECT rowid - ? AS id{score} FROM {table} WHERE {table} MATCH ? "
+                f"AND rowid BETWEEN ? AND {bound} ORDER BY rowid DESC LIMIT ?",
+                [low, match, low, *bound_args, cap],
+            )
         score = f", -bm25({table}) AS score" if scored else ""
         older = f" AND {table}.rowid < {below[0]}" if below else ""
-        return (f"SELECT {table}.rowid AS id{score} FROM {table} "
-                f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
-                f"WHERE {table} MATCH ? AND {self._where_base()}{older} "
-                f"ORDER BY {table}.rowid DESC LIMIT ?",
-                [match, persona_id, *(below[1] if below else []), cap])
+        return (
+            f"SELECT {table}.rowid AS id{score} FROM {table} "
+            f"JOIN {self.base_table} AS b ON b.rowid = {table}.rowid "
+            f"WHERE {table} MATCH ? AND {self._where_base()}{older} "
+            f"ORDER BY {table}.rowid DESC LIMIT ?",
+            [match, persona_id, *(below[1] if below else []), cap],
+        )
 
     def _short_side(
         self, conn: sqlite3.Connection, terms: Sequence[str], persona_id: int, n_rows: int

@@ -30,31 +30,53 @@ from omoide.model import PERIODIC_KINDS, Job, JobCounts
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt
 
-__all__ = ["DEFAULT_LEASE_S", "PERIODIC_KINDS", "Job", "JobCounts", "JobStore",
-           "SqliteUnitOfWork", "enqueue"]
+__all__ = [
+    "DEFAULT_LEASE_S",
+    "PERIODIC_KINDS",
+    "Job",
+    "JobCounts",
+    "JobStore",
+    "SqliteUnitOfWork",
+    "enqueue",
+]
 
 DEFAULT_LEASE_S = 60.0
 
 _OPEN = ("pending", "running")
 # The worker ids this process has claimed jobs for (see :meth:`JobStore.recover`).
 _CLAIMED_HERE: set[str] = set()
-_SELECT_JOB = ("SELECT j.*, p.name AS persona FROM jobs j "
-               "LEFT JOIN personas p ON p.id = j.persona_id")
+_SELECT_JOB = (
+    "SELECT j.*, p.name AS persona FROM jobs j LEFT JOIN personas p ON p.id = j.persona_id"
+)
 
 
 def _wall_now() -> datetime:
     return datetime.now(UTC)
 
 
-def enqueue(conn: sqlite3.Connection, *, kind: str, persona_id: int | None,
-            payload: dict[str, Any], now: datetime, delay_s: float = 0.0,
-            max_attempts: int = 5) -> int:
+def enqueue(
+    conn: sqlite3.Connection,
+    *,
+    kind: str,
+    persona_id: int | None,
+    payload: dict[str, Any],
+    now: datetime,
+    delay_s: float = 0.0,
+    max_attempts: int = 5,
+) -> int:
     """Insert a pending job on ``conn`` (inside the caller's transaction)."""
     cur = conn.execute(
         "INSERT INTO jobs (persona_id, kind, payload, status, max_attempts, run_after, created_at) "
         "VALUES (?, ?, ?, 'pending', ?, ?, ?)",
-        (persona_id, kind, json.dumps(payload, ensure_ascii=False), max_attempts,
-         iso(now + timedelta(seconds=delay_s)), iso(now)))
+        (
+            persona_id,
+            kind,
+            json.dumps(payload, ensure_ascii=False),
+            max_attempts,
+            iso(now + timedelta(seconds=delay_s)),
+            iso(now),
+        ),
+    )
     return int(cur.lastrowid or 0)
 
 
@@ -66,15 +88,36 @@ class SqliteUnitOfWork:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
-    def enqueue(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
-                now: datetime, delay_s: float = 0.0, max_attempts: int = 5) -> int:
-        return enqueue(self.conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
-                       delay_s=delay_s, max_attempts=max_attempts)
+    def enqueue(
+        self,
+        *,
+        kind: str,
+        persona_id: int | None,
+        payload: dict[str, Any],
+        now: datetime,
+        delay_s: float = 0.0,
+        max_attempts: int = 5,
+    ) -> int:
+        return enqueue(
+            self.conn,
+            kind=kind,
+            persona_id=persona_id,
+            payload=payload,
+            now=now,
+            delay_s=delay_s,
+            max_attempts=max_attempts,
+        )
 
 
 class JobStore:
-    def __init__(self, db: Database, *, lease_s: float = DEFAULT_LEASE_S,
-                 wall: Callable[[], datetime] = _wall_now, in_order: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        lease_s: float = DEFAULT_LEASE_S,
+        wall: Callable[[], datetime] = _wall_now,
+        in_order: Sequence[str] = (),
+    ) -> None:
         """``in_order``: job kinds run one at a time per persona, oldest first — a job of such
         a kind is not claimed while an older one of the same kind and persona is pending or
         running (it waits, however many workers are free; a failed one no longer holds it)."""
@@ -83,25 +126,53 @@ class JobStore:
         self._wall = wall
         self.in_order = tuple(in_order)
 
-    def enqueue(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
-                now: datetime, delay_s: float = 0.0, max_attempts: int = 5) -> int:
+    def enqueue(
+        self,
+        *,
+        kind: str,
+        persona_id: int | None,
+        payload: dict[str, Any],
+        now: datetime,
+        delay_s: float = 0.0,
+        max_attempts: int = 5,
+    ) -> int:
         with self.db.write() as conn:
-            return enqueue(conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
-                           delay_s=delay_s, max_attempts=max_attempts)
+            return enqueue(
+                conn,
+                kind=kind,
+                persona_id=persona_id,
+                payload=payload,
+                now=now,
+                delay_s=delay_s,
+                max_attempts=max_attempts,
+            )
 
-    def enqueue_unique(self, *, kind: str, persona_id: int | None, payload: dict[str, Any],
-                       now: datetime, delay_s: float = 0.0, include_running: bool = True
-                       ) -> int | None:
+    def enqueue_unique(
+        self,
+        *,
+        kind: str,
+        persona_id: int | None,
+        payload: dict[str, Any],
+        now: datetime,
+        delay_s: float = 0.0,
+        include_running: bool = True,
+    ) -> int | None:
         """Enqueue unless a job of ``kind`` for this persona is open; check and insert are one
         write transaction, so two processes never both queue it. None when one was open."""
         statuses = _OPEN if include_running else ("pending", "pending")
         with self.db.write() as conn:
-            if conn.execute("SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? "
-                            "AND status IN (?, ?) LIMIT 1",
-                            (kind, persona_id, *statuses)).fetchone() is not None:
+            if (
+                conn.execute(
+                    "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? "
+                    "AND status IN (?, ?) LIMIT 1",
+                    (kind, persona_id, *statuses),
+                ).fetchone()
+                is not None
+            ):
                 return None
-            return enqueue(conn, kind=kind, persona_id=persona_id, payload=payload, now=now,
-                           delay_s=delay_s)
+            return enqueue(
+                conn, kind=kind, persona_id=persona_id, payload=payload, now=now, delay_s=delay_s
+            )
 
     def recover(self) -> int:
         """At start-up, take back at once the running jobs no live worker can hold: those whose
@@ -116,17 +187,22 @@ class JobStore:
         """
         wall = iso(self._wall())
         with self.db.write() as conn:
-            rows = conn.execute("SELECT id, worker, lease_until FROM jobs "
-                                "WHERE status = 'running'").fetchall()
-            orphans = [(r[0], r[1], r[2]) for r in rows
-                       if r[2] is None or r[2] < wall or r[1] in _CLAIMED_HERE]
+            rows = conn.execute(
+                "SELECT id, worker, lease_until FROM jobs WHERE status = 'running'"
+            ).fetchall()
+            orphans = [
+                (r[0], r[1], r[2])
+                for r in rows
+                if r[2] is None or r[2] < wall or r[1] in _CLAIMED_HERE
+            ]
             reset = 0
             for job_id, worker, lease_until in orphans:
                 reset += conn.execute(
                     "UPDATE jobs SET status = 'pending', started_at = NULL, claimed_by = NULL, "
                     "worker = NULL, lease_until = NULL WHERE id = ? AND status = 'running' "
                     "AND worker IS ? AND lease_until IS ?",
-                    (job_id, worker, lease_until)).rowcount
+                    (job_id, worker, lease_until),
+                ).rowcount
         return reset
 
     @staticmethod
@@ -140,12 +216,20 @@ class JobStore:
         if not self.in_order:
             return ""
         kinds = ", ".join("'" + kind.replace("'", "''") + "'" for kind in self.in_order)
-        return (f" AND NOT (j.kind IN ({kinds}) AND EXISTS (SELECT 1 FROM jobs k "
-                "WHERE k.persona_id = j.persona_id AND k.status IN ('pending', 'running') "
-                "AND k.kind = j.kind AND k.id < j.id))")
+        return (
+            f" AND NOT (j.kind IN ({kinds}) AND EXISTS (SELECT 1 FROM jobs k "
+            "WHERE k.persona_id = j.persona_id AND k.status IN ('pending', 'running') "
+            "AND k.kind = j.kind AND k.id < j.id))"
+        )
 
-    def claim(self, *, now: datetime, persona_id: int | None = None, worker: str | None = None,
-              lease_s: float | None = None) -> Job | None:
+    def claim(
+        self,
+        *,
+        now: datetime,
+        persona_id: int | None = None,
+        worker: str | None = None,
+        lease_s: float | None = None,
+    ) -> Job | None:
         """The next ready job (only ``persona_id``'s when given), leased to ``worker``.
 
         Ready: pending with ``run_after`` reached, or running with an expired lease (taken back
@@ -161,38 +245,57 @@ class JobStore:
             where, extra = " AND j.persona_id = ?", [persona_id]
         # Two indexed probes rather than one OR: each reads its first row off an index
         # (jobs_leases, jobs_ready) with no sort, however long the backlog.
-        expired = self._probe(f"j.status = 'running' AND j.lease_until < ?{where}",
-                              "j.lease_until")
-        ready = self._probe(f"j.status = 'pending' AND j.run_after <= ?{where}"
-                            f"{self._after_older()}", "j.run_after, j.id")
+        expired = self._probe(f"j.status = 'running' AND j.lease_until < ?{where}", "j.lease_until")
+        ready = self._probe(
+            f"j.status = 'pending' AND j.run_after <= ?{where}{self._after_older()}",
+            "j.run_after, j.id",
+        )
         with self.db.write() as conn:
             row = conn.execute(expired, [iso(wall), *extra]).fetchone()
             while row is not None and row["attempts"] >= row["max_attempts"]:
-                conn.execute("UPDATE jobs SET status = 'failed', finished_at = ?, worker = NULL, "
-                             "lease_until = NULL, last_error = ? WHERE id = ?",
-                             (iso(now), f"worker lost: its lease expired on attempt "
-                                        f"{row['attempts']} of {row['max_attempts']}", row["id"]))
+                conn.execute(
+                    "UPDATE jobs SET status = 'failed', finished_at = ?, worker = NULL, "
+                    "lease_until = NULL, last_error = ? WHERE id = ?",
+                    (
+                        iso(now),
+                        f"worker lost: its lease expired on attempt "
+                        f"{row['attempts']} of {row['max_attempts']}",
+                        row["id"],
+                    ),
+                )
                 row = conn.execute(expired, [iso(wall), *extra]).fetchone()
             if row is None:
                 row = conn.execute(ready, [iso(now), *extra]).fetchone()
             if row is None:
                 return None
             until = wall + timedelta(seconds=self.lease_s if lease_s is None else lease_s)
-            conn.execute("UPDATE jobs SET status = 'running', started_at = ?, claimed_by = ?, "
-                         "worker = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
-                         (iso(now), os.getpid(), worker, iso(until), row["id"]))
-        return Job(id=row["id"], persona_id=row["persona_id"], persona=row["persona"],
-                   kind=row["kind"], payload=json.loads(row["payload"]),
-                   attempts=row["attempts"] + 1, max_attempts=row["max_attempts"],
-                   created_at=dt(row["created_at"]), worker=worker)
+            conn.execute(
+                "UPDATE jobs SET status = 'running', started_at = ?, claimed_by = ?, "
+                "worker = ?, lease_until = ?, attempts = attempts + 1 WHERE id = ?",
+                (iso(now), os.getpid(), worker, iso(until), row["id"]),
+            )
+        return Job(
+            id=row["id"],
+            persona_id=row["persona_id"],
+            persona=row["persona"],
+            kind=row["kind"],
+            payload=json.loads(row["payload"]),
+            attempts=row["attempts"] + 1,
+            max_attempts=row["max_attempts"],
+            created_at=dt(row["created_at"]),
+            worker=worker,
+        )
 
     def heartbeat(self, job: Job, *, lease_s: float | None = None) -> bool:
         """Renew the lease of a job this worker holds; False when it was lost (expired and taken
         back, or the job is no longer running)."""
         until = self._wall() + timedelta(seconds=self.lease_s if lease_s is None else lease_s)
         with self.db.write() as conn:
-            cur = conn.execute("UPDATE jobs SET lease_until = ? WHERE id = ? AND worker IS ? "
-                               "AND status = 'running'", (iso(until), job.id, job.worker))
+            cur = conn.execute(
+                "UPDATE jobs SET lease_until = ? WHERE id = ? AND worker IS ? "
+                "AND status = 'running'",
+                (iso(until), job.id, job.worker),
+            )
         return cur.rowcount == 1
 
     def complete(self, job_id: int, *, now: datetime, worker: str | None = None) -> bool:
@@ -201,9 +304,11 @@ class JobStore:
         if worker is not None:
             sql, params = " AND worker = ? AND status = 'running'", (worker,)
         with self.db.write() as conn:
-            cur = conn.execute("UPDATE jobs SET status = 'done', finished_at = ?, "
-                               f"last_error = NULL, lease_until = NULL WHERE id = ?{sql}",
-                               (iso(now), job_id, *params))
+            cur = conn.execute(
+                "UPDATE jobs SET status = 'done', finished_at = ?, "
+                f"last_error = NULL, lease_until = NULL WHERE id = ?{sql}",
+                (iso(now), job_id, *params),
+            )
         return cur.rowcount == 1
 
     def fail(self, job: Job, error: str, *, now: datetime, backoff_s: float) -> str:
@@ -216,15 +321,24 @@ class JobStore:
                 "UPDATE jobs SET status = ?, last_error = ?, run_after = ?, finished_at = ?, "
                 "worker = NULL, lease_until = NULL WHERE id = ? AND status = 'running' "
                 "AND (CAST(? AS TEXT) IS NULL OR worker = ?)",
-                (status, error[:2000], iso(now + timedelta(seconds=backoff_s)),
-                 iso(now) if final else None, job.id, job.worker, job.worker))
+                (
+                    status,
+                    error[:2000],
+                    iso(now + timedelta(seconds=backoff_s)),
+                    iso(now) if final else None,
+                    job.id,
+                    job.worker,
+                    job.worker,
+                ),
+            )
         return status if cur.rowcount == 1 else "lost"
 
     def gone(self, job_id: int) -> bool:
         """Whether the job's row no longer exists: the persona, conversation or memory it
         worked on was erased (erasure deletes their queued and running jobs with them)."""
-        return self.db.conn().execute("SELECT 1 FROM jobs WHERE id = ?",
-                                      (job_id,)).fetchone() is None
+        return (
+            self.db.conn().execute("SELECT 1 FROM jobs WHERE id = ?", (job_id,)).fetchone() is None
+        )
 
     def claim_periodic(self, name: str, *, every_s: float, worker: str) -> bool:
         """True for one caller per ``every_s`` seconds (wall time) across every process on this
@@ -235,38 +349,56 @@ class JobStore:
                 "INSERT INTO periodic_claims (name, next_due, worker) VALUES (?, ?, ?) "
                 "ON CONFLICT (name) DO UPDATE SET next_due = excluded.next_due, "
                 "worker = excluded.worker WHERE periodic_claims.next_due <= ?",
-                (name, iso(wall + timedelta(seconds=every_s)), worker, iso(wall)))
+                (name, iso(wall + timedelta(seconds=every_s)), worker, iso(wall)),
+            )
         return cur.rowcount == 1
 
     def counts(self, persona_id: int | None = None) -> JobCounts:
         marks = ",".join("?" * len(PERIODIC_KINDS))
-        sql = (f"SELECT CASE WHEN status = 'pending' AND kind IN ({marks}) THEN 'scheduled' "
-               "ELSE status END AS state, COUNT(*) FROM jobs")
+        sql = (
+            f"SELECT CASE WHEN status = 'pending' AND kind IN ({marks}) THEN 'scheduled' "
+            "ELSE status END AS state, COUNT(*) FROM jobs"
+        )
         params: tuple[Any, ...] = PERIODIC_KINDS
         if persona_id is not None:
             sql += " WHERE persona_id = ?"
             params = (*params, persona_id)
         found = dict(self.db.conn().execute(sql + " GROUP BY state", params).fetchall())
-        return JobCounts(pending=found.get("pending", 0), running=found.get("running", 0),
-                         failed=found.get("failed", 0), done=found.get("done", 0),
-                         scheduled=found.get("scheduled", 0))
+        return JobCounts(
+            pending=found.get("pending", 0),
+            running=found.get("running", 0),
+            failed=found.get("failed", 0),
+            done=found.get("done", 0),
+            scheduled=found.get("scheduled", 0),
+        )
 
     def failures(self, persona_id: int, *, limit: int = 20) -> list[dict[str, Any]]:
-        rows = self.db.conn().execute(
-            "SELECT id, kind, attempts, last_error, finished_at FROM jobs WHERE persona_id = ? "
-            "AND status = 'failed' ORDER BY id DESC LIMIT ?", (persona_id, limit)).fetchall()
+        rows = (
+            self.db.conn()
+            .execute(
+                "SELECT id, kind, attempts, last_error, finished_at FROM jobs WHERE persona_id = ? "
+                "AND status = 'failed' ORDER BY id DESC LIMIT ?",
+                (persona_id, limit),
+            )
+            .fetchall()
+        )
         return [dict(r) for r in rows]
 
-    def has_open(self, kind: str, persona_id: int | None, *, include_running: bool = True
-                 ) -> bool:
+    def has_open(self, kind: str, persona_id: int | None, *, include_running: bool = True) -> bool:
         """Whether a job of ``kind`` for this persona is pending (or running)."""
         statuses = _OPEN if include_running else ("pending", "pending")
-        return self.db.conn().execute(
-            "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT 1",
-            (kind, persona_id, *statuses)).fetchone() is not None
+        return (
+            self.db.conn()
+            .execute(
+                "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT "
+                "1",
+                (kind, persona_id, *statuses),
+            )
+            .fetchone()
+            is not None
+        )
 
     def total_depth(self) -> int:
         """Jobs waiting or running now (scheduled maintenance excluded)."""
         counts = self.counts()
         return counts.pending + counts.running
-

@@ -24,45 +24,61 @@ def fingerprint(key_hash: str) -> str:
     return key_hash[:FINGERPRINT_HEX]
 
 
-_SELECT = ("SELECT k.id, k.prefix, k.is_admin, k.created_at, k.last_used_at, k.revoked_at, "
-           "p.name FROM api_keys k LEFT JOIN personas p ON p.id = k.persona_id ")
+_SELECT = (
+    "SELECT k.id, k.prefix, k.is_admin, k.created_at, k.last_used_at, k.revoked_at, "
+    "p.name FROM api_keys k LEFT JOIN personas p ON p.id = k.persona_id "
+)
 
 
 def _info(row: tuple) -> KeyInfo:
-    return KeyInfo(id=row[0], fingerprint=row[1], is_admin=bool(row[2]), created_at=dt(row[3]),
-                   last_used_at=dt_or_none(row[4]), revoked_at=dt_or_none(row[5]),
-                   persona=row[6])
+    return KeyInfo(
+        id=row[0],
+        fingerprint=row[1],
+        is_admin=bool(row[2]),
+        created_at=dt(row[3]),
+        last_used_at=dt_or_none(row[4]),
+        revoked_at=dt_or_none(row[5]),
+        persona=row[6],
+    )
 
 
 class KeyStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def add(self, *, key_hash: str, persona_id: int | None, is_admin: bool,
-            now: datetime) -> KeyInfo:
+    def add(
+        self, *, key_hash: str, persona_id: int | None, is_admin: bool, now: datetime
+    ) -> KeyInfo:
         with self.db.write() as conn:
             cur = conn.execute(
                 "INSERT INTO api_keys (key_hash, prefix, persona_id, is_admin, created_at) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (key_hash, fingerprint(key_hash), persona_id, int(is_admin), iso(now)))
+                (key_hash, fingerprint(key_hash), persona_id, int(is_admin), iso(now)),
+            )
             row = conn.execute(_SELECT + "WHERE k.id = ?", (cur.lastrowid,)).fetchone()
         return _info(row)
 
     def of_persona(self, persona_id: int) -> list[KeyInfo]:
         """Every key of a persona, revoked ones included, oldest first."""
-        rows = self.db.conn().execute(_SELECT + "WHERE k.persona_id = ? ORDER BY k.id",
-                                      (persona_id,)).fetchall()
+        rows = (
+            self.db.conn()
+            .execute(_SELECT + "WHERE k.persona_id = ? ORDER BY k.id", (persona_id,))
+            .fetchall()
+        )
         return [_info(r) for r in rows]
 
     def revoke(self, persona_id: int, key_id: int, *, now: datetime) -> KeyInfo:
         """Revoke one key of the persona (a key already revoked keeps its first date)."""
         with self.db.write() as conn:
-            found = conn.execute("SELECT 1 FROM api_keys WHERE id = ? AND persona_id = ?",
-                                 (key_id, persona_id)).fetchone()
+            found = conn.execute(
+                "SELECT 1 FROM api_keys WHERE id = ? AND persona_id = ?", (key_id, persona_id)
+            ).fetchone()
             if found is None:
                 raise NotFound(f"this persona has no key {key_id}", key_id=key_id)
-            conn.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? "
-                         "AND revoked_at IS NULL", (iso(now), key_id))
+            conn.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                (iso(now), key_id),
+            )
             row = conn.execute(_SELECT + "WHERE k.id = ?", (key_id,)).fetchone()
         return _info(row)
 
@@ -72,25 +88,30 @@ class KeyStore:
             cur = conn.execute(
                 "UPDATE api_keys SET last_used_at = ? WHERE id = ? AND "
                 "(last_used_at IS NULL OR last_used_at <= ?)",
-                (iso(now), key_id, iso(now - every)))
+                (iso(now), key_id, iso(now - every)),
+            )
         return cur.rowcount > 0
 
     def make_sole_admin(self, key_hash: str, *, now: datetime) -> int:
         """Make ``key_hash`` the one valid admin key: add it (or lift its revocation) and
         revoke every other admin key. Returns how many keys were revoked."""
         with self.db.write() as conn:
-            row = conn.execute("SELECT id, is_admin FROM api_keys WHERE key_hash = ?",
-                               (key_hash,)).fetchone()
+            row = conn.execute(
+                "SELECT id, is_admin FROM api_keys WHERE key_hash = ?", (key_hash,)
+            ).fetchone()
             if row is None:  # OR IGNORE: servers sharing a database may start together
                 conn.execute(
                     "INSERT OR IGNORE INTO api_keys (key_hash, prefix, persona_id, is_admin, "
                     "created_at) VALUES (?, ?, NULL, 1, ?)",
-                    (key_hash, fingerprint(key_hash), iso(now)))
+                    (key_hash, fingerprint(key_hash), iso(now)),
+                )
             elif not row[1]:
                 raise InvalidInput("OMOIDE_ADMIN_KEY is the key of a persona; choose another")
             else:
                 conn.execute("UPDATE api_keys SET revoked_at = NULL WHERE id = ?", (row[0],))
-            cur = conn.execute("UPDATE api_keys SET revoked_at = ? WHERE is_admin = 1 "
-                               "AND key_hash != ? AND revoked_at IS NULL",
-                               (iso(now), key_hash))
+            cur = conn.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE is_admin = 1 "
+                "AND key_hash != ? AND revoked_at IS NULL",
+                (iso(now), key_hash),
+            )
         return max(cur.rowcount, 0)

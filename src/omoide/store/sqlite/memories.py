@@ -55,8 +55,9 @@ def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list
     clauses: list[str] = []
     params: list[Any] = []
     for tag in filters.tags:  # uncorrelated: one index range per tag, not a probe per row
-        clauses.append("m.id IN (SELECT memory_id FROM memory_tags WHERE persona_id = ? "
-                       "AND tag = ?)")
+        clauses.append(
+            "m.id IN (SELECT memory_id FROM memory_tags WHERE persona_id = ? AND tag = ?)"
+        )
         params += [persona_id, tag]
     if filters.created_from is not None:
         clauses.append("m.created_at >= ?")
@@ -84,8 +85,14 @@ class MemoryStore(MemoryWrites):
 
     _word_index: FtsIndex = MEMORY_FTS  # the notes' keyword index (PostgreSQL: its twin)
 
-    def __init__(self, db: Database, persona_id: int, persona: str,
-                 load_vectors: Callable[[int], VectorIndex], model_id: str) -> None:
+    def __init__(
+        self,
+        db: Database,
+        persona_id: int,
+        persona: str,
+        load_vectors: Callable[[int], VectorIndex],
+        model_id: str,
+    ) -> None:
         self.db = db
         self.persona_id = persona_id
         self.persona = persona
@@ -128,19 +135,27 @@ class MemoryStore(MemoryWrites):
     def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]:
         """Inside a write: the index (current as of before this write) and the new revision."""
         index = self.vectors
-        revision = persona_counter(conn.execute(
-            "UPDATE personas SET revision = revision + 1 WHERE id = ? RETURNING revision",
-            (self.persona_id,)).fetchone(), self.persona)
+        revision = persona_counter(
+            conn.execute(
+                "UPDATE personas SET revision = revision + 1 WHERE id = ? RETURNING revision",
+                (self.persona_id,),
+            ).fetchone(),
+            self.persona,
+        )
         return index, revision
 
     # -- reads ---------------------------------------------------------------------------
 
     def _one(self, conn: sqlite3.Connection, key: str) -> sqlite3.Row:
-        row = conn.execute(SELECT_MEMORY + " WHERE m.key = ? AND m.persona_id = ?",
-                           (key, self.persona_id)).fetchone()
+        row = conn.execute(
+            SELECT_MEMORY + " WHERE m.key = ? AND m.persona_id = ?", (key, self.persona_id)
+        ).fetchone()
         if row is None:
-            raise NotFound(f"no memory {named(key)} for persona {self.persona!r}",
-                           persona=self.persona, key=key)
+            raise NotFound(
+                f"no memory {named(key)} for persona {self.persona!r}",
+                persona=self.persona,
+                key=key,
+            )
         return row
 
     def get(self, key: str, *, with_links: bool = True) -> Memory:
@@ -155,11 +170,16 @@ class MemoryStore(MemoryWrites):
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = self.db.conn().execute(
-            # "+m.persona_id": look rows up by primary key; the planner would otherwise pick
-            # the persona index and read every row of the persona (15 ms at 100k).
-            SELECT_MEMORY + f" WHERE +m.persona_id = ? AND m.id IN ({marks})",
-            (self.persona_id, *ids)).fetchall()
+        rows = (
+            self.db.conn()
+            .execute(
+                # "+m.persona_id": look rows up by primary key; the planner would otherwise pick
+                # the persona index and read every row of the persona (15 ms at 100k).
+                SELECT_MEMORY + f" WHERE +m.persona_id = ? AND m.id IN ({marks})",
+                (self.persona_id, *ids),
+            )
+            .fetchall()
+        )
         memories = self._hydrate(rows, with_links=False)
         return {int(r["id"]): m for r, m in zip(rows, memories, strict=True)}
 
@@ -169,37 +189,68 @@ class MemoryStore(MemoryWrites):
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
-        rows = self.db.conn().execute(
-            "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, "
-            "m.last_accessed, m.superseded_by, m.valid_until FROM memories m "
-            "JOIN memory_strength s ON s.memory_id = m.id "
-            f"WHERE +m.persona_id = ? AND m.id IN ({marks})",  # by primary key, as by_ids
-            (self.persona_id, *ids)).fetchall()
-        return {int(r[0]): RankFacts(
-            key=r[1], status=MemoryStatus(r[2]), importance=r[3], stability=r[4],
-            created_at=dt(r[5]), last_accessed=dt_or_none(r[6]), superseded_by=r[7],
-            valid_until=dt_or_none(r[8])) for r in rows}
+        rows = (
+            self.db.conn()
+            .execute(
+                "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, "
+                "m.last_accessed, m.superseded_by, m.valid_until FROM memories m "
+                "JOIN memory_strength s ON s.memory_id = m.id "
+                f"WHERE +m.persona_id = ? AND m.id IN ({marks})",  # by primary key, as by_ids
+                (self.persona_id, *ids),
+            )
+            .fetchall()
+        )
+        return {
+            int(r[0]): RankFacts(
+                key=r[1],
+                status=MemoryStatus(r[2]),
+                importance=r[3],
+                stability=r[4],
+                created_at=dt(r[5]),
+                last_accessed=dt_or_none(r[6]),
+                superseded_by=r[7],
+                valid_until=dt_or_none(r[8]),
+            )
+            for r in rows
+        }
 
-    def list_recent(self, *, limit: int, offset: int = 0, include_tombstoned: bool = False,
-                    only_current: bool = False) -> list[Memory]:
+    def list_recent(
+        self,
+        *,
+        limit: int,
+        offset: int = 0,
+        include_tombstoned: bool = False,
+        only_current: bool = False,
+    ) -> list[Memory]:
         where = "m.persona_id = ?"
         if not include_tombstoned:
             where += " AND m.status = 'active'"
         if only_current:
             where += " AND m.superseded_by IS NULL AND m.valid_until IS NULL"
-        rows = self.db.conn().execute(
-            SELECT_MEMORY + f" WHERE {where} ORDER BY m.created_at DESC, m.id DESC "
-            "LIMIT ? OFFSET ?",
-            (self.persona_id, limit, offset)).fetchall()
+        rows = (
+            self.db.conn()
+            .execute(
+                SELECT_MEMORY + f" WHERE {where} ORDER BY m.created_at DESC, m.id DESC "
+                "LIMIT ? OFFSET ?",
+                (self.persona_id, limit, offset),
+            )
+            .fetchall()
+        )
         return self._hydrate(rows, with_links=False)
 
     def active_rows_for_strength(self) -> list[sqlite3.Row]:
         """Rows for ranking by current strength (context): id, importance, stability, times."""
-        return self.db.conn().execute(
-            "SELECT m.id, m.importance, m.created_at, m.last_accessed, s.stability "
-            "FROM memories m JOIN memory_strength s ON s.memory_id = m.id "
-            "WHERE m.persona_id = ? AND m.status = 'active' AND m.superseded_by IS NULL "
-            "AND m.valid_until IS NULL", (self.persona_id,)).fetchall()
+        return (
+            self.db.conn()
+            .execute(
+                "SELECT m.id, m.importance, m.created_at, m.last_accessed, s.stability "
+                "FROM memories m JOIN memory_strength s ON s.memory_id = m.id "
+                "WHERE m.persona_id = ? AND m.status = 'active' AND m.superseded_by IS NULL "
+                "AND m.valid_until IS NULL",
+                (self.persona_id,),
+            )
+            .fetchall()
+        )
 
     def allowed_ids(self, filters: SearchFilters) -> np.ndarray:
         """Sorted ids of active memories passing ``filters`` (used before the top-k cut)."""
@@ -211,11 +262,11 @@ class MemoryStore(MemoryWrites):
         return np.fromiter((r[0] for r in rows), dtype=np.int64)
 
     def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
-        return MEMORY_FTS.search(self.db.conn(), persona_id=self.persona_id, query=query,
-                                 limit=limit)
+        return MEMORY_FTS.search(
+            self.db.conn(), persona_id=self.persona_id, query=query, limit=limit
+        )
 
-    def common_words(self, words: Sequence[str], *, share: float, least: int
-                     ) -> frozenset[str]:
+    def common_words(self, words: Sequence[str], *, share: float, least: int) -> frozenset[str]:
         """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
         ``share`` of the persona's active notes hold, and at least ``least`` notes (one
         statement, each count stopping at the bar).
@@ -234,8 +285,9 @@ class MemoryStore(MemoryWrites):
             known = {w: self._common[w] for w in words if w in self._common}
         missing = [w for w in dict.fromkeys(words) if w not in known]
         if missing:
-            held = self._word_index.held_by(self.db.conn(), persona_id=self.persona_id,
-                                            words=missing, share=share, least=least)
+            held = self._word_index.held_by(
+                self.db.conn(), persona_id=self.persona_id, words=missing, share=share, least=least
+            )
             fresh = {w: w in held for w in missing}
             known.update(fresh)
             with self._common_lock:  # kept under the revision asked at, if still current
@@ -254,14 +306,18 @@ class MemoryStore(MemoryWrites):
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()
         memory_id = int(self._one(conn, key)["id"])
-        rows = conn.execute("SELECT * FROM memory_versions WHERE memory_id = ? ORDER BY version",
-                            (memory_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT * FROM memory_versions WHERE memory_id = ? ORDER BY version", (memory_id,)
+        ).fetchall()
         return [
             MemoryVersion(
-                version=r["version"], change=VersionChange(r["change"]),
-                changed_by=r["changed_by"], changed_at=dt(r["changed_at"]),
+                version=r["version"],
+                change=VersionChange(r["change"]),
+                changed_by=r["changed_by"],
+                changed_at=dt(r["changed_at"]),
                 before=json.loads(r["before"]) if r["before"] else None,
-                after=json.loads(r["after"]) if r["after"] else None)
+                after=json.loads(r["after"]) if r["after"] else None,
+            )
             for r in rows
         ]
 
@@ -280,18 +336,31 @@ class MemoryStore(MemoryWrites):
             "MIN(created_at) AS oldest, MAX(created_at) AS newest, "
             "AVG(CASE WHEN status = 'active' THEN s.strength END) AS mean_strength "
             "FROM memories m JOIN memory_strength s ON s.memory_id = m.id "
-            "WHERE m.persona_id = ?", (self.persona_id,)).fetchone()
+            "WHERE m.persona_id = ?",
+            (self.persona_id,),
+        ).fetchone()
         kinds = conn.execute(
             "SELECT kind, COUNT(*) FROM memories WHERE persona_id = ? AND status = 'active' "
-            "GROUP BY kind ORDER BY kind", (self.persona_id,)).fetchall()
+            "GROUP BY kind ORDER BY kind",
+            (self.persona_id,),
+        ).fetchall()
         links = conn.execute(
             "SELECT COUNT(*) FROM memory_links l JOIN memories m ON m.id = l.a "
-            "WHERE m.persona_id = ? AND l.a < l.b", (self.persona_id,)).fetchone()[0]
+            "WHERE m.persona_id = ? AND l.a < l.b",
+            (self.persona_id,),
+        ).fetchone()[0]
         return MemoryStats(
-            persona=self.persona, total=row["total"] or 0, active=row["active"] or 0,
-            tombstoned=row["tombstoned"] or 0, superseded=row["superseded"] or 0,
-            by_kind={k: n for k, n in kinds}, mean_strength=float(row["mean_strength"] or 0.0),
-            links=links, oldest=dt_or_none(row["oldest"]), newest=dt_or_none(row["newest"]))
+            persona=self.persona,
+            total=row["total"] or 0,
+            active=row["active"] or 0,
+            tombstoned=row["tombstoned"] or 0,
+            superseded=row["superseded"] or 0,
+            by_kind={k: n for k, n in kinds},
+            mean_strength=float(row["mean_strength"] or 0.0),
+            links=links,
+            oldest=dt_or_none(row["oldest"]),
+            newest=dt_or_none(row["newest"]),
+        )
 
     def _hydrate(self, rows: Sequence[sqlite3.Row], *, with_links: bool) -> list[Memory]:
         if not rows:
@@ -300,16 +369,24 @@ class MemoryStore(MemoryWrites):
         ids = [int(r["id"]) for r in rows]
         sources = self._sources_of(conn, ids)
         links = self._links_of(conn, ids) if with_links else {}
-        return [memory_from_row(row, self.persona, sources=tuple(sources.get(memory_id, ())),
-                                links=tuple(links.get(memory_id, ())))
-                for row, memory_id in zip(rows, ids, strict=True)]
+        return [
+            memory_from_row(
+                row,
+                self.persona,
+                sources=tuple(sources.get(memory_id, ())),
+                links=tuple(links.get(memory_id, ())),
+            )
+            for row, memory_id in zip(rows, ids, strict=True)
+        ]
 
     def _sources_of(self, conn: sqlite3.Connection, ids: list[int]) -> dict[int, list[Source]]:
         marks = ",".join("?" * len(ids))
         rows = conn.execute(
             "SELECT ms.memory_id, e.id AS event_id, e.external_id FROM memory_sources ms "
             f"JOIN session_events e ON e.id = ms.event_id WHERE ms.memory_id IN ({marks}) "
-            "ORDER BY e.id", ids).fetchall()
+            "ORDER BY e.id",
+            ids,
+        ).fetchall()
         out: dict[int, list[Source]] = {}
         for r in rows:
             out.setdefault(r["memory_id"], []).append(Source(r["event_id"], r["external_id"]))
@@ -320,11 +397,18 @@ class MemoryStore(MemoryWrites):
         rows = conn.execute(
             "SELECT l.a, o.key AS other_key, l.link_type, l.weight, l.co_activation_count, "
             f"l.last_activated FROM memory_links l JOIN memories o ON o.id = l.b "
-            f"WHERE l.a IN ({marks}) ORDER BY l.weight DESC, o.key", ids).fetchall()
+            f"WHERE l.a IN ({marks}) ORDER BY l.weight DESC, o.key",
+            ids,
+        ).fetchall()
         out: dict[int, list[Link]] = {}
         for r in rows:
-            out.setdefault(r["a"], []).append(Link(
-                other_key=r["other_key"], link_type=LinkType(r["link_type"]), weight=r["weight"],
-                co_activation_count=r["co_activation_count"],
-                last_activated=dt_or_none(r["last_activated"])))
+            out.setdefault(r["a"], []).append(
+                Link(
+                    other_key=r["other_key"],
+                    link_type=LinkType(r["link_type"]),
+                    weight=r["weight"],
+                    co_activation_count=r["co_activation_count"],
+                    last_activated=dt_or_none(r["last_activated"]),
+                )
+            )
         return out

@@ -288,8 +288,7 @@ CREATE TABLE embedder (
 def _open_turns_fts(conn: sqlite3.Connection) -> None:
     """Turns used to enter the keyword index only when their episode closed; now every turn is
     indexed when posted, so index the turns of segments that were still open."""
-    rows = conn.execute("SELECT id, content, metadata FROM session_events "
-                        "WHERE episode_id IS NULL")
+    rows = conn.execute("SELECT id, content, metadata FROM session_events WHERE episode_id IS NULL")
     EVENT_FTS.index(conn, [(r[0], turn_text(r[1], json.loads(r[2] or "{}"))) for r in rows])
 
 
@@ -380,16 +379,22 @@ _ROWID_KEY = re.compile(r"\bid(\s+)INTEGER PRIMARY KEY\b(?!\s+AUTOINCREMENT)")
 
 def _autoincrement_ids(conn: sqlite3.Connection) -> None:
     for table in _AUTOINCREMENT_TABLES:
-        ddl = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
-                           (table,)).fetchone()[0]
+        ddl = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+        ).fetchone()[0]
         rebuilt, found = _ROWID_KEY.subn(r"id\1INTEGER PRIMARY KEY AUTOINCREMENT", ddl, count=1)
         if not found:
             continue  # already AUTOINCREMENT
         temp = f"{table}__autoincrement"
         rebuilt = re.sub(rf"^CREATE TABLE\s+\"?{table}\"?", f"CREATE TABLE {temp}", rebuilt)
-        indexes = [r[0] for r in conn.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
-            "AND sql IS NOT NULL", (table,))]
+        indexes = [
+            r[0]
+            for r in conn.execute(
+                "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+                "AND sql IS NOT NULL",
+                (table,),
+            )
+        ]
         columns = ", ".join(f'"{r[1]}"' for r in conn.execute(f'PRAGMA table_info("{table}")'))
         conn.execute(rebuilt)
         conn.execute(f"INSERT INTO {temp} ({columns}) SELECT {columns} FROM {table}")
@@ -497,8 +502,9 @@ def _apply(conn: sqlite3.Connection, migration: Migration) -> bool:
     """One migration in its own transaction; False when another process applied it first."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        if conn.execute("SELECT 1 FROM schema_migrations WHERE number = ?",
-                        (migration.number,)).fetchone():  # another process applied it
+        if conn.execute(
+            "SELECT 1 FROM schema_migrations WHERE number = ?", (migration.number,)
+        ).fetchone():  # another process applied it
             conn.execute("COMMIT")
             return False
         migration.apply(conn)

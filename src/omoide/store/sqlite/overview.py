@@ -65,10 +65,17 @@ WHERE id = ? AND persona_id = ? AND status = 'failed'
 
 
 def _job(row: sqlite3.Row) -> JobRow:
-    return JobRow(id=row["id"], kind=row["kind"], status=row["status"],
-                  attempts=row["attempts"], max_attempts=row["max_attempts"],
-                  last_error=row["last_error"], created_at=dt(row["created_at"]),
-                  run_after=dt(row["run_after"]), finished_at=dt_or_none(row["finished_at"]))
+    return JobRow(
+        id=row["id"],
+        kind=row["kind"],
+        status=row["status"],
+        attempts=row["attempts"],
+        max_attempts=row["max_attempts"],
+        last_error=row["last_error"],
+        created_at=dt(row["created_at"]),
+        run_after=dt(row["run_after"]),
+        finished_at=dt_or_none(row["finished_at"]),
+    )
 
 
 class OverviewStore:
@@ -82,27 +89,45 @@ class OverviewStore:
         one = persona_id is not None
         where, and_where = ("WHERE persona_id = ?", "AND persona_id = ?") if one else ("", "")
         params: tuple[int, ...] = (persona_id,) if persona_id is not None else ()
-        personas = conn.execute("SELECT id, name, created_at FROM personas "
-                                f"{'WHERE id = ?' if one else ''} ORDER BY name",
-                                params).fetchall()
+        personas = conn.execute(
+            "SELECT id, name, created_at FROM personas "
+            f"{'WHERE id = ?' if one else ''} ORDER BY name",
+            params,
+        ).fetchall()
         status: dict[tuple[int, str], int] = {
-            (r[0], r[1]): r[2] for r in conn.execute(COUNT_BY_STATUS.format(where=where),
-                                                     params)}
+            (r[0], r[1]): r[2] for r in conn.execute(COUNT_BY_STATUS.format(where=where), params)
+        }
         closed = dict(conn.execute(COUNT_CLOSED).fetchall())
         episodes = dict(conn.execute(COUNT_EPISODES.format(where=where), params).fetchall())
         marks = ",".join("?" * len(PERIODIC_KINDS))
-        queue = dict(conn.execute(COUNT_QUEUE.format(periodic=marks, and_where=and_where),
-                                  (*PERIODIC_KINDS, *params)).fetchall())
-        return [PersonaSummary(
-            name=p["name"], created_at=dt(p["created_at"]),
-            active=status.get((p["id"], "active"), 0), closed=closed.get(p["id"], 0),
-            tombstoned=status.get((p["id"], "tombstoned"), 0),
-            episodes=episodes.get(p["id"], 0), queue=queue.get(p["id"], 0),
-            last_activity=self._last_activity(conn, p["id"])) for p in personas]
+        queue = dict(
+            conn.execute(
+                COUNT_QUEUE.format(periodic=marks, and_where=and_where), (*PERIODIC_KINDS, *params)
+            ).fetchall()
+        )
+        return [
+            PersonaSummary(
+                name=p["name"],
+                created_at=dt(p["created_at"]),
+                active=status.get((p["id"], "active"), 0),
+                closed=closed.get(p["id"], 0),
+                tombstoned=status.get((p["id"], "tombstoned"), 0),
+                episodes=episodes.get(p["id"], 0),
+                queue=queue.get(p["id"], 0),
+                last_activity=self._last_activity(conn, p["id"]),
+            )
+            for p in personas
+        ]
 
-    def memory_ids(self, persona_id: int, *, before: tuple[str, int] | None, limit: int,
-                   include_tombstoned: bool,
-                   filters: SearchFilters | None = None) -> list[tuple[int, str]]:
+    def memory_ids(
+        self,
+        persona_id: int,
+        *,
+        before: tuple[str, int] | None,
+        limit: int,
+        include_tombstoned: bool,
+        filters: SearchFilters | None = None,
+    ) -> list[tuple[int, str]]:
         """(id, created_at) of a page of memories, newest first, strictly before ``before``
         (a (created_at, id) pair from the previous page); with ``filters``, only the memories
         they let through (a search's filters, in the query: a rare one no longer reads every
@@ -116,23 +141,35 @@ class OverviewStore:
         if filters is not None and not filters.empty:
             where, filter_params = build_filter_sql(filters, persona_id)
             fragment, params = f"AND {where}", [*params, *filter_params]
-        sql = PAGE_IDS.format(status="" if include_tombstoned else "AND m.status = 'active'",
-                              before=cursor, filters=fragment)
+        sql = PAGE_IDS.format(
+            status="" if include_tombstoned else "AND m.status = 'active'",
+            before=cursor,
+            filters=fragment,
+        )
         return [(r[0], r[1]) for r in self.db.conn().execute(sql, (*params, limit))]
 
     def _last_activity(self, conn: sqlite3.Connection, persona_id: int) -> datetime | None:
-        stamps = [conn.execute(sql, (persona_id,)).fetchone()[0]
-                  for sql in (LATEST_MEMORY, LATEST_SESSION)]
+        stamps = [
+            conn.execute(sql, (persona_id,)).fetchone()[0]
+            for sql in (LATEST_MEMORY, LATEST_SESSION)
+        ]
         found = [dt(s) for s in stamps if s]
         return max(found) if found else None
 
     def sessions(self, persona_id: int, *, limit: int, offset: int) -> list[SessionRow]:
         """Sessions, newest first, with how each ended and their turn and episode counts."""
         rows = self.db.conn().execute(SELECT_SESSIONS, (persona_id, limit, offset)).fetchall()
-        return [SessionRow(session_id=r["session_id"], started_at=dt(r["started_at"]),
-                           ended_at=dt_or_none(r["ended_at"]), turns=r["turns"],
-                           episodes=r["episodes"], ended_by=ended_by(r["ended_by"]))
-                for r in rows]
+        return [
+            SessionRow(
+                session_id=r["session_id"],
+                started_at=dt(r["started_at"]),
+                ended_at=dt_or_none(r["ended_at"]),
+                turns=r["turns"],
+                episodes=r["episodes"],
+                ended_by=ended_by(r["ended_by"]),
+            )
+            for r in rows
+        ]
 
     def jobs(self, persona_id: int, status: str, *, limit: int) -> list[JobRow]:
         """The persona's jobs in one status, newest first."""

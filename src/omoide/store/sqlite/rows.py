@@ -20,8 +20,15 @@ from omoide.model import (
     memory_values,
 )
 
-__all__ = ["dt", "dt_or_none", "ended_by", "iso_or_none", "memory_from_row", "memory_image",
-           "persona_counter"]
+__all__ = [
+    "dt",
+    "dt_or_none",
+    "ended_by",
+    "iso_or_none",
+    "memory_from_row",
+    "memory_image",
+    "persona_counter",
+]
 
 
 def persona_counter(row: Any, persona: str) -> int:
@@ -34,8 +41,10 @@ def persona_counter(row: Any, persona: str) -> int:
 
 def memory_revision(conn: Any, persona_id: int, persona: str) -> int:
     """The persona's memory revision as stored (``personas.revision``), read in ``conn``."""
-    return persona_counter(conn.execute("SELECT revision FROM personas WHERE id = ?",
-                                        (persona_id,)).fetchone(), persona)
+    return persona_counter(
+        conn.execute("SELECT revision FROM personas WHERE id = ?", (persona_id,)).fetchone(),
+        persona,
+    )
 
 
 def dt(text: str) -> datetime:
@@ -59,8 +68,13 @@ def iso_or_none(when: datetime | None) -> str | None:
     return None if when is None else iso(when)
 
 
-def memory_from_row(row: sqlite3.Row, persona: str, *, sources: tuple[Source, ...] = (),
-                    links: tuple[Link, ...] = ()) -> Memory:
+def memory_from_row(
+    row: sqlite3.Row,
+    persona: str,
+    *,
+    sources: tuple[Source, ...] = (),
+    links: tuple[Link, ...] = (),
+) -> Memory:
     # One dict first: a sqlite3.Row looks a name up by comparing it with every column name in
     # turn (case-insensitively), ~3 µs for a late column; a search hydrates 50 rows.
     r = dict(zip(row.keys(), row, strict=True))

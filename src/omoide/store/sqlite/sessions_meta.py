@@ -16,8 +16,7 @@ from omoide.model import OpenedSession, SessionMark, SessionSummary, new_session
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt, dt_or_none, ended_by
 
-__all__ = ["OpenedSession", "SessionMark", "SessionMetaStore", "SessionSummary",
-           "new_session_id"]
+__all__ = ["OpenedSession", "SessionMark", "SessionMetaStore", "SessionSummary", "new_session_id"]
 
 SELECT_LATEST = """
 SELECT session_id, started_at, ended_at FROM sessions WHERE persona_id = ?
@@ -41,8 +40,11 @@ INSERT INTO sessions (persona_id, session_id, started_at, metadata) VALUES (?, ?
 
 
 def _mark(row: sqlite3.Row) -> SessionMark:
-    return SessionMark(session_id=row["session_id"], started_at=dt(row["started_at"]),
-                       ended_at=dt_or_none(row["ended_at"]))
+    return SessionMark(
+        session_id=row["session_id"],
+        started_at=dt(row["started_at"]),
+        ended_at=dt_or_none(row["ended_at"]),
+    )
 
 
 class SessionMetaStore:
@@ -62,15 +64,21 @@ class SessionMetaStore:
         with how it ended, its turn and episode counts and the times of its first and last
         turn."""
         rows = self.db.conn().execute(SELECT_PAGE, (self.persona_id, limit, offset)).fetchall()
-        return [SessionSummary(session_id=r["session_id"], started_at=dt(r["started_at"]),
-                               ended_at=dt_or_none(r["ended_at"]),
-                               first_event_at=dt_or_none(r["first_at"]),
-                               last_event_at=dt_or_none(r["last_at"]), events=int(r["events"]),
-                               episodes=int(r["episodes"]),
-                               ended_by=ended_by(r["ended_by"])) for r in rows]
+        return [
+            SessionSummary(
+                session_id=r["session_id"],
+                started_at=dt(r["started_at"]),
+                ended_at=dt_or_none(r["ended_at"]),
+                first_event_at=dt_or_none(r["first_at"]),
+                last_event_at=dt_or_none(r["last_at"]),
+                events=int(r["events"]),
+                episodes=int(r["episodes"]),
+                ended_by=ended_by(r["ended_by"]),
+            )
+            for r in rows
+        ]
 
-    def begin(self, *, now: datetime, first: Callable[[], object] | None = None
-              ) -> OpenedSession:
+    def begin(self, *, now: datetime, first: Callable[[], object] | None = None) -> OpenedSession:
         """Open a new session at ``now``; the previous one is read in the same transaction, and
         ``first`` (ending the persona's open sessions) runs in it before the new row: two
         ``session_begin`` at once each ended the open sessions, then each opened one, and left
@@ -82,5 +90,6 @@ class SessionMetaStore:
                 first()
             row = conn.execute(SELECT_LATEST, (self.persona_id, 1)).fetchone()
             conn.execute(INSERT_SESSION, (self.persona_id, session_id, iso(now)))
-        return OpenedSession(session=SessionMark(session_id, now, None),
-                             previous=None if row is None else _mark(row))
+        return OpenedSession(
+            session=SessionMark(session_id, now, None), previous=None if row is None else _mark(row)
+        )

@@ -52,8 +52,12 @@ VALUES (?, ?, ?, ?, NULL, ?, ?)
 
 
 def _entry(row: sqlite3.Row) -> StateEntry:
-    return StateEntry(key=row["key"], value=row["value"], valid_from=dt(row["valid_from"]),
-                      valid_until=dt_or_none(row["valid_until"]))
+    return StateEntry(
+        key=row["key"],
+        value=row["value"],
+        valid_from=dt(row["valid_from"]),
+        valid_until=dt_or_none(row["valid_until"]),
+    )
 
 
 class StateStore:
@@ -75,15 +79,23 @@ class StateStore:
     def history(self, kind: StateKind, key: str) -> list[StateEntry]:
         """Every value the key has had, oldest first (a value restated by another source,
         stored as a row of its own, is one entry)."""
-        rows = self.db.conn().execute(SELECT_HISTORY.format(table=_TABLE[kind]),
-                                      (self.persona, key))
+        rows = self.db.conn().execute(
+            SELECT_HISTORY.format(table=_TABLE[kind]), (self.persona, key)
+        )
         out: list[StateEntry] = []
         for entry in map(_entry, rows):
             last = out[-1] if out else None
-            if last is not None and last.value == entry.value and \
-                    last.valid_until == entry.valid_from:
-                out[-1] = StateEntry(key=key, value=last.value, valid_from=last.valid_from,
-                                     valid_until=entry.valid_until)
+            if (
+                last is not None
+                and last.value == entry.value
+                and last.valid_until == entry.valid_from
+            ):
+                out[-1] = StateEntry(
+                    key=key,
+                    value=last.value,
+                    valid_from=last.valid_from,
+                    valid_until=entry.valid_until,
+                )
             else:
                 out.append(entry)
         return out
@@ -91,12 +103,20 @@ class StateStore:
     def valid_at(self, kind: StateKind, key: str, when: datetime) -> StateEntry | None:
         """The row with valid_from <= when < valid_until (or still current), if any."""
         stamp = iso(when)
-        row = self.db.conn().execute(SELECT_VALID_AT.format(table=_TABLE[kind]),
-                                     (self.persona, key, stamp, stamp)).fetchone()
+        row = (
+            self.db.conn()
+            .execute(SELECT_VALID_AT.format(table=_TABLE[kind]), (self.persona, key, stamp, stamp))
+            .fetchone()
+        )
         return None if row is None else _entry(row)
 
-    def apply(self, changes: Mapping[StateKind, Mapping[str, str | None]], *, now: datetime,
-              source_session: str | None = None) -> dict[StateKind, list[str]]:
+    def apply(
+        self,
+        changes: Mapping[StateKind, Mapping[str, str | None]],
+        *,
+        now: datetime,
+        source_session: str | None = None,
+    ) -> dict[StateKind, list[str]]:
         """Write every changed value of every kind in ONE transaction; returns the changed keys.
 
         An unchanged value writes nothing, and when nothing changes no transaction is opened.
@@ -105,8 +125,10 @@ class StateStore:
         so that deleting the conversation erases them (:func:`erase_session_state`).
         """
         changed: dict[StateKind, list[str]] = {kind: [] for kind in changes}
-        if not any(self._differs(self.db.conn(), kind, values, source_session)
-                   for kind, values in changes.items()):
+        if not any(
+            self._differs(self.db.conn(), kind, values, source_session)
+            for kind, values in changes.items()
+        ):
             return changed
         with self.db.write() as conn:
             for kind, values in changes.items():
@@ -115,15 +137,30 @@ class StateStore:
                         changed[kind].append(key)
         return changed
 
-    def _differs(self, conn: sqlite3.Connection, kind: StateKind,
-                 values: Mapping[str, str | None], source_session: str | None) -> bool:
-        current = {row["key"]: row for row in
-                   conn.execute(SELECT_CURRENT.format(table=_TABLE[kind]), (self.persona,))}
-        return any(_writes(current.get(key), value, source_session)
-                   for key, value in values.items())
+    def _differs(
+        self,
+        conn: sqlite3.Connection,
+        kind: StateKind,
+        values: Mapping[str, str | None],
+        source_session: str | None,
+    ) -> bool:
+        current = {
+            row["key"]: row
+            for row in conn.execute(SELECT_CURRENT.format(table=_TABLE[kind]), (self.persona,))
+        }
+        return any(
+            _writes(current.get(key), value, source_session) for key, value in values.items()
+        )
 
-    def _set(self, conn: sqlite3.Connection, kind: StateKind, key: str, value: str | None,
-             now: datetime, source_session: str | None) -> bool:
+    def _set(
+        self,
+        conn: sqlite3.Connection,
+        kind: StateKind,
+        key: str,
+        value: str | None,
+        now: datetime,
+        source_session: str | None,
+    ) -> bool:
         table = _TABLE[kind]
         row = conn.execute(SELECT_CURRENT_KEY.format(table=table), (self.persona, key)).fetchone()
         if not _writes(row, value, source_session):
@@ -131,8 +168,9 @@ class StateStore:
         start = iso(now)
         if value is None:  # close the key: the current value ends, no value follows
             assert row is not None
-            conn.execute(CLOSE_CURRENT.format(table=table),
-                         (max(start, row["valid_from"]), row["id"]))
+            conn.execute(
+                CLOSE_CURRENT.format(table=table), (max(start, row["valid_from"]), row["id"])
+            )
             return True
         if row is not None:
             # A writer may have read the clock before waiting for the lock (or the clock moved
@@ -140,8 +178,10 @@ class StateStore:
             # unbroken and ordered (valid_until of each row == valid_from of the next).
             start = max(start, row["valid_from"])
             conn.execute(CLOSE_CURRENT.format(table=table), (start, row["id"]))
-        conn.execute(INSERT_VALUE.format(table=table),
-                     (self.persona, key, value, start, iso(now), source_session))
+        conn.execute(
+            INSERT_VALUE.format(table=table),
+            (self.persona, key, value, start, iso(now), source_session),
+        )
         return row is None or row["value"] != value  # a restatement changes no value
 
 
@@ -189,16 +229,27 @@ def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
     """
     erased = 0
     for table in _TABLE.values():
-        keys = [r[0] for r in conn.execute(
-            f"SELECT DISTINCT key FROM {table} WHERE persona = ? AND source_session = ?",
-            (persona, session_id))]
+        keys = [
+            r[0]
+            for r in conn.execute(
+                f"SELECT DISTINCT key FROM {table} WHERE persona = ? AND source_session = ?",
+                (persona, session_id),
+            )
+        ]
         if not keys:
             continue
-        chains = {key: conn.execute(
-            f"SELECT id, valid_from, valid_until, source_session FROM {table} WHERE persona = ? "
-            "AND key = ? ORDER BY valid_from, id", (persona, key)).fetchall() for key in keys}
-        erased += conn.execute(f"DELETE FROM {table} WHERE persona = ? AND source_session = ?",
-                               (persona, session_id)).rowcount
+        chains = {
+            key: conn.execute(
+                f"SELECT id, valid_from, valid_until, source_session FROM {table} WHERE persona = "
+                "? "
+                "AND key = ? ORDER BY valid_from, id",
+                (persona, key),
+            ).fetchall()
+            for key in keys
+        }
+        erased += conn.execute(
+            f"DELETE FROM {table} WHERE persona = ? AND source_session = ?", (persona, session_id)
+        ).rowcount
         for key in keys:
             rows = [r for r in chains[key] if r[3] != session_id]
             if not rows:  # every value of the key came from this conversation
@@ -207,6 +258,5 @@ def erase_session_state(conn: Any, persona: str, session_id: str) -> int:
             # The current row first, so at no moment two rows of the key are current.
             for row, end in sorted(zip(rows, ends, strict=True), key=lambda p: p[1] is None):
                 if row[2] != end:
-                    conn.execute(f"UPDATE {table} SET valid_until = ? WHERE id = ?",
-                                 (end, row[0]))
+                    conn.execute(f"UPDATE {table} SET valid_until = ? WHERE id = ?", (end, row[0]))
     return erased

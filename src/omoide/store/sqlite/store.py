@@ -36,8 +36,9 @@ _LOAD_CHUNK = 10_000
 _STRENGTH_SQL = "omoide_strength"
 
 
-def _strength_from_days(importance: float, stability: float, last_accessed: float | None,
-                        created_at: float, now: float) -> float:
+def _strength_from_days(
+    importance: float, stability: float, last_accessed: float | None, created_at: float, now: float
+) -> float:
     """The SQL function behind :meth:`SqliteStore.decay_all`: FSRS strength at ``now``, every
     time a Julian day number (SQLite's ``julianday``), counted from the engine's recall anchor."""
     return strength(importance, now - recall_anchor(last_accessed, created_at), stability)
@@ -60,8 +61,14 @@ class SqliteStore:
     # what the driver raises for a persona name already taken (UNIQUE personas.name)
     _name_taken: type[Exception] = sqlite3.IntegrityError
 
-    def __init__(self, path: Path | str, *, model_id: str, dim: int,
-                 vector_index: Callable[[int], VectorIndex] = VectorIndex) -> None:
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        model_id: str,
+        dim: int,
+        vector_index: Callable[[int], VectorIndex] = VectorIndex,
+    ) -> None:
         """``vector_index(dim)`` makes each persona's empty vector index (its search options:
         ``store.vectors``)."""
         self.db = Database(path)
@@ -82,21 +89,20 @@ class SqliteStore:
 
     # -- personas ------------------------------------------------------------------------
 
-    def create_persona(self, name: str, *, now: datetime,
-                       key_hash: str | None = None) -> Persona:
+    def create_persona(self, name: str, *, now: datetime, key_hash: str | None = None) -> Persona:
         """A new persona; with ``key_hash``, its first API key in the same transaction (a
         failure after the persona's row leaves neither, so a retry of the name is no 409)."""
         check_persona_name(name)
         with self.db.write() as conn:
             try:
-                cur = conn.execute("INSERT INTO personas (name, created_at) VALUES (?, ?)",
-                                   (name, iso(now)))
+                cur = conn.execute(
+                    "INSERT INTO personas (name, created_at) VALUES (?, ?)", (name, iso(now))
+                )
             except self._name_taken:
                 raise Conflict(f"persona {name!r} already exists", persona=name) from None
             persona = Persona(id=int(cur.lastrowid or 0), name=name, created_at=now)
             if key_hash is not None:
-                self._keys.add(key_hash=key_hash, persona_id=persona.id, is_admin=False,
-                               now=now)
+                self._keys.add(key_hash=key_hash, persona_id=persona.id, is_admin=False, now=now)
         return persona
 
     def get_persona(self, name: str) -> Persona:
@@ -113,31 +119,42 @@ class SqliteStore:
     def active_memory_counts(self) -> dict[str, int]:
         rows = self.db.conn().execute(
             "SELECT p.name, COUNT(m.id) FROM personas p LEFT JOIN memories m "
-            "ON m.persona_id = p.id AND m.status = 'active' GROUP BY p.id ORDER BY p.name")
+            "ON m.persona_id = p.id AND m.status = 'active' GROUP BY p.id ORDER BY p.name"
+        )
         return {name: n for name, n in rows}
 
     def persona_settings(self, name: str) -> dict[str, Any]:
         persona = self.get_persona(name)
-        row = self.db.conn().execute("SELECT settings FROM personas WHERE id = ?",
-                                     (persona.id,)).fetchone()
+        row = (
+            self.db.conn()
+            .execute("SELECT settings FROM personas WHERE id = ?", (persona.id,))
+            .fetchone()
+        )
         return dict(json.loads(row[0]))
 
-    def update_persona_settings(self, name: str, changes: dict[str, Any], *,
-                                check: Callable[[dict[str, Any]], None] | None = None
-                                ) -> dict[str, Any]:
+    def update_persona_settings(
+        self,
+        name: str,
+        changes: dict[str, Any],
+        *,
+        check: Callable[[dict[str, Any]], None] | None = None,
+    ) -> dict[str, Any]:
         """Merge ``changes`` into the stored overrides in one transaction (a None value removes
         the override); returns the stored overrides. ``check`` sees the merged overrides in
         that transaction and raises to refuse them, so a rule over several settings holds
         against a concurrent update."""
         persona = self.get_persona(name)
         with self.db.write() as conn:
-            row = conn.execute("SELECT settings FROM personas WHERE id = ?",
-                               (persona.id,)).fetchone()
+            row = conn.execute(
+                "SELECT settings FROM personas WHERE id = ?", (persona.id,)
+            ).fetchone()
             stored = merge_overrides(json.loads(row[0]), changes)
             if check is not None:
                 check(stored)
-            conn.execute("UPDATE personas SET settings = ? WHERE id = ?",
-                         (json.dumps(stored, ensure_ascii=False), persona.id))
+            conn.execute(
+                "UPDATE personas SET settings = ? WHERE id = ?",
+                (json.dumps(stored, ensure_ascii=False), persona.id),
+            )
         return stored
 
     # -- forgetting (hard deletes on the user's word; DESIGN §2) ---------------------------
@@ -146,11 +163,13 @@ class SqliteStore:
         """Erase one memory so that its text is nowhere in the data folder."""
         return purge_memory(self.db, self.memories(name), key, now=now)
 
-    def erase_session(self, name: str, session_id: str, *, with_notes: bool,
-                      now: datetime) -> Erased:
+    def erase_session(
+        self, name: str, session_id: str, *, with_notes: bool, now: datetime
+    ) -> Erased:
         """Erase a conversation (events, episodes; with ``with_notes`` its notes too)."""
-        return erase_session(self.db, self.memories(name), session_id, with_notes=with_notes,
-                             now=now)
+        return erase_session(
+            self.db, self.memories(name), session_id, with_notes=with_notes, now=now
+        )
 
     def delete_persona(self, name: str) -> Erased:
         """Erase a persona and everything keyed by it; its API keys stop working at once."""
@@ -172,8 +191,7 @@ class SqliteStore:
         with self._handles_lock:
             handle = self._handles.get(name)
             if handle is None or handle.persona_id != persona.id:
-                handle = MemoryStore(self.db, persona.id, name, self._load_vectors,
-                                     self.model_id)
+                handle = MemoryStore(self.db, persona.id, name, self._load_vectors, self.model_id)
                 self._handles[name] = handle
         return handle
 
@@ -212,18 +230,25 @@ class SqliteStore:
         """Fill a persona's index in chunks (peak memory stays near the final matrix)."""
         index = self._vector_index(self.dim)
         conn = self.db.conn()
-        count = conn.execute("SELECT COUNT(*) FROM memories WHERE persona_id = ? "
-                             "AND status = 'active'", (persona_id,)).fetchone()[0]
+        count = conn.execute(
+            "SELECT COUNT(*) FROM memories WHERE persona_id = ? AND status = 'active'",
+            (persona_id,),
+        ).fetchone()[0]
         index.reserve(count)
         rows = conn.execute(
             "SELECT v.memory_id, v.vector, m.content FROM memory_vectors v JOIN memories m "
             "ON m.id = v.memory_id WHERE m.persona_id = ? AND m.status = 'active' "
-            "AND v.model_id = ?", (persona_id, self.model_id))  # no ORDER BY: it would sort
+            "AND v.model_id = ?",
+            (persona_id, self.model_id),
+        )  # no ORDER BY: it would sort
         # every vector blob in a temporary B-tree (hundreds of MB at 100k) before the first row
         while chunk := rows.fetchmany(_LOAD_CHUNK):
             matrix = np.frombuffer(b"".join(r[1] for r in chunk), dtype=np.float32)
-            index.add([r[0] for r in chunk], matrix.reshape(len(chunk), self.dim),
-                      [language_of(r[2]) for r in chunk])
+            index.add(
+                [r[0] for r in chunk],
+                matrix.reshape(len(chunk), self.dim),
+                [language_of(r[2]) for r in chunk],
+            )
         return index
 
     # -- API keys ------------------------------------------------------------------------
@@ -234,20 +259,32 @@ class SqliteStore:
         return self._keys
 
     def find_api_key(self, key_hash: str) -> ApiKeyRecord | None:
-        row = self.db.conn().execute(
-            "SELECT k.id, k.key_hash, k.is_admin, p.name FROM api_keys k "
-            "LEFT JOIN personas p ON p.id = k.persona_id "
-            "WHERE k.key_hash = ? AND k.revoked_at IS NULL", (key_hash,)).fetchone()
+        row = (
+            self.db.conn()
+            .execute(
+                "SELECT k.id, k.key_hash, k.is_admin, p.name FROM api_keys k "
+                "LEFT JOIN personas p ON p.id = k.persona_id "
+                "WHERE k.key_hash = ? AND k.revoked_at IS NULL",
+                (key_hash,),
+            )
+            .fetchone()
+        )
         if row is None:
             return None
         return ApiKeyRecord(row["id"], row["key_hash"], row["name"], bool(row["is_admin"]))
 
     def find_api_key_by_id(self, key_id: int) -> ApiKeyRecord | None:
         """The key record by id, unless revoked (a dashboard session names its key by id)."""
-        row = self.db.conn().execute(
-            "SELECT k.id, k.key_hash, k.is_admin, p.name FROM api_keys k "
-            "LEFT JOIN personas p ON p.id = k.persona_id "
-            "WHERE k.id = ? AND k.revoked_at IS NULL", (key_id,)).fetchone()
+        row = (
+            self.db.conn()
+            .execute(
+                "SELECT k.id, k.key_hash, k.is_admin, p.name FROM api_keys k "
+                "LEFT JOIN personas p ON p.id = k.persona_id "
+                "WHERE k.id = ? AND k.revoked_at IS NULL",
+                (key_id,),
+            )
+            .fetchone()
+        )
         if row is None:
             return None
         return ApiKeyRecord(row["id"], row["key_hash"], row["name"], bool(row["is_admin"]))
@@ -274,7 +311,8 @@ class SqliteStore:
                 "m.importance, memory_strength.stability, julianday(m.last_accessed), "
                 "julianday(m.created_at), julianday(?1)) "
                 f"FROM memories m WHERE m.id = memory_strength.memory_id {persona_clause}",
-                (iso(now), *params))
+                (iso(now), *params),
+            )
         return max(cur.rowcount, 0)
 
     def last_decay_at(self) -> datetime | None:

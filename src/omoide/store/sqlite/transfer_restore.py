@@ -46,8 +46,9 @@ class PersonaRestore:
     # the PostgreSQL adapter adds its driver's IntegrityError.
     _refused: tuple[type[Exception], ...] = (sqlite3.IntegrityError, ValueError)
 
-    def __init__(self, db: Database, persona_id: int, persona: str, model_id: str,
-                 dim: int) -> None:
+    def __init__(
+        self, db: Database, persona_id: int, persona: str, model_id: str, dim: int
+    ) -> None:
         self.db = db
         self.persona_id = persona_id
         self.persona = persona
@@ -57,32 +58,60 @@ class PersonaRestore:
     def existing(self) -> ExistingRows:
         conn = self.db.conn()
         state = frozenset(
-            (kind, r[0], r[1], r[2]) for kind, table in _STATE_TABLE.items()
-            for r in conn.execute(f"SELECT key, value, valid_from FROM {table} "
-                                  "WHERE persona = ?", (self.persona,)))
+            (kind, r[0], r[1], r[2])
+            for kind, table in _STATE_TABLE.items()
+            for r in conn.execute(
+                f"SELECT key, value, valid_from FROM {table} WHERE persona = ?", (self.persona,)
+            )
+        )
         return ExistingRows(
-            memory_keys=frozenset(r[0] for r in conn.execute(
-                "SELECT key FROM memories WHERE persona_id = ?", (self.persona_id,))),
-            session_ids=frozenset(r[0] for r in conn.execute(
-                "SELECT session_id FROM sessions WHERE persona_id = ?", (self.persona_id,))),
-            block_names=frozenset(r[0] for r in conn.execute(
-                "SELECT block_name FROM memory_blocks WHERE persona_id = ?",
-                (self.persona_id,))),
-            state_rows=state)
+            memory_keys=frozenset(
+                r[0]
+                for r in conn.execute(
+                    "SELECT key FROM memories WHERE persona_id = ?", (self.persona_id,)
+                )
+            ),
+            session_ids=frozenset(
+                r[0]
+                for r in conn.execute(
+                    "SELECT session_id FROM sessions WHERE persona_id = ?", (self.persona_id,)
+                )
+            ),
+            block_names=frozenset(
+                r[0]
+                for r in conn.execute(
+                    "SELECT block_name FROM memory_blocks WHERE persona_id = ?", (self.persona_id,)
+                )
+            ),
+            state_rows=state,
+        )
 
     def has_session(self, session_id: str) -> bool:
-        return self.db.conn().execute(
-            "SELECT 1 FROM sessions WHERE persona_id = ? AND session_id = ?",
-            (self.persona_id, session_id)).fetchone() is not None
+        return (
+            self.db.conn()
+            .execute(
+                "SELECT 1 FROM sessions WHERE persona_id = ? AND session_id = ?",
+                (self.persona_id, session_id),
+            )
+            .fetchone()
+            is not None
+        )
 
-    def session_turns(self, session_id: str, first_seq: int, last_seq: int
-                      ) -> list[tuple[int, str, str, str, str | None]]:
+    def session_turns(
+        self, session_id: str, first_seq: int, last_seq: int
+    ) -> list[tuple[int, str, str, str, str | None]]:
         """The stored turns (seq, speaker, role, content, external_id) of a session between
         two seqs."""
-        return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in self.db.conn().execute(
-            "SELECT e.seq, e.speaker, e.role, e.content, e.external_id FROM session_events e "
-            "JOIN sessions s ON s.id = e.session_pk WHERE s.persona_id = ? AND s.session_id = ? "
-            "AND e.seq BETWEEN ? AND ?", (self.persona_id, session_id, first_seq, last_seq))]
+        return [
+            (int(r[0]), r[1], r[2], r[3], r[4])
+            for r in self.db.conn().execute(
+                "SELECT e.seq, e.speaker, e.role, e.content, e.external_id FROM session_events e "
+                "JOIN sessions s ON s.id = e.session_pk WHERE s.persona_id = ? AND s.session_id = "
+                "? "
+                "AND e.seq BETWEEN ? AND ?",
+                (self.persona_id, session_id, first_seq, last_seq),
+            )
+        ]
 
     def present_keys(self, keys: Sequence[str]) -> set[str]:
         """The keys among ``keys`` this persona holds."""
@@ -96,11 +125,15 @@ class PersonaRestore:
         found: set[str] = set()
         conn = self.db.conn()
         for start in range(0, len(keys), 500):
-            chunk = list(keys[start:start + 500])
+            chunk = list(keys[start : start + 500])
             marks = ",".join("?" * len(chunk))
-            found |= {r[0] for r in conn.execute(
-                f"SELECT key FROM memories WHERE key IN ({marks}) AND {where}",
-                (*chunk, self.persona_id))}
+            found |= {
+                r[0]
+                for r in conn.execute(
+                    f"SELECT key FROM memories WHERE key IN ({marks}) AND {where}",
+                    (*chunk, self.persona_id),
+                )
+            }
         return found
 
     # -- blocks and state ----------------------------------------------------------------
@@ -108,13 +141,25 @@ class PersonaRestore:
     def restore_blocks(self, records: Sequence[dict[str, Any]]) -> int:
         """Insert the blocks not present by name; a present one is kept. Returns inserted."""
         with self.db.write() as conn:
-            return sum(conn.execute(
-                "INSERT OR IGNORE INTO memory_blocks (persona_id, block_name, content, "
-                "block_type, max_tokens, priority, metadata, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.persona_id, b["block_name"], b["content"], b["block_type"],
-                 b["max_tokens"], b["priority"], _js(b["metadata"]), b["created_at"],
-                 b["updated_at"])).rowcount for b in records)
+            return sum(
+                conn.execute(
+                    "INSERT OR IGNORE INTO memory_blocks (persona_id, block_name, content, "
+                    "block_type, max_tokens, priority, metadata, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        self.persona_id,
+                        b["block_name"],
+                        b["content"],
+                        b["block_type"],
+                        b["max_tokens"],
+                        b["priority"],
+                        _js(b["metadata"]),
+                        b["created_at"],
+                        b["updated_at"],
+                    ),
+                ).rowcount
+                for b in records
+            )
 
     def restore_state(self, records: Sequence[dict[str, Any]]) -> int:
         """Insert state rows not present. Where both sides hold a current value for a key, the
@@ -123,111 +168,202 @@ class PersonaRestore:
         with self.db.write() as conn:
             for r in records:
                 table = _STATE_TABLE[r["kind"]]
-                if conn.execute(f"SELECT 1 FROM {table} WHERE persona = ? AND key = ? AND "
-                                "value = ? AND valid_from = ? AND source_session IS ?",
-                                (self.persona, r["key"], r["value"], r["valid_from"],
-                                 r.get("source_session"))).fetchone():
+                if conn.execute(
+                    f"SELECT 1 FROM {table} WHERE persona = ? AND key = ? AND "
+                    "value = ? AND valid_from = ? AND source_session IS ?",
+                    (self.persona, r["key"], r["value"], r["valid_from"], r.get("source_session")),
+                ).fetchone():
                     continue
                 valid_until = r["valid_until"]
                 if valid_until is None:
                     current = conn.execute(
                         f"SELECT id, valid_from FROM {table} WHERE persona = ? AND key = ? "
-                        "AND valid_until IS NULL", (self.persona, r["key"])).fetchone()
+                        "AND valid_until IS NULL",
+                        (self.persona, r["key"]),
+                    ).fetchone()
                     if current is not None and current[1] >= r["valid_from"]:
                         valid_until = current[1]
                     elif current is not None:
-                        conn.execute(f"UPDATE {table} SET valid_until = ? WHERE id = ?",
-                                     (r["valid_from"], current[0]))
-                conn.execute(f"INSERT INTO {table} (persona, key, value, valid_from, "
-                             "valid_until, created_at, source_session) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             (self.persona, r["key"], r["value"], r["valid_from"], valid_until,
-                              r["created_at"], r.get("source_session")))
+                        conn.execute(
+                            f"UPDATE {table} SET valid_until = ? WHERE id = ?",
+                            (r["valid_from"], current[0]),
+                        )
+                conn.execute(
+                    f"INSERT INTO {table} (persona, key, value, valid_from, "
+                    "valid_until, created_at, source_session) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        self.persona,
+                        r["key"],
+                        r["value"],
+                        r["valid_from"],
+                        valid_until,
+                        r["created_at"],
+                        r.get("source_session"),
+                    ),
+                )
                 inserted += 1
         return inserted
 
     # -- sessions ------------------------------------------------------------------------
 
-    def restore_session(self, session: dict[str, Any], events: Sequence[dict[str, Any]],
-                        episodes: Sequence[dict[str, Any]],
-                        event_vectors: Sequence[np.ndarray | None],
-                        episode_vectors: np.ndarray, *, after: AfterWrite | None = None
-                        ) -> bool:
+    def restore_session(
+        self,
+        session: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        episodes: Sequence[dict[str, Any]],
+        event_vectors: Sequence[np.ndarray | None],
+        episode_vectors: np.ndarray,
+        *,
+        after: AfterWrite | None = None,
+    ) -> bool:
         """One session with its turns and episodes, one transaction; False if it exists.
         ``after(conn, episode_ids)`` runs inside it."""
         try:
-            return self._restore_session(session, events, episodes, event_vectors,
-                                         episode_vectors, after)
+            return self._restore_session(
+                session, events, episodes, event_vectors, episode_vectors, after
+            )
         except self._refused as exc:
             raise InvalidInput(f"session {session['session_id']!r}: {exc}") from None
 
-    def _restore_session(self, session: dict[str, Any], events: Sequence[dict[str, Any]],
-                         episodes: Sequence[dict[str, Any]],
-                         event_vectors: Sequence[np.ndarray | None],
-                         episode_vectors: np.ndarray, after: AfterWrite | None) -> bool:
+    def _restore_session(
+        self,
+        session: dict[str, Any],
+        events: Sequence[dict[str, Any]],
+        episodes: Sequence[dict[str, Any]],
+        event_vectors: Sequence[np.ndarray | None],
+        episode_vectors: np.ndarray,
+        after: AfterWrite | None,
+    ) -> bool:
         with self.db.write() as conn:
-            if conn.execute("SELECT 1 FROM sessions WHERE persona_id = ? AND session_id = ?",
-                            (self.persona_id, session["session_id"])).fetchone():
+            if conn.execute(
+                "SELECT 1 FROM sessions WHERE persona_id = ? AND session_id = ?",
+                (self.persona_id, session["session_id"]),
+            ).fetchone():
                 return False
-            pk = int(conn.execute(
-                "INSERT INTO sessions (persona_id, session_id, started_at, ended_at, metadata, "
-                "segmented_upto_seq, open_reason, open_surprise, last_event_at, ended_by) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (self.persona_id, session["session_id"], session["started_at"],
-                 session["ended_at"], _js(session["metadata"]), session["segmented_upto_seq"],
-                 session["open_reason"], session["open_surprise"], session["last_event_at"],
-                 session["ended_by"])
-            ).fetchone()[0])
+            pk = int(
+                conn.execute(
+                    "INSERT INTO sessions (persona_id, session_id, started_at, ended_at, metadata, "
+                    "segmented_upto_seq, open_reason, open_surprise, last_event_at, ended_by) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (
+                        self.persona_id,
+                        session["session_id"],
+                        session["started_at"],
+                        session["ended_at"],
+                        _js(session["metadata"]),
+                        session["segmented_upto_seq"],
+                        session["open_reason"],
+                        session["open_surprise"],
+                        session["last_event_at"],
+                        session["ended_by"],
+                    ),
+                ).fetchone()[0]
+            )
             event_ids: dict[int, int] = {}
             for e, vector in zip(events, event_vectors, strict=True):
-                event_id = int(conn.execute(
-                    "INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
-                    "content, timestamp, external_id, metadata, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (pk, self.persona_id, e["seq"], e["speaker"], e["role"], e["content"],
-                     e["timestamp"], e["external_id"], _js(e["metadata"]), e["created_at"])
-                ).fetchone()[0])
+                event_id = int(
+                    conn.execute(
+                        "INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, "
+                        "content, timestamp, external_id, metadata, created_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                        (
+                            pk,
+                            self.persona_id,
+                            e["seq"],
+                            e["speaker"],
+                            e["role"],
+                            e["content"],
+                            e["timestamp"],
+                            e["external_id"],
+                            _js(e["metadata"]),
+                            e["created_at"],
+                        ),
+                    ).fetchone()[0]
+                )
                 event_ids[e["seq"]] = event_id
                 if vector is not None:
-                    conn.execute("INSERT INTO event_vectors (event_id, model_id, dim, vector) "
-                                 "VALUES (?, ?, ?, ?)", (event_id, self.model_id, self.dim,
-                                                         _blob(vector)))
-            EVENT_FTS.index(conn, [(event_ids[e["seq"]], turn_text(e["content"], e["metadata"]))
-                                   for e in events])
-            episode_ids = [self._episode(conn, pk, ep, vector, event_ids)
-                           for ep, vector in zip(episodes, episode_vectors, strict=True)]
-            conn.execute("UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?",
-                         (self.persona_id,))
+                    conn.execute(
+                        "INSERT INTO event_vectors (event_id, model_id, dim, vector) "
+                        "VALUES (?, ?, ?, ?)",
+                        (event_id, self.model_id, self.dim, _blob(vector)),
+                    )
+            EVENT_FTS.index(
+                conn,
+                [(event_ids[e["seq"]], turn_text(e["content"], e["metadata"])) for e in events],
+            )
+            episode_ids = [
+                self._episode(conn, pk, ep, vector, event_ids)
+                for ep, vector in zip(episodes, episode_vectors, strict=True)
+            ]
+            conn.execute(
+                "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?",
+                (self.persona_id,),
+            )
             if after is not None:
                 after(SqliteUnitOfWork(conn), episode_ids)
         return True
 
-    def _episode(self, conn: sqlite3.Connection, pk: int, ep: dict[str, Any],
-                 vector: np.ndarray, event_ids: dict[int, int]) -> int:
+    def _episode(
+        self,
+        conn: sqlite3.Connection,
+        pk: int,
+        ep: dict[str, Any],
+        vector: np.ndarray,
+        event_ids: dict[int, int],
+    ) -> int:
         first, last = event_ids.get(ep["first_seq"]), event_ids.get(ep["last_seq"])
         if first is None or last is None:
-            raise ValueError(f"episode of session {ep['session_id']!r} names turns "
-                             f"{ep['first_seq']}-{ep['last_seq']} the file does not hold")
-        episode_id = int(conn.execute(
-            "INSERT INTO episodes (session_pk, persona_id, first_event_id, last_event_id, "
-            "first_seq, last_seq, content, topic, surprise, boundary_reason, started_at, "
-            "ended_at, created_at, consolidated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?) RETURNING id",
-            (pk, self.persona_id, first, last, ep["first_seq"], ep["last_seq"], ep["content"],
-             ep["topic"], ep["surprise"], ep["boundary_reason"], ep["started_at"],
-             ep["ended_at"], ep["created_at"], ep["consolidated_at"])).fetchone()[0])
-        conn.execute("UPDATE session_events SET episode_id = ? WHERE session_pk = ? "
-                     "AND seq BETWEEN ? AND ?", (episode_id, pk, ep["first_seq"], ep["last_seq"]))
-        conn.execute("INSERT INTO episode_vectors (episode_id, model_id, dim, vector) "
-                     "VALUES (?, ?, ?, ?)", (episode_id, self.model_id, self.dim, _blob(vector)))
+            raise ValueError(
+                f"episode of session {ep['session_id']!r} names turns "
+                f"{ep['first_seq']}-{ep['last_seq']} the file does not hold"
+            )
+        episode_id = int(
+            conn.execute(
+                "INSERT INTO episodes (session_pk, persona_id, first_event_id, last_event_id, "
+                "first_seq, last_seq, content, topic, surprise, boundary_reason, started_at, "
+                "ended_at, created_at, consolidated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, "
+                "?, ?) RETURNING id",
+                (
+                    pk,
+                    self.persona_id,
+                    first,
+                    last,
+                    ep["first_seq"],
+                    ep["last_seq"],
+                    ep["content"],
+                    ep["topic"],
+                    ep["surprise"],
+                    ep["boundary_reason"],
+                    ep["started_at"],
+                    ep["ended_at"],
+                    ep["created_at"],
+                    ep["consolidated_at"],
+                ),
+            ).fetchone()[0]
+        )
+        conn.execute(
+            "UPDATE session_events SET episode_id = ? WHERE session_pk = ? AND seq BETWEEN ? AND ?",
+            (episode_id, pk, ep["first_seq"], ep["last_seq"]),
+        )
+        conn.execute(
+            "INSERT INTO episode_vectors (episode_id, model_id, dim, vector) VALUES (?, ?, ?, ?)",
+            (episode_id, self.model_id, self.dim, _blob(vector)),
+        )
         EPISODE_FTS.index(conn, [(episode_id, ep["content"])])
         return episode_id
 
     # -- memories ------------------------------------------------------------------------
 
-    def restore_memories(self, records: Sequence[dict[str, Any]], vectors: np.ndarray, *,
-                         after: AfterWrite | None = None,
-                         if_revision: int | None = None) -> int | None:
+    def restore_memories(
+        self,
+        records: Sequence[dict[str, Any]],
+        vectors: np.ndarray,
+        *,
+        after: AfterWrite | None = None,
+        if_revision: int | None = None,
+    ) -> int | None:
         """Memories with strength, versions, tags, sources, vector and keyword rows; one
         transaction. A key already present is skipped. ``after(conn, inserted keys)`` runs
         inside it. Returns how many were inserted. ``if_revision``: only while the persona's
@@ -243,8 +379,9 @@ class PersonaRestore:
                 self._memory(conn, m, vector)
                 inserted.append(m["key"])
             if inserted:
-                conn.execute("UPDATE personas SET revision = revision + 1 WHERE id = ?",
-                             (self.persona_id,))
+                conn.execute(
+                    "UPDATE personas SET revision = revision + 1 WHERE id = ?", (self.persona_id,)
+                )
             if after is not None:
                 after(SqliteUnitOfWork(conn), inserted)
         return len(inserted)
@@ -253,38 +390,76 @@ class PersonaRestore:
         return memory_revision(conn, self.persona_id, self.persona)
 
     def _memory(self, conn: sqlite3.Connection, m: dict[str, Any], vector: np.ndarray) -> int:
-        memory_id = int(conn.execute(
-            "INSERT INTO memories (key, persona_id, content, kind, importance, tags, "
-            "emotion_type, emotion_intensity, source, source_ref, created_at, updated_at, "
-            "access_count, last_accessed, valid_from, valid_until, superseded_by, summary_ref, "
-            "status, metadata, evolved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?, ?, ?, ?, ?, ?) RETURNING id",
-            (m["key"], self.persona_id, m["content"], m["kind"], m["importance"], _js(m["tags"]),
-             m["emotion_type"], m["emotion_intensity"], m["source"],
-             self._source_ref(conn, m["source_ref"]), m["created_at"], m["updated_at"],
-             m["access_count"], m["last_accessed"], m["valid_from"], m["valid_until"],
-             m["superseded_by"], m["summary_ref"], m["status"], _js(m["metadata"]),
-             m["evolved_at"])).fetchone()[0])
-        conn.execute("INSERT INTO memory_strength (memory_id, strength, stability, "
-                     "last_decay_at) VALUES (?, ?, ?, ?)",
-                     (memory_id, m["strength"], m["stability"], m["last_decay_at"]))
+        memory_id = int(
+            conn.execute(
+                "INSERT INTO memories (key, persona_id, content, kind, importance, tags, "
+                "emotion_type, emotion_intensity, source, source_ref, created_at, updated_at, "
+                "access_count, last_accessed, valid_from, valid_until, superseded_by, summary_ref, "
+                "status, metadata, evolved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                "?, "
+                "?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    m["key"],
+                    self.persona_id,
+                    m["content"],
+                    m["kind"],
+                    m["importance"],
+                    _js(m["tags"]),
+                    m["emotion_type"],
+                    m["emotion_intensity"],
+                    m["source"],
+                    self._source_ref(conn, m["source_ref"]),
+                    m["created_at"],
+                    m["updated_at"],
+                    m["access_count"],
+                    m["last_accessed"],
+                    m["valid_from"],
+                    m["valid_until"],
+                    m["superseded_by"],
+                    m["summary_ref"],
+                    m["status"],
+                    _js(m["metadata"]),
+                    m["evolved_at"],
+                ),
+            ).fetchone()[0]
+        )
+        conn.execute(
+            "INSERT INTO memory_strength (memory_id, strength, stability, "
+            "last_decay_at) VALUES (?, ?, ?, ?)",
+            (memory_id, m["strength"], m["stability"], m["last_decay_at"]),
+        )
         conn.executemany(
             "INSERT INTO memory_versions (memory_id, version, change, changed_by, changed_at, "
             "before, after, cause) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(memory_id, v["version"], v["change"], v["changed_by"], v["changed_at"],
-              None if v["before"] is None else _js(v["before"]),
-              None if v["after"] is None else _js(v["after"]), v.get("cause"))
-             for v in m["versions"]])
-        conn.executemany("INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) "
-                         "VALUES (?, ?, ?)", [(memory_id, self.persona_id, t) for t in m["tags"]])
+            [
+                (
+                    memory_id,
+                    v["version"],
+                    v["change"],
+                    v["changed_by"],
+                    v["changed_at"],
+                    None if v["before"] is None else _js(v["before"]),
+                    None if v["after"] is None else _js(v["after"]),
+                    v.get("cause"),
+                )
+                for v in m["versions"]
+            ],
+        )
+        conn.executemany(
+            "INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) VALUES (?, ?, ?)",
+            [(memory_id, self.persona_id, t) for t in m["tags"]],
+        )
         for source in m["sources"]:
             conn.execute(
                 "INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
                 "SELECT ?, e.id FROM session_events e JOIN sessions s ON s.id = e.session_pk "
                 "WHERE s.persona_id = ? AND s.session_id = ? AND e.seq = ?",
-                (memory_id, self.persona_id, source["session_id"], source["seq"]))
-        conn.execute("INSERT INTO memory_vectors (memory_id, model_id, dim, vector) "
-                     "VALUES (?, ?, ?, ?)", (memory_id, self.model_id, self.dim, _blob(vector)))
+                (memory_id, self.persona_id, source["session_id"], source["seq"]),
+            )
+        conn.execute(
+            "INSERT INTO memory_vectors (memory_id, model_id, dim, vector) VALUES (?, ?, ?, ?)",
+            (memory_id, self.model_id, self.dim, _blob(vector)),
+        )
         if m["status"] == "active":
             MEMORY_FTS.index(conn, [(memory_id, m["content"])], persona_id=self.persona_id)
         return memory_id
@@ -297,17 +472,29 @@ class PersonaRestore:
         row = conn.execute(
             "SELECT ep.id FROM episodes ep JOIN sessions s ON s.id = ep.session_pk "
             "WHERE s.persona_id = ? AND s.session_id = ? AND ep.first_seq = ?",
-            (self.persona_id, episode["session_id"], episode["first_seq"])).fetchone()
+            (self.persona_id, episode["session_id"], episode["first_seq"]),
+        ).fetchone()
         return None if row is None else str(row[0])
 
     def restore_links(self, records: Sequence[dict[str, Any]]) -> int:
         """Links between memories of this persona (both ends must exist); one transaction."""
         with self.db.write() as conn:
-            return sum(conn.execute(
-                "INSERT OR IGNORE INTO memory_links (a, b, link_type, weight, "
-                "co_activation_count, last_activated) "
-                "SELECT ma.id, mb.id, ?, ?, ?, ? FROM memories ma, memories mb "
-                "WHERE ma.key = ? AND mb.key = ? AND ma.persona_id = ? AND mb.persona_id = ?",
-                (r["link_type"], r["weight"], r["co_activation_count"], r["last_activated"],
-                 r["a"], r["b"], self.persona_id, self.persona_id)).rowcount
-                for r in records)
+            return sum(
+                conn.execute(
+                    "INSERT OR IGNORE INTO memory_links (a, b, link_type, weight, "
+                    "co_activation_count, last_activated) "
+                    "SELECT ma.id, mb.id, ?, ?, ?, ? FROM memories ma, memories mb "
+                    "WHERE ma.key = ? AND mb.key = ? AND ma.persona_id = ? AND mb.persona_id = ?",
+                    (
+                        r["link_type"],
+                        r["weight"],
+                        r["co_activation_count"],
+                        r["last_activated"],
+                        r["a"],
+                        r["b"],
+                        self.persona_id,
+                        self.persona_id,
+                    ),
+                ).rowcount
+                for r in records
+            )

@@ -27,17 +27,20 @@ __all__ = ["ROUTERS", "STATIC_DIR", "install_dashboard"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 # The pages' routers, as declared (the app's query-number reader reads their ``page=``, ``after=``).
-ROUTERS = tuple(module.router for module in (routes_auth, routes_persona, routes_memories,
-                                            routes_blocks, docs))
+ROUTERS = tuple(
+    module.router for module in (routes_auth, routes_persona, routes_memories, routes_blocks, docs)
+)
 
 
 def install_dashboard(app: FastAPI, omoide: Omoide) -> None:
     """Add the dashboard routes, ``/docs`` and ``/static`` to ``app`` (created with
     ``docs_url=None``)."""
-    app.state.dashboard = Dashboard(env=make_environment(),
-                                    signer=SessionSigner(load_secret(
-                                        omoide.settings.data_dir,
-                                        omoide.settings.dashboard_secret)))
+    app.state.dashboard = Dashboard(
+        env=make_environment(),
+        signer=SessionSigner(
+            load_secret(omoide.settings.data_dir, omoide.settings.dashboard_secret)
+        ),
+    )
     for router in ROUTERS:
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -16,5 +16,6 @@ router = APIRouter(include_in_schema=False)
 @router.get("/docs")
 def swagger_ui(request: Request) -> Response:
     openapi_url = request.app.openapi_url or "/openapi.json"
-    return security_headers(render(request, "docs.html", openapi_url=openapi_url,
-                                   title=request.app.title))
+    return security_headers(
+        render(request, "docs.html", openapi_url=openapi_url, title=request.app.title)
+    )

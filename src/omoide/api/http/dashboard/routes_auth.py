@@ -28,14 +28,28 @@ LOGIN_SECONDS = 3600
 
 
 def _cookie(response: Response, request: Request, name: str, value: str, max_age: int) -> None:
-    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="strict",
-                        secure=request.url.scheme == "https", path="/")
+    response.set_cookie(
+        name,
+        value,
+        max_age=max_age,
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
 
 
 def _login_form(request: Request, *, status: int = 200, error: str | None = None) -> Response:
     nonce = secrets.token_urlsafe(18)
-    response = render(request, "login.html", status=status, error=error, viewer=None,
-                      persona=None, csrf=dashboard_of(request).signer.csrf_token("login" + nonce))
+    response = render(
+        request,
+        "login.html",
+        status=status,
+        error=error,
+        viewer=None,
+        persona=None,
+        csrf=dashboard_of(request).signer.csrf_token("login" + nonce),
+    )
     _cookie(response, request, LOGIN_COOKIE, nonce, LOGIN_SECONDS)
     return response
 
@@ -51,8 +65,9 @@ async def login(request: Request, app: App) -> Response:
     signer = dashboard_of(request).signer
     nonce = request.cookies.get(LOGIN_COOKIE, "")
     if not nonce or not signer.csrf_ok("login" + nonce, form.get("csrf")):
-        return _login_form(request, status=403,
-                           error="The sign-in form expired (missing CSRF token); try again.")
+        return _login_form(
+            request, status=403, error="The sign-in form expired (missing CSRF token); try again."
+        )
     try:
         _, key_id = app.auth.sign_in(form.get("key", ""))
     except Unauthorized:
@@ -79,7 +94,10 @@ def logout(viewer: SignedIn) -> Response:
 @router.get("/")
 def personas(request: Request, viewer: SignedIn, app: App) -> Response:
     principal = viewer.principal
-    summaries = [s for s in app.overview.persona_summaries()
-                 if principal.is_admin or s.name == principal.persona]
+    summaries = [
+        s
+        for s in app.overview.persona_summaries()
+        if principal.is_admin or s.name == principal.persona
+    ]
     context: dict[str, Any] = {"viewer": viewer, "persona": None, "summaries": summaries}
     return render(request, "personas.html", **context)

@@ -25,29 +25,62 @@ from omoide.wiring import Omoide
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 
-def _page(request: Request, persona: str, viewer: Viewer, app: Omoide, *,
-          edit: dict[str, object] | None = None, error: str | None = None,
-          status: int = 200) -> Response:
+def _page(
+    request: Request,
+    persona: str,
+    viewer: Viewer,
+    app: Omoide,
+    *,
+    edit: dict[str, object] | None = None,
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
     blocks = app.blocks.list_blocks(persona)
-    return render(request, "blocks.html", status=status, viewer=viewer, persona=persona,
-                  tab="blocks", blocks=[(b, estimate_tokens(b.content)) for b in blocks],
-                  edit=edit or {"block_name": "", "content": "", "block_type": "custom",
-                                "max_tokens": DEFAULT_MAX_TOKENS, "priority": 0,
-                                "existing": False},
-                  standard=STANDARD_BLOCKS, block_types=BLOCK_TYPES, error=error,
-                  tokens=estimate_tokens(str((edit or {}).get("content", ""))))
+    return render(
+        request,
+        "blocks.html",
+        status=status,
+        viewer=viewer,
+        persona=persona,
+        tab="blocks",
+        blocks=[(b, estimate_tokens(b.content)) for b in blocks],
+        edit=edit
+        or {
+            "block_name": "",
+            "content": "",
+            "block_type": "custom",
+            "max_tokens": DEFAULT_MAX_TOKENS,
+            "priority": 0,
+            "existing": False,
+        },
+        standard=STANDARD_BLOCKS,
+        block_types=BLOCK_TYPES,
+        error=error,
+        tokens=estimate_tokens(str((edit or {}).get("content", ""))),
+    )
 
 
 @router.get("/p/{persona}/blocks")
-def blocks(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
-           edit: str = "") -> Response:
+def blocks(
+    request: Request, persona: PersonaPage, viewer: SignedIn, app: App, edit: str = ""
+) -> Response:
     if not edit:
         return _page(request, persona, viewer, app)
     block = app.blocks.get_block(persona, edit)
-    return _page(request, persona, viewer, app, edit={
-        "block_name": block.block_name, "content": block.content,
-        "block_type": block.block_type, "max_tokens": block.max_tokens,
-        "priority": block.priority, "existing": True})
+    return _page(
+        request,
+        persona,
+        viewer,
+        app,
+        edit={
+            "block_name": block.block_name,
+            "content": block.content,
+            "block_type": block.block_type,
+            "max_tokens": block.max_tokens,
+            "priority": block.priority,
+            "existing": True,
+        },
+    )
 
 
 def _int(form: dict[str, str], name: str) -> int:
@@ -60,18 +93,24 @@ def _int(form: dict[str, str], name: str) -> int:
 
 
 @router.post("/p/{persona}/blocks")
-async def write_block(request: Request, persona: PersonaPage, viewer: SignedIn,
-                      app: App) -> Response:
+async def write_block(
+    request: Request, persona: PersonaPage, viewer: SignedIn, app: App
+) -> Response:
     form = await form_data(request)
     try:
-        app.blocks.write_block(persona, block_name=form.get("block_name", "").strip(),
-                               content=form.get("content", ""),
-                               block_type=form.get("block_type", "").strip() or "custom",
-                               max_tokens=_int(form, "max_tokens"),
-                               priority=_int(form, "priority"))
+        app.blocks.write_block(
+            persona,
+            block_name=form.get("block_name", "").strip(),
+            content=form.get("content", ""),
+            block_type=form.get("block_type", "").strip() or "custom",
+            max_tokens=_int(form, "max_tokens"),
+            priority=_int(form, "priority"),
+        )
     except InvalidInput as exc:
-        edit = {k: form.get(k, "") for k in ("block_name", "content", "block_type",
-                                             "max_tokens", "priority")}
+        edit = {
+            k: form.get(k, "")
+            for k in ("block_name", "content", "block_type", "max_tokens", "priority")
+        }
         edit["existing"] = form.get("existing") == "1"
         return _page(request, persona, viewer, app, edit=edit, error=exc.message, status=422)
     return RedirectResponse(f"/p/{persona}/blocks", status_code=303)
@@ -84,8 +123,7 @@ def blocks_form(persona: str) -> Response:
 
 
 @router.post("/p/{persona}/blocks/{block_name}/delete")
-def delete_block(persona: PersonaPage, block_name: str, viewer: SignedIn, app: App
-                 ) -> Response:
+def delete_block(persona: PersonaPage, block_name: str, viewer: SignedIn, app: App) -> Response:
     app.blocks.delete_block(persona, block_name)
     return RedirectResponse(f"/p/{persona}/blocks", status_code=303)
 

@@ -43,25 +43,63 @@ def _tags(text: str) -> list[str] | None:
 
 
 @router.get("/p/{persona}/memories")
-def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
-             q: str = "", mode: str = "hybrid", tags: str = "", date_range: str = "",
-             valid_at: str = "", kind: str = "", deleted: bool = False,
-             before: str = "", purged: str = "",
-             said_in: list[str] = Query([], max_length=100)) -> Response:
+def memories(
+    request: Request,
+    persona: PersonaPage,
+    viewer: SignedIn,
+    app: App,
+    q: str = "",
+    mode: str = "hybrid",
+    tags: str = "",
+    date_range: str = "",
+    valid_at: str = "",
+    kind: str = "",
+    deleted: bool = False,
+    before: str = "",
+    purged: str = "",
+    said_in: list[str] = Query([], max_length=100),
+) -> Response:
     now = app.clock.now()
-    form = {"q": q, "mode": mode, "tags": tags, "date_range": date_range,
-            "valid_at": valid_at, "kind": kind, "deleted": deleted}
-    context: dict[str, Any] = {"viewer": viewer, "persona": persona, "tab": "memories",
-                               "form": form, "modes": [str(m) for m in SearchMode],
-                               "kinds": [str(k) for k in MemoryKind], "now": now,
-                               "closure": closure, "error": None, "hits": None, "rows": [],
-                               "before": before, "next_cursor": None, "purged": purged,
-                               "said_in": said_in, "filtered": False, "keep": ""}
+    form = {
+        "q": q,
+        "mode": mode,
+        "tags": tags,
+        "date_range": date_range,
+        "valid_at": valid_at,
+        "kind": kind,
+        "deleted": deleted,
+    }
+    context: dict[str, Any] = {
+        "viewer": viewer,
+        "persona": persona,
+        "tab": "memories",
+        "form": form,
+        "modes": [str(m) for m in SearchMode],
+        "kinds": [str(k) for k in MemoryKind],
+        "now": now,
+        "closure": closure,
+        "error": None,
+        "hits": None,
+        "rows": [],
+        "before": before,
+        "next_cursor": None,
+        "purged": purged,
+        "said_in": said_in,
+        "filtered": False,
+        "keep": "",
+    }
     if q.strip():
         try:
             search = app.search.build_request(
-                persona, query=q, top_k=SEARCH_TOP_K, mode=mode or None, tags=_tags(tags),
-                date_range=date_range or None, valid_at=valid_at or None, kind=kind or None)
+                persona,
+                query=q,
+                top_k=SEARCH_TOP_K,
+                mode=mode or None,
+                tags=_tags(tags),
+                date_range=date_range or None,
+                valid_at=valid_at or None,
+                kind=kind or None,
+            )
             context["hits"] = app.search.search(persona, search, recall=False).results
         except InvalidInput as exc:
             context["error"] = exc.message
@@ -69,24 +107,47 @@ def memories(request: Request, persona: PersonaPage, viewer: SignedIn, app: App,
     else:  # the filters apply without a query too: the newest memories that pass them
         try:
             filters = app.search.build_filters(
-                persona, tags=_tags(tags), date_range=date_range or None,
-                valid_at=valid_at or None, kind=kind or None)
-            page = app.overview.memory_page(persona, before=before or None, limit=PAGE,
-                                            include_deleted=deleted, filters=filters)
+                persona,
+                tags=_tags(tags),
+                date_range=date_range or None,
+                valid_at=valid_at or None,
+                kind=kind or None,
+            )
+            page = app.overview.memory_page(
+                persona, before=before or None, limit=PAGE, include_deleted=deleted, filters=filters
+            )
         except InvalidInput as exc:
             context["error"] = exc.message
             return render(request, "memories.html", status=422, **context)
-        kept = {name: value for name, value in (("tags", tags), ("date_range", date_range),
-                                                 ("valid_at", valid_at), ("kind", kind))
-                if value}
-        context.update(rows=page.memories, next_cursor=page.next_cursor,
-                       filtered=not filters.empty,
-                       keep=urlencode({**kept, **({"deleted": "true"} if deleted else {})}))
+        kept = {
+            name: value
+            for name, value in (
+                ("tags", tags),
+                ("date_range", date_range),
+                ("valid_at", valid_at),
+                ("kind", kind),
+            )
+            if value
+        }
+        context.update(
+            rows=page.memories,
+            next_cursor=page.next_cursor,
+            filtered=not filters.empty,
+            keep=urlencode({**kept, **({"deleted": "true"} if deleted else {})}),
+        )
     return render(request, "memories.html", **context)
 
 
-def _detail(request: Request, persona: str, key: str, viewer: Viewer, app: Omoide, *,
-            error: str | None = None, status: int = 200) -> Response:
+def _detail(
+    request: Request,
+    persona: str,
+    key: str,
+    viewer: Viewer,
+    app: Omoide,
+    *,
+    error: str | None = None,
+    status: int = 200,
+) -> Response:
     now = app.clock.now()
     memory = app.memories.get(persona, key, recall=False)
     linked = []
@@ -97,29 +158,48 @@ def _detail(request: Request, persona: str, key: str, viewer: Viewer, app: Omoid
             linked.append((link, None))
     versions = [(v, version_diffs(v)) for v in reversed(app.memories.history(persona, key))]
     return render(
-        request, "memory.html", status=status, viewer=viewer, persona=persona, tab="memories",
-        memory=memory, closed=closure(memory, now), curve=forgetting_curve(memory, now),
-        linked=linked, versions=versions, error=error,
+        request,
+        "memory.html",
+        status=status,
+        viewer=viewer,
+        persona=persona,
+        tab="memories",
+        memory=memory,
+        closed=closure(memory, now),
+        curve=forgetting_curve(memory, now),
+        linked=linked,
+        versions=versions,
+        error=error,
         sources=app.overview.events(persona, [s.event_id for s in memory.sources]),
-        kinds=[str(k) for k in MemoryKind], now=now)
+        kinds=[str(k) for k in MemoryKind],
+        now=now,
+    )
 
 
 @router.get("/p/{persona}/memories/{key}")
-def memory(request: Request, persona: PersonaPage, key: str, viewer: SignedIn,
-           app: App) -> Response:
+def memory(
+    request: Request, persona: PersonaPage, key: str, viewer: SignedIn, app: App
+) -> Response:
     return _detail(request, persona, key, viewer, app)
 
 
 @router.post("/p/{persona}/memories/{key}/edit")
-async def edit_memory(request: Request, persona: PersonaPage, key: str, viewer: SignedIn,
-                      app: App) -> Response:
+async def edit_memory(
+    request: Request, persona: PersonaPage, key: str, viewer: SignedIn, app: App
+) -> Response:
     form = await form_data(request)
     try:
         await run_in_threadpool(  # embedding new content is CPU work: off the event loop
-            app.memories.update, persona, key, content=form.get("content", ""),
-            tags=_tags(form.get("tags", "")) or [], kind=form.get("kind") or "note",
+            app.memories.update,
+            persona,
+            key,
+            content=form.get("content", ""),
+            tags=_tags(form.get("tags", "")) or [],
+            kind=form.get("kind") or "note",
             valid_from=form.get("valid_from", "").strip() or None,
-            valid_until=form.get("valid_until", "").strip() or None, changed_by="dashboard")
+            valid_until=form.get("valid_until", "").strip() or None,
+            changed_by="dashboard",
+        )
     except InvalidInput as exc:
         return _detail(request, persona, key, viewer, app, error=exc.message, status=422)
     return RedirectResponse(f"/p/{persona}/memories/{key}#versions", status_code=303)
@@ -139,23 +219,34 @@ def delete_memory(persona: PersonaPage, key: str, viewer: SignedIn, app: App) ->
 
 
 @router.get("/p/{persona}/memories/{key}/purge")
-def confirm_purge(request: Request, persona: PersonaPage, key: str, viewer: SignedIn,
-                  app: App) -> Response:
+def confirm_purge(
+    request: Request, persona: PersonaPage, key: str, viewer: SignedIn, app: App
+) -> Response:
     """The confirmation step: what will be erased, and the one button that does it."""
     memory = app.memories.get(persona, key, recall=False)
-    return render(request, "purge.html", viewer=viewer, persona=persona, tab="memories",
-                  memory=memory, versions=len(app.memories.history(persona, key)))
+    return render(
+        request,
+        "purge.html",
+        viewer=viewer,
+        persona=persona,
+        tab="memories",
+        memory=memory,
+        versions=len(app.memories.history(persona, key)),
+    )
 
 
 @router.post("/p/{persona}/memories/{key}/purge")
-async def purge_memory(request: Request, persona: PersonaPage, key: str, viewer: SignedIn,
-                       app: App) -> Response:
+async def purge_memory(
+    request: Request, persona: PersonaPage, key: str, viewer: SignedIn, app: App
+) -> Response:
     """Erase the memory for good (``MemoryService.purge``); only with the confirmation."""
     if (await form_data(request)).get("confirm") != key:
-        raise InvalidInput("a purge needs its confirmation: use the button on the purge page",
-                           field="confirm")
+        raise InvalidInput(
+            "a purge needs its confirmation: use the button on the purge page", field="confirm"
+        )
     purged = await run_in_threadpool(app.memories.purge, persona, key)
     # the notice names what was erased, and the conversations (kept) it was drawn from
-    query = urlencode([("purged", ", ".join([key, *purged.also])),
-                       *(("said_in", s) for s in purged.said_in)])
+    query = urlencode(
+        [("purged", ", ".join([key, *purged.also])), *(("said_in", s) for s in purged.said_in)]
+    )
     return RedirectResponse(f"/p/{quote(persona)}/memories?{query}", status_code=303)

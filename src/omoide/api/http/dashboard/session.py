@@ -59,8 +59,11 @@ class SessionSigner:
 
     def issue(self, key_id: int, *, now: datetime) -> tuple[str, WebSession]:
         """A new session for ``key_id``: the cookie value and what it carries."""
-        session = WebSession(key_id=key_id, nonce=secrets.token_urlsafe(18),
-                             expires=int(now.timestamp()) + SESSION_SECONDS)
+        session = WebSession(
+            key_id=key_id,
+            nonce=secrets.token_urlsafe(18),
+            expires=int(now.timestamp()) + SESSION_SECONDS,
+        )
         body = f"{session.key_id}.{session.nonce}.{session.expires}"
         return f"{body}.{self._mac('session', body)}", session
 

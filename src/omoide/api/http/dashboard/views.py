@@ -78,10 +78,19 @@ def forgetting_curve(memory: Memory, now: datetime) -> Curve:
     if x_of(0.0) - x_of(start) >= 48:  # room for its label beside "now"
         x_ticks.insert(0, Tick(x_of(start), f"−{past_days:.0f} d"))
     y_ticks = [Tick(y_of(r), f"{r:g}") for r in (0.0, 0.25, 0.5, 0.75, 1.0)]
-    return Curve(width=WIDTH, height=HEIGHT, past=line(start, 0.0) if past_days > 0 else "",
-                 future=line(0.0, HORIZON_DAYS), now_x=x_of(0.0), recall=recall,
-                 x_ticks=x_ticks, y_ticks=y_ticks, plot=(LEFT, TOP, right, bottom),
-                 r_now=r_at(0.0), r_horizon=r_at(HORIZON_DAYS))
+    return Curve(
+        width=WIDTH,
+        height=HEIGHT,
+        past=line(start, 0.0) if past_days > 0 else "",
+        future=line(0.0, HORIZON_DAYS),
+        now_x=x_of(0.0),
+        recall=recall,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        plot=(LEFT, TOP, right, bottom),
+        r_now=r_at(0.0),
+        r_horizon=r_at(HORIZON_DAYS),
+    )
 
 
 @dataclass(frozen=True)
@@ -111,8 +120,20 @@ class FieldDiff:
     segments: list[tuple[str, str]] | None = None  # content: ("same"|"del"|"ins", text)
 
 
-_SHOWN = ("content", "kind", "tags", "importance", "emotion_type", "emotion_intensity",
-          "valid_from", "valid_until", "superseded_by", "summary_ref", "status", "metadata")
+_SHOWN = (
+    "content",
+    "kind",
+    "tags",
+    "importance",
+    "emotion_type",
+    "emotion_intensity",
+    "valid_from",
+    "valid_until",
+    "superseded_by",
+    "summary_ref",
+    "status",
+    "metadata",
+)
 
 
 def version_diffs(version: MemoryVersion) -> list[FieldDiff]:

@@ -45,9 +45,11 @@ __all__ = [
 ]
 
 COOKIE = "omoide_session"
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
-       "object-src 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
+    "object-src 'none'"
+)
 
 
 class SignInRequired(Exception):
@@ -63,9 +65,13 @@ class Dashboard:
 
 
 def make_environment() -> Environment:
-    env = Environment(loader=PackageLoader("omoide.api.http.dashboard", "templates"),
-                      autoescape=True, undefined=StrictUndefined, trim_blocks=True,
-                      lstrip_blocks=True)
+    env = Environment(
+        loader=PackageLoader("omoide.api.http.dashboard", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
     env.filters["when"] = _when
     env.filters["num"] = _num
     return env
@@ -97,8 +103,7 @@ def dashboard_of(request: Request) -> Dashboard:
 
 async def form_data(request: Request) -> dict[str, str]:
     """An urlencoded form body as a dict (the last value wins); {} for any other body."""
-    if not request.headers.get("content-type", "").startswith(
-            "application/x-www-form-urlencoded"):
+    if not request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
         return {}
     body = (await request.body()).decode("utf-8", errors="replace")
     return dict(parse_qsl(body, keep_blank_values=True))
@@ -141,8 +146,7 @@ def persona_page(request: Request, persona: str, viewer: SignedIn, app: App) -> 
 PersonaPage = Annotated[str, Depends(persona_page)]
 
 
-def render(request: Request, template: str, *, status: int = 200, **context: Any
-           ) -> HTMLResponse:
+def render(request: Request, template: str, *, status: int = 200, **context: Any) -> HTMLResponse:
     env = dashboard_of(request).env
     html = env.get_template(template).render(**context)
     return HTMLResponse(html, status_code=status)
@@ -185,7 +189,8 @@ def error_page(dashboard: Dashboard, status: int, message: str) -> Response:
     dashboard route's error, and for a refusal before any route (the guard's NUL in the path,
     a query string that is not UTF-8; the app's 404 and 405 under a page's URL)."""
     html = dashboard.env.get_template("error.html").render(
-        status_code=status, message=message, viewer=None, persona=None)
+        status_code=status, message=message, viewer=None, persona=None
+    )
     return security_headers(HTMLResponse(html, status_code=status))
 
 

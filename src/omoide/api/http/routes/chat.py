@@ -40,22 +40,35 @@ router = APIRouter(tags=["chat (OpenAI-compatible)"])
 CLIENT_CLOSED = 499  # the client went away; nobody reads this status
 
 
-@access_replay(lambda request, caller: chat_persona(
-    caller, get_app(request), request.headers.get("x-omoide-persona")))
-def chat_persona(caller: Caller, app: App, named: str | None = Header(
-        None, alias="X-Omoide-Persona", pattern=NAME_PATTERN,
-        description="With the admin key: the persona to chat as (required then).")) -> str:
+@access_replay(
+    lambda request, caller: chat_persona(
+        caller, get_app(request), request.headers.get("x-omoide-persona")
+    )
+)
+def chat_persona(
+    caller: Caller,
+    app: App,
+    named: str | None = Header(
+        None,
+        alias="X-Omoide-Persona",
+        pattern=NAME_PATTERN,
+        description="With the admin key: the persona to chat as (required then).",
+    ),
+) -> str:
     """The persona of the key; the admin key names one in ``X-Omoide-Persona``."""
     if caller.is_admin:
         if not named:
-            raise InvalidInput("with the admin key, name the persona in an X-Omoide-Persona "
-                               "header", field="X-Omoide-Persona")
+            raise InvalidInput(
+                "with the admin key, name the persona in an X-Omoide-Persona header",
+                field="X-Omoide-Persona",
+            )
         persona = named
     else:
         persona = str(caller.persona)
         if named and named != persona:
-            raise Forbidden(f"this API key does not grant access to persona {named!r}",
-                            persona=named)
+            raise Forbidden(
+                f"this API key does not grant access to persona {named!r}", persona=named
+            )
     check_persona_name(persona)
     app.maintenance.require_persona(persona)
     return persona
@@ -64,32 +77,59 @@ def chat_persona(caller: Caller, app: App, named: str | None = Header(
 Persona = Annotated[str, Depends(chat_persona)]
 
 
-@router.get("/v1/models", summary="The model the chat proxy serves (the configured upstream)",
-            response_model=None,
-            responses={200: {"model": ModelList}, **errors(401, 403, 404, 422)})
+@router.get(
+    "/v1/models",
+    summary="The model the chat proxy serves (the configured upstream)",
+    response_model=None,
+    responses={200: {"model": ModelList}, **errors(401, 403, 404, 422)},
+)
 def models(persona: Persona, app: App) -> dict[str, Any]:
     upstream = app.chat_upstream
     model = upstream.model if upstream is not None else "omoide"
-    return {"object": "list",
-            "data": [{"id": model, "object": "model", "created": 0, "owned_by": "omoide"}]}
+    return {
+        "object": "list",
+        "data": [{"id": model, "object": "model", "created": 0, "owned_by": "omoide"}],
+    }
 
 
-@router.post("/v1/chat/completions",
-             summary="OpenAI chat completions with the persona's memory (streamed or not)",
-             response_model=None,
-             responses={200: {"model": ChatCompletion, "description": (
-                 "The upstream's chat.completion with an omoide object; with stream: true, "
-                 "server-sent chat.completion.chunk events ending with data: [DONE]."),
-                 "content": {"text/event-stream": {"schema": {
-                     "type": "object", "description": "One server-sent event.",
-                     "properties": {"data": {"type": "string"}, "event": {"type": "string"}}}}}},
-                 **errors(401, 403, 404, 413, 422, 429, 502, 503, 504)})
-async def chat_completions(request: Request, persona: Persona, app: App,
-                           payload: ChatRequest, session_header: str | None = Header(
-                               None, alias="X-Omoide-Session", pattern=SESSION_ID_PATTERN,
-                               description="The conversation's session id (default: "
-                                           "chat-<user>, or derived from the first user "
-                                           "message).")) -> Response:
+@router.post(
+    "/v1/chat/completions",
+    summary="OpenAI chat completions with the persona's memory (streamed or not)",
+    response_model=None,
+    responses={
+        200: {
+            "model": ChatCompletion,
+            "description": (
+                "The upstream's chat.completion with an omoide object; with stream: true, "
+                "server-sent chat.completion.chunk events ending with data: [DONE]."
+            ),
+            "content": {
+                "text/event-stream": {
+                    "schema": {
+                        "type": "object",
+                        "description": "One server-sent event.",
+                        "properties": {"data": {"type": "string"}, "event": {"type": "string"}},
+                    }
+                }
+            },
+        },
+        **errors(401, 403, 404, 413, 422, 429, 502, 503, 504),
+    },
+)
+async def chat_completions(
+    request: Request,
+    persona: Persona,
+    app: App,
+    payload: ChatRequest,
+    session_header: str | None = Header(
+        None,
+        alias="X-Omoide-Session",
+        pattern=SESSION_ID_PATTERN,
+        description="The conversation's session id (default: "
+        "chat-<user>, or derived from the first user "
+        "message).",
+    ),
+) -> Response:
     body = payload.model_dump(exclude_unset=True)
     messages = check_messages(body.get("messages"))
     upstream = app.chat_upstream
@@ -97,12 +137,15 @@ async def chat_completions(request: Request, persona: Persona, app: App,
         raise LLMNotConfigured(
             "the chat proxy needs an upstream LLM: set OMOIDE_LLM_PROVIDER (openai or "
             "anthropic), OMOIDE_LLM_MODEL and, as needed, OMOIDE_LLM_BASE_URL and "
-            "OMOIDE_LLM_API_KEY, then restart (see docs/llm.md)")
-    session_id = await run_in_threadpool(app.chat.session_for, persona, messages,
-                                         header=session_header, user=body.get("user"))
+            "OMOIDE_LLM_API_KEY, then restart (see docs/llm.md)"
+        )
+    session_id = await run_in_threadpool(
+        app.chat.session_for, persona, messages, header=session_header, user=body.get("user")
+    )
     started = time.perf_counter()
-    prepared, compressed = await run_in_threadpool(_prepare, app, persona, messages,
-                                                   body.get("tools"), session_id)
+    prepared, compressed = await run_in_threadpool(
+        _prepare, app, persona, messages, body.get("tools"), session_id
+    )
     outgoing = {**body, "messages": list(compressed.compaction.messages)}
     info = _info(session_id, prepared, compressed)
     headers = _headers(info)
@@ -123,17 +166,25 @@ async def chat_completions(request: Request, persona: Persona, app: App,
             if parts and parts[-1] is _END:  # only a reply that arrived whole
                 record("".join(parts[:-1]))
 
-        return StreamingResponse(_relay(stream, parts), media_type="text/event-stream",
-                                 headers=headers, background=BackgroundTask(record_streamed))
+        return StreamingResponse(
+            _relay(stream, parts),
+            media_type="text/event-stream",
+            headers=headers,
+            background=BackgroundTask(record_streamed),
+        )
     reply = await _unless_disconnected(request, upstream.complete(outgoing))
     if reply is None:
         return Response(status_code=CLIENT_CLOSED)
-    return JSONResponse({**reply, "omoide": info}, headers=headers,
-                        background=BackgroundTask(record, _reply_text(reply)))
+    return JSONResponse(
+        {**reply, "omoide": info},
+        headers=headers,
+        background=BackgroundTask(record, _reply_text(reply)),
+    )
 
 
-def _prepare(app: Omoide, persona: str, messages: list[dict[str, Any]], tools: Any,
-             session_id: str) -> tuple[Prepared, Compressed]:
+def _prepare(
+    app: Omoide, persona: str, messages: list[dict[str, Any]], tools: Any, session_id: str
+) -> tuple[Prepared, Compressed]:
     prepared = app.chat.prepare(persona, messages, session_id)
     return prepared, app.chat.compress(persona, prepared.messages, tools=tools)
 
@@ -160,8 +211,9 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
     yield "data: [DONE]\n\n"
 
 
-async def _unless_disconnected(request: Request, call: Awaitable[dict[str, Any]]
-                               ) -> dict[str, Any] | None:
+async def _unless_disconnected(
+    request: Request, call: Awaitable[dict[str, Any]]
+) -> dict[str, Any] | None:
     """The upstream's answer, or None (the call cancelled) when the client leaves first."""
     task = asyncio.ensure_future(call)
     watch = asyncio.ensure_future(_disconnected(request))
@@ -191,11 +243,19 @@ def _info(session_id: str, prepared: Prepared, compressed: Compressed) -> dict[s
     prompt, compaction = prepared.prompt, compressed.compaction
     return {
         "session_id": session_id,
-        "injected": {"memories": list(prompt.memories), "blocks": list(prompt.blocks),
-                     "user_state": list(prompt.user_keys),
-                     "persona_state": list(prompt.persona_keys), "tokens": prompt.tokens},
-        "compaction": {"stage": compaction.stage, "tokens_before": compaction.tokens_before,
-                       "tokens_after": compaction.tokens_after, "summary": compressed.summary},
+        "injected": {
+            "memories": list(prompt.memories),
+            "blocks": list(prompt.blocks),
+            "user_state": list(prompt.user_keys),
+            "persona_state": list(prompt.persona_keys),
+            "tokens": prompt.tokens,
+        },
+        "compaction": {
+            "stage": compaction.stage,
+            "tokens_before": compaction.tokens_before,
+            "tokens_after": compaction.tokens_after,
+            "summary": compressed.summary,
+        },
     }
 
 
@@ -203,14 +263,18 @@ def _headers(info: dict[str, Any]) -> dict[str, str]:
     injected, compaction = info["injected"], info["compaction"]
     return {
         "X-Omoide-Session": info["session_id"],
-        "X-Omoide-Injected": (f"memories={len(injected['memories'])}; "
-                              f"blocks={len(injected['blocks'])}; "
-                              f"user_state={len(injected['user_state'])}; "
-                              f"persona_state={len(injected['persona_state'])}; "
-                              f"tokens={injected['tokens']}; "
-                              f"keys={','.join(injected['memories'])}"),
-        "X-Omoide-Compaction": (f"stage={compaction['stage']}; "
-                                f"tokens_before={compaction['tokens_before']}; "
-                                f"tokens_after={compaction['tokens_after']}; "
-                                f"summary={compaction['summary'] or 'none'}"),
+        "X-Omoide-Injected": (
+            f"memories={len(injected['memories'])}; "
+            f"blocks={len(injected['blocks'])}; "
+            f"user_state={len(injected['user_state'])}; "
+            f"persona_state={len(injected['persona_state'])}; "
+            f"tokens={injected['tokens']}; "
+            f"keys={','.join(injected['memories'])}"
+        ),
+        "X-Omoide-Compaction": (
+            f"stage={compaction['stage']}; "
+            f"tokens_before={compaction['tokens_before']}; "
+            f"tokens_after={compaction['tokens_after']}; "
+            f"summary={compaction['summary'] or 'none'}"
+        ),
     }

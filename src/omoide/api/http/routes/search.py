@@ -25,37 +25,59 @@ Persona = Annotated[str, Depends(persona_access)]
 TagsValue = Annotated[str, Field(pattern=TAGS_QUERY_PATTERN)]
 
 
-
-@router.get("/api/search/{persona}", summary="Search memories (notes first, then episodes)",
-            response_model=None, responses={200: {"model": SearchReply},
-                                            **errors(401, 403, 404, 422)})
+@router.get(
+    "/api/search/{persona}",
+    summary="Search memories (notes first, then episodes)",
+    response_model=None,
+    responses={200: {"model": SearchReply}, **errors(401, 403, 404, 422)},
+)
 def search(
     persona: Persona,
     app: App,
-    q: str = Query(..., description="What to look for (any language); not blank.",
-                   pattern=NON_BLANK_PATTERN, max_length=MAX_QUERY_CHARS),
+    q: str = Query(
+        ...,
+        description="What to look for (any language); not blank.",
+        pattern=NON_BLANK_PATTERN,
+        max_length=MAX_QUERY_CHARS,
+    ),
     top_k: int = Query(10, ge=1, le=MAX_TOP_K, description="How many results."),
     mode: SearchMode = Query(SearchMode.HYBRID),
     tags: list[TagsValue] | None = Query(
-        None, max_length=MAX_TAGS,
+        None,
+        max_length=MAX_TAGS,
         description="Every tag must match; repeat the parameter or separate tags by commas "
-                    "(each tag 1-64 characters; at most 20 per value)."),
+        "(each tag 1-64 characters; at most 20 per value).",
+    ),
     date_range: str | None = Query(
-        None, json_schema_extra={"format": "date-range"},
+        None,
+        json_schema_extra={"format": "date-range"},
         description="When the memory was created, e.g. 'last week', '先週', '3 days ago', "
-                    "'2026-03', '2026-03-01..2026-03-15' (docs/api.md lists the forms)."),
-    valid_at: str | None = Query(None, json_schema_extra={"format": "timestamp"},
-                                 description="Only facts valid then: 'now' or an "
-                                             + TIMESTAMP_DESCRIPTION),
+        "'2026-03', '2026-03-01..2026-03-15' (docs/api.md lists the forms).",
+    ),
+    valid_at: str | None = Query(
+        None,
+        json_schema_extra={"format": "timestamp"},
+        description="Only facts valid then: 'now' or an " + TIMESTAMP_DESCRIPTION,
+    ),
     min_importance: float | None = Query(None, ge=0, le=1, allow_inf_nan=False),
     kind: MemoryKind | None = Query(None),
-    importance_weight: float | None = Query(None, ge=0, le=1, allow_inf_nan=False,
-                                            description="Override the setting (0-1)."),
+    importance_weight: float | None = Query(
+        None, ge=0, le=1, allow_inf_nan=False, description="Override the setting (0-1)."
+    ),
     include_episodes: bool | None = Query(None),
 ) -> dict[str, Any]:
     split_tags = [t for tag in tags or [] for t in tag.split(",") if t.strip()]
     request = app.search.build_request(
-        persona, query=q, top_k=top_k, mode=mode, tags=split_tags, date_range=date_range,
-        valid_at=valid_at, min_importance=min_importance, kind=kind,
-        importance_weight=importance_weight, include_episodes=include_episodes)
+        persona,
+        query=q,
+        top_k=top_k,
+        mode=mode,
+        tags=split_tags,
+        date_range=date_range,
+        valid_at=valid_at,
+        min_importance=min_importance,
+        kind=kind,
+        importance_weight=importance_weight,
+        include_episodes=include_episodes,
+    )
     return render_search(persona, app.search.search(persona, request))

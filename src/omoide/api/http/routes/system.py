@@ -27,72 +27,132 @@ router = APIRouter()
 Persona = Annotated[str, Depends(persona_access)]
 
 
-@router.post("/api/personas", status_code=201, tags=["personas"], response_model=None,
-             summary="Create a persona (admin); the reply is the only time its key is shown",
-             responses={201: {"model": PersonaCreated}, **errors(401, 403, 409, 413, 422)})
+@router.post(
+    "/api/personas",
+    status_code=201,
+    tags=["personas"],
+    response_model=None,
+    summary="Create a persona (admin); the reply is the only time its key is shown",
+    responses={201: {"model": PersonaCreated}, **errors(401, 403, 409, 413, 422)},
+)
 def create_persona(body: PersonaCreate, _: Admin, app: App) -> Any:
     persona, key = app.auth.create_persona(body.name)
     return JSONResponse({"name": persona.name, "api_key": key}, status_code=201)
 
 
-@router.get("/api/personas", tags=["personas"], summary="List personas (admin)",
-            response_model=None, responses={200: {"model": PersonaList}, **errors(401, 403)})
+@router.get(
+    "/api/personas",
+    tags=["personas"],
+    summary="List personas (admin)",
+    response_model=None,
+    responses={200: {"model": PersonaList}, **errors(401, 403)},
+)
 def list_personas(_: Admin, app: App) -> dict[str, Any]:
-    return {"personas": [{"name": p.name, "created_at": ts(p.created_at),
-                          "memories": p.memories} for p in app.maintenance.personas()]}
+    return {
+        "personas": [
+            {"name": p.name, "created_at": ts(p.created_at), "memories": p.memories}
+            for p in app.maintenance.personas()
+        ]
+    }
 
 
-@router.delete("/api/personas/{name}", tags=["personas"],
-               summary="Erase a persona and everything it remembers (admin); its keys stop working",
-               response_model=None,
-               responses={200: {"model": PersonaErased}, **errors(401, 403, 404, 422)})
-def delete_persona(name: Annotated[str, Depends(named_persona_access)], _: Admin,
-                   app: App) -> dict[str, Any]:
+@router.delete(
+    "/api/personas/{name}",
+    tags=["personas"],
+    summary="Erase a persona and everything it remembers (admin); its keys stop working",
+    response_model=None,
+    responses={200: {"model": PersonaErased}, **errors(401, 403, 404, 422)},
+)
+def delete_persona(
+    name: Annotated[str, Depends(named_persona_access)], _: Admin, app: App
+) -> dict[str, Any]:
     erased = app.forget.delete_persona(name)
-    return {"name": name, "status": "erased", "memories": erased.memories,
-            "sessions": erased.sessions, "events": erased.events, "episodes": erased.episodes,
-            "jobs_discarded": erased.jobs}
+    return {
+        "name": name,
+        "status": "erased",
+        "memories": erased.memories,
+        "sessions": erased.sessions,
+        "events": erased.events,
+        "episodes": erased.episodes,
+        "jobs_discarded": erased.jobs,
+    }
 
 
-@router.get("/api/jobs/{persona}", tags=["jobs"],
-            summary="Background job counts; wait for pending + running == 0",
-            response_model=None, responses={200: {"model": JobsOut}, **errors(401, 403, 404, 422)})
+@router.get(
+    "/api/jobs/{persona}",
+    tags=["jobs"],
+    summary="Background job counts; wait for pending + running == 0",
+    response_model=None,
+    responses={200: {"model": JobsOut}, **errors(401, 403, 404, 422)},
+)
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
     report = app.maintenance.job_report(persona)
     counts = report.counts
-    return {"persona": persona, "pending": counts.pending, "running": counts.running,
-            "failed": counts.failed, "done": counts.done, "scheduled": counts.scheduled,
-            "failures": report.failures}
+    return {
+        "persona": persona,
+        "pending": counts.pending,
+        "running": counts.running,
+        "failed": counts.failed,
+        "done": counts.done,
+        "scheduled": counts.scheduled,
+        "failures": report.failures,
+    }
 
 
-@router.get("/api/jobs/{persona}/wait", tags=["jobs"],
-            summary="Block until the persona's queue is empty (pending + running == 0)",
-            response_model=None,
-            responses={200: {"model": JobsWaitOut}, **errors(401, 403, 404, 422)})
-async def wait_for_jobs(persona: Persona, app: App,
-                        timeout: float = Query(60.0, ge=0, le=600, allow_inf_nan=False,
-                                               description="Seconds to wait at most.")
-                        ) -> dict[str, Any]:
+@router.get(
+    "/api/jobs/{persona}/wait",
+    tags=["jobs"],
+    summary="Block until the persona's queue is empty (pending + running == 0)",
+    response_model=None,
+    responses={200: {"model": JobsWaitOut}, **errors(401, 403, 404, 422)},
+)
+async def wait_for_jobs(
+    persona: Persona,
+    app: App,
+    timeout: float = Query(
+        60.0, ge=0, le=600, allow_inf_nan=False, description="Seconds to wait at most."
+    ),
+) -> dict[str, Any]:
     state = await run_in_threadpool(app.queue.wait, persona, timeout=timeout)
-    return {"persona": persona, "drained": state.drained, "pending": state.pending,
-            "running": state.running, "failed": state.failed}
+    return {
+        "persona": persona,
+        "drained": state.drained,
+        "pending": state.pending,
+        "running": state.running,
+        "failed": state.failed,
+    }
 
 
-@router.get("/health", tags=["system"], summary="Liveness", response_model=None,
-            responses={200: {"model": HealthOut}})
+@router.get(
+    "/health",
+    tags=["system"],
+    summary="Liveness",
+    response_model=None,
+    responses={200: {"model": HealthOut}},
+)
 async def health(app: App) -> dict[str, Any]:  # on the event loop: no wait for a pool thread
     app.maintenance.health()
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
 
-@router.get("/metrics", tags=["system"], response_model=None,
-            summary="Prometheus metrics (admin key)",
-            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
-                             "description": "Prometheus text exposition format."},
-                       **errors(401, 403)})
+@router.get(
+    "/metrics",
+    tags=["system"],
+    response_model=None,
+    summary="Prometheus metrics (admin key)",
+    responses={
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "Prometheus text exposition format.",
+        },
+        **errors(401, 403),
+    },
+)
 def metrics(request: Request, _: Admin, app: App) -> PlainTextResponse:
     counts = app.maintenance.metric_counts()
-    text = request.app.state.metrics.render(memories=counts.memories,
-                                            job_depth=counts.job_depth,
-                                            mcp_sessions=request.app.state.mcp.open_sessions())
+    text = request.app.state.metrics.render(
+        memories=counts.memories,
+        job_depth=counts.job_depth,
+        mcp_sessions=request.app.state.mcp.open_sessions(),
+    )
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")

@@ -26,17 +26,29 @@ NDJSON = "application/x-ndjson"
 Source = Literal["omoide", "mem0", "mcp-memory", "chat"]
 
 
-@router.get("/api/export/{persona}", response_class=StreamingResponse,
-            summary="Export the persona losslessly as JSON Lines (streamed; docs/import.md)",
-            responses={200: {"content": {NDJSON: {"schema": {"type": "string"}}},
-                             "description": "One JSON record a line, header first."},
-                       **errors(401, 403, 404, 422)})
-def export_persona(persona: Persona, app: App, with_vectors: bool = Query(
-        False, description="Include embedding vectors (base64 float32)")) -> StreamingResponse:
+@router.get(
+    "/api/export/{persona}",
+    response_class=StreamingResponse,
+    summary="Export the persona losslessly as JSON Lines (streamed; docs/import.md)",
+    responses={
+        200: {
+            "content": {NDJSON: {"schema": {"type": "string"}}},
+            "description": "One JSON record a line, header first.",
+        },
+        **errors(401, 403, 404, 422),
+    },
+)
+def export_persona(
+    persona: Persona,
+    app: App,
+    with_vectors: bool = Query(False, description="Include embedding vectors (base64 float32)"),
+) -> StreamingResponse:
     lines = app.transfer.export(persona, with_vectors=with_vectors)
     return StreamingResponse(
-        (line.encode("utf-8") for line in lines), media_type=NDJSON,
-        headers={"Content-Disposition": f'attachment; filename="{persona}.omoide.jsonl"'})
+        (line.encode("utf-8") for line in lines),
+        media_type=NDJSON,
+        headers={"Content-Disposition": f'attachment; filename="{persona}.omoide.jsonl"'},
+    )
 
 
 def _read_lines(path: Path) -> Iterator[str]:
@@ -55,55 +67,80 @@ async def _spool(request: Request, path: Path) -> None:
                 decoder.decode(chunk)
             except UnicodeDecodeError as exc:
                 hint = json_text.utf16_hint(chunk) if size == 0 else ""
-                raise InvalidInput(f"the request body is not UTF-8 text (byte {size + exc.start})"
-                                   f"{hint}") from None
+                raise InvalidInput(
+                    f"the request body is not UTF-8 text (byte {size + exc.start}){hint}"
+                ) from None
             blank = blank and not chunk.strip()
             out.write(chunk)
             size += len(chunk)
     try:
         decoder.decode(b"", final=True)
     except UnicodeDecodeError:
-        raise InvalidInput("the request body is not UTF-8 text (it ends inside a character)"
-                           ) from None
+        raise InvalidInput(
+            "the request body is not UTF-8 text (it ends inside a character)"
+        ) from None
     if blank:
         raise InvalidInput("the request body must hold the file to import")
 
 
-_BODY = {"requestBody": {"required": True, "description": (
-    "The file: an Omoide export (JSON Lines), a Mem0 memory list, an MCP memory server's "
-    "memory.jsonl, or chats (OpenAI messages, ChatGPT or Claude conversations export)."),
-    "content": {
-        NDJSON: {"schema": {"type": "string"}},
-        # Mem0 and chat files are one JSON document: a list, or an object holding one
-        "application/json": {"schema": IMPORT_JSON_BODY},
-        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
+_BODY = {
+    "requestBody": {
+        "required": True,
+        "description": (
+            "The file: an Omoide export (JSON Lines), a Mem0 memory list, an MCP memory server's "
+            "memory.jsonl, or chats (OpenAI messages, ChatGPT or Claude conversations export)."
+        ),
+        "content": {
+            NDJSON: {"schema": {"type": "string"}},
+            # Mem0 and chat files are one JSON document: a list, or an object holding one
+            "application/json": {"schema": IMPORT_JSON_BODY},
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+        },
+    }
+}
 
 
-@router.post("/api/import/{persona}", response_model=None, openapi_extra=_BODY,
-             summary="Import an Omoide export (or, with source, a Mem0 / MCP memory / chat "
-                     "file) into the persona",
-             responses={200: {"model": ImportReply}, **errors(401, 403, 404, 409, 413, 422)})
+@router.post(
+    "/api/import/{persona}",
+    response_model=None,
+    openapi_extra=_BODY,
+    summary="Import an Omoide export (or, with source, a Mem0 / MCP memory / chat "
+    "file) into the persona",
+    responses={200: {"model": ImportReply}, **errors(401, 403, 404, 409, 413, 422)},
+)
 async def import_persona(
-        persona: Persona, request: Request, app: App,
-        merge: bool = Query(False, description="Allow a persona that already holds data "
-                                               "(what it already holds is skipped; a session it "
-                                               "holds with other turns is a 409)"),
-        source: Source = Query("omoide", description="What wrote the file"),
-        user_id: str | None = Query(None, min_length=1, max_length=200,
-                                    description="mem0: only this user_id's memories"),
-        user_name: str = Query("user", min_length=1, max_length=200,
-                               description="chat: speaker name of the user's turns"),
-        assistant_name: str | None = Query(None, min_length=1, max_length=200,
-                                           description="chat: speaker name of the assistant "
-                                                       "(default: the persona)"),
+    persona: Persona,
+    request: Request,
+    app: App,
+    merge: bool = Query(
+        False,
+        description="Allow a persona that already holds data "
+        "(what it already holds is skipped; a session it "
+        "holds with other turns is a 409)",
+    ),
+    source: Source = Query("omoide", description="What wrote the file"),
+    user_id: str | None = Query(
+        None, min_length=1, max_length=200, description="mem0: only this user_id's memories"
+    ),
+    user_name: str = Query(
+        "user", min_length=1, max_length=200, description="chat: speaker name of the user's turns"
+    ),
+    assistant_name: str | None = Query(
+        None,
+        min_length=1,
+        max_length=200,
+        description="chat: speaker name of the assistant (default: the persona)",
+    ),
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "import.jsonl"
         if (request.headers.get("content-type") or "").lower().startswith("multipart/"):
             # curl -F file=@x.jsonl: the form's boundary lines were read as the file's first
-            raise InvalidInput("send the file itself as the request body (curl --data-binary "
-                               f"@FILE -H 'Content-Type: {NDJSON}'), not as a multipart form "
-                               "(curl -F)")
+            raise InvalidInput(
+                "send the file itself as the request body (curl --data-binary "
+                f"@FILE -H 'Content-Type: {NDJSON}'), not as a multipart form "
+                "(curl -F)"
+            )
         encoded = encoding_refusal(request.headers.get("content-encoding"))
         if encoded is not None:  # a gzip file, read as text, was "not UTF-8 text (byte 1)"
             raise InvalidInput(encoded)
@@ -113,14 +150,27 @@ async def import_persona(
                 strict_json(path.read_bytes())
             except JsonRefused as exc:
                 # an export sent as application/json, or with no content type (curl -d)
-                lines = (" (an Omoide export is JSON Lines, one record a line: send it as "
-                         f"Content-Type: {NDJSON})") if source == "omoide" else ""
+                lines = (
+                    (
+                        " (an Omoide export is JSON Lines, one record a line: send it as "
+                        f"Content-Type: {NDJSON})"
+                    )
+                    if source == "omoide"
+                    else ""
+                )
                 raise InvalidInput(f"{exc}{lines}", field=exc.field) from None
         if source != "omoide":
             report = await run_in_threadpool(
-                app.peers.import_text, persona, source, path.read_text(encoding="utf-8"),
-                user_id=user_id, user_name=user_name, assistant_name=assistant_name)
+                app.peers.import_text,
+                persona,
+                source,
+                path.read_text(encoding="utf-8"),
+                user_id=user_id,
+                user_name=user_name,
+                assistant_name=assistant_name,
+            )
         else:
-            report = await run_in_threadpool(app.transfer.import_lines, persona,
-                                             lambda: _read_lines(path), merge=merge)
+            report = await run_in_threadpool(
+                app.transfer.import_lines, persona, lambda: _read_lines(path), merge=merge
+            )
     return report.as_dict()

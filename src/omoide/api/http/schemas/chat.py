@@ -10,8 +10,17 @@ from typing_extensions import TypedDict
 from omoide.api.http.schemas.common import JsonValue, Request, Response, reply_shape
 from omoide.service.chat import ASSISTANT_WITHOUT_CONTENT, MAX_MESSAGES, check_messages
 
-__all__ = ["AssistantMessage", "ChatCompletion", "ChatMessage", "ChatRequest",
-           "DeveloperMessage", "ModelList", "SystemMessage", "ToolMessage", "UserMessage"]
+__all__ = [
+    "AssistantMessage",
+    "ChatCompletion",
+    "ChatMessage",
+    "ChatRequest",
+    "DeveloperMessage",
+    "ModelList",
+    "SystemMessage",
+    "ToolMessage",
+    "UserMessage",
+]
 
 Content = str | list[JsonValue]
 
@@ -49,9 +58,14 @@ class AssistantMessage(_Message):
     """What the model said: ``content``, or instead (``content`` absent or null) any of
     ``tool_calls``, ``function_call``, ``audio``, ``refusal``, as OpenAI's API requires."""
 
-    model_config = ConfigDict(json_schema_extra={"anyOf": [
-        {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
-        for name in ("content", *ASSISTANT_WITHOUT_CONTENT)]})
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"required": [name], "properties": {name: {"not": {"type": "null"}}}}
+                for name in ("content", *ASSISTANT_WITHOUT_CONTENT)
+            ]
+        }
+    )
     role: Literal["assistant"]
     content: Content | None = None
 
@@ -64,8 +78,10 @@ class ToolMessage(_Message):
     tool_call_id: str
 
 
-ChatMessage = Annotated[SystemMessage | DeveloperMessage | UserMessage | AssistantMessage
-                        | ToolMessage, Field(discriminator="role")]
+ChatMessage = Annotated[
+    SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage,
+    Field(discriminator="role"),
+]
 
 
 class ChatRequest(Request):
@@ -76,8 +92,9 @@ class ChatRequest(Request):
     __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
     messages: list[ChatMessage] = Field(min_length=1, max_length=MAX_MESSAGES)
     stream: bool | None = None
-    user: str | None = Field(None, description="Names the session (chat-<user>) when no "
-                                               "X-Omoide-Session header is sent.")
+    user: str | None = Field(
+        None, description="Names the session (chat-<user>) when no X-Omoide-Session header is sent."
+    )
     tools: list[JsonValue] | None = None
 
     @model_validator(mode="before")
@@ -87,8 +104,7 @@ class ChatRequest(Request):
         rule (``service.chat.check_messages``), so a refusal names the message and what it
         misses ("messages[1] (tool) needs a tool_call_id string") rather than the union
         member pydantic tried."""
-        if isinstance(data, dict) and isinstance(data.get("messages"), list) and \
-                data["messages"]:
+        if isinstance(data, dict) and isinstance(data.get("messages"), list) and data["messages"]:
             check_messages(data["messages"])
         return data
 

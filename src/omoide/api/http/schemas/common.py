@@ -91,12 +91,12 @@ _MEANING = {
     403: "The key does not grant this persona (or this admin action).",
     404: "Unknown persona, memory, session, block … (for this persona).",
     409: "Conflicts with existing state (e.g. the persona name is taken), or what the write "
-         "refers to was erased by a concurrent request (nothing was written).",
+    "refers to was erased by a concurrent request (nothing was written).",
     413: "The request body is larger than the server's limit (OMOIDE_MAX_BODY_BYTES; for a "
-         "file import, OMOIDE_MAX_IMPORT_BYTES).",
+    "file import, OMOIDE_MAX_IMPORT_BYTES).",
     422: "A field or parameter is invalid; error.field names it.",
     429: "The chat proxy's upstream LLM is rate limiting; wait the Retry-After it gave, then "
-         "retry.",
+    "retry.",
     502: "The upstream LLM failed.",
     503: "The upstream LLM is unreachable or not configured.",
     504: "The upstream LLM did not answer in time.",
@@ -105,35 +105,63 @@ _MEANING = {
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """``responses=`` entries for the error statuses an operation can return."""
-    return {status: {"model": ErrorBody, "description": _MEANING[status]}
-            for status in statuses}
+    return {status: {"model": ErrorBody, "description": _MEANING[status]} for status in statuses}
 
 
-PersonaName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
-    "Persona name: 1-64 ASCII letters, digits, '_' or '-'."))]
-BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=(
-    "Block name: 1-64 ASCII letters, digits, '_' or '-'."))]
+PersonaName = Annotated[
+    str,
+    Field(
+        pattern=NAME_PATTERN, description=("Persona name: 1-64 ASCII letters, digits, '_' or '-'.")
+    ),
+]
+BlockName = Annotated[
+    str,
+    Field(
+        pattern=NAME_PATTERN, description=("Block name: 1-64 ASCII letters, digits, '_' or '-'.")
+    ),
+]
 StateKey = Annotated[str, Field(pattern=STATE_KEY_PATTERN)]
-SessionId = Annotated[str, Field(pattern=SESSION_ID_PATTERN, description=(
-    "Session id: 1-128 ASCII letters, digits or _ . : @ -; a new session's id is not '.' or '..' "
-    "(the server refuses those dot segments, which URL-normalising clients rewrite)."))]
-Tag = Annotated[str, Field(pattern=TAG_PATTERN, description=(
-    "A tag: 1-64 characters without a comma; surrounding whitespace is trimmed."))]
-ExternalId = Annotated[str, Field(pattern=EXTERNAL_ID_PATTERN, description=(
-    "The caller's id of an event: 1-200 characters, no control characters."))]
+SessionId = Annotated[
+    str,
+    Field(
+        pattern=SESSION_ID_PATTERN,
+        description=(
+            "Session id: 1-128 ASCII letters, digits or _ . : @ -; a new session's id is not '.' "
+            "or '..' "
+            "(the server refuses those dot segments, which URL-normalising clients rewrite)."
+        ),
+    ),
+]
+Tag = Annotated[
+    str,
+    Field(
+        pattern=TAG_PATTERN,
+        description=("A tag: 1-64 characters without a comma; surrounding whitespace is trimmed."),
+    ),
+]
+ExternalId = Annotated[
+    str,
+    Field(
+        pattern=EXTERNAL_ID_PATTERN,
+        description=("The caller's id of an event: 1-200 characters, no control characters."),
+    ),
+]
 NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
 # The syntax is service/validate/patterns.py's TIMESTAMP_PATTERN; the schema names the format
 # (with the range and calendar, which no pattern can state) instead of publishing a pattern that
 # admits "2026-02-31".
-TIMESTAMP_DESCRIPTION = ("ISO-8601 date or time: YYYY-MM-DD (that day at 00:00 UTC), or "
-                         "YYYY-MM-DD, T (or a space), HH:MM[:SS[.ffffff]] and its UTC offset, "
-                         "Z or ±HH:MM (t and z may be lower-case; a time of day without an "
-                         "offset is refused; full-width digits and signs read as ASCII), "
-                         "e.g. "
-                         "2026-03-01 or 2026-03-01T09:30:00+09:00; a real calendar day, years "
-                         "1900-9999 once normalised to UTC.")
-Timestamp = Annotated[str, Field(json_schema_extra={"format": "timestamp"},
-                                 description=TIMESTAMP_DESCRIPTION)]
+TIMESTAMP_DESCRIPTION = (
+    "ISO-8601 date or time: YYYY-MM-DD (that day at 00:00 UTC), or "
+    "YYYY-MM-DD, T (or a space), HH:MM[:SS[.ffffff]] and its UTC offset, "
+    "Z or ±HH:MM (t and z may be lower-case; a time of day without an "
+    "offset is refused; full-width digits and signs read as ASCII), "
+    "e.g. "
+    "2026-03-01 or 2026-03-01T09:30:00+09:00; a real calendar day, years "
+    "1900-9999 once normalised to UTC."
+)
+Timestamp = Annotated[
+    str, Field(json_schema_extra={"format": "timestamp"}, description=TIMESTAMP_DESCRIPTION)
+]
 UnitInterval = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
@@ -151,7 +179,14 @@ Int64 = bounded_int()
 Number = Annotated[float, Field(ge=MIN_INT, le=MAX_INT, allow_inf_nan=False)]
 # Any JSON value as the API reads it (guard.py): numbers finite and within ±(2^53 − 1).
 JsonValue = TypeAliasType(
-    "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None")
-Metadata = Annotated[dict[str, JsonValue], Field(description=(
-    f"Free-form (the caller's own): any JSON object, at most {MAX_METADATA_CHARS:,} "
-    f"characters as JSON, nested at most {MAX_METADATA_DEPTH} levels, finite numbers only."))]
+    "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None"
+)
+Metadata = Annotated[
+    dict[str, JsonValue],
+    Field(
+        description=(
+            f"Free-form (the caller's own): any JSON object, at most {MAX_METADATA_CHARS:,} "
+            f"characters as JSON, nested at most {MAX_METADATA_DEPTH} levels, finite numbers only."
+        )
+    ),
+]

@@ -64,16 +64,28 @@ class StateMap(RootModel[dict[str, Any]]):
     (kept as their text), or null to close the key (its current value stops being true, its
     history is kept); ``emotion_intensity`` is a number 0-1; at most 50 keys."""
 
-    model_config = ConfigDict(json_schema_extra={
-        "propertyNames": {"pattern": STATE_KEY_PATTERN},
-        "maxProperties": MAX_KEYS_PER_UPDATE,
-        "properties": {"emotion_intensity": {"anyOf": [
-            {"type": "number", "minimum": 0, "maximum": 1},
-            {"type": "string", "pattern": INTENSITY_PATTERN}, {"type": "null"}]}},
-        "additionalProperties": {"anyOf": [
-            {"type": "string", "pattern": STATE_VALUE_PATTERN},
-            {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT}, {"type": "null"}]},
-    })
+    model_config = ConfigDict(
+        json_schema_extra={
+            "propertyNames": {"pattern": STATE_KEY_PATTERN},
+            "maxProperties": MAX_KEYS_PER_UPDATE,
+            "properties": {
+                "emotion_intensity": {
+                    "anyOf": [
+                        {"type": "number", "minimum": 0, "maximum": 1},
+                        {"type": "string", "pattern": INTENSITY_PATTERN},
+                        {"type": "null"},
+                    ]
+                }
+            },
+            "additionalProperties": {
+                "anyOf": [
+                    {"type": "string", "pattern": STATE_VALUE_PATTERN},
+                    {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT},
+                    {"type": "null"},
+                ]
+            },
+        }
+    )
     # The service (``service/state.py``) checks every key and value with the same rules.
     root: dict[str, Any]
 
@@ -150,8 +162,9 @@ class ContextUpdate(Request):
     @model_validator(mode="after")
     def _one_given(self) -> ContextUpdate:
         if not self.model_fields_set:
-            raise ValueError("give user_info and/or persona_state, e.g. "
-                             '{"user_info": {"name": "Rau"}}')
+            raise ValueError(
+                'give user_info and/or persona_state, e.g. {"user_info": {"name": "Rau"}}'
+            )
         return self
 
 
@@ -163,26 +176,33 @@ class ContextChanges(Response):
 @reply_shape
 class PersonaSection(TypedDict):
     name: str
-    state: Annotated[dict[str, str], Field(description="The persona's current state, key to "
-                                                       "value.")]
+    state: Annotated[
+        dict[str, str], Field(description="The persona's current state, key to value.")
+    ]
 
 
 @reply_shape
 class UserSection(TypedDict):
-    address: Annotated[str | None, Field(description="How the user is addressed; null when "
-                                                     "unknown or the section was trimmed to "
-                                                     "fit the budget.")]
-    state: Annotated[dict[str, str], Field(description="What is known of the user, key to "
-                                                       "value.")]
+    address: Annotated[
+        str | None,
+        Field(
+            description="How the user is addressed; null when "
+            "unknown or the section was trimmed to "
+            "fit the budget."
+        ),
+    ]
+    state: Annotated[dict[str, str], Field(description="What is known of the user, key to value.")]
 
 
 @reply_shape
 class SessionSection(TypedDict):
-    last_session_at: Annotated[str | None, Field(description="When the previous session "
-                                                             "began; null for a first one.")]
-    since_last_session: Annotated[str, Field(description="The gap in words (e.g. '3 days "
-                                                         "ago'); empty when the line was "
-                                                         "trimmed.")]
+    last_session_at: Annotated[
+        str | None, Field(description="When the previous session began; null for a first one.")
+    ]
+    since_last_session: Annotated[
+        str,
+        Field(description="The gap in words (e.g. '3 days ago'); empty when the line was trimmed."),
+    ]
 
 
 @reply_shape
@@ -266,8 +286,10 @@ def _setting_type(setting: Setting) -> Any:
         return Literal[setting.choices]
     bounds = {"ge": setting.minimum, "le": setting.maximum}
     if setting.type is int:
-        return bounded_int(MIN_INT if setting.minimum is None else int(setting.minimum),
-                           MAX_INT if setting.maximum is None else int(setting.maximum))
+        return bounded_int(
+            MIN_INT if setting.minimum is None else int(setting.minimum),
+            MAX_INT if setting.maximum is None else int(setting.maximum),
+        )
     return Annotated[float, Field(allow_inf_nan=False, **bounds)]
 
 
@@ -285,21 +307,27 @@ class _SettingsBase(Request):
             for name, value in data.items():  # text the declarations read ("true", "5") is
                 kind = _SETTING_TYPES.get(name)  # for the environment and the dashboard form;
                 if isinstance(value, str) and kind in (bool, int, float):  # said first, so
-                    raise InvalidInput(f"setting {name!r} must be a JSON "  # "日本語" is not
-                                       f"{_JSON_TYPE_NAMES[kind]}, got the text {quoted(value)}",
-                                       setting=name)  # told to use the digits 0-9 as text
+                    raise InvalidInput(
+                        f"setting {name!r} must be a JSON "  # "日本語" is not
+                        f"{_JSON_TYPE_NAMES[kind]}, got the text {quoted(value)}",
+                        setting=name,
+                    )  # told to use the digits 0-9 as text
             validate_setting_patch({k: v for k, v in data.items() if v is not None})
-            validate_setting_patch({k: getattr(PersonaSettings(), k, None)
-                                    for k, v in data.items() if v is None})
+            validate_setting_patch(
+                {k: getattr(PersonaSettings(), k, None) for k, v in data.items() if v is None}
+            )
         return data
 
 
 SettingsPatch: type[BaseModel] = create_model(
-    "SettingsPatch", __base__=_SettingsBase,
+    "SettingsPatch",
+    __base__=_SettingsBase,
     __doc__="Overrides of per-persona settings (docs/settings.md); null resets one to its "
-            "default; unknown names are refused.",
-    **{s.name: (_setting_type(s) | None, Field(None, description=s.help))
-       for s in PERSONA_SETTINGS})
+    "default; unknown names are refused.",
+    **{
+        s.name: (_setting_type(s) | None, Field(None, description=s.help)) for s in PERSONA_SETTINGS
+    },
+)
 
 
 def _reply_type(setting: Setting) -> Any:
@@ -307,14 +335,23 @@ def _reply_type(setting: Setting) -> Any:
     return Annotated[kind, Field(description=setting.help)]
 
 
-EffectiveSettings: Any = reply_shape(TypedDict(  # type: ignore[operator]
-    "EffectiveSettings", {s.name: _reply_type(s) for s in PERSONA_SETTINGS}))
-EffectiveSettings.__doc__ = ("Every per-persona setting's value in effect: the persona's "
-                             "override, else the server default (docs/settings.md).")
-SettingOverrides: Any = reply_shape(TypedDict(  # type: ignore[operator]
-    "SettingOverrides", {s.name: _reply_type(s) for s in PERSONA_SETTINGS}, total=False))
-SettingOverrides.__doc__ = ("The settings this persona overrides (only those; the others "
-                            "follow the server default).")
+EffectiveSettings: Any = reply_shape(
+    TypedDict(  # type: ignore[operator]
+        "EffectiveSettings", {s.name: _reply_type(s) for s in PERSONA_SETTINGS}
+    )
+)
+EffectiveSettings.__doc__ = (
+    "Every per-persona setting's value in effect: the persona's "
+    "override, else the server default (docs/settings.md)."
+)
+SettingOverrides: Any = reply_shape(
+    TypedDict(  # type: ignore[operator]
+        "SettingOverrides", {s.name: _reply_type(s) for s in PERSONA_SETTINGS}, total=False
+    )
+)
+SettingOverrides.__doc__ = (
+    "The settings this persona overrides (only those; the others follow the server default)."
+)
 
 
 class SettingsReply(Response):

@@ -13,11 +13,14 @@ class KeyOut(BaseModel):
     """One key, without the key: its id, fingerprint and dates."""
 
     key_id: int = Field(description="Id used to revoke the key.")
-    fingerprint: str = Field(description="First 8 hex digits of the key's SHA-256: tells keys "
-                                         "apart without revealing them.")
+    fingerprint: str = Field(
+        description="First 8 hex digits of the key's SHA-256: tells keys "
+        "apart without revealing them."
+    )
     created_at: datetime
     last_used_at: datetime | None = Field(
-        description="Last request made with the key (updated at most once a minute).")
+        description="Last request made with the key (updated at most once a minute)."
+    )
     revoked_at: datetime | None
 
 

@@ -38,16 +38,23 @@ __all__ = [
 
 # An enum member is given by its value (strict mode would want the Python member itself).
 Kind = Annotated[MemoryKind, Field(strict=False)]
-_EMOTION = Field(None, max_length=64, pattern=EMOTION_PATTERN, description=(
-    "A label such as joy or worry (≤ 64 chars, not blank, no control characters); null or "
-    "absent: none."))
+_EMOTION = Field(
+    None,
+    max_length=64,
+    pattern=EMOTION_PATTERN,
+    description=(
+        "A label such as joy or worry (≤ 64 chars, not blank, no control characters); null or "
+        "absent: none."
+    ),
+)
 
 
 class MemoryCreate(Request):
     """A new memory. ``valid_until`` must be after ``valid_from`` when both are given."""
 
-    content: NonBlank = Field(max_length=MAX_CONTENT_CHARS,
-                              description="The memory's text (not blank).")
+    content: NonBlank = Field(
+        max_length=MAX_CONTENT_CHARS, description="The memory's text (not blank)."
+    )
     importance: UnitInterval | None = Field(None, description="0-1, default 0.5; immutable.")
     tags: list[Tag] | None = Field(None, max_length=MAX_TAGS)
     emotion_type: str | None = _EMOTION
@@ -62,8 +69,9 @@ class MemoryPatch(Request):
     """Fields to change; absent fields are left alone, ``null`` clears a nullable one.
     ``importance`` is immutable: it may only repeat the current value."""
 
-    content: NonBlank = Field(None, max_length=MAX_CONTENT_CHARS,
-                              description="New text (re-embedded).")
+    content: NonBlank = Field(
+        None, max_length=MAX_CONTENT_CHARS, description="New text (re-embedded)."
+    )
     importance: UnitInterval = Field(None, description="Must equal the current value.")
     tags: list[Tag] = Field(None, max_length=MAX_TAGS)
     emotion_type: str | None = _EMOTION
@@ -139,11 +147,16 @@ def _image_of(memory: type[Response]) -> Any:
     cannot drift apart. A TypedDict with keys that may be absent: a history imported from an
     older export may lack some of them."""
     hints = get_type_hints(memory, include_extras=True)
-    image = TypedDict("MemoryImage", {name: hints[name] for name in VERSIONED_FIELDS},  # type: ignore[misc]
-                      total=False)
-    image.__doc__ = ("A memory as one version found it: the fields a change can touch "
-                     "(model.memory's\nVERSIONED_FIELDS). A history imported from an older "
-                     "export may lack some of them.")
+    image = TypedDict(
+        "MemoryImage",
+        {name: hints[name] for name in VERSIONED_FIELDS},  # type: ignore[misc]
+        total=False,
+    )
+    image.__doc__ = (
+        "A memory as one version found it: the fields a change can touch "
+        "(model.memory's\nVERSIONED_FIELDS). A history imported from an older "
+        "export may lack some of them."
+    )
     return reply_shape(image)
 
 
@@ -155,8 +168,9 @@ class VersionOut(Response):
     change: str
     changed_by: str | None
     changed_at: str
-    before: MemoryImage | None = Field(description="The memory before the change; null for "
-                                                   "its creation.")
+    before: MemoryImage | None = Field(
+        description="The memory before the change; null for its creation."
+    )
     after: MemoryImage | None
 
 
@@ -176,14 +190,20 @@ class PurgeReply(Response):
     persona: str
     key: str
     status: Literal["purged"]
-    also_purged: list[str] = Field(description=(
-        "Remainders erased with it: what evolution kept current of it when a newer memory "
-        "contradicted one part (they hold part of its text)."))
-    said_in: list[str] = Field(description=(
-        "The sessions whose turns the memory was drawn from (by provenance: its source events "
-        "and the episode it was consolidated from), sorted; empty when none. A purge does not "
-        "touch conversations: their turns may still hold its words. Erase one with DELETE "
-        "/api/sessions/{persona}/{session_id}."))
+    also_purged: list[str] = Field(
+        description=(
+            "Remainders erased with it: what evolution kept current of it when a newer memory "
+            "contradicted one part (they hold part of its text)."
+        )
+    )
+    said_in: list[str] = Field(
+        description=(
+            "The sessions whose turns the memory was drawn from (by provenance: its source events "
+            "and the episode it was consolidated from), sorted; empty when none. A purge does not "
+            "touch conversations: their turns may still hold its words. Erase one with DELETE "
+            "/api/sessions/{persona}/{session_id}."
+        )
+    )
 
 
 class StatsOut(Response):
@@ -206,15 +226,22 @@ class SearchHitOut(Response):
     key: str | None = None
     id: str | None = None
     content: str
-    score: float = Field(description=(
-        "What the results are ordered by: keyword and semantic evidence relative to this "
-        "query's other candidates (with strength blended in by importance_weight). It ranks; it "
-        "is not comparable across queries, and 0 means the weakest candidate considered, not "
-        "an irrelevant one (docs/search.md#reading-the-results)."))
-    similarity: float | None = Field(description=(
-        "Raw cosine between the query and the text (for an excerpt, its best turn) on the "
-        "server's embedder, the scale its thresholds use; comparable across queries (in "
-        "keyword mode too). null only for a text with no stored vector."))
+    score: float = Field(
+        description=(
+            "What the results are ordered by: keyword and semantic evidence relative to this "
+            "query's other candidates (with strength blended in by importance_weight). It ranks; "
+            "it "
+            "is not comparable across queries, and 0 means the weakest candidate considered, not "
+            "an irrelevant one (docs/search.md#reading-the-results)."
+        )
+    )
+    similarity: float | None = Field(
+        description=(
+            "Raw cosine between the query and the text (for an excerpt, its best turn) on the "
+            "server's embedder, the scale its thresholds use; comparable across queries (in "
+            "keyword mode too). null only for a text with no stored vector."
+        )
+    )
     sources: list[SourceOut]
 
 

@@ -53,14 +53,22 @@ class EventIn(Request):
     content: Annotated[NonBlank, Field(max_length=MAX_EVENT_CHARS)]
     timestamp: Timestamp | None = Field(None, description="When it was said (default: now).")
     external_id: ExternalId | Int64 | None = Field(
-        None, description="The caller's id; an event re-sent with the same id is skipped.")
-    metadata: Metadata | None = Field(None, description=(
-        "Free JSON; image_caption (≤ 2,000 characters) describes an image shared in the turn."))
+        None, description="The caller's id; an event re-sent with the same id is skipped."
+    )
+    metadata: Metadata | None = Field(
+        None,
+        description=(
+            "Free JSON; image_caption (≤ 2,000 characters) describes an image shared in the turn."
+        ),
+    )
 
 
 class EventsIn(Request):
-    events: list[EventIn] = Field(min_length=1, max_length=MAX_EVENTS_PER_BATCH,
-                                  description=f"1-{MAX_EVENTS_PER_BATCH:,} events in order.")
+    events: list[EventIn] = Field(
+        min_length=1,
+        max_length=MAX_EVENTS_PER_BATCH,
+        description=f"1-{MAX_EVENTS_PER_BATCH:,} events in order.",
+    )
 
 
 class EventsReply(Response):
@@ -70,18 +78,27 @@ class EventsReply(Response):
 
 
 # How a session was ended, as every reply that reports its end says it.
-EndedBy = Annotated[SessionEnd | None, Field(description=(
-    "How it was ended: client (session_end over HTTP or MCP), new_session (a "
-    "session_begin ended it), idle (no turn for session_idle_minutes), import (a chat "
-    "import ended the conversation it posted). Null while open, and for a session ended "
-    "before the cause was recorded (unknown)."))]
+EndedBy = Annotated[
+    SessionEnd | None,
+    Field(
+        description=(
+            "How it was ended: client (session_end over HTTP or MCP), new_session (a "
+            "session_begin ended it), idle (no turn for session_idle_minutes), import (a chat "
+            "import ended the conversation it posted). Null while open, and for a session ended "
+            "before the cause was recorded (unknown)."
+        )
+    ),
+]
 
 
 class SessionEndReply(Response):
     session_id: str
-    ended_at: str | None = Field(description=(
-        "When it was ended: now, or when it had already ended (an ended session stays as it "
-        "ended)."))
+    ended_at: str | None = Field(
+        description=(
+            "When it was ended: now, or when it had already ended (an ended session stays as it "
+            "ended)."
+        )
+    )
     ended_by: EndedBy
     queued: Literal[True]
 
@@ -121,9 +138,12 @@ class SessionErased(Response):
 
 class SessionSummaryOut(Response):
     session_id: str
-    status: Literal["open", "ended"] = Field(description=(
-        "open until the session is ended (session_end, a new session_begin, or the idle "
-        "timeout)."))
+    status: Literal["open", "ended"] = Field(
+        description=(
+            "open until the session is ended (session_end, a new session_begin, or the idle "
+            "timeout)."
+        )
+    )
     started_at: str
     ended_at: str | None = Field(description="When it was ended; null while open.")
     ended_by: EndedBy

@@ -48,9 +48,12 @@ class PersonaErased(Response):
     sessions: int
     events: int
     episodes: int
-    jobs_discarded: int = Field(description=(
-        "Its background jobs (segmentation, consolidation, evolution) that were queued or "
-        "running: dropped with it, never run or retried."))
+    jobs_discarded: int = Field(
+        description=(
+            "Its background jobs (segmentation, consolidation, evolution) that were queued or "
+            "running: dropped with it, never run or retried."
+        )
+    )
 
 
 @reply_shape
@@ -71,8 +74,9 @@ class JobsOut(Response):
     failed: int
     done: int
     scheduled: int
-    failures: list[JobFailure] = Field(description="The latest failures, newest first (at "
-                                                   "most 20).")
+    failures: list[JobFailure] = Field(
+        description="The latest failures, newest first (at most 20)."
+    )
 
 
 class JobsWaitOut(Response):

@@ -18,10 +18,10 @@ class SkippedItem(TypedDict):
 
     line: Annotated[int, Field(description="The file's line (1-based) of the entity.")]
     entity: Annotated[str, Field(description="The entity's name.")]
-    observation: Annotated[int, Field(description="Its index in the entity's observations "
-                                                  "(0-based).")]
-    reason: Annotated[str, Field(description="Why it was left out, e.g. 'blank "
-                                             "observation'.")]
+    observation: Annotated[
+        int, Field(description="Its index in the entity's observations (0-based).")
+    ]
+    reason: Annotated[str, Field(description="Why it was left out, e.g. 'blank observation'.")]
 
 
 class ImportReply(Response):
@@ -55,57 +55,125 @@ class ImportReply(Response):
 # The JSON documents POST /api/import reads (source mem0 or chat), as /openapi.json shows them:
 # each shape with the fields the import reads; any other field is allowed and left alone.
 _JSON = {"$ref": "#/components/schemas/JsonValue"}
-_TIME = {"description": "ISO-8601 with a UTC offset, or a Unix time",
-         "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}]}
+_TIME = {
+    "description": "ISO-8601 with a UTC offset, or a Unix time",
+    "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}],
+}
 _OTHER = {"additionalProperties": _JSON}
 _MEM0_MEMORY: dict[str, Any] = {
-    "title": "Mem0Memory", "type": "object", "required": ["memory"], **_OTHER,
+    "title": "Mem0Memory",
+    "type": "object",
+    "required": ["memory"],
+    **_OTHER,
     "properties": {
         "memory": {"type": "string", "description": "the text ('text' is read too)"},
-        "id": _JSON, "user_id": _JSON, "agent_id": _JSON, "run_id": _JSON, "hash": _JSON,
-        "categories": {"anyOf": [{"type": "array", "items": {"type": "string"}},
-                                 {"type": "null"}], "description": "become tags"},
-        "metadata": {"anyOf": [{"type": "object", **_OTHER}, {"type": "null"}],
-                     "description": "free-form: any JSON object, kept as the memory's "
-                                    "metadata"},
-        "created_at": _TIME, "updated_at": _TIME}}
+        "id": _JSON,
+        "user_id": _JSON,
+        "agent_id": _JSON,
+        "run_id": _JSON,
+        "hash": _JSON,
+        "categories": {
+            "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
+            "description": "become tags",
+        },
+        "metadata": {
+            "anyOf": [{"type": "object", **_OTHER}, {"type": "null"}],
+            "description": "free-form: any JSON object, kept as the memory's metadata",
+        },
+        "created_at": _TIME,
+        "updated_at": _TIME,
+    },
+}
 _CHAT_MESSAGE: dict[str, Any] = {
-    "title": "OpenAIChatMessage", "type": "object", "required": ["role"], **_OTHER,
+    "title": "OpenAIChatMessage",
+    "type": "object",
+    "required": ["role"],
+    **_OTHER,
     "properties": {
-        "role": {"type": "string", "description": "user/human and assistant/model are turns; "
-                 "system, developer, tool, function and ipython are left out"},
-        "content": {"description": "text, or a list of parts whose text parts are read",
-                    **_JSON},
-        "timestamp": _TIME}}
+        "role": {
+            "type": "string",
+            "description": "user/human and assistant/model are turns; "
+            "system, developer, tool, function and ipython are left out",
+        },
+        "content": {"description": "text, or a list of parts whose text parts are read", **_JSON},
+        "timestamp": _TIME,
+    },
+}
 _CHATGPT: dict[str, Any] = {
-    "title": "ChatGPTConversation", "type": "object", "required": ["mapping"], **_OTHER,
+    "title": "ChatGPTConversation",
+    "type": "object",
+    "required": ["mapping"],
+    **_OTHER,
     "properties": {
-        "mapping": {"type": "object", "description": "free-form: the message tree (node id "
-                    "to node), read from current_node up its parents", **_OTHER},
-        "current_node": {"type": "string"}, "title": {"type": "string"},
-        "conversation_id": {"type": "string"}, "id": {"type": "string"},
-        "create_time": _TIME}}
+        "mapping": {
+            "type": "object",
+            "description": "free-form: the message tree (node id "
+            "to node), read from current_node up its parents",
+            **_OTHER,
+        },
+        "current_node": {"type": "string"},
+        "title": {"type": "string"},
+        "conversation_id": {"type": "string"},
+        "id": {"type": "string"},
+        "create_time": _TIME,
+    },
+}
 _CLAUDE: dict[str, Any] = {
-    "title": "ClaudeConversation", "type": "object", "required": ["chat_messages"], **_OTHER,
+    "title": "ClaudeConversation",
+    "type": "object",
+    "required": ["chat_messages"],
+    **_OTHER,
     "properties": {
-        "chat_messages": {"type": "array", "items": {
-            "type": "object", **_OTHER, "properties": {
-                "sender": {"type": "string"}, "text": {"type": "string"}, "content": _JSON,
-                "uuid": {"type": "string"}, "created_at": _TIME}}},
-        "uuid": {"type": "string"}, "name": {"type": "string"}, "created_at": _TIME}}
-IMPORT_JSON_BODY: dict[str, Any] = {"anyOf": [
-    {"title": "Mem0Export", "type": "object", **_OTHER,
-     "description": "source=mem0: {\"results\": [...]} (or {\"memories\": [...]})",
-     "properties": {"results": {"type": "array", "items": _MEM0_MEMORY},
-                    "memories": {"type": "array", "items": _MEM0_MEMORY}}},
-    {"title": "OpenAIMessages", "type": "object", "required": ["messages"], **_OTHER,
-     "description": "source=chat: one conversation as OpenAI messages",
-     "properties": {"messages": {"type": "array", "items": _CHAT_MESSAGE},
-                    "title": {"type": "string"}}},
-    {"title": "ListOfRecords", "type": "array",
-     "description": "source=mem0: a list of memories; source=chat: a list of OpenAI "
-                    "messages, or a ChatGPT or Claude conversations export",
-     "items": {"anyOf": [_MEM0_MEMORY, _CHAT_MESSAGE, _CHATGPT, _CLAUDE]}},
-    {**_CHATGPT, "description": "source=chat: one ChatGPT conversation"},
-    {**_CLAUDE, "description": "source=chat: one Claude conversation"},
-]}
+        "chat_messages": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                **_OTHER,
+                "properties": {
+                    "sender": {"type": "string"},
+                    "text": {"type": "string"},
+                    "content": _JSON,
+                    "uuid": {"type": "string"},
+                    "created_at": _TIME,
+                },
+            },
+        },
+        "uuid": {"type": "string"},
+        "name": {"type": "string"},
+        "created_at": _TIME,
+    },
+}
+IMPORT_JSON_BODY: dict[str, Any] = {
+    "anyOf": [
+        {
+            "title": "Mem0Export",
+            "type": "object",
+            **_OTHER,
+            "description": 'source=mem0: {"results": [...]} (or {"memories": [...]})',
+            "properties": {
+                "results": {"type": "array", "items": _MEM0_MEMORY},
+                "memories": {"type": "array", "items": _MEM0_MEMORY},
+            },
+        },
+        {
+            "title": "OpenAIMessages",
+            "type": "object",
+            "required": ["messages"],
+            **_OTHER,
+            "description": "source=chat: one conversation as OpenAI messages",
+            "properties": {
+                "messages": {"type": "array", "items": _CHAT_MESSAGE},
+                "title": {"type": "string"},
+            },
+        },
+        {
+            "title": "ListOfRecords",
+            "type": "array",
+            "description": "source=mem0: a list of memories; source=chat: a list of OpenAI "
+            "messages, or a ChatGPT or Claude conversations export",
+            "items": {"anyOf": [_MEM0_MEMORY, _CHAT_MESSAGE, _CHATGPT, _CLAUDE]},
+        },
+        {**_CHATGPT, "description": "source=chat: one ChatGPT conversation"},
+        {**_CLAUDE, "description": "source=chat: one Claude conversation"},
+    ]
+}
