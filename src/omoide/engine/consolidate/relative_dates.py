@@ -12,22 +12,10 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
+from omoide.engine.lang import EN_MONTHS
+
 __all__ = ["format_day", "resolve_relative_dates", "said_on"]
 
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
@@ -35,12 +23,12 @@ def format_day(day: datetime, *, japanese: bool) -> str:
     """``8 May 2023`` / ``2023年5月8日``, independent of the process locale."""
     if japanese:
         return f"{day.year}年{day.month}月{day.day}日"
-    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+    return f"{day.day} {EN_MONTHS[day.month - 1]} {day.year}"
 
 
 def _format_month(year: int, month: int, *, japanese: bool) -> str:
     year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return f"{year}年{month}月" if japanese else f"{_MONTHS[month - 1]} {year}"
+    return f"{year}年{month}月" if japanese else f"{EN_MONTHS[month - 1]} {year}"
 
 
 def said_on(
