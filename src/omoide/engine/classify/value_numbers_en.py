@@ -13,7 +13,7 @@ import re
 from typing import NamedTuple
 
 from omoide.engine.classify.lexicon import EN_NUMBER_WORDS, EN_ORDINALS_TO_TENTH
-from omoide.engine.lang import EN_MONTH_ABBREVIATIONS, EN_MONTHS
+from omoide.engine.lang import EN_MONTH_ABBREVIATIONS, EN_MONTHS, EN_WEEKDAYS
 
 __all__ = ["NumberRun", "blank_en", "en_number_runs", "en_spans", "en_times"]
 
@@ -83,14 +83,8 @@ _DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _EN_PM = re.compile(r"^\s*(?:p\.?\s?m\.?)(?![a-z])", re.IGNORECASE)
 
 _EN_TIME_WORDS = {
-    **{
-        day: f"dow:{day[:3]}"
-        for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-    },
-    **{
-        f"{day}s": f"dow:{day[:3]}"
-        for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-    },
+    **{day: f"dow:{day[:3]}" for day in EN_WEEKDAYS},
+    **{f"{day}s": f"dow:{day[:3]}" for day in EN_WEEKDAYS},
     "weekend": "weekend",
     "weekends": "weekend",
     "weekday": "weekday",

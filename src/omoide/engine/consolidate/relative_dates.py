@@ -12,11 +12,9 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from omoide.engine.lang import EN_MONTHS
+from omoide.engine.lang import EN_MONTHS, EN_WEEKDAYS
 
 __all__ = ["format_day", "resolve_relative_dates", "said_on"]
-
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def format_day(day: datetime, *, japanese: bool) -> str:
@@ -87,7 +85,7 @@ def _year(offset: int, japanese: bool = False) -> _Resolver:
 
 def _weekday(direction: int) -> _Resolver:
     def resolve(match: re.Match[str], when: datetime) -> str:
-        target = _WEEKDAYS.index(match.group(1).lower())
+        target = EN_WEEKDAYS.index(match.group(1).lower())
         step = (
             ((when.weekday() - target) % 7 or 7)
             if direction < 0
@@ -123,7 +121,7 @@ def _en_period(pattern: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\bthe )\b{pattern}\b", re.IGNORECASE)
 
 
-_WEEKDAY_GROUP = "(" + "|".join(_WEEKDAYS) + ")"
+_WEEKDAY_GROUP = "(" + "|".join(EN_WEEKDAYS) + ")"
 _EN_RULES: tuple[tuple[re.Pattern[str], _Resolver], ...] = (
     # "feels like (just) yesterday" is an idiom, not a date.
     (re.compile(r"(?<!like )(?<!like just )\b(?:yesterday|last night)\b", re.IGNORECASE), _day(-1)),

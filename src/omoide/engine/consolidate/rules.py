@@ -19,6 +19,7 @@ from omoide.engine.consolidate.interjections import is_vocative, strip_interject
 from omoide.engine.lang import (
     EN_MONTH_ABBREVIATIONS,
     EN_MONTHS,
+    EN_WEEKDAYS,
     is_japanese,
     note_content_words,
     word_set,
@@ -72,7 +73,7 @@ _FIRST_PERSON = re.compile(
 _FIRST_PERSON_MENTION = re.compile(r"\bI\b|\bI['’]|\b(?:my|me|mine|myself)\b", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b", re.IGNORECASE)
 _MONTHS = "|".join(m.lower() for m in (*EN_MONTHS, *EN_MONTH_ABBREVIATIONS))
-_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_WEEKDAYS = "|".join(EN_WEEKDAYS)
 _TIME = re.compile(
     rf"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|weekend|(?:last|next|this|"
     rf"past|coming)\s+(?:week|month|year|night|summer|winter|spring|fall|autumn|time|{_WEEKDAYS})"

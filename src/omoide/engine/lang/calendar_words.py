@@ -1,9 +1,9 @@
-"""English month names: the twelve in calendar order, and the short forms written for them
-(pure data, no locale)."""
+"""English calendar words: the month names in calendar order with the short forms written for
+them, and the weekday names (pure data, no locale)."""
 
 from __future__ import annotations
 
-__all__ = ["EN_MONTHS", "EN_MONTH_ABBREVIATIONS"]
+__all__ = ["EN_MONTHS", "EN_MONTH_ABBREVIATIONS", "EN_WEEKDAYS"]
 
 EN_MONTHS: tuple[str, ...] = (
     "January",
@@ -35,3 +35,13 @@ EN_MONTH_ABBREVIATIONS: dict[str, str] = {
     "Nov": "November",
     "Dec": "December",
 }
+# The weekdays in lower case, Monday first (as ``datetime.weekday`` counts them).
+EN_WEEKDAYS: tuple[str, ...] = (
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+)
