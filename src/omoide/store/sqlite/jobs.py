@@ -22,8 +22,9 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NotRequired, TypedDict, Unpack
 
 from omoide.clock import iso
 from omoide.model import PERIODIC_KINDS, Job, JobCounts
@@ -36,6 +37,7 @@ __all__ = [
     "Job",
     "JobCounts",
     "JobStore",
+    "NewJob",
     "SqliteUnitOfWork",
     "enqueue",
 ]
@@ -52,6 +54,17 @@ _SELECT_JOB = (
 
 def _wall_now() -> datetime:
     return datetime.now(UTC)
+
+
+class NewJob(TypedDict):
+    """The arguments of :func:`enqueue` after the connection (the port's ``enqueue``)."""
+
+    kind: str
+    persona_id: int | None
+    payload: dict[str, Any]
+    now: datetime
+    delay_s: NotRequired[float]
+    max_attempts: NotRequired[int]
 
 
 def enqueue(
@@ -88,25 +101,8 @@ class SqliteUnitOfWork:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
-    def enqueue(
-        self,
-        *,
-        kind: str,
-        persona_id: int | None,
-        payload: dict[str, Any],
-        now: datetime,
-        delay_s: float = 0.0,
-        max_attempts: int = 5,
-    ) -> int:
-        return enqueue(
-            self.conn,
-            kind=kind,
-            persona_id=persona_id,
-            payload=payload,
-            now=now,
-            delay_s=delay_s,
-            max_attempts=max_attempts,
-        )
+    def enqueue(self, **job: Unpack[NewJob]) -> int:
+        return enqueue(self.conn, **job)
 
 
 class JobStore:
@@ -126,26 +122,9 @@ class JobStore:
         self._wall = wall
         self.in_order = tuple(in_order)
 
-    def enqueue(
-        self,
-        *,
-        kind: str,
-        persona_id: int | None,
-        payload: dict[str, Any],
-        now: datetime,
-        delay_s: float = 0.0,
-        max_attempts: int = 5,
-    ) -> int:
+    def enqueue(self, **job: Unpack[NewJob]) -> int:
         with self.db.write() as conn:
-            return enqueue(
-                conn,
-                kind=kind,
-                persona_id=persona_id,
-                payload=payload,
-                now=now,
-                delay_s=delay_s,
-                max_attempts=max_attempts,
-            )
+            return enqueue(conn, **job)
 
     def enqueue_unique(
         self,
@@ -159,20 +138,18 @@ class JobStore:
     ) -> int | None:
         """Enqueue unless a job of ``kind`` for this persona is open; check and insert are one
         write transaction, so two processes never both queue it. None when one was open."""
-        statuses = _OPEN if include_running else ("pending", "pending")
-        with self.db.write() as conn:
-            if (
-                conn.execute(
-                    "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? "
-                    "AND status IN (?, ?) LIMIT 1",
-                    (kind, persona_id, *statuses),
-                ).fetchone()
-                is not None
-            ):
+        with self._unique_write(persona_id) as conn:
+            if _is_open(conn, kind, persona_id, include_running=include_running):
                 return None
             return enqueue(
                 conn, kind=kind, persona_id=persona_id, payload=payload, now=now, delay_s=delay_s
             )
+
+    def _unique_write(self, persona_id: int | None) -> AbstractContextManager[Any]:
+        """The write transaction of :meth:`enqueue_unique` (SQLite's single writer already
+        keeps two processes from both queuing; an adapter whose writers run concurrently takes
+        the persona's lock here)."""
+        return self.db.write()
 
     def recover(self) -> int:
         """At start-up, take back at once the running jobs no live worker can hold: those whose
@@ -386,19 +363,21 @@ class JobStore:
 
     def has_open(self, kind: str, persona_id: int | None, *, include_running: bool = True) -> bool:
         """Whether a job of ``kind`` for this persona is pending (or running)."""
-        statuses = _OPEN if include_running else ("pending", "pending")
-        return (
-            self.db.conn()
-            .execute(
-                "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT "
-                "1",
-                (kind, persona_id, *statuses),
-            )
-            .fetchone()
-            is not None
-        )
+        return _is_open(self.db.conn(), kind, persona_id, include_running=include_running)
 
     def total_depth(self) -> int:
         """Jobs waiting or running now (scheduled maintenance excluded)."""
         counts = self.counts()
         return counts.pending + counts.running
+
+
+def _is_open(conn: Any, kind: str, persona_id: int | None, *, include_running: bool) -> bool:
+    """Whether a job of ``kind`` for this persona is pending (or running), read on ``conn``."""
+    statuses = _OPEN if include_running else ("pending", "pending")
+    return (
+        conn.execute(
+            "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT 1",
+            (kind, persona_id, *statuses),
+        ).fetchone()
+        is not None
+    )
