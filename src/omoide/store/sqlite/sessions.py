@@ -23,7 +23,7 @@ from omoide.engine.attachments import turn_text
 from omoide.errors import Conflict, NotFound
 from omoide.model import Episode, Event, KeywordHit, NewEpisode, NewEvent, Session, SessionEnd
 from omoide.store.port import UnitOfWork
-from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.db import Database, persona_rows_by_id
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
 from omoide.store.sqlite.rows import dt, dt_or_none, ended_by, persona_counter
@@ -355,15 +355,7 @@ class SessionStore:
     def events_by_ids(self, ids: Sequence[int]) -> dict[int, Event]:
         if not ids:
             return {}
-        marks = ",".join("?" * len(ids))
-        rows = (
-            self.db.conn()
-            .execute(
-                SELECT_EVENT + f" WHERE +e.persona_id = ? AND e.id IN ({marks})",
-                (self.persona_id, *ids),
-            )
-            .fetchall()
-        )
+        rows = persona_rows_by_id(self.db.conn(), SELECT_EVENT, "e", self.persona_id, ids)
         return {r["id"]: _event(r) for r in rows}
 
     def events_between(self, session_id: str, first_seq: int, last_seq: int) -> list[Event]:
