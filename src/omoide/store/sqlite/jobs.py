@@ -136,8 +136,7 @@ class JobStore:
         delay_s: float = 0.0,
         include_running: bool = True,
     ) -> int | None:
-        """Enqueue unless a job of ``kind`` for this persona is open; check and insert are one
-        write transaction, so two processes never both queue it. None when one was open."""
+        """The check and the insert share :meth:`_unique_write`'s transaction."""
         with self._unique_write(persona_id) as conn:
             if _is_open(conn, kind, persona_id, include_running=include_running):
                 return None
@@ -311,15 +310,14 @@ class JobStore:
         return status if cur.rowcount == 1 else "lost"
 
     def gone(self, job_id: int) -> bool:
-        """Whether the job's row no longer exists: the persona, conversation or memory it
-        worked on was erased (erasure deletes their queued and running jobs with them)."""
+        """Read as the row's absence: erasure deletes the queued and running jobs of what it
+        erases."""
         return (
             self.db.conn().execute("SELECT 1 FROM jobs WHERE id = ?", (job_id,)).fetchone() is None
         )
 
     def claim_periodic(self, name: str, *, every_s: float, worker: str) -> bool:
-        """True for one caller per ``every_s`` seconds (wall time) across every process on this
-        database: the claim row's ``next_due`` is moved on conditionally."""
+        """Wall time: the claim row's ``next_due`` is moved on conditionally."""
         wall = self._wall()
         with self.db.write() as conn:
             cur = conn.execute(

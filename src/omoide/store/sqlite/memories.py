@@ -127,9 +127,7 @@ class MemoryStore(MemoryWrites):
         return memory_revision(conn, self.persona_id, self.persona)
 
     def revision(self) -> int:
-        """The persona's memory revision as stored now. Every write that adds, changes or
-        removes a memory's vector moves it in its own transaction (``_bump``): a decision read
-        at this revision still holds while it has not moved (``insert``'s ``if_revision``)."""
+        """As stored now; writes move it with ``_bump``."""
         return self._stored_revision(self.db.conn())
 
     def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]:

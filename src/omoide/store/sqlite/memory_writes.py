@@ -161,14 +161,11 @@ class MemoryWrites:
         after_insert: Callable[[UnitOfWork, Memory], None] | None = None,
         if_revision: int | None = None,
     ) -> Memory | None:
-        """Memory + strength + version 1 + FTS + vector (+ sources), one transaction.
+        """Memory + strength + version 1 + FTS + vector (+ sources).
 
         ``after_insert(unit_of_work, memory)`` runs inside the same transaction (e.g. to enqueue the
-        evolution job atomically with the write that causes it). ``if_revision``: insert only
-        if the persona's revision (:meth:`revision`) is still that one, checked inside the
-        write (SQLite's one writer, PostgreSQL's per-persona lock); else nothing is written
-        and None returned: a memory was written, changed or removed since the caller read
-        the rows its decision rests on (dedup, by another thread or process).
+        evolution job atomically with the write that causes it). ``if_revision`` is checked under
+        SQLite's one writer (PostgreSQL's per-persona lock).
         """
         with self.db.write() as conn:
             if if_revision is not None and self._stored_revision(conn) != if_revision:
@@ -489,16 +486,9 @@ class MemoryWrites:
         contradicting one old fact, evolved at once by two workers or processes) stays as
         that one closed it: closed once, its remainder written once.
 
-        ``judged``: the classified candidates' ids, nearest first (the evolution job's): only the
-        nearest of them that is still open may be closed (``engine.candidates.closable``), read
-        in this transaction: a new memory closes the nearest current memory it contradicts, and
-        when another evolution closed that one meanwhile, the next still open is the nearest.
-        An empty ``judged`` closes nothing. ``None`` (a direct caller: a test, a seed) closes
-        every memory of ``supersedes`` still open.
-
-        ``ended_by``: (successor id, valid_until) — the new memory states again a superseded
-        fact but is dated before the change that replaced it, so it is itself closed at that
-        change, ``superseded_by`` the successor (:meth:`_end_new`).
+        Which of ``judged`` is still open is read in this transaction: when another evolution
+        closed the nearest meanwhile, the next still open is the nearest. ``ended_by`` closes
+        the new memory at that change, ``superseded_by`` the successor (:meth:`_end_new`).
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)

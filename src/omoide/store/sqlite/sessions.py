@@ -527,13 +527,8 @@ class SessionStore:
 
     @contextlib.contextmanager
     def consolidating(self, episode_id: int, *, now: datetime) -> Iterator[bool]:
-        """The write transaction of an episode's consolidation, guarded by ``consolidated_at``.
-
-        Yields True when this call set it: the caller writes the notes and state inside the
-        block, joining this transaction, so the marker and the effect commit (or roll back)
-        together. Yields False when it was already set (another run committed first, or a
-        concurrent one holds the row): the caller writes nothing. Exactly once in effect.
-        """
+        """Guarded by ``consolidated_at``: the marker and what the caller writes inside the
+        block commit (or roll back) together. False also when a concurrent run holds the row."""
         with self.db.write() as conn:
             yield bool(
                 conn.execute(

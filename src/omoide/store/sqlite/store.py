@@ -92,14 +92,13 @@ class SqliteStore:
         self.db.close()
 
     def ping(self) -> None:
-        """Raise if the database cannot answer (the health check)."""
         self.db.conn().execute("SELECT 1").fetchone()
 
     # -- personas ------------------------------------------------------------------------
 
     def create_persona(self, name: str, *, now: datetime, key_hash: str | None = None) -> Persona:
-        """A new persona; with ``key_hash``, its first API key in the same transaction (a
-        failure after the persona's row leaves neither, so a retry of the name is no 409)."""
+        """A failure after the persona's row leaves neither it nor the key, so a retry of the
+        name is no 409."""
         check_persona_name(name)
         with self.db.write() as conn:
             try:
