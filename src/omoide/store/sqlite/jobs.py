@@ -24,7 +24,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
-from typing import Any, NotRequired, TypedDict, Unpack
+from typing import Any
 
 from omoide.clock import iso
 from omoide.model import PERIODIC_KINDS, Job, JobCounts
@@ -37,7 +37,6 @@ __all__ = [
     "Job",
     "JobCounts",
     "JobStore",
-    "NewJob",
     "SqliteUnitOfWork",
     "enqueue",
 ]
@@ -54,17 +53,6 @@ _SELECT_JOB = (
 
 def _wall_now() -> datetime:
     return datetime.now(UTC)
-
-
-class NewJob(TypedDict):
-    """The arguments of :func:`enqueue` after the connection (the port's ``enqueue``)."""
-
-    kind: str
-    persona_id: int | None
-    payload: dict[str, Any]
-    now: datetime
-    delay_s: NotRequired[float]
-    max_attempts: NotRequired[int]
 
 
 def enqueue(
@@ -101,8 +89,25 @@ class SqliteUnitOfWork:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
-    def enqueue(self, **job: Unpack[NewJob]) -> int:
-        return enqueue(self.conn, **job)
+    def enqueue(
+        self,
+        *,
+        kind: str,
+        persona_id: int | None,
+        payload: dict[str, Any],
+        now: datetime,
+        delay_s: float = 0.0,
+        max_attempts: int = 5,
+    ) -> int:
+        return enqueue(
+            self.conn,
+            kind=kind,
+            persona_id=persona_id,
+            payload=payload,
+            now=now,
+            delay_s=delay_s,
+            max_attempts=max_attempts,
+        )
 
 
 class JobStore:
@@ -122,9 +127,26 @@ class JobStore:
         self._wall = wall
         self.in_order = tuple(in_order)
 
-    def enqueue(self, **job: Unpack[NewJob]) -> int:
+    def enqueue(
+        self,
+        *,
+        kind: str,
+        persona_id: int | None,
+        payload: dict[str, Any],
+        now: datetime,
+        delay_s: float = 0.0,
+        max_attempts: int = 5,
+    ) -> int:
         with self.db.write() as conn:
-            return enqueue(conn, **job)
+            return enqueue(
+                conn,
+                kind=kind,
+                persona_id=persona_id,
+                payload=payload,
+                now=now,
+                delay_s=delay_s,
+                max_attempts=max_attempts,
+            )
 
     def enqueue_unique(
         self,
