@@ -35,11 +35,11 @@ from omoide.store.sqlite.fts import FtsIndex, KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
 from omoide.store.sqlite.rows import (
+    bump_persona_counter,
     dt,
     dt_or_none,
     memory_from_row,
     memory_revision,
-    persona_counter,
 )
 from omoide.store.vectors import VectorIndex
 
@@ -133,13 +133,7 @@ class MemoryStore(MemoryWrites):
     def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]:
         """Inside a write: the index (current as of before this write) and the new revision."""
         index = self.vectors
-        revision = persona_counter(
-            conn.execute(
-                "UPDATE personas SET revision = revision + 1 WHERE id = ? RETURNING revision",
-                (self.persona_id,),
-            ).fetchone(),
-            self.persona,
-        )
+        revision = bump_persona_counter(conn, "revision", self.persona_id, self.persona)
         return index, revision
 
     # -- reads ---------------------------------------------------------------------------

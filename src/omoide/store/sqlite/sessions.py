@@ -26,7 +26,7 @@ from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.db import Database, persona_rows_by_id
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
-from omoide.store.sqlite.rows import dt, dt_or_none, ended_by, persona_counter
+from omoide.store.sqlite.rows import bump_persona_counter, dt, dt_or_none, ended_by, persona_counter
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "Session", "SessionStore"]
@@ -404,14 +404,7 @@ class SessionStore:
         ids = [e.id for e in events]
         with self.db.write() as conn:
             index = self.event_index
-            revision = persona_counter(
-                conn.execute(
-                    "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ? "
-                    "RETURNING event_revision",
-                    (self.persona_id,),
-                ).fetchone(),
-                self.persona,
-            )
+            revision = bump_persona_counter(conn, "event_revision", self.persona_id, self.persona)
             conn.executemany(
                 "INSERT INTO event_vectors (event_id, model_id, dim, vector) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (event_id) DO UPDATE SET model_id = excluded.model_id, "
