@@ -332,17 +332,7 @@ def jobs() -> None:
 def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
     """The persona's job counts and its last failures, as ``GET /api/jobs/{persona}``."""
     app = _build(data)
-    report = app.maintenance.job_report(persona)
-    counts = report.counts
-    out = {
-        "persona": persona,
-        "pending": counts.pending,
-        "running": counts.running,
-        "failed": counts.failed,
-        "done": counts.done,
-        "scheduled": counts.scheduled,
-        "failures": report.failures,
-    }
+    out = app.maintenance.job_report(persona).as_dict()
     _print(
         out,
         as_json,

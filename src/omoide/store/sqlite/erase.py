@@ -39,8 +39,8 @@ from omoide.store.sqlite.erase_rules import (
     close_session,
     drop_persona_rows,
     persona_census,
+    purge_by_key,
     run_in,
-    said_in,
     select_ids,
     session_erased,
     session_pk,
@@ -120,10 +120,7 @@ def _purge_found(
 def purge_memory(db: Database, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
     """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
     with db.erasing() as conn:
-        found = with_remainders(conn, memories.persona_id, [memories.id_of(key)])
-        sessions = said_in(conn, memories.persona_id, list(found))
-        keys = _purge_found(conn, memories, found, now=now)
-    return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
+        return purge_by_key(conn, memories, key, _purge_found, now=now)
 
 
 def erase_session(

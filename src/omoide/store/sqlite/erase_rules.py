@@ -31,11 +31,13 @@ __all__ = [
     "TAUGHT_SOURCES",
     "DeleteJobs",
     "PersonaCensus",
+    "PurgeFound",
     "chunks",
     "clear_pointer",
     "close_session",
     "drop_persona_rows",
     "persona_census",
+    "purge_by_key",
     "run_in",
     "said_in",
     "select_ids",
@@ -276,6 +278,21 @@ def _scrub_tags(conn: Any, memory_id: int, drop: set[str]) -> None:
             conn.execute(
                 "UPDATE memory_versions SET before = ?, after = ? WHERE id = ?", (*images, vid)
             )
+
+
+# An adapter's purge of memories already closed over their remainders (id → key); the keys.
+PurgeFound = Callable[..., list[str]]
+
+
+def purge_by_key(
+    conn: Any, memories: MemoryStore, key: str, purge_found: PurgeFound, *, now: datetime
+) -> Erased:
+    """Erase one memory by key (active or tombstoned) and its remainders, inside an erasing
+    transaction, reporting the sessions it was said in; NotFound for an unknown key."""
+    found = with_remainders(conn, memories.persona_id, [memories.id_of(key)])
+    sessions = said_in(conn, memories.persona_id, list(found))
+    keys = purge_found(conn, memories, found, now=now)
+    return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
 
 
 def session_pk(conn: Any, memories: MemoryStore, session_id: str) -> int:

@@ -88,17 +88,7 @@ def delete_persona(
     responses={200: {"model": JobsOut}, **NAMED},
 )
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
-    report = app.maintenance.job_report(persona)
-    counts = report.counts
-    return {
-        "persona": persona,
-        "pending": counts.pending,
-        "running": counts.running,
-        "failed": counts.failed,
-        "done": counts.done,
-        "scheduled": counts.scheduled,
-        "failures": report.failures,
-    }
+    return app.maintenance.job_report(persona).as_dict()
 
 
 @router.get(
