@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -139,47 +140,30 @@ def import_command(
 ) -> None:
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
+    request = _ImportRequest(file, merge, source, user_id, user_name, assistant_name, as_json)
     with holding(data, "import") as app:
-        _import(
-            app,
-            persona,
-            file,
-            merge=merge,
-            source=source,
-            user_id=user_id,
-            user_name=user_name,
-            assistant_name=assistant_name,
-            as_json=as_json,
-        )
+        _import(app, persona, request)
 
 
-def _import(
-    app: Any,
-    persona: str,
-    file: Path,
-    *,
-    merge: bool,
-    source: str,
-    user_id: str | None,
-    user_name: str,
-    assistant_name: str | None,
-    as_json: bool,
-) -> None:
+@dataclass(frozen=True)
+class _ImportRequest:
+    """What ``omoide import`` was asked to do (its options, as given)."""
+
+    file: Path
+    merge: bool
+    source: str
+    user_id: str | None
+    user_name: str
+    assistant_name: str | None
+    as_json: bool
+
+
+def _import(app: Any, persona: str, request: _ImportRequest) -> None:
     """Import into the persona, creating it when missing; a persona created here is erased
     again when the import fails, so a refused file leaves nothing behind."""
     key = _ensure_persona(app, persona)
     try:
-        _import_into(
-            app,
-            persona,
-            file,
-            merge=merge,
-            source=source,
-            user_id=user_id,
-            user_name=user_name,
-            assistant_name=assistant_name,
-            as_json=as_json,
-        )
+        _import_into(app, persona, request)
     except BaseException:
         if key is not None:
             app.forget.delete_persona(persona)
@@ -188,23 +172,13 @@ def _import(
         click.echo(f"created persona {persona}; api key (shown once): {key}", err=True)
 
 
-def _import_into(
-    app: Any,
-    persona: str,
-    file: Path,
-    *,
-    merge: bool,
-    source: str,
-    user_id: str | None,
-    user_name: str,
-    assistant_name: str | None,
-    as_json: bool,
-) -> None:
+def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
+    file, source, as_json = request.file, request.source, request.as_json
     if source == "omoide":
         total = app.transfer.count_to_embed(lambda: _lines(file))
         with click.progressbar(length=total, label="embedding", file=sys.stderr) as bar:
             report = app.transfer.import_lines(
-                persona, lambda: _lines(file), merge=merge, on_progress=bar.update
+                persona, lambda: _lines(file), merge=request.merge, on_progress=bar.update
             )
         out = report.as_dict()
         _print(
@@ -237,9 +211,9 @@ def _import_into(
             persona,
             source,
             text,
-            user_id=user_id,
-            user_name=user_name,
-            assistant_name=assistant_name,
+            user_id=request.user_id,
+            user_name=request.user_name,
+            assistant_name=request.assistant_name,
             on_progress=bar.update,
         )
     if source == "chat":

@@ -30,7 +30,7 @@ from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
 from omoide.service.companion import Companion
-from omoide.service.memories import successor_chain, with_live_strength
+from omoide.service.memories import record_recalls, successor_chain, with_live_strength
 from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
@@ -286,13 +286,7 @@ class SearchService:
                 if (id(hit) in returned or hit.id in folded) and _may_be_due(hit, cutoff)
             ]
             if recalled:
-                memories.record_recalls(
-                    recalled,
-                    now=now,
-                    factor=cfg.recall_stability_factor,
-                    cap=cfg.stability_cap_days,
-                    min_interval_hours=cfg.recall_min_interval_hours,
-                )
+                record_recalls(memories, recalled, now=now, cfg=cfg)
         return SearchResult(query=request.query, mode=request.mode, results=results)
 
     def search_episodes(
