@@ -29,6 +29,8 @@ from typing import Any
 from lib.datasets import LocomoQA
 from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import QuestionScore, score_question, to_retrieved
+from lib.note_sentences import distinctive_terms, proximity_hit, trim_hit
+from lib.reports import command_line, git_revision, write_results
 from omoide.api.render import render_hit
 from omoide.engine.budget import fold_notes, foldable_notes
 from omoide.engine.lang import query_terms
@@ -325,6 +327,8 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
     eps = windows(app, persona, pools, plan, top_k)
     if base == "default":
         return _merge(pools.notes, eps, top_k)
+    if base.startswith("ntrim") or base == "nprox":  # round 33 (lib/note_sentences.py)
+        return _merge(note_sentences(pools, base, arg), eps, top_k)
     if base == "cover":  # fold only a note that carries arg of its line's words
         return merge_cover(pools.notes, eps, top_k, fold_cover=float(arg), trim_cover=0.0)
     if base in ("cover_trim", "cover_both", "cover_drop"):  # arg: fold,trim shares
@@ -359,6 +363,23 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
     if base == "date_words":  # diagnostic: the excerpt header in the notes' date words
         return [_date_words(h) for h in _merge(pools.notes, eps, top_k)]
     raise SystemExit(f"unknown variant {name}")
+
+
+def note_sentences(pools: Pools, base: str, arg: str) -> list[SearchHit]:
+    """The notes trimmed to their sentences with a distinctive question word (``ntrim``,
+    ``ntrim_first``, ``ntrim_next``) or re-scored by how close those words are (``nprox:B``)."""
+    terms = distinctive_terms(pools.qa.question, [n.content for n in pools.notes])
+    if base == "nprox":
+        hits = [proximity_hit(n, terms, float(arg)) for n in pools.notes]
+        return sorted(hits, key=lambda h: -h.score)
+    first, after = base == "ntrim_first", base == "ntrim_next"
+    if base not in ("ntrim", "ntrim_first", "ntrim_next", "ntrim_tail"):
+        raise SystemExit(f"unknown variant {base}")
+    whole = int(arg) if base == "ntrim_tail" else 0  # the first `whole` notes stay whole
+    return [
+        n if i < whole else trim_hit(n, terms, keep_first=first, keep_next=after)
+        for i, n in enumerate(pools.notes)
+    ]
 
 
 def _date_words(hit: SearchHit) -> SearchHit:
@@ -399,6 +420,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--variants", default="default")
     parser.add_argument("--top-k", type=int, default=50)
     parser.add_argument("--details", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=None, help="Write OUT.md / OUT.json too.")
     args = parser.parse_args(argv)
     app = open_app(args.copy, None, args.now)
     names = [p.name for p in app.store.list_personas()]
@@ -446,11 +468,23 @@ def main(argv: Sequence[str] | None = None) -> None:
                     )
         print(f"conversation {conv.sample_id} done", file=sys.stderr, flush=True)
     report(scores, variants)
+    if args.out:
+        write_out(args.out, scores, variants)
     if args.details:
         args.details.write_text(json.dumps(details) + "\n", encoding="utf-8")
 
 
 def report(scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]) -> None:
+    for line in report_lines(scores, variants):
+        print(line, flush=True)
+
+
+def report_lines(
+    scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]
+) -> list[str]:
+    """Each variant's recall / containment per conversation and overall, with its paired
+    difference to ``default`` (bootstrap 95%) when there is one."""
+    lines = []
     convs = sorted({c for c, _ in scores[variants[0]]})
     base = scores.get("default")
     for variant in variants:
@@ -482,7 +516,41 @@ def report(scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[st
                 f"(up {up}, down {down}); Δ cont {sum(dc) / len(dc):+.3f} "
                 f"[{clo:+.3f}, {chi:+.3f}]"
             )
-        print(line, flush=True)
+        lines.append(line)
+    return lines
+
+
+def write_out(
+    out: Path, scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]
+) -> None:
+    """``OUT.md`` (the command, the commit and the printed table) and ``OUT.json``."""
+    rows = report_lines(scores, variants)
+    markdown = "\n".join(
+        [
+            "# LoCoMo budget variants over cached candidate pools (`bench/locomo_budget.py`)",
+            "",
+            f"Command: `{command_line()}` (git {git_revision()}). Columns: evidence recall /",
+            "containment per conversation, then overall; the paired difference to `default`",
+            "(questions resampled, 2,000 rounds).",
+            "",
+            "```",
+            *rows,
+            "```",
+        ]
+    )
+    data = {
+        "command": command_line(),
+        "git": git_revision(),
+        "variants": {
+            v: {
+                "recall": [s.recall for _, s in scores[v] if s.has_evidence],
+                "contained": [bool(s.contained) for _, s in scores[v]],
+            }
+            for v in variants
+        },
+        "lines": rows,
+    }
+    write_results(out, markdown, data)
 
 
 if __name__ == "__main__":
