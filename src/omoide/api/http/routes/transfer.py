@@ -18,6 +18,7 @@ from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
 from omoide.engine import json_text
 from omoide.errors import InvalidInput
+from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
 
 router = APIRouter(tags=["transfer"])
 
@@ -122,8 +123,11 @@ async def import_persona(
     user_id: str | None = Query(
         None, min_length=1, max_length=200, description="mem0: only this user_id's memories"
     ),
-    user_name: str = Query(
-        "user", min_length=1, max_length=200, description="chat: speaker name of the user's turns"
+    user_name: str | None = Query(
+        None,
+        min_length=1,
+        max_length=200,
+        description="chat: speaker name of the user's turns (default: user)",
     ),
     assistant_name: str | None = Query(
         None,
@@ -132,6 +136,14 @@ async def import_persona(
         description="chat: speaker name of the assistant (default: the persona)",
     ),
 ) -> dict[str, Any]:
+    given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
+    misplaced = misplaced_option(source, [name for name, value in given.items() if value])
+    if misplaced is not None:  # ignoring it would import otherwise than asked
+        raise InvalidInput(
+            f"{misplaced} applies only to source={OPTION_SOURCE[misplaced]}, and this import "
+            f"is source={source}: leave it out, or give the source it belongs to",
+            field=misplaced,
+        )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "import.jsonl"
         if (request.headers.get("content-type") or "").lower().startswith("multipart/"):
@@ -166,7 +178,7 @@ async def import_persona(
                 source,
                 path.read_text(encoding="utf-8"),
                 user_id=user_id,
-                user_name=user_name,
+                user_name=user_name or "user",
                 assistant_name=assistant_name,
             )
         else:
