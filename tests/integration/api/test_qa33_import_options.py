@@ -56,3 +56,31 @@ def test_an_import_option_of_its_own_source_still_applies(server: LiveServer) ->
         assert reply.status_code == 200, reply.text
         stored = [m["content"] for m in rin.get("/api/memories/rin").json()["memories"]]
         assert stored == ["Alex likes jazz"]
+
+
+def test_an_mcp_memory_file_sent_as_json_is_told_to_send_json_lines(server: LiveServer) -> None:
+    """It was refused as "not valid JSON: more text follows …" with no word of what to send,
+    where an Omoide export sent the same way is told."""
+    lines = (
+        '{"type": "entity", "name": "Noor", "entityType": "person", "observations": ["tea"]}\n'
+        '{"type": "entity", "name": "Haru", "entityType": "person", "observations": []}\n'
+    )
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post(
+            "/api/import/rin",
+            params={"source": "mcp-memory"},
+            content=lines,
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 422, reply.text
+        message = reply.json()["error"]["message"]
+        assert "an MCP memory file is JSON Lines" in message
+        assert "Content-Type: application/x-ndjson" in message
+        sent = rin.post(
+            "/api/import/rin",
+            params={"source": "mcp-memory"},
+            content=lines,
+            headers={"content-type": "application/x-ndjson"},
+        )
+        assert sent.status_code == 200, sent.text
+        assert sent.json()["memories"] == 2

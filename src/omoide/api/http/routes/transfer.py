@@ -84,6 +84,9 @@ async def _spool(request: Request, path: Path) -> None:
         raise InvalidInput("the request body must hold the file to import")
 
 
+# The sources whose file is JSON Lines, as a refusal of one sent as one JSON document names it.
+_JSON_LINES = {"omoide": "an Omoide export", "mcp-memory": "an MCP memory file"}
+
 _BODY = {
     "requestBody": {
         "required": True,
@@ -161,13 +164,11 @@ async def import_persona(
             try:  # one JSON document: read as strictly as any JSON body of the API
                 strict_json(path.read_bytes())
             except JsonRefused as exc:
-                # an export sent as application/json, or with no content type (curl -d)
+                # an export or memory.jsonl sent as application/json, or with no content type
+                what = _JSON_LINES.get(source)
                 lines = (
-                    (
-                        " (an Omoide export is JSON Lines, one record a line: send it as "
-                        f"Content-Type: {NDJSON})"
-                    )
-                    if source == "omoide"
+                    f" ({what} is JSON Lines, one record a line: send it as Content-Type: {NDJSON})"
+                    if what
                     else ""
                 )
                 raise InvalidInput(f"{exc}{lines}", field=exc.field) from None
