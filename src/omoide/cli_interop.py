@@ -25,6 +25,7 @@ from omoide.cli_common import (
 )
 from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
+from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
 
 __all__ = ["register"]
 
@@ -117,9 +118,8 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
 @click.option("--user-id", default=None, help="mem0: import only this user_id's memories.")
 @click.option(
     "--user-name",
-    default="user",
-    show_default=True,
-    help="chat: the speaker name for the user's turns.",
+    default=None,
+    help="chat: the speaker name for the user's turns (default: user).",
 )
 @click.option(
     "--assistant-name",
@@ -135,12 +135,22 @@ def import_command(
     merge: bool,
     source: str,
     user_id: str | None,
-    user_name: str,
+    user_name: str | None,
     assistant_name: str | None,
 ) -> None:
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
-    request = _ImportRequest(file, merge, source, user_id, user_name, assistant_name, as_json)
+    given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
+    misplaced = misplaced_option(source, [name for name, value in given.items() if value])
+    if misplaced is not None:  # ignoring it would import otherwise than asked
+        option = "--" + misplaced.replace("_", "-")
+        raise InvalidInput(
+            f"{option} applies only to --from {OPTION_SOURCE[misplaced]}, and this import is "
+            f"--from {source}: leave it out, or give the --from it belongs to"
+        )
+    request = _ImportRequest(
+        file, merge, source, user_id, user_name or "user", assistant_name, as_json
+    )
     with holding(data, "import") as app:
         _import(app, persona, request)
 

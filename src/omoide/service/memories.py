@@ -491,10 +491,12 @@ class MemoryService:
             changes.get("valid_until", current.valid_until),
         ):
             # One end comes from the stored memory: the request conflicts with it.
+            start = current.valid_from.isoformat() if current.valid_from else "no start"
+            end = current.valid_until.isoformat() if current.valid_until else "no end"
             raise Conflict(
                 "valid_until must be after valid_from (the memory's stored "
-                f"validity is {current.valid_from} to {current.valid_until})",
-                field="valid_until",
+                f"validity is {start} to {end})",
+                field="valid_until" if "valid_until" in given else "valid_from",
                 key=current.key,
             )
         return {k: v for k, v in changes.items() if getattr(current, k) != v}
