@@ -42,7 +42,6 @@ from pathlib import Path
 
 import numpy as np
 
-from _classify_sentences import wilson_lower
 from _note_learned_data import (
     NOTE_FOLDS,
     READINGS,
@@ -52,6 +51,7 @@ from _note_learned_data import (
     measure_all,
     save,
 )
+from lib.metrics import wilson_lower
 
 THRESHOLDS = tuple(round(0.5 + 0.01 * i, 2) for i in range(50))
 TARGET = 0.95

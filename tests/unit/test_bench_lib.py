@@ -109,6 +109,13 @@ def test_budget_scoring_counts_only_what_fits(locomo_dir: Path) -> None:
     assert metrics.rank_summary([1, None, 2])["mrr"] == 0.5
 
 
+def test_the_wilson_lower_bound_needs_evidence() -> None:
+    assert metrics.wilson_lower(0, 0, 1.96) == 0.0
+    assert round(metrics.wilson_lower(13, 13, 1.96), 4) == 0.7719  # 13 of 13: not yet 0.95
+    assert metrics.wilson_lower(13, 13, 1.0) > metrics.wilson_lower(13, 13, 1.96)  # looser z
+    assert metrics.wilson_lower(80, 80, 1.96) > 0.95 > metrics.wilson_lower(76, 80, 1.96)
+
+
 def test_reports_and_the_parser(tmp_path: Path) -> None:
     assert reports.md_table(["a", "b"], [[1, "x"]]) == "| a | b |\n|---|---|\n| 1 | x |"
     md, js = reports.write_results(tmp_path / "r", "# r", {"n": 1})
