@@ -125,6 +125,9 @@ def test_reports_and_the_parser(tmp_path: Path) -> None:
     md, js = reports.write_results(tmp_path / "r_beta0.5", "# b", {})
     assert (md.name, js.name) == ("r_beta0.5.md", "r_beta0.5.json")
     assert reports.write_results(tmp_path / "s.md", "# s", {})[1].name == "s.json"
+    # a markdown listing keeps the name it is given and ends in exactly one newline
+    listing = reports.write_markdown(tmp_path / "deep" / "misses.txt", "# m\n\nかな\n\n")
+    assert listing.name == "misses.txt" and listing.read_text(encoding="utf-8") == "# m\n\nかな\n"
     args = cli.parser("Doc.\n\nMore.", out="x", data="locomo").parse_args([])
     assert args.data == datasets.DATA_ROOT / "locomo"
     assert args.out == reports.RESULTS / "x" and not args.json
