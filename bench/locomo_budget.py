@@ -36,9 +36,8 @@ from omoide.engine.budget import fold_notes, foldable_notes
 from omoide.engine.lang import query_terms
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import SearchHit
-from omoide.service import episodes as episodes_mod
 from omoide.service.retrieval import TurnTier
-from omoide.service.search import _merge, without_turns
+from omoide.service.search import merge_ranked, without_turns
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of
@@ -90,20 +89,17 @@ def windows(
 ) -> list[SearchHit]:
     """The episode tier's excerpts from the cached ranked turns (its own code), optionally
     skipping turns ``keep(event, score, best)`` rejects."""
-    searcher = app.search.episodes
-    wins: list[Any] = []
     best = pools.ranked[0].score if pools.ranked else 0.0
-    for item in pools.ranked:
-        event = pools.events.get(item.id)
-        if event is None:
-            continue
-        if keep is not None and not keep(event, item.score, best):
-            continue
-        episodes_mod._place(wins, event, item.score, plan)
-        if len(wins) >= limit:
-            break
-    tz = app.search.settings.get(persona).zone
-    return [searcher._hit(persona, w, pools.sims, tz) for w in wins]
+    return app.search.episodes.excerpts(
+        persona,
+        pools.ranked,
+        pools.events,
+        pools.sims,
+        plan=plan,
+        limit=limit,
+        zone=app.search.settings.get(persona).zone,
+        keep=lambda event, score: keep is None or keep(event, score, best),
+    )
 
 
 # -- merge variants --------------------------------------------------------------------------
@@ -323,12 +319,12 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
         eps = windows(
             app, persona, pools, plan, top_k, keep=lambda _e, score, best: score >= ratio * best
         )
-        return _merge(pools.notes, eps, top_k)
+        return merge_ranked(pools.notes, eps, top_k)
     eps = windows(app, persona, pools, plan, top_k)
     if base == "default":
-        return _merge(pools.notes, eps, top_k)
+        return merge_ranked(pools.notes, eps, top_k)
     if base.startswith("ntrim") or base == "nprox":  # round 33 (lib/note_sentences.py)
-        return _merge(note_sentences(pools, base, arg), eps, top_k)
+        return merge_ranked(note_sentences(pools, base, arg), eps, top_k)
     if base == "cover":  # fold only a note that carries arg of its line's words
         return merge_cover(pools.notes, eps, top_k, fold_cover=float(arg), trim_cover=0.0)
     if base in ("cover_trim", "cover_both", "cover_drop"):  # arg: fold,trim shares
@@ -342,14 +338,18 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
             drop=base == "cover_drop",
         )
     if base == "epw":  # excerpt scores × arg before the merge (one scale across the tiers)
-        return _merge(pools.notes, [replace(h, score=h.score * float(arg)) for h in eps], top_k)
+        return merge_ranked(
+            pools.notes, [replace(h, score=h.score * float(arg)) for h in eps], top_k
+        )
     if base == "nfloor":  # notes below arg × the best result's score left out
         best = max([h.score for h in [*pools.notes, *eps]], default=0.0)
-        return _merge([n for n in pools.notes if n.score >= float(arg) * best], eps, top_k)
+        return merge_ranked([n for n in pools.notes if n.score >= float(arg) * best], eps, top_k)
     if base == "simfloor":  # notes below a raw cosine of arg left out
-        return _merge([n for n in pools.notes if (n.similarity or 0.0) >= float(arg)], eps, top_k)
+        return merge_ranked(
+            [n for n in pools.notes if (n.similarity or 0.0) >= float(arg)], eps, top_k
+        )
     if base == "no_fold":  # the default before round 5
-        return _merge(pools.notes, eps, top_k, fold=False)
+        return merge_ranked(pools.notes, eps, top_k, fold=False)
     if base == "fold_notes":
         return merge_fold(pools.notes, eps, top_k, notes_by=arg or "any")
     if base == "excerpt_up":
@@ -361,7 +361,7 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
     if base == "trim_noted":  # excerpt lines dropped for turns a note in `arg` results stands for
         return trim_noted(pools.notes, eps, top_k, reach=int(arg or 15))
     if base == "date_words":  # diagnostic: the excerpt header in the notes' date words
-        return [_date_words(h) for h in _merge(pools.notes, eps, top_k)]
+        return [_date_words(h) for h in merge_ranked(pools.notes, eps, top_k)]
     raise SystemExit(f"unknown variant {name}")
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "SearchRequest",
     "SearchResult",
     "SearchService",
+    "merge_ranked",
     "shown_score",
 ]
 
@@ -275,7 +276,9 @@ class SearchService:
         ]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes, scale)
-        results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited, fold=plan.fold_notes)
+        results = merge_ranked(
+            notes, episodes, request.top_k, trim=plan.trim_cited, fold=plan.fold_notes
+        )
         if recall:  # only the notes actually returned are recalled (alone or in an excerpt)
             returned = {id(hit) for hit in results}
             folded = {key for hit in results for key in hit.extra.get(FOLDED_KEY, ())}
@@ -687,7 +690,7 @@ def _closed_at(hit: SearchHit) -> float:
     return 0.0 if until is None else until.timestamp()
 
 
-def _merge(
+def merge_ranked(
     notes: list[SearchHit],
     episodes: list[SearchHit],
     top_k: int,
