@@ -486,10 +486,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                     )
         if sentences is not None:
             sentences.save()
-            cost = store_cost(app, persona)
-            costs.append(
-                f"{conv.sample_id} store: " + ", ".join(f"{k} {v:.2f}" for k, v in cost.items())
-            )
+            for asides in (True, False):
+                cost = store_cost(app, persona, asides=asides)
+                costs.append(
+                    f"{conv.sample_id} store ({'with' if asides else 'without'} asides): "
+                    + ", ".join(f"{k} {v:.2f}" for k, v in cost.items())
+                )
         print(f"conversation {conv.sample_id} done", file=sys.stderr, flush=True)
     if args.loco:
         costs = [*loco_lines(scores, variants), *costs]
@@ -554,11 +556,15 @@ def sentence_pools(
 ) -> tuple[list[Pools], str]:
     """The cached pools with their notes asked again of the real search, its vector candidates
     re-scored by their best sentence (``sentmax``: max; ``sentblend:W``: blend with weight W;
-    ``lib/sentence_vectors.py``), and a line of what the candidates cost."""
-    how = "max" if variant == "sentmax" else "blend"
-    weight = float(variant.partition(":")[2] or 0.5)
+    ``_na``: bracketed asides are not sentences; ``lib/sentence_vectors.py``), and a line of
+    what the candidates cost."""
+    base, _, arg = variant.partition(":")
+    how = "max" if base.startswith("sentmax") else "blend"
+    weight = float(arg or 0.5)
     seen: dict[int, int] = {}
-    tier = SentenceNoteTier(app.store.memories(persona), vectors, how, weight, seen)
+    tier = SentenceNoteTier(
+        app.store.memories(persona), vectors, how, weight, seen, asides=not base.endswith("_na")
+    )
     before = (vectors.notes_embedded, vectors.sentences_embedded, vectors.seconds)
     out = [
         replace(p, notes=notes_with_tier(app, persona, p.qa.question, top_k, tier)) for p in cached

@@ -11,7 +11,9 @@ and scored against the same query vector on the same (language-centred) scale
 - ``max``: max(whole-note score, best sentence score);
 - ``blend`` with weight w: (1 − w) × whole-note + w × best sentence.
 
-One-sentence notes keep their score. The list is re-sorted before the fusion sees it, so the
+One-sentence notes keep their score. With ``asides=False`` a sentence wholly in brackets (the
+"(8 May 2023)" a turn note closes with) is not one of a note's sentences (variants
+``sentmax_na``, ``sentblend_na:W``). The list is re-sorted before the fusion sees it, so the
 default fusion, strength blend and merge run unchanged (``bench/locomo_budget.py`` variants
 ``sentmax`` and ``sentblend:W``).
 """
@@ -36,6 +38,8 @@ __all__ = [
     "SentenceNoteTier",
     "SentenceVectors",
     "combine",
+    "is_aside",
+    "note_sentences",
     "notes_with_tier",
     "rescore",
     "store_cost",
@@ -60,6 +64,18 @@ def rescore(
     (ties by id, as the vector search orders them)."""
     out = [Scored(s.id, combine(s.score, best.get(s.id), how, weight)) for s in semantic]
     return sorted(out, key=lambda s: (-s.score, s.id))
+
+
+def is_aside(sentence: str) -> bool:
+    """A sentence wholly in round brackets, ASCII or full-width: "(8 May 2023)"."""
+    text = sentence.strip().rstrip(".。")
+    return len(text) > 1 and text[0] in "(（" and text[-1] in ")）"
+
+
+def note_sentences(text: str, *, asides: bool = True) -> list[str]:
+    """``split_sentences(text)``, without the bracketed asides unless ``asides``."""
+    parts = split_sentences(text)
+    return parts if asides else [s for s in parts if not is_aside(s)]
 
 
 def _key(text: str) -> str:
@@ -115,17 +131,25 @@ class SentenceNoteTier(NoteTier):
     (:func:`rescore`); ``seen`` gathers each candidate note's sentence count (the cost)."""
 
     def __init__(
-        self, memories: Any, sentences: SentenceVectors, how: str, weight: float, seen: dict
+        self,
+        memories: Any,
+        sentences: SentenceVectors,
+        how: str,
+        weight: float,
+        seen: dict,
+        *,
+        asides: bool = True,
     ) -> None:
         super().__init__(memories)
         self.sentences, self.how, self.weight, self.seen = sentences, how, weight, seen
+        self.asides = asides
 
     def semantic(
         self, query_vector: np.ndarray, *, query: str, limit: int, allowed: np.ndarray | None
     ) -> list[Scored]:
         found = super().semantic(query_vector, query=query, limit=limit, allowed=allowed)
         notes = self.memories.by_ids([s.id for s in found])
-        split = {i: split_sentences(m.content) for i, m in notes.items()}
+        split = {i: note_sentences(m.content, asides=self.asides) for i, m in notes.items()}
         self.seen.update((i, len(parts)) for i, parts in split.items())
         multi = {i: parts for i, parts in split.items() if len(parts) > 1}
         ids = list(multi)
@@ -153,15 +177,17 @@ def notes_with_tier(app: Any, persona: str, question: str, top_k: int, tier: Not
     return found.results
 
 
-def store_cost(app: Any, persona: str, sample: int = 100) -> dict[str, float]:
+def store_cost(
+    app: Any, persona: str, sample: int = 100, *, asides: bool = True
+) -> dict[str, float]:
     """What storing sentence vectors at write time would cost for ``persona``'s active notes:
     sentences per note, extra vectors per note (the sentences of a note of two or more; none
     for a one-sentence note), and the embedding time per note of ``sample`` multi-sentence
     notes, cold (their sentences in one batch), beside embedding the same notes whole."""
     notes = app.store.memories(persona).list_recent(limit=100_000)
-    counts = [len(split_sentences(m.content)) for m in notes]
+    counts = [len(note_sentences(m.content, asides=asides)) for m in notes]
     multi = [m.content for m, n in zip(notes, counts, strict=True) if n > 1][:sample]
-    parts = [s for text in multi for s in split_sentences(text)]
+    parts = [s for text in multi for s in note_sentences(text, asides=asides)]
     start = time.perf_counter()
     app.embedder.embed_passages(parts)
     sentence_seconds = time.perf_counter() - start

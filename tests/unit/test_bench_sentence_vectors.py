@@ -58,3 +58,13 @@ def test_sentence_vectors_embed_missing_once_and_persist(tmp_path: Path) -> None
     again = SentenceVectors(embedder, tmp_path)
     assert np.allclose(again.vectors([["Cc d."]])[0], first[0][1:])
     assert len(embedder.calls) == 1  # read from the file
+
+
+def test_bracketed_asides_are_not_sentences() -> None:
+    from lib.sentence_vectors import is_aside, note_sentences
+
+    assert is_aside("(8 May 2023)") and is_aside("（2023年5月8日）。")
+    assert not is_aside("Ana (my sister) came.")
+    text = "Ana went hiking. She loved it. (8 May 2023)"
+    assert note_sentences(text) == ["Ana went hiking.", "She loved it.", "(8 May 2023)"]
+    assert note_sentences(text, asides=False) == ["Ana went hiking.", "She loved it."]
