@@ -31,6 +31,7 @@ from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import QuestionScore, score_question, to_retrieved
 from lib.note_sentences import distinctive_terms, proximity_hit, trim_hit
 from lib.reports import command_line, git_revision, write_results
+from lib.sentence_vectors import SentenceNoteTier, SentenceVectors, notes_with_tier, store_cost
 from omoide.api.render import render_hit
 from omoide.engine.budget import fold_notes, foldable_notes
 from omoide.engine.lang import query_terms
@@ -421,12 +422,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--top-k", type=int, default=50)
     parser.add_argument("--details", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=None, help="Write OUT.md / OUT.json too.")
+    parser.add_argument(
+        "--loco",
+        action="store_true",
+        help="Choose a variant leave-one-conversation-out (recall + containment).",
+    )
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="Sentence vectors (variants sentmax, sentblend)."
+    )
     args = parser.parse_args(argv)
     app = open_app(args.copy, None, args.now)
     names = [p.name for p in app.store.list_personas()]
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     scores: dict[str, list[tuple[str, QuestionScore]]] = {v: [] for v in variants}
     details: list[dict[str, Any]] = []
+    sentences = None
+    if any(v.startswith("sent") for v in variants):
+        sentences = SentenceVectors(app.embedder, args.cache or args.copy.parent / "sentences")
+    costs: list[str] = []
     for conv in load_selected(args.data, args.conversations):
         persona = next(n for n in names if n.startswith(f"locomo-{conv.sample_id}-"))
         cache = args.copy.parent / f"pools_{args.copy.name}_{conv.sample_id}.pkl"
@@ -436,8 +449,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             cached = collect(app, persona, questions_of(conv), args.top_k)
             cache.write_bytes(pickle.dumps(cached))
         for variant in variants:
-            for pools in cached:
+            pooled = cached
+            if variant.startswith("sent") and sentences is not None:  # notes re-scored first
+                pooled, line = sentence_pools(app, persona, cached, variant, sentences, args.top_k)
+                costs.append(f"{conv.sample_id} {line}")
+            for pools in pooled:
                 name, skip = variant.removesuffix("+skipfit"), variant.endswith("+skipfit")
+                name = "default" if name.startswith("sent") else name
                 hits = build(app, persona, pools, name, args.top_k)
                 ranked = [to_retrieved(render_hit(h)) for h in hits]
                 if skip:  # diagnostic: a client that skips what does not fit and goes on
@@ -466,10 +484,22 @@ def main(argv: Sequence[str] | None = None) -> None:
                             ],
                         }
                     )
+        if sentences is not None:
+            sentences.save()
+            for asides in (True, False):
+                cost = store_cost(app, persona, asides=asides)
+                costs.append(
+                    f"{conv.sample_id} store ({'with' if asides else 'without'} asides): "
+                    + ", ".join(f"{k} {v:.2f}" for k, v in cost.items())
+                )
         print(f"conversation {conv.sample_id} done", file=sys.stderr, flush=True)
+    if args.loco:
+        costs = [*loco_lines(scores, variants), *costs]
     report(scores, variants)
+    for line in costs:
+        print(line, flush=True)
     if args.out:
-        write_out(args.out, scores, variants)
+        write_out(args.out, scores, variants, costs)
     if args.details:
         args.details.write_text(json.dumps(details) + "\n", encoding="utf-8")
 
@@ -514,17 +544,93 @@ def report_lines(
             line += (
                 f"  Δ recall {sum(dr) / len(dr):+.3f} [{lo:+.3f}, {hi:+.3f}] "
                 f"(up {up}, down {down}); Δ cont {sum(dc) / len(dc):+.3f} "
-                f"[{clo:+.3f}, {chi:+.3f}]"
+                f"[{clo:+.3f}, {chi:+.3f}] (up {sum(d > 0 for d in dc)}, "
+                f"down {sum(d < 0 for d in dc)})"
             )
         lines.append(line)
     return lines
 
 
+def sentence_pools(
+    app: Any, persona: str, cached: list[Pools], variant: str, vectors: SentenceVectors, top_k: int
+) -> tuple[list[Pools], str]:
+    """The cached pools with their notes asked again of the real search, its vector candidates
+    re-scored by their best sentence (``sentmax``: max; ``sentblend:W``: blend with weight W;
+    ``_na``: bracketed asides are not sentences; ``lib/sentence_vectors.py``), and a line of
+    what the candidates cost."""
+    base, _, arg = variant.partition(":")
+    how = "max" if base.startswith("sentmax") else "blend"
+    weight = float(arg or 0.5)
+    seen: dict[int, int] = {}
+    tier = SentenceNoteTier(
+        app.store.memories(persona), vectors, how, weight, seen, asides=not base.endswith("_na")
+    )
+    before = (vectors.notes_embedded, vectors.sentences_embedded, vectors.seconds)
+    out = [
+        replace(p, notes=notes_with_tier(app, persona, p.qa.question, top_k, tier)) for p in cached
+    ]
+    notes = vectors.notes_embedded - before[0]
+    line = (
+        f"{variant}: {len(seen)} candidate notes, {sum(seen.values()) / max(len(seen), 1):.2f} "
+        f"sentences each, {sum(1 for n in seen.values() if n > 1)} of two or more; embedded now "
+        f"{notes} notes / {vectors.sentences_embedded - before[1]} sentences in "
+        f"{vectors.seconds - before[2]:.1f} s"
+    )
+    return out, line
+
+
+def _merit(rows: Sequence[QuestionScore]) -> float:
+    """Mean evidence recall (questions with evidence) + mean containment (all questions)."""
+    ev = [s.recall for s in rows if s.has_evidence]
+    return sum(ev) / max(len(ev), 1) + sum(bool(s.contained) for s in rows) / max(len(rows), 1)
+
+
+def loco_lines(
+    scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]
+) -> list[str]:
+    """For each conversation, the variant (``default`` included) with the best recall +
+    containment on the other conversations, and its paired difference to ``default`` on the
+    held-out one; then those held-out differences pooled."""
+    convs = sorted({c for c, _ in scores[variants[0]]})
+    base = scores["default"]
+    lines, dr, dc = (
+        ["leave-one-conversation-out (chosen by recall + containment on the others):"],
+        [],
+        [],
+    )
+    for held in convs:
+        chosen = max(
+            variants,
+            key=lambda v: (_merit([s for c, s in scores[v] if c != held]), v == "default"),
+        )
+        pairs = [(s, b) for (c, s), (_, b) in zip(scores[chosen], base, strict=True) if c == held]
+        r = [s.recall - b.recall for s, b in pairs if s.has_evidence]
+        k = [float(s.contained) - float(b.contained) for s, b in pairs]
+        dr += r
+        dc += k
+        lines.append(
+            f"  held out {held}: chosen {chosen}; Δ recall {sum(r) / len(r):+.3f}, "
+            f"Δ cont {sum(k) / len(k):+.3f}"
+        )
+    lo, hi = bootstrap(dr)
+    clo, chi = bootstrap(dc)
+    lines.append(
+        f"  pooled held-out: Δ recall {sum(dr) / len(dr):+.3f} [{lo:+.3f}, {hi:+.3f}] "
+        f"(up {sum(d > 0 for d in dr)}, down {sum(d < 0 for d in dr)}); Δ cont "
+        f"{sum(dc) / len(dc):+.3f} [{clo:+.3f}, {chi:+.3f}] (up {sum(d > 0 for d in dc)}, "
+        f"down {sum(d < 0 for d in dc)})"
+    )
+    return lines
+
+
 def write_out(
-    out: Path, scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]
+    out: Path,
+    scores: dict[str, list[tuple[str, QuestionScore]]],
+    variants: list[str],
+    costs: Sequence[str] = (),
 ) -> None:
     """``OUT.md`` (the command, the commit and the printed table) and ``OUT.json``."""
-    rows = report_lines(scores, variants)
+    rows = [*report_lines(scores, variants), *costs]
     markdown = "\n".join(
         [
             "# LoCoMo budget variants over cached candidate pools (`bench/locomo_budget.py`)",
