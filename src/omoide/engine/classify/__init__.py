@@ -82,6 +82,7 @@ from omoide.engine.classify.note_judge import (
     UNDATED_ONLY,
     judge_one_note,
     needs_undated,
+    reads_undated,
 )
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
@@ -153,6 +154,7 @@ __all__ = [
     "pair_vector",
     "polarity_changed",
     "read_pair",
+    "reads_undated",
     "remainder",
     "rule_decides",
     "sentence_count",
