@@ -28,6 +28,7 @@ from dataclasses import replace
 import numpy as np
 
 from _classify_common import Pair
+from lib.metrics import wilson_lower
 from omoide.engine.classify import statements
 
 # where the sentence threshold is chosen
@@ -54,16 +55,6 @@ SENTENCE_FOLDS = (
 )
 SENTENCE_MIN_CALLS = 5  # a fold's precision counts at a threshold where it makes this many calls
 SENTENCE_Z = 1.96  # the pooled precision's Wilson interval (95%) must clear the target
-
-
-def wilson_lower(right: int, calls: int, z: float = SENTENCE_Z) -> float:
-    """The lower end of the Wilson score interval of ``right`` / ``calls`` (0 for no calls)."""
-    if calls == 0:
-        return 0.0
-    p = right / calls
-    centre = p + z * z / (2 * calls)
-    spread = z * np.sqrt(p * (1 - p) / calls + z * z / (4 * calls * calls))
-    return float((centre - spread) / (1 + z * z / calls))
 
 
 def sentence_pairs(pairs: list[Pair], several: np.ndarray) -> tuple[list[Pair], np.ndarray]:
@@ -117,7 +108,7 @@ def choose_sentence_threshold(
         worst = 1.0
         pooled = np.isin(sources, SENTENCE_FOLDS) & said
         row["pooled_lower"] = round(
-            wilson_lower(int((pooled & (y == contra)).sum()), int(pooled.sum())), 4
+            wilson_lower(int((pooled & (y == contra)).sum()), int(pooled.sum()), SENTENCE_Z), 4
         )
         for fold in SENTENCE_FOLDS:
             part = sources == fold

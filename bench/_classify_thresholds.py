@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from _classify_data import CLASSES, CONTRA, Data
-from _classify_sentences import wilson_lower
+from lib.metrics import wilson_lower
 
 THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.30, 1.00, 0.01))
 # A threshold on a cliff (one step lower, some left-out source's precision falls by more

@@ -283,7 +283,9 @@ def vector_side(
     out["vector_path"] = "sql" if isinstance(search, PgVectorSearch) else "memory"
     if not isinstance(search, PgVectorSearch):
         return out
-    exact = store._load_vectors(store.get_persona(persona).id)  # the in-memory path's index
+    # Internal on purpose: the exact in-memory index the SQL path is measured against, which a
+    # Postgres store serving by SQL never builds (no production caller needs it).
+    exact = store._load_vectors(store.get_persona(persona).id)
     recall: dict[str, list[float]] = {"raw": [], "centred": []}
     timing = []
     for _ in range(repeats):

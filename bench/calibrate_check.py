@@ -14,11 +14,11 @@ some of those). Writes ``bench/results/calibrate_check.md`` and ``.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
 import time
 from pathlib import Path
 
+from lib.reports import write_results
 from omoide.clock import SystemClock
 from omoide.embed import make_embedder
 from omoide.service.calibrate import CalibrationService
@@ -75,11 +75,7 @@ def main() -> None:
             f"{t['caught']}/{t['duplicates']} / {t['dropped']}/{t['others']} | "
             f"{v['caught']}/{v['duplicates']} / {v['dropped']}/{v['others']} |"
         )
-    out = Path(args.out)
-    out.with_suffix(".md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out.with_suffix(".json").write_text(
-        json.dumps({"command": command, "rows": rows}, indent=2) + "\n", encoding="utf-8"
-    )
+    write_results(Path(args.out), "\n".join(lines), {"command": command, "rows": rows})
     print("\n".join(lines))
 
 

@@ -58,9 +58,9 @@ from lib.cli import parser
 from lib.reports import REPO, md_table, write_results
 from omoide.embed import make_embedder
 from omoide.engine.classify import JudgeModel
-from train_classifier import _rounded
+from train_classifier import rounded_floats
 
-CHOOSE = ("holdout50", "holdout51", "notes28", "notes29")  # the freshest seen (session 32's)
+CHOOSE = ("holdout52", "holdout53", "notes29", "notes30")  # the freshest seen (session 33's)
 AS_STATEMENTS = " as statements"  # a notes source read as statements (a fold of its own)
 TARGETS = (0.95, 0.93, 0.90)
 RULES: dict[str, ThresholdRule] = {
@@ -236,7 +236,7 @@ def judge_file_of(
     )
     old = json.loads(stored_file.read_text(encoding="utf-8"))
     models = [m for m in old["models"] if m["embedder"] != embedder_id] + [
-        _rounded(model.to_dict())
+        rounded_floats(model.to_dict())
     ]
     return {
         "trained_on": sources,

@@ -50,7 +50,7 @@ import numpy as np
 
 from lib.datasets import DEFAULT_LOCOMO_DIR, load_retrieval_set
 from lib.harness import index_corpus, open_app
-from lib.reports import REPO, command_line, md_table
+from lib.reports import REPO, command_line, md_table, write_markdown
 from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.companion import blend_companion
@@ -954,9 +954,10 @@ def main(argv: list[str] | None = None) -> int:
     elif args.cmd == "sentences":
         text = sentence_probe(args.retrieval, args.locomo)
         if args.out is not None:
-            args.out.write_text(
+            write_markdown(
+                args.out,
                 f"# Search companion by sentence (`bench/companion_property.py`)"
-                f"\n\nCommand: `{command_line()}`\n\n{text}\n"
+                f"\n\nCommand: `{command_line()}`\n\n{text}",
             )
         print(text)
     else:
@@ -966,7 +967,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"# Search companion probe (`bench/companion_property.py`)\n\nCommand: "
                 f"`{command_line()}`\n\n"
             )
-            args.out.write_text(head + text + "\n")
+            write_markdown(args.out, head + text)
         print(text)
     return 0
 

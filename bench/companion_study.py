@@ -25,7 +25,7 @@ from typing import Any
 from lib.datasets import load_retrieval_set
 from lib.harness import index_corpus
 from lib.metrics import first_rank, percentile
-from lib.reports import REPO, RESULTS, md_table
+from lib.reports import REPO, RESULTS, md_table, write_markdown, write_results
 from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
@@ -183,9 +183,11 @@ def main(argv: list[str] | None = None) -> int:
             for name, path in SETS.items():
                 study[primary][name] = run_set(primary, path, plans)
                 print(primary, name, study[primary][name]["ms"], flush=True)
-        (RESULTS / f"{opts.out}.json").write_text(json.dumps(study))
     text = report(study)
-    (RESULTS / f"{opts.out}.md").write_text(text + "\n")
+    if opts.json_in:  # re-reporting a saved study rewrites only the markdown
+        write_markdown(RESULTS / f"{opts.out}.md", text)
+    else:
+        write_results(RESULTS / opts.out, text, study)
     print(text)
     return 0
 

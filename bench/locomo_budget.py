@@ -29,14 +29,16 @@ from typing import Any
 from lib.datasets import LocomoQA
 from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import QuestionScore, score_question, to_retrieved
+from lib.note_sentences import distinctive_terms, proximity_hit, trim_hit
+from lib.reports import command_line, git_revision, write_results
+from lib.sentence_vectors import SentenceNoteTier, SentenceVectors, notes_with_tier, store_cost
 from omoide.api.render import render_hit
 from omoide.engine.budget import fold_notes, foldable_notes
 from omoide.engine.lang import query_terms
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import SearchHit
-from omoide.service import episodes as episodes_mod
 from omoide.service.retrieval import TurnTier
-from omoide.service.search import _merge, without_turns
+from omoide.service.search import merge_ranked, without_turns
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of
@@ -88,20 +90,17 @@ def windows(
 ) -> list[SearchHit]:
     """The episode tier's excerpts from the cached ranked turns (its own code), optionally
     skipping turns ``keep(event, score, best)`` rejects."""
-    searcher = app.search.episodes
-    wins: list[Any] = []
     best = pools.ranked[0].score if pools.ranked else 0.0
-    for item in pools.ranked:
-        event = pools.events.get(item.id)
-        if event is None:
-            continue
-        if keep is not None and not keep(event, item.score, best):
-            continue
-        episodes_mod._place(wins, event, item.score, plan)
-        if len(wins) >= limit:
-            break
-    tz = app.search.settings.get(persona).zone
-    return [searcher._hit(persona, w, pools.sims, tz) for w in wins]
+    return app.search.episodes.excerpts(
+        persona,
+        pools.ranked,
+        pools.events,
+        pools.sims,
+        plan=plan,
+        limit=limit,
+        zone=app.search.settings.get(persona).zone,
+        keep=lambda event, score: keep is None or keep(event, score, best),
+    )
 
 
 # -- merge variants --------------------------------------------------------------------------
@@ -321,10 +320,12 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
         eps = windows(
             app, persona, pools, plan, top_k, keep=lambda _e, score, best: score >= ratio * best
         )
-        return _merge(pools.notes, eps, top_k)
+        return merge_ranked(pools.notes, eps, top_k)
     eps = windows(app, persona, pools, plan, top_k)
     if base == "default":
-        return _merge(pools.notes, eps, top_k)
+        return merge_ranked(pools.notes, eps, top_k)
+    if base.startswith("ntrim") or base == "nprox":  # round 33 (lib/note_sentences.py)
+        return merge_ranked(note_sentences(pools, base, arg), eps, top_k)
     if base == "cover":  # fold only a note that carries arg of its line's words
         return merge_cover(pools.notes, eps, top_k, fold_cover=float(arg), trim_cover=0.0)
     if base in ("cover_trim", "cover_both", "cover_drop"):  # arg: fold,trim shares
@@ -338,14 +339,18 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
             drop=base == "cover_drop",
         )
     if base == "epw":  # excerpt scores × arg before the merge (one scale across the tiers)
-        return _merge(pools.notes, [replace(h, score=h.score * float(arg)) for h in eps], top_k)
+        return merge_ranked(
+            pools.notes, [replace(h, score=h.score * float(arg)) for h in eps], top_k
+        )
     if base == "nfloor":  # notes below arg × the best result's score left out
         best = max([h.score for h in [*pools.notes, *eps]], default=0.0)
-        return _merge([n for n in pools.notes if n.score >= float(arg) * best], eps, top_k)
+        return merge_ranked([n for n in pools.notes if n.score >= float(arg) * best], eps, top_k)
     if base == "simfloor":  # notes below a raw cosine of arg left out
-        return _merge([n for n in pools.notes if (n.similarity or 0.0) >= float(arg)], eps, top_k)
+        return merge_ranked(
+            [n for n in pools.notes if (n.similarity or 0.0) >= float(arg)], eps, top_k
+        )
     if base == "no_fold":  # the default before round 5
-        return _merge(pools.notes, eps, top_k, fold=False)
+        return merge_ranked(pools.notes, eps, top_k, fold=False)
     if base == "fold_notes":
         return merge_fold(pools.notes, eps, top_k, notes_by=arg or "any")
     if base == "excerpt_up":
@@ -357,8 +362,25 @@ def build(app: Any, persona: str, pools: Pools, name: str, top_k: int) -> list[S
     if base == "trim_noted":  # excerpt lines dropped for turns a note in `arg` results stands for
         return trim_noted(pools.notes, eps, top_k, reach=int(arg or 15))
     if base == "date_words":  # diagnostic: the excerpt header in the notes' date words
-        return [_date_words(h) for h in _merge(pools.notes, eps, top_k)]
+        return [_date_words(h) for h in merge_ranked(pools.notes, eps, top_k)]
     raise SystemExit(f"unknown variant {name}")
+
+
+def note_sentences(pools: Pools, base: str, arg: str) -> list[SearchHit]:
+    """The notes trimmed to their sentences with a distinctive question word (``ntrim``,
+    ``ntrim_first``, ``ntrim_next``) or re-scored by how close those words are (``nprox:B``)."""
+    terms = distinctive_terms(pools.qa.question, [n.content for n in pools.notes])
+    if base == "nprox":
+        hits = [proximity_hit(n, terms, float(arg)) for n in pools.notes]
+        return sorted(hits, key=lambda h: -h.score)
+    first, after = base == "ntrim_first", base == "ntrim_next"
+    if base not in ("ntrim", "ntrim_first", "ntrim_next", "ntrim_tail"):
+        raise SystemExit(f"unknown variant {base}")
+    whole = int(arg) if base == "ntrim_tail" else 0  # the first `whole` notes stay whole
+    return [
+        n if i < whole else trim_hit(n, terms, keep_first=first, keep_next=after)
+        for i, n in enumerate(pools.notes)
+    ]
 
 
 def _date_words(hit: SearchHit) -> SearchHit:
@@ -399,12 +421,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--variants", default="default")
     parser.add_argument("--top-k", type=int, default=50)
     parser.add_argument("--details", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=None, help="Write OUT.md / OUT.json too.")
+    parser.add_argument(
+        "--loco",
+        action="store_true",
+        help="Choose a variant leave-one-conversation-out (recall + containment).",
+    )
+    parser.add_argument(
+        "--cache", type=Path, default=None, help="Sentence vectors (variants sentmax, sentblend)."
+    )
     args = parser.parse_args(argv)
     app = open_app(args.copy, None, args.now)
     names = [p.name for p in app.store.list_personas()]
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     scores: dict[str, list[tuple[str, QuestionScore]]] = {v: [] for v in variants}
     details: list[dict[str, Any]] = []
+    sentences = None
+    if any(v.startswith("sent") for v in variants):
+        sentences = SentenceVectors(app.embedder, args.cache or args.copy.parent / "sentences")
+    costs: list[str] = []
     for conv in load_selected(args.data, args.conversations):
         persona = next(n for n in names if n.startswith(f"locomo-{conv.sample_id}-"))
         cache = args.copy.parent / f"pools_{args.copy.name}_{conv.sample_id}.pkl"
@@ -414,8 +449,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             cached = collect(app, persona, questions_of(conv), args.top_k)
             cache.write_bytes(pickle.dumps(cached))
         for variant in variants:
-            for pools in cached:
+            pooled = cached
+            if variant.startswith("sent") and sentences is not None:  # notes re-scored first
+                pooled, line = sentence_pools(app, persona, cached, variant, sentences, args.top_k)
+                costs.append(f"{conv.sample_id} {line}")
+            for pools in pooled:
                 name, skip = variant.removesuffix("+skipfit"), variant.endswith("+skipfit")
+                name = "default" if name.startswith("sent") else name
                 hits = build(app, persona, pools, name, args.top_k)
                 ranked = [to_retrieved(render_hit(h)) for h in hits]
                 if skip:  # diagnostic: a client that skips what does not fit and goes on
@@ -444,13 +484,37 @@ def main(argv: Sequence[str] | None = None) -> None:
                             ],
                         }
                     )
+        if sentences is not None:
+            sentences.save()
+            for asides in (True, False):
+                cost = store_cost(app, persona, asides=asides)
+                costs.append(
+                    f"{conv.sample_id} store ({'with' if asides else 'without'} asides): "
+                    + ", ".join(f"{k} {v:.2f}" for k, v in cost.items())
+                )
         print(f"conversation {conv.sample_id} done", file=sys.stderr, flush=True)
+    if args.loco:
+        costs = [*loco_lines(scores, variants), *costs]
     report(scores, variants)
+    for line in costs:
+        print(line, flush=True)
+    if args.out:
+        write_out(args.out, scores, variants, costs)
     if args.details:
         args.details.write_text(json.dumps(details) + "\n", encoding="utf-8")
 
 
 def report(scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]) -> None:
+    for line in report_lines(scores, variants):
+        print(line, flush=True)
+
+
+def report_lines(
+    scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]
+) -> list[str]:
+    """Each variant's recall / containment per conversation and overall, with its paired
+    difference to ``default`` (bootstrap 95%) when there is one."""
+    lines = []
     convs = sorted({c for c, _ in scores[variants[0]]})
     base = scores.get("default")
     for variant in variants:
@@ -480,9 +544,119 @@ def report(scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[st
             line += (
                 f"  Δ recall {sum(dr) / len(dr):+.3f} [{lo:+.3f}, {hi:+.3f}] "
                 f"(up {up}, down {down}); Δ cont {sum(dc) / len(dc):+.3f} "
-                f"[{clo:+.3f}, {chi:+.3f}]"
+                f"[{clo:+.3f}, {chi:+.3f}] (up {sum(d > 0 for d in dc)}, "
+                f"down {sum(d < 0 for d in dc)})"
             )
-        print(line, flush=True)
+        lines.append(line)
+    return lines
+
+
+def sentence_pools(
+    app: Any, persona: str, cached: list[Pools], variant: str, vectors: SentenceVectors, top_k: int
+) -> tuple[list[Pools], str]:
+    """The cached pools with their notes asked again of the real search, its vector candidates
+    re-scored by their best sentence (``sentmax``: max; ``sentblend:W``: blend with weight W;
+    ``_na``: bracketed asides are not sentences; ``lib/sentence_vectors.py``), and a line of
+    what the candidates cost."""
+    base, _, arg = variant.partition(":")
+    how = "max" if base.startswith("sentmax") else "blend"
+    weight = float(arg or 0.5)
+    seen: dict[int, int] = {}
+    tier = SentenceNoteTier(
+        app.store.memories(persona), vectors, how, weight, seen, asides=not base.endswith("_na")
+    )
+    before = (vectors.notes_embedded, vectors.sentences_embedded, vectors.seconds)
+    out = [
+        replace(p, notes=notes_with_tier(app, persona, p.qa.question, top_k, tier)) for p in cached
+    ]
+    notes = vectors.notes_embedded - before[0]
+    line = (
+        f"{variant}: {len(seen)} candidate notes, {sum(seen.values()) / max(len(seen), 1):.2f} "
+        f"sentences each, {sum(1 for n in seen.values() if n > 1)} of two or more; embedded now "
+        f"{notes} notes / {vectors.sentences_embedded - before[1]} sentences in "
+        f"{vectors.seconds - before[2]:.1f} s"
+    )
+    return out, line
+
+
+def _merit(rows: Sequence[QuestionScore]) -> float:
+    """Mean evidence recall (questions with evidence) + mean containment (all questions)."""
+    ev = [s.recall for s in rows if s.has_evidence]
+    return sum(ev) / max(len(ev), 1) + sum(bool(s.contained) for s in rows) / max(len(rows), 1)
+
+
+def loco_lines(
+    scores: dict[str, list[tuple[str, QuestionScore]]], variants: list[str]
+) -> list[str]:
+    """For each conversation, the variant (``default`` included) with the best recall +
+    containment on the other conversations, and its paired difference to ``default`` on the
+    held-out one; then those held-out differences pooled."""
+    convs = sorted({c for c, _ in scores[variants[0]]})
+    base = scores["default"]
+    lines, dr, dc = (
+        ["leave-one-conversation-out (chosen by recall + containment on the others):"],
+        [],
+        [],
+    )
+    for held in convs:
+        chosen = max(
+            variants,
+            key=lambda v: (_merit([s for c, s in scores[v] if c != held]), v == "default"),
+        )
+        pairs = [(s, b) for (c, s), (_, b) in zip(scores[chosen], base, strict=True) if c == held]
+        r = [s.recall - b.recall for s, b in pairs if s.has_evidence]
+        k = [float(s.contained) - float(b.contained) for s, b in pairs]
+        dr += r
+        dc += k
+        lines.append(
+            f"  held out {held}: chosen {chosen}; Δ recall {sum(r) / len(r):+.3f}, "
+            f"Δ cont {sum(k) / len(k):+.3f}"
+        )
+    lo, hi = bootstrap(dr)
+    clo, chi = bootstrap(dc)
+    lines.append(
+        f"  pooled held-out: Δ recall {sum(dr) / len(dr):+.3f} [{lo:+.3f}, {hi:+.3f}] "
+        f"(up {sum(d > 0 for d in dr)}, down {sum(d < 0 for d in dr)}); Δ cont "
+        f"{sum(dc) / len(dc):+.3f} [{clo:+.3f}, {chi:+.3f}] (up {sum(d > 0 for d in dc)}, "
+        f"down {sum(d < 0 for d in dc)})"
+    )
+    return lines
+
+
+def write_out(
+    out: Path,
+    scores: dict[str, list[tuple[str, QuestionScore]]],
+    variants: list[str],
+    costs: Sequence[str] = (),
+) -> None:
+    """``OUT.md`` (the command, the commit and the printed table) and ``OUT.json``."""
+    rows = [*report_lines(scores, variants), *costs]
+    markdown = "\n".join(
+        [
+            "# LoCoMo budget variants over cached candidate pools (`bench/locomo_budget.py`)",
+            "",
+            f"Command: `{command_line()}` (git {git_revision()}). Columns: evidence recall /",
+            "containment per conversation, then overall; the paired difference to `default`",
+            "(questions resampled, 2,000 rounds).",
+            "",
+            "```",
+            *rows,
+            "```",
+        ]
+    )
+    data = {
+        "command": command_line(),
+        "git": git_revision(),
+        "variants": {
+            v: {
+                "recall": [s.recall for _, s in scores[v] if s.has_evidence],
+                "contained": [bool(s.contained) for _, s in scores[v]],
+            }
+            for v in variants
+        },
+        "lines": rows,
+    }
+    write_results(out, markdown, data)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from lib.harness import open_app
 from lib.metrics import CATEGORIES, Retrieved, pack, to_retrieved
+from lib.reports import write_markdown
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of
@@ -221,11 +222,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         + "\n\nBelow the budget, the result citing the turn (category, kind): "
         + ", ".join(f"{CATEGORIES[c]} {k} {v}" for (c, k), v in sorted(holders.items()))
     )
-    args.out.write_text(
-        f"# Miss causes ({args.plan}, {args.conversations})\n\n{report}\n\n"
-        + "\n".join(lines_out)
-        + "\n",
-        encoding="utf-8",
+    write_markdown(
+        args.out,
+        f"# Miss causes ({args.plan}, {args.conversations})\n\n{report}\n\n" + "\n".join(lines_out),
     )
     print(report)
 

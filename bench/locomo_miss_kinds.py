@@ -36,6 +36,7 @@ from typing import Any
 
 from lib.datasets import LocomoConversation, LocomoQA
 from lib.metrics import CATEGORIES, Retrieved, contains_answer, pack
+from lib.reports import write_markdown
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo_misses import miss_parser, ranked_questions, where
@@ -225,11 +226,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             for k, c in traits.items()
         )
     )
-    args.out.write_text(
-        f"# Miss kinds ({args.plan}, {args.conversations})\n\n{report}\n\n"
-        + "\n\n".join(shown)
-        + "\n",
-        encoding="utf-8",
+    write_markdown(
+        args.out,
+        f"# Miss kinds ({args.plan}, {args.conversations})\n\n{report}\n\n" + "\n\n".join(shown),
     )
     print(report)
 

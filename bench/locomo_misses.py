@@ -27,6 +27,7 @@ from typing import Any
 from lib.datasets import LocomoConversation, LocomoQA
 from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import CATEGORIES, Retrieved, contains_answer, pack, to_retrieved
+from lib.reports import write_markdown
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of
@@ -188,11 +189,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     misses = [
         i for i in items if not i["contained"] or any(p != "budget" for p in i["places"].values())
     ]
-    args.out.write_text(
+    write_markdown(
+        args.out,
         f"# Misses ({args.plan}, {args.conversations})\n\n{table}\n\n"
-        + "\n\n".join(render(i) for i in misses)
-        + "\n",
-        encoding="utf-8",
+        + "\n\n".join(render(i) for i in misses),
     )
     print(table)
 

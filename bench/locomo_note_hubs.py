@@ -31,6 +31,7 @@ import numpy as np
 
 from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import pack, to_retrieved
+from lib.reports import write_markdown
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of
@@ -183,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
     text = "\n".join(lines) + "\n"
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        write_markdown(args.out, text)
     print(text)
 
 

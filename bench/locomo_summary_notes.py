@@ -239,7 +239,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     wanted = [c for c in args.conversations.split(",") if c]
     app = open_app(args.folder, now=datetime.fromisoformat(args.now))
-    app.memories._find_duplicate = lambda *a, **k: None  # see the docstring: no dedup
+    # Internal on purpose: the probe writes summaries past dedup (see the docstring), which the
+    # write path rightly offers no switch for.
+    app.memories._find_duplicate = lambda *a, **k: None
     conn = sqlite3.connect(args.folder / "omoide.db")
     for persona_id, name in conn.execute("SELECT id, name FROM personas ORDER BY id").fetchall():
         if not any(name.startswith(f"locomo-{c}-") for c in wanted):

@@ -48,7 +48,7 @@ def read(pair, clf) -> dict[str, object]:
     cand = [Candidate(pair.id, pair.old, 0.0)]
     (st,) = clf.classify(pair.new, cand, lang=pair.lang, note=False)
     (nt,) = clf.classify(pair.new, cand, lang=pair.lang, note=True)
-    embed = partial(clf._embed, {})
+    embed = partial(clf.passage_vectors, {})
     probs = []
     for old, new in ((pair.old, pair.new), (undated(pair.old), undated(pair.new))):
         text = read_pair(old, new, lang=pair.lang)

@@ -20,22 +20,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sqlite3
 from collections import Counter
 from pathlib import Path
 
+from lib.metrics import wilson_lower
 from omoide.engine.classify import note_closes
-
-
-def wilson_lower(hits: int, n: int, z: float = 1.96) -> float:
-    """The Wilson score interval's lower bound of ``hits`` out of ``n`` (0 when n is 0)."""
-    if n == 0:
-        return 0.0
-    p = hits / n
-    centre = p + z * z / (2 * n)
-    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (centre - margin) / (1 + z * z / n)
 
 
 def score(path: Path, show: bool) -> Counter:
@@ -139,7 +129,8 @@ def main() -> None:
         print(
             f"pooled {lang or 'all'}: closed {closed}, true {caught}, false {false}, "
             f"precision {caught / (closed or 1):.3f} (Wilson 95% lower "
-            f"{wilson_lower(caught, closed):.3f}), recall {caught}/{c} = {caught / (c or 1):.3f}"
+            f"{wilson_lower(caught, closed, 1.96):.3f}), "
+            f"recall {caught}/{c} = {caught / (c or 1):.3f}"
         )
     print(f"most false closes in one file: {worst}")
 

@@ -33,7 +33,6 @@ Measured rows are kept in ``--measured`` (made when missing, embedding through `
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import warnings
@@ -42,7 +41,6 @@ from pathlib import Path
 
 import numpy as np
 
-from _classify_sentences import wilson_lower
 from _note_learned_data import (
     NOTE_FOLDS,
     READINGS,
@@ -52,6 +50,8 @@ from _note_learned_data import (
     measure_all,
     save,
 )
+from lib.metrics import wilson_lower
+from lib.reports import write_results
 
 THRESHOLDS = tuple(round(0.5 + 0.01 * i, 2) for i in range(50))
 TARGET = 0.95
@@ -374,8 +374,7 @@ def main(argv: list[str] | None = None) -> int:
             right, calls = added(st, final, t, st.pair_lang == lang)
             cells.append(f">= {t}: {calls} closes, {calls - right} false")
         md.append(f"- {lang}: " + "; ".join(cells))
-    args.out.with_suffix(".md").write_text("\n".join(md) + "\n", encoding="utf-8")
-    args.out.with_suffix(".json").write_text(json.dumps(js, indent=1), encoding="utf-8")
+    write_results(args.out, "\n".join(md), js)
     return 0
 
 

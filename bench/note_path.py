@@ -86,7 +86,7 @@ def measure_rows(paths: Sequence[Path], cache: Path | None) -> list[Row]:
     classifier = LearnedClassifier(model, embedder)
 
     def read(texts: list[str]):
-        return classifier._embed({}, texts)
+        return classifier.passage_vectors({}, texts)
 
     rows = []
     for path in paths:

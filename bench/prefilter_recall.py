@@ -53,6 +53,8 @@ def recall(
     exact = [[i for i, _ in index.search(v, limit=top, centred_for=t)] for v, t in queries]
     index.quantize_from = 0
     index.search(queries[0][0], limit=top, centred_for=queries[0][1])  # builds the int8 copy
+    # Internal on purpose: the sweep re-reads one int8 copy at each prefilter share; the index
+    # takes its share only when built, and re-quantizing the corpus per share costs minutes.
     quantized = index._q
     assert quantized is not None
     out: dict[float, dict[int, float]] = {}

@@ -199,7 +199,10 @@ def evaluate(
                 started = time.perf_counter()
                 with applied(variant):
                     for store in stores:
-                        app.store.memories(store.persona).vectors._mu = None  # recomputed
+                        # Internal on purpose: drop the centroid snapshot so the variant's
+                        # centring (patched in by `applied`) takes effect; in production the
+                        # rule never changes while an index lives.
+                        app.store.memories(store.persona).vectors._mu = None
                         for qi in store.queries:
                             q = data.queries[qi]
                             request = app.search.build_request(

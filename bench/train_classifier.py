@@ -5,10 +5,10 @@
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
 The packaged judge was trained on sixty-three sources written by sixty-three different people
-(a run today also reads the sets seen since: ``classify_holdout42`` … ``51``, ``classify_short1``
-and ``2``, ``classify_notes22`` … ``29``, eighty-three in all; session 30 measured a refit on
+(a run today also reads the sets seen since: ``classify_holdout42`` … ``53``, ``classify_short1``
+and ``2``, ``classify_notes22`` … ``30``, eighty-six in all; session 30 measured a refit on
 seventy-three and did not ship it, ``bench/results/fresh_s30.md``; ``--leave-out
-holdout50,holdout51,notes28,notes29`` keeps the freshest seen writers out, as
+holdout52,holdout53,notes29,notes30`` keeps the freshest seen writers out, as
 ``classify_split.py`` does): every pair of ``bench/data/classify_pairs.jsonl`` (1,011, train
 and the seen validation split), the forty-one held-out sets ``bench/data/classify_holdout.jsonl``
 (308), ``classify_holdout2.jsonl`` (346),
@@ -170,14 +170,14 @@ GRID_REDUCE = ("centroid",)  # how each block is read (see project; pca16 and "n
 # centroid in every setting of the previous rounds, by about 0.05 for "none", so they left it)
 
 
-def _rounded(value: object) -> object:
+def rounded_floats(value: object) -> object:
     """Floats to 5 significant digits (the file stays small; the verdicts do not move)."""
     if isinstance(value, float):
         return float(f"{value:.5g}")
     if isinstance(value, list):
-        return [_rounded(v) for v in value]
+        return [rounded_floats(v) for v in value]
     if isinstance(value, dict):
-        return {k: _rounded(v) for k, v in value.items()}
+        return {k: rounded_floats(v) for k, v in value.items()}
     return value
 
 
@@ -456,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
             extra,
             at,
         )
-        models.append(_rounded(model.to_dict()))
+        models.append(rounded_floats(model.to_dict()))
         summaries[name] = summary
         best = summary["best"]
         if at is not None:
@@ -549,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
         name: {
             "config": vars(s["best"]["config"]),
             "threshold": s["best"]["threshold"],
-            "sentence_threshold": _rounded(s["best"]["sentence_threshold"])
+            "sentence_threshold": rounded_floats(s["best"]["sentence_threshold"])
             if s["best"]["sentence_threshold"] < 1
             else None,
             "sentence_curve": s["best"]["sentence_curve"],

@@ -1,4 +1,5 @@
-"""Metrics: LoCoMo scoring inside a context budget, rank metrics, timing statistics.
+"""Metrics: LoCoMo scoring inside a context budget, rank metrics, a proportion's Wilson bound,
+timing statistics.
 
 LoCoMo (``bench/locomo.py`` documents the rules): results are packed in rank order into a token
 budget (tokens = characters / 4, results joined by a newline which counts too) — **strict**: a
@@ -11,6 +12,7 @@ rank (no budget).
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 import time
@@ -261,6 +263,20 @@ def rank_summary(ranks: Sequence[int | None], ks: Sequence[int] = (1, 5, 10)) ->
         "mrr": round(sum(1 / r for r in ranks if r) / n, 3) if n else 0.0,
         **{f"r@{k}": round(sum(1 for r in ranks if r and r <= k) / n, 3) if n else 0.0 for k in ks},
     }
+
+
+# -- proportions --------------------------------------------------------------------------------
+
+
+def wilson_lower(right: int, calls: int, z: float) -> float:
+    """The lower end of the Wilson score interval of ``right`` / ``calls`` at ``z`` standard
+    deviations (1.96: 95%); 0 for no calls."""
+    if calls == 0:
+        return 0.0
+    p = right / calls
+    centre = p + z * z / (2 * calls)
+    spread = z * math.sqrt(p * (1 - p) / calls + z * z / (4 * calls * calls))
+    return (centre - spread) / (1 + z * z / calls)
 
 
 # -- timing -------------------------------------------------------------------------------------

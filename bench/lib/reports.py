@@ -1,7 +1,8 @@
 """Reports: the one markdown table helper, result files, machine facts and progress logging.
 
 Benchmarks are commands, not tests: they measure and describe, they assert nothing. Every script
-writes ``<out>.md`` and ``<out>.json`` under ``bench/results/`` through :func:`write_results`.
+writes ``<out>.md`` and ``<out>.json`` under ``bench/results/`` through :func:`write_results`;
+a probe whose ``--out`` is one markdown listing writes it through :func:`write_markdown`.
 """
 
 from __future__ import annotations
@@ -42,13 +43,19 @@ def fmt(value: Any) -> str:
     return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
+def write_markdown(path: Path, markdown: str) -> Path:
+    """Write ``markdown`` to ``path`` as it is named (UTF-8, ending in exactly one newline)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(markdown.rstrip("\n") + "\n", encoding="utf-8")
+    return path
+
+
 def write_results(out: Path, markdown: str, data: Any) -> tuple[Path, Path]:
     """Write ``<out>.md`` and ``<out>.json``; ``out`` is a path without extension (a given
     ``.md`` or ``.json`` is dropped; any other dot stays part of the name: ``r_beta0.5``)."""
-    out.parent.mkdir(parents=True, exist_ok=True)
     base = out.with_suffix("") if out.suffix in (".md", ".json") else out
     md_path, json_path = (base.with_name(base.name + ext) for ext in (".md", ".json"))
-    md_path.write_text(markdown.rstrip("\n") + "\n", encoding="utf-8")
+    write_markdown(md_path, markdown)
     json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return md_path, json_path
 

@@ -28,8 +28,8 @@ from omoide.cli_common import (
     friendly,
     holding,
     json_option,
+    on_named_persona,
     one_line,
-    persona_name,
     persona_option,
 )
 from omoide.cli_interop import register as _register_interop
@@ -123,9 +123,7 @@ def persona() -> None:
 
 
 @persona.command("create")
-@data_option
-@json_option
-@click.argument("name", callback=persona_name)
+@on_named_persona
 @friendly
 def persona_create(data: str | None, as_json: bool, name: str) -> None:
     """Create persona NAME and print its API key (shown only once)."""
@@ -159,9 +157,7 @@ def persona_list(data: str | None, as_json: bool) -> None:
 
 
 @persona.command("delete")
-@data_option
-@json_option
-@click.argument("name", callback=persona_name)
+@on_named_persona
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @friendly
 def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
@@ -336,17 +332,7 @@ def jobs() -> None:
 def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
     """The persona's job counts and its last failures, as ``GET /api/jobs/{persona}``."""
     app = _build(data)
-    report = app.maintenance.job_report(persona)
-    counts = report.counts
-    out = {
-        "persona": persona,
-        "pending": counts.pending,
-        "running": counts.running,
-        "failed": counts.failed,
-        "done": counts.done,
-        "scheduled": counts.scheduled,
-        "failures": report.failures,
-    }
+    out = app.maintenance.job_report(persona).as_dict()
     _print(
         out,
         as_json,

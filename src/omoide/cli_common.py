@@ -31,6 +31,7 @@ __all__ = [
     "friendly",
     "holding",
     "json_option",
+    "on_named_persona",
     "one_line",
     "page_options",
     "persona_name",
@@ -229,6 +230,12 @@ def persona_name(_ctx: click.Context, _param: click.Parameter, value: str | None
         return check_persona_name(value)
     except OmoideError as exc:
         raise click.ClickException(exc.message) from None
+
+
+def on_named_persona(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--data``, ``--json`` and the persona ``NAME`` argument (checked as it is read), in
+    that order: the head of every command on one persona named by its argument."""
+    return data_option(json_option(click.argument("name", callback=persona_name)(fn)))
 
 
 def persona_option(

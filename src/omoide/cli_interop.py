@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from omoide.cli_common import (
 )
 from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
+from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
 
 __all__ = ["register"]
 
@@ -116,9 +118,8 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
 @click.option("--user-id", default=None, help="mem0: import only this user_id's memories.")
 @click.option(
     "--user-name",
-    default="user",
-    show_default=True,
-    help="chat: the speaker name for the user's turns.",
+    default=None,
+    help="chat: the speaker name for the user's turns (default: user).",
 )
 @click.option(
     "--assistant-name",
@@ -134,52 +135,45 @@ def import_command(
     merge: bool,
     source: str,
     user_id: str | None,
-    user_name: str,
+    user_name: str | None,
     assistant_name: str | None,
 ) -> None:
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
-    with holding(data, "import") as app:
-        _import(
-            app,
-            persona,
-            file,
-            merge=merge,
-            source=source,
-            user_id=user_id,
-            user_name=user_name,
-            assistant_name=assistant_name,
-            as_json=as_json,
+    given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
+    misplaced = misplaced_option(source, [name for name, value in given.items() if value])
+    if misplaced is not None:  # ignoring it would import otherwise than asked
+        option = "--" + misplaced.replace("_", "-")
+        raise InvalidInput(
+            f"{option} applies only to --from {OPTION_SOURCE[misplaced]}, and this import is "
+            f"--from {source}: leave it out, or give the --from it belongs to"
         )
+    request = _ImportRequest(
+        file, merge, source, user_id, user_name or "user", assistant_name, as_json
+    )
+    with holding(data, "import") as app:
+        _import(app, persona, request)
 
 
-def _import(
-    app: Any,
-    persona: str,
-    file: Path,
-    *,
-    merge: bool,
-    source: str,
-    user_id: str | None,
-    user_name: str,
-    assistant_name: str | None,
-    as_json: bool,
-) -> None:
+@dataclass(frozen=True)
+class _ImportRequest:
+    """What ``omoide import`` was asked to do (its options, as given)."""
+
+    file: Path
+    merge: bool
+    source: str
+    user_id: str | None
+    user_name: str
+    assistant_name: str | None
+    as_json: bool
+
+
+def _import(app: Any, persona: str, request: _ImportRequest) -> None:
     """Import into the persona, creating it when missing; a persona created here is erased
     again when the import fails, so a refused file leaves nothing behind."""
     key = _ensure_persona(app, persona)
     try:
-        _import_into(
-            app,
-            persona,
-            file,
-            merge=merge,
-            source=source,
-            user_id=user_id,
-            user_name=user_name,
-            assistant_name=assistant_name,
-            as_json=as_json,
-        )
+        _import_into(app, persona, request)
     except BaseException:
         if key is not None:
             app.forget.delete_persona(persona)
@@ -188,23 +182,13 @@ def _import(
         click.echo(f"created persona {persona}; api key (shown once): {key}", err=True)
 
 
-def _import_into(
-    app: Any,
-    persona: str,
-    file: Path,
-    *,
-    merge: bool,
-    source: str,
-    user_id: str | None,
-    user_name: str,
-    assistant_name: str | None,
-    as_json: bool,
-) -> None:
+def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
+    file, source, as_json = request.file, request.source, request.as_json
     if source == "omoide":
         total = app.transfer.count_to_embed(lambda: _lines(file))
         with click.progressbar(length=total, label="embedding", file=sys.stderr) as bar:
             report = app.transfer.import_lines(
-                persona, lambda: _lines(file), merge=merge, on_progress=bar.update
+                persona, lambda: _lines(file), merge=request.merge, on_progress=bar.update
             )
         out = report.as_dict()
         _print(
@@ -237,9 +221,9 @@ def _import_into(
             persona,
             source,
             text,
-            user_id=user_id,
-            user_name=user_name,
-            assistant_name=assistant_name,
+            user_id=request.user_id,
+            user_name=request.user_name,
+            assistant_name=request.assistant_name,
             on_progress=bar.update,
         )
     if source == "chat":

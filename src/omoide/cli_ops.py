@@ -17,7 +17,7 @@ from omoide.cli_common import (
     folder_hold,
     friendly,
     json_option,
-    persona_name,
+    on_named_persona,
 )
 from omoide.service.validate import MAX_INT
 
@@ -45,9 +45,7 @@ def key_group() -> None:
 
 
 @key_group.command("create")
-@data_option
-@json_option
-@click.argument("name", callback=persona_name)
+@on_named_persona
 @friendly
 def key_create(data: str | None, as_json: bool, name: str) -> None:
     """Issue another key for persona NAME and print it (shown only once)."""
@@ -63,9 +61,7 @@ def key_create(data: str | None, as_json: bool, name: str) -> None:
 
 
 @key_group.command("list")
-@data_option
-@json_option
-@click.argument("name", callback=persona_name)
+@on_named_persona
 @friendly
 def key_list(data: str | None, as_json: bool, name: str) -> None:
     """List the keys of persona NAME (ids, fingerprints, creation, last use, revocation)."""
@@ -87,9 +83,7 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
 
 
 @key_group.command("revoke")
-@data_option
-@json_option
-@click.argument("name", callback=persona_name)
+@on_named_persona
 @click.argument(
     "key_id", type=NumberText(int, 1, MAX_INT, hint="an id that `omoide persona key list` shows")
 )

@@ -63,6 +63,21 @@ def test_another_embedder_is_refused_with_both_names(
     assert refused.value.status == 409
 
 
+def test_a_folder_holding_no_vector_says_so_and_that_reindex_only_records(
+    make_app: Callable[..., Omoide], app: Omoide
+) -> None:
+    """Session 33: one command run with another OMOIDE_EMBEDDER on a fresh folder recorded it;
+    the next was told its "vectors were made by" that model and to "re-embed every persona",
+    of a folder holding none."""
+    app.auth.create_persona("rin")  # a persona, no memory: no vector
+    with pytest.raises(EmbedderMismatch) as refused:
+        make_app(embedder=HashEmbedder(dim=64))
+    message = refused.value.message
+    assert "holds no vectors yet" in message and "vectors were made by" not in message
+    assert "hash-ngram-256 (256 dimensions)" in message and "hash-ngram-64" in message
+    assert "omoide reindex" in message and "it only records it" in message
+
+
 @pytest.mark.sqlite_only
 def test_a_folder_without_a_record_is_recorded_only_if_every_vector_matches(
     make_app: Callable[..., Omoide], app: Omoide, data_dir: Path

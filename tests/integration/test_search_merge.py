@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from omoide.model import SearchHit, Source
-from omoide.service.search import _merge, without_turns
+from omoide.service.search import merge_ranked, without_turns
 
 
 def note(key: str, score: float, *events: int) -> SearchHit:
@@ -30,14 +30,14 @@ def excerpt(ident: str, score: float, *events: int) -> SearchHit:
 
 
 def test_one_ranking_by_score_note_first_on_a_tie() -> None:
-    merged = _merge(
+    merged = merge_ranked(
         [note("a", 0.9), note("b", 0.5)], [excerpt("1", 0.7, 10), excerpt("2", 0.5, 20)], top_k=10
     )
     assert [h.id for h in merged] == ["a", "1", "b", "2"]
 
 
 def test_an_excerpt_shows_only_turns_no_result_above_stands_for() -> None:
-    merged = _merge(
+    merged = merge_ranked(
         [note("a", 0.9, 11)],
         [excerpt("1", 0.8, 10, 11, 12), excerpt("2", 0.7, 12), excerpt("3", 0.6, 12, 13)],
         top_k=10,
@@ -49,7 +49,9 @@ def test_an_excerpt_shows_only_turns_no_result_above_stands_for() -> None:
 
 
 def test_a_note_below_an_excerpt_that_shows_its_turn_is_shown_in_that_line() -> None:
-    merged = _merge([note("a", 0.5, 10), note("b", 0.4, 20)], [excerpt("1", 0.9, 10, 11)], top_k=10)
+    merged = merge_ranked(
+        [note("a", 0.5, 10), note("b", 0.4, 20)], [excerpt("1", 0.9, 10, 11)], top_k=10
+    )
     assert [h.id for h in merged] == ["1", "b"]
     assert merged[0].content == "[2026-11-30]\nnote a\nKen: turn 11"
     assert merged[0].extra["folded_notes"] == ["a"]
@@ -57,12 +59,12 @@ def test_a_note_below_an_excerpt_that_shows_its_turn_is_shown_in_that_line() -> 
 
 
 def test_without_folding_notes_stay_beside_an_excerpt_that_shows_their_turn() -> None:
-    merged = _merge([note("a", 0.5, 10)], [excerpt("1", 0.9, 10, 11)], top_k=10, fold=False)
+    merged = merge_ranked([note("a", 0.5, 10)], [excerpt("1", 0.9, 10, 11)], top_k=10, fold=False)
     assert [h.id for h in merged] == ["1", "a"]
 
 
 def test_a_turn_is_folded_once_and_a_note_above_is_never_folded() -> None:
-    merged = _merge(
+    merged = merge_ranked(
         [note("a", 0.95, 11), note("b", 0.5, 12)],
         [excerpt("1", 0.9, 11, 12), excerpt("2", 0.8, 12, 13)],
         top_k=10,
@@ -74,7 +76,9 @@ def test_a_turn_is_folded_once_and_a_note_above_is_never_folded() -> None:
 
 
 def test_top_k_counts_what_is_kept() -> None:
-    merged = _merge([note("a", 0.9, 1)], [excerpt("1", 0.8, 1), excerpt("2", 0.7, 2)], top_k=2)
+    merged = merge_ranked(
+        [note("a", 0.9, 1)], [excerpt("1", 0.8, 1), excerpt("2", 0.7, 2)], top_k=2
+    )
     assert [h.id for h in merged] == ["a", "2"]
 
 

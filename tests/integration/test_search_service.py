@@ -208,3 +208,37 @@ def test_a_query_searched_again_is_not_embedded_again(make_app: Any) -> None:
     assert embedded == ["where does the user live", "tea", "大阪"]
     assert every == ["where does the user live", "tea", "where does the user live", "大阪", "tea"]
     assert cached == uncached and cached[0] == cached[2] and cached[0]
+
+
+def test_excerpts_show_ranked_turns_as_windows_of_their_episode(app: Omoide, persona: str) -> None:
+    from omoide.engine.fusion import Scored
+    from omoide.engine.search_plan import DEFAULT_PLAN
+
+    app.sessions.open(persona, session_id="s1")
+    app.sessions.record(
+        persona, "s1", [{"speaker": "Ken", "content": f"turn {i}"} for i in range(8)]
+    )
+    events = {e.id: e for e in app.store.sessions(persona).events_between("s1", 0, 100)}
+    by_text = {e.text: e.id for e in events.values()}
+    ranked = [Scored(by_text["turn 6"], 0.9), Scored(by_text["turn 1"], 0.5)]
+
+    def shown(limit: int = 10, keep: Any = lambda event, score: True) -> list[Any]:
+        return app.search.episodes.excerpts(
+            persona,
+            ranked,
+            events,
+            {by_text["turn 6"]: 0.4},
+            plan=DEFAULT_PLAN,
+            limit=limit,
+            zone=app.settings_service.get(persona).zone,
+            keep=keep,
+        )
+
+    hits = shown()
+    assert [h.score for h in hits] == [0.9, 0.5]  # best first, one window per turn
+    assert hits[0].content.split("\n")[1:] == ["Ken: turn 5", "Ken: turn 6", "Ken: turn 7"]
+    assert [s.event_id for s in hits[0].sources] == [by_text[f"turn {i}"] for i in (5, 6, 7)]
+    assert (hits[0].similarity, hits[1].similarity) == (0.4, 0.0)
+    assert [h.score for h in shown(limit=1)] == [0.9]
+    skipped = shown(keep=lambda event, score: event.text != "turn 6")
+    assert [h.score for h in skipped] == [0.5] and "Ken: turn 1" in skipped[0].content

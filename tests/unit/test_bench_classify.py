@@ -519,10 +519,10 @@ def test_a_set_without_several_sentence_rows_loads_with_no_sentence_rows(tmp_pat
 def test_a_sentence_threshold_needs_evidence_not_only_a_clean_record() -> None:
     # 13 right calls of 13 at the top of the grid do not show precision ≥ 0.95 with 95%
     # confidence; 80 of 80 do.
-    from _classify_sentences import choose_sentence_threshold, wilson_lower
+    from _classify_sentences import SENTENCE_Z, choose_sentence_threshold
+    from lib.metrics import wilson_lower
 
-    assert wilson_lower(13, 13) < 0.95 < wilson_lower(80, 80)
-    assert wilson_lower(0, 0) == 0.0
+    assert wilson_lower(13, 13, SENTENCE_Z) < 0.95 < wilson_lower(80, 80, SENTENCE_Z)
     contra, thresholds = 2, (0.4, 0.99)  # at 0.4 the five wrong calls count too
     for right, expected in ((13, float("inf")), (80, 0.99)):
         score = np.array([0.995] * right + [0.5] * 5)
@@ -530,7 +530,7 @@ def test_a_sentence_threshold_needs_evidence_not_only_a_clean_record() -> None:
         sources = np.array(["notes1"] * (right + 5))
         chosen, curve = choose_sentence_threshold(score, y, sources, contra, thresholds, 0.95)
         assert chosen == expected
-        assert curve[-1]["pooled_lower"] == round(wilson_lower(right, right), 4)
+        assert curve[-1]["pooled_lower"] == round(wilson_lower(right, right, SENTENCE_Z), 4)
 
 
 def _rows(en: list[tuple[float, float]]) -> list[dict[str, float]]:

@@ -109,6 +109,13 @@ def test_budget_scoring_counts_only_what_fits(locomo_dir: Path) -> None:
     assert metrics.rank_summary([1, None, 2])["mrr"] == 0.5
 
 
+def test_the_wilson_lower_bound_needs_evidence() -> None:
+    assert metrics.wilson_lower(0, 0, 1.96) == 0.0
+    assert round(metrics.wilson_lower(13, 13, 1.96), 4) == 0.7719  # 13 of 13: not yet 0.95
+    assert metrics.wilson_lower(13, 13, 1.0) > metrics.wilson_lower(13, 13, 1.96)  # looser z
+    assert metrics.wilson_lower(80, 80, 1.96) > 0.95 > metrics.wilson_lower(76, 80, 1.96)
+
+
 def test_reports_and_the_parser(tmp_path: Path) -> None:
     assert reports.md_table(["a", "b"], [[1, "x"]]) == "| a | b |\n|---|---|\n| 1 | x |"
     md, js = reports.write_results(tmp_path / "r", "# r", {"n": 1})
@@ -118,6 +125,9 @@ def test_reports_and_the_parser(tmp_path: Path) -> None:
     md, js = reports.write_results(tmp_path / "r_beta0.5", "# b", {})
     assert (md.name, js.name) == ("r_beta0.5.md", "r_beta0.5.json")
     assert reports.write_results(tmp_path / "s.md", "# s", {})[1].name == "s.json"
+    # a markdown listing keeps the name it is given and ends in exactly one newline
+    listing = reports.write_markdown(tmp_path / "deep" / "misses.txt", "# m\n\nかな\n\n")
+    assert listing.name == "misses.txt" and listing.read_text(encoding="utf-8") == "# m\n\nかな\n"
     args = cli.parser("Doc.\n\nMore.", out="x", data="locomo").parse_args([])
     assert args.data == datasets.DATA_ROOT / "locomo"
     assert args.out == reports.RESULTS / "x" and not args.json

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from omoide.engine.errors import named, quoted
@@ -38,6 +38,32 @@ class ChatConversation:
     # The user's and assistant's messages left out because they hold no text: the kinds of
     # their parts ("image_url", "file"…; "empty" for none), one entry per message.
     without_text: tuple[str, ...] = ()
+
+
+@dataclass
+class _Said:
+    """A conversation's user and assistant messages as read, in order: its turns, and the part
+    kinds of each message that held no text (``ChatConversation.without_text``)."""
+
+    turns: list[ChatTurn] = field(default_factory=list)
+    without_text: list[str] = field(default_factory=list)
+
+    def add(self, role: str | None, content: Any, text: str, when: Any, turn_id: Any) -> None:
+        """One message: with a role and text, a turn said at ``when`` (the file's time) named
+        ``turn_id``; with a role and no text, the kinds of its ``content``; without a role (a
+        system or tool message), nothing."""
+        if role and text:
+            self.turns.append(ChatTurn(role, text, foreign_time(when), str(turn_id)))
+        elif role:
+            self.without_text.append(_part_kinds(content))
+
+    def named_by_content(self) -> str:
+        return content_id(tuple(self.turns))
+
+    def conversation(self, conv_id: str, title: str, started_at: Stamp) -> ChatConversation:
+        return ChatConversation(
+            conv_id, title, started_at, tuple(self.turns), tuple(self.without_text)
+        )
 
 
 def content_id(turns: tuple[ChatTurn, ...]) -> str:
@@ -140,20 +166,14 @@ def parse_chat(data: Any) -> list[ChatConversation]:
 def _openai(messages: Any, title: str) -> ChatConversation:
     if not isinstance(messages, list):
         raise PeerFormatError("messages must be a list")
-    turns = []
-    without_text = []
+    said = _Said()
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             raise PeerFormatError(f"message {i}: must be an object")
         role = _role(message.get("role"), f"message {i}")
-        text = _text(message.get("content"))
-        if role and text:
-            turns.append(ChatTurn(role, text, foreign_time(message.get("timestamp")), str(i)))
-        elif role:
-            without_text.append(_part_kinds(message.get("content")))
-    return ChatConversation(
-        content_id(tuple(turns)), title, None, tuple(turns), tuple(without_text)
-    )
+        content = message.get("content")
+        said.add(role, content, _text(content), message.get("timestamp"), i)
+    return said.conversation(said.named_by_content(), title, None)
 
 
 def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
@@ -172,8 +192,7 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
         chain = sorted(mapping, key=lambda k: _msg_time(mapping[k]))
     else:
         chain.reverse()
-    turns = []
-    without_text = []
+    said = _Said()
     for node in chain:
         where = f"conversation {index}: node {node}"
         message = _object(_object(mapping[node], where).get("message"), where)
@@ -181,27 +200,14 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
             _object(message.get("author"), where).get("role"),
             f"conversation {index}: message {message.get('id') or node}",
         )
-        text = _text(message.get("content"))
-        if role and text:
-            turns.append(
-                ChatTurn(
-                    role,
-                    text,
-                    foreign_time(message.get("create_time")),
-                    str(message.get("id") or node),
-                )
-            )
-        elif role:
-            without_text.append(_part_kinds(message.get("content")))
-    conv_id = str(
-        conv.get("conversation_id") or conv.get("id") or f"chatgpt-{content_id(tuple(turns))}"
-    )
-    return ChatConversation(
-        conv_id,
+        content = message.get("content")
+        said.add(
+            role, content, _text(content), message.get("create_time"), message.get("id") or node
+        )
+    return said.conversation(
+        str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{said.named_by_content()}"),
         str(conv.get("title") or ""),
         foreign_time(conv.get("create_time")),
-        tuple(turns),
-        tuple(without_text),
     )
 
 
@@ -225,29 +231,17 @@ def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
     messages = conv.get("chat_messages")
     if not isinstance(messages, list):
         raise PeerFormatError(f"conversation {index}: chat_messages must be a list")
-    turns = []
-    without_text = []
+    said = _Said()
     for i, message in enumerate(messages):
         if not isinstance(message, dict):
             continue
         role = _role(message.get("sender"), f"conversation {index}: message {i}")
         text = _text(message.get("text")) or _text(message.get("content"))
-        if role and text:
-            turns.append(
-                ChatTurn(
-                    role,
-                    text,
-                    foreign_time(message.get("created_at")),
-                    str(message.get("uuid") or i),
-                )
-            )
-        elif role:
-            without_text.append(_part_kinds(message.get("content")))
-    conv_id = str(conv.get("uuid") or f"claude-{content_id(tuple(turns))}")
-    return ChatConversation(
-        conv_id,
+        said.add(
+            role, message.get("content"), text, message.get("created_at"), message.get("uuid") or i
+        )
+    return said.conversation(
+        str(conv.get("uuid") or f"claude-{said.named_by_content()}"),
         str(conv.get("name") or ""),
         foreign_time(conv.get("created_at")),
-        tuple(turns),
-        tuple(without_text),
     )

@@ -15,14 +15,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from omoide.errors import UpstreamUnavailable
 from omoide.tls import shared_ssl_context
 
-__all__ = ["Channel", "Exchange", "own_message", "server_message"]
+if TYPE_CHECKING:
+    from omoide.llm.base import LLMConfig
+
+__all__ = ["Channel", "Exchange", "llm_channel", "own_message", "server_message"]
 
 logger = logging.getLogger(__name__)
 
@@ -258,3 +261,27 @@ def public_url(url: str) -> str:
     """The URL safe to show: no user:password, query or fragment (they may hold a key)."""
     parsed = httpx.URL(url)
     return str(parsed.copy_with(username=None, password=None, query=None, fragment=None))
+
+
+def llm_channel(
+    cfg: LLMConfig,
+    *,
+    provider: str,
+    path: str,
+    headers: Mapping[str, str],
+    transport: httpx.BaseTransport | None,
+    sleep: Callable[[float], None],
+) -> Channel:
+    """The channel of a chat adapter: ``path`` under the configured base URL, for the
+    configured model, with the configured timeout and retries."""
+    return Channel(
+        provider=provider,
+        model=cfg.model or "",
+        url=f"{cfg.resolved_base_url()}{path}",
+        headers=headers,
+        timeout_s=cfg.timeout_s,
+        max_retries=cfg.max_retries,
+        backoff_s=cfg.backoff_s,
+        transport=transport,
+        sleep=sleep,
+    )

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from omoide.llm._http import Channel, Exchange
+from omoide.llm._http import Exchange, llm_channel
 from omoide.llm.base import LLMConfig, LLMOutputError, Message, check_messages
 
 __all__ = ["AnthropicLLM"]
@@ -36,14 +36,11 @@ class AnthropicLLM:
         model = cfg.model or ""
         self.name = f"{PROVIDER}:{model}"
         self._model = model
-        self._channel = Channel(
+        self._channel = llm_channel(
+            cfg,
             provider=PROVIDER,
-            model=model,
-            url=f"{cfg.resolved_base_url()}/v1/messages",
+            path="/v1/messages",
             headers={"x-api-key": cfg.api_key or "", "anthropic-version": API_VERSION},
-            timeout_s=cfg.timeout_s,
-            max_retries=cfg.max_retries,
-            backoff_s=cfg.backoff_s,
             transport=transport,
             sleep=sleep,
         )

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from omoide.llm._http import Channel, Exchange
+from omoide.llm._http import Exchange, llm_channel
 from omoide.llm.base import LLMConfig, LLMOutputError, Message, check_messages
 
 __all__ = ["OpenAILLM"]
@@ -41,14 +41,11 @@ class OpenAILLM:
         self._model = model
         # Local servers (Ollama, llama.cpp) need no key; hosted ones answer 401 without it.
         headers = {"Authorization": f"Bearer {cfg.api_key}"} if cfg.api_key else {}
-        self._channel = Channel(
+        self._channel = llm_channel(
+            cfg,
             provider=PROVIDER,
-            model=model,
-            url=f"{cfg.resolved_base_url()}/chat/completions",
+            path="/chat/completions",
             headers=headers,
-            timeout_s=cfg.timeout_s,
-            max_retries=cfg.max_retries,
-            backoff_s=cfg.backoff_s,
             transport=transport,
             sleep=sleep,
         )

@@ -333,11 +333,9 @@ def _turns(speaker: str, role: str, text: str, external_id: str) -> list[dict[st
 def _recalled(hit: SearchHit) -> Recalled:
     if hit.type == "note" and hit.memory is not None:
         m = hit.memory
-        closed = (
-            m.valid_until
-            if m.valid_until is not None
-            else (m.updated_at if m.superseded_by else None)
-        )
+        ended = m.valid_until or (m.updated_at if m.superseded_by else None)
+        # marked as ended only when it is closed now: a valid_until still ahead is no end yet
+        closed = None if hit.extra.get("current", True) else ended
         return Recalled(
             ident=hit.id, content=hit.content, when=m.valid_from or m.created_at, valid_until=closed
         )

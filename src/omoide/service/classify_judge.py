@@ -205,7 +205,7 @@ class LearnedClassifier:
             if (known is not None and known.model_id == self.embedder.model_id)
             else {}
         )
-        read = partial(self._embed, held)
+        read = partial(self.passage_vectors, held)
         same = [c for c in candidates if not languages_differ(c.content, new, lang)]
         may_contradict = one_statement(new, lang) and not note
         texts = [read_pair(c.content, new, lang=lang) for c in same]
@@ -298,7 +298,9 @@ class LearnedClassifier:
             out.setdefault(c.key, []).append((t, s))
         return out
 
-    def _embed(self, known: Mapping[str, np.ndarray], texts: list[str]) -> Mapping[str, np.ndarray]:
+    def passage_vectors(
+        self, known: Mapping[str, np.ndarray], texts: list[str]
+    ) -> Mapping[str, np.ndarray]:
         """The judge's passage vector of each distinct text: the caller's (``known``), else
         the shared cache's, which embeds the rest in one batch."""
         found = {text: known[text] for text in texts if text in known}
@@ -320,7 +322,7 @@ def measure(
 ) -> list[Similarities]:
     """The cosines of each (old, new, text) pair: every distinct text (memories and differing
     parts) is read once, the lot in one call of ``read`` (the distinct texts to their vectors:
-    ``LearnedClassifier._embed``, or ``embed_all(embedder)``). Training
+    ``LearnedClassifier.passage_vectors``, or ``embed_all(embedder)``). Training
     (``bench/train_classifier.py``) calls this too, so the judge sees the same numbers it was
     trained on."""
     pieces = []

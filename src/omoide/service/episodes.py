@@ -13,13 +13,14 @@ exactly those turns. Candidates come from the same hybrid retriever as notes
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 
 import numpy as np
 
 from omoide.embed.base import Embedder
-from omoide.engine.fusion import Scale
+from omoide.engine.fusion import Scale, Scored
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
 from omoide.service.companion import Companion
@@ -99,16 +100,43 @@ class EpisodeSearch:
                 pool=plan.companion_pool,
             )
         sims = tier.similarities(query_vector, events.keys())
+        return self.excerpts(
+            persona,
+            ranked,
+            events,
+            sims,
+            plan=plan,
+            limit=limit,
+            zone=cfg.zone,
+            keep=lambda event, _: _in_range(event, filters),
+        )
+
+    def excerpts(
+        self,
+        persona: str,
+        ranked: Sequence[Scored],
+        events: Mapping[int, Event],
+        sims: Mapping[int, float],
+        *,
+        plan: SearchPlan,
+        limit: int,
+        zone: tzinfo,
+        keep: Callable[[Event, float], bool],
+    ) -> list[SearchHit]:
+        """Ranked turns (best first) shown as at most ``limit`` windows of their episode, each
+        turn's window merged into an overlapping one (``plan``'s ``neighbours``/``max_window``);
+        a turn ``keep(event, score)`` rejects, or missing from ``events``, is skipped. ``sims``:
+        each turn's cosine (a hit's ``similarity`` is its best turn's); ``zone``: the persona's,
+        for the date headers."""
         windows: list[_Window] = []
         for item in ranked:
             event = events.get(item.id)
-            if event is None or not _in_range(event, filters):
+            if event is None or not keep(event, item.score):
                 continue
             _place(windows, event, item.score, plan)
             if len(windows) >= limit:
                 break
-        tz = cfg.zone
-        return [self._hit(persona, w, sims, tz) for w in windows]
+        return [self._hit(persona, w, sims, zone) for w in windows]
 
     def semantic_scores(
         self,
@@ -129,7 +157,9 @@ class EpisodeSearch:
             for s in tier.semantic(query_vector, query=query, limit=plan.episode_pool, allowed=None)
         ]
 
-    def _hit(self, persona: str, window: _Window, sims: dict[int, float], tz: tzinfo) -> SearchHit:
+    def _hit(
+        self, persona: str, window: _Window, sims: Mapping[int, float], tz: tzinfo
+    ) -> SearchHit:
         store = self.store.sessions(persona)
         turns = [
             e

@@ -33,6 +33,19 @@ class JobReport:
     counts: JobCounts
     failures: list[dict[str, Any]]
 
+    def as_dict(self) -> dict[str, Any]:
+        """The reply of ``GET /api/jobs/{persona}`` (and of ``omoide jobs status --json``)."""
+        counts = self.counts
+        return {
+            "persona": self.persona,
+            "pending": counts.pending,
+            "running": counts.running,
+            "failed": counts.failed,
+            "done": counts.done,
+            "scheduled": counts.scheduled,
+            "failures": self.failures,
+        }
+
 
 @dataclass(frozen=True)
 class MetricCounts:

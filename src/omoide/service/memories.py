@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from omoide.clock import Clock
+from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.fsrs import current_strength, initial_stability
 from omoide.errors import Conflict, InvalidInput, NotFound
@@ -47,13 +48,14 @@ from omoide.service.validate import (
     check_window,
     check_window_fits,
 )
-from omoide.store.port import Store, UnitOfWork
+from omoide.store.port import MemoryHandle, Store, UnitOfWork
 
 __all__ = [
     "EVOLVE_JOB",
     "MAX_CONTENT_CHARS",
     "MemoryService",
     "Pending",
+    "record_recalls",
     "successor_chain",
     "with_live_strength",
     "write_deduplicated",
@@ -128,6 +130,20 @@ def with_live_strength(memory: Memory, now: datetime) -> Memory:
         now=now,
     )
     return memory.__class__(**{**memory.__dict__, "strength": value})
+
+
+def record_recalls(
+    memories: MemoryHandle, ids: Sequence[int], *, now: datetime, cfg: PersonaSettings
+) -> int:
+    """Count a recall of the memories ``ids`` (spec §FSRS) under the persona's recall settings;
+    how many were recorded."""
+    return memories.record_recalls(
+        ids,
+        now=now,
+        factor=cfg.recall_stability_factor,
+        cap=cfg.stability_cap_days,
+        min_interval_hours=cfg.recall_min_interval_hours,
+    )
 
 
 def successor_chain(
@@ -370,13 +386,7 @@ class MemoryService:
         now = self.clock.now()
         if recall and memory.status == "active":
             cfg = self.settings.get(persona)
-            if memories.record_recalls(
-                [memories.id_of(key)],
-                now=now,
-                factor=cfg.recall_stability_factor,
-                cap=cfg.stability_cap_days,
-                min_interval_hours=cfg.recall_min_interval_hours,
-            ):
+            if record_recalls(memories, [memories.id_of(key)], now=now, cfg=cfg):
                 memory = memories.get(key)
         return with_live_strength(memory, now)
 
@@ -481,10 +491,12 @@ class MemoryService:
             changes.get("valid_until", current.valid_until),
         ):
             # One end comes from the stored memory: the request conflicts with it.
+            start = current.valid_from.isoformat() if current.valid_from else "no start"
+            end = current.valid_until.isoformat() if current.valid_until else "no end"
             raise Conflict(
                 "valid_until must be after valid_from (the memory's stored "
-                f"validity is {current.valid_from} to {current.valid_until})",
-                field="valid_until",
+                f"validity is {start} to {end})",
+                field="valid_until" if "valid_until" in given else "valid_from",
                 key=current.key,
             )
         return {k: v for k, v in changes.items() if getattr(current, k) != v}

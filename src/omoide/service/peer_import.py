@@ -39,12 +39,21 @@ from omoide.service.transfer import supports_transfer
 from omoide.service.validate import check_happened, is_blank, nfc
 from omoide.store.port import Store, TransferStore
 
-__all__ = ["SOURCES", "PeerImportService", "PeerReport"]
+__all__ = ["OPTION_SOURCE", "SOURCES", "PeerImportService", "PeerReport", "misplaced_option"]
 
 logger = logging.getLogger(__name__)
 
 SOURCES = ("mem0", "mcp-memory", "chat")
 LINK_WEIGHT = 0.5
+# The import options each read by one source only: given with another, they would be ignored
+# (a mem0 import with user_name instead of user_id took every user's memories).
+OPTION_SOURCE = {"user_id": "mem0", "user_name": "chat", "assistant_name": "chat"}
+
+
+def misplaced_option(source: str, given: Sequence[str]) -> str | None:
+    """The first of the options ``given`` (names of :data:`OPTION_SOURCE`) that ``source``
+    does not read, or None."""
+    return next((name for name in given if OPTION_SOURCE[name] != source), None)
 
 
 @dataclass

@@ -37,6 +37,19 @@ def _mismatch(found: list[str], embedder: Embedder) -> EmbedderMismatch:
     )
 
 
+def _recorded_only(made_by: str, embedder: Embedder) -> EmbedderMismatch:
+    """The folder records another embedder but holds no vector yet (a first command run with
+    another OMOIDE_EMBEDDER recorded it): nothing was made by it, and a reindex is instant."""
+    return EmbedderMismatch(
+        f"this data folder records the embedder {made_by} but holds no vectors yet, and the "
+        f"configured embedder is {embedder.model_id} ({embedder.dim} dimensions). Configure "
+        "the one it records (OMOIDE_EMBEDDER), or run `omoide reindex` with the new one "
+        "configured: with nothing to re-embed, it only records it.",
+        configured=embedder.model_id,
+        recorded=[made_by],
+    )
+
+
 def _mixed(counts: dict[str, int], embedder: Embedder) -> EmbedderMismatch:
     """The folder records the configured embedder, but some vectors come from another model
     (written under the record, e.g. by a server left running through an earlier reindex, before
@@ -65,7 +78,10 @@ def check_embedder(models: VectorModelStore, embedder: Embedder, clock: Clock) -
     recorded = models.recorded()
     if recorded is not None:
         if (recorded.model_id, recorded.dim) != (embedder.model_id, embedder.dim):
-            raise _mismatch([f"{recorded.model_id} ({recorded.dim} dimensions)"], embedder)
+            made_by = f"{recorded.model_id} ({recorded.dim} dimensions)"
+            if not models.stored_models():  # a scan, on this refusal only
+                raise _recorded_only(made_by, embedder)
+            raise _mismatch([made_by], embedder)
         if models.other_models(recorded.model_id):
             raise _mixed(models.stored_models(), embedder)
         return

@@ -30,7 +30,7 @@ from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.errors import InvalidInput
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit, SearchMode
 from omoide.service.companion import Companion
-from omoide.service.memories import successor_chain, with_live_strength
+from omoide.service.memories import record_recalls, successor_chain, with_live_strength
 from omoide.service.retrieval import HybridRetriever, NoteTier, member
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
@@ -53,6 +53,7 @@ __all__ = [
     "SearchRequest",
     "SearchResult",
     "SearchService",
+    "merge_ranked",
     "shown_score",
 ]
 
@@ -275,7 +276,9 @@ class SearchService:
         ]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes, scale)
-        results = _merge(notes, episodes, request.top_k, trim=plan.trim_cited, fold=plan.fold_notes)
+        results = merge_ranked(
+            notes, episodes, request.top_k, trim=plan.trim_cited, fold=plan.fold_notes
+        )
         if recall:  # only the notes actually returned are recalled (alone or in an excerpt)
             returned = {id(hit) for hit in results}
             folded = {key for hit in results for key in hit.extra.get(FOLDED_KEY, ())}
@@ -286,13 +289,7 @@ class SearchService:
                 if (id(hit) in returned or hit.id in folded) and _may_be_due(hit, cutoff)
             ]
             if recalled:
-                memories.record_recalls(
-                    recalled,
-                    now=now,
-                    factor=cfg.recall_stability_factor,
-                    cap=cfg.stability_cap_days,
-                    min_interval_hours=cfg.recall_min_interval_hours,
-                )
+                record_recalls(memories, recalled, now=now, cfg=cfg)
         return SearchResult(query=request.query, mode=request.mode, results=results)
 
     def search_episodes(
@@ -693,7 +690,7 @@ def _closed_at(hit: SearchHit) -> float:
     return 0.0 if until is None else until.timestamp()
 
 
-def _merge(
+def merge_ranked(
     notes: list[SearchHit],
     episodes: list[SearchHit],
     top_k: int,

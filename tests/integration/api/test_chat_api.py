@@ -1252,8 +1252,10 @@ def test_a_fact_valid_until_the_last_day_is_dated_in_a_zone_past_it(
     proxy: LiveServer, fake_api: FakeAPI
 ) -> None:
     """A memory valid until 9999-12-31T23:59:59Z, recalled for a persona in UTC+14: its end's
-    local day is past the calendar, and the prompt's date raised OverflowError (a 500). The
-    prompt dates it by its UTC day."""
+    local day is past the calendar, and the prompt's date raised OverflowError (a 500). Such a
+    fact is current (its end is ahead), so the prompt shows no end (session 33: it said "no
+    longer true since 9999-12-31"); a closed fact's end is dated by its UTC day
+    (``test_chat_prompt``)."""
     key = proxy.create_persona("rin")
     with proxy.client(key) as c:
         assert (
@@ -1274,4 +1276,4 @@ def test_a_fact_valid_until_the_last_day_is_dated_in_a_zone_past_it(
     )
     assert reply.choices[0].message.content == "You live in Sapporo!"
     system = fake_api.bodies[-1]["messages"][0]["content"]
-    assert "9999-12-31" in system and "Sapporo" in system
+    assert "Sapporo" in system and "no longer true" not in system

@@ -70,3 +70,17 @@ def test_japanese_wording() -> None:
 def test_prompt_never_exceeds_its_budget(budget: int, texts: list[str]) -> None:
     p = _prompt(budget, memories=[Recalled(f"m{i}", t, WHEN) for i, t in enumerate(texts)])
     assert p.tokens <= budget
+
+
+def test_an_end_past_the_calendar_in_the_zone_is_dated_by_its_utc_day() -> None:
+    """A superseded fact whose valid_until is 9999-12-31T23:59:59Z, shown in UTC+14: its local
+    day is past the calendar (an OverflowError, a 500, before); its UTC day is shown."""
+    from zoneinfo import ZoneInfo
+
+    end = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
+    p = _prompt(
+        1000,
+        memories=[Recalled("m1", "Laura lives in Sapporo", WHEN, valid_until=end)],
+        tz=ZoneInfo("Pacific/Kiritimati"),
+    )
+    assert "no longer true since 9999-12-31] Laura lives in Sapporo" in p.text  # type: ignore[attr-defined]

@@ -106,3 +106,13 @@ def test_a_later_call_reuses_the_vectors_of_an_earlier_one() -> None:
     assert embedder.embedded == []
     classifier.classify("User now lives in Kyoto.", [Candidate("n", NEW, 0.8)])
     assert NEW not in embedder.embedded
+
+
+def test_passage_vectors_are_the_callers_else_the_cache_else_embedded_once() -> None:
+    embedder = CountingEmbedder()
+    clf = _classifier(embedder)
+    held = HashEmbedder().embed_passages([OLDS[0]])[0]
+    got = clf.passage_vectors({OLDS[0]: held}, [OLDS[0], NEW])
+    assert embedder.embedded == [NEW]  # the caller's vector is not embedded again
+    assert np.array_equal(got[NEW], HashEmbedder().embed_passages([NEW])[0])
+    assert clf.passage_vectors({}, [NEW]).keys() == {NEW} and embedder.embedded == [NEW]

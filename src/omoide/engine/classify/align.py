@@ -28,7 +28,7 @@ from difflib import SequenceMatcher
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Script, normalise, script_runs
+from omoide.engine.lang import EN_WEEKDAYS, FACT_TOPIC_STOPWORDS, Script, normalise, script_runs
 
 __all__ = ["ALIGN_FEATURES", "align_features", "levels", "span_type", "weekdays"]
 
@@ -46,7 +46,6 @@ _MIN_KEPT = 0.5  # share of the old memory's content tokens the alignment keeps
 
 # --- weekdays -------------------------------------------------------------------------------
 
-_EN_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _EN_WEEKDAY = re.compile(
     r"\b(mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(weekends?)\b"
     r"|\b(weekdays)\b",
@@ -66,10 +65,12 @@ def weekdays(text: str, lang: str) -> frozenset[str]:
     if lang == "ja":
         for m in _JA_WEEKDAY.finditer(norm):
             if m.group(1):
-                days.add(_EN_DAYS[_JA_DAY_CHARS.index(m.group(1))][:3])
+                days.add(EN_WEEKDAYS[_JA_DAY_CHARS.index(m.group(1))][:3])
             elif m.group(2):
                 days |= {
-                    _EN_DAYS[_JA_DAY_CHARS.index(c)][:3] for c in m.group(2) if c in _JA_DAY_CHARS
+                    EN_WEEKDAYS[_JA_DAY_CHARS.index(c)][:3]
+                    for c in m.group(2)
+                    if c in _JA_DAY_CHARS
                 }
             else:
                 days.add({"平日": "weekdays", "週末": "weekend", "土日": "weekend"}[m.group(3)])

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.classify.dedup_en_dates import MONTHS
+from omoide.engine.classify.lexicon import EN_ORDINALS_TO_TENTH
+from omoide.engine.lang import EN_MONTHS
 
 __all__ = ["abbreviated", "clipped", "lettered", "numbered", "spelt_out"]
 
@@ -185,21 +186,10 @@ _MONTH_CLIPS = {
         rf"\b{month[:3]}{'(?:t)?' if month == 'September' else ''}"
         r"\b(?:\.(?!\s*$))?(?![-'’])"
     )  # a final stop ends the sentence
-    for month in MONTHS
+    for month in EN_MONTHS
     if len(month) > 3
 }
-_ORDINAL_WORDS = (
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-)
+_ORDINAL_WORDS = tuple(EN_ORDINALS_TO_TENTH)  # "1st" … "10th" spelt out, in order
 _ORDINAL_DIGITS = re.compile(r"\b(10|[1-9])(?:st|nd|rd|th)\b")
 
 

@@ -15,23 +15,11 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MONTHS", "en_dates"]
+from omoide.engine.lang import EN_MONTHS
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-_MONTH = "|".join(MONTHS)
+__all__ = ["en_dates"]
+
+_MONTH = "|".join(EN_MONTHS)
 _ISO = re.compile(r"(?<![\d/-])(\d{4})-(\d{2})-(\d{2})(?![\d/-])")
 _SLASHED = re.compile(r"(?<![\d/:.])(\d{1,2})/(\d{1,2})/(\d{4})(?![\d/])")
 _SLASHED_NO_YEAR = re.compile(
@@ -49,7 +37,7 @@ _MONTH_FIRST = re.compile(
 def _date(day: int, month: int, year: str = "") -> str | None:
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return None
-    return f"{day} {MONTHS[month - 1]}" + (f" {year}" if year else "")
+    return f"{day} {EN_MONTHS[month - 1]}" + (f" {year}" if year else "")
 
 
 def _day_first(first: int, second: int, year: str = "") -> str | None:

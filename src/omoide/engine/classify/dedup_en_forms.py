@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.classify.dedup_en_dates import MONTHS, en_dates
+from omoide.engine.classify.dedup_en_dates import en_dates
+from omoide.engine.lang import EN_MONTHS
 
 __all__ = ["en_forms"]
 
@@ -39,7 +40,7 @@ _DAYS = {
 # A capitalised short day name, not the first word ("Sat the exam") nor after "the" ("the Sun").
 _SHORT_DAY = re.compile(r"(?<!^)(?<!\bthe )\b(Mon|Tues?|Wed|Thu(?:rs?)?|Fri|Sat|Sun)\b\.?(?![-'’])")
 _QUARTER_TO = re.compile(r"\b(?:a )?quarter to (\d{1,2})\b", re.IGNORECASE)
-_SHORT_YEAR = re.compile(rf"\b({'|'.join(MONTHS)}) ['’](\d{{2}})\b")
+_SHORT_YEAR = re.compile(rf"\b({'|'.join(EN_MONTHS)}) ['’](\d{{2}})\b")
 _FORTNIGHT = re.compile(r"\bevery (?:2 weeks|fortnight|14 days)\b", re.IGNORECASE)
 _NOON = re.compile(r"\b(?:12 )?(?:noon|midday)\b", re.IGNORECASE)
 # A part of an hour in words (after ``one_notation``: "an" is "a", "three" is 3): "half an hour"
@@ -137,7 +138,7 @@ def en_forms(text: str) -> str:
     text = _NOON.sub("12", text)
     for pattern, replacement in _PART_OF_HOUR:
         text = pattern.sub(replacement, text)
-    text = _MONTH_YEAR.sub(lambda m: f"{MONTHS[int(m.group(1)) - 1]} {m.group(2)}", text)
+    text = _MONTH_YEAR.sub(lambda m: f"{EN_MONTHS[int(m.group(1)) - 1]} {m.group(2)}", text)
     text = _ONE_PER.sub("1 ", text)
     for pattern, replacement in _SAME:
         text = pattern.sub(replacement, text)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify.dedup_periods import en_periods, ja_periods
+from omoide.engine.lang import EN_MONTH_ABBREVIATIONS
 
 __all__ = [
     "en_amounts",
@@ -95,22 +96,8 @@ _EN_EVERY_MONTHS = re.compile(r"\bevery\s+(2|3|4|6)\s+months\b", re.IGNORECASE)
 # A short month name after a word that introduces a time ("in Oct." / "in October").
 _EN_MONTH_AFTER = re.compile(
     r"\b(in|since|until|till|by|from|during|last|next|this|early|late)"
-    r"\s+(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?"
+    rf"\s+({'|'.join(EN_MONTH_ABBREVIATIONS)})\b\.?"
 )
-_MONTH_NAMES = {
-    "Jan": "January",
-    "Feb": "February",
-    "Mar": "March",
-    "Apr": "April",
-    "Jun": "June",
-    "Jul": "July",
-    "Aug": "August",
-    "Sep": "September",
-    "Sept": "September",
-    "Oct": "October",
-    "Nov": "November",
-    "Dec": "December",
-}
 # An amount in a smaller unit written in the larger one (after the unit words are symbols):
 # 1500 m / 1.5 km, 90 min / 1.5 h, 18 months / 1.5 years.
 _EN_SCALED = re.compile(r"\b(\d+)\s?(m|g|min|months)\b(?!\.\d)")
@@ -158,7 +145,7 @@ def en_said_times(text: str) -> str:
     text = _EN_ONCE_A.sub(r"every \1", text)
     text = _EN_ANNUALLY.sub("every year", text)
     text = _EN_EVERY_MONTHS.sub(lambda m: f"{12 // int(m.group(1))} times a year", text)
-    return _EN_MONTH_AFTER.sub(lambda m: f"{m.group(1)} {_MONTH_NAMES[m.group(2)]}", text)
+    return _EN_MONTH_AFTER.sub(lambda m: f"{m.group(1)} {EN_MONTH_ABBREVIATIONS[m.group(2)]}", text)
 
 
 def en_scaled(text: str) -> str:

@@ -24,7 +24,7 @@ from omoide.engine.classify.dedup_formats import (
     ja_rates,
 )
 from omoide.engine.classify.value_numbers import en_number_runs, numeral_value
-from omoide.engine.lang import is_japanese
+from omoide.engine.lang import EN_MONTH_ABBREVIATIONS, is_japanese
 
 __all__ = ["one_notation"]
 
@@ -70,7 +70,8 @@ _EN_EVERY_SECOND = re.compile(r"\b(every)\s+second\b", re.IGNORECASE)
 # month name before a year names the month ("Aug 2022" / "August 2022").
 _EN_TIMES = re.compile(r"\b(\d+)\s?x(?= (?:a|an|per|every|each)\b)", re.IGNORECASE)
 _EN_DOTTED_CLOCK = re.compile(r"\b(at|the|from|until|till) (\d{1,2})\.([0-5]\d)\b", re.IGNORECASE)
-_EN_MONTH_YEAR = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?(?= \d{4}\b)")
+_SHORT_MONTHS = "|".join(EN_MONTH_ABBREVIATIONS)
+_EN_MONTH_YEAR = re.compile(rf"\b({_SHORT_MONTHS})\.?(?= \d{{4}}\b)")
 # A clock time with its half of the day, as the 24-hour clock ("9:45 pm" / "21:45", "6 a.m."
 # / "six in the morning" / "6"); 午後3時 / 15時, 朝6時 / 6時.
 _EN_CLOCK = re.compile(
@@ -150,21 +151,7 @@ def _en_clock(match: re.Match[str]) -> str:
 # 再来週 is the week after next (2 weeks on), not next week.
 _AFTER_NEXT = re.compile(r"再来([週月年])")
 # "14 Feb" names a month as "February 14" does; "a decade" is ten years.
-_EN_SHORT_MONTH = re.compile(r"(?<=\d)\s+(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\b\.?")
-_EN_MONTH_NAMES = {
-    "Jan": "January",
-    "Feb": "February",
-    "Mar": "March",
-    "Apr": "April",
-    "Jun": "June",
-    "Jul": "July",
-    "Aug": "August",
-    "Sep": "September",
-    "Sept": "September",
-    "Oct": "October",
-    "Nov": "November",
-    "Dec": "December",
-}
+_EN_SHORT_MONTH = re.compile(rf"(?<=\d)\s+({_SHORT_MONTHS})\b\.?")
 _EN_DECADE = re.compile(r"\ba\s+decade\b", re.IGNORECASE)
 # "an aisle seat" / "a window seat": the article follows the next word's sound, not a value.
 _EN_AN = re.compile(r"\b([Aa])n\b")
@@ -217,7 +204,7 @@ def one_notation(text: str) -> str:
     text = _COUNTED.sub(lambda m: str(int(numeral_value(m.group(1)) or 0)), text)
     text = _TEN.sub("10", text)
     text = _AFTER_NEXT.sub(r"2\1後", text)
-    text = _EN_SHORT_MONTH.sub(lambda m: " " + _EN_MONTH_NAMES[m.group(1)], text)
+    text = _EN_SHORT_MONTH.sub(lambda m: " " + EN_MONTH_ABBREVIATIONS[m.group(1)], text)
     text = _EN_DECADE.sub("10 years", text)
     text = _EN_AN.sub(r"\1", text)
     if not is_japanese(text):
@@ -231,7 +218,7 @@ def one_notation(text: str) -> str:
         text = _EN_HALF_PAST.sub(_past, text)
         text = _EN_TIMES.sub(r"\1 times", text)
         text = _EN_DOTTED_CLOCK.sub(r"\1 \2:\3", text)
-        text = _EN_MONTH_YEAR.sub(lambda m: _EN_MONTH_NAMES[m.group(1)], text)
+        text = _EN_MONTH_YEAR.sub(lambda m: EN_MONTH_ABBREVIATIONS[m.group(1)], text)
         text = _EN_CLOCK.sub(_en_clock, text)
     text = _EN_NO_BOUND.sub(lambda m: _EN_BOUND_WORD[m.group(1).lower()], text)
     if is_japanese(text):

@@ -23,6 +23,7 @@ __all__ = [
     "rule_decides",
     "sure_close",
     "sure_reason",
+    "value_replaced",
     "vetoed",
 ]
 
@@ -202,3 +203,19 @@ def vetoed(text: PairText) -> bool:
     ``amount_left_alone``; and the ``VETO_ONLY`` signals). Training caps the same pairs by the
     same list."""
     return any(text.features[i] for i in _VETO_COLUMNS)
+
+
+# The slots whose value the new memory replaces (``slots.slot_features``: each side holds a
+# value of the slot the other lacks): a number, a time word, a measured quantity, a name.
+_REPLACED_COLUMNS = tuple(
+    TEXT_FEATURES.index(f"slot_{slot}_different")
+    for slot in ("numbers", "times", "quantities", "names")
+)
+
+
+def value_replaced(text: PairText) -> bool:
+    """Whether the new memory holds a number, time, quantity or name in place of one the old
+    memory holds (``slots``): the shape of a changed value said again ("first Sunday" → "last
+    Sunday", 50mm → 35mm, 週1 → 月2), which the judge often reads as adding detail. It only
+    lowers the judge's threshold for an EXTENDABLE reading (``JudgeModel.replaced_thresholds``)."""
+    return any(text.features[i] for i in _REPLACED_COLUMNS)

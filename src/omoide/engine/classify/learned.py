@@ -18,9 +18,11 @@ was not fitted on (their calls pooled; nested leave-one-source-out, ``bench/clas
 measures the rule). Below it the pair is whichever of INDEPENDENT / EXTENDABLE is more likely
 (falling back to EXTENDABLE when CONTRADICTORY is the likeliest was measured and did not win on
 leave-one-source-out), and EXTENDABLE when the new memory is about a thing the old one names
-(``extends``). The rules decide alone where they are sure (``rule_overrides``: rules whose
-verdicts were right on every training pair where they fired about one subject) and the memories
-share their subject. No I/O.
+(``extends``). An EXTENDABLE reading still closes at a lower ``replaced_thresholds`` entry when
+the rules read the pair as related and a value of the old memory replaced (``value_replaced``;
+chosen by ``bench/classify_replaced.py``). The rules decide alone where they are sure
+(``rule_overrides``: rules whose verdicts were right on every training pair where they fired
+about one subject) and the memories share their subject. No I/O.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ from omoide.engine.classify.judge_signals import (
     rule_decides,
     sure_close,
     sure_reason,
+    value_replaced,
     vetoed,
 )
 from omoide.engine.classify.offline import UNRELATED
@@ -111,6 +114,10 @@ class JudgeModel:
     # not ``unrelated``, ``threshold_for``); chosen for the packaged judge by
     # ``bench/classify_related.py``, none for a freshly trained one.
     related_thresholds: tuple[tuple[str, float], ...] = ()
+    # A lower threshold still of a language for a pair the judge reads as EXTENDABLE where the
+    # rules read a value of the old memory replaced in a related pair (``replaced_threshold_for``,
+    # ``judge_signals.value_replaced``); chosen by ``bench/classify_replaced.py``.
+    replaced_thresholds: tuple[tuple[str, float], ...] = ()
     # A new memory of several sentences closes the old one when one of its sentences, read
     # alone, is CONTRADICTORY with at least this probability (inf: never; ``judge_note``).
     sentence_threshold: float = float("inf")
@@ -133,6 +140,18 @@ class JudgeModel:
         if related is None or text.rule == UNRELATED:
             return own
         return min(own, related)
+
+    def replaced_threshold_for(self, text: PairText) -> float:
+        """The CONTRADICTORY threshold under which an EXTENDABLE reading of the judge still
+        closes: the language's ``replaced_thresholds`` entry when the rules read the pair as
+        related and a value of the old memory replaced ("first Sunday" → "last Sunday", 50mm →
+        35mm, 週1 → 月2: ``value_replaced``); else never (inf). The judge often reads such a
+        restatement as adding detail."""
+        lang = "ja" if text.features[TEXT_FEATURES.index("lang_ja")] else "en"
+        own = dict(self.replaced_thresholds).get(lang)
+        if own is None or text.rule == UNRELATED or not value_replaced(text):
+            return math.inf
+        return own
 
     @property
     def uses_embeddings(self) -> bool:
@@ -171,6 +190,11 @@ class JudgeModel:
             **(
                 {"related_thresholds": dict(self.related_thresholds)}
                 if self.related_thresholds
+                else {}
+            ),
+            **(
+                {"replaced_thresholds": dict(self.replaced_thresholds)}
+                if self.replaced_thresholds
                 else {}
             ),
             "sentence_threshold": (
@@ -221,6 +245,9 @@ class JudgeModel:
             related_thresholds=tuple(
                 (str(k), float(v)) for k, v in data.get("related_thresholds", {}).items()
             ),
+            replaced_thresholds=tuple(
+                (str(k), float(v)) for k, v in data.get("replaced_thresholds", {}).items()
+            ),
             sentence_threshold=float(data.get("sentence_threshold") or math.inf),
             projection=projection,
             hidden=hidden,
@@ -269,13 +296,20 @@ def judge(
     threshold = model.threshold_for(text) if may_contradict else float("inf")
     relation, confidence = decide_relation(probs, model.classes, threshold)
     shown = ", ".join(f"{c.value[0]}={p:.2f}" for c, p in zip(model.classes, probs, strict=True))
+    said = f"judge ({shown}); rule said {text.rule}"
     if relation is Relation.INDEPENDENT and extends(text):
+        relation, confidence = Relation.EXTENDABLE, round(1.0 - confidence, 4)
+        said += "; about a thing the old names"
+    contradicted = float(probs[model.classes.index(Relation.CONTRADICTORY)])
+    if (
+        relation is Relation.EXTENDABLE
+        and may_contradict
+        and contradicted >= model.replaced_threshold_for(text)
+    ):
         return Judgement(
-            Relation.EXTENDABLE,
-            round(1.0 - confidence, 4),
-            f"judge ({shown}); rule said {text.rule}; about a thing the old names",
+            Relation.CONTRADICTORY, round(contradicted, 4), f"{said}; a value replaced"
         )
-    return Judgement(relation, confidence, f"judge ({shown}); rule said {text.rule}")
+    return Judgement(relation, confidence, said)
 
 
 def sentence_score(text: PairText, sims: Similarities | None, model: JudgeModel) -> float:

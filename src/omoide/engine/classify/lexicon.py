@@ -24,6 +24,7 @@ __all__ = [
     "EN_NUMBER_WORDS",
     "EN_OCCASION_OR_ADDITION",
     "EN_ORDINALS",
+    "EN_ORDINALS_TO_TENTH",
     "EN_PAST_IRREGULAR",
     "EN_PAST_STATE_VERBS",
     "EN_PERSONS",
@@ -242,6 +243,9 @@ EN_ORDINALS = {
     "eleventh": 11,
     "twelfth": 12,
 }
+# The ordinals up to "tenth": the English number reader takes them as numbers of their own (a
+# higher one only when asked), and dedup spells a digit ordinal up to "10th" out as one of them.
+EN_ORDINALS_TO_TENTH = {word: n for word, n in EN_ORDINALS.items() if n <= 10}
 
 # Verbs so common that sharing them says nothing about sharing a topic.
 EN_GENERIC_VERBS = word_set(

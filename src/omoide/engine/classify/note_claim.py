@@ -12,6 +12,7 @@ from omoide.engine.classify.quantity import Quantity
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = [
+    "EN_GENERIC_COUNT_UNITS",
     "SINGLE",
     "Claim",
     "en_owned",
@@ -28,6 +29,31 @@ __all__ = [
 
 # The value a partner's start ends: being single ("is single", 独身), in both languages.
 SINGLE = frozenset({"<single>"})
+
+# The units of an English count that do not name what is counted (time words, frequency, age,
+# money, "more", "other"), as lemmas: two counts in one of them are of the same thing only with
+# a topic word in common ("volunteers two days a week" is not "works five days a week"). The
+# count readers ``note_count`` and ``note_tally`` share them.
+EN_GENERIC_COUNT_UNITS = frozenset(
+    en_lemma(en_lemma(w))
+    for w in lex.EN_TIME_WORDS
+    | {
+        "freq",
+        "age",
+        "night",
+        "evening",
+        "morning",
+        "afternoon",
+        "hour",
+        "minute",
+        "shift",
+        "time",
+        "$",
+        "long",
+        "more",
+        "other",
+    }
+)
 
 
 @dataclass(frozen=True)

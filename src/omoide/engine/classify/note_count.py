@@ -16,7 +16,7 @@ import re
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim
+from omoide.engine.classify.note_claim import EN_GENERIC_COUNT_UNITS, Claim
 from omoide.engine.classify.quantity import Bound, Quantity, find_quantities
 from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
@@ -28,26 +28,6 @@ _EN_CHANGE = re.compile(
     r"|gone (?:up|down) to|increased to|reduced to|dropped to)\b"
 )
 _EN_RISEN = re.compile(r"^(?:is |are )?(?:up to|down to)\b")  # "is up to 9,000 litres": a value
-_EN_GENERIC_UNITS = frozenset(
-    en_lemma(en_lemma(w))
-    for w in lex.EN_TIME_WORDS
-    | {
-        "freq",
-        "age",
-        "night",
-        "evening",
-        "morning",
-        "afternoon",
-        "hour",
-        "minute",
-        "shift",
-        "time",
-        "$",
-        "long",
-        "more",
-        "other",
-    }
-)
 _EN_NUMBER = re.compile(r"\b(?:\d[\d,.]*|" + "|".join(lex.EN_NUMBER_WORDS) + r")\b")
 _JA_CHANGE = re.compile(r"増や|増え|減ら|減っ|になっ|に伸ば|今は|いまは|現在は")
 _JA_NUMBER = re.compile(r"[週月年]?に?[\d〇一二三四五六七八九十百千万]+[^\s、。をがはにでと]{0,2}")
@@ -132,7 +112,7 @@ def count_changed(was: Claim, now: Claim) -> bool:
         or not changed_units((was.amount,), (now.amount,))
     ):
         return False
-    if was.frame not in _EN_GENERIC_UNITS and re.fullmatch(r"[a-z]+", was.frame):
+    if was.frame not in EN_GENERIC_COUNT_UNITS and re.fullmatch(r"[a-z]+", was.frame):
         return True  # a counted noun of its own: hives, weddings, litres
     return any(x == y or _inside(x, y) or _inside(y, x) for x in was.value for y in now.value)
 

@@ -21,7 +21,14 @@ from collections.abc import Sequence
 
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
-from omoide.engine.classify.note_claim import Claim, en_owned, en_units, ja_owner, ja_units
+from omoide.engine.classify.note_claim import (
+    EN_GENERIC_COUNT_UNITS,
+    Claim,
+    en_owned,
+    en_units,
+    ja_owner,
+    ja_units,
+)
 from omoide.engine.classify.quantity import Quantity, find_quantities
 from omoide.engine.classify.quantity_compare import changed_units
 from omoide.engine.lang import word_set
@@ -39,31 +46,11 @@ _EN_UNSURE = re.compile(
     r"|few|while|couple)|temporarily|until|till|was|were|had|used to|ago|first|second|third"
     r"|another|more|extra|also|each|per cent|percent|%|age|aged|old|years)\b|\?"
 )
-_EN_GENERIC_UNITS = frozenset(
-    en_lemma(en_lemma(w))
-    for w in lex.EN_TIME_WORDS
-    | {
-        "freq",
-        "age",
-        "night",
-        "evening",
-        "morning",
-        "afternoon",
-        "hour",
-        "minute",
-        "shift",
-        "time",
-        "$",
-        "long",
-        "more",
-        "other",
-        "go",
-        "went",
-        "left",
-        "people",
-        "person",
-        "thing",
-    }
+# The tally reader's own additions to the shared generic units (kept apart, on purpose: the
+# clause reader ``note_count`` does not have them): words that can follow a number without
+# naming what is counted (a verb, "people", "thing").
+_EN_GENERIC_UNITS = EN_GENERIC_COUNT_UNITS | frozenset(
+    en_lemma(en_lemma(w)) for w in ("go", "went", "left", "people", "person", "thing")
 )
 _EN_STOP = word_set(
     "cut down up went gone now only just these days week weeks year month nowadays lot bit"

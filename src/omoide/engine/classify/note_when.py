@@ -20,7 +20,6 @@ from omoide.engine.lang import word_set
 
 __all__ = ["when_claims", "when_moved"]
 
-_EN_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # The time of day, by class: two words of one class say the same time.
 _EN_TIMES = {
     "morning": "morning",

@@ -17,7 +17,7 @@ from enum import StrEnum
 from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.value_numbers import en_number_runs
-from omoide.engine.lang import FACT_TOPIC_STOPWORDS, word_set
+from omoide.engine.lang import EN_MONTHS, FACT_TOPIC_STOPWORDS, word_set
 
 __all__ = ["Bound", "Quantity", "find_quantities", "strip_quantities"]
 
@@ -98,9 +98,7 @@ _EN_AT_LEAST = ("more than", "over", "at least", "above", "upwards of")
 _EN_AT_MOST = ("less than", "under", "fewer than", "up to", "at most", "below")
 _EN_RISE_VERBS = word_set("went go goes gone moved move rose risen climbed jumped shot came")
 _EN_ABOUT = ("about", "around", "roughly", "approximately", "nearly", "almost", "some")
-_MONTHS = word_set(
-    "january february march april may june july august september october november december"
-)
+_MONTHS = frozenset(month.lower() for month in EN_MONTHS)
 
 
 def _numbers_as_digits(text: str) -> str:

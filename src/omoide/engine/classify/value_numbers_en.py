@@ -12,14 +12,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from omoide.engine.classify.lexicon import EN_NUMBER_WORDS
+from omoide.engine.classify.lexicon import EN_NUMBER_WORDS, EN_ORDINALS_TO_TENTH
+from omoide.engine.lang import EN_MONTH_ABBREVIATIONS, EN_MONTHS, EN_WEEKDAYS
 
 __all__ = ["NumberRun", "blank_en", "en_number_runs", "en_spans", "en_times"]
 
 
 # The cardinals are the lexicon's (``lexicon.EN_NUMBER_WORDS``): "zero" and the units to
-# nineteen, the tens on their own; the reader adds the counts of times, "dozen" and the low
-# ordinals.
+# nineteen, the tens on their own; the reader adds the counts of times, "dozen" and the
+# lexicon's ordinals up to "tenth" (``lexicon.EN_ORDINALS_TO_TENTH``).
 _EN_UNITS = {
     "zero": 0,
     **{word: n for word, n in EN_NUMBER_WORDS.items() if n < 20 and word != "dozen"},
@@ -27,16 +28,7 @@ _EN_UNITS = {
     "twice": 2,
     "thrice": 3,
     "dozen": 12,
-    "first": 1,
-    "second": 2,
-    "third": 3,
-    "fourth": 4,
-    "fifth": 5,
-    "sixth": 6,
-    "seventh": 7,
-    "eighth": 8,
-    "ninth": 9,
-    "tenth": 10,
+    **EN_ORDINALS_TO_TENTH,
 }
 _EN_TENS = {word: n for word, n in EN_NUMBER_WORDS.items() if 20 <= n < 100}
 _EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
@@ -72,31 +64,9 @@ def _number_run_pattern(words: list[str]) -> re.Pattern[str]:
 
 _EN_NUMBER_RUN = _number_run_pattern([*_EN_UNITS, *_EN_TENS, *_EN_SCALES])
 _EN_EVERY_NUMBER_RUN = _number_run_pattern([*_EN_UNITS, *_EN_TENS, *_EN_SCALES, *_EN_HIGH_ORDINALS])
-_EN_MONTHS = {
-    "january": 1,
-    "february": 2,
-    "march": 3,
-    "april": 4,
-    "may": 5,
-    "june": 6,
-    "july": 7,
-    "august": 8,
-    "september": 9,
-    "october": 10,
-    "november": 11,
-    "december": 12,
-    "jan": 1,
-    "feb": 2,
-    "mar": 3,
-    "apr": 4,
-    "jun": 6,
-    "jul": 7,
-    "aug": 8,
-    "sep": 9,
-    "sept": 9,
-    "oct": 10,
-    "nov": 11,
-    "dec": 12,
+# A month's name or short form, in lower case, and its number ("oct" → 10).
+_EN_MONTHS = {month.lower(): n for n, month in enumerate(EN_MONTHS, 1)} | {
+    short.lower(): EN_MONTHS.index(month) + 1 for short, month in EN_MONTH_ABBREVIATIONS.items()
 }
 # Month names are capitalised; lower-case "may" and "march" are a verb. Sentence-initial "May"
 # is read as the modal verb (a memory rarely opens with its month).
@@ -113,14 +83,8 @@ _DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
 _EN_PM = re.compile(r"^\s*(?:p\.?\s?m\.?)(?![a-z])", re.IGNORECASE)
 
 _EN_TIME_WORDS = {
-    **{
-        day: f"dow:{day[:3]}"
-        for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-    },
-    **{
-        f"{day}s": f"dow:{day[:3]}"
-        for day in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-    },
+    **{day: f"dow:{day[:3]}" for day in EN_WEEKDAYS},
+    **{f"{day}s": f"dow:{day[:3]}" for day in EN_WEEKDAYS},
     "weekend": "weekend",
     "weekends": "weekend",
     "weekday": "weekday",
@@ -183,21 +147,7 @@ class NumberRun(NamedTuple):
 
 # Words that end a number: nothing continues "first", "twice" or "dozen" ("the first two
 # weeks" is two numbers, 1 and 2), and nothing but a larger scale continues "hundred".
-_EN_ORDINAL_WORDS = frozenset(
-    (
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "fifth",
-        "sixth",
-        "seventh",
-        "eighth",
-        "ninth",
-        "tenth",
-        *_EN_HIGH_ORDINALS,
-    )
-)
+_EN_ORDINAL_WORDS = frozenset((*EN_ORDINALS_TO_TENTH, *_EN_HIGH_ORDINALS))
 _EN_MULTIPLES = frozenset(("once", "twice", "thrice", "dozen"))
 _EN_CARDINAL_UNITS = frozenset(
     w for w, v in _EN_UNITS.items() if v < 10 and w not in _EN_ORDINAL_WORDS | _EN_MULTIPLES

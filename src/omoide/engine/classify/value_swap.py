@@ -42,9 +42,9 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.dedup_en_dates import MONTHS
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot, one_slot_features
 from omoide.engine.classify.text import Sentence
+from omoide.engine.lang import EN_MONTHS
 
 __all__ = ["VALUE_SWAP_FEATURES", "value_swap_features", "value_swapped"]
 
@@ -84,7 +84,7 @@ _EN_ADJUNCT = re.compile(
 _EN_VAGUE = re.compile(r"\b(?:some|several|many|few|a few|various|lots?|plenty|much)\b")
 # A calendar date in a span names an occasion ("a gig on 4 March" → "a gig on 9 May": two
 # gigs), not one value of a standing fact.
-_EN_DATE = re.compile(r"\b(?:" + "|".join(MONTHS) + r")\b", re.IGNORECASE)
+_EN_DATE = re.compile(r"\b(?:" + "|".join(EN_MONTHS) + r")\b", re.IGNORECASE)
 # The new span said of the old value, not instead of it: a word pointing back at it ("plays
 # the cello" → "plays mostly folk tunes on it") or one narrowing it ("mostly", "especially"):
 # the value made more specific, the old one kept (session 30).

@@ -12,35 +12,21 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-__all__ = ["format_day", "resolve_relative_dates", "said_on"]
+from omoide.engine.lang import EN_MONTHS, EN_WEEKDAYS
 
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+__all__ = ["format_day", "resolve_relative_dates", "said_on"]
 
 
 def format_day(day: datetime, *, japanese: bool) -> str:
     """``8 May 2023`` / ``2023年5月8日``, independent of the process locale."""
     if japanese:
         return f"{day.year}年{day.month}月{day.day}日"
-    return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
+    return f"{day.day} {EN_MONTHS[day.month - 1]} {day.year}"
 
 
 def _format_month(year: int, month: int, *, japanese: bool) -> str:
     year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
-    return f"{year}年{month}月" if japanese else f"{_MONTHS[month - 1]} {year}"
+    return f"{year}年{month}月" if japanese else f"{EN_MONTHS[month - 1]} {year}"
 
 
 def said_on(
@@ -99,7 +85,7 @@ def _year(offset: int, japanese: bool = False) -> _Resolver:
 
 def _weekday(direction: int) -> _Resolver:
     def resolve(match: re.Match[str], when: datetime) -> str:
-        target = _WEEKDAYS.index(match.group(1).lower())
+        target = EN_WEEKDAYS.index(match.group(1).lower())
         step = (
             ((when.weekday() - target) % 7 or 7)
             if direction < 0
@@ -135,7 +121,7 @@ def _en_period(pattern: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\bthe )\b{pattern}\b", re.IGNORECASE)
 
 
-_WEEKDAY_GROUP = "(" + "|".join(_WEEKDAYS) + ")"
+_WEEKDAY_GROUP = "(" + "|".join(EN_WEEKDAYS) + ")"
 _EN_RULES: tuple[tuple[re.Pattern[str], _Resolver], ...] = (
     # "feels like (just) yesterday" is an idiom, not a date.
     (re.compile(r"(?<!like )(?<!like just )\b(?:yesterday|last night)\b", re.IGNORECASE), _day(-1)),

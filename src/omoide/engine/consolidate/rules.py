@@ -16,7 +16,15 @@ import re
 from dataclasses import dataclass, replace
 
 from omoide.engine.consolidate.interjections import is_vocative, strip_interjections
-from omoide.engine.lang import is_japanese, note_content_words, word_set, word_tokens
+from omoide.engine.lang import (
+    EN_MONTH_ABBREVIATIONS,
+    EN_MONTHS,
+    EN_WEEKDAYS,
+    is_japanese,
+    note_content_words,
+    word_set,
+    word_tokens,
+)
 
 __all__ = [
     "Cue",
@@ -64,11 +72,8 @@ _FIRST_PERSON = re.compile(
 )
 _FIRST_PERSON_MENTION = re.compile(r"\bI\b|\bI['’]|\b(?:my|me|mine|myself)\b", re.IGNORECASE)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|you're|you've|yours|yourself)\b", re.IGNORECASE)
-_MONTHS = (
-    r"january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
-_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = "|".join(m.lower() for m in (*EN_MONTHS, *EN_MONTH_ABBREVIATIONS))
+_WEEKDAYS = "|".join(EN_WEEKDAYS)
 _TIME = re.compile(
     rf"\b(?:yesterday|today|tonight|tomorrow|ago|recently|lately|weekend|(?:last|next|this|"
     rf"past|coming)\s+(?:week|month|year|night|summer|winter|spring|fall|autumn|time|{_WEEKDAYS})"

@@ -4,6 +4,7 @@ Every other part of Omoide asks this package which language a text is in and how
 words; no other module keeps its own detector, tokeniser or stopword list.
 """
 
+from omoide.engine.lang.calendar_words import EN_MONTH_ABBREVIATIONS, EN_MONTHS, EN_WEEKDAYS
 from omoide.engine.lang.script import (
     Lang,
     Run,
@@ -37,6 +38,9 @@ from omoide.engine.lang.words import (
 
 __all__ = [
     "CONVERSATION_FILLER",
+    "EN_MONTHS",
+    "EN_MONTH_ABBREVIATIONS",
+    "EN_WEEKDAYS",
     "FACT_TOPIC_STOPWORDS",
     "NOTE_STOPWORDS",
     "SEARCH_STOPWORDS",

@@ -35,56 +35,53 @@ __all__ = [
     "topic_terms",
 ]
 
+
+def _cues(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    """A list of cue patterns, compiled to match in any case."""
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
 # A reunion cue says time has passed since the last talk; it opens an episode on its own.
-_REUNION = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\blong time no (see|talk|chat|hear|speak)\b",
-        r"\b(good|great|nice|awesome|lovely) (to )?(see|hear from|talk to|catch up with|chat "
-        r"with) you\b",
-        r"\b(good|great|nice|awesome|lovely) to (see you|talk|chat|catch up|hear from you) again\b",
-        r"\bhow (have|'ve|’ve) you been\b",
-        r"\bsince (we|i) (last )?(talked|spoke|chatted|saw|caught up|messaged|met)\b",
-        r"\bsince (the|our) last (chat|talk|call|time)\b",
-        r"\b(haven't|have not|haven’t|havent) (talked|spoken|chatted|seen you|heard from you|"
-        r"caught up)\b",
-        r"\b(it's|it has|it’s|it) been (a while|ages|forever|a minute|so long|a few (days|weeks))",
-        r"\bbeen (ages|forever|a while) since\b",
-        r"久しぶり|ひさしぶり|元気(だった|にしてた|してた)|この前(話|会)|前回(話|会)",
-    )
+_REUNION = _cues(
+    r"\blong time no (see|talk|chat|hear|speak)\b",
+    r"\b(good|great|nice|awesome|lovely) (to )?(see|hear from|talk to|catch up with|chat "
+    r"with) you\b",
+    r"\b(good|great|nice|awesome|lovely) to (see you|talk|chat|catch up|hear from you) again\b",
+    r"\bhow (have|'ve|’ve) you been\b",
+    r"\bsince (we|i) (last )?(talked|spoke|chatted|saw|caught up|messaged|met)\b",
+    r"\bsince (the|our) last (chat|talk|call|time)\b",
+    r"\b(haven't|have not|haven’t|havent) (talked|spoken|chatted|seen you|heard from you|"
+    r"caught up)\b",
+    r"\b(it's|it has|it’s|it) been (a while|ages|forever|a minute|so long|a few (days|weeks))",
+    r"\bbeen (ages|forever|a while) since\b",
+    r"久しぶり|ひさしぶり|元気(だった|にしてた|してた)|この前(話|会)|前回(話|会)",
 )
 # A salutation or an announcement opens a turn in many places mid-talk too ("Hey, that's
 # cool", "guess what"): weak alone, but they add up.
-_SALUTATION = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"^\W*(hey|hi|hello|hiya|howdy|yo|greetings|good (morning|afternoon|evening))\b",
-        r"\bwhat('s|’s| is| has| have) (been )?(up|new|going on)\b|\banything new\b",
-        r"\bhow('s|’s| is) (it going|everything|life|things)\b|\bhow are (you|ya|u)\b",
-        r"\bhow('re|’re| are) (you|ya|u) (doin|doing)\b",
-        r"\bhope (you're|you’re|you are|all is|everything('s|’s| is)) (doing )?(well|good|great|"
-        r"ok|okay|alright|fine)\b",
-        r"\b(guess what|you won't believe|you won’t believe|can you believe|big news)\b",
-        r"\b(wanted|want) to (tell you|let you know|fill you in|share|update you)\b",
-        r"^\W*(こんにちは|こんばんは|おはよう|やあ|ただいま|はじめまして)|聞いて(よ|ください)|報告",
-    )
+_SALUTATION = _cues(
+    r"^\W*(hey|hi|hello|hiya|howdy|yo|greetings|good (morning|afternoon|evening))\b",
+    r"\bwhat('s|’s| is| has| have) (been )?(up|new|going on)\b|\banything new\b",
+    r"\bhow('s|’s| is) (it going|everything|life|things)\b|\bhow are (you|ya|u)\b",
+    r"\bhow('re|’re| are) (you|ya|u) (doin|doing)\b",
+    r"\bhope (you're|you’re|you are|all is|everything('s|’s| is)) (doing )?(well|good|great|"
+    r"ok|okay|alright|fine)\b",
+    r"\b(guess what|you won't believe|you won’t believe|can you believe|big news)\b",
+    r"\b(wanted|want) to (tell you|let you know|fill you in|share|update you)\b",
+    r"^\W*(こんにちは|こんばんは|おはよう|やあ|ただいま|はじめまして)|聞いて(よ|ください)|報告",
 )
-_CLOSING = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        r"\b(bye|goodbye|bye-bye|good ?night|ttyl|cya)\b",
-        r"\bsee (you|ya|u)( (later|soon|tomorrow|then|around|next time))?\s*([!.]|$)",
-        r"\btake care\b|\btake it easy\b",
-        r"\btalk (to you |with you )?(soon|later|tomorrow)\b|\bchat soon\b|\bspeak soon\b",
-        r"\bcatch (you|ya) (later|soon)\b|\buntil next time\b",
-        r"\bhave a (good|great|nice|lovely|wonderful) (day|night|evening|one|weekend)\b",
-        r"\b(great|good|nice|fun|lovely) (talking|chatting|catching up)( to| with)?( you)?\b",
-        r"\bit was (great|good|nice|fun|lovely) (talking|chatting|catching up)\b",
-        r"\b(gotta|got to|have to|need to) (go|run|head out)\b|\b(i'll|i’ll|i will) let you go\b",
-        r"\breach out any ?time\b",
-        r"またね|じゃあね|おやすみ|さようなら|さよなら|バイバイ|また(明日|今度|後で|あとで|来週)",
-        r"お疲れ様でした|失礼します",
-    )
+_CLOSING = _cues(
+    r"\b(bye|goodbye|bye-bye|good ?night|ttyl|cya)\b",
+    r"\bsee (you|ya|u)( (later|soon|tomorrow|then|around|next time))?\s*([!.]|$)",
+    r"\btake care\b|\btake it easy\b",
+    r"\btalk (to you |with you )?(soon|later|tomorrow)\b|\bchat soon\b|\bspeak soon\b",
+    r"\bcatch (you|ya) (later|soon)\b|\buntil next time\b",
+    r"\bhave a (good|great|nice|lovely|wonderful) (day|night|evening|one|weekend)\b",
+    r"\b(great|good|nice|fun|lovely) (talking|chatting|catching up)( to| with)?( you)?\b",
+    r"\bit was (great|good|nice|fun|lovely) (talking|chatting|catching up)\b",
+    r"\b(gotta|got to|have to|need to) (go|run|head out)\b|\b(i'll|i’ll|i will) let you go\b",
+    r"\breach out any ?time\b",
+    r"またね|じゃあね|おやすみ|さようなら|さよなら|バイバイ|また(明日|今度|後で|あとで|来週)",
+    r"お疲れ様でした|失礼します",
 )
 _REUNION_WEIGHT = 0.6
 _SALUTATION_WEIGHT = 0.3

@@ -1,4 +1,5 @@
-"""Hard deletes for the user's "forget" in PostgreSQL (the rules of ``store/sqlite/erase.py``).
+"""Hard deletes for the user's "forget" in PostgreSQL (the rules of ``store/sqlite/erase.py``,
+those that hold in standard SQL run from ``store/sqlite/erase_rules.py``).
 
 The same three erasures with the same effects: one memory, one conversation (optionally with
 its notes), one persona. Each is one transaction holding the persona's write lock; ids are
@@ -14,33 +15,31 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from omoide.errors import NotFound
-from omoide.model import Erased, VersionChange
+from omoide.model import Erased
 from omoide.store.postgres.db import PgDatabase
-from omoide.store.sqlite.erase import (
-    COUNT_OPEN_JOBS,
+from omoide.store.sqlite.erase_rules import (
+    MEMORY_CHILDREN,
     TAUGHT_SOURCES,
-    said_in,
+    clear_pointer,
+    close_session,
+    drop_persona_rows,
+    persona_census,
+    purge_by_key,
+    select_ids,
+    session_erased,
+    session_pk,
+    session_tier,
     take_back_evolution,
     with_remainders,
 )
 from omoide.store.sqlite.memories import MemoryStore
-from omoide.store.sqlite.state import erase_session_state
 
 __all__ = ["erase_persona", "erase_session", "purge_memories", "purge_memory"]
 
-CHANGED_BY = "forget"
-
-_MEMORY_CHILDREN = (
-    "memory_versions",
-    "memory_strength",
-    "memory_vectors",
-    "memory_tags",
-    "memory_sources",
-)
+# The tables each erasure touches, vacuumed after it.
 _MEMORY_TABLES = (
     "memories",
-    *_MEMORY_CHILDREN,
+    *MEMORY_CHILDREN,
     "memory_links",
     "memories_fts",
     "memories_fts_tri",
@@ -59,10 +58,6 @@ _EPISODE_TABLES = (
     "user_state_history",
     "persona_state_history",
 )
-
-
-def _ids(conn: Any, sql: str, *params: object) -> list[int]:
-    return [int(r[0]) for r in conn.execute(sql, params)]
 
 
 def _delete_jobs(conn: Any, persona_id: int, field: str, values: Sequence[int | str]) -> None:
@@ -97,24 +92,15 @@ def _purge_found(
     doomed = set(ids)
     take_back_evolution(conn, memories, keys, doomed, now=now)
     for column in ("superseded_by", "summary_ref"):
-        pointing = _ids(
+        pointing = select_ids(
             conn,
             f"SELECT id FROM memories WHERE persona_id = ? AND {column} = ANY(?)",
             memories.persona_id,
             keys,
         )
-        for other in pointing:
-            if other not in doomed:
-                memories.versioned_update(
-                    conn,
-                    other,
-                    {column: None},
-                    now=now,
-                    change=VersionChange.UPDATE,
-                    changed_by=CHANGED_BY,
-                )
+        clear_pointer(conn, memories, column, pointing, doomed, now=now)
     conn.execute("DELETE FROM memory_links WHERE a = ANY(?) OR b = ANY(?)", (ids, ids))
-    for table in _MEMORY_CHILDREN:
+    for table in MEMORY_CHILDREN:
         conn.execute(f"DELETE FROM {table} WHERE memory_id = ANY(?)", (ids,))
     _unindex(conn, "memories", ids)
     _delete_jobs(conn, memories.persona_id, "key", keys)
@@ -128,10 +114,7 @@ def _purge_found(
 def purge_memory(db: PgDatabase, memories: MemoryStore, key: str, *, now: datetime) -> Erased:
     """Erase one memory by key (active or tombstoned); NotFound for an unknown key."""
     with db.erasing(memories.persona_id, _MEMORY_TABLES) as conn:
-        found = with_remainders(conn, memories.persona_id, [memories.id_of(key)])
-        sessions = said_in(conn, memories.persona_id, list(found))
-        keys = _purge_found(conn, memories, found, now=now)
-    return Erased(memories=len(keys), keys=tuple(keys), said_in=sessions)
+        return purge_by_key(conn, memories, key, _purge_found, now=now)
 
 
 def erase_session(
@@ -141,28 +124,17 @@ def erase_session(
     persona_id = memories.persona_id
     tables = (*_EPISODE_TABLES, *(_MEMORY_TABLES if with_notes else ("memory_sources", "jobs")))
     with db.erasing(persona_id, tables) as conn:
-        row = conn.execute(
-            "SELECT id FROM sessions WHERE persona_id = ? AND session_id = ?",
-            (persona_id, session_id),
-        ).fetchone()
-        if row is None:
-            raise NotFound(
-                f"no session {session_id!r} for persona {memories.persona!r}",
-                persona=memories.persona,
-                session_id=session_id,
-            )
-        pk = int(row[0])
-        events = _ids(conn, "SELECT id FROM session_events WHERE session_pk = ?", pk)
-        episodes = _ids(conn, "SELECT id FROM episodes WHERE session_pk = ?", pk)
+        pk = session_pk(conn, memories, session_id)
+        events, episodes = session_tier(conn, pk)
         episode_refs = [str(e) for e in episodes]
         purged: list[str] = []
         if with_notes:
-            notes = _ids(
+            notes = select_ids(
                 conn,
                 "SELECT DISTINCT memory_id FROM memory_sources WHERE event_id = ANY(?)",
                 events,
             )
-            notes += _ids(
+            notes += select_ids(
                 conn,
                 "SELECT id FROM memories WHERE persona_id = ? AND source_ref = ANY(?)",
                 persona_id,
@@ -175,27 +147,15 @@ def erase_session(
             (persona_id, episode_refs),
         )
         _erase_episode_tier(conn, events, episodes)
-        erase_session_state(conn, memories.persona, session_id)
-        conn.execute("DELETE FROM sessions WHERE id = ?", (pk,))
-        _delete_jobs(conn, persona_id, "session_id", [session_id])
-        _delete_jobs(conn, persona_id, "episode_id", episodes)
-        conn.execute(
-            "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ?", (persona_id,)
-        )
-    return Erased(
-        memories=len(purged),
-        keys=tuple(purged),
-        sessions=1,
-        events=len(events),
-        episodes=len(episodes),
-    )
+        close_session(conn, memories, session_id, pk, episodes, _delete_jobs)
+    return session_erased(purged, events, episodes)
 
 
 def _taught_here_alone(conn: Any, notes: Sequence[int], session_pk: int) -> list[int]:
     """The notes this conversation alone taught (see the SQLite adapter's)."""
     ids = sorted(set(notes))
     kept = set(
-        _ids(
+        select_ids(
             conn,
             "SELECT DISTINCT s.memory_id FROM memory_sources s JOIN "
             "session_events e ON e.id = s.event_id WHERE s.memory_id = ANY(?) "
@@ -205,7 +165,7 @@ def _taught_here_alone(conn: Any, notes: Sequence[int], session_pk: int) -> list
         )
     )
     kept.update(
-        _ids(
+        select_ids(
             conn,
             f"SELECT id FROM memories WHERE id = ANY(?) AND source NOT IN {TAUGHT_SOURCES}",
             ids,
@@ -234,36 +194,18 @@ def erase_persona(db: PgDatabase, persona_id: int, name: str) -> Erased:
         )
     )
     with db.erasing(persona_id, every) as conn:
-        memory_ids = _ids(conn, "SELECT id FROM memories WHERE persona_id = ?", persona_id)
-        events = _ids(conn, "SELECT id FROM session_events WHERE persona_id = ?", persona_id)
-        episodes = _ids(conn, "SELECT id FROM episodes WHERE persona_id = ?", persona_id)
-        sessions = conn.execute(
-            "SELECT COUNT(*) FROM sessions WHERE persona_id = ?", (persona_id,)
-        ).fetchone()[0]
-        jobs = conn.execute(COUNT_OPEN_JOBS, (persona_id,)).fetchone()[0]
+        held = persona_census(conn, persona_id)
+        memory_ids = held.memory_ids
         conn.execute(
             "DELETE FROM memory_links WHERE a = ANY(?) OR b = ANY(?)", (memory_ids, memory_ids)
         )
-        for table in _MEMORY_CHILDREN:
+        for table in MEMORY_CHILDREN:
             conn.execute(f"DELETE FROM {table} WHERE memory_id = ANY(?)", (memory_ids,))
-        conn.execute("DELETE FROM memory_sources WHERE event_id = ANY(?)", (events,))
+        conn.execute("DELETE FROM memory_sources WHERE event_id = ANY(?)", (held.events,))
         _unindex(conn, "memories", memory_ids)
-        _erase_episode_tier(conn, events, episodes)
-        for table in ("sessions", "memories"):
-            conn.execute(f"DELETE FROM {table} WHERE persona_id = ?", (persona_id,))
-        for table, column in tables:
-            conn.execute(
-                f"DELETE FROM {table} WHERE {column} = ?",
-                (persona_id if column == "persona_id" else name,),
-            )
-        conn.execute("DELETE FROM personas WHERE id = ?", (persona_id,))
-    return Erased(
-        memories=len(memory_ids),
-        sessions=int(sessions),
-        events=len(events),
-        episodes=len(episodes),
-        jobs=int(jobs),
-    )
+        _erase_episode_tier(conn, held.events, held.episodes)
+        drop_persona_rows(conn, persona_id, name, tables)
+    return held.erased()
 
 
 def _persona_columns(conn: Any) -> list[tuple[str, str]]:

@@ -8,8 +8,8 @@ differs:
 
 - a claim locks the row it takes with ``FOR UPDATE SKIP LOCKED``: two workers never take the
   same job and never wait on each other's claim (SQLite gets this from its single writer);
-- :meth:`PgJobStore.enqueue_unique` holds the persona's write lock across its check and insert,
-  so two servers ticking together queue one job;
+- ``enqueue_unique`` holds the persona's write lock across its check and insert
+  (:meth:`PgJobStore._unique_write`), so two servers ticking together queue one job;
 - lease and periodic times are read from the database's clock (``clock_timestamp()``), the one
   clock every server shares, so a server whose own clock runs ahead never takes a live lease.
 """
@@ -17,6 +17,7 @@ differs:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -53,25 +54,9 @@ class PgJobStore(JobStore):
     ) -> None:
         super().__init__(db, lease_s=lease_s, wall=wall or database_clock(db), in_order=in_order)
 
-    def enqueue_unique(
-        self,
-        *,
-        kind: str,
-        persona_id: int | None,
-        payload: dict[str, Any],
-        now: datetime,
-        delay_s: float = 0.0,
-        include_running: bool = True,
-    ) -> int | None:
-        with self.db.write(persona_id or 0):  # type: ignore[call-arg]
-            return super().enqueue_unique(
-                kind=kind,
-                persona_id=persona_id,
-                payload=payload,
-                now=now,
-                delay_s=delay_s,
-                include_running=include_running,
-            )
+    def _unique_write(self, persona_id: int | None) -> AbstractContextManager[Any]:
+        """The persona's write lock held across the check and the insert."""
+        return self.db.write(persona_id or 0)  # type: ignore[call-arg]
 
     @staticmethod
     def _probe(where: str, order: str) -> str:

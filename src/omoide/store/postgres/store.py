@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -27,9 +26,8 @@ from psycopg import sql as pgsql
 from omoide.clock import iso
 from omoide.engine.fsrs import recall_anchor, strengths
 from omoide.errors import NotFound
-from omoide.model import Erased
+from omoide.store.postgres import erase
 from omoide.store.postgres.db import CrossPersonaDb, PersonaDb, PgDatabase
-from omoide.store.postgres.erase import erase_persona, erase_session, purge_memory
 from omoide.store.postgres.memories import PgMemoryStore
 from omoide.store.postgres.rls import warn_if_unwalled
 from omoide.store.postgres.sessions import PgSessionStore
@@ -42,7 +40,7 @@ from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.sessions import SessionStore
 from omoide.store.sqlite.sessions_meta import SessionMetaStore
 from omoide.store.sqlite.state import StateStore
-from omoide.store.sqlite.store import SqliteStore, check_persona_name, merge_overrides
+from omoide.store.sqlite.store import SqliteStore, check_persona_name
 from omoide.store.vectors import VectorIndex
 
 __all__ = ["ANN_PERSONA_ROWS", "PostgresStore", "is_postgres_url"]
@@ -62,6 +60,11 @@ class PostgresStore(SqliteStore):
     """Every persona in one PostgreSQL database. Thread-safe; many processes may share it."""
 
     _name_taken = psycopg.errors.UniqueViolation
+    # writers run concurrently: an update of the overrides locks the persona's row
+    _settings_to_update = "SELECT settings FROM personas WHERE id = ? FOR UPDATE"
+    _purge_memory = staticmethod(erase.purge_memory)  # type: ignore[assignment]
+    _erase_session = staticmethod(erase.erase_session)  # type: ignore[assignment]
+    _erase_persona = staticmethod(erase.erase_persona)  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -160,50 +163,9 @@ class PostgresStore(SqliteStore):
             raise NotFound(f"unknown persona {name!r}", persona=name)
         return dict(json.loads(row[0]))
 
-    def update_persona_settings(
-        self,
-        name: str,
-        changes: dict[str, Any],
-        *,
-        check: Callable[[dict[str, Any]], None] | None = None,
-    ) -> dict[str, Any]:
-        persona = self.get_persona(name)
-        with self.db.write(persona.id) as conn:
-            row = conn.execute(
-                "SELECT settings FROM personas WHERE id = ? FOR UPDATE", (persona.id,)
-            ).fetchone()
-            stored = merge_overrides(json.loads(row[0]), changes)
-            if check is not None:
-                check(stored)
-            conn.execute(
-                "UPDATE personas SET settings = ? WHERE id = ?",
-                (json.dumps(stored, ensure_ascii=False), persona.id),
-            )
-        return stored
-
-    # -- forgetting ----------------------------------------------------------------------
-
-    def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
-        return purge_memory(self.db, self.memories(name), key, now=now)  # type: ignore[arg-type]
-
-    def erase_session(
-        self, name: str, session_id: str, *, with_notes: bool, now: datetime
-    ) -> Erased:
-        return erase_session(
-            self.db,
-            self.memories(name),
-            session_id,  # type: ignore[arg-type]
-            with_notes=with_notes,
-            now=now,
-        )
-
-    def delete_persona(self, name: str) -> Erased:
-        persona = self.get_persona(name)
-        erased = erase_persona(self.db, persona.id, persona.name)  # type: ignore[arg-type]
-        with self._handles_lock:
-            self._handles.pop(name, None)
-            self._sessions.pop(name, None)
-        return erased
+    def _persona_write(self, persona_id: int) -> Any:
+        """The persona's write lock held for the change."""
+        return self.db.write(persona_id)
 
     # -- persona handles -----------------------------------------------------------------
 

@@ -12,14 +12,14 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import apply_migrations
 from omoide.store.tracing import Traced, Tracer
 
-__all__ = ["Database"]
+__all__ = ["Database", "persona_rows_by_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -159,3 +159,16 @@ def _set_wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def persona_rows_by_id(
+    conn: sqlite3.Connection, select: str, alias: str, persona_id: int, ids: Sequence[int]
+) -> list[sqlite3.Row]:
+    """The rows of ``select`` (its table aliased ``alias``) of one persona with these ids.
+
+    ``+alias.persona_id`` looks the rows up by primary key: the planner would otherwise pick the
+    persona index and read every row of the persona (15 ms at 100k)."""
+    marks = ",".join("?" * len(ids))
+    return conn.execute(
+        f"{select} WHERE +{alias}.persona_id = ? AND {alias}.id IN ({marks})", (persona_id, *ids)
+    ).fetchall()

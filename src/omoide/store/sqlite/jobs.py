@@ -22,6 +22,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -157,22 +158,19 @@ class JobStore:
         delay_s: float = 0.0,
         include_running: bool = True,
     ) -> int | None:
-        """Enqueue unless a job of ``kind`` for this persona is open; check and insert are one
-        write transaction, so two processes never both queue it. None when one was open."""
-        statuses = _OPEN if include_running else ("pending", "pending")
-        with self.db.write() as conn:
-            if (
-                conn.execute(
-                    "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? "
-                    "AND status IN (?, ?) LIMIT 1",
-                    (kind, persona_id, *statuses),
-                ).fetchone()
-                is not None
-            ):
+        """The check and the insert share :meth:`_unique_write`'s transaction."""
+        with self._unique_write(persona_id) as conn:
+            if _is_open(conn, kind, persona_id, include_running=include_running):
                 return None
             return enqueue(
                 conn, kind=kind, persona_id=persona_id, payload=payload, now=now, delay_s=delay_s
             )
+
+    def _unique_write(self, persona_id: int | None) -> AbstractContextManager[Any]:
+        """The write transaction of :meth:`enqueue_unique` (SQLite's single writer already
+        keeps two processes from both queuing; an adapter whose writers run concurrently takes
+        the persona's lock here)."""
+        return self.db.write()
 
     def recover(self) -> int:
         """At start-up, take back at once the running jobs no live worker can hold: those whose
@@ -334,15 +332,14 @@ class JobStore:
         return status if cur.rowcount == 1 else "lost"
 
     def gone(self, job_id: int) -> bool:
-        """Whether the job's row no longer exists: the persona, conversation or memory it
-        worked on was erased (erasure deletes their queued and running jobs with them)."""
+        """Read as the row's absence: erasure deletes the queued and running jobs of what it
+        erases."""
         return (
             self.db.conn().execute("SELECT 1 FROM jobs WHERE id = ?", (job_id,)).fetchone() is None
         )
 
     def claim_periodic(self, name: str, *, every_s: float, worker: str) -> bool:
-        """True for one caller per ``every_s`` seconds (wall time) across every process on this
-        database: the claim row's ``next_due`` is moved on conditionally."""
+        """Wall time: the claim row's ``next_due`` is moved on conditionally."""
         wall = self._wall()
         with self.db.write() as conn:
             cur = conn.execute(
@@ -386,19 +383,21 @@ class JobStore:
 
     def has_open(self, kind: str, persona_id: int | None, *, include_running: bool = True) -> bool:
         """Whether a job of ``kind`` for this persona is pending (or running)."""
-        statuses = _OPEN if include_running else ("pending", "pending")
-        return (
-            self.db.conn()
-            .execute(
-                "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT "
-                "1",
-                (kind, persona_id, *statuses),
-            )
-            .fetchone()
-            is not None
-        )
+        return _is_open(self.db.conn(), kind, persona_id, include_running=include_running)
 
     def total_depth(self) -> int:
         """Jobs waiting or running now (scheduled maintenance excluded)."""
         counts = self.counts()
         return counts.pending + counts.running
+
+
+def _is_open(conn: Any, kind: str, persona_id: int | None, *, include_running: bool) -> bool:
+    """Whether a job of ``kind`` for this persona is pending (or running), read on ``conn``."""
+    statuses = _OPEN if include_running else ("pending", "pending")
+    return (
+        conn.execute(
+            "SELECT 1 FROM jobs WHERE kind = ? AND persona_id IS ? AND status IN (?, ?) LIMIT 1",
+            (kind, persona_id, *statuses),
+        ).fetchone()
+        is not None
+    )

@@ -30,16 +30,16 @@ from omoide.model import (
     Source,
     VersionChange,
 )
-from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.db import Database, persona_rows_by_id
 from omoide.store.sqlite.fts import FtsIndex, KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
 from omoide.store.sqlite.rows import (
+    bump_persona_counter,
     dt,
     dt_or_none,
     memory_from_row,
     memory_revision,
-    persona_counter,
 )
 from omoide.store.vectors import VectorIndex
 
@@ -127,21 +127,13 @@ class MemoryStore(MemoryWrites):
         return memory_revision(conn, self.persona_id, self.persona)
 
     def revision(self) -> int:
-        """The persona's memory revision as stored now. Every write that adds, changes or
-        removes a memory's vector moves it in its own transaction (``_bump``): a decision read
-        at this revision still holds while it has not moved (``insert``'s ``if_revision``)."""
+        """As stored now; writes move it with ``_bump``."""
         return self._stored_revision(self.db.conn())
 
     def _bump(self, conn: sqlite3.Connection) -> tuple[VectorIndex, int]:
         """Inside a write: the index (current as of before this write) and the new revision."""
         index = self.vectors
-        revision = persona_counter(
-            conn.execute(
-                "UPDATE personas SET revision = revision + 1 WHERE id = ? RETURNING revision",
-                (self.persona_id,),
-            ).fetchone(),
-            self.persona,
-        )
+        revision = bump_persona_counter(conn, "revision", self.persona_id, self.persona)
         return index, revision
 
     # -- reads ---------------------------------------------------------------------------
@@ -169,17 +161,7 @@ class MemoryStore(MemoryWrites):
     def by_ids(self, ids: Sequence[int]) -> dict[int, Memory]:
         if not ids:
             return {}
-        marks = ",".join("?" * len(ids))
-        rows = (
-            self.db.conn()
-            .execute(
-                # "+m.persona_id": look rows up by primary key; the planner would otherwise pick
-                # the persona index and read every row of the persona (15 ms at 100k).
-                SELECT_MEMORY + f" WHERE +m.persona_id = ? AND m.id IN ({marks})",
-                (self.persona_id, *ids),
-            )
-            .fetchall()
-        )
+        rows = persona_rows_by_id(self.db.conn(), SELECT_MEMORY, "m", self.persona_id, ids)
         memories = self._hydrate(rows, with_links=False)
         return {int(r["id"]): m for r, m in zip(rows, memories, strict=True)}
 
@@ -188,17 +170,14 @@ class MemoryStore(MemoryWrites):
         search ranks its 50 candidates by these and reads whole only the ones it returns."""
         if not ids:
             return {}
-        marks = ",".join("?" * len(ids))
-        rows = (
-            self.db.conn()
-            .execute(
-                "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, "
-                "m.last_accessed, m.superseded_by, m.valid_until FROM memories m "
-                "JOIN memory_strength s ON s.memory_id = m.id "
-                f"WHERE +m.persona_id = ? AND m.id IN ({marks})",  # by primary key, as by_ids
-                (self.persona_id, *ids),
-            )
-            .fetchall()
+        rows = persona_rows_by_id(
+            self.db.conn(),
+            "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, "
+            "m.last_accessed, m.superseded_by, m.valid_until FROM memories m "
+            "JOIN memory_strength s ON s.memory_id = m.id",
+            "m",
+            self.persona_id,
+            ids,
         )
         return {
             int(r[0]): RankFacts(

@@ -64,6 +64,13 @@ VALUES (?, (SELECT COALESCE(MAX(version), 0) + 1 FROM memory_versions WHERE memo
         ?, ?, ?, ?, ?, ?)
 """
 
+_INSERT_STRENGTH = (
+    "INSERT INTO memory_strength (memory_id, strength, stability, last_decay_at) "
+    "VALUES (?, ?, ?, ?)"
+)
+_INSERT_SOURCE = "INSERT OR IGNORE INTO memory_sources (memory_id, event_id) VALUES (?, ?)"
+_INSERT_TAG = "INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) VALUES (?, ?, ?)"
+
 UPSERT_VECTOR = """
 INSERT INTO memory_vectors (memory_id, model_id, dim, vector) VALUES (?, ?, ?, ?)
 ON CONFLICT (memory_id) DO UPDATE SET model_id = excluded.model_id, dim = excluded.dim,
@@ -94,6 +101,27 @@ _UPDATABLE = {
     "access_count",
     "last_accessed",
 }
+
+
+def _version_row(
+    memory_id: int,
+    change: VersionChange,
+    changed_by: str,
+    now: datetime,
+    before: Memory | None,
+    after: Memory,
+) -> tuple[Any, ...]:
+    """The parameters of :data:`INSERT_VERSION` for one change of a memory: its images
+    before (None for a creation) and after, as JSON."""
+    return (
+        memory_id,
+        memory_id,
+        change,
+        changed_by,
+        iso(now),
+        None if before is None else json.dumps(memory_image(before), ensure_ascii=False),
+        json.dumps(memory_image(after), ensure_ascii=False),
+    )
 
 
 def new_key() -> str:
@@ -133,14 +161,11 @@ class MemoryWrites:
         after_insert: Callable[[UnitOfWork, Memory], None] | None = None,
         if_revision: int | None = None,
     ) -> Memory | None:
-        """Memory + strength + version 1 + FTS + vector (+ sources), one transaction.
+        """Memory + strength + version 1 + FTS + vector (+ sources).
 
         ``after_insert(unit_of_work, memory)`` runs inside the same transaction (e.g. to enqueue the
-        evolution job atomically with the write that causes it). ``if_revision``: insert only
-        if the persona's revision (:meth:`revision`) is still that one, checked inside the
-        write (SQLite's one writer, PostgreSQL's per-persona lock); else nothing is written
-        and None returned: a memory was written, changed or removed since the caller read
-        the rows its decision rests on (dedup, by another thread or process).
+        evolution job atomically with the write that causes it). ``if_revision`` is checked under
+        SQLite's one writer (PostgreSQL's per-persona lock).
         """
         with self.db.write() as conn:
             if if_revision is not None and self._stored_revision(conn) != if_revision:
@@ -163,7 +188,7 @@ class MemoryWrites:
         with self.db.write() as conn:
             memory_id = int(self._one(conn, key)["id"])
             conn.executemany(
-                "INSERT OR IGNORE INTO memory_sources (memory_id, event_id) VALUES (?, ?)",
+                _INSERT_SOURCE,
                 [(memory_id, e) for e in event_ids],
             )
 
@@ -178,36 +203,15 @@ class MemoryWrites:
         changed_by: str,
     ) -> tuple[int, Memory]:
         """The rows of one new memory inside the caller's transaction (index not bumped)."""
-        created = new.created_at or now
         key = new_key()
-        cur = conn.execute(
-            INSERT_MEMORY,
-            (
-                key,
-                self.persona_id,
-                new.content,
-                str(new.kind),
-                new.importance,
-                json.dumps(list(new.tags), ensure_ascii=False),
-                new.emotion_type,
-                new.emotion_intensity,
-                new.source,
-                new.source_ref,
-                iso(created),
-                iso(now),
-                iso_or_none(new.valid_from),
-                iso_or_none(new.valid_until),
-                json.dumps(new.metadata, ensure_ascii=False),
-            ),
-        )
+        cur = conn.execute(INSERT_MEMORY, (key, *self._memory_columns(new, now)))
         memory_id = int(cur.lastrowid or 0)
         conn.execute(
-            "INSERT INTO memory_strength (memory_id, strength, stability, "
-            "last_decay_at) VALUES (?, ?, ?, ?)",
+            _INSERT_STRENGTH,
             (memory_id, new.importance, stability, iso(now)),
         )
         conn.executemany(
-            "INSERT OR IGNORE INTO memory_sources (memory_id, event_id) VALUES (?, ?)",
+            _INSERT_SOURCE,
             [(memory_id, e) for e in new.source_event_ids],
         )
         self._write_tags(conn, memory_id, new.tags)
@@ -224,15 +228,7 @@ class MemoryWrites:
         memory = self._hydrate([self._one(conn, key)], with_links=False)[0]
         conn.execute(
             INSERT_VERSION,
-            (
-                memory_id,
-                memory_id,
-                VersionChange.CREATE,
-                changed_by,
-                iso(now),
-                None,
-                json.dumps(memory_image(memory), ensure_ascii=False),
-            ),
+            _version_row(memory_id, VersionChange.CREATE, changed_by, now, None, memory),
         )
         return memory_id, memory
 
@@ -280,15 +276,14 @@ class MemoryWrites:
                 ],
             )
             conn.executemany(
-                "INSERT INTO memory_strength (memory_id, strength, stability, "
-                "last_decay_at) VALUES (?, ?, ?, ?)",
+                _INSERT_STRENGTH,
                 [
                     (memory_id, new.importance, float(stability), iso(now))
                     for memory_id, new, stability in zip(ids, news, stabilities, strict=True)
                 ],
             )
             conn.executemany(
-                "INSERT OR IGNORE INTO memory_sources (memory_id, event_id) VALUES (?, ?)",
+                _INSERT_SOURCE,
                 [
                     (memory_id, e)
                     for memory_id, new in zip(ids, news, strict=True)
@@ -308,7 +303,7 @@ class MemoryWrites:
                 persona_id=self.persona_id,
             )
             conn.executemany(
-                "INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) VALUES (?, ?, ?)",
+                _INSERT_TAG,
                 [
                     (memory_id, self.persona_id, tag)
                     for memory_id, new in zip(ids, news, strict=True)
@@ -320,15 +315,7 @@ class MemoryWrites:
             conn.executemany(
                 INSERT_VERSION,
                 [
-                    (
-                        memory_id,
-                        memory_id,
-                        VersionChange.CREATE,
-                        changed_by,
-                        iso(now),
-                        None,
-                        json.dumps(memory_image(memory), ensure_ascii=False),
-                    )
+                    _version_row(memory_id, VersionChange.CREATE, changed_by, now, None, memory)
                     for memory_id, memory in zip(ids, memories, strict=True)
                 ],
             )
@@ -425,15 +412,7 @@ class MemoryWrites:
             after = memory_from_row(self._one(conn, key), self.persona)
             conn.execute(
                 INSERT_VERSION,
-                (
-                    memory_id,
-                    memory_id,
-                    VersionChange.DELETE,
-                    changed_by,
-                    iso(now),
-                    json.dumps(memory_image(before), ensure_ascii=False),
-                    json.dumps(memory_image(after), ensure_ascii=False),
-                ),
+                _version_row(memory_id, VersionChange.DELETE, changed_by, now, before, after),
             )
             index, revision = self._bump(conn)
             index.remove([memory_id])
@@ -507,16 +486,9 @@ class MemoryWrites:
         contradicting one old fact, evolved at once by two workers or processes) stays as
         that one closed it: closed once, its remainder written once.
 
-        ``judged``: the classified candidates' ids, nearest first (the evolution job's): only the
-        nearest of them that is still open may be closed (``engine.candidates.closable``), read
-        in this transaction: a new memory closes the nearest current memory it contradicts, and
-        when another evolution closed that one meanwhile, the next still open is the nearest.
-        An empty ``judged`` closes nothing. ``None`` (a direct caller: a test, a seed) closes
-        every memory of ``supersedes`` still open.
-
-        ``ended_by``: (successor id, valid_until) — the new memory states again a superseded
-        fact but is dated before the change that replaced it, so it is itself closed at that
-        change, ``superseded_by`` the successor (:meth:`_end_new`).
+        Which of ``judged`` is still open is read in this transaction: when another evolution
+        closed the nearest meanwhile, the next still open is the nearest. ``ended_by`` closes
+        the new memory at that change, ``superseded_by`` the successor (:meth:`_end_new`).
         """
         with self.db.write() as conn:
             row = self._one(conn, new_key)
@@ -771,13 +743,7 @@ class MemoryWrites:
         conn.execute(
             INSERT_VERSION if cause is None else _INSERT_CAUSED_VERSION,
             (
-                memory_id,
-                memory_id,
-                change,
-                changed_by,
-                iso(now),
-                json.dumps(memory_image(before), ensure_ascii=False),
-                json.dumps(memory_image(after), ensure_ascii=False),
+                *_version_row(memory_id, change, changed_by, now, before, after),
                 *(() if cause is None else (cause,)),
             ),
         )
@@ -787,7 +753,7 @@ class MemoryWrites:
         """Keep ``memory_tags`` (the indexed copy used by tag filters) equal to ``tags``."""
         conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
         conn.executemany(
-            "INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) VALUES (?, ?, ?)",
+            _INSERT_TAG,
             [(memory_id, self.persona_id, t) for t in tags],
         )
 

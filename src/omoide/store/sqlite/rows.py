@@ -21,6 +21,7 @@ from omoide.model import (
 )
 
 __all__ = [
+    "bump_persona_counter",
     "dt",
     "dt_or_none",
     "ended_by",
@@ -43,6 +44,18 @@ def memory_revision(conn: Any, persona_id: int, persona: str) -> int:
     """The persona's memory revision as stored (``personas.revision``), read in ``conn``."""
     return persona_counter(
         conn.execute("SELECT revision FROM personas WHERE id = ?", (persona_id,)).fetchone(),
+        persona,
+    )
+
+
+def bump_persona_counter(conn: Any, column: str, persona_id: int, persona: str) -> int:
+    """Move one of the persona's counters (``revision``, ``event_revision``) on by one inside
+    the caller's write; its new value."""
+    return persona_counter(
+        conn.execute(
+            f"UPDATE personas SET {column} = {column} + 1 WHERE id = ? RETURNING {column}",
+            (persona_id,),
+        ).fetchone(),
         persona,
     )
 

@@ -23,10 +23,10 @@ from omoide.engine.attachments import turn_text
 from omoide.errors import Conflict, NotFound
 from omoide.model import Episode, Event, KeywordHit, NewEpisode, NewEvent, Session, SessionEnd
 from omoide.store.port import UnitOfWork
-from omoide.store.sqlite.db import Database
+from omoide.store.sqlite.db import Database, persona_rows_by_id
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS
 from omoide.store.sqlite.jobs import SqliteUnitOfWork
-from omoide.store.sqlite.rows import dt, dt_or_none, ended_by, persona_counter
+from omoide.store.sqlite.rows import bump_persona_counter, dt, dt_or_none, ended_by, persona_counter
 from omoide.store.vectors import VectorIndex, language_of
 
 __all__ = ["Episode", "Event", "NewEpisode", "NewEvent", "Session", "SessionStore"]
@@ -355,15 +355,7 @@ class SessionStore:
     def events_by_ids(self, ids: Sequence[int]) -> dict[int, Event]:
         if not ids:
             return {}
-        marks = ",".join("?" * len(ids))
-        rows = (
-            self.db.conn()
-            .execute(
-                SELECT_EVENT + f" WHERE +e.persona_id = ? AND e.id IN ({marks})",
-                (self.persona_id, *ids),
-            )
-            .fetchall()
-        )
+        rows = persona_rows_by_id(self.db.conn(), SELECT_EVENT, "e", self.persona_id, ids)
         return {r["id"]: _event(r) for r in rows}
 
     def events_between(self, session_id: str, first_seq: int, last_seq: int) -> list[Event]:
@@ -412,14 +404,7 @@ class SessionStore:
         ids = [e.id for e in events]
         with self.db.write() as conn:
             index = self.event_index
-            revision = persona_counter(
-                conn.execute(
-                    "UPDATE personas SET event_revision = event_revision + 1 WHERE id = ? "
-                    "RETURNING event_revision",
-                    (self.persona_id,),
-                ).fetchone(),
-                self.persona,
-            )
+            revision = bump_persona_counter(conn, "event_revision", self.persona_id, self.persona)
             conn.executemany(
                 "INSERT INTO event_vectors (event_id, model_id, dim, vector) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (event_id) DO UPDATE SET model_id = excluded.model_id, "
@@ -535,13 +520,8 @@ class SessionStore:
 
     @contextlib.contextmanager
     def consolidating(self, episode_id: int, *, now: datetime) -> Iterator[bool]:
-        """The write transaction of an episode's consolidation, guarded by ``consolidated_at``.
-
-        Yields True when this call set it: the caller writes the notes and state inside the
-        block, joining this transaction, so the marker and the effect commit (or roll back)
-        together. Yields False when it was already set (another run committed first, or a
-        concurrent one holds the row): the caller writes nothing. Exactly once in effect.
-        """
+        """Guarded by ``consolidated_at``: the marker and what the caller writes inside the
+        block commit (or roll back) together. False also when a concurrent run holds the row."""
         with self.db.write() as conn:
             yield bool(
                 conn.execute(

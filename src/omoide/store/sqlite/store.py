@@ -6,6 +6,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,9 @@ from omoide.clock import iso
 from omoide.engine.fsrs import recall_anchor, strength
 from omoide.errors import Conflict, NotFound
 from omoide.model import PERSONA_NAME, ApiKeyRecord, Erased, Persona, check_persona_name
+from omoide.store.sqlite import erase
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.erase import erase_persona, erase_session, purge_memory
 from omoide.store.sqlite.keys import KeyStore
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.rows import dt, dt_or_none
@@ -60,6 +61,13 @@ class SqliteStore:
 
     # what the driver raises for a persona name already taken (UNIQUE personas.name)
     _name_taken: type[Exception] = sqlite3.IntegrityError
+    # the read of the overrides an update merges into (an adapter whose writers run
+    # concurrently locks the row; SQLite's single writer needs no lock)
+    _settings_to_update = "SELECT settings FROM personas WHERE id = ?"
+    # the adapter's erasures (same arguments and effects in every adapter)
+    _purge_memory = staticmethod(erase.purge_memory)
+    _erase_session = staticmethod(erase.erase_session)
+    _erase_persona = staticmethod(erase.erase_persona)
 
     def __init__(
         self,
@@ -84,14 +92,13 @@ class SqliteStore:
         self.db.close()
 
     def ping(self) -> None:
-        """Raise if the database cannot answer (the health check)."""
         self.db.conn().execute("SELECT 1").fetchone()
 
     # -- personas ------------------------------------------------------------------------
 
     def create_persona(self, name: str, *, now: datetime, key_hash: str | None = None) -> Persona:
-        """A new persona; with ``key_hash``, its first API key in the same transaction (a
-        failure after the persona's row leaves neither, so a retry of the name is no 409)."""
+        """A failure after the persona's row leaves neither it nor the key, so a retry of the
+        name is no 409."""
         check_persona_name(name)
         with self.db.write() as conn:
             try:
@@ -144,10 +151,8 @@ class SqliteStore:
         that transaction and raises to refuse them, so a rule over several settings holds
         against a concurrent update."""
         persona = self.get_persona(name)
-        with self.db.write() as conn:
-            row = conn.execute(
-                "SELECT settings FROM personas WHERE id = ?", (persona.id,)
-            ).fetchone()
+        with self._persona_write(persona.id) as conn:
+            row = conn.execute(self._settings_to_update, (persona.id,)).fetchone()
             stored = merge_overrides(json.loads(row[0]), changes)
             if check is not None:
                 check(stored)
@@ -157,24 +162,29 @@ class SqliteStore:
             )
         return stored
 
+    def _persona_write(self, persona_id: int) -> AbstractContextManager[Any]:
+        """A write transaction changing the persona's row (an adapter whose writers run
+        concurrently takes the persona's write lock)."""
+        return self.db.write()
+
     # -- forgetting (hard deletes on the user's word; DESIGN §2) ---------------------------
 
     def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
         """Erase one memory so that its text is nowhere in the data folder."""
-        return purge_memory(self.db, self.memories(name), key, now=now)
+        return self._purge_memory(self.db, self.memories(name), key, now=now)
 
     def erase_session(
         self, name: str, session_id: str, *, with_notes: bool, now: datetime
     ) -> Erased:
         """Erase a conversation (events, episodes; with ``with_notes`` its notes too)."""
-        return erase_session(
+        return self._erase_session(
             self.db, self.memories(name), session_id, with_notes=with_notes, now=now
         )
 
     def delete_persona(self, name: str) -> Erased:
         """Erase a persona and everything keyed by it; its API keys stop working at once."""
         persona = self.get_persona(name)
-        erased = erase_persona(self.db, persona.id, persona.name)
+        erased = self._erase_persona(self.db, persona.id, persona.name)
         with self._handles_lock:
             self._handles.pop(name, None)
             self._sessions.pop(name, None)

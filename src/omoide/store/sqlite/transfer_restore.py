@@ -366,9 +366,7 @@ class PersonaRestore:
     ) -> int | None:
         """Memories with strength, versions, tags, sources, vector and keyword rows; one
         transaction. A key already present is skipped. ``after(conn, inserted keys)`` runs
-        inside it. Returns how many were inserted. ``if_revision``: only while the persona's
-        memory revision (``MemoryHandle.revision``) is still that one, checked inside the
-        write (as ``MemoryHandle.insert``'s); else nothing is written and None returned."""
+        inside it; ``if_revision`` is checked inside the write (as ``MemoryHandle.insert``'s)."""
         inserted: list[str] = []
         with self.db.write() as conn:
             if if_revision is not None and self._revision(conn) != if_revision:

@@ -107,6 +107,7 @@ def _state_routes(path: str, kind: StateKind, noun: str) -> None:
         key: str = Query(..., pattern=STATE_KEY_PATTERN, description="The key, e.g. name or 名前."),
         at: str | None = Query(
             None,
+            min_length=1,  # an empty one read the whole history, as if no `at`
             json_schema_extra={"format": "timestamp"},
             description="Only the value valid then: an " + TIMESTAMP_DESCRIPTION,
         ),

@@ -50,12 +50,14 @@ def search(
     ),
     date_range: str | None = Query(
         None,
+        min_length=1,  # an empty one was no filter, as if it had applied
         json_schema_extra={"format": "date-range"},
         description="When the memory was created, e.g. 'last week', '先週', '3 days ago', "
         "'2026-03', '2026-03-01..2026-03-15' (docs/api.md lists the forms).",
     ),
     valid_at: str | None = Query(
         None,
+        min_length=1,
         json_schema_extra={"format": "timestamp"},
         description="Only facts valid then: 'now' or an " + TIMESTAMP_DESCRIPTION,
     ),

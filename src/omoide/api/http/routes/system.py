@@ -25,6 +25,8 @@ from omoide.api.render import ts
 router = APIRouter()
 
 Persona = Annotated[str, Depends(persona_access)]
+ADMIN = errors(401, 403)  # an admin route that names no persona
+NAMED = errors(401, 403, 404, 422)  # a route on one persona named in its path
 
 
 @router.post(
@@ -45,7 +47,7 @@ def create_persona(body: PersonaCreate, _: Admin, app: App) -> Any:
     tags=["personas"],
     summary="List personas (admin)",
     response_model=None,
-    responses={200: {"model": PersonaList}, **errors(401, 403)},
+    responses={200: {"model": PersonaList}, **ADMIN},
 )
 def list_personas(_: Admin, app: App) -> dict[str, Any]:
     return {
@@ -61,7 +63,7 @@ def list_personas(_: Admin, app: App) -> dict[str, Any]:
     tags=["personas"],
     summary="Erase a persona and everything it remembers (admin); its keys stop working",
     response_model=None,
-    responses={200: {"model": PersonaErased}, **errors(401, 403, 404, 422)},
+    responses={200: {"model": PersonaErased}, **NAMED},
 )
 def delete_persona(
     name: Annotated[str, Depends(named_persona_access)], _: Admin, app: App
@@ -83,20 +85,10 @@ def delete_persona(
     tags=["jobs"],
     summary="Background job counts; wait for pending + running == 0",
     response_model=None,
-    responses={200: {"model": JobsOut}, **errors(401, 403, 404, 422)},
+    responses={200: {"model": JobsOut}, **NAMED},
 )
 def jobs(persona: Persona, app: App) -> dict[str, Any]:
-    report = app.maintenance.job_report(persona)
-    counts = report.counts
-    return {
-        "persona": persona,
-        "pending": counts.pending,
-        "running": counts.running,
-        "failed": counts.failed,
-        "done": counts.done,
-        "scheduled": counts.scheduled,
-        "failures": report.failures,
-    }
+    return app.maintenance.job_report(persona).as_dict()
 
 
 @router.get(
@@ -104,7 +96,7 @@ def jobs(persona: Persona, app: App) -> dict[str, Any]:
     tags=["jobs"],
     summary="Block until the persona's queue is empty (pending + running == 0)",
     response_model=None,
-    responses={200: {"model": JobsWaitOut}, **errors(401, 403, 404, 422)},
+    responses={200: {"model": JobsWaitOut}, **NAMED},
 )
 async def wait_for_jobs(
     persona: Persona,
@@ -145,7 +137,7 @@ async def health(app: App) -> dict[str, Any]:  # on the event loop: no wait for 
             "content": {"text/plain": {"schema": {"type": "string"}}},
             "description": "Prometheus text exposition format.",
         },
-        **errors(401, 403),
+        **ADMIN,
     },
 )
 def metrics(request: Request, _: Admin, app: App) -> PlainTextResponse:

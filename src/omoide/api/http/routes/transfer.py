@@ -18,6 +18,7 @@ from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
 from omoide.engine import json_text
 from omoide.errors import InvalidInput
+from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
 
 router = APIRouter(tags=["transfer"])
 
@@ -83,6 +84,9 @@ async def _spool(request: Request, path: Path) -> None:
         raise InvalidInput("the request body must hold the file to import")
 
 
+# The sources whose file is JSON Lines, as a refusal of one sent as one JSON document names it.
+_JSON_LINES = {"omoide": "an Omoide export", "mcp-memory": "an MCP memory file"}
+
 _BODY = {
     "requestBody": {
         "required": True,
@@ -122,8 +126,11 @@ async def import_persona(
     user_id: str | None = Query(
         None, min_length=1, max_length=200, description="mem0: only this user_id's memories"
     ),
-    user_name: str = Query(
-        "user", min_length=1, max_length=200, description="chat: speaker name of the user's turns"
+    user_name: str | None = Query(
+        None,
+        min_length=1,
+        max_length=200,
+        description="chat: speaker name of the user's turns (default: user)",
     ),
     assistant_name: str | None = Query(
         None,
@@ -132,6 +139,14 @@ async def import_persona(
         description="chat: speaker name of the assistant (default: the persona)",
     ),
 ) -> dict[str, Any]:
+    given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
+    misplaced = misplaced_option(source, [name for name, value in given.items() if value])
+    if misplaced is not None:  # ignoring it would import otherwise than asked
+        raise InvalidInput(
+            f"{misplaced} applies only to source={OPTION_SOURCE[misplaced]}, and this import "
+            f"is source={source}: leave it out, or give the source it belongs to",
+            field=misplaced,
+        )
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "import.jsonl"
         if (request.headers.get("content-type") or "").lower().startswith("multipart/"):
@@ -149,13 +164,11 @@ async def import_persona(
             try:  # one JSON document: read as strictly as any JSON body of the API
                 strict_json(path.read_bytes())
             except JsonRefused as exc:
-                # an export sent as application/json, or with no content type (curl -d)
+                # an export or memory.jsonl sent as application/json, or with no content type
+                what = _JSON_LINES.get(source)
                 lines = (
-                    (
-                        " (an Omoide export is JSON Lines, one record a line: send it as "
-                        f"Content-Type: {NDJSON})"
-                    )
-                    if source == "omoide"
+                    f" ({what} is JSON Lines, one record a line: send it as Content-Type: {NDJSON})"
+                    if what
                     else ""
                 )
                 raise InvalidInput(f"{exc}{lines}", field=exc.field) from None
@@ -166,7 +179,7 @@ async def import_persona(
                 source,
                 path.read_text(encoding="utf-8"),
                 user_id=user_id,
-                user_name=user_name,
+                user_name=user_name or "user",
                 assistant_name=assistant_name,
             )
         else:

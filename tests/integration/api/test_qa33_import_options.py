@@ -1,0 +1,86 @@
+"""Session 33's user walk-through, over real HTTP: an import option another source reads was
+ignored without a word: ``?source=mem0&user_name=alex`` (meant: ``user_id``) imported every
+Mem0 user's memories, and ``user_name`` on an Omoide export renamed nothing. It is a 422 naming
+the option and the source it belongs to, before anything is written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from omoide_testing import LiveServer
+
+MEM0 = json.dumps(
+    [
+        {"memory": "Alex likes jazz", "user_id": "alex"},
+        {"memory": "Sam keeps bees", "user_id": "sam"},
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "belongs"),
+    [
+        ({"source": "mem0", "user_name": "alex"}, "user_name", "chat"),
+        ({"source": "mem0", "assistant_name": "Rin"}, "assistant_name", "chat"),
+        ({"source": "chat", "user_id": "alex"}, "user_id", "mem0"),
+        ({"source": "mcp-memory", "user_id": "alex"}, "user_id", "mem0"),
+        ({"user_name": "alex"}, "user_name", "chat"),
+    ],
+)
+def test_an_import_option_of_another_source_is_refused(
+    server: LiveServer, params: dict[str, str], field: str, belongs: str
+) -> None:
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post(
+            "/api/import/rin",
+            params=params,
+            content=MEM0,
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 422, reply.text
+        error = reply.json()["error"]
+        assert error["field"] == field
+        assert f"{field} applies only to source={belongs}" in error["message"]
+        assert rin.get("/api/memories/rin").json()["memories"] == []
+
+
+def test_an_import_option_of_its_own_source_still_applies(server: LiveServer) -> None:
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post(
+            "/api/import/rin",
+            params={"source": "mem0", "user_id": "alex"},
+            content=MEM0,
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 200, reply.text
+        stored = [m["content"] for m in rin.get("/api/memories/rin").json()["memories"]]
+        assert stored == ["Alex likes jazz"]
+
+
+def test_an_mcp_memory_file_sent_as_json_is_told_to_send_json_lines(server: LiveServer) -> None:
+    """It was refused as "not valid JSON: more text follows …" with no word of what to send,
+    where an Omoide export sent the same way is told."""
+    lines = (
+        '{"type": "entity", "name": "Noor", "entityType": "person", "observations": ["tea"]}\n'
+        '{"type": "entity", "name": "Haru", "entityType": "person", "observations": []}\n'
+    )
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post(
+            "/api/import/rin",
+            params={"source": "mcp-memory"},
+            content=lines,
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 422, reply.text
+        message = reply.json()["error"]["message"]
+        assert "an MCP memory file is JSON Lines" in message
+        assert "Content-Type: application/x-ndjson" in message
+        sent = rin.post(
+            "/api/import/rin",
+            params={"source": "mcp-memory"},
+            content=lines,
+            headers={"content-type": "application/x-ndjson"},
+        )
+        assert sent.status_code == 200, sent.text
+        assert sent.json()["memories"] == 2
