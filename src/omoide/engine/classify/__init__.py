@@ -78,6 +78,7 @@ from omoide.engine.classify.learned import (
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
 from omoide.engine.classify.note_judge import (
+    NOTE_REPLACED_THRESHOLDS,
     NOTE_THRESHOLDS,
     UNDATED_ONLY,
     judge_one_note,
@@ -104,6 +105,7 @@ __all__ = [
     "EMBEDDING_FEATURES",
     "EXTEND_ONLY",
     "JUDGE_CAPS",
+    "NOTE_REPLACED_THRESHOLDS",
     "NOTE_THRESHOLDS",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",

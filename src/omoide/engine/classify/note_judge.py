@@ -24,16 +24,36 @@ written one left under the statements' threshold by probability (``reads_undated
 
 from __future__ import annotations
 
+import math
+
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.features import TEXT_FEATURES, PairText, Similarities
-from omoide.engine.classify.judge_signals import judge_capped, nothing_differs, vetoed
+from omoide.engine.classify.judge_signals import (
+    judge_capped,
+    nothing_differs,
+    value_replaced,
+    vetoed,
+)
 from omoide.engine.classify.learned import Judgement, JudgeModel, judge, sentence_score
+from omoide.engine.classify.offline import UNRELATED
 
-__all__ = ["NOTE_THRESHOLDS", "UNDATED_ONLY", "judge_one_note", "needs_undated", "reads_undated"]
+__all__ = [
+    "NOTE_REPLACED_THRESHOLDS",
+    "NOTE_THRESHOLDS",
+    "UNDATED_ONLY",
+    "judge_one_note",
+    "needs_undated",
+    "reads_undated",
+]
 
 # The judge's CONTRADICTORY probability a one-sentence note needs, per language, in both
 # readings (as written, undated), or in the undated one alone (``UNDATED_ONLY``).
 NOTE_THRESHOLDS: dict[str, float] = {"en": 0.99, "ja": 0.94}
+
+# A lower bar of a language for a note the judge reads as EXTENDABLE where the rules read the
+# undated pair as related and a value of the old memory replaced (``replaced_note``): the note
+# path's counterpart of ``JudgeModel.replaced_thresholds`` (``bench/note_replaced.py``).
+NOTE_REPLACED_THRESHOLDS: dict[str, float] = {"en": 0.60, "ja": 0.50}
 
 # The languages whose bar is read on the undated pair alone (session 32,
 # ``bench/results/classify_notes32.md``): two different note dates lower the judge's
@@ -94,11 +114,28 @@ def judge_one_note(
     sure = sentence_score(*plain, model)
     if lang not in UNDATED_ONLY:
         sure = min(sentence_score(text, sims, model), sure)
+    read = "undated" if lang in UNDATED_ONLY else "both readings"
     if sure >= NOTE_THRESHOLDS[lang]:
-        read = "undated" if lang in UNDATED_ONLY else "both readings"
         return Judgement(
             Relation.CONTRADICTORY,
             round(sure, 4),
             f"note: {verdict.reason} ({read} ≥ {NOTE_THRESHOLDS[lang]:.2f})",
         )
-    return judge(text, sims, model, may_contradict=False)
+    held = judge(text, sims, model, may_contradict=False)
+    bar = NOTE_REPLACED_THRESHOLDS.get(lang, math.inf)
+    if sure >= bar and replaced_note(held, plain[0]):
+        return Judgement(
+            Relation.CONTRADICTORY,
+            round(sure, 4),
+            f"note: {held.reason}; a value replaced ({read} ≥ {bar:.2f})",
+        )
+    return held
+
+
+def replaced_note(held: Judgement, plain: PairText) -> bool:
+    """Whether a note the judge did not close reads as a replaced value: the judge's likelier
+    of the other two is EXTENDABLE, and on the undated pair (the notes' dates are no value) the
+    rules read the two as related and a value of the old memory replaced (``value_replaced``)."""
+    return (
+        held.relation is Relation.EXTENDABLE and plain.rule != UNRELATED and value_replaced(plain)
+    )
