@@ -61,13 +61,32 @@ def _readings(old: str, new: str) -> tuple[tuple, tuple]:
     return (read_pair(old, new), None), (read_pair(undated(old), undated(new)), None)
 
 
-def test_the_replaced_bars_sit_under_the_note_bars() -> None:
-    assert NOTE_REPLACED_THRESHOLDS == {"en": 0.60, "ja": 0.50}
-    for lang, bar in NOTE_REPLACED_THRESHOLDS.items():
+# the bars session 33 measured (bench/results/classify_notes_replaced33.md), set for a test
+MEASURED = {"en": 0.60, "ja": 0.50}
+
+
+@pytest.fixture
+def bars(monkeypatch: pytest.MonkeyPatch) -> None:
+    for lang, bar in MEASURED.items():
+        monkeypatch.setitem(NOTE_REPLACED_THRESHOLDS, lang, bar)
+
+
+def test_the_tier_is_left_off() -> None:
+    # session 33: end to end the closes it added fell under 0.95 in both languages
+    assert NOTE_REPLACED_THRESHOLDS == {}
+    for lang, bar in MEASURED.items():
         assert bar < NOTE_THRESHOLDS[lang]
 
 
-@pytest.mark.parametrize("lang", sorted(NOTE_REPLACED_THRESHOLDS))
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_left_off_a_replaced_value_is_held_to_the_note_bar(lang: str) -> None:
+    written, plain = _readings(*PAIRS[lang])
+    verdict = judge_one_note(written, plain, _model(NOTE_THRESHOLDS[lang] - 0.02))
+    assert verdict.relation is Relation.EXTENDABLE
+
+
+@pytest.mark.usefixtures("bars")
+@pytest.mark.parametrize("lang", ["en", "ja"])
 def test_a_replaced_value_closes_at_the_replaced_bar(lang: str) -> None:
     written, plain = _readings(*PAIRS[lang])
     bar = NOTE_REPLACED_THRESHOLDS[lang]
@@ -83,13 +102,15 @@ def test_a_replaced_value_closes_at_the_replaced_bar(lang: str) -> None:
     )
 
 
+@pytest.mark.usefixtures("bars")
 def test_the_notes_dates_are_no_replaced_value() -> None:
     written, plain = _readings(*DATES_ONLY)
-    model = _model(NOTE_REPLACED_THRESHOLDS["en"] + 0.02)
+    model = _model(MEASURED["en"] + 0.02)
     assert judge_one_note(written, plain, model).relation is not Relation.CONTRADICTORY
 
 
+@pytest.mark.usefixtures("bars")
 def test_a_pair_the_rules_read_as_unrelated_is_held_to_the_note_bar() -> None:
     written, plain = _readings(*ANOTHER_FACT)
-    model = _model(NOTE_REPLACED_THRESHOLDS["ja"] + 0.02)
+    model = _model(MEASURED["ja"] + 0.02)
     assert judge_one_note(written, plain, model).relation is not Relation.CONTRADICTORY
