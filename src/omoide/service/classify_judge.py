@@ -48,11 +48,11 @@ from omoide.engine.classify import (
     judge_note,
     judge_one_note,
     languages_differ,
-    needs_undated,
     note_claims,
     note_verdict,
     one_statement,
     read_pair,
+    reads_undated,
     statements,
     undated,
 )
@@ -220,7 +220,7 @@ class LearnedClassifier:
         firsts = (
             [judge(t, s, self.model) for t, s in zip(texts, sims, strict=True)] if one_note else []
         )
-        plain = self._undated(same, firsts, new, lang, read) if one_note else {}
+        plain = self._undated(same, texts, firsts, new, lang, read) if one_note else {}
         after = note_claims(new, lang) if note and same else []
         judged = {}
         for i, (candidate, text, sim) in enumerate(zip(same, texts, sims, strict=True)):
@@ -247,22 +247,24 @@ class LearnedClassifier:
     def _undated(
         self,
         candidates: list[Candidate],
+        texts: list[PairText],
         verdicts: list[Judgement],
         new: str,
         lang: str,
         read: Callable[[list[str]], Mapping[str, np.ndarray]],
     ) -> dict[str, tuple[PairText, Similarities | None]]:
-        """For ``judge_one_note``: each candidate of one statement the judge's verdict
-        (``verdicts``) closes by probability (``needs_undated``) against ``new``, both read
-        without their dates (``undated``). A candidate of several sentences is left out, so
-        the judge does not close it by probability: the judge was trained on one statement
-        against one, and on a LoCoMo ingest its only two closes of such notes (C ≥ 0.99) were
-        both false; on the notes sets 1 of its 67 closes had an old note of several sentences.
+        """For ``judge_one_note``: each candidate of one statement whose verdict (``verdicts``,
+        on the pairs as written, ``texts``) is read again undated (``reads_undated``) against
+        ``new``, both read without their dates (``undated``). A candidate of several sentences
+        is left out, so the judge does not close it by probability: the judge was trained on
+        one statement against one, and on a LoCoMo ingest its only two closes of such notes
+        (C ≥ 0.99) were both false; on the notes sets 1 of its 67 closes had an old note of
+        several sentences.
         The note rules still read such a candidate sentence by sentence."""
         chosen = [
             c
-            for c, v in zip(candidates, verdicts, strict=True)
-            if one_statement(c.content, lang) and needs_undated(v)
+            for c, t, v in zip(candidates, texts, verdicts, strict=True)
+            if one_statement(c.content, lang) and reads_undated(v, t)
         ]
         pairs = [(undated(c.content), undated(new)) for c in chosen]
         plain = [read_pair(old, note, lang=lang) for old, note in pairs]

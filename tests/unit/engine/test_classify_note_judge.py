@@ -17,6 +17,7 @@ from omoide.engine.classify import (
     judge_one_note,
     needs_undated,
     read_pair,
+    reads_undated,
     undated,
 )
 from omoide.service.classify_judge import load_judge_models
@@ -146,7 +147,7 @@ def test_a_verdict_that_is_no_close_by_probability_is_the_statements(
     model = _model(lost_share=weight)
     statement = judge(*written, model)
     verdict = judge_one_note(written, plain, model)
-    if not needs_undated(statement):
+    if not reads_undated(statement, written[0]):
         assert verdict == statement
     else:  # a close by probability: kept (both readings sure) or the likelier of the others
         assert verdict.relation is Relation.CONTRADICTORY or (
@@ -163,3 +164,58 @@ def test_a_sure_rule_closes_a_note_as_it_closes_a_statement() -> None:
     assert statement.reason.startswith("rule: ")
     assert not needs_undated(statement)
     assert judge_one_note(written, None, _model()) == statement
+
+
+@pytest.mark.parametrize(("pair", "lang"), [(EN, "en"), (JA, "ja")])
+def test_the_dates_holding_a_close_under_the_statements_bar_are_read_undated_where_chosen(
+    pair: tuple[str, str], lang: str
+) -> None:
+    # session 33: the two dates can hold the written probability under the statements'
+    # threshold too; in English (UNDATED_ONLY) the undated reading then decides at the note bar
+    written, plain = _readings(*pair)
+    model = _model(lost_share=12.0, slot_numbers_different=-12.0)
+    statement = judge(*written, model)
+    assert statement.relation is not Relation.CONTRADICTORY  # P(C) = 1/3 as written
+    assert not needs_undated(statement)
+    verdict = judge_one_note(written, plain, model)
+    if lang in UNDATED_ONLY:
+        assert reads_undated(statement, written[0])
+        assert verdict.relation is Relation.CONTRADICTORY
+        assert verdict.reason.startswith("note: judge")
+        assert verdict.reason.endswith(f"(undated ≥ {NOTE_THRESHOLDS[lang]:.2f})")
+        # unmeasured (None) is not sure: the statement's verdict stands
+        assert judge_one_note(written, None, model) == statement
+    else:
+        assert not reads_undated(statement, written[0])
+        assert verdict == statement
+
+
+def test_an_undated_reading_under_the_note_bar_leaves_the_statements_verdict() -> None:
+    written, plain = _readings(*EN)
+    model = _model(
+        lost_share=_weight_for(NOTE_THRESHOLDS["en"]) - 0.05, slot_numbers_different=-12.0
+    )
+    statement = judge(*written, model)
+    assert statement.relation is not Relation.CONTRADICTORY
+    assert judge_one_note(written, plain, model) == statement
+
+
+def test_a_written_pair_the_judge_may_not_close_is_not_read_undated() -> None:
+    # another person's own fact is vetoed as written: the undated reading never reopens it
+    old = "The user runs a bakery. (3 May 2026)"
+    new = "The user's former colleague runs a bakery in Lisbon. (9 June 2026)"
+    written, plain = _readings(old, new)
+    assert written[0].features[TEXT_FEATURES.index("other_person_alone")] == 1.0
+    model = _model(lost_share=12.0, other_person_alone=12.0)
+    statement = judge(*written, model)
+    assert statement.relation is not Relation.CONTRADICTORY
+    assert not reads_undated(statement, written[0])
+    assert judge_one_note(written, plain, model) == statement
+
+
+def test_a_rule_verdict_is_never_read_undated() -> None:
+    old, new = "User plans to visit Kyoto in May.", "User cancelled the Kyoto trip. (9 June 2026)"
+    written, _ = _readings(old, new)
+    statement = judge(*written, _model())
+    assert statement.reason.startswith("rule: ")
+    assert not reads_undated(statement, written[0])

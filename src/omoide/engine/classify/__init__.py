@@ -78,10 +78,12 @@ from omoide.engine.classify.learned import (
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
 from omoide.engine.classify.note_judge import (
+    NOTE_REPLACED_THRESHOLDS,
     NOTE_THRESHOLDS,
     UNDATED_ONLY,
     judge_one_note,
     needs_undated,
+    reads_undated,
 )
 from omoide.engine.classify.offline import (
     CROSS_LANGUAGE,
@@ -103,6 +105,7 @@ __all__ = [
     "EMBEDDING_FEATURES",
     "EXTEND_ONLY",
     "JUDGE_CAPS",
+    "NOTE_REPLACED_THRESHOLDS",
     "NOTE_THRESHOLDS",
     "SCOPE_FEATURES",
     "SLOT_FEATURES",
@@ -153,6 +156,7 @@ __all__ = [
     "pair_vector",
     "polarity_changed",
     "read_pair",
+    "reads_undated",
     "remainder",
     "rule_decides",
     "sentence_count",

@@ -16,20 +16,49 @@ precision ≥ 0.99 all the way up (leave-one-set-out for the held-out numbers, t
 facts on notes (six of 26 Japanese closes on one writer). Several-sentence notes are unchanged
 (``learned.judge_note``). Checked again in session 31 (``bench/results/note_bar_s31.md``): pair
 by pair a lower English bar held out, but end to end it also closed other memories of the store
-(a neighbouring fact of the same domain), so the bar stayed. No I/O.
+(a neighbouring fact of the same domain), so the bar stayed. In the languages whose bar is
+read undated alone (``UNDATED_ONLY``, session 32) the undated reading also decides a pair the
+written one left under the statements' threshold by probability (``reads_undated``, session 33,
+``bench/results/classify_notes33.md``). A lower bar for a replaced value
+(``NOTE_REPLACED_THRESHOLDS``) was measured in session 33 and is left off. No I/O.
 """
 
 from __future__ import annotations
 
+import math
+
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.features import TEXT_FEATURES, PairText, Similarities
+from omoide.engine.classify.judge_signals import (
+    judge_capped,
+    nothing_differs,
+    value_replaced,
+    vetoed,
+)
 from omoide.engine.classify.learned import Judgement, JudgeModel, judge, sentence_score
+from omoide.engine.classify.offline import UNRELATED
 
-__all__ = ["NOTE_THRESHOLDS", "UNDATED_ONLY", "judge_one_note", "needs_undated"]
+__all__ = [
+    "NOTE_REPLACED_THRESHOLDS",
+    "NOTE_THRESHOLDS",
+    "UNDATED_ONLY",
+    "judge_one_note",
+    "needs_undated",
+    "reads_undated",
+]
 
 # The judge's CONTRADICTORY probability a one-sentence note needs, per language, in both
 # readings (as written, undated), or in the undated one alone (``UNDATED_ONLY``).
 NOTE_THRESHOLDS: dict[str, float] = {"en": 0.99, "ja": 0.94}
+
+# A lower bar of a language for a note the judge reads as EXTENDABLE where the rules read the
+# undated pair as related and a value of the old memory replaced (``replaced_note``): the note
+# path's counterpart of ``JudgeModel.replaced_thresholds``. Measured in session 33 and left off
+# in both languages (``bench/note_replaced.py``, ``bench/results/classify_notes_replaced33.md``):
+# the bars the pair-level rule chose (en 0.60, ja 0.50) held the notes' C precision pair by pair,
+# but end to end the closes they added were 0.81 (English) and 0.90 (Japanese) right on
+# notes22-28, and English fell under 0.95 on notes29/30 too.
+NOTE_REPLACED_THRESHOLDS: dict[str, float] = {}
 
 # The languages whose bar is read on the undated pair alone (session 32,
 # ``bench/results/classify_notes32.md``): two different note dates lower the judge's
@@ -46,6 +75,27 @@ def needs_undated(verdict: Judgement) -> bool:
     return verdict.relation is Relation.CONTRADICTORY and not verdict.reason.startswith("rule: ")
 
 
+def reads_undated(verdict: Judgement, text: PairText) -> bool:
+    """Whether a one-sentence note's verdict against one memory is read again undated: a close
+    by probability (``needs_undated``) in every language; in an ``UNDATED_ONLY`` language also
+    any other verdict of the model's probability on a pair it may close (no sure rule decided,
+    no veto, cap or wording-only difference), since the two dates can hold the written
+    probability under the statements' threshold too (session 33,
+    ``bench/results/classify_notes33.md``)."""
+    if needs_undated(verdict):
+        return True
+    return (
+        _lang(text) in UNDATED_ONLY
+        and verdict.relation is not Relation.CONTRADICTORY
+        and not verdict.reason.startswith("rule: ")
+        and not (vetoed(text) or nothing_differs(text) or judge_capped(text))
+    )
+
+
+def _lang(text: PairText) -> str:
+    return "ja" if text.features[_LANG_JA] else "en"
+
+
 def judge_one_note(
     written: tuple[PairText, Similarities | None],
     plain: tuple[PairText, Similarities | None] | None,
@@ -55,24 +105,42 @@ def judge_one_note(
 ) -> Judgement:
     """The verdict for a consolidated note of one sentence against one old memory: ``written``
     the pair as stored, ``plain`` the same pair read ``undated`` (needed only when
-    ``needs_undated``; None reads as not sure). The judge's verdict on ``written`` as a
+    ``reads_undated``; None reads as not sure). The judge's verdict on ``written`` as a
     statement (``verdict``, when the caller has it already), except that a close by
-    probability needs ``NOTE_THRESHOLDS`` in both readings."""
+    probability needs ``NOTE_THRESHOLDS`` in both readings, or in an ``UNDATED_ONLY`` language
+    in the undated one alone, which may then close a pair the written reading left open."""
     text, sims = written
     verdict = verdict if verdict is not None else judge(text, sims, model)
-    if not needs_undated(verdict):
+    if not reads_undated(verdict, text):
         return verdict
     if plain is None:
         return judge(text, sims, model, may_contradict=False)
-    lang = "ja" if text.features[_LANG_JA] else "en"
+    lang = _lang(text)
     sure = sentence_score(*plain, model)
     if lang not in UNDATED_ONLY:
         sure = min(sentence_score(text, sims, model), sure)
+    read = "undated" if lang in UNDATED_ONLY else "both readings"
     if sure >= NOTE_THRESHOLDS[lang]:
-        read = "undated" if lang in UNDATED_ONLY else "both readings"
         return Judgement(
             Relation.CONTRADICTORY,
             round(sure, 4),
             f"note: {verdict.reason} ({read} ≥ {NOTE_THRESHOLDS[lang]:.2f})",
         )
-    return judge(text, sims, model, may_contradict=False)
+    held = judge(text, sims, model, may_contradict=False)
+    bar = NOTE_REPLACED_THRESHOLDS.get(lang, math.inf)
+    if sure >= bar and replaced_note(held, plain[0]):
+        return Judgement(
+            Relation.CONTRADICTORY,
+            round(sure, 4),
+            f"note: {held.reason}; a value replaced ({read} ≥ {bar:.2f})",
+        )
+    return held
+
+
+def replaced_note(held: Judgement, plain: PairText) -> bool:
+    """Whether a note the judge did not close reads as a replaced value: the judge's likelier
+    of the other two is EXTENDABLE, and on the undated pair (the notes' dates are no value) the
+    rules read the two as related and a value of the old memory replaced (``value_replaced``)."""
+    return (
+        held.relation is Relation.EXTENDABLE and plain.rule != UNRELATED and value_replaced(plain)
+    )
