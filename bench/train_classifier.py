@@ -6,9 +6,9 @@
 
 The packaged judge was trained on sixty-three sources written by sixty-three different people
 (a run today also reads the sets seen since: ``classify_holdout42`` … ``53``, ``classify_short1``
-and ``2``, ``classify_notes22`` … ``30``, eighty-six in all; session 30 measured a refit on
+and ``2``, ``classify_notes22`` … ``31``, eighty-seven in all; session 30 measured a refit on
 seventy-three and did not ship it, ``bench/results/fresh_s30.md``; ``--leave-out
-holdout52,holdout53,notes29,notes30`` keeps the freshest seen writers out, as
+holdout52,holdout53,notes30,notes31`` keeps the freshest seen writers out, as
 ``classify_split.py`` does): every pair of ``bench/data/classify_pairs.jsonl`` (1,011, train
 and the seen validation split), the forty-one held-out sets ``bench/data/classify_holdout.jsonl``
 (308), ``classify_holdout2.jsonl`` (346),
