@@ -35,10 +35,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from _classify_common import DEFAULT_PAIRS, load_pairs
+from _classify_common import DEFAULT_PAIRS
 from _classify_data import HOLDOUTS, NOTES
 from _classify_thresholds import THRESHOLDS, ThresholdRule
-from classify import Prediction, build_classifier, predict
+from _classify_tiers import read_twice
+from classify import Prediction, build_classifier
 from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
@@ -150,20 +151,9 @@ def main() -> int:
         ),
         packaged.embedder,
     )
-    fitted = trained_on()
-    sources = {"pairs": args.data, **HOLDOUTS, **NOTES}
-    held: dict[str, list[Row]] = {}
-    fresh: dict[str, list[Row]] = {}
-    for name, path in sources.items():
-        if not path.is_file() or (path.name in fitted and name not in CHOOSE):
-            continue
-        pairs = load_pairs(path)
-        rows = [
-            row(b, f)
-            for b, f in zip(predict(pairs, classifier), predict(pairs, floor), strict=True)
-        ]
-        (fresh if name in CHOOSE else held)[name] = rows
-        print(f"  {name}: {len(pairs)} pairs", flush=True)
+    held, fresh = read_twice(
+        {"pairs": args.data, **HOLDOUTS, **NOTES}, trained_on(), CHOOSE, (classifier, floor), row
+    )
     report: dict[str, object] = {
         "classifier": note,
         "sources": sorted(held),

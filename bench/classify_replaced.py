@@ -32,22 +32,17 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from _classify_common import DEFAULT_PAIRS, load_pairs
+from _classify_common import DEFAULT_PAIRS
 from _classify_data import HOLDOUTS, NOTES
-from classify import Prediction, build_classifier, predict
+from _classify_tiers import C, Row, choose, pooled, read_twice, tally
+from classify import Prediction, build_classifier
 from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
 from lib.reports import command_line, fmt, md_table, write_results
 
-C = "CONTRADICTORY"
-LABELS = ("CONTRADICTORY", "EXTENDABLE", "INDEPENDENT")
 GRID = tuple(round(0.30 + 0.01 * i, 2) for i in range(56))  # 0.30 - 0.85
-TARGET = 0.95
-Z = 1.0
 READING = "a value replaced"
-
-Row = tuple[Prediction, float | None]  # verdict without the tier, C probability if it may close
 
 
 def row(base: Prediction, floor: Prediction) -> Row:
@@ -55,69 +50,10 @@ def row(base: Prediction, floor: Prediction) -> Row:
     return base, floor.confidence if lower else None
 
 
-def verdicts(rows: list[Row], t: float) -> list[str]:
-    return [C if p is not None and p >= t else base.label for base, p in rows]
-
-
-def macro_f1(gold: list[str], said: list[str]) -> float:
-    scores = []
-    for label in LABELS:
-        support = sum(g == label for g in gold)
-        if not support:
-            continue
-        hit = sum(g == s == label for g, s in zip(gold, said, strict=True))
-        called = sum(s == label for s in said)
-        p, r = (hit / called if called else 0.0), hit / support
-        scores.append(2 * p * r / (p + r) if p + r else 0.0)
-    return sum(scores) / len(scores) if scores else 0.0
-
-
-def tally(rows: list[Row], lang: str, t: float) -> tuple[float, int, int, int]:
-    """Macro-F1, right closes, closes and gold C pairs of ``lang`` at threshold ``t``."""
-    mine = [r for r in rows if r[0].pair.lang == lang]
-    said, gold = verdicts(mine, t), [r[0].pair.label for r in mine]
-    right = sum(s == g == C for s, g in zip(said, gold, strict=True))
-    return macro_f1(gold, said), right, sum(s == C for s in said), sum(g == C for g in gold)
-
-
-def wilson_low(k: int, n: int) -> float:
-    if not n:
-        return 1.0
-    p, z2 = k / n, Z * Z
-    centre = p + z2 / (2 * n)
-    return (centre - Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n)
-
-
-def pooled(got: list[tuple[float, int, int, int]]) -> dict[str, float]:
-    k, n, g = (sum(x[i] for x in got) for i in (1, 2, 3))
-    return {
-        "macro_f1": sum(x[0] for x in got) / len(got),
-        "precision": k / n if n else 1.0,
-        "recall": k / g if g else 0.0,
-        "closes": n,
-        "right": k,
-        "under": sum(x[2] >= 10 and x[1] / x[2] < TARGET for x in got),
-    }
-
-
-def choose(sources: list[list[Row]], lang: str, own: float) -> float:
-    """The rule: the best mean macro-F1 where the pooled precision's Wilson bound holds."""
-    best_t, best = math.inf, pooled([tally(s, lang, math.inf) for s in sources])["macro_f1"]
-    for t in GRID:
-        if t >= own:
-            break
-        got = pooled([tally(s, lang, t) for s in sources])
-        if wilson_low(int(got["right"]), int(got["closes"])) < TARGET:
-            continue
-        if got["macro_f1"] > best + 1e-9:
-            best_t, best = t, got["macro_f1"]
-    return best_t
-
-
 def nested(held: dict[str, list[Row]], lang: str, own: float) -> dict[str, object]:
     chosen, before, after = {}, [], []
     for left, rows in held.items():
-        t = choose([r for s, r in held.items() if s != left], lang, own)
+        t = choose([r for s, r in held.items() if s != left], lang, own, GRID)
         chosen[left] = t
         before.append(tally(rows, lang, math.inf))
         after.append(tally(rows, lang, t))
@@ -152,19 +88,9 @@ def main() -> int:
         replace(model, replaced_thresholds=tuple((lang, GRID[0]) for lang in own)),
         packaged.embedder,
     )
-    fitted = trained_on()
-    sources = {"pairs": args.data, **HOLDOUTS, **NOTES}
-    held: dict[str, list[Row]] = {}
-    fresh: dict[str, list[Row]] = {}
-    for name, path in sources.items():
-        if not path.is_file() or (path.name in fitted and name not in CHOOSE):
-            continue
-        pairs = load_pairs(path)
-        rows = [
-            row(b, f) for b, f in zip(predict(pairs, without), predict(pairs, floor), strict=True)
-        ]
-        (fresh if name in CHOOSE else held)[name] = rows
-        print(f"  {name}: {len(pairs)} pairs", flush=True)
+    held, fresh = read_twice(
+        {"pairs": args.data, **HOLDOUTS, **NOTES}, trained_on(), CHOOSE, (without, floor), row
+    )
     header = ["", "macro-F1", "C precision (right/closes)", "C recall", "sources < 0.95"]
     report: dict[str, object] = {
         "command": command_line(),
@@ -188,7 +114,7 @@ def main() -> int:
     ]
     for lang in ("en", "ja"):
         loso = nested(held, lang, own[lang])
-        final = choose(list(held.values()), lang, own[lang])
+        final = choose(list(held.values()), lang, own[lang], GRID)
         per_set = {
             name: (tally(rows, lang, math.inf), tally(rows, lang, final))
             for name, rows in fresh.items()

@@ -29,15 +29,15 @@ from pathlib import Path
 
 from _classify_common import load_pairs
 from _classify_data import NOTES
+from _classify_tiers import Row, choose, pooled, tally
 from classify import build_classifier, predict
-from classify_replaced import Row, line, pooled, shown, tally, wilson_low
+from classify_replaced import line, shown
 from lib.cli import parser
 from lib.reports import command_line, md_table, write_results
 from omoide.engine.classify import NOTE_REPLACED_THRESHOLDS, NOTE_THRESHOLDS
 
 FLOOR = 0.50
 GRID = tuple(round(FLOOR + 0.01 * i, 2) for i in range(49))  # 0.50 - 0.98
-TARGET = 0.95
 SOURCES = tuple(f"notes{n}" for n in range(22, 29))  # not fitted on (judge.json trained_on)
 CHOOSE = ("notes29", "notes30")
 MARK = "; a value replaced ("
@@ -54,19 +54,6 @@ def rows_of(name: str, classifier: object, work: Path) -> list[Row]:
         rows.append((replace(p, label="EXTENDABLE"), p.confidence) if tier else (p, None))
     kept.write_bytes(pickle.dumps(rows))
     return rows
-
-
-def choose(sources: list[list[Row]], lang: str, own: float) -> float:
-    best_t, best = math.inf, pooled([tally(s, lang, math.inf) for s in sources])["macro_f1"]
-    for t in GRID:
-        if t >= own:
-            break
-        got = pooled([tally(s, lang, t) for s in sources])
-        if wilson_low(int(got["right"]), int(got["closes"])) < TARGET:
-            continue
-        if got["macro_f1"] > best + 1e-9:
-            best_t, best = t, got["macro_f1"]
-    return best_t
 
 
 def added(rows: list[Row], lang: str, t: float) -> tuple[int, int]:
@@ -106,12 +93,12 @@ def main() -> int:
         own = NOTE_THRESHOLDS[lang]
         chosen, before, after, plus = {}, [], [], [0, 0]
         for left, rows in held.items():
-            t = choose([r for s, r in held.items() if s != left], lang, own)
+            t = choose([r for s, r in held.items() if s != left], lang, own, GRID)
             chosen[left] = shown(t)
             before.append(tally(rows, lang, math.inf))
             after.append(tally(rows, lang, t))
             plus = [a + b for a, b in zip(plus, added(rows, lang, t), strict=True)]
-        final = choose(list(held.values()), lang, own)
+        final = choose(list(held.values()), lang, own, GRID)
         table = [[*line("left-out sets (nested LOSO)", pooled(before), pooled(after)), plus]]
         for name, rows in fresh.items():
             b, a = pooled([tally(rows, lang, math.inf)]), pooled([tally(rows, lang, final)])

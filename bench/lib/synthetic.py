@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
+from omoide.engine.lang import EN_MONTHS
 from omoide.model import NewMemory
 
 # The corpus's "now": every synthetic memory is created in the two years before it.
@@ -148,20 +149,6 @@ _JOBS = (
     "accountant",
     "photographer",
     "translator",
-)
-_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
 )
 
 _JA_NAMES = (
@@ -330,7 +317,7 @@ def _fill(template: str, rng: np.random.Generator) -> str:
         feeling=pick(_FEELINGS),
         relation=pick(_RELATIONS),
         job=pick(_JOBS),
-        month=pick(_MONTHS),
+        month=pick(EN_MONTHS),
         jmonth=int(rng.integers(1, 13)),
         day=int(rng.integers(1, 29)),
         num=int(rng.integers(2, 90)),
