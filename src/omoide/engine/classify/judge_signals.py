@@ -20,6 +20,7 @@ __all__ = [
     "extends",
     "judge_capped",
     "nothing_differs",
+    "pair_lang",
     "rule_decides",
     "sure_close",
     "sure_reason",
@@ -32,6 +33,7 @@ _SUBJECT_DIFFERS = TEXT_FEATURES.index("subject_differs")
 _NEGATION_FLIP = TEXT_FEATURES.index("negation_flip")
 _OTHER_PERSON_ALONE = TEXT_FEATURES.index("other_person_alone")
 _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
+_LANG_JA = TEXT_FEATURES.index("lang_ja")
 # Text features that only veto: the judge does not weigh them (training leaves them out of
 # every feature set): a cleft that presupposes the old fact and tells why
 # (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
@@ -219,3 +221,9 @@ def value_replaced(text: PairText) -> bool:
     Sunday", 50mm → 35mm, 週1 → 月2), which the judge often reads as adding detail. It only
     lowers the judge's threshold for an EXTENDABLE reading (``JudgeModel.replaced_thresholds``)."""
     return any(text.features[i] for i in _REPLACED_COLUMNS)
+
+
+def pair_lang(text: PairText) -> str:
+    """The pair's language as the judge's thresholds are keyed: ``ja`` when its ``lang_ja``
+    text feature is set, else ``en``."""
+    return "ja" if text.features[_LANG_JA] else "en"

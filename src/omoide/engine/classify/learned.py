@@ -54,6 +54,7 @@ from omoide.engine.classify.judge_signals import (
     extends,
     judge_capped,
     nothing_differs,
+    pair_lang,
     rule_decides,
     sure_close,
     sure_reason,
@@ -134,7 +135,7 @@ class JudgeModel:
         a store, the nearest memory the judge leans to closing with the rules saying
         ``unrelated`` is often another fact of the same kind ("walks to work" against "cycles
         to the gym"), not the one the new memory changes."""
-        lang = "ja" if text.features[TEXT_FEATURES.index("lang_ja")] else "en"
+        lang = pair_lang(text)
         own = dict(self.language_thresholds).get(lang, self.contradiction_threshold)
         related = dict(self.related_thresholds).get(lang)
         if related is None or text.rule == UNRELATED:
@@ -147,7 +148,7 @@ class JudgeModel:
         related and a value of the old memory replaced ("first Sunday" → "last Sunday", 50mm →
         35mm, 週1 → 月2: ``value_replaced``); else never (inf). The judge often reads such a
         restatement as adding detail."""
-        lang = "ja" if text.features[TEXT_FEATURES.index("lang_ja")] else "en"
+        lang = pair_lang(text)
         own = dict(self.replaced_thresholds).get(lang)
         if own is None or text.rule == UNRELATED or not value_replaced(text):
             return math.inf

@@ -28,10 +28,11 @@ from __future__ import annotations
 import math
 
 from omoide.engine.classify.base import Relation
-from omoide.engine.classify.features import TEXT_FEATURES, PairText, Similarities
+from omoide.engine.classify.features import PairText, Similarities
 from omoide.engine.classify.judge_signals import (
     judge_capped,
     nothing_differs,
+    pair_lang,
     value_replaced,
     vetoed,
 )
@@ -66,8 +67,6 @@ NOTE_REPLACED_THRESHOLDS: dict[str, float] = {}
 # written reading held back closes the undated one was right about. Japanese keeps both.
 UNDATED_ONLY: frozenset[str] = frozenset({"en"})
 
-_LANG_JA = TEXT_FEATURES.index("lang_ja")
-
 
 def needs_undated(verdict: Judgement) -> bool:
     """Whether the judge's statement verdict on a one-sentence note is a close by probability
@@ -85,15 +84,11 @@ def reads_undated(verdict: Judgement, text: PairText) -> bool:
     if needs_undated(verdict):
         return True
     return (
-        _lang(text) in UNDATED_ONLY
+        pair_lang(text) in UNDATED_ONLY
         and verdict.relation is not Relation.CONTRADICTORY
         and not verdict.reason.startswith("rule: ")
         and not (vetoed(text) or nothing_differs(text) or judge_capped(text))
     )
-
-
-def _lang(text: PairText) -> str:
-    return "ja" if text.features[_LANG_JA] else "en"
 
 
 def judge_one_note(
@@ -115,7 +110,7 @@ def judge_one_note(
         return verdict
     if plain is None:
         return judge(text, sims, model, may_contradict=False)
-    lang = _lang(text)
+    lang = pair_lang(text)
     sure = sentence_score(*plain, model)
     if lang not in UNDATED_ONLY:
         sure = min(sentence_score(text, sims, model), sure)
