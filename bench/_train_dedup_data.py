@@ -24,6 +24,7 @@ from omoide.engine.classify import (
     swapped_parts,
     value_replaced,
 )
+from omoide.service.dedup import kanji_readings
 
 DATA = REPO / "bench" / "data"
 SOURCES = (
@@ -132,7 +133,9 @@ def read(
     """Every pair's row for embedder ``name``; ``without``: features its judge leaves out."""
     vectors, model_id = embedded(name, [t for p in pairs for t in (p["a"], p["b"])])
     texts = [
-        (p["a"], p["b"]) if plain or "notation" in ablate else pair_notation(p["a"], p["b"])
+        (p["a"], p["b"])
+        if plain or "notation" in ablate
+        else pair_notation(p["a"], p["b"], kanji=kanji_readings())
         for p in pairs
     ]
     parts = [changed_parts(a, b) for a, b in texts]

@@ -40,7 +40,7 @@ from omoide.config import Settings
 from omoide.embed import make_embedder
 from omoide.engine.classify import find_dedup_change, pair_notation
 from omoide.engine.width import text_columns
-from omoide.service.dedup import DedupDecider
+from omoide.service.dedup import DedupDecider, kanji_readings
 from omoide.wiring import build
 
 DEFAULT_DATA = REPO / "bench" / "data" / "dedup_pairs.jsonl"
@@ -186,7 +186,10 @@ def decision_cost(
     }
     for name, decide in (
         ("veto_ms", lambda d: find_dedup_change(d.pair.a, d.pair.b)),
-        ("notation_ms", lambda d: find_dedup_change(*pair_notation(d.pair.a, d.pair.b))),
+        (
+            "notation_ms",
+            lambda d: find_dedup_change(*pair_notation(d.pair.a, d.pair.b, kanji=kanji_readings())),
+        ),
         (
             "judge_ms",
             lambda d: decider.is_duplicate(d.pair.a, d.pair.b, d.cosine, in_band=d.cosine <= raw),

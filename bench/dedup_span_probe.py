@@ -55,6 +55,7 @@ from lib.cli import parser
 from lib.reports import command_line, emit, md_table
 from omoide.config import PersonaSettings
 from omoide.engine.classify import DedupModel, changed_parts, notation_tokens, pair_notation
+from omoide.service.dedup import kanji_readings
 
 CHOOSE = ("dedup_holdout28", "dedup_holdout29")
 DEFAULTS = {"e5": ("pooled:0.0075", 0.05), "use": ("fold:0.02", 0.03)}  # as shipped
@@ -92,7 +93,7 @@ def span_columns(
     cosines = [float(whole[p["a"]] @ whole[p["b"]]) for p in pairs]
     if whole_only:
         return {f"{name}:whole": np.round(np.array(cosines), 6)}
-    reads = [pair_notation(p["a"], p["b"]) for p in pairs]
+    reads = [pair_notation(p["a"], p["b"], kanji=kanji_readings()) for p in pairs]
     seen = [views(a, b) for a, b in reads]
     parts = [changed_parts(a, b) for a, b in reads]
     vec, _ = embedded(name, [t for v in seen for t in v] + [t for p in parts for t in p])

@@ -46,13 +46,14 @@ from omoide.engine.classify import (
     status_changed,
     swapped_parts,
 )
+from omoide.service.dedup import kanji_readings
 
 JUDGE = data.REPO / "src" / "omoide" / "engine" / "classify" / "dedup_judge.json"
 
 
 def kept_by_finding(a: str, b: str) -> bool:
     """A rule or the value veto keeps the pair (the texts read in dedup's notation first)."""
-    a, b = pair_notation(a, b)
+    a, b = pair_notation(a, b, kanji=kanji_readings())
     return a != b and (
         swapped_parts(a, b) is not None
         or status_changed(a, b)

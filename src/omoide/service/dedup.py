@@ -63,17 +63,34 @@ from omoide.engine.classify import (
 from omoide.service.classify_judge import LazyEmbedder
 from omoide.service.vector_cache import VectorCache
 
-__all__ = ["DEDUP_JUDGE_FILE", "DedupDecider", "load_dedup_models"]
+__all__ = [
+    "DEDUP_JUDGE_FILE",
+    "KANJI_READINGS_FILE",
+    "DedupDecider",
+    "kanji_readings",
+    "load_dedup_models",
+]
 
 logger = logging.getLogger(__name__)
 
 DEDUP_JUDGE_FILE = "dedup_judge.json"
+KANJI_READINGS_FILE = "kanji_readings.json"  # each kanji's readings (bench/make_kanji_readings.py)
 
 
 @cache
 def _dedup_file() -> dict:
     path = resources.files("omoide.engine.classify").joinpath(DEDUP_JUDGE_FILE)
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+@cache
+def kanji_readings() -> dict[str, str]:
+    """The packaged table of each kanji's readings in hiragana, which dedup's notation reads a
+    kana spelling of a kanji word through (``engine.classify.dedup_kanji``); empty when the
+    file is absent."""
+    path = resources.files("omoide.engine.classify").joinpath(KANJI_READINGS_FILE)
+    found = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    return dict(found.get("readings", {}))
 
 
 def load_dedup_models() -> dict[str, tuple[DedupModel, str]]:
@@ -203,7 +220,7 @@ class DedupDecider:
         ``new`` duplicates, or None. Every pair is read first, so the notation cosines of all
         the candidates the judge weighs come from one call of the server's embedder, and their
         aligned differences from one call of the part embedder."""
-        reads = [pair_notation(old, new) for old, _, _ in candidates]
+        reads = [pair_notation(old, new, kanji=kanji_readings()) for old, _, _ in candidates]
         screened = [
             self._screen(a, b, in_band)
             for (a, b), (_, _, in_band) in zip(reads, candidates, strict=True)

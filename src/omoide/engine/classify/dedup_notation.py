@@ -36,8 +36,10 @@ units, fillers, the user's forms: ``dedup_ja_notation``; units, contractions, fi
 spellings, the user's forms: ``dedup_en_notation``); then, across the pair, for Japanese, a span
 of one text is spelt as the other's where the two read alike and one is written in kanji and the
 other in kana (``reading``, the caller's kanji-to-kana reader, which the engine does not own;
-without it, katakana and hiragana spellings of one word still meet; two kanji spellings that
-read alike are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
+without it, since the thirty-fourth round, ``kanji``, the caller's table of each kanji's
+readings, where the kana can spell the kanji: 粘った / ねばった, 麓 / ふもと, ``dedup_kanji``;
+katakana and hiragana spellings of one word always meet; two kanji spellings that read alike
+are left apart: 市立 / 私立 differ), キロ is read as the km or kg the other text
 writes with the same number, a lone kanji digit as the digit the other writes before the same
 kanji, a katakana word as the other's clipping of it or as the Latin word it spells
 (``dedup_loanword``: パイソン / Python), a common word's kanji as the katakana the other writes
@@ -76,6 +78,7 @@ from omoide.engine.classify.dedup_abbrev import (
 from omoide.engine.classify.dedup_en_notation import en_notation
 from omoide.engine.classify.dedup_ja_notation import ja_notation
 from omoide.engine.classify.dedup_kana_words import katakana_spelled, long_vowels
+from omoide.engine.classify.dedup_kanji import KanjiReadings, spells
 from omoide.engine.classify.dedup_loanword import initialled, transliterated
 from omoide.engine.classify.dedup_negated import negated_otherwise
 from omoide.engine.classify.dedup_number_notation import one_notation
@@ -141,21 +144,36 @@ def _kana_only(span: str) -> bool:
     return bool(span) and _scripts(span) <= {Script.HIRAGANA, Script.KATAKANA}
 
 
-def _same_word(old: str, new: str, spans: tuple[str, str], reading: Reading | None) -> bool:
+def _same_word(
+    old: str,
+    new: str,
+    spans: tuple[str, str],
+    reading: Reading | None,
+    kanji: KanjiReadings | None,
+) -> bool:
     """``old`` and ``new`` (two differing parts) spell one word: kana spellings that fold to one
     (リンゴ / りんご, ライヴ / ライブ), or one in kanji and the other in kana whose ``spans``
-    (the parts with a little equal context) read alike. Two kanji spellings that read alike
-    may be two words (市立 / 私立)."""
+    (the parts with a little equal context) read alike, or (no ``reading``) whose kana can
+    spell the kanji by the table of each kanji's readings (``dedup_kanji``: 粘った / ねばった).
+    Two kanji spellings that read alike may be two words (市立 / 私立)."""
     if not old or not new:
         return False
     if _kana_only(old) and _kana_only(new):
         return _folded(old) == _folded(new)
-    if reading is None or sum(bool(_scripts(s) & _KANJI) for s in (old, new)) != 1:
+    if sum(bool(_scripts(s) & _KANJI) for s in (old, new)) != 1:
         return False
-    return _folded(reading(spans[0])) == _folded(reading(spans[1]))
+    if reading is not None:
+        return _folded(reading(spans[0])) == _folded(reading(spans[1]))
+    written_first = bool(_scripts(old) & _KANJI)
+    if kanji is None or not _kana_only(new if written_first else old):
+        return False
+    written, kana = spans if written_first else spans[::-1]
+    return spells(written, kana, kanji)
 
 
-def _respelled(first: str, second: str, reading: Reading | None) -> str:
+def _respelled(
+    first: str, second: str, reading: Reading | None, kanji: KanjiReadings | None = None
+) -> str:
     """``second`` with each span that spells one of ``first``'s words otherwise written as
     ``first`` writes it."""
     out = []
@@ -169,6 +187,7 @@ def _respelled(first: str, second: str, reading: Reading | None) -> str:
                 second[j1:j2],
                 (first[i1 - before : i2 + after], second[j1 - before : j2 + after]),
                 reading,
+                kanji,
             )
             for before in range(min(_CONTEXT, i1, j1) + 1)
             for after in range(min(_CONTEXT, len(first) - i2, len(second) - j2) + 1)
@@ -239,9 +258,17 @@ def _joined(first: str, second: str) -> str:
     return _HYPHENATED.sub(one, second)
 
 
-def pair_notation(first: str, second: str, reading: Reading | None = None) -> tuple[str, str]:
+def pair_notation(
+    first: str,
+    second: str,
+    reading: Reading | None = None,
+    *,
+    kanji: KanjiReadings | None = None,
+) -> tuple[str, str]:
     """Both texts in dedup's notation: each on its own (:func:`text_notation`), then
-    ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them and
+    ``second``'s Japanese spellings of ``first``'s words written as ``first`` writes them (a
+    kanji word and its kana spelling through ``reading``, or, without one, through ``kanji``,
+    a table of each kanji's readings) and
     one swapped case particle as ``first``'s; in English, a name written out where the other
     holds its acronym, and a hyphenated word where the other joins or spaces it."""
     a, b = text_notation(first), text_notation(second)
@@ -254,7 +281,7 @@ def pair_notation(first: str, second: str, reading: Reading | None = None) -> tu
         a, b = initialled(b, a), initialled(a, b)
         a, b = katakana_spelled(a, b), katakana_spelled(b, a)
         b = long_vowels(a, b)
-        b = _same_particles(a, _respelled(a, b, reading))
+        b = _same_particles(a, _respelled(a, b, reading, kanji))
         a, b = dropped_particle(b, a), dropped_particle(a, b)
         b = topic_marked(a, b)
         b = same_direction(a, b)
