@@ -17,7 +17,10 @@ past the same fact said before). Measured in a store of every old memory of a la
 set, closing any candidate judged CONTRADICTORY also closed unrelated memories of the same
 domain when the new memory told of a strong change (26 of every 100 new Japanese memories, 4 of
 every 100 English ones; `bench/results/classify_store.md`); the nearest alone cut those closes
-about fourteen-fold for 2–4 points of recall.
+about fourteen-fold for 2–4 points of recall. Nothing closes when the nearest contradicted one
+does not stand clear of another contradicted candidate (:data:`CLOSE_LEAD`), and a close that
+passes over the same fact said before needs a sure verdict (:func:`stands_clear`;
+`bench/results/classify_close34.md`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from omoide.engine.classify import Relation
 from omoide.engine.lang import normalise
 
 __all__ = [
+    "CLOSE_LEAD",
     "VerdictEffects",
     "closable",
     "close_order",
@@ -37,12 +41,20 @@ __all__ = [
     "nearest_under_band",
     "said_again",
     "select_candidates",
+    "stands_clear",
     "under_band_keeps",
     "verdict_effects",
 ]
 
 T = TypeVar("T")
 K = TypeVar("K")
+
+# The raw cosine by which the nearest contradicted candidate must lead every other candidate
+# judged CONTRADICTORY for a close (:func:`stands_clear`): when two sit closer than this the new
+# memory does not tell which fact it changes. Chosen leave-one-source-out on the older seen
+# sets, e5 (`bench/results/classify_close34.md`); on another embedder's wider raw scale the same
+# number asks less.
+CLOSE_LEAD = 0.004
 
 
 def select_candidates(
@@ -169,7 +181,48 @@ def verdict_effects(
     extended = [key for key, _ in candidates if kept(key, Relation.EXTENDABLE)]
     contradicted = [key for key, _ in candidates if kept(key, Relation.CONTRADICTORY)]
     order = close_order(candidates, set(contradicted), same_fact=same_fact, repeated=repeated)
+    confidence = {key: verdicts[key][1] for key in contradicted}
+    if not stands_clear(candidates, order, confidence, sure=sure, repeated=repeated):
+        order = []
     return VerdictEffects(extended, contradicted, order)
+
+
+def stands_clear(
+    candidates: Sequence[tuple[K, float]],
+    order: Sequence[K],
+    contradicted: Mapping[K, float],
+    *,
+    sure: float,
+    repeated: Collection[K] = (),
+    lead: float = CLOSE_LEAD,
+) -> bool:
+    """Whether the nearest of ``order`` (:func:`close_order`), when ``contradicted`` (key to the
+    verdict's confidence), is the one memory the new one changes: it leads every other
+    contradicted candidate by ``lead`` of raw cosine, and when the order passed over a nearer
+    candidate as the same fact said before (not one said word for word, ``repeated``) its
+    verdict is sure (``sure``, setting ``classify_nearest_confidence``). A new memory that reads
+    as contradicting two memories at about the same distance ("stopped going to the quit-smoking
+    group" against "plans to quit this year" and "goes to the group every Saturday"), or that
+    extends its nearest memory and contradicts another of the domain further down, mostly
+    closed a memory it is not about (older seen sets, Japanese: 16 such closes against 5 true
+    ones lost; `bench/results/classify_close34.md`).
+
+    >>> stands_clear([("a", 0.93), ("b", 0.928)], ["a", "b"], {"a": 0.9, "b": 0.9}, sure=0.97)
+    False
+    >>> stands_clear([("a", 0.93), ("b", 0.92)], ["a", "b"], {"a": 0.9, "b": 0.9}, sure=0.97)
+    True
+    >>> stands_clear([("note", 0.97), ("a", 0.93)], ["a"], {"a": 0.9}, sure=0.97)
+    False
+    """
+    if not order or order[0] not in contradicted:
+        return True
+    first = order[0]
+    cosine = dict(candidates)
+    passed = [key for key, _ in candidates[: [k for k, _ in candidates].index(first)]]
+    if any(key not in repeated for key in passed) and contradicted[first] < sure:
+        return False
+    rivals = [cosine[key] for key in order[1:] if key in contradicted]
+    return not rivals or cosine[first] - max(rivals) >= lead
 
 
 def closable(candidates: Sequence[K], contradicted: Collection[K]) -> list[K]:
