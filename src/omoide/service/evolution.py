@@ -10,7 +10,8 @@ only on a verdict of ``classify_nearest_confidence``, ``engine.candidates.neares
 are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``;
 only the nearest candidate still open when the effects are applied is ever closed, passing
-over the same fact said before: ``engine.candidates.verdict_effects`` here, ``closable`` in the
+over the same fact said before only on a sure verdict, and none when another contradicted
+candidate sits as near: ``engine.candidates.verdict_effects`` here, ``closable`` in the
 store's transaction).
 A closed memory that held more than the fact that changed ("lives in Tokyo with her two
 cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
