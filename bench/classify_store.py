@@ -82,6 +82,7 @@ from omoide.embed import make_embedder
 from omoide.embed.base import Embedder
 from omoide.engine.candidates import (
     VerdictEffects,
+    close_lead,
     judged_candidates,
     said_again,
     select_candidates,
@@ -240,6 +241,7 @@ def effects(
         sure=SETTINGS.classify_nearest_confidence,
         same_fact=same_fact,
         repeated=j.repeated,
+        lead=close_lead(j.pair.new),
     )
 
 

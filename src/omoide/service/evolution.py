@@ -43,6 +43,7 @@ from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.candidates import (
     closable,
+    close_lead,
     judged_candidates,
     said_again,
     verdict_effects,
@@ -152,6 +153,7 @@ class EvolutionService:
             sure=cfg.classify_nearest_confidence,
             same_fact=to_raw(cfg.dedup_threshold),
             repeated={c.key for c in candidates if said_again(c.content, memory.content)},
+            lead=close_lead(memory.content),
         )
         extends = [
             (

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from omoide.engine.candidates import (
     CLOSE_LEAD,
     closable,
+    close_lead,
     close_order,
     nearest_under_band,
     said_again,
@@ -16,6 +17,7 @@ from omoide.engine.candidates import (
     verdict_effects,
 )
 from omoide.engine.classify import Relation
+from omoide.engine.lang import Lang
 
 RANKED = [("a", 0.95), ("b", 0.90), ("c", 0.86), ("d", 0.84), ("e", 0.80)]
 
@@ -181,25 +183,30 @@ def test_a_close_past_the_same_fact_said_before_needs_a_sure_verdict() -> None:
 
 def test_nothing_closes_when_two_contradicted_candidates_sit_together() -> None:
     """Session 34: the nearest contradicted candidate closes only when it leads every other
-    contradicted one by ``CLOSE_LEAD`` of raw cosine; an unrelated candidate between them does
-    not count."""
-    for second, closes in ((0.9299, []), (0.93 - CLOSE_LEAD - 1e-9, ["home"])):
+    contradicted one by the new memory's ``close_lead`` of raw cosine (none in English); an
+    unrelated candidate between them does not count."""
+    lead = close_lead("ユーザーは本町の近くに引っ越した。")
+    assert lead == CLOSE_LEAD[Lang.JA] > 0 and close_lead("The user moved.") == 0.0
+    for second, closes in ((0.9299, []), (0.93 - lead - 1e-9, ["home"])):
         made = verdict_effects(
             [("home", 0.93), ("gym", 0.9299), ("park", second)],
             {"home": (C, 0.9), "gym": (N, 0.9), "park": (C, 0.9)},
             under_band=False,
             sure=0.97,
             same_fact=0.95,
+            lead=lead,
         )
         assert made.closes == closes
-    lone = verdict_effects(
-        [("home", 0.93), ("gym", 0.9299)],
-        {"home": (C, 0.9), "gym": (E, 0.9)},
-        under_band=False,
-        sure=0.97,
-        same_fact=0.95,
-    )
-    assert lone.closes == ["home"]
+    for verdicts, lead_of in (({"gym": (E, 0.9)}, lead), ({"gym": (C, 0.9)}, 0.0)):
+        lone = verdict_effects(
+            [("home", 0.93), ("gym", 0.9299)],
+            {"home": (C, 0.9), **verdicts},
+            under_band=False,
+            sure=0.97,
+            same_fact=0.95,
+            lead=lead_of,
+        )
+        assert lone.closes == ["home"]
 
 
 def test_verdict_effects_under_the_band_count_a_sure_close_alone() -> None:
