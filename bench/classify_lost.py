@@ -19,7 +19,10 @@ store replay does not close, at which stage of the server's path it was lost, in
 7. ``nearer closed``: a nearer candidate judged CONTRADICTORY was closed instead
    (``engine.candidates.closable``: the nearest only);
 8. ``nearer open``: a nearer candidate, not the same fact said before, was judged otherwise,
-   so nothing was closed.
+   so nothing was closed;
+9. ``not clear``: the nearest contradicted, it did not stand clear of another contradicted
+   candidate, or past the same fact its verdict was not sure
+   (``engine.candidates.stands_clear``), so nothing was closed.
 
 Each new memory is judged once against its ``--pool`` nearest stored memories (every verdict
 is independent of the others, ``classify_store.py``), so the stages read one trace. Per set
@@ -42,7 +45,12 @@ from lib.cli import parser
 from lib.reports import command_line, md_table, write_results
 from omoide.config import PersonaSettings
 from omoide.embed import make_embedder
-from omoide.engine.candidates import judged_candidates, said_again, verdict_effects
+from omoide.engine.candidates import (
+    close_lead,
+    judged_candidates,
+    said_again,
+    verdict_effects,
+)
 from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation
 from omoide.service.classify_judge import judge_embedder_name, offline_classifier_for
 from omoide.service.dedup import DedupDecider
@@ -61,6 +69,7 @@ STAGES = (
     "context",
     "nearer closed",
     "nearer open",
+    "not clear",
 )
 
 
@@ -122,6 +131,7 @@ def stage_of(
         sure=SETTINGS.classify_nearest_confidence,
         same_fact=raw["same_fact"],
         repeated={i for i, _ in pool if said_again(olds[i], pair.new)},
+        lead=close_lead(pair.new),
     )
     contradicted, closed = set(made.contradicted), made.closes
     if target in closed:
@@ -143,6 +153,8 @@ def stage_of(
         return "cap"
     if target not in contradicted:
         return "context"
+    if not closed and not made.order:
+        return "not clear"
     return "nearer closed" if closed else "nearer open"
 
 

@@ -39,6 +39,15 @@ those verdicts; ``--check`` re-judges each new memory with exactly the candidate
 default and of the proposed setting, asserts the verdicts are the same and times those calls
 (ms per evolve, vectors cached).
 
+Every writer's "the user" lives under one persona here, so another pair's old memory can truly
+conflict with a new memory as written (two writers' commutes: "takes the bus to work now" against
+"uses the hire bikes to the office"), and closing it is right. ``bench/data/
+classify_store_conflicts.jsonl`` lists the distractor closes reviewed as such (the pair, the old
+memory closed, why: read as two statements about one person at their dates, both cannot hold);
+the report adds their count and the C precision counting them right, beside the plain one, which
+stays the headline (an unreviewed distractor close counts false; ``--reviewed none`` leaves the
+file out). Only a close someone read goes in, never one chosen by a rule.
+
 Reported per set and pooled per language and group (``older``: the sets written before the
 newest three, on which a band is tuned; ``choose``: holdout52/53 and notes30/31, on which the
 choice is checked): end-to-end C recall (gold CONTRADICTORY pairs whose target old memory was
@@ -57,6 +66,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -72,6 +82,7 @@ from omoide.embed import make_embedder
 from omoide.embed.base import Embedder
 from omoide.engine.candidates import (
     VerdictEffects,
+    close_lead,
     judged_candidates,
     said_again,
     select_candidates,
@@ -88,6 +99,7 @@ from omoide.service.classify_judge import judge_embedder_name, offline_classifie
 from omoide.service.evolution import NEIGHBOUR_POOL
 
 PACKAGED_NOTE_THRESHOLDS = dict(NOTE_THRESHOLDS)
+REVIEWED = Path(__file__).resolve().parent / "data" / "classify_store_conflicts.jsonl"
 
 DATA = HOLDOUTS["holdout1"].parent
 # The newest seen sets: a band tuned on the older ones is checked on these before it ships.
@@ -229,6 +241,7 @@ def effects(
         sure=SETTINGS.classify_nearest_confidence,
         same_fact=same_fact,
         repeated=j.repeated,
+        lead=close_lead(j.pair.new),
     )
 
 
@@ -240,18 +253,21 @@ def outcome(
     same_fact: float,
     floor: float = math.inf,
     close_any: bool = False,
+    reviewed: Mapping[str, frozenset[int]] | None = None,
 ) -> dict:
     """The end-to-end counts of one (band, cap): what the server closes and extends, through
     :func:`effects` (the nearest candidate, past any at or above ``same_fact``, the raw
     duplicate threshold, that is not judged CONTRADICTORY; only when judged so), as the
     server's evolution job closes; ``close_any`` is a what-if, the rule before session 28:
     every candidate judged CONTRADICTORY is closed. ``floor`` is the raw ``classify_nearest_low``
-    (infinite, the default: nothing under the band is judged)."""
+    (infinite, the default: nothing under the band is judged). ``reviewed``: by pair id, the
+    stored memories whose close by that pair's new memory was reviewed as a true conflict
+    (:func:`reviewed_conflicts`), counted apart among the distractor closes."""
     n = {C: 0, E: 0}
     hits = {C: 0, E: 0}
     cut_band = {C: 0, E: 0}
     cut_cap = {C: 0, E: 0}
-    closes = wrong_target = distractor = calls = 0
+    closes = wrong_target = distractor = conflicts = calls = 0
     for j in judged:
         candidates, made = effects(j, band, cap, floor=floor, same_fact=same_fact)
         calls += len(candidates)
@@ -268,6 +284,7 @@ def outcome(
                 closes += 1
                 if i != j.target:
                     distractor += 1
+                    conflicts += i in (reviewed or {}).get(j.pair.id, ())
                 elif gold == C:
                     hits[C] += 1
                 else:
@@ -282,6 +299,7 @@ def outcome(
         "c_hits": hits[C],
         "wrong_target_closes": wrong_target,
         "distractor_closes": distractor,
+        "reviewed_conflicts": conflicts,
         "e_hits": hits[E],
         "c_cut_band": cut_band[C],
         "c_cut_cap": cut_cap[C],
@@ -302,6 +320,10 @@ def rates(counts: dict) -> dict:
         "target_precision": ratio(
             counts["c_hits"], counts["c_hits"] + counts["wrong_target_closes"]
         ),
+        # distractor closes reviewed as true conflicts (one persona for every writer) counted right
+        "c_precision_reviewed": ratio(
+            counts["c_hits"] + counts.get("reviewed_conflicts", 0), counts["closes"]
+        ),
         "e_recall": ratio(counts["e_hits"], counts["gold_e"]),
         "c_cut": ratio(counts["c_cut_band"] + counts["c_cut_cap"], counts["gold_c"]),
         "c_cut_band": ratio(counts["c_cut_band"], counts["gold_c"]),
@@ -310,6 +332,30 @@ def rates(counts: dict) -> dict:
         "e_cut_cap": ratio(counts["e_cut_cap"], counts["gold_e"]),
         "calls_per_memory": ratio(counts["calls"], counts["memories"]),
     }
+
+
+def reviewed_conflicts(
+    path: Path | None, olds_of: Mapping[tuple[str, str], list[str]], pairs: Mapping[str, Pair]
+) -> dict[str, frozenset[int]]:
+    """The reviewed distractor closes of ``path`` (JSON lines: ``set``, ``id`` the new memory's
+    pair, ``closed`` the old memory's text, ``why``), by pair id as the stored memories' index,
+    for the sets run (``olds_of`` by set and language; ``pairs`` by id). A row whose pair or
+    old memory is not there is an error: the file names what was read."""
+    if path is None:
+        return {}
+    out: dict[str, set[int]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        if (row["set"], "en") not in olds_of and (row["set"], "ja") not in olds_of:
+            continue
+        pair = pairs[row["id"]]
+        olds = olds_of[row["set"], pair.lang]
+        if row["closed"] not in olds or row["closed"] == pair.old:
+            raise ValueError(f"{path.name}: {row['id']}: not a distractor of its set: {row}")
+        out.setdefault(pair.id, set()).add(olds.index(row["closed"]))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def check(
@@ -478,6 +524,13 @@ def main() -> int:
         "C probability a one-sentence note needs in both readings) instead of the packaged ones; "
         "they enter the traces' stamp",
     )
+    bench.add_argument(
+        "--reviewed",
+        default=str(REVIEWED),
+        metavar="PATH|none",
+        help="distractor closes reviewed as true conflicts (one persona for every writer), "
+        "counted apart and in a second C precision; 'none' leaves them out",
+    )
     args = bench.parse_args()
     if args.note_thresholds is not None:
         try:
@@ -526,8 +579,10 @@ def main() -> int:
 
     judged: dict[str, list[Judged]] = {}
     olds_of: dict[tuple[str, str], list[str]] = {}
+    by_id: dict[str, Pair] = {}
     for name in names:
         pairs = load_pairs(everything[name])
+        by_id.update((p.id, p) for p in pairs)
         for lang in {p.lang for p in pairs}:
             olds_of[name, lang] = list(dict.fromkeys(p.old for p in pairs if p.lang == lang))
         judged[name] = _traced(
@@ -544,6 +599,9 @@ def main() -> int:
             if isinstance(made, CachedEmbedder):
                 made.save()
 
+    reviewed = reviewed_conflicts(
+        None if args.reviewed == "none" else Path(args.reviewed), olds_of, by_id
+    )
     default = (SETTINGS.classify_band_low, SETTINGS.classify_max_candidates)
     proposed = (args.propose, default[1]) if args.propose is not None else None
     report: dict = {
@@ -553,6 +611,7 @@ def main() -> int:
         f"{args.embedder} runs it",
         "judges": judge_file_hash(),
         "note_thresholds": dict(NOTE_THRESHOLDS),
+        "reviewed": None if args.reviewed == "none" else Path(args.reviewed).name,
         "bands": {str(b): round(r, 4) for b, r in band_raw.items()},
         "caps": list(CAPS),
         "sets": {},
@@ -567,7 +626,9 @@ def main() -> int:
             for c in CAPS:
                 if not full and b != default[0] and c != default[1]:
                     continue
-                o = outcome(rows, band_raw[b], c, same_fact=same_fact, floor=floor)
+                o = outcome(
+                    rows, band_raw[b], c, same_fact=same_fact, floor=floor, reviewed=reviewed
+                )
                 out[f"{b}/{c}"] = {**o, **rates(o)}
                 if full:
                     o = outcome(
@@ -689,6 +750,8 @@ _GRID_HEAD = [
     "closes",
     "wrong-target closes",
     "distractor closes",
+    "of them reviewed conflicts",
+    "C precision, reviewed conflicts right",
     "E recall",
     "C cut band",
     "C cut cap",
@@ -710,6 +773,8 @@ def _grid_row(key: str, band: float, raw: float, cap: str, r: dict) -> list:
         r["closes"],
         r["wrong_target_closes"],
         r["distractor_closes"],
+        r.get("reviewed_conflicts", 0),
+        fmt(r.get("c_precision_reviewed")),
         *(
             fmt(r[k])
             for k in (
@@ -763,7 +828,7 @@ def render(report: dict, default: tuple[float, int], proposed: tuple[float, int]
         *[
             f"{what} @{b}"
             for b, _ in settings
-            for what in ("C recall", "C prec", "closes", "distr.", "E recall")
+            for what in ("C recall", "C prec", "closes", "distr.", "reviewed", "E recall")
         ],
     ]
     rows = []
@@ -777,6 +842,7 @@ def render(report: dict, default: tuple[float, int], proposed: tuple[float, int]
                     fmt(r["c_precision"]),
                     r["closes"],
                     r["distractor_closes"],
+                    r.get("reviewed_conflicts", 0),
                     fmt(r["e_recall"]),
                 ]
             rows.append(row)

@@ -131,7 +131,8 @@ class PersonaSettings:
     classify_nearest_confidence: float = setting(
         0.97,
         "Confidence a CONTRADICTORY verdict needs to close that nearest memory under "
-        "classify_band_low (nothing is extended from there); the LLM classifier's verdicts "
+        "classify_band_low (nothing is extended from there), or a memory past the same fact "
+        "said before (engine/candidates.py stands_clear); the LLM classifier's verdicts "
         "carry its own level: certain 0.98, likely 0.8 (also when it gives none), unsure 0.5 "
         "(docs/llm.md).",
         0,

@@ -128,3 +128,28 @@ def test_other_notes_thresholds_are_read_and_stamp_the_traces() -> None:
             store.note_thresholds(bad)
     assert store.notes_stamp(dict(store.PACKAGED_NOTE_THRESHOLDS)) == ""
     assert store.notes_stamp({"en": 0.95, "ja": 0.9}) == "|notes 0.95,0.9"
+
+
+def test_a_reviewed_conflict_is_counted_apart_and_right_in_the_second_precision() -> None:
+    """Session 34: a distractor close reviewed as a true conflict (every writer's user is one
+    persona) stays a distractor close in the plain precision and counts right in the second."""
+    row = judged("CONTRADICTORY", 1, [(0, 0.95), (1, 0.9)], {0: "CONTRADICTORY", 1: "INDEPENDENT"})
+    plain = store.outcome([row], 0.8, 5, same_fact=0.99)
+    assert (plain["distractor_closes"], plain["reviewed_conflicts"]) == (1, 0)
+    counted = store.outcome([row], 0.8, 5, same_fact=0.99, reviewed={row.pair.id: frozenset({0})})
+    assert (counted["distractor_closes"], counted["reviewed_conflicts"]) == (1, 1)
+    assert store.rates(plain)["c_precision_reviewed"] == 0.0
+    assert store.rates(counted)["c_precision_reviewed"] == 1.0
+    assert store.rates(counted)["c_precision"] == 0.0
+
+
+def test_the_reviewed_file_names_a_distractor_of_its_set(tmp_path: Path) -> None:
+    pair = Pair(id="x-1", lang="en", old="old a", new="new", label="CONTRADICTORY", difficulty="")
+    olds = {("s", "en"): ["old a", "old b"]}
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"set": "s", "id": "x-1", "closed": "old b", "why": "w"}\n', encoding="utf-8")
+    assert store.reviewed_conflicts(path, olds, {"x-1": pair}) == {"x-1": frozenset({1})}
+    assert store.reviewed_conflicts(path, {("t", "en"): ["old b"]}, {"x-1": pair}) == {}
+    path.write_text('{"set": "s", "id": "x-1", "closed": "old a", "why": "w"}\n', encoding="utf-8")
+    with pytest.raises(ValueError):
+        store.reviewed_conflicts(path, olds, {"x-1": pair})

@@ -17,7 +17,10 @@ past the same fact said before). Measured in a store of every old memory of a la
 set, closing any candidate judged CONTRADICTORY also closed unrelated memories of the same
 domain when the new memory told of a strong change (26 of every 100 new Japanese memories, 4 of
 every 100 English ones; `bench/results/classify_store.md`); the nearest alone cut those closes
-about fourteen-fold for 2–4 points of recall.
+about fourteen-fold for 2–4 points of recall. Nothing closes when the nearest contradicted one
+does not stand clear of another contradicted candidate (:data:`CLOSE_LEAD`), and a close that
+passes over the same fact said before needs a sure verdict (:func:`stands_clear`;
+`bench/results/classify_close34.md`).
 """
 
 from __future__ import annotations
@@ -27,22 +30,34 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from omoide.engine.classify import Relation
-from omoide.engine.lang import normalise
+from omoide.engine.lang import Lang, detect_lang, normalise
 
 __all__ = [
+    "CLOSE_LEAD",
     "VerdictEffects",
     "closable",
+    "close_lead",
     "close_order",
     "judged_candidates",
     "nearest_under_band",
     "said_again",
     "select_candidates",
+    "stands_clear",
     "under_band_keeps",
     "verdict_effects",
 ]
 
 T = TypeVar("T")
 K = TypeVar("K")
+
+# The raw cosine by which the nearest contradicted candidate must lead every other candidate
+# judged CONTRADICTORY for a close (:func:`stands_clear`), by the new memory's language: when two
+# sit closer than this the new memory does not tell which fact it changes. Chosen per language
+# leave-one-source-out on the older seen sets, e5 (`bench/results/classify_close34.md`): e5 puts
+# a Japanese memory's same-domain neighbours within a hair of each other (0.93-0.98), where
+# 0.004 stopped 13 false closes for 4 true ones; in English no lead stopped more false closes
+# than true ones. On another embedder's wider raw scale the same number asks less.
+CLOSE_LEAD: dict[Lang, float] = {Lang.EN: 0.0, Lang.JA: 0.004}
 
 
 def select_candidates(
@@ -139,14 +154,16 @@ def verdict_effects(
     sure: float,
     same_fact: float,
     repeated: Collection[K] = (),
+    lead: float = 0.0,
 ) -> VerdictEffects[K]:
     """The effects of ``verdicts`` (relation and confidence by key) on ``candidates`` (the
     judged ones with their raw cosine, nearest first, as :func:`judged_candidates` gives them;
     ``under_band`` its flag): which are extended, which contradicted, and the order a close
     follows (:func:`close_order` past the same fact said before: ``same_fact``, the raw
     duplicate threshold, and ``repeated``). Under the band a verdict counts only by
-    :func:`under_band_keeps` at ``sure``. The evolution job and the benchmark that replays it
-    both read verdicts through this.
+    :func:`under_band_keeps` at ``sure``; the close needs the nearest contradicted one to stand
+    clear (:func:`stands_clear`, ``lead`` of raw cosine: :func:`close_lead` of the new memory).
+    The evolution job and the benchmark that replays it both read verdicts through this.
 
     >>> E, C = Relation.EXTENDABLE, Relation.CONTRADICTORY
     >>> effects = verdict_effects([("home", 0.91), ("gym", 0.88)],
@@ -169,7 +186,59 @@ def verdict_effects(
     extended = [key for key, _ in candidates if kept(key, Relation.EXTENDABLE)]
     contradicted = [key for key, _ in candidates if kept(key, Relation.CONTRADICTORY)]
     order = close_order(candidates, set(contradicted), same_fact=same_fact, repeated=repeated)
+    confidence = {key: verdicts[key][1] for key in contradicted}
+    if not stands_clear(candidates, order, confidence, sure=sure, repeated=repeated, lead=lead):
+        order = []
     return VerdictEffects(extended, contradicted, order)
+
+
+def close_lead(new: str) -> float:
+    """:data:`CLOSE_LEAD` for a new memory's text, by its language (:func:`detect_lang`).
+
+    >>> close_lead("ユーザーは大阪に引っ越した。"), close_lead("Ken moved to Osaka.")
+    (0.004, 0.0)
+    """
+    return CLOSE_LEAD[detect_lang(new)]
+
+
+def stands_clear(
+    candidates: Sequence[tuple[K, float]],
+    order: Sequence[K],
+    contradicted: Mapping[K, float],
+    *,
+    sure: float,
+    repeated: Collection[K] = (),
+    lead: float = 0.0,
+) -> bool:
+    """Whether the nearest of ``order`` (:func:`close_order`), when ``contradicted`` (key to the
+    verdict's confidence), is the one memory the new one changes: it leads every other
+    contradicted candidate by ``lead`` of raw cosine, and when the order passed over a nearer
+    candidate as the same fact said before (not one said word for word, ``repeated``) its
+    verdict is sure (``sure``, setting ``classify_nearest_confidence``). A new memory that reads
+    as contradicting two memories at about the same distance ("stopped going to the quit-smoking
+    group" against "plans to quit this year" and "goes to the group every Saturday"), or that
+    extends its nearest memory and contradicts another of the domain further down, mostly
+    closed a memory it is not about (older seen sets, Japanese: 16 such closes against 5 true
+    ones lost; `bench/results/classify_close34.md`).
+
+    >>> rivals = [("a", 0.93), ("b", 0.928)]
+    >>> stands_clear(rivals, ["a", "b"], {"a": 0.9, "b": 0.9}, sure=0.97, lead=0.004)
+    False
+    >>> clear = [("a", 0.93), ("b", 0.92)]
+    >>> stands_clear(clear, ["a", "b"], {"a": 0.9, "b": 0.9}, sure=0.97, lead=0.004)
+    True
+    >>> stands_clear([("note", 0.97), ("a", 0.93)], ["a"], {"a": 0.9}, sure=0.97)
+    False
+    """
+    if not order or order[0] not in contradicted:
+        return True
+    first = order[0]
+    cosine = dict(candidates)
+    passed = [key for key, _ in candidates[: [k for k, _ in candidates].index(first)]]
+    if any(key not in repeated for key in passed) and contradicted[first] < sure:
+        return False
+    rivals = [cosine[key] for key in order[1:] if key in contradicted]
+    return not rivals or cosine[first] - max(rivals) >= lead
 
 
 def closable(candidates: Sequence[K], contradicted: Collection[K]) -> list[K]:

@@ -10,7 +10,8 @@ only on a verdict of ``classify_nearest_confidence``, ``engine.candidates.neares
 are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
 CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``;
 only the nearest candidate still open when the effects are applied is ever closed, passing
-over the same fact said before: ``engine.candidates.verdict_effects`` here, ``closable`` in the
+over the same fact said before only on a sure verdict, and none when another contradicted
+candidate sits as near: ``engine.candidates.verdict_effects`` here, ``closable`` in the
 store's transaction).
 A closed memory that held more than the fact that changed ("lives in Tokyo with her two
 cats" → "moved to Osaka") leaves its unchanged part behind as a new current memory
@@ -42,6 +43,7 @@ from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.candidates import (
     closable,
+    close_lead,
     judged_candidates,
     said_again,
     verdict_effects,
@@ -151,6 +153,7 @@ class EvolutionService:
             sure=cfg.classify_nearest_confidence,
             same_fact=to_raw(cfg.dedup_threshold),
             repeated={c.key for c in candidates if said_again(c.content, memory.content)},
+            lead=close_lead(memory.content),
         )
         extends = [
             (

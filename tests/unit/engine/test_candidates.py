@@ -7,7 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.engine.candidates import (
+    CLOSE_LEAD,
     closable,
+    close_lead,
     close_order,
     nearest_under_band,
     said_again,
@@ -15,6 +17,7 @@ from omoide.engine.candidates import (
     verdict_effects,
 )
 from omoide.engine.classify import Relation
+from omoide.engine.lang import Lang
 
 RANKED = [("a", 0.95), ("b", 0.90), ("c", 0.86), ("d", 0.84), ("e", 0.80)]
 
@@ -134,7 +137,7 @@ def test_verdict_effects_extend_and_close_the_nearest_contradicted() -> None:
     ranked = [("note", 0.97), ("home", 0.91), ("gym", 0.88), ("park", 0.87)]
     made = verdict_effects(
         ranked,
-        {"note": (N, 0.9), "home": (C, 0.6), "gym": (E, 0.6), "park": (C, 0.99)},
+        {"note": (N, 0.9), "home": (C, 0.98), "gym": (E, 0.6), "park": (C, 0.99)},
         under_band=False,
         sure=0.97,
         same_fact=0.95,
@@ -150,6 +153,60 @@ def test_verdict_effects_extend_and_close_the_nearest_contradicted() -> None:
         repeated={"home"},
     )
     assert said.contradicted == ["home"] and said.closes == []
+
+
+def test_a_close_past_the_same_fact_said_before_needs_a_sure_verdict() -> None:
+    """Session 34: a new memory that extends its nearest memory (at the duplicate threshold)
+    and is read as contradicting another of the domain further down is mostly not about that
+    one; the close passes over the nearest only on a verdict of ``sure``."""
+    ranked = [("note", 0.97), ("home", 0.91), ("gym", 0.88)]
+    for confidence, closes in ((0.6, []), (0.969, []), (0.97, ["home"])):
+        made = verdict_effects(
+            ranked,
+            {"note": (E, 0.99), "home": (C, confidence), "gym": (N, 0.9)},
+            under_band=False,
+            sure=0.97,
+            same_fact=0.95,
+        )
+        assert made.contradicted == ["home"] and made.closes == closes
+    # a memory that holds the new one word for word is passed over whatever the verdict
+    said = verdict_effects(
+        ranked,
+        {"note": (C, 0.99), "home": (C, 0.6)},
+        under_band=False,
+        sure=0.97,
+        same_fact=0.95,
+        repeated={"note"},
+    )
+    assert said.closes == ["home"]
+
+
+def test_nothing_closes_when_two_contradicted_candidates_sit_together() -> None:
+    """Session 34: the nearest contradicted candidate closes only when it leads every other
+    contradicted one by the new memory's ``close_lead`` of raw cosine (none in English); an
+    unrelated candidate between them does not count."""
+    lead = close_lead("ユーザーは本町の近くに引っ越した。")
+    assert lead == CLOSE_LEAD[Lang.JA] > 0 and close_lead("The user moved.") == 0.0
+    for second, closes in ((0.9299, []), (0.93 - lead - 1e-9, ["home"])):
+        made = verdict_effects(
+            [("home", 0.93), ("gym", 0.9299), ("park", second)],
+            {"home": (C, 0.9), "gym": (N, 0.9), "park": (C, 0.9)},
+            under_band=False,
+            sure=0.97,
+            same_fact=0.95,
+            lead=lead,
+        )
+        assert made.closes == closes
+    for verdicts, lead_of in (({"gym": (E, 0.9)}, lead), ({"gym": (C, 0.9)}, 0.0)):
+        lone = verdict_effects(
+            [("home", 0.93), ("gym", 0.9299)],
+            {"home": (C, 0.9), **verdicts},
+            under_band=False,
+            sure=0.97,
+            same_fact=0.95,
+            lead=lead_of,
+        )
+        assert lone.closes == ["home"]
 
 
 def test_verdict_effects_under_the_band_count_a_sure_close_alone() -> None:
