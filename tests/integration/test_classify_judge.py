@@ -469,3 +469,33 @@ def test_a_relations_own_fact_keeps_the_users_memory(old: str, new: str) -> None
 def test_the_same_relations_fact_changed_closes_the_old_memory(old: str, new: str) -> None:
     verdict = _verdict(old, new)
     assert verdict.relation is Relation.CONTRADICTORY, verdict.reason
+
+
+def test_a_notes_replaced_value_closes_only_the_candidate_nearest_the_note() -> None:
+    # P(C) 0.70, the rest leaning EXTENDABLE: under the Japanese note bar, over its replaced
+    # value bar (NOTE_REPLACED_THRESHOLDS); a statement close, so the note reads it undated
+    embedder = HashEmbedder()
+    trained = next(iter(load_judge_models().values()))
+    width = len(trained.features) + embedder.dim
+    model = JudgeModel.from_dict(
+        {
+            **_linear(trained),
+            "embedder": embedder.model_id,
+            "block_dim": embedder.dim,
+            "blocks": ["diff"],
+            "weights": np.zeros((3, width)).tolist(),
+            "bias": np.log([0.075, 0.225, 0.7]).tolist(),
+            "rule_overrides": [],
+            "mean": [0.0] * width,
+            "scale": [1.0] * width,
+            "language_thresholds": {"en": 0.5, "ja": 0.5},
+            "replaced_thresholds": {},
+        }
+    )
+    classifier = LearnedClassifier(model, embedder)
+    old = "ユーザーはジムに週1回通っている（2026年5月3日）"
+    near, far = Candidate("near", old, 0.9), Candidate("far", old, 0.5)
+    note = "ユーザーはジムに月2回通っている（2026年6月9日）"
+    verdicts = classifier.classify(note, [far, near], lang="ja", note=True)
+    assert [v.relation for v in verdicts] == [Relation.EXTENDABLE, Relation.CONTRADICTORY]
+    assert "a value replaced" in verdicts[1].reason

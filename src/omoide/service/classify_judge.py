@@ -223,10 +223,16 @@ class LearnedClassifier:
         plain = self._undated(same, texts, firsts, new, lang, read) if one_note else {}
         after = note_claims(new, lang) if note and same else []
         judged = {}
+        # the replaced-value tier of a note closes only the candidate nearest the note
+        top = max(same, key=lambda c: c.similarity).key if same else None
         for i, (candidate, text, sim) in enumerate(zip(same, texts, sims, strict=True)):
             if one_note:
                 j = judge_one_note(
-                    (text, sim), plain.get(candidate.key), self.model, verdict=firsts[i]
+                    (text, sim),
+                    plain.get(candidate.key),
+                    self.model,
+                    verdict=firsts[i],
+                    nearest=candidate.key == top,
                 )
             else:
                 j = judge(text, sim, self.model, may_contradict=may_contradict)

@@ -71,14 +71,14 @@ def bars(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setitem(NOTE_REPLACED_THRESHOLDS, lang, bar)
 
 
-def test_the_tier_is_left_off() -> None:
-    # session 33: end to end the closes it added fell under 0.95 in both languages
-    assert NOTE_REPLACED_THRESHOLDS == {}
+def test_the_tier_is_japanese_only() -> None:
+    # session 33: end to end the English closes it added were 0.81 right
+    assert NOTE_REPLACED_THRESHOLDS == {"ja": 0.50}
     for lang, bar in MEASURED.items():
         assert bar < NOTE_THRESHOLDS[lang]
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("lang", ["en"])
 def test_left_off_a_replaced_value_is_held_to_the_note_bar(lang: str) -> None:
     written, plain = _readings(*PAIRS[lang])
     verdict = judge_one_note(written, plain, _model(NOTE_THRESHOLDS[lang] - 0.02))
@@ -114,3 +114,13 @@ def test_a_pair_the_rules_read_as_unrelated_is_held_to_the_note_bar() -> None:
     written, plain = _readings(*ANOTHER_FACT)
     model = _model(MEASURED["ja"] + 0.02)
     assert judge_one_note(written, plain, model).relation is not Relation.CONTRADICTORY
+
+
+@pytest.mark.usefixtures("bars")
+def test_only_the_nearest_candidate_closes_by_the_tier() -> None:
+    # in a store the tier closed other memories of the same kind; the nearest is the one changed
+    written, plain = _readings(*PAIRS["ja"])
+    model = _model(MEASURED["ja"] + 0.02)
+    assert judge_one_note(written, plain, model).relation is Relation.CONTRADICTORY
+    farther = judge_one_note(written, plain, model, nearest=False)
+    assert farther.relation is Relation.EXTENDABLE

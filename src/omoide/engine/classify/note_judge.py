@@ -20,7 +20,8 @@ by pair a lower English bar held out, but end to end it also closed other memori
 read undated alone (``UNDATED_ONLY``, session 32) the undated reading also decides a pair the
 written one left under the statements' threshold by probability (``reads_undated``, session 33,
 ``bench/results/classify_notes33.md``). A lower bar for a replaced value
-(``NOTE_REPLACED_THRESHOLDS``) was measured in session 33 and is left off. No I/O.
+(``NOTE_REPLACED_THRESHOLDS``, Japanese, the nearest candidate only) closes a replaced value
+under the note bar (session 33). No I/O.
 """
 
 from __future__ import annotations
@@ -53,13 +54,12 @@ __all__ = [
 NOTE_THRESHOLDS: dict[str, float] = {"en": 0.99, "ja": 0.94}
 
 # A lower bar of a language for a note the judge reads as EXTENDABLE where the rules read the
-# undated pair as related and a value of the old memory replaced (``replaced_note``): the note
-# path's counterpart of ``JudgeModel.replaced_thresholds``. Measured in session 33 and left off
-# in both languages (``bench/note_replaced.py``, ``bench/results/classify_notes_replaced33.md``):
-# the bars the pair-level rule chose (en 0.60, ja 0.50) held the notes' C precision pair by pair,
-# but end to end the closes they added were 0.81 (English) and 0.90 (Japanese) right on
-# notes22-28, and English fell under 0.95 on notes29/30 too.
-NOTE_REPLACED_THRESHOLDS: dict[str, float] = {}
+# undated pair as related and a value of the old memory replaced (``replaced_note``), for the
+# candidate nearest the note only: the note path's counterpart of
+# ``JudgeModel.replaced_thresholds`` (session 33, ``bench/note_replaced.py``,
+# ``bench/results/classify_notes_replaced33.md``). Japanese only: the English bar the rule chose
+# (0.60) closed gold EXTENDABLE pairs end to end (0.81 of its closes right on notes22-28).
+NOTE_REPLACED_THRESHOLDS: dict[str, float] = {"ja": 0.50}
 
 # The languages whose bar is read on the undated pair alone (session 32,
 # ``bench/results/classify_notes32.md``): two different note dates lower the judge's
@@ -97,13 +97,16 @@ def judge_one_note(
     model: JudgeModel,
     *,
     verdict: Judgement | None = None,
+    nearest: bool = True,
 ) -> Judgement:
     """The verdict for a consolidated note of one sentence against one old memory: ``written``
     the pair as stored, ``plain`` the same pair read ``undated`` (needed only when
     ``reads_undated``; None reads as not sure). The judge's verdict on ``written`` as a
     statement (``verdict``, when the caller has it already), except that a close by
     probability needs ``NOTE_THRESHOLDS`` in both readings, or in an ``UNDATED_ONLY`` language
-    in the undated one alone, which may then close a pair the written reading left open."""
+    in the undated one alone, which may then close a pair the written reading left open; under
+    it, the language's ``NOTE_REPLACED_THRESHOLDS`` closes a replaced value (``replaced_note``)
+    when the candidate is the one ``nearest`` the note."""
     text, sims = written
     verdict = verdict if verdict is not None else judge(text, sims, model)
     if not reads_undated(verdict, text):
@@ -123,7 +126,7 @@ def judge_one_note(
         )
     held = judge(text, sims, model, may_contradict=False)
     bar = NOTE_REPLACED_THRESHOLDS.get(lang, math.inf)
-    if sure >= bar and replaced_note(held, plain[0]):
+    if nearest and sure >= bar and replaced_note(held, plain[0]):
         return Judgement(
             Relation.CONTRADICTORY,
             round(sure, 4),
