@@ -43,6 +43,7 @@ __all__ = [
     "JA_DATE_PHRASE",
     "JA_GENERIC_STEMS",
     "JA_IDIOMS_NOT_NEGATION",
+    "JA_KANJI_DIGITS",
     "JA_NOW_TOPIC",
     "JA_PERSONS",
     "JA_PETS",
@@ -288,6 +289,8 @@ JA_COMPOUND_UNITS = {
     "キロジュール": "kJ",
     "キロボルト": "kV",
 }
+# The kanji digits and their values (〇 0 to 九 9).
+JA_KANJI_DIGITS = {ch: value for value, ch in enumerate("〇一二三四五六七八九")}
 # The compound unit words an amount is counted in (``quantity``'s counters, beside their
 # symbols): キロメートル and キログラム; キロ starting any other one is no counter.
 JA_COUNTED_UNITS = tuple(

@@ -193,7 +193,6 @@ def _en_bound(tokens: list[str], i: int) -> Bound:
 
 # --- Japanese -----------------------------------------------------------------------------
 
-_JA_KANJI_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 # A compound unit word is read whole (``lexicon.JA_COMPOUND_UNITS``): the counted ones
 # (``JA_COUNTED_UNITS``: キロメートル, キログラム) are counters, キロ alone a kilometre
 # (``UNIT_SYNONYMS``), and キロ starting another unit (600キロカロリー, 5キロワット) no counter.
@@ -264,8 +263,8 @@ def _kanji_to_int(numeral: str) -> int:
     """二十三 → 23, 十 → 10, 百 → 100 (enough for ages, counts and grades)."""
     total, digit = 0, 0
     for ch in numeral:
-        if ch in _JA_KANJI_DIGITS:
-            digit = _JA_KANJI_DIGITS[ch]
+        if ch in lex.JA_KANJI_DIGITS:  # (no 〇: _JA_KANJI_NUMBER reads none)
+            digit = lex.JA_KANJI_DIGITS[ch]
         else:
             total += (digit or 1) * (10 if ch == "十" else 100)
             digit = 0
