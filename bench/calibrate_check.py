@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from lib.reports import write_results
+from lib.reports import finish
 from omoide.clock import SystemClock
 from omoide.embed import make_embedder
 from omoide.service.calibrate import CalibrationService
@@ -75,8 +75,7 @@ def main() -> None:
             f"{t['caught']}/{t['duplicates']} / {t['dropped']}/{t['others']} | "
             f"{v['caught']}/{v['duplicates']} / {v['dropped']}/{v['others']} |"
         )
-    write_results(Path(args.out), "\n".join(lines), {"command": command, "rows": rows})
-    print("\n".join(lines))
+    finish(lines, {"command": command, "rows": rows}, args.out)
 
 
 if __name__ == "__main__":

@@ -43,7 +43,7 @@ from classify import Prediction, build_classifier
 from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
-from lib.reports import fmt, md_table, write_results
+from lib.reports import finish, fmt, md_table
 
 C = "CONTRADICTORY"
 GRID = THRESHOLDS  # the training rule's grid, 0.30 - 0.99
@@ -240,11 +240,7 @@ def main() -> int:
                 + ".",
                 "",
             ]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        write_results(args.out, text, report)
-    return 0
+    return finish(lines, report, args.out)
 
 
 if __name__ == "__main__":

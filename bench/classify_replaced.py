@@ -39,7 +39,7 @@ from classify import Prediction, build_classifier
 from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
-from lib.reports import command_line, fmt, md_table, write_results
+from lib.reports import command_line, finish, fmt, md_table
 
 GRID = tuple(round(0.30 + 0.01 * i, 2) for i in range(56))  # 0.30 - 0.85
 READING = "a value replaced"
@@ -152,11 +152,7 @@ def main() -> int:
             ),
             "",
         ]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        write_results(args.out, text, report)
-    return 0
+    return finish(lines, report, args.out)
 
 
 if __name__ == "__main__":

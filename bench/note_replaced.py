@@ -33,7 +33,7 @@ from _classify_tiers import Row, choose, pooled, tally
 from classify import build_classifier, predict
 from classify_replaced import line, shown
 from lib.cli import parser
-from lib.reports import command_line, md_table, write_results
+from lib.reports import command_line, finish, md_table
 from omoide.engine.classify import NOTE_REPLACED_THRESHOLDS, NOTE_THRESHOLDS
 
 FLOOR = 0.50
@@ -111,11 +111,7 @@ def main() -> int:
             md_table(header, [[str(c) for c in r] for r in table]),
             "",
         ]
-    text = "\n".join(lines)
-    print(text)
-    if args.out:
-        write_results(Path(args.out), text, report)
-    return 0
+    return finish(lines, report, args.out)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,9 @@ settings.load_profile("omoide")
 share_default_tls_context()  # one CA bundle read per run, not one per HTTP client
 
 
+# The chat proxy tests' live servers (``chat_server``, tests/support/chat_proxy.py).
+pytest_plugins = ["chat_proxy"]
+
 STORES = ("sqlite", "postgres")
 
 

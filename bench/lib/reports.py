@@ -66,6 +66,17 @@ def emit(args: Any, markdown: str, data: Any) -> None:
     print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else markdown)
 
 
+def finish(lines: Sequence[str], data: Any, out: Path | str | None) -> int:
+    """A script's last step: print its report's ``lines`` (joined by newlines) and, when
+    ``out`` is given, write them and ``data`` there (:func:`write_results`); 0, its exit
+    status."""
+    text = "\n".join(lines)
+    print(text)
+    if out:
+        write_results(Path(out), text, data)
+    return 0
+
+
 def shown_path(path: Path) -> str:
     """A path as a report shows it: relative to the repository when inside it."""
     resolved = path.resolve()

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
 
 from omoide.config import PersonaSettings
 from omoide.engine.compact import SUMMARY_PREFIX
-from omoide.llm import LLMConfig
 from omoide.llm.openai import OpenAILLM
 from omoide.service.chat_summary import SUMMARY_STEP, Compressor
 
@@ -25,15 +25,7 @@ def japanese_chat(turns: int) -> list[dict[str, Any]]:
 
 
 def test_growing_chat_is_summarised_from_its_cached_prefix(fake_api: FakeAPI) -> None:
-    llm = OpenAILLM(
-        LLMConfig(
-            provider="openai",
-            base_url=f"{fake_api.base}/v1",
-            model="gpt-test",
-            timeout_s=2,
-            max_retries=0,
-        )
-    )
+    llm = OpenAILLM(fake_llm_config(fake_api.base, timeout_s=2, api_key=None))
     compressor = Compressor(llm)
     cfg = PersonaSettings(chat_budget_tokens=1100, keep_recent=2)
     fake_api.queue(

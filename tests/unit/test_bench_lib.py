@@ -135,6 +135,16 @@ def test_reports_and_the_parser(tmp_path: Path) -> None:
     assert args.data == tmp_path
 
 
+def test_a_report_is_finished_by_printing_and_writing_its_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert reports.finish(["# f", "", "done"], {"n": 2}, tmp_path / "f") == 0
+    assert capsys.readouterr().out == "# f\n\ndone\n"
+    assert (tmp_path / "f.md").read_text() == "# f\n\ndone\n"
+    assert json.loads((tmp_path / "f.json").read_text()) == {"n": 2}
+    assert reports.finish(["# g"], {}, None) == 0 and not (tmp_path / "g.md").exists()
+
+
 def test_segmentation_and_word_overlap_helpers() -> None:
     from lib import embed_cache, segmentation  # noqa: F401 - importable on their own
 

@@ -338,7 +338,7 @@ class SearchService:
         up to the plan's slot when it is close enough (``engine.script_slot``); unchanged
         when the plan gives no such slot to this embedder, or when fewer than
         ``other_script_least`` of the vector candidates (``semantic``) are in another script.
-        The head's scripts come from its rows (read once: the companion read them already);
+        Every note's script is the one its vector was indexed under (``VectorSearch.language``);
         beside a companion, its cosines of the head can veto the move (``other_script_margin``)."""
         if not plan.gives_other_script_slot(self.embedder.model_id):
             return ranked
@@ -351,16 +351,16 @@ class SearchService:
         )
         if others < plan.other_script_least:
             return ranked
-        head = rows.read([s.id for s in ranked[: plan.other_script_within]])
+        head = [s.id for s in ranked[: plan.other_script_within]]
         second = None
         if self.companion is not None and plan.other_script_margin is not None:
             # the companion's vectors of the head are cached since it re-scored it
             second = self.companion.cosines(
-                query, {row_id: memory.content for row_id, memory in head.items()}
+                query, {row_id: memory.content for row_id, memory in rows.read(head).items()}
             )
         return other_script_slot(
             ranked,
-            {row_id: language_of(memory.content) for row_id, memory in head.items()},
+            {row_id: vectors.language(row_id) for row_id in head},
             query_script,
             slot=plan.other_script_slot,
             within=plan.other_script_within,

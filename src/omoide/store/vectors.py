@@ -4,20 +4,11 @@ Exact cosine search by one matrix product (vectors are unit-norm). Appends amort
 capacity; removals clear a row's ``alive`` flag and compaction happens when a quarter of the
 rows are dead. The store keeps it in sync with every committed write.
 
-Two scores come out of one pass over the matrix:
-
-- ``raw``: the embedder's cosine. Every threshold (dedup, evolution, classification band) uses
-  this one (DESIGN principle 4).
-- ``centred``: the cosine after removing each text's *language centroid* (the mean vector of
-  this persona's texts in the same script, shrunk towards zero while there are few:
-  :func:`language_centroids`). Multilingual
-  embedders put a large shared component on every text of one language, so an English query
-  scores English memories above the Japanese memory that answers it; centring removes that
-  component. Measured on retrieval_ja (semantic only, MRR): e5 0.62 → 0.83, USE 0.78 → 0.89;
-  on an English-only LoCoMo conversation it costs nothing (R@10 USE 0.263 → 0.263, e5 0.572 →
-  0.618). It is a ranking signal only. The centroids are a snapshot refreshed when a
-  language's count drifts by 5%, with each row's dot product against them cached, so a centred
-  search costs one matrix-vector product like a raw one.
+Two scores come out of one pass over the matrix: ``raw``, the embedder's cosine (every
+threshold uses it), and ``centred``, the cosine after removing each text's language centroid
+(``store.centring``: why, what it measured, and the arithmetic), a ranking signal only. The
+centroids are a snapshot refreshed when a language's count drifts by 5%, with each row's dot
+product against them cached, so a centred search costs one matrix-vector product like a raw one.
 
 From ``quantize_from`` live rows on, a centred search first reads an int8 copy of the centred
 rows (``store.quantized``: a quarter of the bytes) and scores exactly only the rows whose error
@@ -38,7 +29,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from omoide.engine.lang import has_cjk
+from omoide.store.centring import (
+    LANGUAGES,
+    centred_cosines,
+    centred_norms,
+    language_centroids,
+    language_of,
+)
 from omoide.store.quantized import CANDIDATE_SHARE, MIN_CANDIDATES, QuantizedRows
 
 __all__ = [
@@ -50,14 +47,6 @@ __all__ = [
     "language_of",
 ]
 
-LANGUAGES = 2  # 0: Latin and other scripts, 1: CJK
-# A language's centroid is its rows' sum over its count plus _SHRINK: shrunk towards zero, so
-# a language with few texts is hardly centred. Small stores (bench/small_store.py, which
-# measures other weights and a pooled prior; bench/results/small_store19.md): a prior of the
-# mean of every row with 2 pseudo-rows gains on stores mixing both scripts (MRR@10 0.921 →
-# 0.939) but loses where one note is alone in its script (0.926 → 0.922), the shape new
-# personas have, so the zero prior stays.
-_SHRINK = 10.0
 # Live rows from which centred searches take the int8 first pass (below it the float32 product
 # is a few milliseconds and the int8 copy, a quarter of the matrix again, is not worth keeping).
 QUANTIZE_FROM = 20_000
@@ -79,39 +68,6 @@ def _one_blas_thread() -> object:
     if not _BLAS:
         _BLAS.append(ThreadpoolController())
     return _BLAS[0].limit(limits=1, user_api="blas")
-
-
-def language_of(text: str) -> int:
-    """The script group a text's centroid is kept for."""
-    return 1 if has_cjk(text) else 0
-
-
-def language_centroids(sums: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """One centroid per language, μ_l = sum_l / (count_l + _SHRINK): the mean of the
-    language's rows (``sums``, ``counts``) shrunk towards zero while they are few."""
-    sums = np.asarray(sums, dtype=np.float64)
-    counts = np.asarray(counts, dtype=np.float64)
-    return (sums / (counts[:, None] + _SHRINK)).astype(np.float32)
-
-
-def centred_cosines(
-    raw: np.ndarray,
-    pmu: np.ndarray,
-    langs: np.ndarray,
-    query: np.ndarray,
-    query_lang: int,
-    mu: np.ndarray,
-) -> np.ndarray:
-    """cos(q − μ_q, p − μ_p) for unit rows p, from their raw cosines ``raw`` = p·q, their
-    ``pmu`` = p·μ_l for every language l, and their languages ``langs`` (μ: one centroid per
-    language)."""
-    own = pmu[np.arange(len(langs)), langs]  # p·μ_p
-    q_c = query - mu[query_lang]
-    q_dot_mu = mu @ q_c  # (q − μ_q)·μ_l for each language l
-    numerator = raw - pmu[:, query_lang] - q_dot_mu[langs]
-    mu_sq = np.einsum("ij,ij->i", mu, mu)
-    p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[langs], 1e-12))
-    return numerator / (max(float(np.linalg.norm(q_c)), 1e-12) * p_norm)
 
 
 class VectorIndex:
@@ -279,12 +235,10 @@ class VectorIndex:
         unit centred query."""
         assert self._q is not None and self._mu is not None
         mu = self._mu
-        mu_sq = np.einsum("ij,ij->i", mu, mu)
         for begin in range(start, stop, _CHUNK):
             end = min(stop, begin + _CHUNK)
             lang = self._lang[begin:end]
-            own = self._pmu[begin:end][np.arange(end - begin), lang]
-            p_norm = np.sqrt(np.maximum(1.0 - 2.0 * own + mu_sq[lang], 1e-12))
+            p_norm = centred_norms(self._pmu[begin:end], lang, mu)
             self._q.set(begin, (self._mat[begin:end] - mu[lang]) / p_norm[:, None])
 
     def _centroids(self) -> np.ndarray:

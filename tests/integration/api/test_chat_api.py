@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import openai
 import pytest
+from chat_proxy import CHAT_ADMIN, fake_llm_config
 from llm_fakes import (
     FakeAPI,
     Reply,
@@ -23,60 +23,18 @@ from llm_fakes import (
     openai_stream,
     text_block,
 )
-from omoide_testing import LiveServer, serve_in_thread
+from omoide_testing import LiveServer
 
 from omoide.api.http.schemas.chat import ChatCompaction, ChatCompletion, ChatInfo, ChatInjected
 from omoide.engine.compact import CLEARED_TOOL_RESULT, SUMMARY_PREFIX
 from omoide.errors import NotFound
-from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
 from omoide.llm.openai import OpenAILLM
-from omoide.wiring import Omoide
-
-ADMIN = "omo_admin_test-key"
-
-
-def _config(base: str, provider: str = "openai", **overrides: Any) -> LLMConfig:
-    return LLMConfig(
-        provider=provider,
-        base_url=f"{base}/v1" if provider == "openai" else base,
-        api_key="sk-test",
-        model="gpt-test" if provider == "openai" else "claude-test",
-        timeout_s=1.0,
-        max_retries=0,
-        **overrides,
-    )
 
 
 @pytest.fixture
-def start(make_app: Callable[..., Omoide], data_dir: Path) -> Iterator[Callable[..., LiveServer]]:
-    """Start a live server with the given upstream and summary LLM."""
-    running: list[Any] = []
-
-    def go(
-        *, upstream: Any = None, llm: Any = None, environ: dict[str, str] | None = None
-    ) -> LiveServer:
-        app = make_app(environ, llm=llm, chat_upstream=upstream)
-        app.auth.ensure_admin_key(data_dir, ADMIN)
-        uv, thread, url = serve_in_thread(_create(app))
-        running.append((uv, thread))
-        return LiveServer(url=url, admin_key=ADMIN, omoide=app)
-
-    yield go
-    for uv, thread in running:
-        uv.should_exit = True
-        thread.join(10)
-
-
-def _create(app: Omoide) -> Any:
-    from omoide.api.http.app import create_app
-
-    return create_app(app)
-
-
-@pytest.fixture
-def proxy(start: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
-    return start(upstream=make_chat_upstream(_config(fake_api.base)))
+def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
+    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
 
 
 def sdk(server: LiveServer, key: str, **headers: str) -> openai.OpenAI:
@@ -252,9 +210,9 @@ def test_models_lists_the_configured_model(proxy: LiveServer) -> None:
 
 
 def test_without_an_llm_the_proxy_answers_503_saying_how_to_configure_one(
-    start: Callable[..., LiveServer],
+    chat_server: Callable[..., LiveServer],
 ) -> None:
-    server = start(upstream=None)
+    server = chat_server(upstream=None)
     key = server.create_persona("rin")
     with pytest.raises(openai.APIStatusError) as caught:
         sdk(server, key).chat.completions.create(
@@ -489,8 +447,8 @@ def test_an_upstreams_own_words_are_added_after_the_status(
         ), answer.text
 
 
-def test_unreachable_upstream_is_503(start: Callable[..., LiveServer]) -> None:
-    server = start(upstream=make_chat_upstream(_config(_closed_port())))
+def test_unreachable_upstream_is_503(chat_server: Callable[..., LiveServer]) -> None:
+    server = chat_server(upstream=make_chat_upstream(fake_llm_config(_closed_port())))
     key = server.create_persona("rin")
     for stream in (False, True):
         with pytest.raises(openai.APIStatusError) as caught:
@@ -756,10 +714,10 @@ def test_persona_comes_from_the_key_and_never_reaches_another(
             model="x", messages=[{"role": "user", "content": "hi"}]
         )
     with pytest.raises(openai.UnprocessableEntityError):
-        sdk(proxy, ADMIN).chat.completions.create(
+        sdk(proxy, CHAT_ADMIN).chat.completions.create(
             model="x", messages=[{"role": "user", "content": "hi"}]
         )
-    admin_as_kai = sdk(proxy, ADMIN, **{"X-Omoide-Persona": "kai"})
+    admin_as_kai = sdk(proxy, CHAT_ADMIN, **{"X-Omoide-Persona": "kai"})
     admin_as_kai.chat.completions.create(
         model="x", messages=[{"role": "user", "content": "what is the secret password hint?"}]
     )
@@ -882,10 +840,10 @@ def test_stage2_clears_old_tool_results(proxy: LiveServer, fake_api: FakeAPI) ->
 
 
 def test_stage4_llm_summary_is_cached_for_the_next_request(
-    start: Callable[..., LiveServer], fake_api: FakeAPI
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
 ) -> None:
-    llm = OpenAILLM(_config(fake_api.base))
-    server = start(upstream=make_chat_upstream(_config(fake_api.base)), llm=llm)
+    llm = OpenAILLM(fake_llm_config(fake_api.base))
+    server = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)), llm=llm)
     key = server.create_persona("rin")
     _budget(server, key, chat_budget_tokens=450, keep_recent=2)
     fake_api.queue(
@@ -913,10 +871,10 @@ def test_stage4_llm_summary_is_cached_for_the_next_request(
 
 
 def test_stage4_failure_sends_the_stage3_result(
-    start: Callable[..., LiveServer], fake_api: FakeAPI
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
 ) -> None:
-    llm = OpenAILLM(_config(fake_api.base))
-    server = start(upstream=make_chat_upstream(_config(fake_api.base)), llm=llm)
+    llm = OpenAILLM(fake_llm_config(fake_api.base))
+    server = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)), llm=llm)
     key = server.create_persona("rin")
     _budget(server, key, chat_budget_tokens=450, keep_recent=2)
     fake_api.queue(Reply(500, api_error("down", "server_error")), Reply(body=openai_answer("ok")))
@@ -945,9 +903,9 @@ def test_stage4_without_an_llm_uses_the_offline_summary(
 
 
 def test_anthropic_upstream_is_translated_both_ways(
-    start: Callable[..., LiveServer], fake_api: FakeAPI
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
 ) -> None:
-    server = start(upstream=make_chat_upstream(_config(fake_api.base, "anthropic")))
+    server = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base, "anthropic")))
     key = server.create_persona("rin")
     fake_api.queue(
         Reply(body=anthropic_answer(text_block("こんにちは"))),
@@ -1052,12 +1010,12 @@ def test_a_stream_that_breaks_ends_with_an_error_event(
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_a_stream_cut_off_upstream_ends_with_an_error_event_not_done(
-    start: Callable[..., LiveServer], fake_api: FakeAPI, provider: str
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI, provider: str
 ) -> None:
     """Session 12 probe: an upstream that closed its stream mid-answer (no finish, no [DONE]
     or message_stop) was relayed as a whole answer ending with [DONE], and the half reply was
     recorded as the persona's turn. Now the client gets an error event, and nothing is kept."""
-    proxy = start(upstream=make_chat_upstream(_config(fake_api.base, provider)))
+    proxy = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base, provider)))
     key = proxy.create_persona("rin")
     cut = (
         openai_stream("Hel", "lo", done=False)[:3]
@@ -1099,9 +1057,9 @@ def test_a_stream_cut_off_upstream_ends_with_an_error_event_not_done(
 
 
 def test_upstream_from_the_environment_and_no_summary_retries(
-    start: Callable[..., LiveServer], fake_api: FakeAPI
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
 ) -> None:
-    server = start(
+    server = chat_server(
         upstream="from-env",
         llm="from-env",
         environ={

@@ -6,20 +6,17 @@ the local fake upstream (tests/support/llm_fakes.py), both stores; a chat writte
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import openai
 import pytest
+from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, chat_notes, served
+from omoide_testing import LiveServer, chat_notes
 
 from omoide.clock import FixedClock
-from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
-from omoide.wiring import Omoide
 
-ADMIN = "omo_admin_test-key"
 FILLER = [
     "We mostly talked about the weather on the coast.",
     "The ferry timetable changes in the autumn.",
@@ -29,20 +26,8 @@ FILLER = [
 
 
 @pytest.fixture
-def proxy(
-    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
-) -> Iterator[LiveServer]:
-    config = LLMConfig(
-        provider="openai",
-        base_url=f"{fake_api.base}/v1",
-        api_key="sk-test",
-        model="gpt-test",
-        timeout_s=2.0,
-        max_retries=0,
-    )
-    app = make_app(None, chat_upstream=make_chat_upstream(config))
-    with served(app, data_dir, ADMIN) as server:
-        yield server
+def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
+    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base, timeout_s=2.0)))
 
 
 def test_two_excerpts_of_one_episode_have_distinct_ids(

@@ -6,39 +6,24 @@ upstream (tests/support/llm_fakes.py)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import openai
 import pytest
+from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, served, wait_for_jobs
+from omoide_testing import LiveServer, wait_for_jobs
 
 from omoide.errors import NotFound
-from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
-from omoide.wiring import Omoide
 
-ADMIN = "omo_admin_test-key"
 OPENER = "Morning! Back at the pottery wheel today."
 
 
 @pytest.fixture
-def proxy(
-    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
-) -> Iterator[LiveServer]:
-    config = LLMConfig(
-        provider="openai",
-        base_url=f"{fake_api.base}/v1",
-        api_key="sk-test",
-        model="gpt-test",
-        timeout_s=1.0,
-        max_retries=0,
-    )
-    app = make_app(None, chat_upstream=make_chat_upstream(config))
-    with served(app, data_dir, ADMIN) as server:
-        yield server
+def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
+    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
 
 
 def _turns(server: LiveServer, persona: str, session_id: str, n: int) -> list[Any]:

@@ -10,20 +10,17 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import openai
 import pytest
+from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Received, Reply, openai_answer, running
-from omoide_testing import LiveServer, served
+from omoide_testing import LiveServer
 
-from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
 from omoide.llm.openai import OpenAILLM
-from omoide.wiring import Omoide
 
-ADMIN = "omo_admin_test-key"
 TIMEOUT_S = 2.0
 
 
@@ -44,27 +41,13 @@ def hanging() -> Iterator[HangingAPI]:
 
 @pytest.fixture
 def proxy(
-    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI, hanging: HangingAPI
-) -> Iterator[LiveServer]:
-    def config(base: str) -> LLMConfig:
-        return LLMConfig(
-            provider="openai",
-            base_url=f"{base}/v1",
-            api_key="sk-test",
-            model="gpt-test",
-            timeout_s=TIMEOUT_S,
-            max_retries=0,
-        )
-
-    summary_llm = OpenAILLM(config(hanging.base))
-    app = make_app(
-        {"OMOIDE_CHAT_SUMMARY_COOLDOWN": "60"},
-        llm=summary_llm,
-        chat_upstream=make_chat_upstream(config(fake_api.base)),
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI, hanging: HangingAPI
+) -> LiveServer:
+    return chat_server(
+        upstream=make_chat_upstream(fake_llm_config(fake_api.base, timeout_s=TIMEOUT_S)),
+        llm=OpenAILLM(fake_llm_config(hanging.base, timeout_s=TIMEOUT_S)),
+        environ={"OMOIDE_CHAT_SUMMARY_COOLDOWN": "60"},
     )
-    with served(app, data_dir, ADMIN) as server:
-        yield server
-    summary_llm.close()
 
 
 def _chat(turns: int) -> list[dict[str, Any]]:

@@ -7,39 +7,26 @@ local fake upstream as both the chat model and the summariser."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import openai
 import pytest
+from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, served
+from omoide_testing import LiveServer
 
 from omoide.engine.compact import SUMMARY_PREFIX
-from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
 from omoide.llm.openai import OpenAILLM
 
-ADMIN = "omo_admin_test-key"
 SUMMARY = "The user checked the timetables of bus lines 70 to 77 in Porto for a Saturday trip."
 
 
 @pytest.fixture
-def proxy(make_app: Any, data_dir: Path, fake_api: FakeAPI) -> Iterator[LiveServer]:
-    config = LLMConfig(
-        provider="openai",
-        base_url=f"{fake_api.base}/v1",
-        api_key="sk-test",
-        model="gpt-test",
-        timeout_s=2.0,
-        max_retries=0,
-    )
-    llm = OpenAILLM(config)
-    app = make_app(None, llm=llm, chat_upstream=make_chat_upstream(config))
-    with served(app, data_dir, ADMIN) as server:
-        yield server
-    llm.close()
+def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
+    config = fake_llm_config(fake_api.base, timeout_s=2.0)
+    return chat_server(upstream=make_chat_upstream(config), llm=OpenAILLM(config))
 
 
 def _tool_chat(turns: int) -> list[dict[str, Any]]:

@@ -5,41 +5,21 @@ now is marked."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
+from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, serve_in_thread
+from omoide_testing import LiveServer
 
-from omoide.api.http.app import create_app
-from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
-from omoide.wiring import Omoide
-
-ADMIN = "omo_admin_test-key"
 
 
 @pytest.fixture
-def proxy(
-    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
-) -> Iterator[LiveServer]:
-    config = LLMConfig(
-        provider="openai",
-        base_url=f"{fake_api.base}/v1",
-        api_key="sk-test",
-        model="gpt-test",
-        timeout_s=1.0,
-        max_retries=0,
-    )
-    app = make_app(None, chat_upstream=make_chat_upstream(config))
-    app.auth.ensure_admin_key(data_dir, ADMIN)
-    uv, thread, url = serve_in_thread(create_app(app))
-    yield LiveServer(url=url, admin_key=ADMIN, omoide=app)
-    uv.should_exit = True
-    thread.join(10)
+def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
+    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
 
 
 def _remember(client: httpx.Client, content: str, **window: Any) -> None:

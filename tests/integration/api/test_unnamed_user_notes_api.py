@@ -6,19 +6,16 @@ local fake upstream (tests/support/llm_fakes.py), both stores; a chat written fo
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import openai
 import pytest
+from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
-from omoide_testing import LiveServer, chat_notes, served, wait_for_jobs
+from omoide_testing import LiveServer, chat_notes, wait_for_jobs
 
-from omoide.llm import LLMConfig
 from omoide.llm.chat import make_chat_upstream
-from omoide.wiring import Omoide
 
-ADMIN = "omo_admin_test-key"
 LINES = [
     "My mother is visiting from Porto next week and she will stay with us for ten days.",
     "I want to take her to the glass museum in Otaru because she collects blown glass.",
@@ -28,20 +25,8 @@ LINES = [
 
 
 @pytest.fixture
-def proxy(
-    make_app: Callable[..., Omoide], data_dir: Path, fake_api: FakeAPI
-) -> Iterator[LiveServer]:
-    config = LLMConfig(
-        provider="openai",
-        base_url=f"{fake_api.base}/v1",
-        api_key="sk-test",
-        model="gpt-test",
-        timeout_s=2.0,
-        max_retries=0,
-    )
-    app = make_app(None, chat_upstream=make_chat_upstream(config))
-    with served(app, data_dir, ADMIN) as server:
-        yield server
+def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
+    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base, timeout_s=2.0)))
 
 
 def _notes(proxy: LiveServer, key: str, user_lines: list[str], fake_api: FakeAPI) -> list[str]:

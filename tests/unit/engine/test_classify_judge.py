@@ -155,6 +155,24 @@ def test_a_related_pair_is_judged_under_its_languages_related_threshold() -> Non
     assert "related_thresholds" not in replace(model, related_thresholds=()).to_dict()
 
 
+def test_a_language_without_its_own_threshold_falls_back_to_the_models() -> None:
+    # The per-language thresholds are made once from the three tables: Japanese, named only
+    # in related_thresholds, keeps contradiction_threshold as its own; a model naming no
+    # language reads every pair under contradiction_threshold.
+    model = replace(
+        _model(np.zeros((3, len(TEXT_FEATURES))), threshold=0.99),
+        language_thresholds=(("en", 0.7),),
+        related_thresholds=(("ja", 0.75),),
+    )
+    related = read_pair(
+        "ユーザーは赤い自転車で通勤している", "ユーザーは通勤に電車を使うようになった"
+    )
+    unrelated = read_pair("ユーザーはギターを習っている", "ユーザーは毎週末に登山をする")
+    assert model.threshold_for(related) == 0.75 and model.threshold_for(unrelated) == 0.99
+    bare = replace(model, language_thresholds=(), related_thresholds=())
+    assert bare.threshold_for(related) == bare.threshold_for(unrelated) == 0.99
+
+
 def test_a_same_frame_number_change_is_decided_by_the_rule() -> None:
     text = read_pair("私は犬を2匹飼っています", "私は犬を3匹飼っています")
     verdict = judge(text, None, _model(np.zeros((3, len(TEXT_FEATURES))), threshold=0.99))

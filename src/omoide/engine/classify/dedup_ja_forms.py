@@ -18,10 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from omoide.engine.classify.lexicon import JA_KANJI_DIGITS
+
 __all__ = ["ja_forms"]
 
-_KANJI_DIGITS = "〇一二三四五六七八九"
-_VALUE = {k: i for i, k in enumerate(_KANJI_DIGITS)}
+_VALUE = JA_KANJI_DIGITS
+_KANJI_DIGITS = "".join(_VALUE)
 
 
 def _kanji_minutes(text: str) -> int | None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify.lexicon import JA_COMPOUND_UNITS
+
 __all__ = ["same_quantities"]
 
 # unit -> (dimension, the unit in the dimension's base); キロ is a kilometre or a kilogram.
@@ -39,23 +41,22 @@ _UNITS: dict[str, tuple[tuple[str, float], ...]] = {
     "°c": (("celsius", 1.0),),
     "°f": (("celsius", 1.0),),
     "キロ": (("length", 1000.0), ("weight", 1.0)),
-    "キロメートル": (("length", 1000.0),),
     "メートル": (("length", 1.0),),
     "マイル": (("length", 1609.344),),
-    "キログラム": (("weight", 1.0),),
     "グラム": (("weight", 0.001),),
     "ポンド": (("weight", 0.45359237),),
     # (twenty-ninth round) the metric lengths' smaller steps: 2センチ / 20ミリ, 90 cm / 900 mm
     "センチ": (("length", 0.01),),
-    "センチメートル": (("length", 0.01),),
     "ミリ": (("length", 0.001),),
-    "ミリメートル": (("length", 0.001),),
 }
+# A compound unit word is its symbol's unit (``lexicon.JA_COMPOUND_UNITS``: キロメートル is km,
+# センチメートル cm), for the symbols above.
+_UNITS.update(
+    {word: _UNITS[symbol] for word, symbol in JA_COMPOUND_UNITS.items() if symbol in _UNITS}
+)
 _QUANTITY = re.compile(
     r"(?<![0-9.£$€¥₹])([0-9]+(?:\.[0-9]+)?)[\s-]?"
-    r"(km|mi|miles|mile|ft|cm|mm|kg|kilos|kilo|g|lbs|lb|stone|st|°c|°f|m"
-    r"|キロメートル|キログラム|キロ|メートル|マイル|グラム|ポンド"
-    r"|センチメートル|センチ|ミリメートル|ミリ)"
+    rf"({'|'.join(sorted(_UNITS, key=len, reverse=True))})"
     # not the start of a longer word (ミリリットル, キロカロリー, "mmol")
     r"(?![a-zA-Z\u30a1-\u30fa\u30fc])",
     re.IGNORECASE,

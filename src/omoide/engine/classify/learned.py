@@ -28,7 +28,7 @@ about one subject) and the memories share their subject. No I/O.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -95,6 +95,16 @@ class Judgement:
 
 
 @dataclass(frozen=True)
+class LanguageThresholds:
+    """One language's CONTRADICTORY thresholds: its own (``language_thresholds``, else the
+    model's ``contradiction_threshold``) and, when set, its related and replaced-value ones."""
+
+    own: float
+    related: float | None = None
+    replaced: float | None = None
+
+
+@dataclass(frozen=True)
 class JudgeModel:
     """Weights of one trained judge; ``embedder`` is the model id its cosines come from
     (empty for a text-only model)."""
@@ -126,6 +136,27 @@ class JudgeModel:
     # scale then standardise the named features and those coordinates), then ``hidden``.
     projection: BlockProjection | None = None
     hidden: HiddenLayer | None = None
+    # The three threshold tables read per language, made once from the fields above
+    # (``_language``); a language none of them names has only ``contradiction_threshold``
+    # (``_unnamed``).
+    _by_lang: dict[str, LanguageThresholds] = field(init=False, repr=False, compare=False)
+    _unnamed: LanguageThresholds = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        own, related = dict(self.language_thresholds), dict(self.related_thresholds)
+        replaced = dict(self.replaced_thresholds)
+        by_lang = {
+            lang: LanguageThresholds(
+                own.get(lang, self.contradiction_threshold), related.get(lang), replaced.get(lang)
+            )
+            for lang in {**own, **related, **replaced}
+        }
+        object.__setattr__(self, "_by_lang", by_lang)
+        object.__setattr__(self, "_unnamed", LanguageThresholds(self.contradiction_threshold))
+
+    def _language(self, text: PairText) -> LanguageThresholds:
+        """The thresholds of the pair's language (``pair_lang``)."""
+        return self._by_lang.get(pair_lang(text), self._unnamed)
 
     def threshold_for(self, text: PairText) -> float:
         """The CONTRADICTORY threshold of the pair's language (the pair is Japanese when its
@@ -135,12 +166,10 @@ class JudgeModel:
         a store, the nearest memory the judge leans to closing with the rules saying
         ``unrelated`` is often another fact of the same kind ("walks to work" against "cycles
         to the gym"), not the one the new memory changes."""
-        lang = pair_lang(text)
-        own = dict(self.language_thresholds).get(lang, self.contradiction_threshold)
-        related = dict(self.related_thresholds).get(lang)
-        if related is None or text.rule == UNRELATED:
-            return own
-        return min(own, related)
+        thresholds = self._language(text)
+        if thresholds.related is None or text.rule == UNRELATED:
+            return thresholds.own
+        return min(thresholds.own, thresholds.related)
 
     def replaced_threshold_for(self, text: PairText) -> float:
         """The CONTRADICTORY threshold under which an EXTENDABLE reading of the judge still
@@ -148,11 +177,10 @@ class JudgeModel:
         related and a value of the old memory replaced ("first Sunday" → "last Sunday", 50mm →
         35mm, 週1 → 月2: ``value_replaced``); else never (inf). The judge often reads such a
         restatement as adding detail."""
-        lang = pair_lang(text)
-        own = dict(self.replaced_thresholds).get(lang)
-        if own is None or text.rule == UNRELATED or not value_replaced(text):
+        replaced = self._language(text).replaced
+        if replaced is None or text.rule == UNRELATED or not value_replaced(text):
             return math.inf
-        return own
+        return replaced
 
     @property
     def uses_embeddings(self) -> bool:

@@ -38,9 +38,12 @@ __all__ = [
     "JA_CAUSE",
     "JA_CHAIN_PERSONS",
     "JA_CLEFT",
+    "JA_COMPOUND_UNITS",
+    "JA_COUNTED_UNITS",
     "JA_DATE_PHRASE",
     "JA_GENERIC_STEMS",
     "JA_IDIOMS_NOT_NEGATION",
+    "JA_KANJI_DIGITS",
     "JA_NOW_TOPIC",
     "JA_PERSONS",
     "JA_PETS",
@@ -286,6 +289,13 @@ JA_COMPOUND_UNITS = {
     "キロジュール": "kJ",
     "キロボルト": "kV",
 }
+# The kanji digits and their values (〇 0 to 九 9).
+JA_KANJI_DIGITS = {ch: value for value, ch in enumerate("〇一二三四五六七八九")}
+# The compound unit words an amount is counted in (``quantity``'s counters, beside their
+# symbols): キロメートル and キログラム; キロ starting any other one is no counter.
+JA_COUNTED_UNITS = tuple(
+    word for word, symbol in JA_COMPOUND_UNITS.items() if symbol in ("km", "kg")
+)
 
 UNIT_SYNONYMS = {
     "kid": "child",
@@ -298,8 +308,7 @@ UNIT_SYNONYMS = {
     "kilometer": "km",
     "kilometre": "km",
     "キロ": "km",
-    "キロメートル": "km",
-    "キログラム": "kg",
+    **{word: JA_COMPOUND_UNITS[word] for word in JA_COUNTED_UNITS},
     "hr": "hour",
     "min": "minute",
     "minute": "minute",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from omoide.engine.classify.lexicon import JA_KANJI_DIGITS
 from omoide.engine.classify.note_claim import Claim, en_units, ja_owner
 
 __all__ = ["house_changed", "house_claims"]
@@ -76,18 +77,7 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
 
 # --- Japanese ------------------------------------------------------------------------------
 
-_JA_NUMBERS = {
-    "一": 1,
-    "ひと": 1,
-    "独": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-}
+_JA_NUMBERS = {**JA_KANJI_DIGITS, "ひと": 1, "独": 1}  # (_JA_SIZE reads 一 to 八)
 _JA_SIZE = re.compile(
     r"(?P<n>一|ひと|独|[二三四五六七八])(?:人|り)"
     r"(?:暮らし|で[^。]{0,20}?(?:暮らし|住ん|生活))"

@@ -193,18 +193,18 @@ def _en_bound(tokens: list[str], i: int) -> Bound:
 
 # --- Japanese -----------------------------------------------------------------------------
 
-_JA_KANJI_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-# A compound unit word is read whole (``lexicon.JA_COMPOUND_UNITS``): キロメートル and
-# キログラム are counters, キロ alone a kilometre (``UNIT_SYNONYMS``), and キロ starting another
-# unit (600キロカロリー, 5キロワット) no counter at all.
+# A compound unit word is read whole (``lexicon.JA_COMPOUND_UNITS``): the counted ones
+# (``JA_COUNTED_UNITS``: キロメートル, キログラム) are counters, キロ alone a kilometre
+# (``UNIT_SYNONYMS``), and キロ starting another unit (600キロカロリー, 5キロワット) no counter.
 _JA_KILO_OTHER = "|".join(
     word[2:]
     for word in lex.JA_COMPOUND_UNITS
-    if word.startswith("キロ") and word not in ("キロメートル", "キログラム")
+    if word.startswith("キロ") and word not in lex.JA_COUNTED_UNITS
 )
 _JA_COUNTERS = (
-    "年生|年目|年間|歳|才|年|回|匹|頭|羽|人|台|冊|円|時間|時|分|km|キロメートル|キログラム"
-    f"|キロ(?!{_JA_KILO_OTHER})|kg|階|個|本|杯|ヶ月|か月"
+    "年生|年目|年間|歳|才|年|回|匹|頭|羽|人|台|冊|円|時間|時|分|km|"
+    + "|".join(lex.JA_COUNTED_UNITS)
+    + f"|キロ(?!{_JA_KILO_OTHER})|kg|階|個|本|杯|ヶ月|か月"
     "|カ月|ヵ月|週間|枚|軒|件|%|パーセント|度"
 )
 # 一 only before counters of things: 一人 (alone), 一緒, 一番 are not counts.
@@ -263,8 +263,8 @@ def _kanji_to_int(numeral: str) -> int:
     """二十三 → 23, 十 → 10, 百 → 100 (enough for ages, counts and grades)."""
     total, digit = 0, 0
     for ch in numeral:
-        if ch in _JA_KANJI_DIGITS:
-            digit = _JA_KANJI_DIGITS[ch]
+        if ch in lex.JA_KANJI_DIGITS:  # (no 〇: _JA_KANJI_NUMBER reads none)
+            digit = lex.JA_KANJI_DIGITS[ch]
         else:
             total += (digit or 1) * (10 if ch == "十" else 100)
             digit = 0

@@ -11,23 +11,12 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify.lexicon import JA_KANJI_DIGITS
+
 __all__ = ["blank_ja", "ja_spans", "ja_times", "numeral_value"]
 
 
-_KANJI_DIGITS = {
-    "〇": 0,
-    "零": 0,
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "両": 2,
-}
+_KANJI_DIGITS = {**JA_KANJI_DIGITS, "零": 0, "両": 2}
 _KANJI_SMALL = {"十": 10, "百": 100, "千": 1000}
 _KANJI_LARGE = {"万": 10_000, "億": 100_000_000}
 _KANJI_NUMERAL = "〇零一二三四五六七八九十百千万億両"

@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
+from omoide.store.centring import LANGUAGES, centred_cosines, language_centroids, language_of
 from omoide.store.postgres.pgvector_bytes import decode_wire, wire_vectors
 from omoide.store.postgres.rls import NO_PERSONA, bind_session
-from omoide.store.vectors import LANGUAGES, centred_cosines, language_centroids, language_of
 
 __all__ = ["ANN_PERSONA_ROWS", "CJK_CLASS", "PgVectorSearch"]
 
