@@ -74,7 +74,7 @@ def split_search_tags(values: Iterable[Any], name: str = "tags") -> list[str]:
     unset variable would otherwise search every memory as if the filter had applied."""
     tags: list[str] = []
     for value in values:
-        pieces = [p for p in str(value).split(",") if not is_blank(p)]
+        pieces = [p for p in str(value).split(",") if p.strip()]  # an invisible one is refused
         if not pieces:
             raise InvalidInput(
                 f"{name} must not be empty, got {quoted(str(value))}: give a tag, or leave "
