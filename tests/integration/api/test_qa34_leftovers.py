@@ -210,7 +210,8 @@ def test_a_tags_value_holding_no_tag_is_refused_on_http(server: LiveServer, valu
         reply = rin.get("/api/search/rin", params={"q": "tea", "tags": value})
     assert reply.status_code == 422, reply.text
     error = reply.json()["error"]
-    assert error["field"] == "tags" and error["message"].startswith("tags must not be empty")
+    assert error["field"] == "tags[0]" and error["message"].startswith("tags[0] must be 1-20")
+    assert "leave tags out for no tag filter" in error["message"]
 
 
 def test_http_and_the_cli_read_tags_alike(

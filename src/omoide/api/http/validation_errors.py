@@ -36,7 +36,8 @@ PATTERN_RULES = {
     EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
     TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma or a control character",
     EMOTION_PATTERN: "must not be blank nor hold a control character (tab and newline included)",
-    TAGS_QUERY_PATTERN: "must be at most 20 comma-separated tags of 1-64 characters each",
+    TAGS_QUERY_PATTERN: "must be 1-20 comma-separated tags of 1-64 characters each (leave "
+    "tags out for no tag filter)",
     TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
     "2026-03-01T09:30:00+09:00",
     STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed, without control "
