@@ -202,7 +202,7 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
     show_default=True,
     type=click.Choice(["hybrid", "semantic", "keyword"]),
 )
-@click.option("--tag", "tags", multiple=True)
+@click.option("--tag", "tags", multiple=True, help="Every tag must match (repeat, or a,b).")
 @click.option("--date-range", default=None, help="e.g. 'last week', '先週'.")
 @click.option("--valid-at", default=None, help="ISO time or 'now'.")
 @friendly
@@ -220,18 +220,20 @@ def search(
     """Search a persona's memories."""
     from omoide.api.mcp.text import past_mark
     from omoide.api.render import render_search
+    from omoide.service.validate import split_search_tags
 
     def similarity(row: dict[str, Any]) -> str:
         value = row.get("similarity")
         return f"{'-':^5}" if value is None else f"{value:.3f}"
 
+    wanted = split_search_tags(tags, "--tag")  # refused before the folder is opened
     app = _build(data)
     request = app.search.build_request(
         persona,
         query=query,
         top_k=top_k,
         mode=mode,
-        tags=list(tags),
+        tags=wanted,
         date_range=date_range,
         valid_at=valid_at,
     )

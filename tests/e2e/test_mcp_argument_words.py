@@ -69,7 +69,7 @@ CASES: list[Any] = [
     pytest.param(
         "session_record",
         {"session_id": "s1", "turns": [_TURN] * 1001},
-        "'turns' must have at most 1000 items (got 1,001)",
+        "'turns' must have at most 1,000 items (got 1,001)",
         id="list-too-long",
     ),
     pytest.param("memory_search", {}, "'query' is required", id="missing"),

@@ -165,10 +165,12 @@ def test_initial_stability_follows_emotion_intensity(
         pytest.param({"content": "x" * 50_001}, "50,000", id="too-long"),
         pytest.param(
             {"content": "ok", "tags": [f"t{i}" for i in range(21)]},
-            "limit is 20",
+            "must have at most 20 items, got 21",
             id="too-many-tags",
         ),
-        pytest.param({"content": "ok", "tags": ["x" * 65]}, "limit is 64", id="long-tag"),
+        pytest.param(
+            {"content": "ok", "tags": ["x" * 65]}, "at most 64 characters, got 65", id="long-tag"
+        ),
         pytest.param({"content": "ok", "tags": "home"}, "list of strings", id="tags-not-list"),
         pytest.param({"content": "ok", "importance": 1.5}, "between 0 and 1", id="importance-high"),
         pytest.param({"content": "ok", "importance": -0.1}, "between 0 and 1", id="importance-low"),

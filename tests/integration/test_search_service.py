@@ -153,7 +153,9 @@ def test_search_is_a_recall(app: Omoide, persona: str) -> None:
     ("params", "message"),
     [
         pytest.param({"query": ""}, "non-empty", id="empty-query"),
-        pytest.param({"query": "x" * 2001}, "longer than", id="long-query"),
+        pytest.param(
+            {"query": "x" * 2001}, "q must be at most 2,000 characters, got 2,001", id="long-query"
+        ),
         pytest.param({"query": "x", "top_k": 0}, "top_k", id="top-k-zero"),
         pytest.param({"query": "x", "top_k": 101}, "top_k", id="top-k-large"),
         pytest.param({"query": "x", "mode": "fuzzy"}, "mode must be", id="bad-mode"),

@@ -185,7 +185,9 @@ def test_bad_persona_state_writes_no_user_state_either(app: Omoide, persona: str
         pytest.param({"first name": "x"}, "state key 'first name' is invalid", id="space-in-key"),
         pytest.param({"name": ""}, "user_info.name must not be empty", id="empty-value"),
         pytest.param({"name": "   "}, "user_info.name must not be empty", id="blank-value"),
-        pytest.param({"name": "x" * 2001}, "is 2,001 characters; the limit is 2,000", id="long"),
+        pytest.param(
+            {"name": "x" * 2001}, "must be at most 2,000 characters, got 2,001", id="long"
+        ),
         pytest.param(
             {"name": ["a"]}, "must be a string or a number (join several values with", id="list"
         ),

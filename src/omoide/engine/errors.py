@@ -23,10 +23,14 @@ __all__ = [
     "EngineValueError",
     "ModelDataError",
     "ParameterError",
+    "count_rule",
     "json_type",
+    "length_rule",
     "named",
     "quoted",
     "short_json",
+    "too_long",
+    "too_many",
 ]
 
 
@@ -70,6 +74,27 @@ def short_json(value: Any, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def length_rule(limit: int, unit: str = "characters") -> str:
+    """The rule a length refusal states: ``must be at most 50,000 characters``."""
+    return f"must be at most {limit:,} {unit}"
+
+
+def count_rule(limit: int, what: str = "items") -> str:
+    """The rule a count refusal states: ``must have at most 20 items``."""
+    return f"must have at most {limit:,} {what}"
+
+
+def too_long(subject: str, limit: int, got: int, unit: str = "characters") -> str:
+    """The one wording of a length refusal, on every surface (HTTP, MCP, CLI, import):
+    ``content must be at most 50,000 characters, got 50,001``."""
+    return f"{subject} {length_rule(limit, unit)}, got {got:,}"
+
+
+def too_many(subject: str, limit: int, got: int, what: str = "items") -> str:
+    """The one wording of a count refusal: ``tags must have at most 20 items, got 21``."""
+    return f"{subject} {count_rule(limit, what)}, got {got:,}"
 
 
 class EngineValueError(ValueError):

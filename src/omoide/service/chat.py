@@ -26,9 +26,9 @@ from omoide.clock import Clock, parse_iso
 from omoide.engine.chat_prompt import ChatPrompt, Recalled, assemble_chat_prompt
 from omoide.engine.compact import message_text
 from omoide.engine.context import BlockText, choose_language, user_address
-from omoide.errors import InvalidInput
 from omoide.model import SearchHit
 from omoide.service.blocks import BlockService
+from omoide.service.chat_messages import ASSISTANT_WITHOUT_CONTENT
 from omoide.service.chat_summary import Compressed, Compressor
 from omoide.service.search import MAX_QUERY_CHARS, SearchService
 from omoide.service.sessions import MAX_EVENT_CHARS, MAX_SPEAKER_CHARS, SessionService
@@ -37,18 +37,14 @@ from omoide.service.state import StateService
 from omoide.service.validate import check_session_id, is_blank, nfc, replace_unstorable
 
 __all__ = [
-    "ASSISTANT_WITHOUT_CONTENT",
     "ChatService",
     "Prepared",
-    "check_messages",
     "excerpt_ident",
     "session_id_for",
 ]
 
 logger = logging.getLogger(__name__)
 
-ROLES = ("system", "developer", "user", "assistant", "tool")
-MAX_MESSAGES = 5000
 _SESSION_ID = re.compile(r"^[A-Za-z0-9_.:@-]{1,100}$")
 
 
@@ -57,53 +53,6 @@ class Prepared:
     messages: list[dict[str, Any]]
     prompt: ChatPrompt
     query: str  # what the memories were searched for ("" when there is no user text)
-
-
-def check_messages(messages: Any) -> list[dict[str, Any]]:
-    """The request's ``messages``: a non-empty list of objects with a known role and the
-    fields that role needs."""
-    if not isinstance(messages, list) or not messages:
-        raise InvalidInput("messages must be a non-empty list", field="messages")
-    if len(messages) > MAX_MESSAGES:
-        raise InvalidInput(f"at most {MAX_MESSAGES} messages", field="messages")
-    for i, message in enumerate(messages):
-        if not isinstance(message, dict) or message.get("role") not in ROLES:
-            raise InvalidInput(
-                f"messages[{i}] must be an object with a role of {', '.join(ROLES)}",
-                field=f"messages[{i}]",
-            )
-        content = message.get("content")
-        if content is not None and not isinstance(content, str | list):
-            raise InvalidInput(
-                f"messages[{i}].content must be a string or a list of parts",
-                field=f"messages[{i}].content",
-            )
-        _check_required(i, message)
-    return messages
-
-
-# An assistant message may stand without content when it carries any of these (OpenAI's rule).
-ASSISTANT_WITHOUT_CONTENT = ("tool_calls", "function_call", "audio", "refusal")
-
-
-def _check_required(i: int, message: dict[str, Any]) -> None:
-    """Refuse what OpenAI's chat API refuses: a message missing the fields its role needs."""
-    role = message["role"]
-    if role == "assistant":
-        if message.get("content") is None and not any(
-            message.get(k) is not None for k in ASSISTANT_WITHOUT_CONTENT
-        ):
-            raise InvalidInput(
-                f"messages[{i}] (assistant) needs content or tool_calls",
-                field=f"messages[{i}].content",
-            )
-        return
-    if message.get("content") is None:
-        raise InvalidInput(f"messages[{i}] ({role}) needs content", field=f"messages[{i}].content")
-    if role == "tool" and not isinstance(message.get("tool_call_id"), str):
-        raise InvalidInput(
-            f"messages[{i}] (tool) needs a tool_call_id string", field=f"messages[{i}].tool_call_id"
-        )
 
 
 def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None, user: Any) -> str:

@@ -17,6 +17,7 @@ from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
 from omoide.engine.dates import parse_date_range
+from omoide.engine.errors import too_long
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import (
     Scale,
@@ -160,7 +161,7 @@ class SearchService:
                 field="q",
             )
         if len(query) > MAX_QUERY_CHARS:
-            raise InvalidInput(f"query is longer than {MAX_QUERY_CHARS} characters", field="q")
+            raise InvalidInput(too_long("q", MAX_QUERY_CHARS, len(query)), field="q")
         check_text(query, "q")
         if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
             raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}", field="top_k")

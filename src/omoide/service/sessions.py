@@ -31,6 +31,7 @@ from omoide.embed.base import Embedder
 from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
 from omoide.engine.consolidate import Consolidator, EventText
 from omoide.engine.dates import local_day
+from omoide.engine.errors import too_long, too_many
 from omoide.engine.segment import OfflineSegmenter, Segmenter, SegmentParams, Turn
 from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
@@ -274,7 +275,10 @@ class SessionService:
         if not isinstance(events, list) or not events:
             raise InvalidInput("events must be a non-empty list", field="events")
         if len(events) > MAX_EVENTS_PER_BATCH:
-            raise InvalidInput(f"at most {MAX_EVENTS_PER_BATCH} events per request", field="events")
+            raise InvalidInput(
+                too_many("events", MAX_EVENTS_PER_BATCH, len(events), "events per request"),
+                field="events",
+            )
         now = self.clock.now()
         return [check_event(e, f"events[{i}]", now) for i, e in enumerate(events)]
 
@@ -478,7 +482,7 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
     check_text(content, f"{where}.content")
     if len(content) > MAX_EVENT_CHARS:
         raise InvalidInput(
-            f"{where}.content is over {MAX_EVENT_CHARS:,} characters", field=f"{where}.content"
+            too_long(f"{where}.content", MAX_EVENT_CHARS, len(content)), field=f"{where}.content"
         )
     role = event.get("role", "user")
     if role not in ROLES:

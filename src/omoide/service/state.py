@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.clock import Clock
-from omoide.engine.errors import json_type, short_json
+from omoide.engine.errors import json_type, short_json, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import StateEntry, StateKind
 from omoide.service.validate import (
@@ -112,7 +112,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     check_controls(check_text(value.strip(), where), where, lines=True)
     if not matches(STATE_VALUE_PATTERN, value):  # what is left: the length
         raise InvalidInput(
-            f"{where} is {len(value.strip()):,} characters; the limit is {MAX_VALUE_CHARS:,}",
+            too_long(where, MAX_VALUE_CHARS, len(value.strip())),
             field=where,
         )
     return check_text(value.strip(), where)
@@ -133,7 +133,7 @@ def _check_map(values: Any, kind: StateKind, *, flat: bool = False) -> dict[str,
         raise InvalidInput(f"{label} must be a JSON object of key → value", field=field or None)
     if len(values) > MAX_KEYS_PER_UPDATE:
         raise InvalidInput(
-            f"{label} has {len(values)} keys; the limit is {MAX_KEYS_PER_UPDATE} per update",
+            too_many(label, MAX_KEYS_PER_UPDATE, len(values), "keys per update"),
             field=field or None,
         )
     return {

@@ -81,7 +81,9 @@ def test_user_state_put_refuses_bad_values(rin: httpx.Client) -> None:
     assert rin.get("/api/user-state/rin").json()["state"] == {}
     too_many = rin.put("/api/persona-state/rin", json={f"k{i}": "v" for i in range(51)})
     assert too_many.status_code == 422 and "field" not in too_many.json()["error"]
-    assert too_many.json()["error"]["message"].startswith("the request body has 51 keys")
+    assert too_many.json()["error"]["message"].startswith(
+        "the request body must have at most 50 keys per update, got 51"
+    )
     nested = rin.put("/api/context/rin", json={"user_info": {"name": ""}})
     assert nested.json()["error"]["field"] == "user_info.name"
 

@@ -216,12 +216,24 @@ def test_invisible_only_text_is_blank(
 @pytest.mark.parametrize(
     ("kind", "field", "bad", "says"),
     [
-        pytest.param("memory", "tags", ["x" * 65], "the limit is 64", id="tag-length"),
         pytest.param(
-            "memory", "tags", [f"t{i}" for i in range(21)], "the limit is 20", id="tag-count"
+            "memory", "tags", ["x" * 65], "must be at most 64 characters, got 65", id="tag-length"
+        ),
+        pytest.param(
+            "memory",
+            "tags",
+            [f"t{i}" for i in range(21)],
+            "must have at most 20 items, got 21",
+            id="tag-count",
         ),
         pytest.param("memory", "content", INVISIBLE, "invisible", id="blank-content"),
-        pytest.param("memory", "content", "x" * 50_001, "the limit is", id="content-length"),
+        pytest.param(
+            "memory",
+            "content",
+            "x" * 50_001,
+            "must be at most 50,000 characters, got 50,001",
+            id="content-length",
+        ),
         pytest.param("memory", "key", "mem 1", "memory key", id="key-shape"),
         pytest.param("memory", "emotion_type", "e" * 65, "at most 64", id="emotion-type"),
         pytest.param("memory", "metadata", {"k": "\u0000"}, "NUL", id="nul-metadata"),
@@ -242,7 +254,13 @@ def test_invisible_only_text_is_blank(
             id="session-far-ahead",
         ),
         pytest.param("state", "value", "   ", "must not be empty", id="state-blank"),
-        pytest.param("state", "value", "v" * 2001, "the limit is 2,000", id="state-length"),
+        pytest.param(
+            "state",
+            "value",
+            "v" * 2001,
+            "must be at most 2,000 characters, got 2,001",
+            id="state-length",
+        ),
         pytest.param("block", "max_tokens", 0, "max_tokens", id="block-tokens"),
         pytest.param("block", "content", "a\u0000", "NUL", id="block-nul"),
     ],

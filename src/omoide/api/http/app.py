@@ -163,8 +163,8 @@ def _declare(operation: dict[str, Any], *, api: bool) -> None:
 
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(OmoideError)
-    async def omoide_error(_: Request, exc: OmoideError) -> JSONResponse:
-        return error_response(exc)
+    async def omoide_error(request: Request, exc: OmoideError) -> Response:
+        return _refused(request.scope.get("path", ""), exc)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -207,7 +207,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         raced = raced_erase(exc)
         if raced is not None:
             logger.info("write lost a race with an erase: %s", type(exc).__name__)
-            return error_response(raced)
+            return _refused(request.scope.get("path", ""), raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
         message = "internal error; see the server log"
         reader = reader_of(request.scope.get("path", ""))
@@ -216,6 +216,17 @@ def _install_error_handlers(app: FastAPI) -> None:
         if reader is Reader.MCP:
             return internal_error_response(message)
         return JSONResponse(error_body("internal", message), status_code=500)
+
+
+def _refused(path: str, exc: OmoideError) -> Response:
+    """An :class:`OmoideError` that reached the app's handlers (a write that lost a race with
+    an erase among them): under /mcp as its JSON-RPC refusal (the API's error code in
+    ``data.code``), which an MCP client reads, where the API's JSON error body was shown as
+    "Server returned an error response"; elsewhere the API's error body."""
+    if reader_of(path) is Reader.MCP:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return refusal_response(exc.status, exc.code, exc.message, headers=headers)
+    return error_response(exc)
 
 
 def _shown(path: str) -> str:

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from omoide.engine.errors import json_type, short_json
-from omoide.service.chat import ROLES
+from omoide.engine.errors import count_rule, json_type, length_rule, short_json
+from omoide.service.chat_messages import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
     EMOTION_PATTERN,
@@ -36,7 +36,8 @@ PATTERN_RULES = {
     EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
     TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma or a control character",
     EMOTION_PATTERN: "must not be blank nor hold a control character (tab and newline included)",
-    TAGS_QUERY_PATTERN: "must be at most 20 comma-separated tags of 1-64 characters each",
+    TAGS_QUERY_PATTERN: "must be 1-20 comma-separated tags of 1-64 characters each (leave "
+    "tags out for no tag filter)",
     TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
     "2026-03-01T09:30:00+09:00",
     STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed, without control "
@@ -153,18 +154,18 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
         return ("must not be empty" if least == 1 else f"must be at least {least} characters", echo)
     if kind == "string_too_long":
         return (
-            f"must be at most {ctx.get('max_length')} characters",
+            length_rule(int(ctx.get("max_length", 0))),
             f"{len(value):,}" if isinstance(value, str) else echo,
         )
     if kind in ("too_short", "too_long"):
-        words, name = (
-            ("at least", "min_length") if kind == "too_short" else ("at most", "max_length")
+        count = int(ctx.get("min_length" if kind == "too_short" else "max_length", 0))
+        what = ("item" if ctx.get("field_type") != "Dictionary" else "key") + (
+            "" if count == 1 else "s"
         )
-        count = ctx.get(name)
-        what = "item" if ctx.get("field_type") != "Dictionary" else "key"
         got = ctx.get("actual_length")
+        rule = f"must have at least {count:,} {what}" if kind == "too_short" else None
         return (
-            f"must have {words} {count} {what}{'' if count == 1 else 's'}",
+            rule or count_rule(count, what),
             None if got is None else f"{got:,}",
         )
     if kind == "string_pattern_mismatch":

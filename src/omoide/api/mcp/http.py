@@ -40,6 +40,7 @@ from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
+from omoide.api.errors import raced_erase
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
 from omoide.api.http.guard import scope_header
 from omoide.api.mcp.protocol import envelope_problem
@@ -149,6 +150,12 @@ class McpEndpoint:
         except OmoideError as exc:
             headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
             return refusal_response(exc.status, exc.code, exc.message, headers=headers)
+        except Exception as exc:  # the key's persona erased while its key was read
+            raced = raced_erase(exc)
+            if raced is None:
+                raise
+            logger.info("MCP request lost a race with an erase: %s", type(exc).__name__)
+            return refusal_response(raced.status, raced.code, raced.message)
         return None
 
 

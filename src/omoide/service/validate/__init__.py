@@ -50,6 +50,7 @@ from omoide.service.validate.memory_fields import (
     check_kind,
     check_tags,
     check_unit_interval,
+    split_search_tags,
 )
 from omoide.service.validate.metadata import (
     check_metadata,
@@ -153,4 +154,5 @@ __all__ = [
     "nul_at",
     "replace_controls",
     "replace_unstorable",
+    "split_search_tags",
 ]

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from omoide.engine.errors import quoted
+from omoide.engine.errors import json_type, quoted, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import MemoryKind
 from omoide.service.validate.patterns import (
@@ -29,9 +29,7 @@ def check_content(content: Any, *, max_chars: int) -> str:
         )
     check_text(content, "content")
     if len(content) > max_chars:
-        raise InvalidInput(
-            f"content is {len(content):,} characters; the limit is {max_chars:,}", field="content"
-        )
+        raise InvalidInput(too_long("content", max_chars, len(content)), field="content")
     return content.strip()
 
 
@@ -42,10 +40,13 @@ def check_emotion_type(value: Any) -> str | None:
     for none."""
     if value is None:
         return None
-    if not isinstance(value, str) or len(value) > MAX_EMOTION_CHARS:
+    if not isinstance(value, str):
         raise InvalidInput(
-            f"emotion_type must be a string of at most {MAX_EMOTION_CHARS} characters",
-            field="emotion_type",
+            f"emotion_type must be a string or null, got {json_type(value)}", field="emotion_type"
+        )
+    if len(value) > MAX_EMOTION_CHARS:
+        raise InvalidInput(
+            too_long("emotion_type", MAX_EMOTION_CHARS, len(value)), field="emotion_type"
         )
     if is_blank(value):
         raise InvalidInput(
@@ -66,6 +67,24 @@ def check_unit_interval(value: Any, name: str) -> float:
     return float(value) + 0.0  # -0.0 is 0.0 (PostgreSQL's float keeps the sign, SQLite's not)
 
 
+def split_search_tags(values: Iterable[Any], name: str = "tags") -> list[str]:
+    """A search's tag values (HTTP ``tags=``, the CLI's ``--tag``): each one or more tags
+    separated by commas, blank pieces skipped (``a,,b`` is a and b). A value holding no tag
+    (``tags=``, ``--tag ""``, ``tags=,``) is refused, as an empty ``date_range=`` is: a script's
+    unset variable would otherwise search every memory as if the filter had applied."""
+    tags: list[str] = []
+    for value in values:
+        pieces = [p for p in str(value).split(",") if p.strip()]  # an invisible one is refused
+        if not pieces:
+            raise InvalidInput(
+                f"{name} must not be empty, got {quoted(str(value))}: give a tag, or leave "
+                f"{name} out for no tag filter",
+                field="tags",
+            )
+        tags.extend(pieces)
+    return tags
+
+
 def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
     """At most ``limit`` tags given; each 1–64 characters once stripped, no comma, no control
     character. Duplicates are dropped, order kept."""
@@ -75,7 +94,7 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
         raise InvalidInput("tags must be a list of strings", field="tags")
     given = list(tags)
     if len(given) > limit:
-        raise InvalidInput(f"{len(given)} tags given; the limit is {limit}", field="tags")
+        raise InvalidInput(too_many("tags", limit, len(given)), field="tags")
     clean: list[str] = []
     for tag in given:
         if not isinstance(tag, str) or is_blank(tag):
@@ -86,8 +105,7 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
             )
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(
-                f"tag {quoted(tag.strip(), 22)} is {len(tag.strip())} characters; "
-                f"the limit is {MAX_TAG_CHARS}",
+                too_long(f"tag {quoted(tag.strip(), 22)}", MAX_TAG_CHARS, len(tag.strip())),
                 field="tags",
             )
         check_controls(check_text(tag, "tags").strip(), "tags")

@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from omoide.engine.errors import too_long
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     MAX_INT,
@@ -47,7 +48,7 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
         )
     if len(text) > MAX_METADATA_CHARS:
         raise InvalidInput(
-            f"{field} is {len(text):,} characters as JSON; the limit is {MAX_METADATA_CHARS:,}",
+            too_long(field, MAX_METADATA_CHARS, len(text), "characters as JSON"),
             field=field,
         )
     return value

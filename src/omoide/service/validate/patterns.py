@@ -79,12 +79,12 @@ EMOTION_PATTERN = (
     f"^[{WHITESPACE}]*[^{CONTROLS}]*[^{WHITESPACE}{INVISIBLE}{CONTROLS}]"
     f"[^{CONTROLS}]*[{WHITESPACE}]*$"
 )
-# A search query value: tags separated by commas (blank pieces are skipped), at most 20.
-_PIECE = (
-    f"[{WHITESPACE}]*(?:[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
-    f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*)?"
-)
-TAGS_QUERY_PATTERN = f"^{_PIECE}(?:,{_PIECE}){{0,19}}$"
+# A search query value: tags separated by commas (blank pieces are skipped), at least one and
+# at most 20 (a value holding no tag, tags=, is refused: it was no filter at all).
+_TAG = f"[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}[^{WHITESPACE},{CONTROLS}])?"
+_BLANK = f"[{WHITESPACE}]*"
+_PIECE = f"{_BLANK}(?:{_TAG}{_BLANK})?"
+TAGS_QUERY_PATTERN = f"^(?:{_BLANK},){{0,19}}{_BLANK}{_TAG}{_BLANK}(?:,{_PIECE}){{0,19}}$"
 # The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
 # the syntax and is refused by check_timestamp with its own message.
 TIMESTAMP_PATTERN = (

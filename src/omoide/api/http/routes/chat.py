@@ -26,7 +26,8 @@ from omoide.api.http.deps import App, Caller, access_replay, get_app
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
 from omoide.model import check_persona_name
-from omoide.service.chat import Prepared, check_messages
+from omoide.service.chat import Prepared
+from omoide.service.chat_messages import check_messages
 from omoide.service.chat_summary import Compressed
 from omoide.service.validate import NAME_PATTERN, SESSION_ID_PATTERN
 from omoide.wiring import Omoide

@@ -17,6 +17,7 @@ from omoide.service.validate import (
     MAX_TAGS,
     NON_BLANK_PATTERN,
     TAGS_QUERY_PATTERN,
+    split_search_tags,
 )
 
 router = APIRouter(tags=["search"])
@@ -46,7 +47,8 @@ def search(
         None,
         max_length=MAX_TAGS,
         description="Every tag must match; repeat the parameter or separate tags by commas "
-        "(each tag 1-64 characters; at most 20 per value).",
+        "(each tag 1-64 characters; at most 20 per value). A value holding no tag (tags=) is "
+        "refused: leave the parameter out for no tag filter.",
     ),
     date_range: str | None = Query(
         None,
@@ -68,7 +70,7 @@ def search(
     ),
     include_episodes: bool | None = Query(None),
 ) -> dict[str, Any]:
-    split_tags = [t for tag in tags or [] for t in tag.split(",") if t.strip()]
+    split_tags = split_search_tags(tags or [])
     request = app.search.build_request(
         persona,
         query=q,

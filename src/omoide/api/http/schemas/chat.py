@@ -8,13 +8,19 @@ from pydantic import ConfigDict, Field, model_validator
 from typing_extensions import TypedDict
 
 from omoide.api.http.schemas.common import JsonValue, Request, Response, reply_shape
-from omoide.service.chat import ASSISTANT_WITHOUT_CONTENT, MAX_MESSAGES, check_messages
+from omoide.service.chat_messages import (
+    ASSISTANT_WITHOUT_CONTENT,
+    MAX_MESSAGES,
+    check_messages,
+    check_request_fields,
+)
 
 __all__ = [
     "AssistantMessage",
     "ChatCompletion",
     "ChatMessage",
     "ChatRequest",
+    "ContentPart",
     "DeveloperMessage",
     "ModelList",
     "SystemMessage",
@@ -22,14 +28,25 @@ __all__ = [
     "UserMessage",
 ]
 
-Content = str | list[JsonValue]
-
 
 class _Message(Request):
     """Fields other than the ones named (``name``, ``tool_calls`` …) are relayed as sent."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
+
+
+class ContentPart(_Message):
+    """One part of a content given as parts: ``{"type": "text", "text": "…"}``,
+    ``{"type": "image_url", "image_url": {"url": "…"}}``, ``input_audio``, ``file``,
+    ``refusal``. A known type must carry its payload (``text`` and ``refusal`` a string;
+    ``image_url`` an object with a ``url`` string; ``input_audio`` and ``file`` objects); a part
+    of another type is relayed as sent."""
+
+    type: str = Field(min_length=1)
+
+
+Content = str | Annotated[list[ContentPart], Field(min_length=1)]
 
 
 class SystemMessage(_Message):
@@ -101,11 +118,13 @@ class ChatRequest(Request):
     @classmethod
     def _roles(cls, data: Any) -> Any:
         """Each message's role and the fields it needs, checked first by the service's own
-        rule (``service.chat.check_messages``), so a refusal names the message and what it
+        rule (``service.chat_messages.check_messages``), so a refusal names the message and what it
         misses ("messages[1] (tool) needs a tool_call_id string") rather than the union
         member pydantic tried."""
         if isinstance(data, dict) and isinstance(data.get("messages"), list) and data["messages"]:
             check_messages(data["messages"])
+        if isinstance(data, dict):
+            check_request_fields(data)
         return data
 
 

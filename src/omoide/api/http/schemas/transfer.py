@@ -54,7 +54,9 @@ class ImportReply(Response):
 
 # The JSON documents POST /api/import reads (source mem0 or chat), as /openapi.json shows them:
 # each shape with the fields the import reads; any other field is allowed and left alone.
-_JSON = {"$ref": "#/components/schemas/JsonValue"}
+# common.JsonValue as the document names it in a request (FastAPI publishes a model used both
+# ways twice, "-Input" and "-Output"; "JsonValue" alone was a reference to nothing).
+_JSON = {"$ref": "#/components/schemas/JsonValue-Input"}
 _TIME = {
     "description": "ISO-8601 with a UTC offset, or a Unix time",
     "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}],
