@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from omoide.engine.classify import Relation, read_pair
@@ -19,7 +21,7 @@ from omoide.engine.classify.subject import (
     subject_chain,
     subject_features,
 )
-from omoide.engine.classify.text import cue, parse
+from omoide.engine.classify.text import parse
 
 EN_WORDS = st.sampled_from(
     [
@@ -104,10 +106,13 @@ def test_subject_features_are_binary_and_exclusive(old: str, new: str) -> None:
 
 
 @given(SENTENCES, SENTENCES)
+@example("辞", "辞めない")  # a negated end cue: the cue's text is there, `cue` reads no ending
 def test_a_cue_about_the_old_fact_needs_the_cue_and_a_shared_topic(old: str, new: str) -> None:
+    # The cue's pattern must match (``cue`` itself also asks that no negation turn it into a
+    # continuation, which ``stopped`` checks before it asks ``cue_about_old``).
     o, n = parse(old), parse(new)
     if cue_about_old(lex.STOPPED[n.lang], o, n):
-        assert cue(lex.STOPPED, n)
+        assert re.search(lex.STOPPED[n.lang], n.text)
         assert anchors(o, n)
 
 
