@@ -31,53 +31,15 @@ from lib.metrics import QuestionScore, score_question, to_retrieved
 from lib.query_form import asks_for_many
 from omoide.api.render import render_hit
 from omoide.engine.lang import query_terms, without_words
-from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
+from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.model import SearchHit
-from omoide.service.retrieval import TurnTier
 from omoide.service.search import merge_ranked, without_turns
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of
-from locomo_budget import Pools, loco_lines, report_lines, windows, write_out
+from locomo_budget import Pools, collect, loco_lines, report_lines, windows, write_out
 
 ASPECT_B = replace(DEFAULT_PLAN, common_word_mix=1.0)
-
-
-def collect_plan(
-    app: Any,
-    persona: str,
-    questions: Sequence[Any],
-    top_k: int,
-    plan: SearchPlan,
-    texts: Sequence[str] | None = None,
-) -> list[Pools]:
-    """``locomo_budget.collect`` under ``plan`` (notes through the real search, turns through
-    the real turn retriever), each question asked as ``texts[i]`` when given."""
-    out = []
-    store = app.store.sessions(persona)
-    cfg = app.search.settings.get(persona)
-    retriever = app.search.episodes.retriever
-    for i, qa in enumerate(questions):
-        text = qa.question if texts is None else texts[i]
-        request = app.search.build_request(persona, query=text, top_k=top_k)
-        notes = app.search.search(
-            persona, replace(request, include_episodes=False), recall=False, plan=plan
-        ).results
-        tier = TurnTier(store)
-        query_vector = app.embedder.embed_query(request.query)
-        ranked = retriever.retrieve(
-            tier,
-            request.query,
-            plan=plan,
-            pool=plan.episode_pool,
-            query_vector=query_vector,
-            keyword_weight=cfg.keyword_weight,
-            semantic_weight=cfg.semantic_weight,
-        ).ranked
-        events = store.events_by_ids([s.id for s in ranked])
-        sims = tier.similarities(query_vector, events.keys())
-        out.append(Pools(qa, notes, ranked, events, sims))
-    return out
 
 
 def aspect_list(app: Any, persona: str, pools: Pools, top_k: int) -> list[SearchHit]:
@@ -160,7 +122,7 @@ def person_pools(
     out = []
     for qa in questions_of(conv):
         texts = person_queries(app, persona, qa.question, share)
-        out.append([collect_plan(app, persona, [qa], top_k, DEFAULT_PLAN, [t])[0] for t in texts])
+        out.append([collect(app, persona, [qa], top_k, DEFAULT_PLAN, [t])[0] for t in texts])
     cache.write_bytes(pickle.dumps(out))
     return out
 
@@ -225,7 +187,7 @@ def build(
 def pools_of(app: Any, cache: Path, persona: str, conv: Any, top_k: int, plan: Any) -> Any:
     if cache.exists():
         return pickle.loads(cache.read_bytes())
-    pooled = collect_plan(app, persona, questions_of(conv), top_k, plan)
+    pooled = collect(app, persona, questions_of(conv), top_k, plan)
     cache.write_bytes(pickle.dumps(pooled))
     return pooled
 

@@ -53,23 +53,33 @@ class Pools:
     sims: dict[int, float]
 
 
-def collect(app: Any, persona: str, questions: Sequence[LocomoQA], top_k: int) -> list[Pools]:
+def collect(
+    app: Any,
+    persona: str,
+    questions: Sequence[LocomoQA],
+    top_k: int,
+    plan: SearchPlan = DEFAULT_PLAN,
+    texts: Sequence[str] | None = None,
+) -> list[Pools]:
+    """Each question's pools under ``plan``: notes through the real search, turns through the
+    real turn retriever; a question is asked as ``texts[i]`` when given."""
     out = []
     store = app.store.sessions(persona)
     cfg = app.search.settings.get(persona)
     retriever = app.search.episodes.retriever
-    for qa in questions:
-        request = app.search.build_request(persona, query=qa.question, top_k=top_k)
+    for i, qa in enumerate(questions):
+        text = qa.question if texts is None else texts[i]
+        request = app.search.build_request(persona, query=text, top_k=top_k)
         notes = app.search.search(
-            persona, replace(request, include_episodes=False), recall=False
+            persona, replace(request, include_episodes=False), recall=False, plan=plan
         ).results
         tier = TurnTier(store)
         query_vector = app.embedder.embed_query(request.query)
         ranked = retriever.retrieve(
             tier,
             request.query,
-            plan=DEFAULT_PLAN,
-            pool=DEFAULT_PLAN.episode_pool,
+            plan=plan,
+            pool=plan.episode_pool,
             query_vector=query_vector,
             keyword_weight=cfg.keyword_weight,
             semantic_weight=cfg.semantic_weight,
