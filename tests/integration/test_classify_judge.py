@@ -65,21 +65,30 @@ def _linear(trained: JudgeModel) -> dict[str, object]:
     return {k: v for k, v in trained.to_dict().items() if k not in ("hidden", "projection")}
 
 
-def test_learned_classifier_judges_every_candidate_in_order() -> None:
-    embedder = HashEmbedder()
+def _flat(embedder: HashEmbedder, bias: list[float], **fields: object) -> JudgeModel:
+    """The packaged judge's fields (``_linear``) with flat weights over the named features and
+    one ``diff`` block of ``embedder``: every pair gets P = softmax(``bias``); ``fields``
+    override the rest (thresholds, rule overrides)."""
     trained = next(iter(load_judge_models().values()))
-    model = JudgeModel.from_dict(
+    width = len(trained.features) + embedder.dim
+    return JudgeModel.from_dict(
         {
             **_linear(trained),
             "embedder": embedder.model_id,
             "block_dim": embedder.dim,
             "blocks": ["diff"],
-            "weights": np.zeros((3, len(trained.features) + embedder.dim)).tolist(),
-            "bias": [0.0, 0.0, 0.0],
-            "mean": [0.0] * (len(trained.features) + embedder.dim),
-            "scale": [1.0] * (len(trained.features) + embedder.dim),
+            "weights": np.zeros((3, width)).tolist(),
+            "bias": bias,
+            "mean": [0.0] * width,
+            "scale": [1.0] * width,
+            **fields,
         }
     )
+
+
+def test_learned_classifier_judges_every_candidate_in_order() -> None:
+    embedder = HashEmbedder()
+    model = _flat(embedder, [0.0, 0.0, 0.0])
     classifier = LearnedClassifier(model, embedder)
     candidates = [Candidate(f"k{i}", old, 0.0) for i, (old, _) in enumerate(PAIRS)]
     verdicts = classifier.classify("User moved to Osaka last month.", candidates)
@@ -178,21 +187,8 @@ def test_a_note_closes_when_one_sentence_reaches_the_sentence_threshold(
 ) -> None:
     # A flat model puts P(CONTRADICTORY) at 1/3 for every sentence.
     embedder = HashEmbedder()
-    trained = next(iter(load_judge_models().values()))
-    width = len(trained.features) + embedder.dim
-    model = JudgeModel.from_dict(
-        {
-            **_linear(trained),
-            "embedder": embedder.model_id,
-            "block_dim": embedder.dim,
-            "blocks": ["diff"],
-            "weights": np.zeros((3, width)).tolist(),
-            "bias": [0.0, 0.0, 0.0],
-            "rule_overrides": [],
-            "mean": [0.0] * width,
-            "scale": [1.0] * width,
-            "sentence_threshold": sentence_threshold,
-        }
+    model = _flat(
+        embedder, [0.0, 0.0, 0.0], rule_overrides=[], sentence_threshold=sentence_threshold
     )
     # no sure note rule reads these (a car sold is one since session 19: "lent" is none)
     note = "Mia lent the blue car to Ola. Mia now rides a bike to work. (3 May 2026)"
@@ -475,22 +471,12 @@ def test_a_notes_replaced_value_closes_only_the_candidate_nearest_the_note() -> 
     # P(C) 0.70, the rest leaning EXTENDABLE: under the Japanese note bar, over its replaced
     # value bar (NOTE_REPLACED_THRESHOLDS); a statement close, so the note reads it undated
     embedder = HashEmbedder()
-    trained = next(iter(load_judge_models().values()))
-    width = len(trained.features) + embedder.dim
-    model = JudgeModel.from_dict(
-        {
-            **_linear(trained),
-            "embedder": embedder.model_id,
-            "block_dim": embedder.dim,
-            "blocks": ["diff"],
-            "weights": np.zeros((3, width)).tolist(),
-            "bias": np.log([0.075, 0.225, 0.7]).tolist(),
-            "rule_overrides": [],
-            "mean": [0.0] * width,
-            "scale": [1.0] * width,
-            "language_thresholds": {"en": 0.5, "ja": 0.5},
-            "replaced_thresholds": {},
-        }
+    model = _flat(
+        embedder,
+        np.log([0.075, 0.225, 0.7]).tolist(),
+        rule_overrides=[],
+        language_thresholds={"en": 0.5, "ja": 0.5},
+        replaced_thresholds={},
     )
     classifier = LearnedClassifier(model, embedder)
     old = "ユーザーはジムに週1回通っている（2026年5月3日）"
