@@ -248,7 +248,7 @@ def credit_cross_script(
     candidate that shares a name or a common word with the query is ranked above it. When the
     keyword side found nothing, nothing is credited: the ranking stays the semantic one.
 
-    ``script_of`` maps candidate ids to their script group (``store.vectors.language_of``);
+    ``script_of`` maps candidate ids to their script group (``store.centring.language_of``);
     an id missing there, or mapped to None, is not credited. ``share`` = 0 returns the keyword
     list as it is. A candidate that has a keyword score of its own keeps the larger of the two.
     Measured through the pipeline (``bench/fusion_study.py``; ``bench/results/search15.md``).

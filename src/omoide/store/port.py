@@ -100,7 +100,7 @@ class VectorSearch(Protocol):
     """What services ask of a persona's vectors (memories or turns). The SQLite adapter keeps an
     in-memory :class:`~omoide.store.vectors.VectorIndex`; another adapter may answer from its
     database. Similarities are cosines of unit vectors; ``language`` is the script id that
-    :func:`~omoide.store.vectors.language_of` gave the row's text."""
+    :func:`~omoide.store.centring.language_of` gave the row's text."""
 
     def get(self, memory_id: int) -> np.ndarray | None: ...
     def search(
