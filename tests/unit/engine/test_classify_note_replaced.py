@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from judge_fakes import bias_only
 
 from omoide.engine.classify import (
     NOTE_REPLACED_THRESHOLDS,
     NOTE_THRESHOLDS,
-    TEXT_FEATURES,
     JudgeModel,
     Relation,
     judge_one_note,
@@ -18,7 +18,6 @@ from omoide.engine.classify import (
     undated,
 )
 
-CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
 PAIRS = {
     "en": (
         "The user's book club meets at Waterstones on Fridays. (3 May 2026)",
@@ -41,18 +40,11 @@ def _model(c: float, *, extendable: bool = True) -> JudgeModel:
     """A text-only judge whose probabilities are its bias alone: C at ``c``, the rest split
     3:1 towards EXTENDABLE (or INDEPENDENT); the statements' thresholds 0.5, so every pair it
     may close is a close by probability as a statement."""
-    d = len(TEXT_FEATURES)
     rest = (1 - c) / 4
     i, e = (rest, 3 * rest) if extendable else (3 * rest, rest)
-    return JudgeModel(
-        embedder="",
-        features=TEXT_FEATURES,
-        classes=CLASSES,
-        mean=np.zeros(d),
-        scale=np.ones(d),
-        weights=np.zeros((3, d)),
-        bias=np.log(np.array([i, e, c])),
-        contradiction_threshold=0.5,
+    return bias_only(
+        np.log(np.array([i, e, c])),
+        threshold=0.5,
         language_thresholds=(("en", 0.5), ("ja", 0.5)),
     )
 

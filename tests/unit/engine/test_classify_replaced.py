@@ -7,29 +7,21 @@ import math
 from dataclasses import replace
 
 import numpy as np
+from judge_fakes import bias_only
 
 from omoide.engine.classify import JudgeModel, Relation, judge
-from omoide.engine.classify.features import TEXT_FEATURES, read_pair
+from omoide.engine.classify.features import read_pair
 from omoide.engine.classify.judge_signals import value_replaced
 from omoide.engine.classify.offline import UNRELATED
 from omoide.service.classify_judge import load_judge_models
-
-CLASSES = (Relation.INDEPENDENT, Relation.EXTENDABLE, Relation.CONTRADICTORY)
 
 
 def _model(bias: tuple[float, float, float]) -> JudgeModel:
     """A text-only judge whose probabilities are its bias alone, thresholds 0.9, replaced-value
     thresholds 0.65 (English) and 0.6 (Japanese), read back through its dict."""
-    d = len(TEXT_FEATURES)
-    model = JudgeModel(
-        embedder="",
-        features=TEXT_FEATURES,
-        classes=CLASSES,
-        mean=np.zeros(d),
-        scale=np.ones(d),
-        weights=np.zeros((3, d)),
-        bias=np.log(np.array(bias)),
-        contradiction_threshold=0.9,
+    model = bias_only(
+        np.log(np.array(bias)),
+        threshold=0.9,
         language_thresholds=(("en", 0.9), ("ja", 0.9)),
         replaced_thresholds=(("en", 0.65), ("ja", 0.6)),
     )
