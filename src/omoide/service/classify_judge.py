@@ -66,6 +66,7 @@ __all__ = [
     "load_judge_models",
     "measure",
     "offline_classifier_for",
+    "packaged_file",
 ]
 
 logger = logging.getLogger(__name__)
@@ -74,9 +75,15 @@ JUDGE_FILE = "judge.json"
 
 
 @cache
-def _judge_file() -> dict[str, Any]:
-    path = resources.files("omoide.engine.classify").joinpath(JUDGE_FILE)
+def packaged_file(name: str) -> dict[str, Any]:
+    """A JSON file packaged with the classifiers (``omoide.engine.classify``: the judges, the
+    dedup judges, the kanji readings), read once; empty when the file is absent."""
+    path = resources.files("omoide.engine.classify").joinpath(name)
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def _judge_file() -> dict[str, Any]:
+    return packaged_file(JUDGE_FILE)
 
 
 def load_judge_models() -> dict[str, JudgeModel]:

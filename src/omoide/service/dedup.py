@@ -38,11 +38,9 @@ probability threshold (:meth:`DedupDecider.floor`). The veto alone has no floor.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable, Sequence
 from functools import cache
-from importlib import resources
 
 import numpy as np
 
@@ -60,7 +58,7 @@ from omoide.engine.classify import (
     swapped_parts,
     value_replaced,
 )
-from omoide.service.classify_judge import LazyEmbedder
+from omoide.service.classify_judge import LazyEmbedder, packaged_file
 from omoide.service.vector_cache import VectorCache
 
 __all__ = [
@@ -78,19 +76,11 @@ KANJI_READINGS_FILE = "kanji_readings.json"  # each kanji's readings (bench/make
 
 
 @cache
-def _dedup_file() -> dict:
-    path = resources.files("omoide.engine.classify").joinpath(DEDUP_JUDGE_FILE)
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-
-
-@cache
 def kanji_readings() -> dict[str, str]:
     """The packaged table of each kanji's readings in hiragana, which dedup's notation reads a
     kana spelling of a kanji word through (``engine.classify.dedup_kanji``); empty when the
     file is absent."""
-    path = resources.files("omoide.engine.classify").joinpath(KANJI_READINGS_FILE)
-    found = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    return dict(found.get("readings", {}))
+    return dict(packaged_file(KANJI_READINGS_FILE).get("readings", {}))
 
 
 def load_dedup_models() -> dict[str, tuple[DedupModel, str]]:
@@ -98,7 +88,7 @@ def load_dedup_models() -> dict[str, tuple[DedupModel, str]]:
     its part embedder ("use"); empty when the file is absent."""
     return {
         m["embedder"]: (DedupModel.from_dict(m), str(m["part_embedder_name"]))
-        for m in _dedup_file().get("models", [])
+        for m in packaged_file(DEDUP_JUDGE_FILE).get("models", [])
     }
 
 
