@@ -141,7 +141,7 @@ def import_command(
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
     given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
-    misplaced = misplaced_option(source, [name for name, value in given.items() if value])
+    misplaced = misplaced_option(source, given)
     if misplaced is not None:  # ignoring it would import otherwise than asked
         option = "--" + misplaced.replace("_", "-")
         raise InvalidInput(

@@ -234,7 +234,8 @@ def stands_clear(
         return True
     first = order[0]
     cosine = dict(candidates)
-    passed = [key for key, _ in candidates[: [k for k, _ in candidates].index(first)]]
+    keys = list(cosine)
+    passed = keys[: keys.index(first)]
     if any(key not in repeated for key in passed) and contradicted[first] < sure:
         return False
     rivals = [cosine[key] for key in order[1:] if key in contradicted]

@@ -10,7 +10,7 @@ notes from them in the background. Parsing is pure (``engine/peer_formats.py``).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, cast
@@ -50,10 +50,12 @@ LINK_WEIGHT = 0.5
 OPTION_SOURCE = {"user_id": "mem0", "user_name": "chat", "assistant_name": "chat"}
 
 
-def misplaced_option(source: str, given: Sequence[str]) -> str | None:
-    """The first of the options ``given`` (names of :data:`OPTION_SOURCE`) that ``source``
-    does not read, or None."""
-    return next((name for name in given if OPTION_SOURCE[name] != source), None)
+def misplaced_option(source: str, given: Mapping[str, object]) -> str | None:
+    """The first option set in ``given`` (names of :data:`OPTION_SOURCE` to their values,
+    None or empty for not given) that ``source`` does not read, or None."""
+    return next(
+        (name for name, value in given.items() if value and OPTION_SOURCE[name] != source), None
+    )
 
 
 @dataclass

@@ -37,7 +37,7 @@ from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
 from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
-from omoide.api.mcp.http import internal_error_response, refusal_response
+from omoide.api.mcp.http import error_refusal, internal_error_response, refusal_response
 from omoide.engine.errors import named
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
@@ -223,10 +223,7 @@ def _refused(path: str, exc: OmoideError) -> Response:
     an erase among them): under /mcp as its JSON-RPC refusal (the API's error code in
     ``data.code``), which an MCP client reads, where the API's JSON error body was shown as
     "Server returned an error response"; elsewhere the API's error body."""
-    if reader_of(path) is Reader.MCP:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        return refusal_response(exc.status, exc.code, exc.message, headers=headers)
-    return error_response(exc)
+    return error_refusal(exc) if reader_of(path) is Reader.MCP else error_response(exc)
 
 
 def _shown(path: str) -> str:

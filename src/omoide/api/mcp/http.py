@@ -50,7 +50,7 @@ from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
-__all__ = ["McpEndpoint", "internal_error_response", "refusal_response"]
+__all__ = ["McpEndpoint", "error_refusal", "internal_error_response", "refusal_response"]
 
 logger = logging.getLogger(__name__)
 
@@ -148,15 +148,21 @@ class McpEndpoint:
             persona = await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
             scope[PERSONA_SCOPE_KEY] = persona  # for the request log
         except OmoideError as exc:
-            headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-            return refusal_response(exc.status, exc.code, exc.message, headers=headers)
+            return error_refusal(exc)
         except Exception as exc:  # the key's persona erased while its key was read
             raced = raced_erase(exc)
             if raced is None:
                 raise
             logger.info("MCP request lost a race with an erase: %s", type(exc).__name__)
-            return refusal_response(raced.status, raced.code, raced.message)
+            return error_refusal(raced)
         return None
+
+
+def error_refusal(exc: OmoideError) -> Response:
+    """An :class:`OmoideError` as /mcp refuses a request (:func:`refusal_response`), with
+    ``WWW-Authenticate`` on a 401."""
+    headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+    return refusal_response(exc.status, exc.code, exc.message, headers=headers)
 
 
 def refusal_response(

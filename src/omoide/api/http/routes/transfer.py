@@ -140,7 +140,7 @@ async def import_persona(
     ),
 ) -> dict[str, Any]:
     given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
-    misplaced = misplaced_option(source, [name for name, value in given.items() if value])
+    misplaced = misplaced_option(source, given)
     if misplaced is not None:  # ignoring it would import otherwise than asked
         raise InvalidInput(
             f"{misplaced} applies only to source={OPTION_SOURCE[misplaced]}, and this import "
