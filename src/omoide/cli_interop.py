@@ -148,9 +148,7 @@ def import_command(
             f"{option} applies only to --from {OPTION_SOURCE[misplaced]}, and this import is "
             f"--from {source}: leave it out, or give the --from it belongs to"
         )
-    request = _ImportRequest(
-        file, merge, source, user_id, user_name or "user", assistant_name, as_json
-    )
+    request = _ImportRequest(file, merge, source, user_id, user_name, assistant_name, as_json)
     with holding(data, "import") as app:
         _import(app, persona, request)
 
@@ -163,7 +161,7 @@ class _ImportRequest:
     merge: bool
     source: str
     user_id: str | None
-    user_name: str
+    user_name: str | None
     assistant_name: str | None
     as_json: bool
 

@@ -99,12 +99,13 @@ class PeerImportService:
         text: str,
         *,
         user_id: str | None = None,
-        user_name: str = "user",
+        user_name: str | None = None,
         assistant_name: str | None = None,
         on_progress: Callable[[int], None] | None = None,
     ) -> PeerReport:
         """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it. A file with
-        nothing to import (empty, or no memory in it) is refused, never reported as 0 imported."""
+        nothing to import (empty, or no memory in it) is refused, never reported as 0 imported.
+        A chat's user turns are spoken by ``user_name`` (``"user"`` when not given)."""
         self.store.get_persona(persona)
         if not text.strip():
             raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
@@ -114,7 +115,7 @@ class PeerImportService:
                 source,
                 text,
                 user_id=user_id,
-                user_name=user_name,
+                user_name=user_name or "user",
                 assistant_name=assistant_name,
                 on_progress=on_progress,
             )

@@ -179,7 +179,7 @@ async def import_persona(
                 source,
                 path.read_text(encoding="utf-8"),
                 user_id=user_id,
-                user_name=user_name or "user",
+                user_name=user_name,
                 assistant_name=assistant_name,
             )
         else:
