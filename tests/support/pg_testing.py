@@ -53,6 +53,7 @@ class PgServer:
     def __init__(self, root: Path) -> None:
         import pgserver
 
+        _find_bundled_libraries(Path(pgserver.__file__).parent)
         self.root = root
         self._server = pgserver.get_server(root / "pgdata", cleanup_mode="stop")
         self.admin_url = self._server.get_uri()
@@ -154,6 +155,17 @@ class PgServer:
 
     def stop(self) -> None:
         self._server.cleanup()
+
+
+def _find_bundled_libraries(package: Path) -> None:
+    """Name the wheel's bundled libraries (``pgserver.libs``, beside the package) on
+    ``LD_LIBRARY_PATH``, which the server's commands inherit. Started as root, pgserver runs
+    ``initdb`` as its own user; a sandbox that denies that user ``/proc/self/exe`` leaves the
+    loader unable to expand ``$ORIGIN`` in ``initdb``'s RPATH, and ``initdb`` exits 127."""
+    bundled = package.parent / "pgserver.libs"
+    known = [p for p in os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p]
+    if bundled.is_dir() and str(bundled) not in known:
+        os.environ["LD_LIBRARY_PATH"] = os.pathsep.join([str(bundled), *known])
 
 
 def start_pg_server() -> tuple[PgServer, tempfile.TemporaryDirectory[str]]:
