@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
 from omoide import __version__
-from omoide.api.errors import error_body, error_response, raced_erase
+from omoide.api.errors import INTERNAL_MESSAGE, error_body, error_response, raced_erase
 from omoide.api.http.access_log import AccessLog, record_route, route_template
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
@@ -209,7 +209,7 @@ def _install_error_handlers(app: FastAPI) -> None:
             logger.info("write lost a race with an erase: %s", type(exc).__name__)
             return _refused(request.scope.get("path", ""), raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
-        message = "internal error; see the server log"
+        message = INTERNAL_MESSAGE
         reader = reader_of(request.scope.get("path", ""))
         if reader is Reader.PAGE:
             return error_page(app.state.dashboard, 500, message)
