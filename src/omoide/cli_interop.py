@@ -43,17 +43,37 @@ def _ensure_persona(app: Any, name: str) -> str | None:
 
 def _lines(path: Path) -> Iterator[str]:
     """The file's lines; bytes that are not UTF-8 are refused naming the line (a traceback
-    before), as ``POST /api/import`` refuses them."""
-    with path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                yield raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                hint = json_text.utf16_hint(raw) if number == 1 else ""
-                raise InvalidInput(
-                    f"{path} is not UTF-8 text: line {number}, byte "
-                    f"{exc.start + 1} of the line{hint}"
-                ) from None
+    before), as ``POST /api/import`` refuses them, and a file that cannot be read (no
+    permission, an I/O error) is refused naming it (a traceback before)."""
+    try:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    yield raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    hint = json_text.utf16_hint(raw) if number == 1 else ""
+                    raise InvalidInput(
+                        f"{path} is not UTF-8 text: line {number}, byte "
+                        f"{exc.start + 1} of the line{hint}"
+                    ) from None
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+
+
+def _text(path: Path) -> str:
+    """The whole file as UTF-8 text; refused as :func:`_lines` refuses it."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{path} is not UTF-8 text{json_text.utf16_hint(raw[:2])}") from None
+
+
+def _unreadable(path: Path, exc: OSError) -> click.ClickException:
+    return click.ClickException(f"cannot read {path}: {exc.strerror or exc}")
 
 
 @click.command("export")
@@ -206,12 +226,7 @@ def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
             ),
         )
         return
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InvalidInput(
-            f"{file} is not UTF-8 text{json_text.utf16_hint(file.read_bytes()[:2])}"
-        ) from None
+    text = _text(file)
     with click.progressbar(
         length=0, label=f"importing {source}", file=sys.stderr, show_pos=True
     ) as bar:

@@ -26,7 +26,7 @@ HANG_LIMIT_S = 5.0
 class Reply:
     status: int = 200
     body: Any = None  # dict/list → JSON; str → raw text
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)  # a content-type replaces JSON's
     hang: bool = False  # never answer (until the test ends or the client leaves)
     events: tuple[str, ...] | None = None  # a stream: each item is written as one SSE event
     delay_s: float = 0.0  # pause before each streamed event
@@ -81,7 +81,8 @@ class _Handler(BaseHTTPRequestHandler):
         payload = reply.body if isinstance(reply.body, str) else json.dumps(reply.body)
         data = payload.encode()
         self.send_response(reply.status)
-        self.send_header("content-type", "application/json")
+        if "content-type" not in {name.lower() for name in reply.headers}:
+            self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
         for name, value in reply.headers.items():
             self.send_header(name, value)

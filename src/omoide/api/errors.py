@@ -11,9 +11,19 @@ from starlette.responses import JSONResponse
 
 from omoide.errors import Conflict, OmoideError, UpstreamRateLimited, error_body
 
-__all__ = ["error_body", "error_response", "raced_erase", "tool_error_message"]
+__all__ = [
+    "INTERNAL_MESSAGE",
+    "error_body",
+    "error_response",
+    "raced_erase",
+    "tool_error_message",
+]
 
 logger = logging.getLogger(__name__)
+
+# What a client is told of a fault of ours (the log has the rest): the app's last-resort 500,
+# and the error event that ends a chat stream it broke.
+INTERNAL_MESSAGE = "internal error; see the server log"
 
 
 def error_response(exc: OmoideError) -> JSONResponse:

@@ -177,7 +177,7 @@ class Channel:
         """The 2xx body as a JSON object, or UpstreamUnavailable when it is not one."""
         try:
             data = exchange.response.json()
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
             data = None
         if not isinstance(data, dict):
             raise UpstreamUnavailable(
@@ -206,7 +206,7 @@ def own_message(response: httpx.Response) -> str | None:
     {}")."""
     try:
         data = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
         return _plain_text(response.text)
     text: Any = None
     if isinstance(data, dict):

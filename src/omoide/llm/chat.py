@@ -18,12 +18,9 @@ or the prompt.
 
 from __future__ import annotations
 
-import json
 import logging
-import math
-from collections.abc import AsyncIterator
-from http import HTTPStatus
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Callable
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -44,11 +41,22 @@ from omoide.llm.anthropic_chat import (
     request_to_anthropic,
 )
 from omoide.llm.base import LLMConfig
+from omoide.llm.chat_reply import (
+    as_chunk,
+    choices_problem,
+    error_text,
+    json_object,
+    retry_after_header,
+    sse_events,
+    status_words,
+)
 from omoide.tls import shared_ssl_context
 
-__all__ = ["ChatStream", "ChatUpstream", "make_chat_upstream", "sse_events"]
+__all__ = ["ChatStream", "ChatUpstream", "make_chat_upstream"]
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class ChatStream:
@@ -127,13 +135,19 @@ class _Upstream:
         return _Translate(self)
 
     async def _send(self, body: dict[str, Any], *, stream: bool) -> httpx.Response:
-        """POST; a non-2xx answer is read and raised as a 502 here."""
+        """POST; a non-2xx answer, or a 2xx HTML page (a proxy's or a portal's, read as a
+        stream that "ended before its answer did"), is read and raised as a 502 here."""
         request = self._http().build_request("POST", self.url, json=body)
         async with self.translated():
             response = await self._http().send(request, stream=stream)
-            if response.status_code >= 400:
+            page = response.headers.get("content-type", "").startswith("text/html")
+            if response.status_code >= 400 or page:
                 await response.aread()
                 await response.aclose()
+                if response.status_code < 400:
+                    raise self.bad_reply(
+                        f"an HTML page, not an answer ({status_words(response.status_code)})"
+                    )
                 raise self.rejected(response)
         return response
 
@@ -146,12 +160,11 @@ class _Upstream:
 
         def message(meaning: str, advice: str = "") -> str:
             words = f": {said}" if said else ""
-            return (
-                f"{self.provider} at {self.shown_url} {meaning} ({_status(status)}){words}{advice}"
-            )
+            shown = status_words(status)
+            return f"{self.provider} at {self.shown_url} {meaning} ({shown}){words}{advice}"
 
         if status == 429:
-            retry_after = _retry_after(response.headers)
+            retry_after = retry_after_header(response.headers)
             wait = (
                 f"; retry after {retry_after}" + (" s" if retry_after.isdigit() else "")
                 if retry_after
@@ -203,13 +216,36 @@ class _Upstream:
 
     async def _json(self, body: dict[str, Any]) -> dict[str, Any]:
         response = await self._send(body, stream=False)
-        try:
-            data = response.json()
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
+        data = json_object(response.content)
+        if data is None:
             raise self.bad_reply("a body that is not a JSON object")
         return data
+
+    def answer(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``data``, a ``chat.completion`` whose choices are the API's, else a 502: a list of
+        one or more objects, each ``message`` an object. An empty list, relayed as a 200,
+        broke every client reading ``choices[0]`` and recorded the user's turn with no reply;
+        an item or a message of another type was a 500 (the reply's text could not be read)."""
+        if not isinstance(data.get("choices"), list) or not data["choices"]:
+            raise self.bad_reply("an answer without choices")
+        problem = choices_problem(data["choices"], "message")
+        if problem is not None:
+            raise self.bad_reply(f"an answer whose {problem}")
+        return data
+
+    def chunk(self, chunk: dict[str, Any] | None) -> dict[str, Any]:
+        """One stream event, a ``chat.completion.chunk`` with the API's choices (none, as a
+        usage chunk has; or a list of objects, each ``delta`` an object), else a 502: relayed
+        as it came, an event of another shape broke the relay mid-stream (no error event, no
+        ``[DONE]``) and the client's SDK. An ``error`` in it is the upstream's failure."""
+        if chunk is None:
+            raise self.bad_reply("a stream event that is not a JSON object")
+        if chunk.get("error"):
+            raise self.bad_reply(f"an error mid-stream: {error_text(chunk)}")
+        problem = choices_problem(chunk.get("choices") or [], "delta")
+        if problem is not None:
+            raise self.bad_reply(f"a stream event whose {problem}")
+        return chunk
 
 
 # What an upstream's other error statuses mean for the proxy, and what to do (401, 403 and 404
@@ -223,28 +259,6 @@ _OTHER_STATUSES = {
     503: ("is unavailable or overloaded", "; try again later"),
     529: ("is overloaded", "; try again later"),
 }
-
-
-def _status(status: int) -> str:
-    """``HTTP 429 Too Many Requests`` (the standard phrase, not the upstream's)."""
-    try:
-        return f"HTTP {status} {HTTPStatus(status).phrase}"
-    except ValueError:
-        return f"HTTP {status}"
-
-
-def _retry_after(headers: httpx.Headers) -> str | None:
-    """The upstream's ``Retry-After`` (delay seconds or an HTTP date) as a header value safe to
-    pass on, else its ``retry-after-ms`` (OpenAI) rounded up to seconds, else None."""
-    value = headers.get("retry-after", "").strip()
-    if value and len(value) <= 64 and value.isascii() and value.isprintable():
-        return value
-    millis = headers.get("retry-after-ms", "").strip()
-    try:
-        seconds = math.ceil(float(millis) / 1000)
-    except (ValueError, OverflowError):  # not a number, nan, inf
-        return None
-    return str(seconds) if 0 <= seconds <= 86_400 else None
 
 
 class _Translate:
@@ -276,22 +290,6 @@ class _Translate:
         return False
 
 
-async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
-    """(event name, data) of each server-sent event; the name is "" when none was given."""
-    event, data = "", []
-    async for line in response.aiter_lines():
-        if not line:
-            if data:
-                yield event, "\n".join(data)
-            event, data = "", []
-        elif line.startswith("data:"):
-            data.append(line[5:].removeprefix(" "))
-        elif line.startswith("event:"):
-            event = line[6:].strip()
-    if data:
-        yield event, "\n".join(data)
-
-
 class OpenAIChat(_Upstream):
     provider = "openai"
     path = "/chat/completions"
@@ -301,12 +299,7 @@ class OpenAIChat(_Upstream):
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         plain = {k: v for k, v in body.items() if k != "stream_options"}  # streams only
-        data = await self._json({**plain, "model": self.model, "stream": False})
-        if not isinstance(data.get("choices"), list) or not data["choices"]:
-            # An empty list too: relayed as a 200, it broke every client reading choices[0]
-            # and recorded the user's turn with no reply.
-            raise self.bad_reply("an answer without choices")
-        return data
+        return self.answer(await self._json({**plain, "model": self.model, "stream": False}))
 
     async def open_stream(self, body: dict[str, Any]) -> ChatStream:
         response = await self._send({**body, "model": self.model, "stream": True}, stream=True)
@@ -315,23 +308,20 @@ class OpenAIChat(_Upstream):
     async def _chunks(self, response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
         if response.headers.get("content-type", "").startswith("application/json"):
             # Trigger: a server that ignores ``stream``. Outcome: its whole answer, one chunk.
-            data = _object((await response.aread()).decode("utf-8", "replace"))
-            if data is None or not isinstance(data.get("choices"), list):
-                raise self.bad_reply("an answer without choices")
-            yield _as_chunk(data)
+            data = json_object((await response.aread()).decode("utf-8", "replace"))
+            yield as_chunk(self.answer(data or {}))
             return
-        finished = False
+        chosen = finished = False
         async for _, data in sse_events(response):
             if data.strip() == "[DONE]":
+                if not chosen:
+                    # Trigger: [DONE] after events without a choice (or none). Outcome: an error
+                    # event, as for an answer without choices, not an empty reply.
+                    raise self.bad_reply("a stream without choices")
                 return
-            chunk = _object(data)
-            if chunk is None:
-                raise self.bad_reply("a stream event that is not a JSON object")
-            if "error" in chunk and "choices" not in chunk:
-                raise self.bad_reply(f"an error mid-stream: {_error_text(chunk)}")
-            finished = finished or any(
-                isinstance(c, dict) and c.get("finish_reason") for c in chunk.get("choices") or ()
-            )
+            chunk = self.chunk(json_object(data))
+            chosen = chosen or bool(chunk.get("choices"))
+            finished = finished or any(c.get("finish_reason") for c in chunk.get("choices") or ())
             yield chunk
         if not finished:
             # Trigger: the connection closed mid-answer. Outcome: an error event, not [DONE]
@@ -352,7 +342,20 @@ class AnthropicChat(_Upstream):
         data = await self._json(request_to_anthropic(body, self.model, stream=False))
         if not isinstance(data.get("content"), list):
             raise self.bad_reply("an answer without content")
-        return completion_from_anthropic(data)
+        return self.answer(self._translated(completion_from_anthropic, data, "an answer"))
+
+    def _translated(
+        self, translate: Callable[[dict[str, Any]], T], data: dict[str, Any], what: str
+    ) -> T:
+        """``translate(data)``, or a 502 when ``data`` is not in the Messages API's shape: the
+        translation reads the fields the API defines, and one of another type (a text where
+        an object belongs, a count that is no number) raised there, a 500 (or, streamed, a
+        stream cut with no end)."""
+        try:
+            return translate(data)
+        except (AttributeError, TypeError, ValueError) as exc:
+            logger.info("anthropic reply not translated: %s", exc)
+            raise self.bad_reply(f"{what} not in the Messages API's shape") from None
 
     async def open_stream(self, body: dict[str, Any]) -> ChatStream:
         response = await self._send(
@@ -368,45 +371,16 @@ class AnthropicChat(_Upstream):
             include_usage=bool((body.get("stream_options") or {}).get("include_usage")),
         )
         async for event, data in sse_events(response):
-            payload = _object(data)
+            payload = json_object(data)
             if payload is None:
                 raise self.bad_reply("a stream event that is not a JSON object")
             if (event or payload.get("type")) == "error":
-                raise self.bad_reply(f"an error mid-stream: {_error_text(payload)}")
-            for chunk in translator.feed(payload):
-                yield chunk
+                raise self.bad_reply(f"an error mid-stream: {error_text(payload)}")
+            for chunk in self._translated(translator.feed, payload, "a stream event"):
+                yield self.chunk(chunk)
             if translator.done:
                 return
         raise self.bad_reply("a stream that ended before its answer did (no message_stop)")
-
-
-def _as_chunk(completion: dict[str, Any]) -> dict[str, Any]:
-    """A whole ``chat.completion`` as one ``chat.completion.chunk``."""
-    choices = [
-        {
-            "index": c.get("index", 0),
-            "delta": c.get("message") or {},
-            "finish_reason": c.get("finish_reason"),
-        }
-        for c in completion["choices"]
-        if isinstance(c, dict)
-    ]
-    return {**completion, "object": "chat.completion.chunk", "choices": choices}
-
-
-def _object(data: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(data)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
-def _error_text(payload: dict[str, Any]) -> str:
-    error = payload.get("error")
-    if isinstance(error, dict):
-        return str(error.get("message") or error.get("type") or "unknown error")[:300]
-    return str(error)[:300]
 
 
 def make_chat_upstream(

@@ -49,7 +49,7 @@ def _whole(text: str) -> Any:
         return _MISSING
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
         return _MISSING
 
 
@@ -67,7 +67,7 @@ def _largest_embedded(text: str) -> Any:
             return best
         try:
             value, end = _DECODER.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError):
             pos = start + 1
             continue
         if end - start > best_len:

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
 from omoide import __version__
-from omoide.api.errors import error_body, error_response, raced_erase
+from omoide.api.errors import INTERNAL_MESSAGE, error_body, error_response
 from omoide.api.http.access_log import AccessLog, record_route, route_template
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
@@ -32,6 +32,7 @@ from omoide.api.http.query_check import (
     refuse_unknown_query,
 )
 from omoide.api.http.query_numbers import QueryNumbers
+from omoide.api.http.raced import RacedErase
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
@@ -103,6 +104,7 @@ def create_app(
     _declare_app_wide_errors(app)
     _install_error_handlers(app)
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
+    app.add_middleware(RacedErase, refused=_refused)  # a route's lost race: its 409, there
     # the API's routes and the dashboard's pages (``page=``, ``after=``) alike
     app.add_middleware(
         QueryNumbers, routes=[r for router in (*routers, *DASHBOARD_ROUTERS) for r in router.routes]
@@ -204,12 +206,8 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
-        raced = raced_erase(exc)
-        if raced is not None:
-            logger.info("write lost a race with an erase: %s", type(exc).__name__)
-            return _refused(request.scope.get("path", ""), raced)
         logger.exception("unhandled error: %s", type(exc).__name__)
-        message = "internal error; see the server log"
+        message = INTERNAL_MESSAGE
         reader = reader_of(request.scope.get("path", ""))
         if reader is Reader.PAGE:
             return error_page(app.state.dashboard, 500, message)
@@ -219,10 +217,10 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 
 def _refused(path: str, exc: OmoideError) -> Response:
-    """An :class:`OmoideError` that reached the app's handlers (a write that lost a race with
-    an erase among them): under /mcp as its JSON-RPC refusal (the API's error code in
-    ``data.code``), which an MCP client reads, where the API's JSON error body was shown as
-    "Server returned an error response"; elsewhere the API's error body."""
+    """An :class:`OmoideError` that reached the app's handlers (or :class:`RacedErase`: a
+    write that lost a race with an erase): under /mcp as its JSON-RPC refusal (the API's error
+    code in ``data.code``), which an MCP client reads, where the API's JSON error body was
+    shown as "Server returned an error response"; elsewhere the API's error body."""
     return error_refusal(exc) if reader_of(path) is Reader.MCP else error_response(exc)
 
 

@@ -420,6 +420,12 @@ def prepare(url: str) -> None:
     """Create the extensions the schema uses (pgvector), once per database."""
     try:
         raw = psycopg.connect(url, autocommit=True)
+    except psycopg.ProgrammingError as exc:  # a URL its parser refuses: psycopg's traceback
+        reason = str(exc).strip().replace(url, _shown(url))
+        raise InvalidInput(
+            f"the PostgreSQL URL {_shown(url)} (OMOIDE_DATABASE_URL, or migrate --to) is not "
+            f"one PostgreSQL reads: {reason}"
+        ) from None
     except psycopg.OperationalError as exc:
         # a database down, a wrong host, port, user or password: every command stopped with
         # psycopg's traceback

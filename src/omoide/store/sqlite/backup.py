@@ -95,7 +95,10 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
     """
     if not source_path.is_file():
         raise InvalidInput(f"no backup file at {source_path}")
-    source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
+    try:  # a file that cannot be read (no permission, an I/O error) fails here: a traceback
+        source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
+    except sqlite3.DatabaseError as exc:
+        raise InvalidInput(f"{source_path} is not a readable SQLite database: {exc}") from None
     try:
         _check(source, source_path)
         info = _describe(source, source_path)

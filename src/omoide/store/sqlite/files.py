@@ -15,7 +15,7 @@ from pathlib import Path
 
 from omoide.errors import InvalidInput
 
-__all__ = ["FILE_MODE", "FOLDER_MODE", "private_database", "private_folder"]
+__all__ = ["FILE_MODE", "FOLDER_MODE", "open_private", "private_database", "private_folder"]
 
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
@@ -26,7 +26,10 @@ _SIDE_FILES = ("-wal", "-shm", "-journal")
 def private_folder(path: Path) -> None:
     """Create ``path`` (and missing parents) 0700, or tighten it if it is ours."""
     if not path.exists():
-        path.mkdir(parents=True, mode=FOLDER_MODE, exist_ok=True)
+        try:
+            path.mkdir(parents=True, mode=FOLDER_MODE, exist_ok=True)
+        except OSError as exc:
+            raise _unwritable(path, exc) from None
         os.chmod(path, FOLDER_MODE)  # mkdir's mode is filtered by the umask
         return
     info = path.stat()
@@ -42,9 +45,25 @@ def private_folder(path: Path) -> None:
 def private_database(path: Path) -> None:
     """Create the database file 0600 (its WAL and SHM inherit the mode); tighten old ones."""
     private_folder(path.parent)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
-    os.close(fd)
+    os.close(open_private(path))
     for candidate in (path, *(path.with_name(path.name + s) for s in _SIDE_FILES)):
         with contextlib.suppress(FileNotFoundError, PermissionError):
             if stat.S_IMODE(candidate.stat().st_mode) != FILE_MODE:
                 os.chmod(candidate, FILE_MODE)
+
+
+def open_private(path: Path) -> int:
+    """A descriptor of ``path`` in the data folder, read-write, created 0600 when missing."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+    except OSError as exc:
+        raise _unwritable(path.parent, exc) from None
+
+
+def _unwritable(folder: Path, exc: OSError) -> InvalidInput:
+    """A data folder where the database or its lock cannot be made (no permission, a
+    read-only file system, a folder such as /proc): the OSError's traceback before."""
+    return InvalidInput(
+        f"cannot write in the data folder {str(folder)!r}: "
+        f"{exc.strerror or exc}; give a folder you can write (OMOIDE_DATA or --data)"
+    )

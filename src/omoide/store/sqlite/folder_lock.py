@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO
 
 from omoide.errors import Conflict
-from omoide.store.sqlite.files import private_folder
+from omoide.store.sqlite.files import open_private, private_folder
 
 try:
     import fcntl
@@ -36,8 +36,7 @@ LOCK_NAME = "omoide.lock"
 
 def _open(data_dir: Path) -> IO[bytes]:
     private_folder(data_dir)
-    fd = os.open(data_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-    return os.fdopen(fd, "r+b")
+    return os.fdopen(open_private(data_dir / LOCK_NAME), "r+b")
 
 
 def _hold(data_dir: Path, *, exclusive: bool, refused: str) -> IO[bytes] | None:

@@ -131,12 +131,17 @@ class SqliteStore:
         return {name: n for name, n in rows}
 
     def persona_settings(self, name: str) -> dict[str, Any]:
-        persona = self.get_persona(name)
+        """The stored overrides, in one statement: read by id after a lookup by name, a
+        persona erased in between raised TypeError on the missing row (a 500 on a search or
+        a settings change racing DELETE /api/personas)."""
+        check_persona_name(name)
         row = (
             self.db.conn()
-            .execute("SELECT settings FROM personas WHERE id = ?", (persona.id,))
+            .execute("SELECT settings FROM personas WHERE name = ?", (name,))
             .fetchone()
         )
+        if row is None:
+            raise NotFound(f"unknown persona {name!r}", persona=name)
         return dict(json.loads(row[0]))
 
     def update_persona_settings(
@@ -153,6 +158,8 @@ class SqliteStore:
         persona = self.get_persona(name)
         with self._persona_write(persona.id) as conn:
             row = conn.execute(self._settings_to_update, (persona.id,)).fetchone()
+            if row is None:  # erased since the lookup: was a TypeError, a 500
+                raise NotFound(f"unknown persona {name!r}", persona=name)
             stored = merge_overrides(json.loads(row[0]), changes)
             if check is not None:
                 check(stored)

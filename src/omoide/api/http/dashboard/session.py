@@ -72,7 +72,7 @@ class SessionSigner:
         if not value or value.count(".") != 3:
             return None
         body, _, signature = value.rpartition(".")
-        if not hmac.compare_digest(signature, self._mac("session", body)):
+        if not _same(signature, self._mac("session", body)):
             return None
         key_id, nonce, expires = body.split(".")
         if not (key_id.isdigit() and expires.isdigit()) or int(expires) <= now.timestamp():
@@ -83,4 +83,11 @@ class SessionSigner:
         return self._mac("csrf", nonce)
 
     def csrf_ok(self, nonce: str, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(str(token), self.csrf_token(nonce))
+        return bool(token) and _same(str(token), self.csrf_token(nonce))
+
+
+def _same(given: str, expected: str) -> bool:
+    """A constant-time comparison of a text a client sent with the one expected, as UTF-8
+    bytes: ``hmac.compare_digest`` refuses two ``str`` with a non-ASCII character in either
+    (a TypeError, a 500), and a cookie, form field or header may hold any character."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode())

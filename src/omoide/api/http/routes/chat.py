@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
+from omoide.api.errors import INTERNAL_MESSAGE, error_body
 from omoide.api.http.deps import App, Caller, access_replay, get_app
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
@@ -206,6 +207,9 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
     except OmoideError as exc:
         logger.warning("chat stream failed mid-way: %s", exc.code)
         yield f"data: {json.dumps(exc.to_dict(), ensure_ascii=False)}\n\n"
+    except Exception as exc:  # a fault of ours: an error event (was a stream cut with no end),
+        logger.exception("chat stream failed mid-way: %s", type(exc).__name__)  # as the app's
+        yield f"data: {json.dumps(error_body('internal', INTERNAL_MESSAGE))}\n\n"  # last 500
     finally:
         with anyio.CancelScope(shield=True):  # a disconnect cancels us; still close upstream
             await stream.aclose()
