@@ -166,3 +166,12 @@ def test_the_signals_are_wired() -> None:
 def test_names_differ_for_dedup(first: str, second: str, differ: bool) -> None:
     assert names_differ(first, second) is differ
     assert names_differ(second, first) is differ
+
+
+def test_a_name_told_now_written_in_another_script() -> None:
+    old, new = (
+        "ユーザーの名前は「真理」だ。",
+        "ユーザーは名前を「まり」とひらがなで書くようになった。",
+    )
+    assert name_changed_to(parse(old), parse(new))
+    assert names_differ(old, new)
