@@ -52,6 +52,7 @@ from omoide.engine.classify import (
     changed_parts,
     dedup_features,
     find_dedup_change,
+    names_differ,
     pair_notation,
     polarity_changed,
     status_changed,
@@ -211,9 +212,11 @@ class DedupDecider:
         the candidates the judge weighs come from one call of the server's embedder, and their
         aligned differences from one call of the part embedder."""
         reads = [pair_notation(old, new, kanji=kanji_readings()) for old, _, _ in candidates]
+        # another name or form of address, read on the texts as written: the notation reading
+        # may fold one name into the other (Brightwell / Bright, 「青蛙」 / 「雨蛙」)
         screened = [
-            self._screen(a, b, in_band)
-            for (a, b), (_, _, in_band) in zip(reads, candidates, strict=True)
+            (False, None) if names_differ(old, new) else self._screen(a, b, in_band)
+            for (a, b), (old, _, in_band) in zip(reads, candidates, strict=True)
         ]
         judged = [i for i, (verdict, _) in enumerate(screened) if verdict is None]
         cosines = dict(

@@ -76,7 +76,7 @@ def test_no_subject_named_before(old: str, new: str) -> None:
 
 
 def test_the_signal_is_extend_only() -> None:
-    assert EXTEND_ONLY == ("new_subject_named",)
+    assert EXTEND_ONLY == ("new_subject_named", "old_name_told")
     assert "new_subject_named" in TEXT_FEATURES
 
 

@@ -75,6 +75,7 @@ from omoide.engine.classify.learned import (
     sure_close,
     vetoed,
 )
+from omoide.engine.classify.name_swap import names_differ
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
 from omoide.engine.classify.note_judge import (
@@ -145,6 +146,7 @@ __all__ = [
     "judge_note",
     "judge_one_note",
     "languages_differ",
+    "names_differ",
     "needs_undated",
     "notation_tokens",
     "note_claims",

@@ -50,6 +50,9 @@ from omoide.engine.classify.habit_end import HABIT_END_FEATURES, habit_end_featu
 from omoide.engine.classify.ident import IDENT_FEATURES, ident_features
 from omoide.engine.classify.leads_to import LEADS_TO_FEATURES, leads_to_features
 from omoide.engine.classify.morph import en_lemma
+from omoide.engine.classify.name_change import NAME_CHANGE_FEATURES, name_change_features
+from omoide.engine.classify.name_swap import NAME_SWAP_FEATURES, name_swap_features
+from omoide.engine.classify.name_told import NAME_TOLD_FEATURES, name_told_features
 from omoide.engine.classify.negation_turn import NEGATION_TURN_FEATURES, negation_turn_features
 from omoide.engine.classify.note_shapes import NOTE_SHAPE_FEATURES, note_shape_features
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
@@ -159,6 +162,9 @@ TEXT_FEATURES: tuple[str, ...] = (
     *OTHERS_ACT_FEATURES,
     *REASON_TOLD_FEATURES,
     *NAMED_SUBJECT_FEATURES,
+    *NAME_SWAP_FEATURES,
+    *NAME_CHANGE_FEATURES,
+    *NAME_TOLD_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole",
@@ -243,6 +249,9 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += others_act_features(old_s, new_s)
     values += reason_told_features(old_s, new_s)
     values += named_subject_features(old_s, new_s)
+    values += name_swap_features(old_s, new_s)
+    values += name_change_features(old_s, new_s)
+    values += name_told_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(
         np.asarray(values, dtype=np.float64),

@@ -34,6 +34,7 @@ _NEGATION_FLIP = TEXT_FEATURES.index("negation_flip")
 _OTHER_PERSON_ALONE = TEXT_FEATURES.index("other_person_alone")
 _AMOUNT_UNTOUCHED = TEXT_FEATURES.index("amount_untouched")
 _LANG_JA = TEXT_FEATURES.index("lang_ja")
+_NAME_SWAPPED = TEXT_FEATURES.index("name_swapped")
 # Text features that only veto: the judge does not weigh them (training leaves them out of
 # every feature set): a cleft that presupposes the old fact and tells why
 # (``backstory.reason_presupposed``); two things of one kind named by identifiers in the
@@ -65,6 +66,10 @@ VETO_ONLY: tuple[str, ...] = (
 # all CONTRADICTORY (``bench/results/classify_round25.md``). The old statement said again with
 # its one amount changed (``amount_swap.amount_swapped``, session 26;
 # ``bench/results/classify_val26.md``).
+# A name or form of address said again with another value (``name_swap.name_swapped``) or told
+# changed to one the old memory does not hold (``name_change.name_changed_to``), session 35:
+# on every seen classify set but the names set they were read from, 2 and 0 fires, all
+# CONTRADICTORY (``bench/results/classify_names35.md``).
 SURE_ONLY: tuple[str, ...] = (
     "changed_from_old",
     "former_same_value",
@@ -73,6 +78,8 @@ SURE_ONLY: tuple[str, ...] = (
     "habit_ended",
     "value_swapped",
     "amount_swapped",
+    "name_swapped",
+    "name_changed_to",
 )
 # Text features that cap the judge only: a sure rule still closes, the model may not. One
 # occasion told beside a habit (``one_off.one_off_beside_habit``, round 25b); round 26's, each
@@ -96,7 +103,9 @@ _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
 # a thing the old one names (``subject.subject_named_before``, session 32). The judge does not
 # weigh them; they never close and never keep a close from happening, and a sure or deciding
 # rule's verdict stands.
-EXTEND_ONLY: tuple[str, ...] = ("new_subject_named",)
+# The new memory tells the old memory's name again, with where it came from, who uses it or
+# why (``name_told.old_name_told``, session 35).
+EXTEND_ONLY: tuple[str, ...] = ("new_subject_named", "old_name_told")
 _EXTEND_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in EXTEND_ONLY)
 
 
@@ -133,6 +142,8 @@ _SURE_REASONS = {
     "habit_ended": "the old fact told ended",
     "value_swapped": "the old statement again with one value swapped",
     "amount_swapped": "the old statement again with its amount changed",
+    "name_swapped": "the old statement again with another name or form of address",
+    "name_changed_to": "the old name or form of address told changed to another",
 }
 
 
@@ -169,12 +180,15 @@ def nothing_differs(text: PairText) -> bool:
     lacks (``PairText.old_part`` / ``new_part``), no written value changed and no negation
     flipped ("User lives in Tokyo." saved again, or as "The user lives in Tokyo."). Such a pair
     cannot contradict, whatever the model's probability: no training pair is one, and the
-    judge read them as CONTRADICTORY at 0.73–0.94."""
+    judge read them as CONTRADICTORY at 0.73–0.94. A name said again with another spelling
+    (OHNO → ONO, 佐々木くん → 佐々木さん: ``name_swap.name_swapped``) is a value changed, though
+    the two may share every run of two characters."""
     return (
         not text.old_part
         and not text.new_part
         and text.values_changed == 0
         and not text.features[_NEGATION_FLIP]
+        and not text.features[_NAME_SWAPPED]
     )
 
 
