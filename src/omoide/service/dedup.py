@@ -213,7 +213,7 @@ class DedupDecider:
         aligned differences from one call of the part embedder."""
         reads = [pair_notation(old, new, kanji=kanji_readings()) for old, _, _ in candidates]
         # another name or form of address, read on the texts as written: the notation reading
-        # may fold one name into the other (Brightwell / Bright, 「青蛙」 / 「雨蛙」)
+        # may fold one name into the other (Ashworth / Ash, 「白鳥」 / 「黒鳥」)
         screened = [
             (False, None) if names_differ(old, new) else self._screen(a, b, in_band)
             for (a, b), (old, _, in_band) in zip(reads, candidates, strict=True)

@@ -181,7 +181,7 @@ def nothing_differs(text: PairText) -> bool:
     flipped ("User lives in Tokyo." saved again, or as "The user lives in Tokyo."). Such a pair
     cannot contradict, whatever the model's probability: no training pair is one, and the
     judge read them as CONTRADICTORY at 0.73–0.94. A name said again with another spelling
-    (OHNO → ONO, 佐々木くん → 佐々木さん: ``name_swap.name_swapped``) is a value changed, though
+    (OOTA → OTA, 森くん → 森さん: ``name_swap.name_swapped``) is a value changed, though
     the two may share every run of two characters."""
     return (
         not text.old_part

@@ -21,15 +21,15 @@ is spelt, read or pronounced ("the grandchildren call her Nana" → "… call he
 Neither statement is negated or told as an addition (also, too, …も), a plan, or one
 occasion (a past tense other than a past state: と呼んだ is one time, と呼ばれていた a state);
 the owner is the same. The new value does not merely add to the old one ("Nana" → "Nana Jo",
-ノブ → ノブさん make it precise) unless both are one word (Taro → Tarou is a respelling); a
+ユキ → ユキさん make it precise) unless both are one word (Shouta → Shota is a respelling); a
 Japanese value written in kana on one side and with kanji on the other may be one name in two
-scripts (さとみ / 里美), so it counts only where the shared words are about the written form
+scripts (ゆうこ / 優子), so it counts only where the shared words are about the written form
 (表記, 書く, 漢字, ひらがな, ローマ字).
 
 **Why.** The spec keeps the user's name, nickname and preferred address with their full
 history: another value for the same naming slot ends the old one. The value swap of
 ``value_swap`` misses these: English naming verbs ("call", "be called") are not its
-predicates, and a Japanese name is often kana (あなた, なごみ), which it reads as a verb's
+predicates, and a Japanese name is often kana (ほのか, さやか), which it reads as a verb's
 ending once the quotation marks are dropped.
 
 **Outcome.** ``name_swapped`` is 1 for such a pair: a sure close the model does not weigh
@@ -168,7 +168,7 @@ def _ja_plain(text: str) -> str:
 
 def _same_sound(a: str, b: str) -> bool:
     """The two values are one spoken form written apart: katakana against hiragana, a small
-    kana against a full one, a long-vowel mark, a dot or a letter's case (ノブ / のぶ)."""
+    kana against a full one, a long-vowel mark, a dot or a letter's case (ユキ / ゆき)."""
     return _sound(a) == _sound(b)
 
 
@@ -187,7 +187,7 @@ def _other_script(a: str, b: str) -> bool:
 
 def _adds_to(old_value: str, new_value: str, *, one_word: bool) -> bool:
     """The new value holds the old one and more (or the reverse): made precise, unless both
-    are one word (a respelling: Taro → Tarou)."""
+    are one word (a respelling: Shouta → Shota)."""
     held = old_value in new_value or new_value in old_value
     return held and not one_word
 
@@ -200,8 +200,8 @@ def name_swap_features(old: Sentence, new: Sentence) -> list[float]:
 def names_differ(first: str, second: str) -> bool:
     """Dedup's reading of two near-copies: one gives another name or form of address than the
     other, said in the same statement (``name_swapped``) or told changed
-    (``name_change.name_changed_to``), either way round. A name is a value: 「青蛙」 / 「雨蛙」
-    or Bright / Brightwell is not a paraphrase, however near the two embed."""
+    (``name_change.name_changed_to``), either way round. A name is a value: 「白鳥」 / 「黒鳥」
+    or Ash / Ashworth is not a paraphrase, however near the two embed."""
     a, b = parse(first), parse(second)
     return any(
         check(x, y) for check in (name_swapped, name_changed_to) for x, y in ((a, b), (b, a))

@@ -11,7 +11,7 @@ brother is called Nobu too" is not read as more about the old Nobu) and tells no
 must be said as a name in the new memory (quoted, or right after name, nickname, called,
 spelt …): a bare word such as "boss" or "chef" is often something else.
 
-**Why.** Such a memory adds the story of the old name ("the nickname Bear came from his hugs",
+**Why.** Such a memory adds the story of the old name ("the nickname Otter came from his swimming",
 「ばぁば」と呼ぶように教えたのは娘です) but shares few words with it, so the judge read most
 as unrelated.
 
