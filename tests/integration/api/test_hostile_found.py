@@ -108,21 +108,25 @@ def test_a_header_the_api_reads_given_twice_is_refused(
     assert rin.get("/api/stats/rin").status_code == 200
 
 
-def test_a_write_that_loses_a_race_with_an_erase_is_a_409(make_app, data_dir) -> None:
+def test_a_memory_written_while_its_persona_is_erased_is_refused(make_app, data_dir) -> None:
     """A memory created while its persona was being erased died on the store's foreign key
     (SQLite IntegrityError, PostgreSQL ForeignKeyViolation) as a 500. Reproduced here without
-    timing: the persona row goes between the service's lookup and its insert."""
+    timing: the erase lands right after the service's first lookup, and the write finds the
+    persona gone (a write whose insert itself loses the race is a 409: test_qa35_races)."""
     app = make_app()
     app.auth.create_persona("gone")
     persona_of = app.store.get_persona
     looked_up = persona_of("gone")
 
+    erasing = False
+
     def lookup_then_erase(name: str):  # the erase lands right after the lookup
-        if name == "gone":
-            with app.store.db.write() as conn:
-                conn.execute("DELETE FROM personas WHERE name = ?", ("gone",))
-            return looked_up
-        return persona_of(name)
+        nonlocal erasing
+        if name != "gone" or erasing:
+            return persona_of(name)
+        erasing = True  # the erase looks the persona up too
+        app.forget.delete_persona("gone")  # as DELETE /api/personas/gone does
+        return looked_up
 
     app.store.get_persona = lookup_then_erase  # type: ignore[method-assign]
     admin = "omo_admin_race-test-key"
@@ -134,8 +138,8 @@ def test_a_write_that_loses_a_race_with_an_erase_is_a_409(make_app, data_dir) ->
             json={"content": "Ken likes tea."},
             headers={"Authorization": f"Bearer {admin}"},
         )
-        assert reply.status_code == 409, reply.text
-        assert "erased by a concurrent request" in reply.json()["error"]["message"]
+        assert reply.status_code == 404, reply.text
+        assert reply.json()["error"]["message"] == "unknown persona 'gone'"
     finally:
         uv.should_exit = True
         thread.join(10)
