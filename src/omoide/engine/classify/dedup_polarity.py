@@ -18,8 +18,9 @@ where the negation sits, not whether one is seen. Outcome: ``polarity_changed`` 
   grammatical or lexical (やめる, 嫌い, 苦手, …): 見|ない / 見|る; since the twenty-fourth
   round the other side may hold negations elsewhere, fewer than the denied side holds (眠れず、
   薬を飲んでいる / 眠れないが、薬は飲んでいない). A negation said with another word (飲めない /
-  下戸) changes the stem and is left to the judge. Since the thirty-fifth round the count
-  leaves out the ず of words that deny nothing (必ず) and the ない of しか…ない ("only"), and a
+  下戸) changes the stem and is left to the judge. Since the thirty-fifth round the other
+  side's count leaves out the ず of words that deny nothing (必ず) and the ない of しか…ない
+  ("only"), and a
   noun denied by the copula (アレルギーではない) against the same noun affirmed (アレルギーなので)
   is a denial on one side only too;
 - **a denial is widened or narrowed**: one text holds a denied and an affirmed clause in
@@ -118,10 +119,16 @@ _NOT_DENYING = re.compile(r"必ず|まず|ずっと|ずつ|わずか|少なか�
 
 
 def _negations(text: str) -> int:
-    """The denials ``text`` holds: its negations, less the ず of words that deny nothing and
-    one ない for each しか."""
+    return len(_ANY_NEGATION.findall(text))
+
+
+def _denials(text: str) -> int:
+    """The negations of the side that is not denied, less the ず of words that deny nothing
+    and one ない for each しか: those do not match the other side's denial. (The denied side
+    keeps its full count, so the rule keeps every pair it kept before: 宿坊にしか泊まらない /
+    ビジネスホテルに泊まった is an exclusive turned, a change.)"""
     plain = _NOT_DENYING.sub("", text)
-    return max(0, len(_ANY_NEGATION.findall(plain)) - plain.count("しか"))
+    return max(0, _negations(plain) - plain.count("しか"))
 
 
 def _same_predicate_denied(first: str, second: str) -> bool:
@@ -133,7 +140,7 @@ def _same_predicate_denied(first: str, second: str) -> bool:
             if (
                 _DENIED_ENDING.match(x)
                 and (not y or _VERB_ENDING.match(y))
-                and _negations(other) < _negations(denied)
+                and _denials(other) < _negations(denied)
             ):
                 return True
     return False
