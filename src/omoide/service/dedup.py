@@ -24,9 +24,12 @@ and its words, a hyphenated word), and two parts that traded
 places around a word ("prefers A to B" / "prefers B to A", ``engine.classify.dedup_order``) keep the
 new memory: the embedding, the veto and the aligned difference all read the same words there;
 so do a status said on one side only (``engine.classify.dedup_status``; a future said as a
-plan on one side only is no status), a bound turned round or a clock time moved and, in
-Japanese, a predicate denied on one side only, a denial widened, a favour turned around or a
-katakana word replaced by another (``engine.classify.dedup_polarity``), nor a plain number or
+plan on one side only is no status; an English verb said as not yet done on one side and done
+on the other, ``dedup_aspect``), a bound turned round or a clock time moved and, in
+Japanese, a predicate or a noun denied on one side only, a denial widened, a favour turned
+around or a katakana word replaced by another, in English the holder moved to a person of the
+user's, two short parts traded or the same words denied on one side only
+(``engine.classify.dedup_polarity``, ``dedup_en_turns``), nor a plain number or
 a weekday replaced by another that the veto found (``engine.classify.value_replaced``: the judge
 used to weigh such a change away when its cosine was high, losing the changed fact).
 

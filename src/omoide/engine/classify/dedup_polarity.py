@@ -18,7 +18,11 @@ where the negation sits, not whether one is seen. Outcome: ``polarity_changed`` 
   grammatical or lexical (やめる, 嫌い, 苦手, …): 見|ない / 見|る; since the twenty-fourth
   round the other side may hold negations elsewhere, fewer than the denied side holds (眠れず、
   薬を飲んでいる / 眠れないが、薬は飲んでいない). A negation said with another word (飲めない /
-  下戸) changes the stem and is left to the judge;
+  下戸) changes the stem and is left to the judge. Since the thirty-fifth round the other
+  side's count leaves out the ず of words that deny nothing (必ず) and the ない of しか…ない
+  ("only"), and a
+  noun denied by the copula (アレルギーではない) against the same noun affirmed (アレルギーなので)
+  is a denial on one side only too;
 - **a denial is widened or narrowed**: one text holds a denied and an affirmed clause in
   contrast (〜ないが / けど / のに 〜る, 〜ではなく〜, a clause in brackets) and the other does not
   (AはしないがBはする / AもBもしない);
@@ -50,6 +54,7 @@ from omoide.engine.classify.dedup_agent import agent_changed
 from omoide.engine.classify.dedup_bound import bound_turned
 from omoide.engine.classify.dedup_clock import clock_changed
 from omoide.engine.classify.dedup_contrast import contrast_swapped
+from omoide.engine.classify.dedup_en_turns import en_turned
 from omoide.engine.classify.dedup_frequency import frequency_changed
 from omoide.engine.classify.dedup_katakana import katakana_swapped, latin_swapped
 from omoide.engine.classify.dedup_prefix import prefix_negated
@@ -108,8 +113,22 @@ def _favour_turned(first: str, second: str) -> bool:
     return False
 
 
+# ず in words that deny nothing (必ず "always", ずっと, ずつ, わずか, 思わず), and しか, whose
+# ない says "only" (手引きのものしか使わない: only a hand saw), not a denial (session 35).
+_NOT_DENYING = re.compile(r"必ず|まず|ずっと|ずつ|わずか|少なからず|相変わらず|思わず")
+
+
 def _negations(text: str) -> int:
     return len(_ANY_NEGATION.findall(text))
+
+
+def _denials(text: str) -> int:
+    """The negations of the side that is not denied, less the ず of words that deny nothing
+    and one ない for each しか: those do not match the other side's denial. (The denied side
+    keeps its full count, so the rule keeps every pair it kept before: 宿坊にしか泊まらない /
+    ビジネスホテルに泊まった is an exclusive turned, a change.)"""
+    plain = _NOT_DENYING.sub("", text)
+    return max(0, _negations(plain) - plain.count("しか"))
 
 
 def _same_predicate_denied(first: str, second: str) -> bool:
@@ -121,9 +140,26 @@ def _same_predicate_denied(first: str, second: str) -> bool:
             if (
                 _DENIED_ENDING.match(x)
                 and (not y or _VERB_ENDING.match(y))
-                and _negations(other) < _negations(denied)
+                and _denials(other) < _negations(denied)
             ):
                 return True
+    return False
+
+
+# A noun denied by the copula (アレルギーではない, 会員じゃなかった): its last two characters.
+_DENIED_NOUN = re.compile(r"(..)(?:では|じゃ)(?:ない|なく|なかった|ありません)")
+
+
+def _noun_denied(denied: str, other: str) -> bool:
+    """``denied`` denies a noun with the copula (金属アレルギーではない) that ``other`` affirms
+    (金属アレルギーなので, 会員だ, 会員で、, 会員。 once the notation dropped だ; not 会員でない or
+    会員でいない, a denial in another form)."""
+    for match in _DENIED_NOUN.finditer(denied):
+        noun = re.escape(match.group(1))
+        if re.search(
+            noun + r"(?:なので|なのに|だ|です|であ|で(?![はな])|(?=[。、,.]|$))", other
+        ) and not (re.search(noun + r"(?:では|じゃ|でい|で)?な(?:い|く|かっ)", other)):
+            return True
     return False
 
 
@@ -172,11 +208,15 @@ def polarity_changed(first: str, second: str) -> bool:
     if frequency_changed(first, second) or prefix_negated(first, second):
         return True
     if not is_japanese(first) and not is_japanese(second):
-        return _least_turned(first, second) or _least_turned(second, first)
+        return (
+            _least_turned(first, second) or _least_turned(second, first) or en_turned(first, second)
+        )
     if not (is_japanese(first) and is_japanese(second)):
         return False
     return (
         _same_predicate_denied(first, second)
+        or _noun_denied(first, second)
+        or _noun_denied(second, first)
         or katakana_swapped(first, second)
         or latin_swapped(first, second)
         or _contrasted(first) != _contrasted(second)

@@ -48,6 +48,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.dedup_aspect import aspect_turned
 from omoide.engine.classify.dedup_tense import tense_turned
 from omoide.engine.classify.refusal import stop_cues
 from omoide.engine.classify.text import parse
@@ -87,7 +88,7 @@ _STOPPED = {
     r"|\bstep(?:ped|s)? down\b|\bresign(?:ed|s)\b"
     r"|\b(?:turned down|rejected)\b|\b(?:was|were|been|got) (?:refused|declined)\b",
     "ja": r"退職|引退|閉店|廃業|休んで|一時停止|解約"
-    r"|(?:以前(?!から)|かつて|昔は).*?(?:[てで]い(?:た|ました)|だった|でした)",
+    r"|(?:以前(?!から)|かつて|昔は|(?:^|(?<=[はが、]))前は).*?(?:[てで]い(?:た|ました)|だった|でした)",
 }
 _OTHER = {
     _COMPLETED: {
@@ -271,4 +272,5 @@ def status_changed(first: str, second: str) -> bool:
         or _slot_moved(first, second)
         or _said_as_past(first, second)
         or tense_turned(first, second)
+        or aspect_turned(first, second)
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["active_voice"]
+__all__ = ["active_voice", "irregular_base"]
 
 # Common irregular verbs: base, past, past participle (general English).
 _IRREGULAR: tuple[tuple[str, str, str], ...] = (
@@ -102,6 +102,14 @@ _IRREGULAR: tuple[tuple[str, str, str], ...] = (
     ("write", "wrote", "written"),
 )
 _BY_PARTICIPLE = {pp: (base, past) for base, past, pp in _IRREGULAR}
+_BY_FORM = {form: base for base, past, pp in _IRREGULAR for form in (past, pp) if form != base}
+
+
+def irregular_base(form: str) -> str | None:
+    """The base of an irregular English past or past participle (sang, sung: sing), or None."""
+    return _BY_FORM.get(form)
+
+
 _DETERMINERS = frozenset(
     {"a", "an", "the", "my", "his", "her", "their", "our", "its", "this", "that"}
 )
