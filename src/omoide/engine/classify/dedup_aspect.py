@@ -19,8 +19,8 @@ the same verb stands
   past ("fixed", "sang"; not a participle after "be", "get", a comma or "and": "is booked",
   ", paid for by").
 
-And a copula turned from the present to the past, the rest word for word ("my favourite
-animal is Kito" / "was Kito"): a state said as former. A paraphrase keeps the aspect (both
+And a copula turned from the present to the past, the rest word for word ("the team's captain
+is Odile" / "was Odile"): a state said as former. A paraphrase keeps the aspect (both
 progressive, both done), so it is a narrow rule; like the status rule, a pair it finds is never
 a duplicate. Deterministic and symmetric.
 """
