@@ -67,8 +67,10 @@ from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import (
     NAMED_SUBJECT_FEATURES,
+    PEOPLE_APART_FEATURES,
     SUBJECT_FEATURES,
     named_subject_features,
+    people_apart_features,
     subject_features,
 )
 from omoide.engine.classify.swap import SWAP_FEATURES, swap_features
@@ -159,6 +161,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *OTHERS_ACT_FEATURES,
     *REASON_TOLD_FEATURES,
     *NAMED_SUBJECT_FEATURES,
+    *PEOPLE_APART_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole",
@@ -243,6 +246,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += others_act_features(old_s, new_s)
     values += reason_told_features(old_s, new_s)
     values += named_subject_features(old_s, new_s)
+    values += people_apart_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(
         np.asarray(values, dtype=np.float64),
