@@ -12,18 +12,22 @@ from omoide.engine.classify.subject import two_people_apart
 from omoide.engine.classify.text import parse
 
 
+def _apart(old: str, new: str) -> bool:
+    return two_people_apart(old, new, parse(old), parse(new))
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [
         ("Priya avoids dairy and never eats cheese.", "Marco has started eating cheese again."),
         ("The user drives a blue Corolla to work.", "Dev sold his Corolla and cycles now."),
-        ("Ines runs the Saturday book club.", "The user has stopped going to book clubs."),
+        ("Anita runs the Saturday book club.", "The user has stopped going to book clubs."),
         ("健太さんは毎朝、川沿いを走っている。", "真理さんは走るのをやめた。"),
         ("ユーザーは毎朝、川沿いを走っている。", "真理さんは走るのをやめた。"),
     ],
 )
 def test_two_people_named_apart(old: str, new: str) -> None:
-    assert two_people_apart(parse(old), parse(new))
+    assert _apart(old, new)
 
 
 @pytest.mark.parametrize(
@@ -36,6 +40,10 @@ def test_two_people_named_apart(old: str, new: str) -> None:
         ("Anna plays tennis on Fridays.", "Ben stopped playing tennis with Anna."),
         ("The user walks the dog at six.", "Kai walks my dog in the mornings now."),
         ("The user walks the dog at six.", "Kai walks the user's dog now."),
+        # a note with no subject opens with its verb, not a name
+        ("Uses Poetry for every project.", "Migrated every repo to uv last sprint."),
+        ("Been seeing Alex for a month.", "Single again since June."),
+        ("Rafferty owns a skate shop.", "Sad news from Rafferty: the shop has closed."),
         # a relation of the user is not one person alone
         ("The user's sister lives in Leeds.", "Tom moved to York."),
         # Japanese: a first clause joined to the next is not the memory's subject
@@ -47,7 +55,7 @@ def test_two_people_named_apart(old: str, new: str) -> None:
     ],
 )
 def test_not_two_people_apart(old: str, new: str) -> None:
-    assert not two_people_apart(parse(old), parse(new))
+    assert not _apart(old, new)
 
 
 def test_a_veto_the_judge_does_not_weigh() -> None:
@@ -68,7 +76,7 @@ _JA = list("ユーザー健太さん真理はがのでて、やめた走る。")
     st.text(st.sampled_from(_JA), max_size=20),
 )
 def test_the_signal_is_total_and_symmetric_in_names(old, new, ja) -> None:
-    o, n = parse(" ".join(old), "en"), parse(" ".join(new), "en")
-    assert isinstance(two_people_apart(o, n), bool)
-    assert not two_people_apart(o, o)
-    assert isinstance(two_people_apart(parse(ja, "ja"), parse(ja[::-1], "ja")), bool)
+    o, n = " ".join(old), " ".join(new)
+    assert isinstance(_apart(o, n), bool)
+    assert not _apart(o, o)
+    assert isinstance(two_people_apart(ja, ja[::-1], parse(ja, "ja"), parse(ja[::-1], "ja")), bool)

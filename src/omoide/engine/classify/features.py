@@ -246,7 +246,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += others_act_features(old_s, new_s)
     values += reason_told_features(old_s, new_s)
     values += named_subject_features(old_s, new_s)
-    values += people_apart_features(old_s, new_s)
+    values += people_apart_features(old, new, old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(
         np.asarray(values, dtype=np.float64),
