@@ -70,8 +70,10 @@ from omoide.engine.classify.scope import SCOPE_FEATURES, scope_features
 from omoide.engine.classify.slots import SLOT_FEATURES, slot_features
 from omoide.engine.classify.subject import (
     NAMED_SUBJECT_FEATURES,
+    PEOPLE_APART_FEATURES,
     SUBJECT_FEATURES,
     named_subject_features,
+    people_apart_features,
     subject_features,
 )
 from omoide.engine.classify.swap import SWAP_FEATURES, swap_features
@@ -165,6 +167,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *NAME_SWAP_FEATURES,
     *NAME_CHANGE_FEATURES,
     *NAME_TOLD_FEATURES,
+    *PEOPLE_APART_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole",
@@ -252,6 +255,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += name_swap_features(old_s, new_s)
     values += name_change_features(old_s, new_s)
     values += name_told_features(old_s, new_s)
+    values += people_apart_features(old, new, old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(
         np.asarray(values, dtype=np.float64),

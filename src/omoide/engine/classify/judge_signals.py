@@ -43,11 +43,14 @@ _NAME_SWAPPED = TEXT_FEATURES.index("name_swapped")
 # The old memory's negated act told in the new one only of another person ("doesn't drink" /
 # "booked a table for a friend who drinks", ``others_act.negated_act_of_other``, round 26):
 # the judge and the note reader's diet turn both closed such pairs.
+# Two people's own facts, neither naming the other's person (``subject.two_people_apart``,
+# session 35): a close there hides a neighbour's true fact.
 VETO_ONLY: tuple[str, ...] = (
     "reason_presupposed",
     "two_identified_things",
     "earlier_period_other_value",
     "negated_act_of_other",
+    "two_people_apart",
 )
 # Text features that only close: a change told from a value the old memory states to one it
 # does not (``from_to.changed_from_old``). The judge does not weigh them either; on the seen

@@ -32,20 +32,25 @@ from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = [
     "NAMED_SUBJECT_FEATURES",
+    "PEOPLE_APART_FEATURES",
     "SUBJECT_FEATURES",
     "cue_about_old",
     "cue_clauses",
     "named_subject_features",
     "new_person_in_subject",
     "other_person_alone",
+    "people_apart_features",
     "subject_chain",
     "subject_features",
     "subject_named_before",
+    "two_people_apart",
 ]
 
 SUBJECT_FEATURES: tuple[str, ...] = ("subject_same", "subject_differs", "other_person_alone")
 # Apart from SUBJECT_FEATURES: the judge does not weigh it (``judge_signals.EXTEND_ONLY``).
 NAMED_SUBJECT_FEATURES: tuple[str, ...] = ("new_subject_named",)
+# Apart too: a veto the judge does not weigh (``judge_signals.VETO_ONLY``).
+PEOPLE_APART_FEATURES: tuple[str, ...] = ("two_people_apart",)
 
 _EN_DETERMINERS = frozenset({"the", "my", "his", "her", "their", "our", "a", "an", "your"})
 _EN_POSSESSIVES = frozenset({"my", "his", "her", "their", "our", "your"})
@@ -300,3 +305,75 @@ def cue_about_old(pattern: str, old: Sentence, new: Sentence) -> bool:
         elif {en_lemma(w) for w in re.findall(r"[a-z]+", clause)} & set(shared):
             return True
     return False
+
+
+# The user named in a memory: the word, or the first person ("I", 私).
+_EN_USER_WORDS = re.compile(r"\b(?:user|i|my|me|mine|we|our|us)\b")
+_JA_USER_WORDS = re.compile(r"ユーザー|私|わたし|僕|俺|自分")
+# A Japanese clause joined to the next: the later clause's subject is left unsaid, so the first
+# clause's subject is not the whole memory's (息子さんが免許を取ったので、送りは終わった).
+_JA_JOINED = re.compile(r"ので|のに|けど|けれど|ため|から、|て、")
+# An English memory opened by a name and its verb, as written: "Tom started …", "Ellen repairs …".
+_EN_NAMED = re.compile(r"^([A-Z][a-z]+)\s+([a-z]+)\b")
+
+
+def _en_name(raw: str) -> str:
+    """The name an English memory opens with, lower-cased, or "": a capitalised word that is
+    no verb form itself (a note without a subject opens with its verb: "Uses Poetry …",
+    "Been seeing …") followed by a verb form ("started", "repairs", "is", "bought")."""
+    m = _EN_NAMED.match(raw.strip())
+    if m is None:
+        return ""
+    name, verb = m.group(1).lower(), m.group(2)
+    if name in FACT_TOPIC_STOPWORDS or name in lex.EN_IRREGULAR or _verb_form(name):
+        return ""
+    return name if _verb_form(verb) or verb in lex.EN_IRREGULAR else ""
+
+
+def _verb_form(word: str) -> bool:
+    """-ing, -ed, a third-person -s, or an irregular past."""
+    return (
+        word.endswith(("ing", "ed"))
+        or word in lex.EN_PAST_IRREGULAR
+        or (word.endswith("s") and not word.endswith("ss"))
+    )
+
+
+def _own_person(raw: str, sentence: Sentence) -> str:
+    """Whose own fact the memory is, when its subject chain is one person alone: "user", or a
+    person named (English: :func:`_en_name`; Japanese: a name with an honorific,
+    :func:`_person`, in a memory of one clause); else "" (a relation, a thing, or no subject)."""
+    chain = subject_chain(sentence)
+    if len(chain) != 1:
+        return ""
+    if chain[0] == "user":
+        return "user"
+    if sentence.lang == "ja":
+        return "" if _JA_JOINED.search(sentence.text) else _person(sentence)
+    return _en_name(raw)
+
+
+def _names(sentence: Sentence, person: str) -> bool:
+    """Whether the memory names ``person`` anywhere (the user: the word or the first person)."""
+    if person == "user":
+        words = _JA_USER_WORDS if sentence.lang == "ja" else _EN_USER_WORDS
+        return words.search(sentence.text) is not None
+    if sentence.lang == "ja":
+        return person in sentence.text
+    return re.search(rf"\b{re.escape(person)}", sentence.text) is not None
+
+
+def two_people_apart(old: str, new: str, old_s: Sentence, new_s: Sentence) -> bool:
+    """Whether the two memories (as written, and read) are two people's own facts: each one's
+    subject is one person alone (the user, or a person named), the two differ, and neither
+    memory names the other's person. A fact about one person does not change a fact about
+    another ("Callum bought a 2015 Fiesta" / "The user drives a 2014 Fiesta"; "Tom eats fish
+    again" / "Sophie avoids raw fish"), however alike the rest; within a persona's store such a
+    pair is two neighbours of one topic, and a close there hides a true fact."""
+    a, b = _own_person(old, old_s), _own_person(new, new_s)
+    return bool(a and b and a != b and not _names(new_s, a) and not _names(old_s, b))
+
+
+def people_apart_features(old: str, new: str, old_s: Sentence, new_s: Sentence) -> list[float]:
+    """The PEOPLE_APART_FEATURES row of one pair (``two_people_apart``)."""
+    return [float(two_people_apart(old, new, old_s, new_s))]
