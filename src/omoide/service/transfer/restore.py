@@ -66,7 +66,7 @@ class RestoreRun:
         on_progress: Progress | None,
         held: set[tuple[str, str, str, str]],
     ) -> None:
-        self.s = service
+        self.service = service
         self.held = held  # the file's state rows stored already, controls and all
         persona = restore.persona
         self.persona = persona
@@ -111,7 +111,7 @@ class RestoreRun:
             elif self.deferred:
                 self._flush()
                 self._flush_deferred()
-            if kind != self.pending_kind or len(self.pending) >= self.s.batch:
+            if kind != self.pending_kind or len(self.pending) >= self.service.batch:
                 self._flush()
             self.pending_kind = kind
             self.pending.append(record)
@@ -126,15 +126,15 @@ class RestoreRun:
         written or found a duplicate: a pointer to one found a duplicate goes to the memory
         it duplicates (through ``keys``), where it was left naming a key never written."""
         deferred, self.deferred = self.deferred, []
-        for start in range(0, len(deferred), self.s.batch):
-            self._memories(deferred[start : start + self.s.batch])
+        for start in range(0, len(deferred), self.service.batch):
+            self._memories(deferred[start : start + self.service.batch])
 
     def _embed(self, records: list[dict[str, Any]], texts: list[str]) -> np.ndarray:
         """Each record's vector from the file, or embedded now (progress reported)."""
-        out = np.zeros((len(records), self.s.embedder.dim), dtype=np.float32)
+        out = np.zeros((len(records), self.service.embedder.dim), dtype=np.float32)
         todo = []
         for i, record in enumerate(records):
-            vector = file_vector(self.scan, record, self.s.embedder)
+            vector = file_vector(self.scan, record, self.service.embedder)
             if vector is None:
                 todo.append(i)
             else:
@@ -145,12 +145,12 @@ class RestoreRun:
     def _turn_vectors(self, events: list[dict[str, Any]]) -> list[np.ndarray | None]:
         """Turns' vectors. A file with vectors of this model keeps a turn without one as it
         was (the segmentation job queued for it embeds it, as it would have at the source)."""
-        keep_missing = uses_file_vectors(self.scan, self.s.embedder)
+        keep_missing = uses_file_vectors(self.scan, self.service.embedder)
         texts = [turn_passage(e["speaker"], turn_text(e["content"], e["metadata"])) for e in events]
-        found = [file_vector(self.scan, e, self.s.embedder) for e in events]
+        found = [file_vector(self.scan, e, self.service.embedder) for e in events]
         if keep_missing:
             return found
-        out = np.zeros((len(events), self.s.embedder.dim), dtype=np.float32)
+        out = np.zeros((len(events), self.service.embedder.dim), dtype=np.float32)
         for i, vector in enumerate(found):
             if vector is not None:
                 out[i] = vector
@@ -159,7 +159,7 @@ class RestoreRun:
 
     def _embed_rows(self, out: np.ndarray, todo: list[int], texts: list[str]) -> None:
         if todo:
-            out[todo] = self.s.embedder.embed_passages([texts[i] for i in todo])
+            out[todo] = self.service.embedder.embed_passages([texts[i] for i in todo])
             self.report.embedded += len(todo)
             if self.on_progress is not None:
                 self.on_progress(len(todo))
@@ -185,7 +185,7 @@ class RestoreRun:
             self.report.links += self.restore.restore_links(moved)
 
     def _settings(self, overrides: dict[str, Any]) -> None:
-        current = self.s.settings.overrides(self.persona)
+        current = self.service.settings.overrides(self.persona)
         patch = {
             k: v
             for k, v in overrides.items()
@@ -193,7 +193,7 @@ class RestoreRun:
         }
         if patch:
             try:
-                self.s.settings.update(self.persona, patch)
+                self.service.settings.update(self.persona, patch)
             except InvalidInput as exc:
                 raise InvalidInput(f"settings record: {exc.message}") from None
 
@@ -221,7 +221,7 @@ class RestoreRun:
         pending_turns = any(e["seq"] > upto for e in events)
 
         def queue(work: Any, episode_ids: list[int]) -> None:
-            now = self.s.clock.now()
+            now = self.service.clock.now()
             for ep, episode_id in zip(episodes, episode_ids, strict=True):
                 if ep["consolidated_at"] is None:
                     work.enqueue(
@@ -273,7 +273,7 @@ class RestoreRun:
                         kind=EVOLVE_JOB,
                         persona_id=self.persona_id,
                         payload={"key": key},
-                        now=self.s.clock.now(),
+                        now=self.service.clock.now(),
                     )
 
         def write(dedup: _Dedup, seen: int | None) -> int | None:
@@ -302,7 +302,7 @@ class RestoreRun:
         # Merging, as a normal write: the batch is written only if the persona's memories are
         # still at the revision its duplicate check read (else the check is made again)
         write_deduplicated(
-            self.s.store.memories(self.persona).revision,
+            self.service.store.memories(self.persona).revision,
             lambda: self._deduplicate(fresh, vectors),
             write,
             what=f"import persona={self.persona}",
@@ -320,7 +320,7 @@ class RestoreRun:
         for i, record in enumerate(records):
             current = is_current(record)
             found = (
-                self.s.memories.find_duplicate(
+                self.service.memories.find_duplicate(
                     self.persona, record["content"], vectors[i], written_before=before
                 )
                 if current
