@@ -41,6 +41,9 @@ _SECTION_ORDER = ("header", "settings", "block", "state", "session", "memory", "
 
 @dataclass
 class FileScan:
+    """What the first pass read of a file: its header, the keys and names it holds, how many
+    texts the restore will embed, and where each name and pointer first stands."""
+
     header: dict[str, Any]
     memory_keys: list[str]
     session_ids: set[str]
