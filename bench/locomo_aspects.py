@@ -30,10 +30,10 @@ from lib.harness import kept_ingest_parser, open_app
 from lib.metrics import QuestionScore, score_question, to_retrieved
 from lib.query_form import asks_for_many
 from omoide.api.render import render_hit
+from omoide.engine.hit_order import merge_ranked, without_turns
 from omoide.engine.lang import query_terms, without_words
 from omoide.engine.search_plan import DEFAULT_PLAN
 from omoide.model import SearchHit
-from omoide.service.search import merge_ranked, without_turns
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of

@@ -34,11 +34,11 @@ from lib.reports import command_line, git_revision, write_results
 from lib.sentence_vectors import SentenceNoteTier, SentenceVectors, notes_with_tier, store_cost
 from omoide.api.render import render_hit
 from omoide.engine.budget import fold_notes, foldable_notes
+from omoide.engine.hit_order import merge_ranked, without_turns
 from omoide.engine.lang import query_terms
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import SearchHit
 from omoide.service.retrieval import TurnTier
-from omoide.service.search import merge_ranked, without_turns
 
 sys.path.insert(0, str(Path(__file__).parent))
 from locomo import load_selected, questions_of

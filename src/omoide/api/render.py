@@ -7,6 +7,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from omoide.engine.context import MemoryLine, TurnLine
+from omoide.engine.hit_order import shown_score
 from omoide.engine.tokens import estimate_tokens
 from omoide.model import (
     MEMORY_FIELDS,
@@ -24,7 +25,7 @@ from omoide.model import (
     memory_values,
 )
 from omoide.service.context import ContextResult, SessionStart
-from omoide.service.search import SearchResult, shown_score
+from omoide.service.search import SearchResult
 from omoide.service.sessions import day_header
 from omoide.service.state import StateChanges, StateEntry
 

@@ -74,10 +74,6 @@ class FairEmbedder:
         self._busy = 0  # interactive embeddings in flight
         self._idle = threading.Condition()
 
-    @property
-    def calls_in_flight(self) -> int:
-        return self._busy
-
     def cut(self, text: str) -> str:
         """``text`` cut to the model's input length (unchanged when it fits)."""
         return self._cut(text)

@@ -7,17 +7,10 @@ import itertools
 import threading
 
 import httpx
-import pytest
 from omoide_testing import LiveServer
 
 from omoide.clock import FixedClock
 from omoide.config import PERSONA_SETTINGS
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> httpx.Client:
-    return server.client(server.create_persona("rin"))
-
 
 # -- user state and persona state ----------------------------------------------------------
 

@@ -4,15 +4,9 @@ the data folder's bytes (database, WAL, shm) while the server runs and looks for
 from __future__ import annotations
 
 import httpx
-import pytest
 from omoide_testing import Holding, LiveServer, chat_notes, wait_for_jobs
 
 PIN = "ZQXJV-4827"
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> httpx.Client:
-    return server.client(server.create_persona("rin"))
 
 
 def test_purge_erases_a_memory_from_the_data_folder(

@@ -4,7 +4,6 @@ ahead, NUL, invisible-only text and a hand-edited import each get a clear 422 an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -12,13 +11,6 @@ import pytest
 from omoide_testing import LiveServer, exported_lines, import_lines, refused
 
 from omoide.clock import FixedClock
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> Iterator[httpx.Client]:
-    key = server.create_persona("rin")
-    with server.client(key) as client:
-        yield client
 
 
 def nothing_stored(client: httpx.Client) -> None:

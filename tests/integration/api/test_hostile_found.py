@@ -3,20 +3,11 @@ differently by SQLite and PostgreSQL, or with a misleading message."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 from omoide_testing import LiveServer, serve_in_thread
 
 from omoide.api.http.app import create_app
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> Iterator[httpx.Client]:
-    key = server.create_persona("rin")
-    with server.client(key) as client:
-        yield client
 
 
 def test_a_negative_zero_is_zero_on_both_stores(rin: httpx.Client) -> None:

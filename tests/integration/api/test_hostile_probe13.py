@@ -3,18 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
 import pytest
 from omoide_testing import LiveServer
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> Iterator[httpx.Client]:
-    key = server.create_persona("rin")
-    with server.client(key) as client:
-        yield client
 
 
 def test_a_json_body_sent_without_a_content_type_is_read_as_json(rin: httpx.Client) -> None:

@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 from omoide_testing import LiveServer
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> Iterator[httpx.Client]:
-    key = server.create_persona("rin")
-    with server.client(key) as client:
-        yield client
 
 
 @pytest.mark.parametrize("content_type", ["application/json", None])

@@ -4,7 +4,6 @@ case that used to store twice, mislead, or answer with an unreadable message.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -13,14 +12,6 @@ import pytest
 from omoide_testing import LiveServer, exported_lines, import_lines, refused
 
 JSON = {"content-type": "application/json"}
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> Iterator[httpx.Client]:
-    """Persona rin's own client."""
-    key = server.create_persona("rin")
-    with server.client(key) as client:
-        yield client
 
 
 def test_identical_concurrent_writes_store_one_memory(

@@ -11,11 +11,6 @@ import pytest
 from omoide_testing import LiveServer, wait_for_jobs
 
 
-@pytest.fixture
-def rin(server: LiveServer) -> httpx.Client:
-    return server.client(server.create_persona("rin"))
-
-
 def test_persona_creation_shows_the_key_once(server: LiveServer) -> None:
     with server.admin() as admin:
         reply = admin.post("/api/personas", json={"name": "rin"})

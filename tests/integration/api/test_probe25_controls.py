@@ -6,19 +6,12 @@ still imports, each read as a space and counted in the report. Real HTTP, the MC
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import anyio
 import httpx
 import pytest
 from mcp_checks import http_client, ok, tool_error
 from omoide_testing import LiveServer
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> Iterator[httpx.Client]:
-    with server.client(server.create_persona("rin")) as client:
-        yield client
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -18,13 +17,6 @@ NFD = unicodedata.normalize("NFD", NFC)
 
 def _nfd(text: str) -> str:
     return unicodedata.normalize("NFD", text)
-
-
-@pytest.fixture
-def rin(server: LiveServer) -> Iterator[httpx.Client]:
-    key = server.create_persona("rin")
-    with server.client(key) as client:
-        yield client
 
 
 def _found(client: httpx.Client, query: str, mode: str = "keyword") -> list[str]:

@@ -1,9 +1,10 @@
-"""How default search merges notes and conversation excerpts (pure part of the service)."""
+"""The order search results are shown in (``engine.hit_order``): scores equal as shown are a tie
+broken by the older row, and default search merges notes and conversation excerpts."""
 
 from __future__ import annotations
 
+from omoide.engine.hit_order import merge_ranked, ordered_hits, shown_score, without_turns
 from omoide.model import SearchHit, Source
-from omoide.service.search import merge_ranked, without_turns
 
 
 def note(key: str, score: float, *events: int) -> SearchHit:
@@ -92,3 +93,20 @@ def test_a_multi_line_turn_keeps_its_excerpt_whole() -> None:
         sources=(Source(1, None),),
     )
     assert without_turns(hit, {1}) is hit
+
+
+def _hit(key: str, score: float) -> SearchHit:
+    return SearchHit(type="note", id=key, content=key, score=score, similarity=None)
+
+
+def test_scores_equal_as_shown_are_a_tie_broken_by_the_older_row() -> None:
+    """0.5 and 0.5 + 1e-12 show alike; float noise below the shown digits (which differs
+    between the stores' arithmetic) must not decide their order."""
+    hits = [
+        (3, _hit("mem_a", 0.5 + 1e-12)),
+        (1, _hit("mem_z", 0.5)),
+        (2, _hit("mem_m", 0.5 - 1e-12)),
+        (9, _hit("mem_b", 0.7)),
+    ]
+    assert [row for row, _ in ordered_hits(hits)] == [9, 1, 2, 3]
+    assert shown_score(0.5 + 1e-12) == shown_score(0.5) == 0.5

@@ -1,0 +1,261 @@
+"""One record of an Omoide export file: read (NFC, control characters of old files as spaces)
+and checked by the API's own validators, and what a memory record names (its pointers).
+Both passes of an import read the file through :func:`read_records`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import datetime
+from typing import Any
+
+from omoide.engine.transfer_format import MEMORY_POINTERS, FormatError, decode_line
+from omoide.errors import InvalidInput
+from omoide.service.blocks import check_block
+from omoide.service.sessions import check_event
+from omoide.service.state import check_state_key, check_state_value
+from omoide.service.validate import (
+    check_content,
+    check_emotion_type,
+    check_happened,
+    check_metadata,
+    check_name,
+    check_session_id,
+    check_tags,
+    check_text,
+    check_timestamp,
+    check_unit_interval,
+    holds_nul,
+    is_blank,
+    nfc,
+    replace_controls,
+)
+
+__all__ = [
+    "NOT_AN_EXPORT",
+    "POINTERS",
+    "Lines",
+    "as_imported",
+    "check_record",
+    "is_current",
+    "named_keys",
+    "read_records",
+]
+
+Lines = Callable[[], Iterable[str]]  # the file, readable more than once
+
+
+def check_record(
+    kind: str, record: dict[str, Any], number: int, *, now: datetime, max_content_chars: int
+) -> None:
+    """A record holds what the API would accept, checked by the API's own validators: a file
+    edited by hand cannot store what a client could not (a tag too long, a blank note, a turn
+    dated years ahead, a session id that could never be named in a path). Refused with the
+    line, the record and the field; the import has written nothing yet (this is the first
+    pass)."""
+    try:
+        if holds_nul(record):
+            raise InvalidInput("a text holds a NUL character (U+0000), which text cannot hold")
+        _RECORD_CHECKS[kind](record, now, max_content_chars)
+    except InvalidInput as exc:
+        field = exc.fields.get("field")
+        raise InvalidInput(
+            f"line {number}: {kind} record: {exc.message}", line=number, record=kind, field=field
+        ) from None
+
+
+def _times(record: Mapping[str, Any], names: tuple[str, ...], now: datetime) -> None:
+    """When things happened (written, said, ended): at most a day past the server's clock."""
+    for name in names:
+        check_happened(record[name], name, now)
+
+
+def _check_block(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_block(record)
+    _times(record, ("created_at", "updated_at"), now)
+
+
+def _check_state(record: dict[str, Any], now: datetime, _: int) -> None:
+    key = check_state_key(record["key"])
+    check_state_value(key, record["value"])
+    if record["source_session"] is not None:
+        check_session_id(record["source_session"], "source_session")
+    since = check_timestamp(record["valid_from"], "valid_from")
+    until = check_timestamp(record["valid_until"], "valid_until")
+    if since is not None and until is not None and until < since:
+        # such a row is true at no time: the value vanished from the state and its history
+        raise InvalidInput(
+            f"valid_until ({record['valid_until']}) is before valid_from "
+            f"({record['valid_from']}): a value ends when or after it begins",
+            field="valid_until",
+        )
+    _times(record, ("created_at",), now)
+
+
+def _check_session(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_session_id(record["session_id"])
+    check_metadata(record["metadata"])
+    _times(record, ("started_at", "ended_at", "last_event_at"), now)
+    if record["ended_at"] is None and record["ended_by"] is not None:
+        raise InvalidInput("an open session (ended_at null) has no ended_by", field="ended_by")
+
+
+def _check_event(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_session_id(record["session_id"])
+    check_event({name: record[name] for name in _EVENT_FIELDS}, "event", now)
+    _times(record, ("created_at",), now)
+
+
+def _check_episode(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_session_id(record["session_id"])
+    check_text(record["content"], "content")
+    check_text(record["topic"], "topic")
+    _times(record, ("started_at", "ended_at", "created_at", "consolidated_at"), now)
+
+
+def _check_memory(record: dict[str, Any], now: datetime, max_content_chars: int) -> None:
+    for name in ("key", *MEMORY_POINTERS):
+        if record[name] is not None:
+            check_name(record[name], name, "memory key")
+    check_content(record["content"], max_chars=max_content_chars)
+    check_unit_interval(record["importance"], "importance")
+    check_unit_interval(record["emotion_intensity"], "emotion_intensity")
+    check_tags(record["tags"])
+    check_emotion_type(record["emotion_type"])
+    check_metadata(record["metadata"])
+    check_timestamp(record["valid_from"], "valid_from")
+    check_timestamp(record["valid_until"], "valid_until")
+    _times(
+        record, ("created_at", "updated_at", "last_accessed", "evolved_at", "last_decay_at"), now
+    )
+    for i, version in enumerate(record["versions"]):
+        check_happened(version["changed_at"], f"versions[{i}].changed_at", now)
+    for source in record["sources"]:
+        check_session_id(source["session_id"], "sources session_id")
+
+
+def _check_link(record: dict[str, Any], now: datetime, _: int) -> None:
+    check_name(record["a"], "a", "memory key")
+    check_name(record["b"], "b", "memory key")
+    _times(record, ("last_activated",), now)
+
+
+def _check_settings(record: dict[str, Any], now: datetime, _: int) -> None:
+    """Overrides are checked by the settings service as they are applied (its own rules)."""
+
+
+_EVENT_FIELDS = ("speaker", "role", "content", "timestamp", "external_id", "metadata")
+_RECORD_CHECKS: dict[str, Callable[[dict[str, Any], datetime, int], None]] = {
+    "settings": _check_settings,
+    "block": _check_block,
+    "state": _check_state,
+    "session": _check_session,
+    "event": _check_event,
+    "episode": _check_episode,
+    "memory": _check_memory,
+    "link": _check_link,
+}
+
+
+def is_current(record: Mapping[str, Any]) -> bool:
+    """A memory a merge checks for a duplicate (a normal write's duplicate: a current one)."""
+    return (
+        record["status"] == "active"
+        and record["superseded_by"] is None
+        and record["valid_until"] is None
+    )
+
+
+# The fields that name another memory by its key, stored as they are (a pointer) or joined on
+# it (a link, whose two ends must be memories of the persona).
+POINTERS = {"memory": MEMORY_POINTERS, "link": ("a", "b")}
+
+
+def named_keys(record: Mapping[str, Any]) -> set[str]:
+    """The other memories' keys a memory record names (what ``remap_memory`` passes on): its
+    pointers (:data:`POINTERS`), in the record and in its versions' images, the memory it is
+    the remainder of and the causes of its versions."""
+    named = {record[name] for name in POINTERS["memory"]}
+    metadata = record["metadata"]
+    if isinstance(metadata, dict):
+        named.add(metadata.get("remainder_of"))
+    for version in record["versions"]:
+        named.add(version.get("cause"))
+        for side in ("before", "after"):
+            image = version.get(side)
+            if isinstance(image, dict):
+                named.update(image.get(name) for name in POINTERS["memory"])
+    return {key for key in named if isinstance(key, str) and key != record["key"]}
+
+
+# What a file that is not an Omoide export is told (a Mem0 list, a chat export, a file
+# pretty-printed over many lines): the refusal of its first line said only "unknown record type
+# None" or "a record must be a JSON object".
+NOT_AN_EXPORT = (
+    'an Omoide export (JSON Lines) starts with its header record {"type": '
+    '"header", "format": "omoide-export", …}; a Mem0, MCP memory or chat '
+    "file is imported with source=mem0, mcp-memory or chat (omoide import --from)"
+)
+
+
+def read_records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]:
+    """Each record (number, type, record, control characters replaced in it). Both passes
+    read the file through here, each decoding its own copy of a record: the scan checks the
+    record as it will be stored (controls already spaces, which the validators require), the
+    restore stores it; only the restore adds the count to the report (once per file)."""
+    first = True
+    for number, line in enumerate(lines(), start=1):
+        if line.strip():
+            try:
+                kind, record = decode_line(line, number)
+                record = nfc(record, kind)  # user text is kept in NFC (validate.nfc)
+            except FormatError as exc:
+                hint = f"; {NOT_AN_EXPORT}" if first and not exc.is_export else ""
+                raise InvalidInput(exc.message + hint, line=exc.line) from None
+            except InvalidInput as exc:
+                raise InvalidInput(
+                    f"line {number}: {exc.message}", line=number, field=exc.fields.get("field")
+                ) from None
+            first = False
+            yield number, kind, record, _replace_controls(kind, record)
+
+
+def as_imported(row: tuple[str, str, str, str]) -> tuple[str, str, str, str]:
+    """A stored state row (kind, key, value, valid_from) as an import reads the same row of a
+    file: its value's control characters as spaces (:func:`_state_value`)."""
+    kind, key, value, valid_from = row
+    return kind, key, _state_value(value)[0], valid_from
+
+
+def _state_value(value: str) -> tuple[str, int]:
+    """A state value of a file, its control characters read as spaces, and how many there
+    were; a value left blank is U+FFFD (its key stays)."""
+    value, count = replace_controls(value.strip(), lines=True)
+    return ("\ufffd" if count and is_blank(value) else value), count
+
+
+def _replace_controls(kind: str, record: dict[str, Any]) -> int:
+    """A file written before control characters were refused in tags, emotion labels and state
+    values (``validate.check_controls``) still imports: each one is read as a space, and they
+    are counted (the report's ``controls_replaced``). A tag left blank is dropped, a label left
+    blank is none, a state value left blank is U+FFFD (its key stays)."""
+    count = 0
+    if kind == "memory":
+        if isinstance(record.get("tags"), list):
+            tags = []
+            for tag in record["tags"]:
+                if isinstance(tag, str):
+                    tag, n = replace_controls(tag.strip())
+                    count += n
+                    if n and is_blank(tag):
+                        continue
+                tags.append(tag)
+            record["tags"] = tags
+        if isinstance(record.get("emotion_type"), str):
+            label, n = replace_controls(record["emotion_type"].strip())
+            count += n
+            record["emotion_type"] = None if n and is_blank(label) else label
+    elif kind == "state" and isinstance(record.get("value"), str):
+        record["value"], n = _state_value(record["value"])
+        count += n
+    return count
