@@ -42,6 +42,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -57,7 +58,7 @@ from _classify_common import (
     load_pairs,
 )
 from lib.cli import parser
-from lib.reports import RESULTS, fmt, md_table, shown_path, write_results
+from lib.reports import RESULTS, fmt, md_table, write_results
 from omoide.config import PersonaSettings
 from omoide.engine.candidates import under_band_keeps
 from omoide.engine.classify import Candidate, Classifier, Relation
@@ -374,7 +375,8 @@ def main(argv: list[str] | None = None) -> int:
     suffix = "" if args.engine != "offline" or args.embedder == "e5" else f"_{args.embedder}"
     suffix += "_own" if args.engine == "offline" and args.judge == "own" else ""
     suffix += f"_{args.split}" if args.split else ""
-    _write_results(args.engine + suffix, report, intro + _headline(report) + text, args)
+    given = sys.argv[1:] if argv is None else argv
+    _write_results(args.engine + suffix, report, intro + _headline(report) + text, args, given)
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else intro + text)
     return 0
 
@@ -437,15 +439,10 @@ def _headline(report: dict[str, object]) -> str:
 
 
 def _write_results(
-    engine: str, report: dict[str, object], text: str, args: argparse.Namespace
+    engine: str, report: dict[str, object], text: str, args: argparse.Namespace, given: list[str]
 ) -> None:
-    command = f".venv/bin/python bench/classify.py --engine {args.engine}"
-    if args.engine == "offline":
-        command += f" --embedder {args.embedder}"
-    if args.split:
-        command += f" --pairs {shown_path(args.data)} --split {args.split}"
-    if args.notes:
-        command += " --notes"
+    """The report, headed by the command as given (``main``'s arguments, or the command line)."""
+    command = shlex.join([".venv/bin/python", "bench/classify.py", *given])
     header = f"# 3-op classification benchmark ({engine})\n\nCommand: `{command}`\n\n"
     write_results(args.out or RESULTS / f"classify_{engine}", header + text, report)
 

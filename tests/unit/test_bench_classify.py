@@ -82,6 +82,8 @@ def test_any_pairs_file_is_scored_alone_under_its_split_name(tmp_path: Path) -> 
     assert set(scored["per_label"]["CONTRADICTORY"]) >= {"precision", "recall", "f1"}
     markdown = out.with_suffix(".md").read_text(encoding="utf-8")
     assert "--split holdout" in markdown and "### by kind" in markdown
+    # the report's command is the one run, every option as given (a rerun reproduces it)
+    assert f"--pairs {pairs} --split holdout --out {out}`" in markdown
     assert "by_family" not in scored  # only a file with families gets the breakdown
 
 
