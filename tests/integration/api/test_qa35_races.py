@@ -13,15 +13,19 @@ without timing: the erase lands right after the service looked the persona up.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 import pytest
-from omoide_testing import serve_in_thread
+from chat_proxy import fake_llm_config
+from llm_fakes import FakeAPI, Reply, openai_answer
+from omoide_testing import LiveServer, serve_in_thread
 
 from omoide.api.http.app import create_app
+from omoide.llm.chat import make_chat_upstream
 from omoide.wiring import Omoide
 
 ADMIN = "omo_admin_race-test-key"
@@ -90,3 +94,53 @@ def test_a_write_that_lost_a_race_keeps_the_connection_and_logs_no_traceback(
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
     assert "write lost a race with an erase" in caplog.text
     assert 'status="409"' in metrics, metrics[:500]
+
+
+def test_a_chat_reply_whose_persona_is_erased_before_it_is_recorded_logs_no_traceback(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The proxy records a turn after its reply went out; a persona erased in between (right
+    before the turns' insert) left the recording to die on the store's foreign key, logged as
+    a traceback by the background task. Now it is one line: nothing to record."""
+    proxy = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
+    key = proxy.create_persona("gone")
+    app = proxy.omoide
+    scoped_store = app.store.sessions
+    armed = {"now": False}
+
+    def sessions_of(name: str):  # type: ignore[no-untyped-def]
+        """Once the recording has begun, the turns' insert erases ``gone`` right before it."""
+        scoped = scoped_store(name)
+        if name == "gone" and armed["now"]:
+            armed["now"] = False
+            add_events = scoped.add_events
+
+            def erase_then_add(*args: object, **kwargs: object) -> object:
+                app.forget.delete_persona("gone")
+                return add_events(*args, **kwargs)
+
+            scoped.add_events = erase_then_add
+        return scoped
+
+    sessions = app.chat.sessions
+    record = sessions.record
+
+    def recording(*args: object, **kwargs: object) -> object:
+        armed["now"] = True  # the session is open: the turns' own write comes next
+        return record(*args, **kwargs)  # type: ignore[arg-type]
+
+    app.store.sessions = sessions_of  # type: ignore[method-assign]
+    sessions.record = recording  # type: ignore[method-assign]
+    fake_api.queue(Reply(body=openai_answer("Hello!")))
+    with caplog.at_level(logging.INFO), proxy.client(key) as client:
+        reply = client.post(
+            "/v1/chat/completions",
+            headers={"X-Omoide-Session": "s1"},
+            json={"messages": [{"role": "user", "content": "Hi there"}]},
+        )
+        assert reply.status_code == 200, reply.text
+        deadline = time.monotonic() + 10
+        while "not recorded" not in caplog.text and time.monotonic() < deadline:
+            time.sleep(0.02)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "chat turn not recorded persona=gone" in caplog.text

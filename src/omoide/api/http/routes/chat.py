@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
-from omoide.api.errors import INTERNAL_MESSAGE, error_body
+from omoide.api.errors import INTERNAL_MESSAGE, error_body, raced_erase
 from omoide.api.http.deps import App, Caller, access_replay, get_app
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
@@ -159,6 +159,11 @@ async def chat_completions(
             app.chat.record(persona, session_id, messages, reply)
         except OmoideError as exc:  # the reply is already out; the log is all we can do
             logger.warning("chat turn not recorded persona=%s: %s", persona, exc.code)
+        except Exception as exc:
+            if raced_erase(exc) is None:
+                raise
+            # the persona or session was erased while the reply went out: nothing to record
+            logger.info("chat turn not recorded persona=%s: erased meanwhile", persona)
 
     if body.get("stream") is True:
         stream = await upstream.open_stream(outgoing)
