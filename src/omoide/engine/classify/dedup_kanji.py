@@ -23,6 +23,8 @@ import unicodedata
 from collections.abc import Mapping
 from functools import cache
 
+from omoide.engine.lang import as_hiragana
+
 __all__ = ["KanjiReadings", "spells"]
 
 KanjiReadings = Mapping[str, str]  # a kanji -> its readings in hiragana, space-separated
@@ -39,8 +41,7 @@ def _is_kana(char: str) -> bool:
 def _fold(text: str) -> str:
     """Kana in one spelling: katakana as hiragana, no voicing mark, no long-vowel mark,
     ぢ / づ as じ / ず (Unihan writes either)."""
-    text = "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in text)
-    text = text.replace("ぢ", "じ").replace("づ", "ず").replace("ー", "")
+    text = as_hiragana(text).replace("ぢ", "じ").replace("づ", "ず").replace("ー", "")
     decomposed = unicodedata.normalize("NFD", text)
     return unicodedata.normalize("NFC", decomposed.replace("\u3099", "").replace("\u309a", ""))
 

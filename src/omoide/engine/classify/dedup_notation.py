@@ -98,7 +98,7 @@ from omoide.engine.classify.dedup_spans import (
     unclipped,
 )
 from omoide.engine.classify.dedup_voice import active_voice
-from omoide.engine.lang import Script, is_japanese, script_runs
+from omoide.engine.lang import Script, as_hiragana, is_japanese, script_runs
 
 __all__ = ["Reading", "pair_notation", "text_notation"]
 
@@ -124,14 +124,10 @@ _CONTEXT = 2  # equal characters read with a differing span on each side (子|�
 _GAP = 1  # an equal run this short between two differences is read with them
 
 
-def _hiragana(text: str) -> str:
-    return "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in text)
-
-
 def _folded(reading: str) -> str:
     """A reading with the differences of spelling folded away: katakana as hiragana, ヴ as
     ブ, no long-vowel mark, no voicing mark (回転ずし reads 寿司 voiced)."""
-    text = _VU_PATTERN.sub(lambda m: _VU[m.group()], _hiragana(reading)).replace("ー", "")
+    text = _VU_PATTERN.sub(lambda m: _VU[m.group()], as_hiragana(reading)).replace("ー", "")
     decomposed = unicodedata.normalize("NFD", text)
     return unicodedata.normalize("NFC", decomposed.replace("\u3099", "").replace("\u309a", ""))
 

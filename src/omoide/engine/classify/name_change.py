@@ -33,6 +33,7 @@ from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.text import Sentence, cue
 
 __all__ = [
+    "JA_QUOTE",
     "NAME_CHANGE_FEATURES",
     "en_named_values",
     "ja_persons",
@@ -76,7 +77,8 @@ _EN_WORDS_OUT = frozenset({"the", "a", "an", "by", "at", "on", "in", "to", "for"
 _EN_USER = frozenset({"user", "user's", "i", "me", "my"})
 _EN_NOT_ONCE = re.compile(r"\b(?:also|too|as well|sometimes|occasionally|once)\b")
 
-_JA_QUOTE = re.compile(r"[「『]([^」』]*)[」』]")
+# A Japanese quotation (「…」 or 『…』), its text as group 1: the names modules' one pattern.
+JA_QUOTE = re.compile(r"[「『]([^」』]*)[」』]")
 # A noun of a name: a word ending in 名 or 号 (表示名, チャンネル名, 芸名, 俳号, 屋号).
 _JA_NAME_NOUN = r"[\u3400-\u9fff\u30a0-\u30ffA-Za-z]{1,6}(?:名|号)"
 _JA_NAMING = re.compile(
@@ -152,7 +154,7 @@ def _ja_changed(old: str, new: str) -> bool:
 
 def _ja_values(text: str, *, changed: bool) -> set[str]:
     """The quoted values of a naming slot (``changed``: of a naming slot told changed)."""
-    parts = _JA_QUOTE.split(text)
+    parts = JA_QUOTE.split(text)
     values = set()
     for i in range(1, len(parts), 2):
         before, after = "".join(parts[:i]), "".join(parts[i + 1 :])
@@ -177,7 +179,7 @@ def en_named_values(text: str) -> list[tuple[str, str]]:
 
 def ja_persons(text: str) -> set[str]:
     """The persons a Japanese memory names outside its quotations."""
-    bare = _JA_QUOTE.sub("", text)
+    bare = JA_QUOTE.sub("", text)
     found = {p for p in lex.JA_PERSONS if p in bare}
     found |= {"user"} if _JA_USER.search(bare) else set()
     found |= {m.group() for m in _JA_SOMEONE.finditer(bare)}

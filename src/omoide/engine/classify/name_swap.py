@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.classify.name_change import name_changed_to
+from omoide.engine.classify.name_change import JA_QUOTE, name_changed_to
 from omoide.engine.classify.one_slot import one_slot
 from omoide.engine.classify.text import Sentence, parse
+from omoide.engine.lang import as_hiragana
 
 __all__ = ["NAME_SWAP_FEATURES", "name_swap_features", "name_swapped", "names_differ"]
 
@@ -77,7 +78,6 @@ _EN_NOT_ONE_VALUE = re.compile(
 
 # Japanese: a quotation, and the naming predicate said right after it or the name right
 # before it.
-_JA_QUOTE = re.compile(r"[「『]([^」』]*)[」』]")
 _JA_NAMING_AFTER = re.compile(
     r"^(?:と|って)(?:呼|読|名乗|表記|綴|書|記|登録|署名|サイン)|^に(?:して|する|しており)"
 )
@@ -133,7 +133,7 @@ def _en_swapped(old: Sentence, new: Sentence) -> bool:
 
 
 def _ja_swapped(old: str, new: str) -> bool:
-    a, b = _JA_QUOTE.split(old.strip()), _JA_QUOTE.split(new.strip())
+    a, b = JA_QUOTE.split(old.strip()), JA_QUOTE.split(new.strip())
     if len(a) != len(b) or len(a) < 3:
         return False
     outside = [_ja_plain(p) for p in a[0::2]] == [_ja_plain(p) for p in b[0::2]]
@@ -173,8 +173,7 @@ def _same_sound(a: str, b: str) -> bool:
 
 
 def _sound(text: str) -> str:
-    hiragana = "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in text)
-    full = hiragana.translate(_SMALL_KANA)
+    full = as_hiragana(text).translate(_SMALL_KANA)
     return re.sub(r"[ー・\s\-'.]", "", full).lower()
 
 

@@ -25,14 +25,18 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
-from omoide.engine.classify.name_change import en_named_values, ja_persons, ja_quote_values
+from omoide.engine.classify.name_change import (
+    JA_QUOTE,
+    en_named_values,
+    ja_persons,
+    ja_quote_values,
+)
 from omoide.engine.classify.text import Sentence, cue
 
 __all__ = ["NAME_TOLD_FEATURES", "name_told_features", "old_name_told"]
 
 NAME_TOLD_FEATURES: tuple[str, ...] = ("old_name_told",)
 
-_JA_QUOTE = re.compile(r"[「『]([^」』]*)[」』]")
 _EN_QUOTE = re.compile(r"\"([^\"]+)\"|“([^”]+)”")
 _EN_WORD = re.compile(r"[a-z][a-z'\-]*")
 # A value said as a name in the new memory: right after a naming word.
@@ -53,7 +57,7 @@ def old_name_told(old: Sentence, new: Sentence) -> bool:
 
 
 def _ja_told(old: str, new: str) -> bool:
-    if "も" in _JA_QUOTE.sub("", new):
+    if "も" in JA_QUOTE.sub("", new):
         return False
     values = ja_quote_values(old)
     return any(v in new for v in values) and ja_persons(new) <= ja_persons(old)

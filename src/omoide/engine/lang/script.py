@@ -17,6 +17,7 @@ __all__ = [
     "Lang",
     "Run",
     "Script",
+    "as_hiragana",
     "detect_lang",
     "fold_latin",
     "has_cjk",
@@ -53,6 +54,11 @@ def normalise(text: str) -> str:
     cannot be stored: NUL and lone surrogates."""
     text = "".join(ch for ch in text if ch != "\x00" and not 0xD800 <= ord(ch) <= 0xDFFF)
     return unicodedata.normalize("NFKC", text)
+
+
+def as_hiragana(text: str) -> str:
+    """``text`` with its katakana (ァ … ヶ) written as hiragana; everything else as it is."""
+    return "".join(chr(ord(c) - 0x60) if "\u30a1" <= c <= "\u30f6" else c for c in text)
 
 
 def fold_latin(text: str) -> str:
