@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.subject import JA_USER_WORDS
 from omoide.engine.classify.text import Sentence, cue
 
 __all__ = [
@@ -94,7 +95,6 @@ _JA_CHANGE_AFTER = re.compile(
     r"^(?:と|って)[^。、「」]{0,6}?(?:呼|名乗|書|表記)[^。、]{0,8}(?:ようにな|始め|だし|出し|ことにし)"
     r"|^(?:に|へ|と)(?:改名|改め|変え|変わ|変更|戻し|戻っ|なっ)"
 )
-_JA_USER = re.compile(r"ユーザー|わたし|私|僕|俺|自分")
 # Someone named by a modified 子 / 人 / 方 ("近所の子が", "店の人は").
 _JA_SOMEONE = re.compile(r"[^\s、。]{1,6}の(?:子|人|方)(?=[がはもにを、])")
 _JA_NAMED_PERSON = re.compile(r"[\u3400-\u9fff\u30a0-\u30ff]{1,4}(?:さん|くん|君|ちゃん|様)")
@@ -181,7 +181,7 @@ def ja_persons(text: str) -> set[str]:
     """The persons a Japanese memory names outside its quotations."""
     bare = JA_QUOTE.sub("", text)
     found = {p for p in lex.JA_PERSONS if p in bare}
-    found |= {"user"} if _JA_USER.search(bare) else set()
+    found |= {"user"} if JA_USER_WORDS.search(bare) else set()
     found |= {m.group() for m in _JA_SOMEONE.finditer(bare)}
     return found | set(_JA_NAMED_PERSON.findall(bare))
 

@@ -31,6 +31,7 @@ from omoide.engine.classify.text import Sentence
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS
 
 __all__ = [
+    "JA_USER_WORDS",
     "NAMED_SUBJECT_FEATURES",
     "PEOPLE_APART_FEATURES",
     "SUBJECT_FEATURES",
@@ -309,7 +310,7 @@ def cue_about_old(pattern: str, old: Sentence, new: Sentence) -> bool:
 
 # The user named in a memory: the word, or the first person ("I", 私).
 _EN_USER_WORDS = re.compile(r"\b(?:user|i|my|me|mine|we|our|us)\b")
-_JA_USER_WORDS = re.compile(r"ユーザー|私|わたし|僕|俺|自分")
+JA_USER_WORDS = re.compile(r"ユーザー|私|わたし|僕|俺|自分")
 # A Japanese clause joined to the next: the later clause's subject is left unsaid, so the first
 # clause's subject is not the whole memory's (息子さんが免許を取ったので、送りは終わった).
 _JA_JOINED = re.compile(r"ので|のに|けど|けれど|ため|から、|て、")
@@ -356,7 +357,7 @@ def _own_person(raw: str, sentence: Sentence) -> str:
 def _names(sentence: Sentence, person: str) -> bool:
     """Whether the memory names ``person`` anywhere (the user: the word or the first person)."""
     if person == "user":
-        words = _JA_USER_WORDS if sentence.lang == "ja" else _EN_USER_WORDS
+        words = JA_USER_WORDS if sentence.lang == "ja" else _EN_USER_WORDS
         return words.search(sentence.text) is not None
     if sentence.lang == "ja":
         return person in sentence.text
