@@ -89,6 +89,7 @@ from omoide.engine.candidates import (
     verdict_effects,
 )
 from omoide.engine.classify import (
+    NOTE_NEAREST_THRESHOLDS,
     NOTE_THRESHOLDS,
     Candidate,
     Classifier,
@@ -99,6 +100,7 @@ from omoide.service.classify_judge import judge_embedder_name, offline_classifie
 from omoide.service.evolution import NEIGHBOUR_POOL
 
 PACKAGED_NOTE_THRESHOLDS = dict(NOTE_THRESHOLDS)
+PACKAGED_NEAREST = dict(NOTE_NEAREST_THRESHOLDS)
 REVIEWED = Path(__file__).resolve().parent / "data" / "classify_store_conflicts.jsonl"
 
 DATA = HOLDOUTS["holdout1"].parent
@@ -158,6 +160,13 @@ def notes_stamp(thresholds: dict[str, float]) -> str:
     if thresholds == PACKAGED_NOTE_THRESHOLDS:
         return ""
     return f"|notes {thresholds['en']:g},{thresholds['ja']:g}"
+
+
+def nearest_stamp(thresholds: dict[str, float]) -> str:
+    """What ``--note-nearest`` adds to a trace's stamp: nothing for the packaged bars."""
+    if thresholds == PACKAGED_NEAREST:
+        return ""
+    return "|nearest " + ",".join(f"{k} {v:g}" for k, v in sorted(thresholds.items()))
 
 
 def judge_file_hash() -> str:
@@ -525,6 +534,14 @@ def main() -> int:
         "they enter the traces' stamp",
     )
     bench.add_argument(
+        "--note-nearest",
+        default=None,
+        metavar="EN|off",
+        help="replay with this English bar for a one-sentence note's nearest candidate "
+        "(engine.classify.NOTE_NEAREST_THRESHOLDS; 'off': none) instead of the packaged one; "
+        "it enters the traces' stamp (bench/note_nearest.py reads two such runs)",
+    )
+    bench.add_argument(
         "--reviewed",
         default=str(REVIEWED),
         metavar="PATH|none",
@@ -537,6 +554,10 @@ def main() -> int:
             NOTE_THRESHOLDS.update(note_thresholds(args.note_thresholds))
         except ValueError:
             bench.error(f"--note-thresholds wants EN,JA in (0, 1], got {args.note_thresholds!r}")
+    if args.note_nearest is not None:
+        NOTE_NEAREST_THRESHOLDS.pop("en", None)
+        if args.note_nearest != "off":
+            NOTE_NEAREST_THRESHOLDS["en"] = float(args.note_nearest)
     given: dict[str, Path] = {}
     for item in args.pairs:
         name, sep, path = item.partition("=")
@@ -575,7 +596,7 @@ def main() -> int:
     low, wide = min(band_raw.values()), max(CAPS)
     # "conf": traces hold each verdict's confidence (session 31); an older one is judged again
     stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{NEIGHBOUR_POOL}|conf"
-    stamp += notes_stamp(NOTE_THRESHOLDS)
+    stamp += notes_stamp(NOTE_THRESHOLDS) + nearest_stamp(NOTE_NEAREST_THRESHOLDS)
 
     judged: dict[str, list[Judged]] = {}
     olds_of: dict[tuple[str, str], list[str]] = {}

@@ -211,15 +211,18 @@ def test_a_consolidated_note_is_held_to_the_notes_bar_not_the_statements() -> No
     name = judge_embedder_name()
     assert name is not None
     old = Candidate("old", "Ken works at a bank in Leeds.", 0.9)
+    # a second memory about as near: the note's nearest does not stand clear of it, so the
+    # nearest note bar (NOTE_NEAREST_THRESHOLDS) does not apply, only the notes' bar
+    rival = Candidate("rival", "Ken cycles to work every day.", 0.895)
     single = "Ken switched to carpentry."
     sure = "Ken quit the bank in Leeds and now works as a carpenter."
     learned = offline_classifier_for(HashEmbedder(), lambda: bundled(name))
     assert isinstance(learned, LearnedClassifier)
     for classifier in (OfflineClassifier(), learned):
         assert classifier.classify(single, [old])[0].relation is Relation.CONTRADICTORY
-        as_note = classifier.classify(single, [old], note=True)[0]
+        as_note = classifier.classify(single, [old, rival], note=True)[0]
         assert as_note.relation is not Relation.CONTRADICTORY
-        closed = classifier.classify(sure, [old], note=True)[0]
+        closed = classifier.classify(sure, [old, rival], note=True)[0]
         assert closed.relation is Relation.CONTRADICTORY, closed.reason
     threshold = learned.model.sentence_threshold
     assert threshold == float("inf") or threshold >= max(

@@ -48,6 +48,7 @@ from omoide.engine.classify import (
     judge_note,
     judge_one_note,
     languages_differ,
+    leads,
     note_claims,
     note_verdict,
     one_statement,
@@ -232,6 +233,7 @@ class LearnedClassifier:
         judged = {}
         # the replaced-value tier of a note closes only the candidate nearest the note
         top = max(same, key=lambda c: c.similarity).key if same else None
+        clear = leads([c.similarity for c in same])
         for i, (candidate, text, sim) in enumerate(zip(same, texts, sims, strict=True)):
             if one_note:
                 j = judge_one_note(
@@ -240,6 +242,7 @@ class LearnedClassifier:
                     self.model,
                     verdict=firsts[i],
                     nearest=candidate.key == top,
+                    clear=clear,
                 )
             else:
                 j = judge(text, sim, self.model, may_contradict=may_contradict)

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from omoide.engine.classify import (
+    NOTE_NEAREST_LEAD,
+    NOTE_NEAREST_THRESHOLDS,
     NOTE_THRESHOLDS,
     TEXT_FEATURES,
     UNDATED_ONLY,
@@ -15,6 +17,7 @@ from omoide.engine.classify import (
     Relation,
     judge,
     judge_one_note,
+    leads,
     needs_undated,
     read_pair,
     reads_undated,
@@ -115,8 +118,9 @@ def test_each_language_needs_its_own_note_threshold(pair: tuple[str, str], lang:
     at = judge_one_note(
         written, plain, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang]) + 1e-6)
     )
+    # a candidate that does not stand clear of the next one (the nearest note bar's lead)
     below = judge_one_note(
-        written, plain, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang]) - 0.05)
+        written, plain, _model(lost_share=_weight_for(NOTE_THRESHOLDS[lang]) - 0.05), clear=False
     )
     assert at.relation is Relation.CONTRADICTORY
     assert below.relation is not Relation.CONTRADICTORY
@@ -197,7 +201,45 @@ def test_an_undated_reading_under_the_note_bar_leaves_the_statements_verdict() -
     )
     statement = judge(*written, model)
     assert statement.relation is not Relation.CONTRADICTORY
-    assert judge_one_note(written, plain, model) == statement
+    assert judge_one_note(written, plain, model, clear=False) == statement
+
+
+def test_the_nearest_note_bar_is_english_and_under_the_notes_bar() -> None:
+    # session 36 (bench/note_nearest.py, bench/results/classify_en36.md)
+    assert NOTE_NEAREST_THRESHOLDS == {"en": 0.90}
+    assert NOTE_NEAREST_LEAD == 0.02
+    assert NOTE_NEAREST_THRESHOLDS["en"] < NOTE_THRESHOLDS["en"]
+
+
+def test_the_nearest_candidate_closes_at_its_bar_when_it_stands_clear() -> None:
+    written, plain = _readings(*EN)
+    bar = NOTE_NEAREST_THRESHOLDS["en"]
+    model = _model(lost_share=_weight_for(bar) + 0.05)
+    verdict = judge_one_note(written, plain, model)
+    assert verdict.relation is Relation.CONTRADICTORY
+    assert verdict.reason.endswith(f"; the nearest (undated ≥ {bar:.2f})")
+    # not the nearest, or the nearest barely ahead of another candidate, or under the bar
+    assert judge_one_note(written, plain, model, nearest=False).relation is not (
+        Relation.CONTRADICTORY
+    )
+    assert judge_one_note(written, plain, model, clear=False).relation is not (
+        Relation.CONTRADICTORY
+    )
+    under = _model(lost_share=_weight_for(bar) - 0.05)
+    assert judge_one_note(written, plain, under).relation is not Relation.CONTRADICTORY
+
+
+def test_japanese_has_no_nearest_note_bar() -> None:
+    written, plain = _readings(*JA)
+    model = _model(lost_share=_weight_for(NOTE_THRESHOLDS["ja"]) - 0.05)
+    assert judge_one_note(written, plain, model).relation is not Relation.CONTRADICTORY
+
+
+def test_the_lead_is_read_on_raw_cosine_between_the_two_nearest() -> None:
+    assert leads([0.91, 0.85, 0.89])
+    assert not leads([0.905, 0.89, 0.70])
+    assert leads([0.9])
+    assert leads([])
 
 
 def test_a_written_pair_the_judge_may_not_close_is_not_read_undated() -> None:

@@ -79,10 +79,13 @@ from omoide.engine.classify.name_swap import names_differ
 from omoide.engine.classify.note_close import claims as note_claims
 from omoide.engine.classify.note_close import note_closes, note_verdict
 from omoide.engine.classify.note_judge import (
+    NOTE_NEAREST_LEAD,
+    NOTE_NEAREST_THRESHOLDS,
     NOTE_REPLACED_THRESHOLDS,
     NOTE_THRESHOLDS,
     UNDATED_ONLY,
     judge_one_note,
+    leads,
     needs_undated,
     reads_undated,
 )
@@ -106,6 +109,8 @@ __all__ = [
     "EMBEDDING_FEATURES",
     "EXTEND_ONLY",
     "JUDGE_CAPS",
+    "NOTE_NEAREST_LEAD",
+    "NOTE_NEAREST_THRESHOLDS",
     "NOTE_REPLACED_THRESHOLDS",
     "NOTE_THRESHOLDS",
     "SCOPE_FEATURES",
@@ -146,6 +151,7 @@ __all__ = [
     "judge_note",
     "judge_one_note",
     "languages_differ",
+    "leads",
     "names_differ",
     "needs_undated",
     "notation_tokens",

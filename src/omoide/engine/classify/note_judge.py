@@ -41,10 +41,13 @@ from omoide.engine.classify.learned import Judgement, JudgeModel, judge, sentenc
 from omoide.engine.classify.offline import UNRELATED
 
 __all__ = [
+    "NOTE_NEAREST_LEAD",
+    "NOTE_NEAREST_THRESHOLDS",
     "NOTE_REPLACED_THRESHOLDS",
     "NOTE_THRESHOLDS",
     "UNDATED_ONLY",
     "judge_one_note",
+    "leads",
     "needs_undated",
     "reads_undated",
 ]
@@ -60,6 +63,18 @@ NOTE_THRESHOLDS: dict[str, float] = {"en": 0.99, "ja": 0.94}
 # ``bench/results/classify_notes_replaced33.md``). Japanese only: the English bar the rule chose
 # (0.60) closed gold EXTENDABLE pairs end to end (0.81 of its closes right on notes22-28).
 NOTE_REPLACED_THRESHOLDS: dict[str, float] = {"ja": 0.50}
+
+# A lower bar of a language for the candidate nearest the note, when that candidate leads the
+# next one by ``NOTE_NEAREST_LEAD`` of raw cosine (``leads``), read as the notes' bar is
+# (undated in an ``UNDATED_ONLY`` language, else both readings). The notes' bar keeps the judge
+# off every candidate because a lower bar also closed neighbouring facts of the store (session
+# 31, ``bench/results/note_bar_s31.md``); those closes fell on a nearest memory barely ahead of
+# another of the same domain, the note about the domain rather than one memory. Chosen end to
+# end on notes22-33 by ``bench/note_nearest.py`` (session 36, ``bench/results/classify_en36.md``):
+# per lead the lowest bar from which the closes' C precision keeps a Wilson bound (z = 1) of
+# 0.95, the lead with the most true closes. English only: Japanese was not measured.
+NOTE_NEAREST_THRESHOLDS: dict[str, float] = {"en": 0.90}
+NOTE_NEAREST_LEAD = 0.02
 
 # The languages whose bar is read on the undated pair alone (session 32,
 # ``bench/results/classify_notes32.md``): two different note dates lower the judge's
@@ -98,6 +113,7 @@ def judge_one_note(
     *,
     verdict: Judgement | None = None,
     nearest: bool = True,
+    clear: bool = True,
 ) -> Judgement:
     """The verdict for a consolidated note of one sentence against one old memory: ``written``
     the pair as stored, ``plain`` the same pair read ``undated`` (needed only when
@@ -106,7 +122,8 @@ def judge_one_note(
     probability needs ``NOTE_THRESHOLDS`` in both readings, or in an ``UNDATED_ONLY`` language
     in the undated one alone, which may then close a pair the written reading left open; under
     it, the language's ``NOTE_REPLACED_THRESHOLDS`` closes a replaced value (``replaced_note``)
-    when the candidate is the one ``nearest`` the note."""
+    when the candidate is the one ``nearest`` the note, and ``NOTE_NEAREST_THRESHOLDS`` closes
+    the nearest when it also stands ``clear`` of the next candidate (``leads``)."""
     text, sims = written
     verdict = verdict if verdict is not None else judge(text, sims, model)
     if not reads_undated(verdict, text):
@@ -124,6 +141,13 @@ def judge_one_note(
             round(sure, 4),
             f"note: {verdict.reason} ({read} ≥ {NOTE_THRESHOLDS[lang]:.2f})",
         )
+    nearer = NOTE_NEAREST_THRESHOLDS.get(lang, math.inf)
+    if nearest and clear and sure >= nearer:
+        return Judgement(
+            Relation.CONTRADICTORY,
+            round(sure, 4),
+            f"note: {verdict.reason}; the nearest ({read} ≥ {nearer:.2f})",
+        )
     held = judge(text, sims, model, may_contradict=False)
     bar = NOTE_REPLACED_THRESHOLDS.get(lang, math.inf)
     if nearest and sure >= bar and replaced_note(held, plain[0]):
@@ -133,6 +157,17 @@ def judge_one_note(
             f"note: {held.reason}; a value replaced ({read} ≥ {bar:.2f})",
         )
     return held
+
+
+def leads(similarities: list[float]) -> bool:
+    """Whether the nearest of a note's candidates (their similarities, raw cosine) leads the
+    next by ``NOTE_NEAREST_LEAD``; one candidate alone leads.
+
+    >>> leads([0.91, 0.88]), leads([0.91, 0.90]), leads([0.9])
+    (True, False, True)
+    """
+    ranked = sorted(similarities, reverse=True)
+    return len(ranked) < 2 or ranked[0] - ranked[1] >= NOTE_NEAREST_LEAD
 
 
 def replaced_note(held: Judgement, plain: PairText) -> bool:
