@@ -40,6 +40,7 @@ __all__ = [
     "shape_refusal",
     "syntax_refusal",
     "utf16_hint",
+    "valid_unicode",
 ]
 
 MAX_DEPTH = 64
@@ -233,3 +234,36 @@ def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
                 stack.extend((child, level + 1) for child in item.values())
             else:
                 stack.extend((child, level + 1) for child in item)
+
+
+def valid_unicode(value: Any) -> Any:
+    """``value`` (what ``json.loads`` read from a text another program wrote, such as an LLM
+    server's answer) with each lone surrogate in its strings, object keys too, as U+FFFD.
+
+    Trigger: an escape such as ``\\ud83d`` without its pair (a server that stops at
+    ``max_tokens`` between the two halves of an emoji writes one). Why: no UTF-8 text holds a
+    lone surrogate, so relaying, storing or answering the string failed (a 500, or a stream cut
+    with no end). Outcome: the text as a reader shows it, one U+FFFD per lost half. The value
+    is changed in place (it is the caller's fresh parse) and returned; no recursion."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            for i, child in enumerate(item):
+                if isinstance(child, str):
+                    item[i] = _SURROGATE.sub("\ufffd", child)
+                else:
+                    stack.append(child)
+        elif isinstance(item, dict):
+            pairs = list(item.items())
+            item.clear()
+            for key, child in pairs:
+                name = _SURROGATE.sub("\ufffd", key) if isinstance(key, str) else key
+                if isinstance(child, str):
+                    child = _SURROGATE.sub("\ufffd", child)
+                else:
+                    stack.append(child)
+                item[name] = child
+    return value

@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 
+from omoide.engine.json_text import valid_unicode
+
 __all__ = [
     "as_chunk",
     "choices_problem",
@@ -48,9 +50,10 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
 
 def json_object(data: str | bytes) -> dict[str, Any] | None:
     """The JSON object ``data`` holds (bytes read as UTF-8), or None: not JSON, not an
-    object, or nested so deep that the parser overflows (a RecursionError, which was a 500)."""
+    object, or nested so deep that the parser overflows (a RecursionError, which was a 500).
+    A lone surrogate in its strings is U+FFFD (:func:`~omoide.engine.json_text.valid_unicode`)."""
     try:
-        value = json.loads(data)
+        value = valid_unicode(json.loads(data))
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from omoide.engine.json_text import valid_unicode
 from omoide.llm.base import LLMOutputError
 
 __all__ = ["extract_json"]
@@ -26,7 +27,12 @@ _MISSING = object()  # json.loads can return None, so None cannot mean "not foun
 
 def extract_json(text: str) -> Any:
     """The JSON value in ``text``: the whole text, a fenced block, or the largest embedded
-    object or array. Raises LLMOutputError when there is none."""
+    object or array, a lone surrogate in its strings as U+FFFD (a note or a verdict holding
+    one could not be stored). Raises LLMOutputError when there is none."""
+    return valid_unicode(_found(text))
+
+
+def _found(text: str) -> Any:
     think = _THINK.match(text)
     cleaned = text[think.end() if think else 0 :].strip()
     found = _whole(cleaned)

@@ -3,11 +3,19 @@ file or line, an MCP message): what it refuses is a JsonTextError with a message
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from omoide.engine.json_text import MAX_DEPTH, MAX_SAFE_INT, JsonTextError, loads, shape_refusal
+from omoide.engine.json_text import (
+    MAX_DEPTH,
+    MAX_SAFE_INT,
+    JsonTextError,
+    loads,
+    shape_refusal,
+    valid_unicode,
+)
 
 
 @pytest.mark.parametrize(
@@ -151,3 +159,21 @@ def test_a_json_error_is_said_in_the_readers_words(text: str, says: str) -> None
     message = refused.value.message
     assert message.startswith("not valid JSON: " + says), message
     assert not re.search("Expecting|Extra data|Unterminated|Invalid", message), message
+
+
+def test_valid_unicode_replaces_each_lone_surrogate_and_keeps_pairs() -> None:
+    """An upstream's JSON (session 36): lone halves anywhere, keys too, become U+FFFD; a pair
+    (read by json.loads as one character) and other values stay."""
+    value = json.loads(
+        '{"a\\ud800": ["x\\udc00y", {"k": "\\ud83d\\ude00\\ud83d"}], "n": [1, null]}'
+    )
+    assert valid_unicode(value) == {
+        "a\ufffd": ["x\ufffdy", {"k": "\U0001f600\ufffd"}],
+        "n": [1, None],
+    }
+    assert valid_unicode("\udfff") == "\ufffd"
+    deep = json.loads("[" * 900 + '"\\ud800"' + "]" * 900)  # no recursion in the walk
+    inner = valid_unicode(deep)
+    for _ in range(900):
+        inner = inner[0]
+    assert inner == "\ufffd"

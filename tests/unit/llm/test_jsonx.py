@@ -94,3 +94,8 @@ def test_extract_json_raises_llm_output_error_without_quoting_the_answer(text):
         f"no JSON object or array found in the model's answer ({len(text)} characters)"
     )
     assert caught.value.code == "llm_bad_output"
+
+
+def test_a_lone_surrogate_in_the_found_json_is_replaced() -> None:
+    """A note or verdict holding one could not be stored (session 36)."""
+    assert extract_json('```json\n{"content": "cat \\ud83d"}\n```') == {"content": "cat \ufffd"}
