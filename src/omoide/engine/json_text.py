@@ -37,10 +37,10 @@ __all__ = [
     "MAX_SAFE_INT",
     "JsonTextError",
     "loads",
+    "loads_upstream",
     "shape_refusal",
     "syntax_refusal",
     "utf16_hint",
-    "valid_unicode",
 ]
 
 MAX_DEPTH = 64
@@ -236,34 +236,39 @@ def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
                 stack.extend((child, level + 1) for child in item)
 
 
-def valid_unicode(value: Any) -> Any:
-    """``value`` (what ``json.loads`` read from a text another program wrote, such as an LLM
-    server's answer) with each lone surrogate in its strings, object keys too, as U+FFFD.
+def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+    """The JSON value of a text another program wrote (an LLM server's answer, its error, an
+    event of its stream), read as ``json.loads`` reads it but with what could not be passed on:
 
-    Trigger: an escape such as ``\\ud83d`` without its pair (a server that stops at
-    ``max_tokens`` between the two halves of an emoji writes one). Why: no UTF-8 text holds a
-    lone surrogate, so relaying, storing or answering the string failed (a 500, or a stream cut
-    with no end). Outcome: the text as a reader shows it, one U+FFFD per lost half. The value
-    is changed in place (it is the caller's fresh parse) and returned; no recursion."""
-    if isinstance(value, str):
-        return _SURROGATE.sub("\ufffd", value)
-    stack = [value]
+    - a lone surrogate in a string (an escape such as ``\\ud83d`` without its pair, which a
+      server stopped at ``max_tokens`` mid-emoji writes) becomes U+FFFD: no UTF-8 text holds
+      one, so relaying, recording or answering the string failed (a 500, or a stream cut with
+      no end);
+    - arrays or objects nested deeper than ``max_depth`` raise :class:`JsonTextError`: a depth
+      the parser just reached overflowed the encoder of the reply that relays it (a 500).
+
+    Raises :class:`JsonTextError` or what ``json.loads`` raises (ValueError, RecursionError)."""
+    value = json.loads(text)
+    stack = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, level = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        if level >= max_depth:
+            raise JsonTextError(f"arrays or objects nested deeper than {max_depth} levels")
         if isinstance(item, list):
             for i, child in enumerate(item):
                 if isinstance(child, str):
                     item[i] = _SURROGATE.sub("\ufffd", child)
                 else:
-                    stack.append(child)
-        elif isinstance(item, dict):
+                    stack.append((child, level + 1))
+        else:
             pairs = list(item.items())
             item.clear()
             for key, child in pairs:
-                name = _SURROGATE.sub("\ufffd", key) if isinstance(key, str) else key
                 if isinstance(child, str):
                     child = _SURROGATE.sub("\ufffd", child)
                 else:
-                    stack.append(child)
-                item[name] = child
-    return value
+                    stack.append((child, level + 1))
+                item[_SURROGATE.sub("\ufffd", key)] = child
+    return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value

@@ -3,7 +3,6 @@ file or line, an MCP message): what it refuses is a JsonTextError with a message
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -13,8 +12,8 @@ from omoide.engine.json_text import (
     MAX_SAFE_INT,
     JsonTextError,
     loads,
+    loads_upstream,
     shape_refusal,
-    valid_unicode,
 )
 
 
@@ -161,19 +160,20 @@ def test_a_json_error_is_said_in_the_readers_words(text: str, says: str) -> None
     assert not re.search("Expecting|Extra data|Unterminated|Invalid", message), message
 
 
-def test_valid_unicode_replaces_each_lone_surrogate_and_keeps_pairs() -> None:
+def test_loads_upstream_replaces_each_lone_surrogate_and_keeps_pairs() -> None:
     """An upstream's JSON (session 36): lone halves anywhere, keys too, become U+FFFD; a pair
     (read by json.loads as one character) and other values stay."""
-    value = json.loads(
-        '{"a\\ud800": ["x\\udc00y", {"k": "\\ud83d\\ude00\\ud83d"}], "n": [1, null]}'
-    )
-    assert valid_unicode(value) == {
+    text = '{"a\\ud800": ["x\\udc00y", {"k": "\\ud83d\\ude00\\ud83d"}], "n": [1, null]}'
+    assert loads_upstream(text) == {
         "a\ufffd": ["x\ufffdy", {"k": "\U0001f600\ufffd"}],
         "n": [1, None],
     }
-    assert valid_unicode("\udfff") == "\ufffd"
-    deep = json.loads("[" * 900 + '"\\ud800"' + "]" * 900)  # no recursion in the walk
-    inner = valid_unicode(deep)
-    for _ in range(900):
-        inner = inner[0]
-    assert inner == "\ufffd"
+    assert loads_upstream('"\\udfff"') == "\ufffd"
+    assert loads_upstream(b'{"a": "\\ud800"}') == {"a": "\ufffd"}
+
+
+def test_loads_upstream_refuses_nesting_deeper_than_its_limit() -> None:
+    """A depth the parser just reached overflowed the encoder relaying it (session 36)."""
+    assert loads_upstream("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    with pytest.raises(JsonTextError, match=f"deeper than {MAX_DEPTH}"):
+        loads_upstream('{"x": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}")

@@ -6,9 +6,11 @@ A JSON escape such as ``\\ud83d`` without its pair (a server that stops at ``max
 between the two halves of an emoji writes one) is valid JSON but no UTF-8 text: every place the
 string went next failed. Before: a reply or an upstream's error message holding one was a 500; a
 streamed one cut the stream with no error event and no ``[DONE]``; a summary holding one made
-the chat call itself fail (a 500). Now each lone half reads as U+FFFD. A summariser that raises
-anything was also a 500 unless the error was one of Omoide's; the spec's fallback (the stage-3
-result is sent) now holds for every failure.
+the chat call itself fail (a 500). Now each lone half reads as U+FFFD. An answer nested just
+short of the parser's limit was read, then overflowed the encoder of the relayed reply (a 500):
+an upstream's JSON nested deeper than 64 levels is now a body that is not its API's (a 502).
+A summariser that raises anything was also a 500 unless the error was one of Omoide's; the
+spec's fallback (the stage-3 result is sent) now holds for every failure.
 """
 
 from __future__ import annotations
@@ -197,3 +199,36 @@ def test_a_summariser_fault_sends_the_stage3_result(
     again = _post(server, key, {"messages": _long_chat(10)})  # within the cool-down: no call
     assert again.json()["omoide"]["compaction"]["summary"] == "cooldown"
     assert llm.calls == 1
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [40, 980])
+def test_an_answer_nested_near_the_parsers_limit_is_a_502_not_a_500(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI, depth: int
+) -> None:
+    """980 levels parsed, then overflowed the relayed reply's encoder; 40 levels go through."""
+    server, key = _proxy(chat_server, fake_api)
+    answer = OPENAI_LONE.replace('"model": "m"', f'"model": "m", "extra": {_nested(depth)}')
+    fake_api.queue(Reply(body=answer))
+    reply = _post(server, key, {"messages": [{"role": "user", "content": "hello"}]})
+    if depth < 64:
+        assert reply.status_code == 200, reply.text
+        return
+    assert reply.status_code == 502, reply.text
+    error = reply.json()["error"]
+    assert error["code"] == "upstream_unavailable" and "not a JSON object" in error["message"]
+
+
+def test_a_stream_event_nested_near_the_parsers_limit_ends_with_an_error_event(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
+) -> None:
+    server, key = _proxy(chat_server, fake_api)
+    deep = _chunk('{"content": "ab"}').replace('"id": "c"', f'"id": "c", "x": {_nested(980)}')
+    fake_api.queue(Reply(events=(deep, FINISH, "data: [DONE]\n\n")))
+    lines = _streamed(server, key)
+    assert lines[-1] == "data: [DONE]", lines
+    error = json.loads(lines[-2].removeprefix("data: "))["error"]
+    assert error["code"] == "upstream_unavailable", error
