@@ -217,6 +217,13 @@ def _finite_float(literal: str) -> float:
     return value
 
 
+def _upstream_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise JsonTextError(f"number {literal[:24]} is not finite")
+    return value
+
+
 def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
     stack = [(value, 0)]
     while stack:
@@ -245,10 +252,13 @@ def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
       one, so relaying, recording or answering the string failed (a 500, or a stream cut with
       no end);
     - arrays or objects nested deeper than ``max_depth`` raise :class:`JsonTextError`: a depth
-      the parser just reached overflowed the encoder of the reply that relays it (a 500).
+      the parser just reached overflowed the encoder of the reply that relays it (a 500);
+    - ``NaN``, ``Infinity`` or a number that overflows to it (``1e999``) raise
+      :class:`JsonTextError`: they are not JSON, and the relayed reply could not be written (a
+      500) or, streamed, was passed on as text no JSON parser reads.
 
     Raises :class:`JsonTextError` or what ``json.loads`` raises (ValueError, RecursionError)."""
-    value = json.loads(text)
+    value = json.loads(text, parse_constant=_no_constant, parse_float=_upstream_float)
     stack = [(value, 0)]
     while stack:
         item, level = stack.pop()

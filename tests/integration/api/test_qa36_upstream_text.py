@@ -1,16 +1,19 @@
-"""Session 36: an upstream (the chat proxy's, or the stage-4 summariser) whose JSON holds a lone
-surrogate, and a summariser that fails with an exception of ours, through real HTTP (the local
+"""Session 36: an upstream (the chat proxy's, or the stage-4 summariser) whose JSON could not be
+passed on, and a summariser that fails with an exception of ours, through real HTTP (the local
 fake API of tests/support/llm_fakes.py as the upstream).
 
-A JSON escape such as ``\\ud83d`` without its pair (a server that stops at ``max_tokens``
-between the two halves of an emoji writes one) is valid JSON but no UTF-8 text: every place the
-string went next failed. Before: a reply or an upstream's error message holding one was a 500; a
-streamed one cut the stream with no error event and no ``[DONE]``; a summary holding one made
-the chat call itself fail (a 500). Now each lone half reads as U+FFFD. An answer nested just
-short of the parser's limit was read, then overflowed the encoder of the relayed reply (a 500):
-an upstream's JSON nested deeper than 64 levels is now a body that is not its API's (a 502).
-A summariser that raises anything was also a 500 unless the error was one of Omoide's; the
-spec's fallback (the stage-3 result is sent) now holds for every failure.
+- A JSON escape such as ``\\ud83d`` without its pair (a server that stops at ``max_tokens``
+  between the two halves of an emoji writes one) is valid JSON but no UTF-8 text. Before: a
+  reply or an upstream's error message holding one was a 500; a streamed one cut the stream
+  with no error event and no ``[DONE]``; a summary holding one made the chat call fail (a 500).
+  Now each lone half reads as U+FFFD.
+- An answer nested just short of the parser's limit was read, then overflowed the encoder of
+  the relayed reply (a 500): JSON nested deeper than 64 levels is now a body that is not the
+  API's (a 502).
+- ``NaN``, ``Infinity`` or ``1e999`` in an answer (not JSON) was a 500, and streamed was passed
+  on as text no JSON parser reads: a 502 (an error event) too.
+- A summariser that raised anything but one of Omoide's errors was a 500; the spec's fallback
+  (the stage-3 result is sent) now holds for every failure.
 """
 
 from __future__ import annotations
@@ -232,3 +235,27 @@ def test_a_stream_event_nested_near_the_parsers_limit_ends_with_an_error_event(
     assert lines[-1] == "data: [DONE]", lines
     error = json.loads(lines[-2].removeprefix("data: "))["error"]
     assert error["code"] == "upstream_unavailable", error
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_an_answer_with_a_number_json_has_not_is_a_502(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI, number: str
+) -> None:
+    server, key = _proxy(chat_server, fake_api)
+    answer = OPENAI_LONE.replace('"model": "m"', f'"model": "m", "usage": {{"t": {number}}}')
+    fake_api.queue(Reply(body=answer))
+    reply = _post(server, key, {"messages": [{"role": "user", "content": "hello"}]})
+    assert reply.status_code == 502, reply.text
+    assert reply.json()["error"]["code"] == "upstream_unavailable"
+
+
+def test_a_stream_event_with_a_number_json_has_not_ends_with_an_error_event(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
+) -> None:
+    server, key = _proxy(chat_server, fake_api)
+    bad = _chunk('{"content": "ab"}').replace('"id": "c"', '"id": "c", "usage": {"t": Infinity}')
+    fake_api.queue(Reply(events=(bad, FINISH, "data: [DONE]\n\n")))
+    lines = _streamed(server, key)
+    assert not any("Infinity" in line for line in lines), lines
+    assert lines[-1] == "data: [DONE]", lines
+    assert json.loads(lines[-2].removeprefix("data: "))["error"]["code"] == "upstream_unavailable"

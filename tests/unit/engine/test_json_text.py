@@ -177,3 +177,10 @@ def test_loads_upstream_refuses_nesting_deeper_than_its_limit() -> None:
     assert loads_upstream("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
     with pytest.raises(JsonTextError, match=f"deeper than {MAX_DEPTH}"):
         loads_upstream('{"x": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}")
+
+
+@pytest.mark.parametrize("text", ['{"a": NaN}', "[Infinity]", '{"a": -Infinity}', "[1e999]"])
+def test_loads_upstream_refuses_numbers_json_has_not(text: str) -> None:
+    """Not JSON; relayed, the reply could not be written (a 500) (session 36)."""
+    with pytest.raises(JsonTextError):
+        loads_upstream(text)
