@@ -197,7 +197,8 @@ class ChatCompaction(TypedDict):
     """How the conversation was fitted into chat_budget_tokens (stage 0 untouched, 1-3
     mechanical trims, 4 summarised) and the stage-4 summary: made by the llm, offline, or
     cached; failed (the LLM call failed) or cooldown (a call failed recently, none was made),
-    both sending the stage-3 result; null when no summary was needed."""
+    both sending the stage-3 result; null when no summary was needed, or when none could fit
+    (the system prompt and the latest turn alone over the budget)."""
 
     stage: int
     tokens_before: int
