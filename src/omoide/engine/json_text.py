@@ -49,6 +49,7 @@ BODY_DEPTH = 32
 MAX_SAFE_INT = 2**53 - 1
 _INT_DIGITS = len(str(MAX_SAFE_INT)) + 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class JsonTextError(ValueError):
@@ -243,7 +244,7 @@ def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
                 stack.extend((child, level + 1) for child in item)
 
 
-def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
+def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH, keep: bool = False) -> Any:
     """The JSON value of a text another program wrote (an LLM server's answer, its error, an
     event of its stream), read as ``json.loads`` reads it but with what could not be passed on:
 
@@ -257,8 +258,13 @@ def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
       :class:`JsonTextError`: they are not JSON, and the relayed reply could not be written (a
       500) or, streamed, was passed on as text no JSON parser reads.
 
+    ``keep``: the value is text Omoide stores (a model's notes, verdicts, profile): NUL, which
+    PostgreSQL cannot store and SQLite's C functions cut at, becomes U+FFFD too (relayed to a
+    client, a NUL is valid JSON text and stays).
+
     Raises :class:`JsonTextError` or what ``json.loads`` raises (ValueError, RecursionError)."""
     value = json.loads(text, parse_constant=_no_constant, parse_float=_upstream_float)
+    bad = _UNSTORABLE if keep else _SURROGATE
     stack = [(value, 0)]
     while stack:
         item, level = stack.pop()
@@ -269,7 +275,7 @@ def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         if isinstance(item, list):
             for i, child in enumerate(item):
                 if isinstance(child, str):
-                    item[i] = _SURROGATE.sub("\ufffd", child)
+                    item[i] = bad.sub("\ufffd", child)
                 else:
                     stack.append((child, level + 1))
         else:
@@ -277,8 +283,8 @@ def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
             item.clear()
             for key, child in pairs:
                 if isinstance(child, str):
-                    child = _SURROGATE.sub("\ufffd", child)
+                    child = bad.sub("\ufffd", child)
                 else:
                     stack.append((child, level + 1))
-                item[_SURROGATE.sub("\ufffd", key)] = child
-    return _SURROGATE.sub("\ufffd", value) if isinstance(value, str) else value
+                item[bad.sub("\ufffd", key)] = child
+    return bad.sub("\ufffd", value) if isinstance(value, str) else value

@@ -49,8 +49,8 @@ def extract_json(text: str) -> Any:
 def _whole(text: str) -> Any:
     if not text:
         return _MISSING
-    try:  # a lone surrogate as U+FFFD (a note holding one could not be stored)
-        return loads_upstream(text)
+    try:  # NUL and lone surrogates as U+FFFD: a note holding one could not be stored
+        return loads_upstream(text, keep=True)
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
         return _MISSING
 

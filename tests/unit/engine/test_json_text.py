@@ -184,3 +184,11 @@ def test_loads_upstream_refuses_numbers_json_has_not(text: str) -> None:
     """Not JSON; relayed, the reply could not be written (a 500) (session 36)."""
     with pytest.raises(JsonTextError):
         loads_upstream(text)
+
+
+def test_loads_upstream_keeps_nul_unless_the_text_is_stored() -> None:
+    """Relayed, a NUL is valid JSON text; kept (a model's note), it is U+FFFD (session 36)."""
+    assert loads_upstream('["a\\u0000b"]') == ["a\x00b"]
+    assert loads_upstream('{"k\\u0000": "a\\u0000\\ud800"}', keep=True) == {
+        "k\ufffd": "a\ufffd\ufffd"
+    }
