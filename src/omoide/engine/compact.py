@@ -284,7 +284,9 @@ def apply_summary(
         return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
 
     recent = [list(turn) for turn in split.recent]
-    if not split.old:  # nothing to summarise: only the squeeze below
+    # Nothing to summarise, or no summary made (an empty "[過去の会話要約]" only adds tokens):
+    # only the squeeze below.
+    if not split.old or not summary.strip():
         return _squeeze(split.head, [], recent, params, tokens_before)
     note = summary_message(summary, max_chars)
     result = [*split.head, note, *_flatten(recent)]

@@ -37,6 +37,7 @@ __all__ = [
     "MAX_SAFE_INT",
     "JsonTextError",
     "loads",
+    "loads_upstream",
     "shape_refusal",
     "syntax_refusal",
     "utf16_hint",
@@ -48,6 +49,7 @@ BODY_DEPTH = 32
 MAX_SAFE_INT = 2**53 - 1
 _INT_DIGITS = len(str(MAX_SAFE_INT)) + 1
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class JsonTextError(ValueError):
@@ -216,6 +218,13 @@ def _finite_float(literal: str) -> float:
     return value
 
 
+def _upstream_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise JsonTextError(f"number {literal[:24]} is not finite")
+    return value
+
+
 def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
     stack = [(value, 0)]
     while stack:
@@ -233,3 +242,49 @@ def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
                 stack.extend((child, level + 1) for child in item.values())
             else:
                 stack.extend((child, level + 1) for child in item)
+
+
+def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH, keep: bool = False) -> Any:
+    """The JSON value of a text another program wrote (an LLM server's answer, its error, an
+    event of its stream), read as ``json.loads`` reads it but with what could not be passed on:
+
+    - a lone surrogate in a string (an escape such as ``\\ud83d`` without its pair, which a
+      server stopped at ``max_tokens`` mid-emoji writes) becomes U+FFFD: no UTF-8 text holds
+      one, so relaying, recording or answering the string failed (a 500, or a stream cut with
+      no end);
+    - arrays or objects nested deeper than ``max_depth`` raise :class:`JsonTextError`: a depth
+      the parser just reached overflowed the encoder of the reply that relays it (a 500);
+    - ``NaN``, ``Infinity`` or a number that overflows to it (``1e999``) raise
+      :class:`JsonTextError`: they are not JSON, and the relayed reply could not be written (a
+      500) or, streamed, was passed on as text no JSON parser reads.
+
+    ``keep``: the value is text Omoide stores (a model's notes, verdicts, profile): NUL, which
+    PostgreSQL cannot store and SQLite's C functions cut at, becomes U+FFFD too (relayed to a
+    client, a NUL is valid JSON text and stays).
+
+    Raises :class:`JsonTextError` or what ``json.loads`` raises (ValueError, RecursionError)."""
+    value = json.loads(text, parse_constant=_no_constant, parse_float=_upstream_float)
+    bad = _UNSTORABLE if keep else _SURROGATE
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        if level >= max_depth:
+            raise JsonTextError(f"arrays or objects nested deeper than {max_depth} levels")
+        if isinstance(item, list):
+            for i, child in enumerate(item):
+                if isinstance(child, str):
+                    item[i] = bad.sub("\ufffd", child)
+                else:
+                    stack.append((child, level + 1))
+        else:
+            pairs = list(item.items())
+            item.clear()
+            for key, child in pairs:
+                if isinstance(child, str):
+                    child = bad.sub("\ufffd", child)
+                else:
+                    stack.append((child, level + 1))
+                item[bad.sub("\ufffd", key)] = child
+    return bad.sub("\ufffd", value) if isinstance(value, str) else value

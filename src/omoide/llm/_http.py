@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from omoide.engine.json_text import loads_upstream
 from omoide.errors import UpstreamUnavailable
 from omoide.tls import shared_ssl_context
 
@@ -176,7 +177,7 @@ class Channel:
     def json_of(self, exchange: Exchange) -> dict[str, Any]:
         """The 2xx body as a JSON object, or UpstreamUnavailable when it is not one."""
         try:
-            data = exchange.response.json()
+            data = loads_upstream(exchange.response.content)
         except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
             data = None
         if not isinstance(data, dict):
@@ -205,7 +206,7 @@ def own_message(response: httpx.Response) -> str | None:
     text, an HTML page or a longer body are no message (they read as noise, e.g. "(HTTP 429):
     {}")."""
     try:
-        data = response.json()
+        data = loads_upstream(response.content)
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
         return _plain_text(response.text)
     text: Any = None

@@ -7,13 +7,14 @@ into the proxy's 502 (a stream's final error event).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import AsyncIterator
 from http import HTTPStatus
 from typing import Any
 
 import httpx
+
+from omoide.engine.json_text import loads_upstream
 
 __all__ = [
     "as_chunk",
@@ -48,9 +49,11 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
 
 def json_object(data: str | bytes) -> dict[str, Any] | None:
     """The JSON object ``data`` holds (bytes read as UTF-8), or None: not JSON, not an
-    object, or nested so deep that the parser overflows (a RecursionError, which was a 500)."""
+    object, or nested so deep that the parser overflows (a RecursionError, which was a 500).
+    Read by :func:`~omoide.engine.json_text.loads_upstream`: a lone surrogate in its strings
+    is U+FFFD, nesting deeper than the encoder relaying it can follow is no object."""
     try:
-        value = json.loads(data)
+        value = loads_upstream(data)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from omoide.engine.json_text import loads_upstream
 from omoide.llm.base import LLMOutputError
 
 __all__ = ["extract_json"]
@@ -26,7 +27,8 @@ _MISSING = object()  # json.loads can return None, so None cannot mean "not foun
 
 def extract_json(text: str) -> Any:
     """The JSON value in ``text``: the whole text, a fenced block, or the largest embedded
-    object or array. Raises LLMOutputError when there is none."""
+    object or array, a lone surrogate in its strings as U+FFFD (a note or a verdict holding
+    one could not be stored). Raises LLMOutputError when there is none."""
     think = _THINK.match(text)
     cleaned = text[think.end() if think else 0 :].strip()
     found = _whole(cleaned)
@@ -47,8 +49,8 @@ def extract_json(text: str) -> Any:
 def _whole(text: str) -> Any:
     if not text:
         return _MISSING
-    try:
-        return json.loads(text)
+    try:  # NUL and lone surrogates as U+FFFD: a note holding one could not be stored
+        return loads_upstream(text, keep=True)
     except (ValueError, RecursionError):  # not JSON, or nested past the parser's reach
         return _MISSING
 
@@ -57,21 +59,21 @@ def _largest_embedded(text: str) -> Any:
     """Decode at each ``{`` / ``[`` outside an earlier match; keep the longest match.
 
     Longest, because prose such as "see [1]" decodes too and must not win over the answer.
+    The match is then read as :func:`_whole` reads a text.
     """
-    best: Any = _MISSING
-    best_len = 0
+    best = (0, 0)
     pos = 0
     while True:
         start = _next_opening(text, pos)
         if start < 0:
-            return best
+            return _whole(text[best[0] : best[1]])
         try:
-            value, end = _DECODER.raw_decode(text, start)
+            _, end = _DECODER.raw_decode(text, start)
         except (ValueError, RecursionError):
             pos = start + 1
             continue
-        if end - start > best_len:
-            best, best_len = value, end - start
+        if end - start > best[1] - best[0]:
+            best = (start, end)
         pos = end
 
 

@@ -184,6 +184,8 @@ class ChatService:
         latest = _latest_user(messages)
         query = "" if latest is None else " ".join(message_text(messages[latest]).split())
         query = query[-MAX_QUERY_CHARS:]
+        if is_blank(query):  # only invisible characters (U+200B …): nothing to search for
+            query = ""
         user = self.state.get_current_user_state(persona)
         hits = (
             self._recall(persona, query, session_id)

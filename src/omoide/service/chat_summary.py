@@ -7,7 +7,8 @@ bounded in-memory cache of summaries keyed by a hash of the summarised messages.
 Trigger / why / outcome:
 - over ``chat_budget_tokens`` after stages 1-3, with ``context_use_llm_summary`` on, an LLM
   configured and at least :data:`MIN_TURNS_FOR_LLM` turns → the LLM summarises the old turns;
-  when it fails, the stage-3 result is sent as it is (spec §Stage 4, フォールバック).
+  when it fails (the LLM's error, a timeout, or any other exception), the stage-3 result is
+  sent as it is (spec §Stage 4, フォールバック: a failed summary never fails the chat).
 - a summary call failed (an error, a timeout) less than ``cooldown_s`` ago in this process → the
   stage-3 result is sent without calling the LLM (``summary: "cooldown"``): a hanging LLM would
   otherwise hold every chat request for ``OMOIDE_LLM_TIMEOUT``. A request already waiting on its
@@ -15,6 +16,8 @@ Trigger / why / outcome:
   runs in a thread of its own and, should it still answer, its summary is cached for the next
   request). Cached summaries are still used; the first call after the cool-down tries the LLM
   again.
+- the head and the latest turn alone over the budget → no summary at all (none would fit): the
+  other turns are dropped, the LLM is not asked, and a warning is logged.
 - no LLM (or the setting off, or a short chat) → the offline extractive summary (the consolidation
   engine's notes of those turns), so compaction always ends within the budget when it can.
 - the cut moves :data:`SUMMARY_STEP` turns at a time and a longer prefix starts from the cached
@@ -42,6 +45,7 @@ from omoide.engine.compact import (
     apply_summary,
     compact_mechanical,
     message_text,
+    minimum_tokens,
     summary_room,
     summary_split,
     tools_tokens,
@@ -145,6 +149,8 @@ class Compressor:
             and split.old_turns + len(split.recent) >= MIN_TURNS_FOR_LLM
         )
         summary, how = "", "offline"
+        if split.old and minimum_tokens(messages, params) >= params.budget_tokens:
+            return self._no_room(split, cfg, params, mechanical)
         if split.old:
             try:
                 summary, how = self._summary(split, cfg.summary_max_chars, use_llm, names)
@@ -152,6 +158,9 @@ class Compressor:
                 return Compressed(mechanical, "cooldown")
             except OmoideError as exc:  # UpstreamUnavailable, LLMOutputError …
                 logger.warning("chat summary failed, sending the stage-3 result: %s", exc.code)
+                return Compressed(mechanical, "failed")
+            except Exception:  # a fault of ours: the spec's fallback holds for it too
+                logger.exception("chat summary failed, sending the stage-3 result")
                 return Compressed(mechanical, "failed")
         result = apply_summary(
             split,
@@ -161,6 +170,31 @@ class Compressor:
             tokens_before=mechanical.tokens_before,
         )
         return Compressed(result, how if split.old else None)
+
+    def _no_room(
+        self, split: Split, cfg: PersonaSettings, params: CompactParams, mechanical: Compaction
+    ) -> Compressed:
+        """Stage 4 without a summary, when the head (system prompt, memory section, tools) and
+        the latest turn alone are over the budget.
+
+        Why: no summary fits beside them (:func:`apply_summary` would leave it out), so asking
+        the LLM for one only delayed the reply, by up to ``OMOIDE_LLM_TIMEOUT``. Outcome: the
+        other turns are dropped as stage 4 drops them, the request stays over its budget, and
+        the log says so (the upstream may refuse it as too long)."""
+        result = apply_summary(
+            split,
+            "",
+            max_chars=cfg.summary_max_chars,
+            params=params,
+            tokens_before=mechanical.tokens_before,
+        )
+        logger.warning(
+            "chat request over its budget after compaction: the system prompt and the latest "
+            "turn alone need %d tokens, chat_budget_tokens is %d; no summary was made",
+            result.tokens_after,
+            params.budget_tokens,
+        )
+        return Compressed(result, None)
 
     # -- the summary -----------------------------------------------------------------------
 
@@ -202,7 +236,7 @@ class Compressor:
                 text = self._ask_llm(earlier, messages, max_chars)
             except BaseException as exc:  # handed to the waiting request
                 with self._lock:
-                    if isinstance(exc, OmoideError):
+                    if isinstance(exc, Exception):
                         self._failed_at = self._monotonic()
                     ended["error"] = exc
                     self._call_ended.notify_all()

@@ -84,7 +84,8 @@ def test_no_empty_summary_when_the_latest_turn_alone_is_over_the_budget(
 ) -> None:
     """A latest message (a pasted document) over the whole budget leaves the summary no room:
     the request used to carry an empty ``[過去の会話要約]`` message, tokens added to a request
-    already over its budget. It is left out; the latest message goes through whole."""
+    already over its budget. It is left out; the latest message goes through whole. The LLM is
+    not asked for a summary that cannot fit (it was, and its answer was thrown away)."""
     key = proxy.create_persona("corvid")
     with proxy.client(key) as c:
         assert (
@@ -102,10 +103,12 @@ def test_no_empty_summary_when_the_latest_turn_alone_is_over_the_budget(
         ]
     pasted = "札幌の時刻表 " * 400
     messages.append({"role": "user", "content": pasted})
-    fake_api.queue(Reply(body=openai_answer(SUMMARY)), Reply(body=openai_answer("はい。")))
+    fake_api.queue(Reply(body=openai_answer("はい。")))
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
     reply = client.chat.completions.create(model="x", messages=messages)
-    assert reply.model_extra["omoide"]["compaction"]["stage"] == 4
+    compaction = reply.model_extra["omoide"]["compaction"]
+    assert (compaction["stage"], compaction["summary"]) == (4, None)
+    assert len(fake_api.bodies) == 1  # no summary was asked for: none would have fitted
     chat_call = fake_api.bodies[-1]
     assert [
         m

@@ -192,3 +192,16 @@ def test_llm_notes_never_come_from_the_personas_turns_alone_nor_carry_labels(
         ("Rau's weekend was about Miso.", (12, 13)),
     ]
     assert fallback.calls == []
+
+
+def test_a_nul_or_lone_surrogate_in_a_note_reads_as_u_fffd(fake_api, make_openai, fallback):
+    """A model's note holding NUL (PostgreSQL cannot store it) or a lone surrogate (UTF-8 cannot
+    encode it) was kept as written: the note's write failed, and its job with it (session 36)."""
+    raw = '{"notes": [{"content": "Rau adopted a cat\\u0000 named Miso \\ud83d", "kind": "fact", '
+    raw += '"sources": [13], "importance": 0.6, "tags": ["pet\\u0000"]}], "profile": []}'
+    fake_api.queue(Reply(body=openai_answer(raw)))
+    result = LLMConsolidator(make_openai(), fallback=fallback).consolidate(EVENTS)
+    [note] = result.notes
+    assert note.content == "Rau adopted a cat\ufffd named Miso \ufffd"
+    assert all("\x00" not in tag for tag in note.tags)
+    assert fallback.calls == []

@@ -138,6 +138,22 @@ def test_stage4_replaces_old_turns_by_one_summary_message() -> None:
     assert result.messages[2:] == tuple(messages[-4:])
 
 
+def test_no_summary_adds_no_empty_summary_message() -> None:
+    """A summary with no text (none could fit, or the offline one found nothing) was sent as
+    an empty "[過去の会話要約]" message: tokens and nothing else (session 36)."""
+    messages = chat(10, words=200)
+    result = apply_summary(
+        summary_split(messages, keep_recent=2),
+        " ",
+        max_chars=300,
+        params=CompactParams(budget_tokens=1000, keep_recent=2),
+        tokens_before=request_tokens(messages),
+    )
+    assert result.stage == 4
+    assert not any(SUMMARY_PREFIX.strip() in str(m["content"]) for m in result.messages)
+    assert result.messages[1:] == tuple(messages[-4:])
+
+
 def test_a_larger_budget_keeps_more_turns_beside_the_summary() -> None:
     messages = chat(20)
     kept = [len(summary_split(messages, 2, room_tokens=room).recent) for room in (0, 500, 2000)]

@@ -7,7 +7,14 @@ import re
 
 import pytest
 
-from omoide.engine.json_text import MAX_DEPTH, MAX_SAFE_INT, JsonTextError, loads, shape_refusal
+from omoide.engine.json_text import (
+    MAX_DEPTH,
+    MAX_SAFE_INT,
+    JsonTextError,
+    loads,
+    loads_upstream,
+    shape_refusal,
+)
 
 
 @pytest.mark.parametrize(
@@ -151,3 +158,37 @@ def test_a_json_error_is_said_in_the_readers_words(text: str, says: str) -> None
     message = refused.value.message
     assert message.startswith("not valid JSON: " + says), message
     assert not re.search("Expecting|Extra data|Unterminated|Invalid", message), message
+
+
+def test_loads_upstream_replaces_each_lone_surrogate_and_keeps_pairs() -> None:
+    """An upstream's JSON (session 36): lone halves anywhere, keys too, become U+FFFD; a pair
+    (read by json.loads as one character) and other values stay."""
+    text = '{"a\\ud800": ["x\\udc00y", {"k": "\\ud83d\\ude00\\ud83d"}], "n": [1, null]}'
+    assert loads_upstream(text) == {
+        "a\ufffd": ["x\ufffdy", {"k": "\U0001f600\ufffd"}],
+        "n": [1, None],
+    }
+    assert loads_upstream('"\\udfff"') == "\ufffd"
+    assert loads_upstream(b'{"a": "\\ud800"}') == {"a": "\ufffd"}
+
+
+def test_loads_upstream_refuses_nesting_deeper_than_its_limit() -> None:
+    """A depth the parser just reached overflowed the encoder relaying it (session 36)."""
+    assert loads_upstream("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
+    with pytest.raises(JsonTextError, match=f"deeper than {MAX_DEPTH}"):
+        loads_upstream('{"x": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}")
+
+
+@pytest.mark.parametrize("text", ['{"a": NaN}', "[Infinity]", '{"a": -Infinity}', "[1e999]"])
+def test_loads_upstream_refuses_numbers_json_has_not(text: str) -> None:
+    """Not JSON; relayed, the reply could not be written (a 500) (session 36)."""
+    with pytest.raises(JsonTextError):
+        loads_upstream(text)
+
+
+def test_loads_upstream_keeps_nul_unless_the_text_is_stored() -> None:
+    """Relayed, a NUL is valid JSON text; kept (a model's note), it is U+FFFD (session 36)."""
+    assert loads_upstream('["a\\u0000b"]') == ["a\x00b"]
+    assert loads_upstream('{"k\\u0000": "a\\u0000\\ud800"}', keep=True) == {
+        "k\ufffd": "a\ufffd\ufffd"
+    }

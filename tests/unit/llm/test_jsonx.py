@@ -11,16 +11,18 @@ from hypothesis import strategies as st
 from omoide.llm import LLMOutputError
 from omoide.llm.jsonx import extract_json
 
+# Text Omoide can store: no NUL (extract_json reads it as U+FFFD, tested below).
+texts = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"))
 json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    | texts,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(texts, inner, max_size=4),
     max_leaves=20,
 )
-json_objects = st.dictionaries(st.text(), json_values, max_size=5)
+json_objects = st.dictionaries(texts, json_values, max_size=5)
 # Prose a model might write around its answer: anything but JSON openers, fences and tags.
 prose = st.text(st.characters(blacklist_characters='{}[]`<"', codec="utf-8"), max_size=40)
 dumps_options = st.fixed_dictionaries(
@@ -94,3 +96,9 @@ def test_extract_json_raises_llm_output_error_without_quoting_the_answer(text):
         f"no JSON object or array found in the model's answer ({len(text)} characters)"
     )
     assert caught.value.code == "llm_bad_output"
+
+
+def test_a_lone_surrogate_or_nul_in_the_found_json_is_replaced() -> None:
+    """A note or verdict holding one could not be stored (session 36)."""
+    assert extract_json('Here: {"a": "x\\u0000y"}') == {"a": "x\ufffdy"}
+    assert extract_json('```json\n{"content": "cat \\ud83d"}\n```') == {"content": "cat \ufffd"}

@@ -24,6 +24,9 @@ __all__ = [
     "DeveloperMessage",
     "ModelList",
     "SystemMessage",
+    "Tool",
+    "ToolCall",
+    "ToolChoice",
     "ToolMessage",
     "UserMessage",
 ]
@@ -71,6 +74,47 @@ class UserMessage(_Message):
     content: Content
 
 
+class _Function(_Message):
+    """A tool call's function: its ``name`` and ``arguments`` (JSON text, as OpenAI sends it)."""
+
+    name: str
+    arguments: str | None = None
+
+
+class ToolCall(_Message):
+    """One of an assistant message's ``tool_calls``:
+    ``{"id": …, "type": "function", "function": {"name": …, "arguments": "<JSON text>"}}``."""
+
+    id: str | None = None
+    function: _Function
+
+
+class _ToolFunction(_Message):
+    """A tool's function: its ``name`` and, when given, its ``parameters`` (a JSON Schema
+    object)."""
+
+    name: str
+    parameters: dict[str, JsonValue] | None = Field(
+        None, description="The function's parameters as a JSON Schema: a free-form object."
+    )
+
+
+class Tool(_Message):
+    """One of ``tools``: ``{"type": "function", "function": {"name": …, "parameters": …}}``."""
+
+    function: _ToolFunction
+
+
+class _ChosenFunction(_Message):
+    name: str
+
+
+class ToolChoice(_Message):
+    """``tool_choice`` as an object: ``{"type": "function", "function": {"name": …}}``."""
+
+    function: _ChosenFunction | None = None
+
+
 class AssistantMessage(_Message):
     """What the model said: ``content``, or instead (``content`` absent or null) any of
     ``tool_calls``, ``function_call``, ``audio``, ``refusal``, as OpenAI's API requires."""
@@ -85,6 +129,7 @@ class AssistantMessage(_Message):
     )
     role: Literal["assistant"]
     content: Content | None = None
+    tool_calls: list[ToolCall] | None = None
 
 
 class ToolMessage(_Message):
@@ -103,7 +148,9 @@ ChatMessage = Annotated[
 
 class ChatRequest(Request):
     """An OpenAI chat completions request. Omoide reads ``messages``, ``stream``, ``user`` and
-    ``tools``; every other field is passed to the upstream as sent."""
+    ``tools``, and checks the shape of ``stop``, ``stream_options`` and ``tool_choice`` (it
+    translates them for an Anthropic upstream); every other field is passed to the upstream as
+    sent."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
@@ -112,7 +159,13 @@ class ChatRequest(Request):
     user: str | None = Field(
         None, description="Names the session (chat-<user>) when no X-Omoide-Session header is sent."
     )
-    tools: list[JsonValue] | None = None
+    tools: list[Tool] | None = None
+    stop: str | list[str] | None = None
+    stream_options: dict[str, JsonValue] | None = Field(
+        None,
+        description='Relayed as sent (a free-form object, e.g. {"include_usage": true}).',
+    )
+    tool_choice: str | ToolChoice | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -144,7 +197,8 @@ class ChatCompaction(TypedDict):
     """How the conversation was fitted into chat_budget_tokens (stage 0 untouched, 1-3
     mechanical trims, 4 summarised) and the stage-4 summary: made by the llm, offline, or
     cached; failed (the LLM call failed) or cooldown (a call failed recently, none was made),
-    both sending the stage-3 result; null when no summary was needed."""
+    both sending the stage-3 result; null when no summary was needed, or when none could fit
+    (the system prompt and the latest turn alone over the budget)."""
 
     stage: int
     tokens_before: int
