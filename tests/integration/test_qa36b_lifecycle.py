@@ -5,7 +5,13 @@ before it printed the key of the persona it made."""
 from __future__ import annotations
 
 import errno
+import json
 import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +20,9 @@ import pytest
 from click.testing import CliRunner
 
 from omoide.cli import main
+from omoide.config import Settings
+from omoide.store.sqlite.db import Database
+from omoide.wiring import build
 
 
 @pytest.fixture
@@ -79,3 +88,202 @@ def test_a_data_folder_on_a_read_only_file_system_is_named(
     assert done.exit_code == 1, done.output
     assert done.output.startswith(f"Error: cannot write in the data folder '{data}': "), done.output
     assert "Read-only file system" in done.output
+
+
+T = "2026-11-01T10:00:00+00:00"
+
+
+def export_file(path: Path, memories: int) -> Path:
+    """An Omoide export of ``memories`` notes and one conversation, as ``omoide export``
+    writes it."""
+    records: list[dict[str, Any]] = [{"type": "settings", "overrides": {}}]
+    records.append(
+        {
+            "type": "session",
+            "session_id": "s1",
+            "started_at": T,
+            "ended_at": T,
+            "metadata": {},
+            "segmented_upto_seq": 1,
+            "open_reason": "start",
+            "open_surprise": 0.0,
+            "last_event_at": T,
+            "ended_by": "client",
+        }
+    )
+    records.append(
+        {
+            "type": "event",
+            "session_id": "s1",
+            "seq": 1,
+            "speaker": "user",
+            "role": "user",
+            "content": "I moved to Sendai last spring",
+            "timestamp": T,
+            "external_id": "m1",
+            "metadata": {},
+            "created_at": T,
+        }
+    )
+    for i in range(memories):
+        after = {
+            "content": f"note {i}: the user keeps bees number {i}",
+            "kind": "note",
+            "importance": 0.5,
+            "tags": [],
+            "emotion_type": None,
+            "emotion_intensity": 0.0,
+            "valid_from": None,
+            "valid_until": None,
+            "superseded_by": None,
+            "summary_ref": None,
+            "status": "active",
+            "metadata": {},
+        }
+        records.append(
+            {
+                "type": "memory",
+                "key": f"mem_{i:016x}",
+                **after,
+                "source": "user",
+                "source_ref": None,
+                "created_at": T,
+                "updated_at": T,
+                "access_count": 0,
+                "last_accessed": None,
+                "evolved_at": T,
+                "strength": 0.5,
+                "stability": 1.0,
+                "last_decay_at": T,
+                "versions": [
+                    {
+                        "version": 1,
+                        "change": "create",
+                        "changed_by": "user",
+                        "changed_at": T,
+                        "before": None,
+                        "after": after,
+                        "cause": None,
+                    }
+                ],
+                "sources": [],
+            }
+        )
+    header = {
+        "type": "header",
+        "format": "omoide-export",
+        "version": 1,
+        "persona": "rin",
+        "embedder": {"model_id": "hash-ngram-256", "dim": 256},
+        "exported_at": T,
+        "with_vectors": False,
+        "ends": True,
+    }
+    lines = [header, *records, {"type": "end", "records": len(records)}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    return path
+
+
+# `omoide import` killed (SIGKILL: nothing of Python runs after it) once its second batch of
+# memories is embedded: the conversation and the first batch are stored, the rest is not.
+KILLED_AFTER_A_BATCH = """
+import os, signal
+from omoide.service.transfer import restore
+
+embed_rows = restore.RestoreRun._embed_rows
+batches = []
+
+def killed(self, *args, **kwargs):
+    embed_rows(self, *args, **kwargs)
+    batches.append(1)
+    if len(batches) == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+restore.RestoreRun._embed_rows = killed
+from omoide.cli import main
+from omoide.config import Settings
+from omoide.wiring import build
+main(["import", "-p", "rin", {file!r}])
+"""
+
+
+def test_an_import_killed_half_way_gives_its_persona_a_key_when_run_again(
+    run, data: Path, tmp_path: Path
+) -> None:
+    """Before, the persona was made with its key when the import began and the key printed
+    when it ended: an import killed between left a persona whose key nobody ever saw, and the
+    re-run that finished the import printed none."""
+    file = export_file(tmp_path / "rin.jsonl", memories=600)
+    environ = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(data)}
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_AFTER_A_BATCH.format(file=str(file))],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert "api key" not in killed.stderr
+    listed = run("persona", "list").output
+    assert listed.startswith("rin\t") and "600 memories" not in listed  # half of it is in
+
+    done = run("import", "-p", "rin", str(file))
+    assert done.exit_code == 0, done.output
+    assert "0 already there" not in done.output  # the re-run finished what was there
+    found = re.search(r"api key \(shown once\): (omo_p_\S+)", done.output)
+    assert found, done.output
+    assert "the import that created it was interrupted" in done.output
+    assert run("persona", "list").output.startswith("rin\t600 memories")
+    app = build(Settings.from_env(environ, data_dir=data))
+    try:
+        assert app.auth.authenticate(f"Bearer {found.group(1)}").persona == "rin"
+    finally:
+        app.close()
+    again = run("import", "-p", "rin", str(file))  # a persona with its key prints no other
+    assert again.exit_code == 0 and "api key" not in again.output
+
+
+def test_an_import_into_a_new_persona_prints_its_key_once_it_is_in(run, tmp_path: Path) -> None:
+    file = export_file(tmp_path / "rin.jsonl", memories=3)
+    done = run("import", "-p", "rin", str(file))
+    assert done.exit_code == 0, done.output
+    assert "created persona rin; api key (shown once): omo_p_" in done.output
+    listed = run("persona", "key", "list", "rin", "--json")
+    assert len(json.loads(listed.output)) == 1
+
+
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every connection of the command finds no room beyond the pages the file has: SQLite's
+    own ``SQLITE_FULL`` ("database or disk is full"), as a full disk gives it."""
+    connect = Database._connect
+
+    def no_room(self: Database) -> sqlite3.Connection:
+        conn = connect(self)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        return conn
+
+    monkeypatch.setattr(Database, "_connect", no_room)
+
+
+def test_a_full_disk_is_one_line_naming_the_folder(
+    run, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: a Python traceback of sqlite3.OperationalError (two for an import, whose clean-up
+    met the full disk again); over HTTP a 500 "internal error"."""
+    assert run("persona", "create", "rin").exit_code == 0
+    full_disk(monkeypatch)
+    for command in [
+        ("memory", "add", "-p", "rin", "The user keeps bees " * 2000),
+        ("import", "-p", "ken", str(export_file(tmp_path / "ken.jsonl", memories=300))),
+    ]:
+        done = run(*command)
+        assert done.exit_code == 1, done.output
+        assert f"Error: the disk of the data folder '{data}' is full" in done.output
+        assert "free some space" in done.output
+    monkeypatch.undo()
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    monkeypatch.setenv("OMOIDE_DATA", str(data))
+    assert run("memory", "list", "-p", "rin").output == "(no memories)\n"  # none half-stored
+    assert run("persona", "list").output == "rin\t0 memories\n"  # the import's is erased again
+    assert run("memory", "add", "-p", "rin", "The user keeps bees").exit_code == 0

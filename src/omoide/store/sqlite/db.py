@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from omoide.errors import StorageFull
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import apply_migrations
 from omoide.store.tracing import Traced, Tracer
@@ -106,10 +107,18 @@ class Database(Traced):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                # SQLite may have rolled back already (a full disk does): a ROLLBACK then
+                # would raise "no transaction is active" over the real error.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if _disk_full(exc):
+                    raise StorageFull(
+                        f"the disk of the data folder {str(self.path.parent)!r} is full; "
+                        "nothing of this write was stored: free some space and try again"
+                    ) from exc
                 raise
-            conn.execute("COMMIT")
 
     @contextlib.contextmanager
     def erasing(self) -> Iterator[sqlite3.Connection]:
@@ -207,6 +216,16 @@ class Database(Traced):
                     conn.close()
             self._all.clear()
         self._local = threading.local()
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_FULL`` (``database or disk is full``), whichever statement met it."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (
+        isinstance(exc, sqlite3.OperationalError)
+        and code is not None
+        and (code & 0xFF == sqlite3.SQLITE_FULL)
+    )
 
 
 def _set_wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:
