@@ -287,3 +287,32 @@ def test_a_full_disk_is_one_line_naming_the_folder(
     assert run("memory", "list", "-p", "rin").output == "(no memories)\n"  # none half-stored
     assert run("persona", "list").output == "rin\t0 memories\n"  # the import's is erased again
     assert run("memory", "add", "-p", "rin", "The user keeps bees").exit_code == 0
+
+
+def test_a_backup_onto_a_full_disk_is_one_line_and_leaves_no_file(
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: a traceback of sqlite3.OperationalError, and the copy's rollback journal
+    (``FILE.partial-journal``) left beside the target."""
+    assert run("persona", "create", "rin").exit_code == 0
+    assert run("memory", "add", "-p", "rin", "The user keeps bees").exit_code == 0
+    from omoide.store.sqlite import backup
+
+    connect = sqlite3.connect
+
+    def small_disk(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn = connect(database, *args, **kwargs)
+        if str(database).endswith(".partial"):  # the copy finds room for 10 pages only
+            conn.execute("PRAGMA max_page_count = 10")
+        return conn
+
+    monkeypatch.setattr(backup.sqlite3, "connect", small_disk)
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    done = run("backup", "--to", str(folder / "omoide.db"))
+    assert done.exit_code == 1, done.output
+    assert done.output == (
+        f"Error: cannot write the backup {folder / 'omoide.db'}: the disk is full; nothing "
+        "was written (free some space and run it again)\n"
+    )
+    assert list(folder.iterdir()) == []

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput
+from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
 
 __all__ = ["BackupInfo", "backup", "restore"]
@@ -43,6 +44,15 @@ def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
         memories=memories,
         migrations=int(migrations or 0),
     )
+
+
+_SIDE_FILES = ("-journal", "-wal", "-shm")  # a copy cut short leaves its rollback journal
+
+
+def _reason(exc: sqlite3.OperationalError) -> str:
+    if disk_full(exc):
+        return "the disk is full; nothing was written (free some space and run it again)"
+    return str(exc)
 
 
 def _check(conn: sqlite3.Connection, path: Path) -> None:
@@ -75,10 +85,13 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
         _check(copy, partial)
         copy.close()
         os.replace(partial, target)
-    except BaseException:
+    except BaseException as exc:
         copy.close()
-        with contextlib.suppress(FileNotFoundError):
-            partial.unlink()
+        for leftover in (partial, *(partial.with_name(partial.name + s) for s in _SIDE_FILES)):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+        if isinstance(exc, sqlite3.OperationalError):  # a full disk, an I/O error: a traceback
+            raise InvalidInput(f"cannot write the backup {target}: {_reason(exc)}") from None
         raise
     finally:
         source.close()

@@ -20,7 +20,7 @@ from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import apply_migrations
 from omoide.store.tracing import Traced, Tracer
 
-__all__ = ["Database", "persona_rows_by_id"]
+__all__ = ["Database", "disk_full", "persona_rows_by_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ class Database(Traced):
                 # would raise "no transaction is active" over the real error.
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if _disk_full(exc):
+                if disk_full(exc):
                     raise StorageFull(
                         f"the disk of the data folder {str(self.path.parent)!r} is full; "
                         "nothing of this write was stored: free some space and try again"
@@ -218,7 +218,7 @@ class Database(Traced):
         self._local = threading.local()
 
 
-def _disk_full(exc: BaseException) -> bool:
+def disk_full(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_FULL`` (``database or disk is full``), whichever statement met it."""
     code = getattr(exc, "sqlite_errorcode", None)
     return (
