@@ -316,3 +316,37 @@ def test_a_backup_onto_a_full_disk_is_one_line_and_leaves_no_file(
         "was written (free some space and run it again)\n"
     )
     assert list(folder.iterdir()) == []
+
+
+def test_a_restore_onto_a_full_disk_is_one_line_and_leaves_no_empty_database(
+    run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: a traceback, and an empty ``omoide.db`` left in the new folder, which the next
+    command took for a new data folder ("(no personas)") and the next restore refused as a
+    folder that "already holds a database"."""
+    assert run("persona", "create", "rin").exit_code == 0
+    assert run("memory", "add", "-p", "rin", "The user keeps bees").exit_code == 0
+    saved = tmp_path / "saved.db"
+    assert run("backup", "--to", str(saved)).exit_code == 0
+    from omoide.store.sqlite import backup
+
+    connect = sqlite3.connect
+    restored = tmp_path / "restored"
+
+    def small_disk(database: Any, *args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn = connect(database, *args, **kwargs)
+        if Path(str(database)).parent == restored:  # the new folder finds room for 10 pages
+            conn.execute("PRAGMA max_page_count = 10")
+        return conn
+
+    monkeypatch.setattr(backup.sqlite3, "connect", small_disk)
+    done = run("restore", "--data", str(restored), "--from", str(saved))
+    assert done.exit_code == 1, done.output
+    assert done.output.startswith(
+        f"Error: cannot restore into {restored / 'omoide.db'}: the disk is full"
+    )
+    assert sorted(p.name for p in restored.iterdir()) == ["omoide.lock"]
+    monkeypatch.setattr(backup.sqlite3, "connect", connect)
+    again = run("restore", "--data", str(restored), "--from", str(saved))
+    assert again.exit_code == 0, again.output
+    assert run("persona", "list", "--data", str(restored)).output == "rin\t1 memories\n"

@@ -120,14 +120,16 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
                 f"{db_path.parent} already holds a database; stop the server and "
                 "pass --force to replace it"
             )
+        fresh = not (db_path.exists() and db_path.stat().st_size > 0)
         private_database(db_path)
-        target = sqlite3.connect(db_path, timeout=30.0)
         try:
-            target.execute("PRAGMA journal_mode = WAL")
-            source.backup(target)
-            target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            target.close()
+            _copy_into(source, db_path)
+        except sqlite3.OperationalError as exc:  # a full disk: a traceback, and an empty
+            if fresh:  # database left that the next command migrated as a new folder
+                for made in (db_path, *(db_path.with_name(db_path.name + s) for s in _SIDE_FILES)):
+                    with contextlib.suppress(FileNotFoundError):
+                        made.unlink()
+            raise InvalidInput(f"cannot restore into {db_path}: {_reason(exc)}") from None
     finally:
         source.close()
     return BackupInfo(
@@ -137,3 +139,15 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
         memories=info.memories,
         migrations=info.migrations,
     )
+
+
+def _copy_into(source: sqlite3.Connection, db_path: Path) -> None:
+    """The backup's pages into the database at ``db_path``, in one transaction (a failure
+    leaves what was there)."""
+    target = sqlite3.connect(db_path, timeout=30.0)
+    try:
+        target.execute("PRAGMA journal_mode = WAL")
+        source.backup(target)
+        target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        target.close()
