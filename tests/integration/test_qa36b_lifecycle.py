@@ -1,9 +1,11 @@
 """Session 36's data-lifecycle probe through the CLI (click's runner, a real SQLite folder): a
-data folder on a read-only file system, a full disk, and an import whose process was killed
-before it printed the key of the persona it made."""
+data folder on a read-only file system, a full disk (the folder's, a backup's, a restore's), an
+import whose process was killed before it printed the key of the persona it made, and an older
+schema upgraded while an older version's process still had it open."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -350,3 +352,47 @@ def test_a_restore_onto_a_full_disk_is_one_line_and_leaves_no_empty_database(
     again = run("restore", "--data", str(restored), "--from", str(saved))
     assert again.exit_code == 0, again.output
     assert run("persona", "list", "--data", str(restored)).output == "rin\t1 memories\n"
+
+
+# An older Omoide's process on the folder: a connection that has read the database and stays
+# open, as a server's does (SQLite holds a WAL database's shared lock while it is open).
+OLDER_SERVER = """
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("SELECT COUNT(*) FROM memories").fetchone()
+print("open", flush=True)
+time.sleep(120)
+"""
+
+
+def test_an_older_schema_is_not_upgraded_under_a_process_that_has_it_open(
+    run, data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: any command of the new version (``persona list`` included) applied the
+    migrations while an older server kept writing; a note that server wrote after migration 14
+    was in the keyword index under the old key, and no keyword search found it again."""
+    from omoide.store.sqlite import upgrade
+    from omoide.store.sqlite.migrations import MIGRATIONS, applied_migrations
+
+    monkeypatch.setattr(upgrade, "WAIT_S", 0.3)
+    data.mkdir()
+    Database(data / "omoide.db", upto=13).close()
+    older = subprocess.Popen(
+        [sys.executable, "-c", OLDER_SERVER, str(data / "omoide.db")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert older.stdout is not None and older.stdout.readline() == "open\n"
+        done = run("persona", "list")
+        assert done.exit_code == 1, done.output
+        assert "has the schema of an older Omoide (13; this one needs" in done.output
+        assert "Stop every Omoide process using the folder" in done.output
+        with contextlib.closing(sqlite3.connect(data / "omoide.db")) as conn:
+            assert max(applied_migrations(conn)) == 13  # nothing changed under it
+    finally:
+        older.kill()
+        older.wait()
+    assert run("persona", "list").exit_code == 0  # alone, it upgrades
+    with contextlib.closing(sqlite3.connect(data / "omoide.db")) as conn:
+        assert max(applied_migrations(conn)) == MIGRATIONS[-1].number

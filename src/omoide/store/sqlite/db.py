@@ -18,6 +18,7 @@ from pathlib import Path
 from omoide.errors import StorageFull
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.upgrade import upgrade_alone
 from omoide.store.tracing import Traced, Tracer
 
 __all__ = ["Database", "disk_full", "persona_rows_by_id"]
@@ -48,7 +49,8 @@ class Database(Traced):
         self._settle_lock = threading.Lock()
         self._closing = threading.Event()
         if migrate:
-            apply_migrations(self.conn(), upto=upto)
+            upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
+            apply_migrations(self.conn(), upto=upto)  # a new database's
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(
