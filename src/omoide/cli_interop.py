@@ -32,13 +32,30 @@ __all__ = ["register"]
 _FILE = click.Path(dir_okay=False, path_type=Path)
 
 
-def _ensure_persona(app: Any, name: str) -> str | None:
-    """Create the persona when missing; its key (None when it existed)."""
+def _ensure_persona(app: Any, name: str) -> bool:
+    """Create the persona, without a key yet, when missing; whether it was created."""
     try:
-        _, key = app.auth.create_persona(name)
+        app.auth.create_keyless_persona(name)
     except Conflict:
-        return None  # it exists
-    return str(key)
+        return False  # it exists
+    return True
+
+
+def _key_for_import(app: Any, persona: str, created: bool) -> None:
+    """Print the key of a persona an import made, now that its file is in. A persona with no
+    key at all was made by an import killed before this point (kill -9, a power cut): its
+    re-run, which finishes the import, prints it, where the key was never seen."""
+    if app.auth.list_keys(persona):
+        return
+    key = app.auth.issue_key(persona).api_key
+    if created:
+        click.echo(f"created persona {persona}; api key (shown once): {key}", err=True)
+    else:
+        click.echo(
+            f"persona {persona} had no key (the import that created it was interrupted); "
+            f"api key (shown once): {key}",
+            err=True,
+        )
 
 
 def _lines(path: Path) -> Iterator[str]:
@@ -189,15 +206,14 @@ class _ImportRequest:
 def _import(app: Any, persona: str, request: _ImportRequest) -> None:
     """Import into the persona, creating it when missing; a persona created here is erased
     again when the import fails, so a refused file leaves nothing behind."""
-    key = _ensure_persona(app, persona)
+    created = _ensure_persona(app, persona)
     try:
         _import_into(app, persona, request)
     except BaseException:
-        if key is not None:
+        if created:
             app.forget.delete_persona(persona)
         raise
-    if key is not None:
-        click.echo(f"created persona {persona}; api key (shown once): {key}", err=True)
+    _key_for_import(app, persona, created)
 
 
 def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:

@@ -123,6 +123,14 @@ class PayloadTooLarge(OmoideError):
     code = "payload_too_large"
 
 
+class StorageFull(OmoideError):
+    """The data folder's disk has no room for the write (SQLite's ``SQLITE_FULL``); the write
+    was rolled back, nothing of it is stored."""
+
+    status = 507
+    code = "storage_full"
+
+
 class UpstreamUnavailable(OmoideError):
     """A configured remote service (LLM, embedding endpoint) failed or timed out."""
 

@@ -122,6 +122,14 @@ class AuthService:
         logger.info("created persona %s", name)
         return persona, key
 
+    def create_keyless_persona(self, name: str) -> Persona:
+        """A new persona with no key yet: ``omoide import`` issues it (:meth:`issue_key`) once
+        the file is in, so a key is printed only for a persona that holds its data, and an
+        import killed half-way (a persona with no key at all) is told apart on its re-run."""
+        persona = self.store.create_persona(name, now=self.clock.now())
+        logger.info("created persona %s", name)
+        return persona
+
     # -- key lifecycle -------------------------------------------------------------------
 
     def issue_key(self, persona: str) -> IssuedKey:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput
+from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
 
 __all__ = ["BackupInfo", "backup", "restore"]
@@ -43,6 +44,15 @@ def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
         memories=memories,
         migrations=int(migrations or 0),
     )
+
+
+_SIDE_FILES = ("-journal", "-wal", "-shm")  # a copy cut short leaves its rollback journal
+
+
+def _reason(exc: sqlite3.OperationalError) -> str:
+    if disk_full(exc):
+        return "the disk is full; nothing was written (free some space and run it again)"
+    return str(exc)
 
 
 def _check(conn: sqlite3.Connection, path: Path) -> None:
@@ -75,10 +85,13 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
         _check(copy, partial)
         copy.close()
         os.replace(partial, target)
-    except BaseException:
+    except BaseException as exc:
         copy.close()
-        with contextlib.suppress(FileNotFoundError):
-            partial.unlink()
+        for leftover in (partial, *(partial.with_name(partial.name + s) for s in _SIDE_FILES)):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+        if isinstance(exc, sqlite3.OperationalError):  # a full disk, an I/O error: a traceback
+            raise InvalidInput(f"cannot write the backup {target}: {_reason(exc)}") from None
         raise
     finally:
         source.close()
@@ -107,14 +120,16 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
                 f"{db_path.parent} already holds a database; stop the server and "
                 "pass --force to replace it"
             )
+        fresh = not (db_path.exists() and db_path.stat().st_size > 0)
         private_database(db_path)
-        target = sqlite3.connect(db_path, timeout=30.0)
         try:
-            target.execute("PRAGMA journal_mode = WAL")
-            source.backup(target)
-            target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            target.close()
+            _copy_into(source, db_path)
+        except sqlite3.OperationalError as exc:  # a full disk: a traceback, and an empty
+            if fresh:  # database left that the next command migrated as a new folder
+                for made in (db_path, *(db_path.with_name(db_path.name + s) for s in _SIDE_FILES)):
+                    with contextlib.suppress(FileNotFoundError):
+                        made.unlink()
+            raise InvalidInput(f"cannot restore into {db_path}: {_reason(exc)}") from None
     finally:
         source.close()
     return BackupInfo(
@@ -124,3 +139,15 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
         memories=info.memories,
         migrations=info.migrations,
     )
+
+
+def _copy_into(source: sqlite3.Connection, db_path: Path) -> None:
+    """The backup's pages into the database at ``db_path``, in one transaction (a failure
+    leaves what was there)."""
+    target = sqlite3.connect(db_path, timeout=30.0)
+    try:
+        target.execute("PRAGMA journal_mode = WAL")
+        source.backup(target)
+        target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        target.close()

@@ -15,15 +15,21 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from omoide.errors import StorageFull
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.upgrade import upgrade_alone
 from omoide.store.tracing import Traced, Tracer
 
-__all__ = ["Database", "persona_rows_by_id"]
+__all__ = ["Database", "disk_full", "persona_rows_by_id"]
 
 logger = logging.getLogger(__name__)
 
 
+BUSY_TIMEOUT_MS = 30000  # a write waits this long for another process's write
+CHECKPOINT_WAIT_S = 2.5  # an erase waits this long for older readers before owing its checkpoint
+CHECKPOINT_TRY_MS = 50  # one checkpoint try's busy wait
+SETTLE_EVERY_S = 0.25  # how often an owed checkpoint is tried again
 MMAP_BYTES = 1 << 30  # address space for reading the file (not memory: pages are the OS's cache)
 
 
@@ -38,8 +44,13 @@ class Database(Traced):
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         self._tracer: Tracer | None = None
+        self._settler: threading.Thread | None = None
+        self._owed = 0  # erases whose checkpoint has not succeeded yet
+        self._settle_lock = threading.Lock()
+        self._closing = threading.Event()
         if migrate:
-            apply_migrations(self.conn(), upto=upto)
+            upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
+            apply_migrations(self.conn(), upto=upto)  # a new database's
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(
@@ -49,7 +60,7 @@ class Database(Traced):
         _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA busy_timeout = 30000")
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         # Deleted or rewritten content is overwritten with zeros, not left in free space: a
         # purge can only erase text whose older copies (an edited memory's previous content,
         # a rewritten FTS row) were not left behind by earlier writes. Debian's SQLite is
@@ -98,10 +109,18 @@ class Database(Traced):
             conn.execute("BEGIN IMMEDIATE")
             try:
                 yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
+                conn.execute("COMMIT")
+            except BaseException as exc:
+                # SQLite may have rolled back already (a full disk does): a ROLLBACK then
+                # would raise "no transaction is active" over the real error.
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if disk_full(exc):
+                    raise StorageFull(
+                        f"the disk of the data folder {str(self.path.parent)!r} is full; "
+                        "nothing of this write was stored: free some space and try again"
+                    ) from exc
                 raise
-            conn.execute("COMMIT")
 
     @contextlib.contextmanager
     def erasing(self) -> Iterator[sqlite3.Connection]:
@@ -112,6 +131,12 @@ class Database(Traced):
         file and empties the WAL, whose older frames would otherwise still hold the erased
         pages. (FTS5 keeps the tokens of deleted rows in its segments: the caller runs
         ``optimize`` on the indexes it touched, inside this transaction.)
+
+        The checkpoint runs after the write lock is released, so other writes go on while it
+        waits. A read that began before the commit (an export being downloaded, another
+        process's long query) still sees the erased rows, and their pages cannot be
+        overwritten until it ends: after a short wait the checkpoint is owed, and a thread of
+        this process retries it until that read has ended (:meth:`_settle`).
         """
         with self._write_lock:
             conn = self.conn()
@@ -120,30 +145,89 @@ class Database(Traced):
             conn.execute("PRAGMA secure_delete = ON")
             with self.write() as inner:
                 yield inner
-            self.checkpoint()
+        if not self.checkpoint():
+            logger.warning(
+                "an erase's WAL checkpoint waits for a read of an older snapshot to end (an "
+                "export being downloaded?); it is retried in the background meanwhile"
+            )
+            self._owe_checkpoint()
 
-    def checkpoint(self, *, attempts: int = 50) -> bool:
+    def checkpoint(self, *, wait_s: float = CHECKPOINT_WAIT_S) -> bool:
         """Checkpoint the WAL into the database file and truncate it to zero bytes.
 
-        Returns False (and logs) when readers of an older snapshot kept it from finishing
-        within ``attempts`` tries; the busy timeout already waits for writers.
+        Returns False when readers of an older snapshot kept it from finishing
+        within ``wait_s`` seconds. Each try waits at most :data:`CHECKPOINT_TRY_MS` (the
+        connection's busy timeout would otherwise hold it for 30 s per try while a reader
+        lasts).
         """
         conn = self.conn()
-        for _ in range(attempts):
-            busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-            if not busy:
-                return True
-            time.sleep(0.05)
-        logger.warning("WAL checkpoint still busy after %d attempts", attempts)
+        deadline = time.monotonic() + wait_s
+        conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_TRY_MS}")
+        try:
+            while True:
+                busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if not busy:
+                    return True
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(CHECKPOINT_TRY_MS / 1000)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return False
 
+    def _owe_checkpoint(self) -> None:
+        """Retry the erasing checkpoint in the background until it succeeds (one thread)."""
+        with self._settle_lock:
+            self._owed += 1
+            if self._settler is None:
+                self._settler = threading.Thread(
+                    target=self._settle, name="omoide-erase-checkpoint", daemon=True
+                )
+                self._settler.start()
+
+    def _settle(self) -> None:
+        """Try the owed checkpoint every :data:`SETTLE_EVERY_S` until no read of an older
+        snapshot is left; the erased text then leaves the WAL. An erase that owes one while
+        a try runs is checkpointed by the next try."""
+        while not self._closing.wait(SETTLE_EVERY_S):
+            with self._settle_lock:
+                owed = self._owed
+            if not self.checkpoint(wait_s=0):
+                continue
+            with self._settle_lock:
+                if self._owed == owed:
+                    self._owed = 0
+                    self._settler = None
+                    logger.info("the owed WAL checkpoint is done: the erased text left the WAL")
+                    return
+
     def close(self) -> None:
+        self._closing.set()
+        settler = self._settler
+        if settler is not None:
+            settler.join()
+        if self._owed and not self.checkpoint():  # the last chance this process has
+            logger.warning(
+                "erased text stays in %s-wal until the read that holds it ends and the next "
+                "erase, or the last connection to the folder, empties it",
+                self.path.name,
+            )
         with self._all_lock:
             for conn in self._all:
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
             self._all.clear()
         self._local = threading.local()
+
+
+def disk_full(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_FULL`` (``database or disk is full``), whichever statement met it."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (
+        isinstance(exc, sqlite3.OperationalError)
+        and code is not None
+        and (code & 0xFF == sqlite3.SQLITE_FULL)
+    )
 
 
 def _set_wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:

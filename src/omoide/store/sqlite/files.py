@@ -37,8 +37,12 @@ def private_folder(path: Path) -> None:
         # a file (or a device: --data /dev/null) is no folder, and its mode is not ours to
         # change: chmod 0700 here once made /dev/null unwritable for every other user
         raise InvalidInput(f"the data folder {str(path)!r} is not a folder")
-    if info.st_uid == os.getuid() and not info.st_mode & stat.S_ISVTX:
-        with contextlib.suppress(PermissionError):
+    ours = info.st_uid == os.getuid() and not info.st_mode & stat.S_ISVTX
+    if ours and stat.S_IMODE(info.st_mode) != FOLDER_MODE:
+        # Not allowed (EPERM) or a read-only file system (EROFS, where even a folder already
+        # 0700 could not be chmod-ed, and every command was a traceback): left as it is, and
+        # the database's own open says what cannot be written.
+        with contextlib.suppress(OSError):
             os.chmod(path, FOLDER_MODE)
 
 
@@ -47,7 +51,7 @@ def private_database(path: Path) -> None:
     private_folder(path.parent)
     os.close(open_private(path))
     for candidate in (path, *(path.with_name(path.name + s) for s in _SIDE_FILES)):
-        with contextlib.suppress(FileNotFoundError, PermissionError):
+        with contextlib.suppress(OSError):  # gone, not ours, or a read-only file system
             if stat.S_IMODE(candidate.stat().st_mode) != FILE_MODE:
                 os.chmod(candidate, FILE_MODE)
 

@@ -1,0 +1,87 @@
+"""A purge while a read of an older snapshot lasts (an export being downloaded slowly, another
+process's long query), against a real SQLite folder: other writes go on at once, and the
+erased text leaves the WAL as soon as that read ends, not only at the next erase."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from omoide_testing import files_holding
+
+from omoide.wiring import Omoide
+
+pytestmark = pytest.mark.sqlite_only
+
+PIN = "QWKZX-5309"  # a marker no other text in the folder contains
+
+
+def create(app: Omoide, persona: str, content: str) -> Any:
+    return app.memories.create(persona, app.memories.build_new(content=content)).memory
+
+
+@contextmanager
+def older_snapshot(data_dir: Path) -> Iterator[None]:
+    """A reader of another connection (as another process would be) holding a snapshot taken
+    before the purge, as a slow export download holds one."""
+    conn = sqlite3.connect(data_dir / "omoide.db", isolation_level=None)
+    conn.execute("BEGIN")
+    conn.execute("SELECT COUNT(*) FROM memories").fetchone()
+    try:
+        yield
+    finally:
+        conn.execute("COMMIT")
+        conn.close()
+
+
+def wait_until(condition: Any, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def in_thread(work: Any) -> threading.Thread:
+    thread = threading.Thread(target=work, daemon=True)  # daemon: a hang fails, never blocks
+    thread.start()
+    return thread
+
+
+def test_a_purge_under_a_long_read_holds_back_no_other_write(
+    app: Omoide, persona: str, data_dir: Path
+) -> None:
+    secret = create(app, persona, f"The user's door code is {PIN}")
+    with older_snapshot(data_dir):
+        purge = in_thread(lambda: app.memories.purge(persona, secret.key))
+        time.sleep(0.5)  # the purge has committed and waits for its checkpoint
+        write = in_thread(lambda: create(app, persona, "The user went hiking in Nagano"))
+        # Before: the purge held the process's write lock while its checkpoint waited for the
+        # reader (30 s per try, 50 tries), so every write of the server waited with it.
+        write.join(timeout=2.0)
+        assert not write.is_alive(), "a write waited behind a purge's checkpoint"
+        purge.join(timeout=10.0)
+        assert not purge.is_alive(), "the purge did not return while the read lasted"
+    # The reader ended: the owed checkpoint follows within moments, with no further erase.
+    assert wait_until(lambda: files_holding(data_dir, PIN) == [])
+
+
+def test_an_owed_checkpoint_is_settled_when_the_folder_is_closed(
+    make_app: Any, data_dir: Path
+) -> None:
+    app = make_app()
+    app.auth.create_persona("rin")
+    secret = create(app, "rin", f"The user's door code is {PIN}")
+    with older_snapshot(data_dir):
+        purge = in_thread(lambda: app.memories.purge("rin", secret.key))
+        purge.join(timeout=10.0)
+        assert not purge.is_alive(), "the purge did not return while the read lasted"
+    app.store.db.close()
+    assert files_holding(data_dir, PIN) == []
