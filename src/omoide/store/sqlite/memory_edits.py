@@ -13,7 +13,7 @@ from omoide.clock import iso
 from omoide.errors import Conflict
 from omoide.model import Memory, VersionChange
 from omoide.store.sqlite.indexes import MEMORY_FTS
-from omoide.store.sqlite.memory_sql import INSERT_VERSION, UPDATABLE, UPSERT_VECTOR, version_row
+from omoide.store.sqlite.memory_sql import INSERT_VERSION, UPDATABLE, version_row
 from omoide.store.sqlite.memory_writes import MemoryWrites
 from omoide.store.sqlite.rows import memory_from_row
 from omoide.store.vectors import language_of
@@ -53,15 +53,7 @@ class MemoryEdits(MemoryWrites):
                     conn, [(memory_id, changes["content"])], persona_id=self.persona_id
                 )
             if vector is not None:
-                conn.execute(
-                    UPSERT_VECTOR,
-                    (
-                        memory_id,
-                        self.model_id,
-                        int(vector.shape[0]),
-                        np.asarray(vector, dtype=np.float32).tobytes(),
-                    ),
-                )
+                self._write_vector(conn, memory_id, vector)
             if vector is not None or "content" in changes:  # new words move it too
                 index, revision = self._bump(conn)
                 if vector is not None:

@@ -79,6 +79,17 @@ class MemoryWrites:
             [(memory_id, e) for e in new.source_event_ids],
         )
         self._write_tags(conn, memory_id, new.tags)
+        self._write_vector(conn, memory_id, vector)
+        MEMORY_FTS.index(conn, [(memory_id, new.content)], persona_id=self.persona_id)
+        memory = self._hydrate([self._one(conn, key)], with_links=False)[0]
+        conn.execute(
+            INSERT_VERSION,
+            version_row(memory_id, VersionChange.CREATE, changed_by, now, None, memory),
+        )
+        return memory_id, memory
+
+    def _write_vector(self, conn: sqlite3.Connection, memory_id: int, vector: np.ndarray) -> None:
+        """Store (or replace) one memory's vector under the store's model, as float32."""
         conn.execute(
             UPSERT_VECTOR,
             (
@@ -88,13 +99,6 @@ class MemoryWrites:
                 np.asarray(vector, dtype=np.float32).tobytes(),
             ),
         )
-        MEMORY_FTS.index(conn, [(memory_id, new.content)], persona_id=self.persona_id)
-        memory = self._hydrate([self._one(conn, key)], with_links=False)[0]
-        conn.execute(
-            INSERT_VERSION,
-            version_row(memory_id, VersionChange.CREATE, changed_by, now, None, memory),
-        )
-        return memory_id, memory
 
     def _memory_columns(self, new: NewMemory, now: datetime) -> tuple[Any, ...]:
         """The ``memories`` columns after ``key`` for a new row, as :data:`INSERT_MEMORY`."""
