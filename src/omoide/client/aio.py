@@ -18,16 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
-from omoide.client import calls
+from omoide.client import calls, exchange
 from omoide.client.calls import Call, When
-from omoide.client.exchange import (
-    DEFAULT_URL,
-    answer,
-    client_options,
-    raise_for_error,
-    request_options,
-    stream_options,
-)
 
 if TYPE_CHECKING:
     from omoide.api.http import schemas as s
@@ -43,14 +35,14 @@ class AsyncClient:
 
     def __init__(
         self,
-        base_url: str = DEFAULT_URL,
+        base_url: str = exchange.DEFAULT_URL,
         api_key: str | None = None,
         *,
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self._http = httpx.AsyncClient(
-            **client_options(base_url, api_key, timeout), transport=transport
+            **exchange.client_options(base_url, api_key, timeout), transport=transport
         )
 
     async def __aenter__(self) -> AsyncClient:
@@ -63,7 +55,7 @@ class AsyncClient:
         await self._http.aclose()
 
     async def _run(self, call: Call[T]) -> T:
-        return answer(call, await self._http.request(**request_options(call)))
+        return exchange.answer(call, await self._http.request(**exchange.request_options(call)))
 
     # -- personas (admin key) ----------------------------------------------------------------
 
@@ -350,10 +342,10 @@ class AsyncClient:
     async def export_lines(self, persona: str, *, with_vectors: bool = False) -> AsyncIterator[str]:
         """The persona's export, streamed line by line (JSON Lines, see docs/import.md)."""
         call = calls.export_persona(persona, with_vectors=with_vectors)
-        async with self._http.stream(**stream_options(call)) as response:
+        async with self._http.stream(**exchange.stream_options(call)) as response:
             if response.status_code >= 400:
                 await response.aread()  # the error body, for its message
-            raise_for_error(response)
+            exchange.raise_for_error(response)
             async for line in response.aiter_lines():
                 if line:
                     yield line + "\n"

@@ -20,16 +20,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
-from omoide.client import calls
+from omoide.client import calls, exchange
 from omoide.client.calls import Call, When
-from omoide.client.exchange import (
-    DEFAULT_URL,
-    answer,
-    client_options,
-    raise_for_error,
-    request_options,
-    stream_options,
-)
 
 if TYPE_CHECKING:
     from omoide.api.http import schemas as s
@@ -45,13 +37,15 @@ class Client:
 
     def __init__(
         self,
-        base_url: str = DEFAULT_URL,
+        base_url: str = exchange.DEFAULT_URL,
         api_key: str | None = None,
         *,
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self._http = httpx.Client(**client_options(base_url, api_key, timeout), transport=transport)
+        self._http = httpx.Client(
+            **exchange.client_options(base_url, api_key, timeout), transport=transport
+        )
 
     def __enter__(self) -> Client:
         return self
@@ -63,7 +57,7 @@ class Client:
         self._http.close()
 
     def _run(self, call: Call[T]) -> T:
-        return answer(call, self._http.request(**request_options(call)))
+        return exchange.answer(call, self._http.request(**exchange.request_options(call)))
 
     # -- personas (admin key) ----------------------------------------------------------------
 
@@ -348,10 +342,10 @@ class Client:
     def export_lines(self, persona: str, *, with_vectors: bool = False) -> Iterator[str]:
         """The persona's export, streamed line by line (JSON Lines, see docs/import.md)."""
         call = calls.export_persona(persona, with_vectors=with_vectors)
-        with self._http.stream(**stream_options(call)) as response:
+        with self._http.stream(**exchange.stream_options(call)) as response:
             if response.status_code >= 400:
                 response.read()  # the error body, for its message
-            raise_for_error(response)
+            exchange.raise_for_error(response)
             for line in response.iter_lines():
                 if line:
                     yield line + "\n"
