@@ -17,8 +17,8 @@ from omoide.model import Episode, NewEpisode, Session
 from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS
-from omoide.store.sqlite.jobs import SqliteUnitOfWork
 from omoide.store.sqlite.session_rows import SELECT_EPISODE, episode_from_row
+from omoide.store.sqlite.unit_of_work import SqliteUnitOfWork
 
 __all__ = ["EpisodeStore"]
 

@@ -13,7 +13,6 @@ from omoide.clock import iso
 from omoide.model import Memory, NewMemory, VersionChange
 from omoide.store.port import UnitOfWork
 from omoide.store.sqlite.indexes import MEMORY_FTS
-from omoide.store.sqlite.jobs import SqliteUnitOfWork
 from omoide.store.sqlite.memory_sql import (
     INSERT_MEMORY_WITH_ID,
     INSERT_SOURCE,
@@ -26,6 +25,7 @@ from omoide.store.sqlite.memory_sql import (
     version_row,
 )
 from omoide.store.sqlite.memory_writes import MemoryWrites
+from omoide.store.sqlite.unit_of_work import SqliteUnitOfWork
 from omoide.store.vectors import language_of
 
 __all__ = ["MemoryInserts"]

@@ -25,7 +25,6 @@ from omoide.store.sqlite.db import Database, persona_rows_by_id
 from omoide.store.sqlite.episodes import EpisodeStore
 from omoide.store.sqlite.event_vectors import EventVectors
 from omoide.store.sqlite.indexes import EVENT_FTS
-from omoide.store.sqlite.jobs import SqliteUnitOfWork
 from omoide.store.sqlite.session_rows import (
     SELECT_EVENT,
     SELECT_IDLE,
@@ -34,6 +33,7 @@ from omoide.store.sqlite.session_rows import (
     session_from_row,
     session_number,
 )
+from omoide.store.sqlite.unit_of_work import SqliteUnitOfWork
 from omoide.store.vectors import VectorIndex
 
 __all__ = ["SessionStore"]
