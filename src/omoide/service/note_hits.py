@@ -17,7 +17,7 @@ from omoide.engine.fusion import Scored, blend_strength, lift_successors
 from omoide.engine.hit_order import ordered_hits, shown_score
 from omoide.engine.search_plan import SearchPlan
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit
-from omoide.service.memories import successor_chain, with_live_strength
+from omoide.service.memory_reads import successor_chain, with_live_strength
 from omoide.service.retrieval import member
 from omoide.service.search_request import SearchRequest
 from omoide.store.port import MemoryHandle

@@ -19,7 +19,7 @@ from omoide.engine.script_slot import other_script_slot
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.model import SearchFilters, SearchHit, SearchMode
 from omoide.service.companion import Companion
-from omoide.service.memories import record_recalls
+from omoide.service.memory_reads import record_recalls
 from omoide.service.note_hits import NoteRows, ids_without_validity, may_be_due, note_hits
 from omoide.service.retrieval import HybridRetriever, NoteTier
 from omoide.service.search_request import SearchRequest, SearchResult, check_filters, check_query
