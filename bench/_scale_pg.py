@@ -26,8 +26,8 @@ from lib.reports import log
 from lib.synthetic import NOW, SyntheticCorpus, chunks
 from omoide.clock import iso, parse_iso
 from omoide.engine.lang import normalise
-from omoide.store.sqlite.fts import words_body
-from omoide.store.sqlite.memory_writes import new_key
+from omoide.store.sqlite.fts_terms import words_body
+from omoide.store.sqlite.memory_sql import new_key
 
 __all__ = [
     "copy_load",

@@ -61,7 +61,8 @@ def study_latency(study: Study, rows: int) -> dict:
     import sqlite3
     from dataclasses import replace
 
-    from omoide.store.sqlite.fts import DEFAULT_TUNING, FtsIndex
+    from omoide.store.sqlite.fts import FtsIndex
+    from omoide.store.sqlite.fts_terms import DEFAULT_TUNING
 
     texts = [d.text for d in study.ja.docs] * 10 + [d.text for c in study.locomo for d in c.docs]
     path = study.tmp / "scale.db"

@@ -134,7 +134,8 @@ class Bed:
 def build_bed(path: Path, corpora: Sequence[Corpus], tuning=None) -> Bed:
     import sqlite3
 
-    from omoide.store.sqlite.fts import DEFAULT_TUNING, FtsIndex
+    from omoide.store.sqlite.fts import FtsIndex
+    from omoide.store.sqlite.fts_terms import DEFAULT_TUNING
 
     path.unlink(missing_ok=True)
     conn = sqlite3.connect(path)

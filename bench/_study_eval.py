@@ -124,7 +124,7 @@ POOLS = ((20, 20), (50, 50), (100, 100), (20, 100), (100, 20))
 def fts_variants() -> dict[str, object]:
     from dataclasses import replace
 
-    from omoide.store.sqlite.fts import DEFAULT_TUNING as D
+    from omoide.store.sqlite.fts_terms import DEFAULT_TUNING as D
 
     plain = "unicode61 remove_diacritics 2"
     return {

@@ -59,9 +59,9 @@ def _key_for_import(app: Any, persona: str, created: bool) -> None:
 
 
 def _lines(path: Path) -> Iterator[str]:
-    """The file's lines; bytes that are not UTF-8 are refused naming the line (a traceback
-    before), as ``POST /api/import`` refuses them, and a file that cannot be read (no
-    permission, an I/O error) is refused naming it (a traceback before)."""
+    """The file's lines; a file that cannot be read (no permission, an I/O error) is refused
+    naming it, and bytes that are not UTF-8 naming the line too (:func:`_unreadable`; each was
+    a traceback before)."""
     try:
         with path.open("rb") as handle:
             for number, raw in enumerate(handle, start=1):
@@ -69,12 +69,12 @@ def _lines(path: Path) -> Iterator[str]:
                     yield raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
                     hint = json_text.utf16_hint(raw) if number == 1 else ""
-                    raise InvalidInput(
-                        f"{path} is not UTF-8 text: line {number}, byte "
-                        f"{exc.start + 1} of the line{hint}"
+                    raise _unreadable(
+                        path,
+                        f"not UTF-8 text: line {number}, byte {exc.start + 1} of the line{hint}",
                     ) from None
     except OSError as exc:
-        raise _unreadable(path, exc) from None
+        raise _unreadable(path, exc.strerror or str(exc)) from None
 
 
 def _text(path: Path) -> str:
@@ -82,15 +82,18 @@ def _text(path: Path) -> str:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise _unreadable(path, exc) from None
+        raise _unreadable(path, exc.strerror or str(exc)) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise InvalidInput(f"{path} is not UTF-8 text{json_text.utf16_hint(raw[:2])}") from None
+        raise _unreadable(path, f"not UTF-8 text{json_text.utf16_hint(raw[:2])}") from None
 
 
-def _unreadable(path: Path, exc: OSError) -> click.ClickException:
-    return click.ClickException(f"cannot read {path}: {exc.strerror or exc}")
+def _unreadable(path: Path, why: str) -> InvalidInput:
+    """The one refusal of a file the command cannot read, whatever the cause (no permission,
+    an I/O error, bytes that are not UTF-8): ``cannot read PATH: why``, which the command
+    prints as one line on stderr with exit status 1 (``friendly``)."""
+    return InvalidInput(f"cannot read {path}: {why}")
 
 
 @click.command("export")

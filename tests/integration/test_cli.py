@@ -171,7 +171,7 @@ def test_memory_add_and_jobs_wait_leave_other_personas_queues_alone(run) -> None
 def _enqueue_backlog(persona: str, n: int) -> int:
     """Jobs of a kind no handler knows, queued for ``persona`` (a backlog that would fail)."""
     from omoide.store.sqlite.db import Database
-    from omoide.store.sqlite.jobs import enqueue
+    from omoide.store.sqlite.unit_of_work import enqueue
 
     db = Database(Path(os.environ["OMOIDE_DATA"]) / "omoide.db")
     persona_id = (

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from omoide.store.sqlite.fts import FtsIndex, KeywordHit, quote_fts
+from omoide.store.sqlite.fts import FtsIndex, KeywordHit
+from omoide.store.sqlite.fts_terms import quote_fts
 
 ROWS = [
     # (id, persona, content, status)

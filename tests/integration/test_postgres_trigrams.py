@@ -16,7 +16,7 @@ from omoide.store.postgres.db import PgDatabase
 from omoide.store.postgres.migrations import applied_migrations, apply_migrations
 from omoide.store.postgres.rls import CROSS_PERSONA, bind_session
 from omoide.store.postgres.store import PostgresStore
-from omoide.store.sqlite.fts import words_body
+from omoide.store.sqlite.fts_terms import words_body
 
 NOW = datetime(2026, 12, 2, 9, 0, tzinfo=UTC)
 ALPHABET = "aBc xyZ猫犬の日本語ÄÖİß\t\n'\\ 🙂e\u0301"  # case pairs, CJK, quotes, combining marks

@@ -7,6 +7,9 @@ a file of mode 000; ``/proc`` a folder where no file can be created."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import click
@@ -40,6 +43,32 @@ def test_importing_a_file_that_cannot_be_read_is_refused_naming_it(run, source: 
     assert f"Error: cannot read {UNREADABLE}: Input/output error" in done.output
     assert "Traceback" not in done.output
     assert "rin" not in run("persona", "list").output  # the persona it made is gone again
+
+
+@pytest.mark.parametrize("source", ["omoide", "mem0", "chat"])
+def test_a_file_that_cannot_be_read_and_one_not_utf8_are_refused_alike(
+    tmp_path: Path, source: str
+) -> None:
+    """Session 36: a file the command cannot read was a ``click.ClickException`` ("cannot read
+    PATH: …"), one that is not UTF-8 an ``InvalidInput`` ("PATH is not UTF-8 text"): now one
+    refusal, ``cannot read PATH: why``, one line on stderr and exit status 1, through the
+    installed entry point."""
+    not_utf8 = tmp_path / "latin1.jsonl"
+    not_utf8.write_bytes('{"text": "café"}\n'.encode("latin-1"))
+    env = {**os.environ, "OMOIDE_DATA": str(tmp_path / "data"), "OMOIDE_EMBEDDER": "hash"}
+    omoide = Path(sys.executable).parent / "omoide"
+    for path, why in [(UNREADABLE, "Input/output error"), (not_utf8, "not UTF-8 text")]:
+        done = subprocess.run(
+            [str(omoide), "import", "-p", "rin", "--from", source, str(path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
+        assert done.returncode == 1, done.stderr
+        assert done.stderr.startswith(f"Error: cannot read {path}: {why}"), done.stderr
+        assert done.stderr.count("\n") == 1, done.stderr  # one line, no traceback
 
 
 def test_restoring_from_a_file_that_cannot_be_read_is_refused_naming_it(run) -> None:

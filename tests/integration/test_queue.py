@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from omoide.errors import InvalidInput, NotFound
-from omoide.store.sqlite.jobs import enqueue
+from omoide.store.sqlite.unit_of_work import enqueue
 from omoide.wiring import Omoide
 
 

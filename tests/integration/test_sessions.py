@@ -179,7 +179,7 @@ def test_unknown_session_is_not_found(app: Omoide, persona: str) -> None:
 
 @pytest.mark.sqlite_only
 def test_the_idle_sweep_is_one_indexed_query(app: Omoide, persona: str) -> None:
-    from omoide.store.sqlite.sessions import SELECT_IDLE
+    from omoide.store.sqlite.session_rows import SELECT_IDLE
 
     plan = " ".join(
         str(row[-1])

@@ -20,7 +20,7 @@ from omoide.store.postgres.sessions import PgSessionStore
 from omoide.store.postgres.store import PostgresStore
 from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
 from omoide.store.sqlite.blocks import BlockStore
-from omoide.store.sqlite.jobs import JobStore, SqliteUnitOfWork
+from omoide.store.sqlite.jobs import JobStore
 from omoide.store.sqlite.keys import KeyStore
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.overview import OverviewStore
@@ -30,6 +30,7 @@ from omoide.store.sqlite.state import StateStore
 from omoide.store.sqlite.store import SqliteStore
 from omoide.store.sqlite.transfer_dump import PersonaDump
 from omoide.store.sqlite.transfer_restore import PersonaRestore
+from omoide.store.sqlite.unit_of_work import SqliteUnitOfWork
 from omoide.store.sqlite.vector_models import VectorModels
 from omoide.store.vectors import VectorIndex
 

@@ -18,10 +18,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
-from omoide.client import calls
-from omoide.client.calls import Call, When, wire
-from omoide.client.errors import error_from_response
-from omoide.tls import shared_ssl_context
+from omoide.client import calls, exchange
+from omoide.client.calls import Call, When
 
 if TYPE_CHECKING:
     from omoide.api.http import schemas as s
@@ -30,7 +28,6 @@ if TYPE_CHECKING:
 __all__ = ["AsyncClient"]
 
 T = TypeVar("T")
-DEFAULT_URL = "http://127.0.0.1:8765"
 
 
 class AsyncClient:
@@ -38,19 +35,14 @@ class AsyncClient:
 
     def __init__(
         self,
-        base_url: str = DEFAULT_URL,
+        base_url: str = exchange.DEFAULT_URL,
         api_key: str | None = None,
         *,
         timeout: float = 30.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.AsyncClient(
-            base_url=base_url.rstrip("/"),
-            headers=headers,
-            timeout=timeout,
-            transport=transport,
-            verify=shared_ssl_context(),
+            **exchange.client_options(base_url, api_key, timeout), transport=transport
         )
 
     async def __aenter__(self) -> AsyncClient:
@@ -63,20 +55,7 @@ class AsyncClient:
         await self._http.aclose()
 
     async def _run(self, call: Call[T]) -> T:
-        response = await self._http.request(
-            call.method,
-            call.path,
-            params=wire(dict(call.params)),
-            json=wire(call.json),
-            content=call.content,
-            headers=dict(call.headers),
-            timeout=call.timeout if call.timeout is not None else httpx.USE_CLIENT_DEFAULT,
-        )
-        if response.status_code >= 400:
-            raise error_from_response(response)
-        if call.text:
-            return response.text  # type: ignore[return-value]
-        return call.parse(response.json())
+        return exchange.answer(call, await self._http.request(**exchange.request_options(call)))
 
     # -- personas (admin key) ----------------------------------------------------------------
 
@@ -363,12 +342,10 @@ class AsyncClient:
     async def export_lines(self, persona: str, *, with_vectors: bool = False) -> AsyncIterator[str]:
         """The persona's export, streamed line by line (JSON Lines, see docs/import.md)."""
         call = calls.export_persona(persona, with_vectors=with_vectors)
-        async with self._http.stream(
-            call.method, call.path, params=wire(dict(call.params)), timeout=None
-        ) as response:
+        async with self._http.stream(**exchange.stream_options(call)) as response:
             if response.status_code >= 400:
-                await response.aread()
-                raise error_from_response(response)
+                await response.aread()  # the error body, for its message
+            exchange.raise_for_error(response)
             async for line in response.aiter_lines():
                 if line:
                     yield line + "\n"

@@ -20,10 +20,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
 
-from omoide.client import calls
-from omoide.client.calls import Call, When, wire
-from omoide.client.errors import error_from_response
-from omoide.tls import shared_ssl_context
+from omoide.client import calls, exchange
+from omoide.client.calls import Call, When
 
 if TYPE_CHECKING:
     from omoide.api.http import schemas as s
@@ -32,7 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["Client"]
 
 T = TypeVar("T")
-DEFAULT_URL = "http://127.0.0.1:8765"
 
 
 class Client:
@@ -40,19 +37,14 @@ class Client:
 
     def __init__(
         self,
-        base_url: str = DEFAULT_URL,
+        base_url: str = exchange.DEFAULT_URL,
         api_key: str | None = None,
         *,
         timeout: float = 30.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._http = httpx.Client(
-            base_url=base_url.rstrip("/"),
-            headers=headers,
-            timeout=timeout,
-            transport=transport,
-            verify=shared_ssl_context(),
+            **exchange.client_options(base_url, api_key, timeout), transport=transport
         )
 
     def __enter__(self) -> Client:
@@ -65,20 +57,7 @@ class Client:
         self._http.close()
 
     def _run(self, call: Call[T]) -> T:
-        response = self._http.request(
-            call.method,
-            call.path,
-            params=wire(dict(call.params)),
-            json=wire(call.json),
-            content=call.content,
-            headers=dict(call.headers),
-            timeout=call.timeout if call.timeout is not None else httpx.USE_CLIENT_DEFAULT,
-        )
-        if response.status_code >= 400:
-            raise error_from_response(response)
-        if call.text:
-            return response.text  # type: ignore[return-value]
-        return call.parse(response.json())
+        return exchange.answer(call, self._http.request(**exchange.request_options(call)))
 
     # -- personas (admin key) ----------------------------------------------------------------
 
@@ -363,12 +342,10 @@ class Client:
     def export_lines(self, persona: str, *, with_vectors: bool = False) -> Iterator[str]:
         """The persona's export, streamed line by line (JSON Lines, see docs/import.md)."""
         call = calls.export_persona(persona, with_vectors=with_vectors)
-        with self._http.stream(
-            call.method, call.path, params=wire(dict(call.params)), timeout=None
-        ) as response:
+        with self._http.stream(**exchange.stream_options(call)) as response:
             if response.status_code >= 400:
-                response.read()
-                raise error_from_response(response)
+                response.read()  # the error body, for its message
+            exchange.raise_for_error(response)
             for line in response.iter_lines():
                 if line:
                     yield line + "\n"

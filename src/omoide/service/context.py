@@ -46,7 +46,7 @@ from omoide.engine.fsrs import current_strength
 from omoide.errors import InvalidInput, NotFound
 from omoide.model import Event, Memory, OpenedSession, SessionMark
 from omoide.service.blocks import BlockService
-from omoide.service.memories import with_live_strength
+from omoide.service.memory_reads import with_live_strength
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateChanges, StateService
 from omoide.store.port import MemoryHandle, Store

@@ -59,7 +59,7 @@ from omoide.engine.classify import (
 from omoide.engine.width import text_columns
 from omoide.model import Memory, NewMemory
 from omoide.service.dedup import DedupDecider
-from omoide.service.memories import successor_chain
+from omoide.service.memory_reads import successor_chain
 from omoide.service.settings import SettingsService
 from omoide.store.port import MemoryHandle, Store, VectorSearch
 

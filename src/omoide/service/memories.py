@@ -9,163 +9,47 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
 from omoide.clock import Clock
-from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
-from omoide.engine.fsrs import current_strength, initial_stability
-from omoide.errors import Conflict, InvalidInput, NotFound
+from omoide.engine.fsrs import initial_stability
+from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
     UNSET,
     CreateOutcome,
     Link,
     Memory,
-    MemoryKind,
     MemoryStats,
     MemoryVersion,
     NewMemory,
     Purged,
     Unset,
-    valid_between,
 )
 from omoide.service.dedup import DedupDecider
+from omoide.service.dedup_write import Pending, write_deduplicated
 from omoide.service.keyed_locks import KeyedLocks
+from omoide.service.memory_input import checked_changes, checked_new
+from omoide.service.memory_reads import record_recalls, with_live_strength
 from omoide.service.settings import SettingsService
 from omoide.service.validate import (
     MAX_INT,
-    check_content,
-    check_emotion_type,
-    check_kind,
-    check_metadata,
-    check_tags,
-    check_timestamp,
-    check_unit_interval,
-    check_window,
-    check_window_fits,
 )
-from omoide.store.port import MemoryHandle, Store, UnitOfWork
+from omoide.store.port import Store, UnitOfWork
 
 __all__ = [
     "EVOLVE_JOB",
     "MAX_CONTENT_CHARS",
     "MemoryService",
-    "Pending",
-    "record_recalls",
-    "successor_chain",
-    "with_live_strength",
-    "write_deduplicated",
 ]
 
 logger = logging.getLogger(__name__)
 
 EVOLVE_JOB = "memory.evolve"
 MAX_CONTENT_CHARS = 50_000
-# Dedup decisions a write (or a merge import's batch) makes before it inserts without checking
-# the revision: every retry means another write of the persona committed meanwhile, so only a
-# persona written to without pause from other processes gets there; saving a possible duplicate
-# then beats losing a write.
-DEDUP_ATTEMPTS = 8
-
-Decision = TypeVar("Decision")
-Written = TypeVar("Written")
-
-
-@dataclass(frozen=True)
-class Pending:
-    """A memory written in the same transaction before the one being checked for duplicates
-    (a merge import's batch): what the duplicate check reads of a stored one."""
-
-    key: str
-    content: str
-    vector: np.ndarray
-    superseded_by: str | None = None
-    valid_from: datetime | None = None
-    valid_until: datetime | None = None
-
-    def valid_at(self, when: datetime) -> bool:
-        return valid_between(self.valid_from, self.valid_until, when)
-
-
-def write_deduplicated(
-    revision: Callable[[], int],
-    decide: Callable[[], Decision],
-    write: Callable[[Decision, int | None], Written | None],
-    *,
-    what: str,
-) -> Written:
-    """A write that depends on a duplicate check, kept apart from other writers' (one way
-    for a create and a merge import's batch).
-
-    ``decide`` reads the persona's memories (which are duplicates); ``write`` applies the
-    decision, only while the persona's memory revision is still the one read before
-    ``decide`` (checked inside its transaction, under the store's per-persona lock) and
-    returns None, having written nothing, when it moved: another process, or a background
-    write, may have stored the same memory meanwhile, so the check is made again. The last of
-    :data:`DEDUP_ATTEMPTS` writes is made without the check (None as the revision)."""
-    for attempt in range(1, DEDUP_ATTEMPTS + 1):
-        seen = revision() if attempt < DEDUP_ATTEMPTS else None
-        written = write(decide(), seen)
-        if written is not None:
-            return written
-        logger.debug(
-            "%s: its memories changed during the duplicate check (attempt %d); checking again",
-            what,
-            attempt,
-        )
-    raise AssertionError("the last write is made without the revision check")
-
-
-def with_live_strength(memory: Memory, now: datetime) -> Memory:
-    """The memory with ``strength`` computed for ``now`` (independent of the decay job)."""
-    value = current_strength(
-        memory.importance,
-        memory.stability,
-        last_accessed=memory.last_accessed,
-        created_at=memory.created_at,
-        now=now,
-    )
-    return memory.__class__(**{**memory.__dict__, "strength": value})
-
-
-def record_recalls(
-    memories: MemoryHandle, ids: Sequence[int], *, now: datetime, cfg: PersonaSettings
-) -> int:
-    """Count a recall of the memories ``ids`` (spec §FSRS) under the persona's recall settings;
-    how many were recorded."""
-    return memories.record_recalls(
-        ids,
-        now=now,
-        factor=cfg.recall_stability_factor,
-        cap=cfg.stability_cap_days,
-        min_interval_hours=cfg.recall_min_interval_hours,
-    )
-
-
-def successor_chain(
-    memories: Any, key: str, fetched: dict[str, tuple[int, Memory]], limit: int = 32
-) -> tuple[str, ...] | None:
-    """The ``superseded_by`` chain starting at ``key``, up to its current end (None when the
-    chain ends in a deleted memory or loops); ``fetched`` caches (row id, memory) by key."""
-    chain: list[str] = []
-    while key not in chain and len(chain) < limit:
-        chain.append(key)
-        if key not in fetched:
-            try:
-                fetched[key] = (memories.id_of(key), memories.get(key, with_links=False))
-            except NotFound:
-                return None
-        memory = fetched[key][1]
-        if memory.status != "active":
-            return None
-        if memory.superseded_by is None:
-            return tuple(chain)
-        key = memory.superseded_by
-    return None
 
 
 class MemoryService:
@@ -210,24 +94,17 @@ class MemoryService:
         metadata: Any = None,
     ) -> NewMemory:
         """Validate user-supplied fields into a :class:`NewMemory` (422 on the first mistake)."""
-        emotion_type = check_emotion_type(emotion_type)
-        if metadata is not None:
-            check_metadata(metadata)
-        start = check_timestamp(valid_from, "valid_from")
-        end = check_timestamp(valid_until, "valid_until")
-        check_window(start, end)
-        return NewMemory(
-            content=check_content(content, max_chars=self.max_content_chars),
-            kind=check_kind(kind) if kind is not None else MemoryKind.NOTE,
-            importance=check_unit_interval(0.5 if importance is None else importance, "importance"),
-            tags=check_tags(tags),
+        return checked_new(
+            content=content,
+            importance=importance,
+            tags=tags,
             emotion_type=emotion_type,
-            emotion_intensity=check_unit_interval(
-                0.0 if emotion_intensity is None else emotion_intensity, "emotion_intensity"
-            ),
-            valid_from=start,
-            valid_until=end,
-            metadata=dict(metadata or {}),
+            emotion_intensity=emotion_intensity,
+            kind=kind,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            metadata=metadata,
+            max_chars=self.max_content_chars,
         )
 
     def create(
@@ -444,8 +321,9 @@ class MemoryService:
                 field="importance",
                 key=key,
             )
-        changes = self._changes(
+        changes = checked_changes(
             current,
+            max_chars=self.max_content_chars,
             content=content,
             tags=tags,
             emotion_type=emotion_type,
@@ -464,42 +342,6 @@ class MemoryService:
             key, changes, now=self.clock.now(), changed_by=changed_by, vector=vector
         )
         return with_live_strength(memory, self.clock.now())
-
-    def _changes(self, current: Memory, **fields: Any) -> dict[str, Any]:
-        changes: dict[str, Any] = {}
-        given = {k: v for k, v in fields.items() if not isinstance(v, Unset)}
-        if "content" in given:
-            changes["content"] = check_content(given["content"], max_chars=self.max_content_chars)
-        if "tags" in given:
-            changes["tags"] = check_tags(given["tags"])
-        if "emotion_type" in given:
-            changes["emotion_type"] = check_emotion_type(given["emotion_type"])
-        if "emotion_intensity" in given:
-            changes["emotion_intensity"] = check_unit_interval(
-                given["emotion_intensity"], "emotion_intensity"
-            )
-        if "kind" in given:
-            changes["kind"] = check_kind(given["kind"])
-        if "metadata" in given:
-            changes["metadata"] = check_metadata(given["metadata"])
-        for name in ("valid_from", "valid_until"):
-            if name in given:
-                changes[name] = check_timestamp(given[name], name)
-        check_window(changes.get("valid_from"), changes.get("valid_until"))
-        if not check_window_fits(
-            changes.get("valid_from", current.valid_from),
-            changes.get("valid_until", current.valid_until),
-        ):
-            # One end comes from the stored memory: the request conflicts with it.
-            start = current.valid_from.isoformat() if current.valid_from else "no start"
-            end = current.valid_until.isoformat() if current.valid_until else "no end"
-            raise Conflict(
-                "valid_until must be after valid_from (the memory's stored "
-                f"validity is {start} to {end})",
-                field="valid_until" if "valid_until" in given else "valid_from",
-                key=current.key,
-            )
-        return {k: v for k, v in changes.items() if getattr(current, k) != v}
 
     def delete(self, persona: str, key: str) -> Memory:
         """Tombstone: never a hard delete; the memory and its history remain readable."""

@@ -25,7 +25,7 @@ from omoide.model import (
     Session,
     SessionRow,
 )
-from omoide.service.memories import with_live_strength
+from omoide.service.memory_reads import with_live_strength
 from omoide.store.port import JobQueue, OverviewReads, Store
 
 __all__ = ["EpisodeView", "MemoryPage", "OverviewService", "SessionView"]

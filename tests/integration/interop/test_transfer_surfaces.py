@@ -120,7 +120,7 @@ def test_cli_import_of_a_file_that_is_not_utf8_is_an_error_not_a_traceback(
     broken.write_bytes(b"".join(lines[:2]) + b"\xff\xfe" + b"".join(lines[2:]))
     result = CliRunner().invoke(main, ["import", "-p", "rin", str(broken), "--data", two])
     assert result.exit_code != 0 and not isinstance(result.exception, UnicodeDecodeError)
-    assert "is not UTF-8 text: line 3" in result.output
+    assert f"cannot read {broken}: not UTF-8 text: line 3" in result.output
     # nothing was imported, and the persona the refused import created is gone again
     assert "unknown persona 'rin'" in run("memory", "list", "-p", "rin", "--data", two).output
     crlf = tmp_path / "crlf.jsonl"  # a file that went through a Windows editor still imports

@@ -30,7 +30,7 @@ from pydantic import Field
 
 from omoide.api.errors import raced_erase, tool_error_message
 from omoide.errors import OmoideError
-from omoide.service.search import MAX_QUERY_CHARS
+from omoide.service.search_request import MAX_QUERY_CHARS
 
 __all__ = [
     "APPEND",

@@ -13,7 +13,8 @@ import numpy as np
 from omoide.engine.attachments import turn_text
 from omoide.engine.transfer_format import remap_memory
 from omoide.errors import InvalidInput
-from omoide.service.memories import EVOLVE_JOB, Pending, write_deduplicated
+from omoide.service.dedup_write import Pending, write_deduplicated
+from omoide.service.memories import EVOLVE_JOB
 from omoide.service.sessions import (
     CONSOLIDATE_JOB,
     EPISODE_EMBED_CHARS,

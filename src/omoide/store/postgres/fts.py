@@ -28,11 +28,12 @@ from typing import Any
 
 from omoide.engine.lang import fold_latin, query_terms
 from omoide.store.postgres.term_stats import TermStats
-from omoide.store.sqlite.fts import _K1, FtsIndex, KeywordHit, _idf, _prune, _Term
+from omoide.store.sqlite.fts import FtsIndex, KeywordHit
+from omoide.store.sqlite.fts_terms import K1, Term, idf, prune
 
 __all__ = ["FOLD_LATIN_BODIES", "FTS_PERSONAS", "PgFtsIndex"]
 
-_TF_ONE = (_K1 + 1) / (1 + _K1)
+_TF_ONE = (K1 + 1) / (1 + K1)
 _ESTIMATE_ABOVE = 50_000  # count rows exactly up to here; above it the planner's estimate
 _COUNT_CAP = 1_000  # past _ESTIMATE_ABOVE, a term that is not common is counted up to here
 _SCORED_CAP = 1_000  # rows scored of a side whose one kept term is over the row budget
@@ -214,11 +215,11 @@ class PgFtsIndex(FtsIndex):
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
         tables = {"words": self.words_table, "grams": self.trigram_table}
         stats = [
-            (_Term(tables[t.side], str(i), df, _idf(n_rows, df)), t)
+            (Term(tables[t.side], str(i), df, idf(n_rows, df)), t)
             for i, (t, df) in enumerate(zip(terms, dfs, strict=True))
         ]
         by_expr = {t.expr: pg for t, pg in stats}
-        kept = _prune(
+        kept = prune(
             [t for t, _ in stats], max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget
         )
         totals: dict[int, list[float]] = {}
@@ -324,7 +325,7 @@ class PgFtsIndex(FtsIndex):
     def _sides(
         self,
         conn: Any,
-        chosen: dict[str, list[tuple[_Term, _PgTerm]]],
+        chosen: dict[str, list[tuple[Term, _PgTerm]]],
         persona_id: int,
         pool: int,
         *,
@@ -334,7 +335,7 @@ class PgFtsIndex(FtsIndex):
         from the index tables alone: each row carries its persona (migration 17), and the
         index holds only rows that pass the index's ``filter_sql`` (a tombstoned memory is
         unindexed; an import indexes only active ones), so no base row is probed. When the
-        kept terms' rows exceed the row budget (one common term: ``_prune`` keeps the rarest
+        kept terms' rows exceed the row budget (one common term: ``prune`` keeps the rarest
         whatever its size), only the first :data:`_SCORED_CAP` matching rows of the persona
         are scored: they all hold that one term and score alike. ``stamped``: the statistics'
         stamp is read in the same statement (to check kept statistics against), else None."""

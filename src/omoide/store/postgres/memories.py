@@ -22,7 +22,7 @@ from omoide.store.postgres.term_stats import TermStats
 from omoide.store.postgres.vectors import CJK_CLASS, PgVectorSearch
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
-from omoide.store.sqlite.memory_writes import SELECT_MEMORY
+from omoide.store.sqlite.memory_sql import SELECT_MEMORY
 from omoide.store.sqlite.rows import dt, dt_or_none, memory_from_row
 from omoide.store.vectors import VectorIndex
 

@@ -20,7 +20,7 @@ from typing import Any
 from omoide.errors import NotFound
 from omoide.model import PERIODIC_KINDS, Erased, VersionChange
 from omoide.store.sqlite.memories import MemoryStore
-from omoide.store.sqlite.memory_writes import SELECT_MEMORY
+from omoide.store.sqlite.memory_sql import SELECT_MEMORY
 from omoide.store.sqlite.rows import memory_from_row
 from omoide.store.sqlite.state import erase_session_state
 

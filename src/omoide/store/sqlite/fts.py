@@ -39,64 +39,35 @@ How a query is restricted to one persona depends on the index:
 
 from __future__ import annotations
 
-import math
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from omoide.engine.lang import (
-    Script,
     char_ngrams,
-    fold_latin,
     normalise,
     query_terms,
-    script_runs,
 )
 from omoide.model import KeywordHit
+from omoide.store.sqlite.fts_terms import (
+    DEFAULT_TUNING,
+    K1,
+    FtsTuning,
+    Term,
+    add_scores,
+    idf,
+    prune,
+    quote_fts,
+    words_body,
+)
 
-__all__ = ["DEFAULT_TUNING", "FtsIndex", "FtsTuning", "KeywordHit", "quote_fts"]
+__all__ = ["FtsIndex", "KeywordHit"]
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # Base rowids per persona in a persona-keyed index: the low 32 bits of the FTS rowid.
 _KEY_SPAN = 1 << 32
-
-# FTS5's own BM25 constants, reused for the short-term side so its scores add up with the rest.
-_K1 = 1.2
-_B = 0.75
-
-
-@dataclass(frozen=True)
-class FtsTuning:
-    """Choices measured by ``bench/search_study.py``; the defaults are the study's pick."""
-
-    word_tokenizer: str = "porter unicode61 remove_diacritics 2"
-    word_prefix: bool = False  # "walk" also matching "walking" — porter already covers most
-    trigram_mode: str = "grams"  # "grams": OR of a term's trigrams; "phrase": the term exactly
-    short_path: str = "bigram"  # 1–2 character CJK terms: "bigram" tokens, "instr" scan, "none"
-    max_df: float = 0.5  # terms in more than this share of rows are left out of MATCH
-    row_budget: int = 5000  # rarest terms first, MATCH only terms whose row lists fit in this
-    normalise: bool = True  # score = matched BM25 / the query's total idf ("coverage")
-    pool: int = 4  # each FTS side returns up to pool × limit rows before the sides are summed
-    min_pool: int = 50
-    # Rows of the persona scored per FTS side, newest first (the side's pool if larger); see
-    # FtsIndex._fts_sides. SQLite only: PostgreSQL caps its flat scores at its own _SCORED_CAP.
-    scored_cap: int = 1000
-
-
-DEFAULT_TUNING = FtsTuning()
-
-
-def quote_fts(term: str) -> str:
-    """The one way user text enters an FTS5 MATCH expression: as a single string token.
-
-    Inside double quotes FTS5 reads no operators (AND, OR, NOT, NEAR), no column filters, no
-    ``*``/``^`` and no parentheses; an embedded double quote is escaped by doubling it. NUL and
-    lone surrogates, which SQLite cannot take, are dropped.
-    """
-    cleaned = normalise(term)
-    return '"' + cleaned.replace('"', '""') + '"'
 
 
 @dataclass(frozen=True)
@@ -237,20 +208,20 @@ class FtsIndex:
         if n_rows == 0:
             return []
         pool = max(limit * self.tuning.pool, self.tuning.min_pool)
-        kept = _prune(fts_terms, max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget)
+        kept = prune(fts_terms, max_df=self.tuning.max_df * n_rows, budget=self.tuning.row_budget)
         totals: dict[int, float] = {}
         sides = [
             (table, [t for t in kept if t.table == table])
             for table in (self.words_table, self.trigram_table)
         ]
-        _add(
+        add_scores(
             totals,
             self._fts_sides(conn, [(t, terms) for t, terms in sides if terms], persona_id, pool),
         )
         short_rows, short_idf = self._short_side(
             conn, self.instr_terms(terms.cjk), persona_id, n_rows
         )
-        _add(totals, short_rows)
+        add_scores(totals, short_rows)
         total_idf = sum(t.idf for t in fts_terms) + sum(short_idf)
         scale = 1.0 / total_idf if self.tuning.normalise and total_idf > 0 else 1.0
         ranked = sorted(totals.items(), key=lambda item: (-item[1], item[0]))
@@ -323,7 +294,7 @@ class FtsIndex:
 
     def _statistics(
         self, conn: sqlite3.Connection, exprs: Sequence[tuple[str, str]]
-    ) -> tuple[int, list[_Term]]:
+    ) -> tuple[int, list[Term]]:
         """The index's row count and each ``(table, expr)`` term's document frequency, in one
         statement (each statement the keyword thread runs waits for the GIL when it returns).
 
@@ -339,7 +310,7 @@ class FtsIndex:
         ).fetchone()
         n_rows = row[0]
         return n_rows, [
-            _Term(table, expr, df, _idf(n_rows, df))
+            Term(table, expr, df, idf(n_rows, df))
             for (table, expr), df in zip(unique, row[1:], strict=True)
         ]
 
@@ -350,7 +321,7 @@ class FtsIndex:
     def _fts_sides(
         self,
         conn: sqlite3.Connection,
-        sides: Sequence[tuple[str, Sequence[_Term]]],
+        sides: Sequence[tuple[str, Sequence[Term]]],
         persona_id: int,
         pool: int,
     ) -> list[tuple[int, float]]:
@@ -459,69 +430,13 @@ class FtsIndex:
             f"WHERE {self._where_base(f'?{len(terms) + 1}')} AND ({any_hit})",
             (*terms, persona_id),
         ).fetchall()
-        idf = [_idf(n_rows, sum(1 for row in hits if row[1 + t] > 0)) for t in range(len(terms))]
+        weights = [idf(n_rows, sum(1 for row in hits if row[1 + t] > 0)) for t in range(len(terms))]
         scored = []
         for rowid, *tfs in hits:
-            score = sum(w * tf * (_K1 + 1) / (tf + _K1) for w, tf in zip(idf, tfs, strict=True))
+            score = sum(w * tf * (K1 + 1) / (tf + K1) for w, tf in zip(weights, tfs, strict=True))
             scored.append((rowid, score))
-        return scored, idf
-
-
-@dataclass(frozen=True)
-class _Term:
-    table: str
-    expr: str  # one quoted MATCH term
-    df: int  # rows of the whole FTS table that match it
-    idf: float
+        return scored, weights
 
 
 def _create(table: str, tokenizer: str) -> str:
     return f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING fts5(body, tokenize = '{tokenizer}')"
-
-
-def _idf(n_rows: int, df: int) -> float:
-    """FTS5's idf, with its floor: a term in over half the rows is worth (almost) nothing."""
-    return max(math.log((n_rows - df + 0.5) / (df + 0.5)), 1e-6)
-
-
-def _prune(terms: Sequence[_Term], *, max_df: float, budget: int) -> list[_Term]:
-    """The terms worth a MATCH, rarest first.
-
-    Scoring a term costs one BM25 evaluation per row it occurs in, so the cost of a search is
-    the summed row lists of its terms. Terms that match nothing are skipped; a term in more than
-    ``max_df`` rows is skipped (FTS5's idf floor makes it worth almost nothing); then terms are
-    taken while their row lists fit in ``budget``. The rarest term is always taken: a query of
-    common words still finds something. Skipped terms keep their place in the coverage
-    denominator, since they are part of what was asked.
-    """
-    present = sorted((t for t in terms if t.df > 0), key=lambda t: t.df)
-    kept: list[_Term] = []
-    rows = 0
-    for term in present:
-        if kept and (term.df > max_df or rows + term.df > budget):
-            break
-        kept.append(term)
-        rows += term.df
-    return kept
-
-
-def _add(totals: dict[int, float], rows: Iterable[tuple[int, float]]) -> None:
-    for rowid, score in rows:
-        totals[rowid] = totals.get(rowid, 0.0) + score
-
-
-def words_body(text: str) -> str:
-    """What the unicode61 table indexes: Latin words split from Japanese (``spaced_for_words``)
-    plus every CJK run as character bigrams and its last character, so that a 1–2 character
-    term is an indexed token (bigram) or token prefix (single character). Latin letters lose
-    their diacritics (:func:`~omoide.engine.lang.fold_latin`), as query words do: PostgreSQL's
-    ``tsvector`` of this body does not fold them itself, SQLite's tokenizer does."""
-    parts = []
-    for run in script_runs(text):
-        if run.script == Script.LATIN:
-            parts.append(fold_latin(run.text))
-        else:
-            parts.extend(char_ngrams(run.text, 2))
-            if len(run.text) > 1:
-                parts.append(run.text[-1])
-    return " ".join(parts)

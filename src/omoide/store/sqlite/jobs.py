@@ -1,7 +1,7 @@
 """The durable job queue's storage (table ``jobs``), with leases.
 
-Work is enqueued with :func:`enqueue` on the connection of the write transaction that causes it
-(through :class:`SqliteUnitOfWork`), so the job exists if and only if that write committed.
+Work is enqueued with ``unit_of_work.enqueue`` on the connection of the write transaction that
+causes it (through ``SqliteUnitOfWork``), so the job exists if and only if that write committed.
 
 A claim is a lease: claiming flips one row to ``running`` inside a write transaction (single
 writer per file, so no two workers can claim the same job), names the claiming worker and sets
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import UTC, datetime, timedelta
@@ -30,6 +29,7 @@ from omoide.clock import iso
 from omoide.model import PERIODIC_KINDS, Job, JobCounts
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.rows import dt
+from omoide.store.sqlite.unit_of_work import enqueue
 
 __all__ = [
     "DEFAULT_LEASE_S",
@@ -37,8 +37,6 @@ __all__ = [
     "Job",
     "JobCounts",
     "JobStore",
-    "SqliteUnitOfWork",
-    "enqueue",
 ]
 
 DEFAULT_LEASE_S = 60.0
@@ -53,61 +51,6 @@ _SELECT_JOB = (
 
 def _wall_now() -> datetime:
     return datetime.now(UTC)
-
-
-def enqueue(
-    conn: sqlite3.Connection,
-    *,
-    kind: str,
-    persona_id: int | None,
-    payload: dict[str, Any],
-    now: datetime,
-    delay_s: float = 0.0,
-    max_attempts: int = 5,
-) -> int:
-    """Insert a pending job on ``conn`` (inside the caller's transaction)."""
-    cur = conn.execute(
-        "INSERT INTO jobs (persona_id, kind, payload, status, max_attempts, run_after, created_at) "
-        "VALUES (?, ?, ?, 'pending', ?, ?, ?)",
-        (
-            persona_id,
-            kind,
-            json.dumps(payload, ensure_ascii=False),
-            max_attempts,
-            iso(now + timedelta(seconds=delay_s)),
-            iso(now),
-        ),
-    )
-    return int(cur.lastrowid or 0)
-
-
-class SqliteUnitOfWork:
-    """The open write transaction as the port's :class:`~omoide.store.port.UnitOfWork`."""
-
-    __slots__ = ("conn",)
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def enqueue(
-        self,
-        *,
-        kind: str,
-        persona_id: int | None,
-        payload: dict[str, Any],
-        now: datetime,
-        delay_s: float = 0.0,
-        max_attempts: int = 5,
-    ) -> int:
-        return enqueue(
-            self.conn,
-            kind=kind,
-            persona_id=persona_id,
-            payload=payload,
-            now=now,
-            delay_s=delay_s,
-            max_attempts=max_attempts,
-        )
 
 
 class JobStore:

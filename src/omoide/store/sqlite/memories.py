@@ -33,7 +33,10 @@ from omoide.model import (
 from omoide.store.sqlite.db import Database, persona_rows_by_id
 from omoide.store.sqlite.fts import FtsIndex, KeywordHit
 from omoide.store.sqlite.indexes import MEMORY_FTS
-from omoide.store.sqlite.memory_writes import SELECT_MEMORY, MemoryWrites, new_key
+from omoide.store.sqlite.memory_edits import MemoryEdits
+from omoide.store.sqlite.memory_evolution import MemoryEvolution
+from omoide.store.sqlite.memory_inserts import MemoryInserts
+from omoide.store.sqlite.memory_sql import SELECT_MEMORY
 from omoide.store.sqlite.rows import (
     bump_persona_counter,
     dt,
@@ -43,7 +46,7 @@ from omoide.store.sqlite.rows import (
 )
 from omoide.store.vectors import VectorIndex
 
-__all__ = ["SELECT_MEMORY", "MemoryStore", "build_filter_sql", "new_key"]
+__all__ = ["MemoryStore", "build_filter_sql"]
 
 # The most query words one persona's common-word cache keeps; past it a new word is asked of
 # the database each time until the revision moves and the cache starts again.
@@ -79,9 +82,10 @@ def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list
     return " AND ".join(clauses), params
 
 
-class MemoryStore(MemoryWrites):
-    """The memories of one persona: reads and the vector index here, writes in
-    :class:`~omoide.store.sqlite.memory_writes.MemoryWrites`."""
+class MemoryStore(MemoryInserts, MemoryEdits, MemoryEvolution):
+    """The memories of one persona: reads and the vector index here; writes in
+    ``memory_inserts`` (new memories), ``memory_edits`` (edits, deletes, recalls) and
+    ``memory_evolution`` (evolution's effects), on the primitives of ``memory_writes``."""
 
     _word_index: FtsIndex = MEMORY_FTS  # the notes' keyword index (PostgreSQL: its twin)
 

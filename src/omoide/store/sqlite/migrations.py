@@ -420,7 +420,7 @@ CREATE INDEX episode_vectors_model ON episode_vectors(model_id)
 
 # A fact that closed another by contradiction (``superseded_by``) is valid from the moment it
 # closed it: evolution now gives a successor without a start of its own that start
-# (store/sqlite/memory_writes.py); older successors get the earliest ``valid_until`` of the
+# (store/sqlite/memory_evolution.py); older successors get the earliest ``valid_until`` of the
 # facts they closed, unless their own end is not after it. Timestamps are ISO text in UTC, so
 # text order is time order. The same statement runs on PostgreSQL (its migration 22).
 SUCCESSOR_STARTS = """

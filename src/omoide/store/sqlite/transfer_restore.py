@@ -20,8 +20,8 @@ from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
 from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
-from omoide.store.sqlite.jobs import SqliteUnitOfWork
 from omoide.store.sqlite.rows import memory_revision
+from omoide.store.sqlite.unit_of_work import SqliteUnitOfWork
 
 __all__ = ["PersonaRestore"]
 

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from omoide.engine.fsrs import elapsed_days, recall_anchor, retrievability
-from omoide.model import Memory, MemoryVersion
+from omoide.model import VERSIONED_FIELDS, Memory, MemoryVersion
 
 __all__ = ["Closure", "Curve", "FieldDiff", "closure", "forgetting_curve", "version_diffs"]
 
@@ -120,27 +120,12 @@ class FieldDiff:
     segments: list[tuple[str, str]] | None = None  # content: ("same"|"del"|"ins", text)
 
 
-_SHOWN = (
-    "content",
-    "kind",
-    "tags",
-    "importance",
-    "emotion_type",
-    "emotion_intensity",
-    "valid_from",
-    "valid_until",
-    "superseded_by",
-    "summary_ref",
-    "status",
-    "metadata",
-)
-
-
 def version_diffs(version: MemoryVersion) -> list[FieldDiff]:
-    """The fields a version changed (all shown fields for the first version)."""
+    """The fields a version changed (every field it records, ``VERSIONED_FIELDS``, for the
+    first version)."""
     before, after = version.before or {}, version.after or {}
     diffs = []
-    for name in _SHOWN:
+    for name in VERSIONED_FIELDS:
         old, new = before.get(name), after.get(name)
         if version.before is not None and old == new:
             continue

@@ -12,7 +12,7 @@ from omoide.api.http.schemas import SearchReply, errors
 from omoide.api.http.schemas.common import TIMESTAMP_DESCRIPTION
 from omoide.api.render import render_search
 from omoide.model import MemoryKind, SearchMode
-from omoide.service.search import MAX_QUERY_CHARS, MAX_TOP_K
+from omoide.service.search_request import MAX_QUERY_CHARS, MAX_TOP_K
 from omoide.service.validate import (
     MAX_TAGS,
     NON_BLANK_PATTERN,

@@ -1,0 +1,114 @@
+"""What a search asks and what it answers, and the checks that turn raw parameters (an HTTP
+query string, MCP tool arguments) into a request: the query, its count and mode, its filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from typing import Any
+
+from omoide.clock import Clock
+from omoide.engine.dates import parse_date_range
+from omoide.engine.errors import too_long
+from omoide.errors import InvalidInput
+from omoide.model import SearchFilters, SearchHit, SearchMode
+from omoide.service.validate import (
+    MAX_FILTER_TAGS,
+    check_kind,
+    check_tags,
+    check_text,
+    check_timestamp,
+    check_unit_interval,
+    engine_input,
+    is_blank,
+)
+
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "MAX_TOP_K",
+    "SearchRequest",
+    "SearchResult",
+    "check_filters",
+    "check_query",
+]
+
+MAX_QUERY_CHARS = 2000
+MAX_TOP_K = 100
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    top_k: int = 10
+    mode: SearchMode = SearchMode.HYBRID
+    filters: SearchFilters = field(default_factory=SearchFilters)
+    importance_weight: float | None = None  # None → the persona's setting
+    # None → the persona's episode_search_enabled; True → always; False → notes only
+    include_episodes: bool | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    mode: SearchMode
+    results: list[SearchHit]
+
+
+def check_query(query: Any, top_k: Any, mode: Any) -> tuple[str, int, SearchMode]:
+    """The query (stripped), how many results and the mode of a search, checked."""
+    if not isinstance(query, str) or is_blank(query):
+        raise InvalidInput(
+            "query must be a non-empty string (not only whitespace or invisible characters)",
+            field="q",
+        )
+    if len(query) > MAX_QUERY_CHARS:
+        raise InvalidInput(too_long("q", MAX_QUERY_CHARS, len(query)), field="q")
+    check_text(query, "q")
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+        raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}", field="top_k")
+    try:
+        search_mode = SearchMode(mode or SearchMode.HYBRID)
+    except ValueError:
+        raise InvalidInput(
+            f"mode must be one of hybrid, semantic, keyword; got {mode!r}", field="mode"
+        ) from None
+    return query.strip(), top_k, search_mode
+
+
+def check_filters(
+    *,
+    tags: Any,
+    date_range: Any,
+    valid_at: Any,
+    min_importance: Any,
+    kind: Any,
+    clock: Clock,
+    zone: tzinfo,
+) -> SearchFilters:
+    """A search's filters, checked (the same with a query or without one: the dashboard's
+    list applies them alone); a natural-language ``date_range`` is read in ``zone``."""
+    created_from = created_until = None
+    if date_range is not None and str(date_range).strip():
+        with engine_input():
+            span = parse_date_range(
+                check_text(str(date_range), "date_range"), now=clock.now(), tz=zone
+            )
+        created_from, created_until = span.start, span.end
+    return SearchFilters(
+        tags=check_tags(tags, limit=MAX_FILTER_TAGS),
+        created_from=created_from,
+        created_until=created_until,
+        min_importance=None
+        if min_importance is None
+        else check_unit_interval(min_importance, "min_importance"),
+        kind=None if kind is None else check_kind(kind),
+        valid_at=_valid_at(valid_at, clock),
+    )
+
+
+def _valid_at(value: Any, clock: Clock) -> datetime | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, str) and value.strip().lower() == "now":
+        return clock.now()
+    return check_timestamp(value, "valid_at")
