@@ -61,7 +61,7 @@ def study_latency(study: Study, rows: int) -> dict:
     import sqlite3
     from dataclasses import replace
 
-    from omoide.store.sqlite.fts import FtsIndex
+    from omoide.store.sqlite.fts_search import Fts5Index
     from omoide.store.sqlite.fts_terms import DEFAULT_TUNING
 
     texts = [d.text for d in study.ja.docs] * 10 + [d.text for c in study.locomo for d in c.docs]
@@ -70,7 +70,7 @@ def study_latency(study: Study, rows: int) -> dict:
     conn = sqlite3.connect(path)
     conn.execute(BASE_DDL)
     conn.execute(BASE_INDEX)
-    base = FtsIndex(
+    base = Fts5Index(
         name="memories",
         base_table="memories",
         content_col="content",

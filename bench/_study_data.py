@@ -134,14 +134,14 @@ class Bed:
 def build_bed(path: Path, corpora: Sequence[Corpus], tuning=None) -> Bed:
     import sqlite3
 
-    from omoide.store.sqlite.fts import FtsIndex
+    from omoide.store.sqlite.fts_search import Fts5Index
     from omoide.store.sqlite.fts_terms import DEFAULT_TUNING
 
     path.unlink(missing_ok=True)
     conn = sqlite3.connect(path)
     conn.execute(BASE_DDL)
     conn.execute(BASE_INDEX)
-    fts = FtsIndex(
+    fts = Fts5Index(
         name="memories",
         base_table="memories",
         content_col="content",

@@ -68,7 +68,7 @@ def render(report: dict) -> str:
         "",
         f"Command: `{report['command']}`  ",
         f"Run: {report['when']}, {report['seconds']} s. "
-        "Keyword side: `omoide.store.sqlite.fts` on a temporary SQLite file; semantic side: "
+        "Keyword side: `omoide.store.sqlite.fts_search` on a temporary SQLite file; semantic side: "
         "exact numpy cosine over cached embeddings; fusion: `omoide.engine.fusion`.",
         "",
         "Data: retrieval_ja (150 memories, 60 queries, one persona; R@k = share of the "

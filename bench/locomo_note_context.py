@@ -36,7 +36,7 @@ import numpy as np
 from lib.harness import open_app
 from lib.reports import log
 from omoide.embed.base import normalise
-from omoide.service.sessions import turn_passage
+from omoide.service.passages import turn_passage
 from omoide.store.sqlite.indexes import MEMORY_FTS
 
 

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 def turn_sentences(speaker: str, text: str) -> list[str]:
     """A turn's sentences as its vector's text is written (``Speaker: sentence``)."""
     from omoide.engine.consolidate import split_sentences
-    from omoide.service.sessions import turn_passage
+    from omoide.service.passages import turn_passage
 
     return [turn_passage(speaker, s) for s in split_sentences(text)]
 

@@ -36,7 +36,7 @@ from lib.reports import log
 from omoide.embed.base import normalise
 from omoide.engine.attachments import image_caption
 from omoide.model import Event
-from omoide.service.sessions import turn_passage
+from omoide.service.passages import turn_passage
 
 
 def line(event: Event) -> str:

@@ -1,7 +1,8 @@
 """Retrieval study: keyword, semantic and hybrid plans, per embedder, on the bench data.
 
-Runs Omoide's own FTS code (``omoide.store.sqlite.fts``) on a real temporary SQLite database and
-exact numpy cosine search over cached embeddings, then fuses with ``omoide.engine.fusion``.
+Runs Omoide's own FTS code (``omoide.store.sqlite.fts_search``) on a real temporary SQLite
+database and exact numpy cosine search over cached embeddings, then fuses with
+``omoide.engine.fusion``.
 Datasets: ``retrieval_ja/dev.jsonl`` (one persona) and the LoCoMo conversations (one persona per
 conversation). Writes ``bench/results/embedder_comparison.md`` and ``.json``.
 

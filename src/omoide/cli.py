@@ -11,14 +11,12 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 import click
 
 from omoide.cli_common import (
     INTEGER,
-    NUMBER,
     VERBATIM,
     _build,
     _print,
@@ -33,6 +31,7 @@ from omoide.cli_common import (
     persona_option,
 )
 from omoide.cli_interop import register as _register_interop
+from omoide.cli_jobs import jobs
 from omoide.cli_memory import memory, session
 from omoide.cli_migrate import migrate
 from omoide.cli_ops import register_ops
@@ -321,90 +320,6 @@ def stats(data: str | None, as_json: bool, persona: str) -> None:
     )
 
 
-@main.group()
-def jobs() -> None:
-    """Inspect and drain the background job queue."""
-
-
-@jobs.command("status")
-@data_option
-@json_option
-@persona_option
-@friendly
-def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
-    """The persona's job counts and its last failures, as ``GET /api/jobs/{persona}``."""
-    app = _build(data)
-    out = app.maintenance.job_report(persona).as_dict()
-    _print(
-        out,
-        as_json,
-        lambda d: "\n".join(
-            [
-                f"pending={d['pending']} running={d['running']} failed={d['failed']} "
-                f"done={d['done']} "
-                f"scheduled={d['scheduled']}",
-                *(
-                    f"failed job {f['id']} {f['kind']} after {f['attempts']} attempt(s): "
-                    f"{one_line(f['last_error'] or '', 200)}"
-                    for f in d["failures"]
-                ),
-            ]
-        ),
-    )
-
-
-@jobs.command("wait")
-@data_option
-@json_option
-@persona_option
-@click.option("--timeout", default=600.0, type=NUMBER, show_default=True, help="Seconds.")
-@click.option(
-    "--run/--no-run",
-    default=True,
-    show_default=True,
-    help="Run ready jobs in this process too (else only wait for the server).",
-)
-@friendly
-def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run: bool) -> None:
-    """Wait until the persona's queue is empty (pending + running == 0); other personas'
-    jobs are not waited for. Progress goes to stderr."""
-    # Running jobs writes (notes, vectors): under the folder's hold; only waiting reads.
-    with holding(data, "jobs wait") if run else contextlib.nullcontext(_build(data)) as app:
-        state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
-    out = {
-        "persona": persona,
-        "pending": state.pending,
-        "running": state.running,
-        "failed": state.failed,
-    }
-    _print(
-        out,
-        as_json,
-        lambda d: f"pending={d['pending']} running={d['running']} failed={d['failed']}",
-    )
-    if not state.drained:
-        raise click.ClickException(f"queue not empty after {timeout:.0f} s")
-
-
-def _queue_progress() -> Callable[[Any], None]:
-    """A progress line on stderr: rewritten in place on a terminal, else one line a second."""
-    tty = sys.stderr.isatty()
-    last = [0.0]
-
-    def show(state: Any) -> None:
-        line = (
-            f"{state.persona}: {state.pending} pending, {state.running} running, "
-            f"{state.done} done, {state.failed} failed"
-        )
-        if tty:
-            click.echo(f"\r{line}\x1b[K", nl=state.drained, err=True)
-        elif state.drained or time.monotonic() - last[0] >= 1.0:
-            last[0] = time.monotonic()
-            click.echo(line, err=True)
-
-    return show
-
-
 @main.command("mcp")
 @data_option
 @persona_option
@@ -440,6 +355,7 @@ def mcp_command(data: str | None, persona: str) -> None:
 
 
 main.add_command(memory)
+main.add_command(jobs)
 main.add_command(session)
 register_ops(main, persona)
 _register_interop(main)

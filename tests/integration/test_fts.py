@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from omoide.store.sqlite.fts import FtsIndex, KeywordHit
+from omoide.model import KeywordHit
+from omoide.store.sqlite.fts_search import Fts5Index
 from omoide.store.sqlite.fts_terms import quote_fts
 
 ROWS = [
@@ -26,8 +27,8 @@ ROWS = [
 SHORT_PATHS = [pytest.param("bigram", id="bigram-tokens"), pytest.param("instr", id="instr-scan")]
 
 
-def make_index(**tuning: object) -> FtsIndex:
-    index = FtsIndex(
+def make_index(**tuning: object) -> Fts5Index:
+    index = Fts5Index(
         name="memories",
         base_table="memories",
         content_col="content",
@@ -193,7 +194,7 @@ def test_search_honours_the_filter(
 
 def test_search_without_a_filter_returns_every_status(conn: sqlite3.Connection) -> None:
     assert 6 in ids(
-        FtsIndex("memories", "memories", "content", "persona_id").search(
+        Fts5Index("memories", "memories", "content", "persona_id").search(
             conn, persona_id=1, query="大阪城", limit=5
         )
     )
@@ -239,7 +240,7 @@ def test_index_replaces_the_text_of_an_existing_row(conn: sqlite3.Connection) ->
 
 def test_index_rejects_identifiers_that_are_not_plain_names() -> None:
     with pytest.raises(ValueError, match="identifier"):
-        FtsIndex("memories; DROP TABLE x", "memories", "content", "persona_id")
+        Fts5Index("memories; DROP TABLE x", "memories", "content", "persona_id")
 
 
 def test_search_on_an_empty_index_returns_nothing(tmp_path: Path) -> None:
@@ -296,7 +297,7 @@ def keyed_conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
     conn.close()
 
 
-def keyed_index() -> FtsIndex:
+def keyed_index() -> Fts5Index:
     return replace(make_index(), persona_keyed=True)
 
 

@@ -12,15 +12,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from omoide.store.sqlite.fts import FtsIndex, KeywordHit
+from omoide.model import KeywordHit
+from omoide.store.sqlite.fts_search import Fts5Index
 
 WORDS = ("apple", "river", "piano", "garden", "lantern", "meadow", "violin", "harbor")
 QUERIES = ("apple", "river piano", "garden lantern meadow", "violin harbor apple", "piano")
 LIMIT = 3
 
 
-def make_index(*, keyed: bool, cap: int) -> FtsIndex:
-    index = FtsIndex(
+def make_index(*, keyed: bool, cap: int) -> Fts5Index:
+    index = Fts5Index(
         name="memories" if keyed else "plain",
         base_table="memories",
         content_col="content",

@@ -8,7 +8,13 @@ import sys
 
 import pytest
 
-MODULES = ["omoide.cli_interop", "omoide.cli_memory", "omoide.cli_ops", "omoide.cli_migrate"]
+MODULES = [
+    "omoide.cli_interop",
+    "omoide.cli_jobs",
+    "omoide.cli_memory",
+    "omoide.cli_ops",
+    "omoide.cli_migrate",
+]
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -1,11 +1,11 @@
-"""The PostgreSQL spelling of the shared SQL (``store/postgres/db.py``): placeholders, the few
-SQLite-only forms, and nothing inside quoted literals."""
+"""The PostgreSQL spelling of the shared SQL (``store/postgres/connection.py``): placeholders,
+the few SQLite-only forms, and nothing inside quoted literals."""
 
 from __future__ import annotations
 
 import pytest
 
-from omoide.store.postgres.db import translate
+from omoide.store.postgres.connection import translate
 
 
 @pytest.mark.parametrize(

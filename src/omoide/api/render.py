@@ -25,8 +25,8 @@ from omoide.model import (
     memory_values,
 )
 from omoide.service.context import ContextResult, SessionStart
+from omoide.service.passages import day_header
 from omoide.service.search_request import SearchResult
-from omoide.service.sessions import day_header
 from omoide.service.state import StateChanges, StateEntry
 
 __all__ = [

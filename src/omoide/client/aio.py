@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import httpx
 
 from omoide.client import calls, exchange
-from omoide.client.calls import Call, When
+from omoide.client.call import Call, When
 
 if TYPE_CHECKING:
     from omoide.api.http import schemas as s

@@ -1,5 +1,5 @@
 """One exchange with the server, the same for the sync and the async client: the options of
-their httpx client, a :class:`~omoide.client.calls.Call` as httpx's request arguments, and its
+their httpx client, a :class:`~omoide.client.call.Call` as httpx's request arguments, and its
 answer read (an error answer raised as its ``omoide.errors`` class). No I/O here."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from omoide.client.calls import Call, wire
+from omoide.client.call import Call, wire
 from omoide.client.errors import error_from_response
 from omoide.tls import shared_ssl_context
 

@@ -30,9 +30,10 @@ from omoide.model import SearchHit
 from omoide.service.blocks import BlockService
 from omoide.service.chat_messages import ASSISTANT_WITHOUT_CONTENT
 from omoide.service.chat_summary import Compressed, Compressor
+from omoide.service.event_input import MAX_EVENT_CHARS, MAX_SPEAKER_CHARS
 from omoide.service.search import SearchService
 from omoide.service.search_request import MAX_QUERY_CHARS
-from omoide.service.sessions import MAX_EVENT_CHARS, MAX_SPEAKER_CHARS, SessionService
+from omoide.service.sessions import SessionService
 from omoide.service.settings import SettingsService
 from omoide.service.state import StateService
 from omoide.service.validate import check_session_id, is_blank, nfc, replace_unstorable

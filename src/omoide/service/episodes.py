@@ -24,8 +24,8 @@ from omoide.engine.fusion import Scale, Scored
 from omoide.engine.search_plan import DEFAULT_PLAN, SearchPlan
 from omoide.model import Event, SearchFilters, SearchHit, SearchMode, Source
 from omoide.service.companion import Companion
+from omoide.service.passages import day_header, turn_passage
 from omoide.service.retrieval import HybridRetriever, TurnTier
-from omoide.service.sessions import day_header, turn_passage
 from omoide.service.settings import SettingsService
 from omoide.store.port import Store
 

@@ -28,13 +28,9 @@ from omoide.engine.peer_formats import (
 )
 from omoide.errors import InvalidInput
 from omoide.model import NewMemory, SessionEnd
+from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, check_event
 from omoide.service.memories import MemoryService
-from omoide.service.sessions import (
-    MAX_EVENT_CHARS,
-    MAX_EVENTS_PER_BATCH,
-    SessionService,
-    check_event,
-)
+from omoide.service.sessions import SessionService
 from omoide.service.transfer import supports_transfer
 from omoide.service.validate import check_happened, is_blank, nfc
 from omoide.store.port import Store, TransferStore

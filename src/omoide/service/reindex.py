@@ -17,7 +17,7 @@ from omoide.embed.base import Embedder
 from omoide.engine.attachments import turn_text
 from omoide.errors import EmbedderMismatch
 from omoide.model import StaleRow
-from omoide.service.sessions import EPISODE_EMBED_CHARS, turn_passage
+from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
 from omoide.store.port import Store, VectorModelStore, VectorTableRef
 
 __all__ = ["ReindexPlan", "ReindexService", "check_embedder"]

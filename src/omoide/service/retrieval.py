@@ -29,7 +29,7 @@ from omoide.engine.lang import query_terms, without_words
 from omoide.engine.search_plan import SearchPlan, plan_weights
 from omoide.errors import InvalidInput
 from omoide.model import SearchMode
-from omoide.service.sessions import turn_passage
+from omoide.service.passages import turn_passage
 from omoide.service.vector_cache import VectorCache
 from omoide.store.port import MemoryHandle, SessionHandle
 from omoide.store.vectors import language_of

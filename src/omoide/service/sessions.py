@@ -21,17 +21,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
-from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS, image_caption
+from omoide.engine.attachments import image_caption
 from omoide.engine.consolidate import Consolidator, EventText
-from omoide.engine.dates import local_day
-from omoide.engine.errors import too_long, too_many
 from omoide.engine.segment import OfflineSegmenter, Segmenter, SegmentParams, Turn
 from omoide.errors import Conflict, InvalidInput
 from omoide.model import (
@@ -39,7 +37,6 @@ from omoide.model import (
     Event,
     MemoryKind,
     NewEpisode,
-    NewEvent,
     NewMemory,
     OpenedSession,
     Session,
@@ -47,32 +44,14 @@ from omoide.model import (
     SessionSummary,
     new_session_id,
 )
+from omoide.service.event_input import check_events
 from omoide.service.memories import MemoryService
+from omoide.service.passages import EPISODE_EMBED_CHARS, episode_text, turn_passage
 from omoide.service.settings import SettingsService
-from omoide.service.validate import (
-    MAX_INT,
-    check_external_id,
-    check_happened,
-    check_metadata,
-    check_session_id,
-    check_text,
-    is_blank,
-)
+from omoide.service.validate import MAX_INT, check_happened, check_session_id
 from omoide.store.port import Store, UnitOfWork
 
-__all__ = [
-    "CONSOLIDATE_JOB",
-    "EPISODE_EMBED_CHARS",
-    "MAX_EVENT_CHARS",
-    "MAX_LIST_LIMIT",
-    "MAX_SPEAKER_CHARS",
-    "SEGMENT_JOB",
-    "SessionService",
-    "check_event",
-    "day_header",
-    "episode_text",
-    "turn_passage",
-]
+__all__ = ["CONSOLIDATE_JOB", "MAX_LIST_LIMIT", "SEGMENT_JOB", "SessionService"]
 
 logger = logging.getLogger(__name__)
 
@@ -80,36 +59,12 @@ SEGMENT_JOB = "session.segment"
 _SEGMENT_ATTEMPTS = 5  # cuts of one segmentation job before a Conflict goes to the job queue
 CONSOLIDATE_JOB = "episode.consolidate"
 
-ROLES = ("user", "assistant", "other")
-MAX_EVENTS_PER_BATCH = 1000
-MAX_EVENT_CHARS = 50_000
-MAX_SPEAKER_CHARS = 200
 MAX_LIST_LIMIT = 1000
-EPISODE_EMBED_CHARS = 2000
 _KIND = {
     "fact": MemoryKind.FACT,
     "preference": MemoryKind.PREFERENCE,
     "profile": MemoryKind.PROFILE,
 }
-
-
-def turn_passage(speaker: str, text: str) -> str:
-    """What a turn's vector is embedded from (ingestion and reindex alike)."""
-    return f"{speaker}: {text}"
-
-
-def day_header(when: datetime, tz: tzinfo = UTC) -> str:
-    """``[YYYY-MM-DD]``: the day of ``when`` in ``tz`` (the persona's ``timezone`` setting, so
-    a turn said at 08:30 in Tokyo is on that day, not on the UTC day before)."""
-    return f"[{local_day(when, tz).isoformat()}]"
-
-
-def episode_text(events: list[Event], tz: tzinfo = UTC) -> str:
-    """An episode as text: a date header (the first turn's day in ``tz``), then one
-    ``Speaker: text`` line per turn (an image caption from the event's metadata follows the
-    words)."""
-    header = day_header(events[0].timestamp, tz) if events else ""
-    return "\n".join([header, *(f"{e.speaker}: {e.text}" for e in events)])
 
 
 class SessionService:
@@ -156,7 +111,7 @@ class SessionService:
         under a used id a :class:`Conflict` unless ``keep_first``) and queue segmentation."""
         store = self.store.sessions(persona)
         session = store.get(session_id)
-        clean = self._check_events(events)
+        clean = check_events(events, self.clock.now())
         now = self.clock.now()
 
         def queue(work: UnitOfWork) -> None:
@@ -270,17 +225,6 @@ class SessionService:
 
     def _queue(self, work: UnitOfWork, persona_id: int, kind: str, payload: dict[str, Any]) -> None:
         work.enqueue(kind=kind, persona_id=persona_id, payload=payload, now=self.clock.now())
-
-    def _check_events(self, events: Any) -> list[NewEvent]:
-        if not isinstance(events, list) or not events:
-            raise InvalidInput("events must be a non-empty list", field="events")
-        if len(events) > MAX_EVENTS_PER_BATCH:
-            raise InvalidInput(
-                too_many("events", MAX_EVENTS_PER_BATCH, len(events), "events per request"),
-                field="events",
-            )
-        now = self.clock.now()
-        return [check_event(e, f"events[{i}]", now) for i, e in enumerate(events)]
 
     # -- background work -----------------------------------------------------------------
 
@@ -452,58 +396,3 @@ class SessionService:
             len(result.profile),
         )
         return created
-
-
-def check_event(event: Any, where: str, now: datetime) -> NewEvent:
-    """One turn as the API takes it (HTTP, MCP, the chat proxy, an import's event record):
-    ``where`` names it in messages (``events[0]``), ``now`` is the server's clock."""
-    if not isinstance(event, dict):
-        raise InvalidInput(f"{where} must be an object", field=where)
-    unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id", "metadata"}
-    if unknown:
-        raise InvalidInput(
-            f"{where} has unknown field(s) {', '.join(sorted(unknown))}", field=where
-        )
-    speaker, content = event.get("speaker"), event.get("content")
-    if not isinstance(speaker, str) or is_blank(speaker) or len(speaker) > MAX_SPEAKER_CHARS:
-        raise InvalidInput(
-            f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
-            "characters, "
-            "not only whitespace or invisible characters)",
-            field=f"{where}.speaker",
-        )
-    if not isinstance(content, str) or is_blank(content):
-        raise InvalidInput(
-            f"{where}.content must be a non-empty string (not only "
-            "whitespace or invisible characters)",
-            field=f"{where}.content",
-        )
-    check_text(speaker, f"{where}.speaker")
-    check_text(content, f"{where}.content")
-    if len(content) > MAX_EVENT_CHARS:
-        raise InvalidInput(
-            too_long(f"{where}.content", MAX_EVENT_CHARS, len(content)), field=f"{where}.content"
-        )
-    role = event.get("role", "user")
-    if role not in ROLES:
-        raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}", field=f"{where}.role")
-    external_id = check_external_id(event.get("external_id"), f"{where}.external_id")
-    metadata = event.get("metadata")
-    if metadata is not None:
-        check_metadata(metadata, f"{where}.metadata")
-    caption = (metadata or {}).get(IMAGE_CAPTION)
-    if caption is not None and (not isinstance(caption, str) or len(caption) > MAX_CAPTION_CHARS):
-        raise InvalidInput(
-            f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
-            f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
-            field=f"{where}.metadata.{IMAGE_CAPTION}",
-        )
-    timestamp = check_happened(event.get("timestamp"), f"{where}.timestamp", now)
-    return NewEvent(
-        speaker=speaker.strip(),
-        role=role,
-        content=content.strip(),
-        timestamp=timestamp or now,
-        external_id=external_id,
-        metadata=metadata,
-    )

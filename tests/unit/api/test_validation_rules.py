@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from omoide.api.http.guard import JsonRefused, strict_json
+from omoide.api.http.json_body import JsonRefused, strict_json
 from omoide.errors import InvalidInput
 from omoide.service.validate import (
     NAME_PATTERN,

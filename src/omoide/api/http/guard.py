@@ -54,45 +54,38 @@ middleware (no buffering of responses), so streaming replies and ``/mcp`` are un
 Uploads (``streamed``: a path prefix and its own, larger limit; the file import) are not
 buffered: the route reads them as a stream, and the guard counts the bytes as they pass. Past the
 limit the rest is drained as above and the route's read raises :class:`PayloadTooLarge`, which
-the app answers with the same 413. Such a route checks JSON itself (:func:`is_json_media`,
+the app answers with the same 413. Such a route checks JSON itself (``json_body``:
 :func:`strict_json`).
 """
 
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import quote, unquote_to_bytes, urlencode
 
 import anyio
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from omoide.api.errors import error_body
+from omoide.api.http.json_body import JsonRefused, encoding_refusal, is_json_media, strict_json
+from omoide.api.http.request_head import header_refused, normal_query, scope_header
 from omoide.api.http.target import TargetRefused, origin_form
 from omoide.engine import json_text
 from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput, PayloadTooLarge
-from omoide.service.validate import nfc, nul_at
+from omoide.service.validate import nfc
 
 __all__ = [
     "DRAIN_BYTES",
-    "MAX_JSON_DEPTH",
     "REFUSED_BODY",
     "REFUSED_HEADER",
     "BodyGuard",
-    "JsonRefused",
-    "encoding_refusal",
-    "is_json_media",
     "refused_body",
     "refused_header",
-    "scope_header",
-    "strict_json",
 ]
 
-MAX_JSON_DEPTH = json_text.BODY_DEPTH
 DRAIN_BYTES = 64 * 1024 * 1024  # past this, an oversized upload is cut off instead of drained
 DRAIN_SILENCE_S = 1.0  # a drain that receives nothing for this long stops (the 413 is sent)
 _JSON_PATHS = ("/api/", "/v1/")
@@ -100,37 +93,6 @@ REFUSED_BODY = "omoide.refused_body"
 REFUSED_HEADER = "omoide.refused_header"
 _BOM = json_text.BOM.encode("utf-8")
 _KEYLESS = ("/health",)  # reads no header: one sent twice is nothing to it
-
-
-class JsonRefused(ValueError):
-    """A JSON text that the API refuses; the message says why (``field``: where, when known)."""
-
-    def __init__(self, message: str, *, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def strict_json(raw: bytes) -> Any:
-    """Parse ``raw`` as the API reads JSON (:func:`omoide.engine.json_text.loads`, nested at
-    most :data:`MAX_JSON_DEPTH` deep, no NUL), or raise :class:`JsonRefused`."""
-    try:
-        value = json_text.loads(raw, max_depth=MAX_JSON_DEPTH)
-    except json_text.JsonTextError as exc:
-        raise JsonRefused(f"request body: {exc.message}", field=exc.field) from None
-    if b"\\u0000" in raw:  # only an escape can put NUL in a JSON string
-        _refuse_nul(value)
-    return value
-
-
-def _refuse_nul(value: Any) -> None:
-    """Refuse the first key or string holding U+0000, named by its path (``events[0].content``)."""
-    path = nul_at(value)
-    if path is not None:
-        raise JsonRefused(
-            f"{path or 'request body'} holds a NUL character (\\u0000), which text "
-            "cannot hold; remove it",
-            field=path or None,
-        )
 
 
 # The answer to a refusal (status, error code, message) of ``path`` where the API's JSON is not
@@ -165,7 +127,7 @@ class BodyGuard:
             await self._answer(scope, send, exc.status, code, str(exc), close=exc.status == 400)
             return
         try:
-            query = _normal_query(scope.get("query_string", b""))
+            query = normal_query(scope.get("query_string", b""))
             if "\x00" in scope.get("path", ""):
                 raise JsonRefused("the path holds a NUL character (%00); remove it")
         except JsonRefused as exc:
@@ -173,7 +135,7 @@ class BodyGuard:
             return
         if query is not None:
             scope = {**scope, "query_string": query}
-        header = None if scope.get("path") in _KEYLESS else _header_refused(scope)
+        header = None if scope.get("path") in _KEYLESS else header_refused(scope)
         if header is not None and not _is_api(scope):
             status, code = (401, "unauthorized") if header.field is None else (422, "invalid_input")
             await self._answer(scope, send, status, code, str(header), field=header.field)
@@ -336,15 +298,6 @@ def _counted(receive: Receive, limit: int) -> Receive:
     return counted
 
 
-def is_json_media(content_type: str | None) -> bool:
-    """Whether a body of this content type is read as JSON (FastAPI reads one without a
-    content type as JSON)."""
-    if content_type is None:
-        return True
-    media = content_type.split(";")[0].strip().lower()
-    return media == "application/json" or media.endswith("+json")
-
-
 def _declared_length(scope: Scope) -> int:
     for name, value in scope.get("headers", ()):
         if name == b"content-length":
@@ -361,77 +314,11 @@ def _is_api_json(scope: Scope) -> bool:
     return is_json_media(None)
 
 
-def encoding_refusal(coding: str | None) -> str | None:
-    """Why a body sent with ``Content-Encoding: coding`` is refused, or None (none, or
-    ``identity``): the server reads bodies as sent, and a gzip body was refused as "not UTF-8
-    (byte 1)", which did not say why."""
-    if coding is None or coding.strip().lower() in ("", "identity"):
-        return None
-    return (
-        f"the request body is sent with Content-Encoding {quoted(coding.strip(), 40)}, which "
-        "this server does not decode: send it uncompressed, without that header"
-    )
-
-
-def scope_header(scope: Scope, wanted: bytes) -> str | None:
-    """The first value of the header ``wanted`` (lower case, as ASGI names them) in an ASGI
-    scope, as text (Latin-1, as HTTP reads header bytes); None when it was not sent. The one
-    reader of a header before a request has a route (the guard, ``/mcp``)."""
-    for name, value in scope.get("headers", ()):
-        if name.lower() == wanted:
-            return bytes(value).decode("latin-1")
-    return None
-
-
 def _foreign_media(scope: Scope) -> str | None:
     """The content type of an API body that is not JSON (every API route but the streamed
     import reads JSON; FastAPI would read such a body as no object at all)."""
     media = scope_header(scope, b"content-type") if _is_api(scope) else None
     return None if media is None or is_json_media(media) else media
-
-
-_SINGLE_HEADERS = {
-    b"authorization": "Authorization",
-    b"x-omoide-persona": "X-Omoide-Persona",
-    b"x-omoide-session": "X-Omoide-Session",
-}
-
-
-_HEADER_RULES = {
-    "X-Omoide-Persona": "1-64 ASCII letters, digits, '_' or '-'",
-    "X-Omoide-Session": "1-128 ASCII letters, digits or _ . : @ -",
-}
-
-
-def _header_not_ascii(scope: Scope) -> tuple[str, str] | None:
-    """A persona or session header holding bytes beyond ASCII, with its value read as UTF-8
-    (Starlette reads header bytes as Latin-1: the 422 for X-Omoide-Persona: 日本 showed the
-    name as 'æ\\x97¥æ\\x9c¬')."""
-    for name, value in scope.get("headers", ()):
-        shown = _SINGLE_HEADERS.get(name)
-        if shown in _HEADER_RULES and not value.isascii():
-            return shown, value.decode("utf-8", "replace")
-    return None
-
-
-def _header_refused(scope: Scope) -> JsonRefused | None:
-    """A header the API reads that is not ASCII or is sent twice (``field`` None: the
-    ``Authorization`` header, a 401)."""
-    foreign = _header_not_ascii(scope)
-    if foreign is not None:
-        name, shown = foreign
-        return JsonRefused(
-            f"{name} must be {_HEADER_RULES[name]}, got {quoted(shown)} (a header value is ASCII)",
-            field=name,
-        )
-    twice = _header_twice(scope)
-    if twice is None:
-        return None
-    name, count = twice
-    return JsonRefused(
-        f"the request sends the {name} header {count} times; send it once",
-        field=None if name == "Authorization" else name,
-    )
 
 
 def refused_header(state: Mapping[str, Any]) -> JsonRefused | None:
@@ -442,64 +329,6 @@ def refused_header(state: Mapping[str, Any]) -> JsonRefused | None:
 
 def _is_api(scope: Scope) -> bool:
     return scope.get("path", "").startswith(_JSON_PATHS)
-
-
-def _header_twice(scope: Scope) -> tuple[str, int] | None:
-    """The first header the API reads once that the request sends more than once."""
-    counts: dict[bytes, int] = {}
-    for name, _ in scope.get("headers", ()):
-        if name in _SINGLE_HEADERS:
-            counts[name] = counts.get(name, 0) + 1
-    return next(((_SINGLE_HEADERS[n], c) for n, c in counts.items() if c > 1), None)
-
-
-def _normal_query(query: bytes) -> bytes | None:
-    """The query string as the app should read it, or None to pass it on as sent.
-
-    Each name and value is read as UTF-8 once percent-decoded, whether its bytes came
-    percent-encoded or raw (a server that hands raw bytes over, as uvicorn's httptools does,
-    would otherwise have Starlette read them as Latin-1: mojibake), and put in NFC. A query
-    string that is not ASCII, or not NFC, is sent on re-encoded (ASCII, percent-escapes), so
-    every client's ``q=大阪`` is one text. Raises :class:`JsonRefused` naming the parameter
-    whose bytes are not UTF-8 or hold NUL."""
-    if not query:
-        return None
-    pairs = [_query_pair(piece) for piece in query.split(b"&") if piece]
-    if query.isascii() and all(
-        unicodedata.is_normalized("NFC", k) and unicodedata.is_normalized("NFC", v)
-        for k, v in pairs
-    ):
-        return None
-    return urlencode([(nfc(k), nfc(v)) for k, v in pairs], quote_via=quote).encode("ascii")
-
-
-def _query_pair(piece: bytes) -> tuple[str, str]:
-    raw_name, _, raw_value = piece.partition(b"=")
-    try:
-        name = _query_text(raw_name)
-    except UnicodeDecodeError:
-        raise JsonRefused(
-            "a query parameter name is not UTF-8 text once percent-decoded; "
-            "send names and values as UTF-8"
-        ) from None
-    try:
-        value = _query_text(raw_value)
-    except UnicodeDecodeError:
-        raise JsonRefused(
-            f"query parameter {name!r} is not UTF-8 text once percent-decoded; "
-            "send its value as UTF-8 (percent-encoded)",
-            field=name,
-        ) from None
-    if "\x00" in name or "\x00" in value:
-        raise JsonRefused(
-            f"query parameter {name!r} holds a NUL character (%00); remove it",
-            field=name if "\x00" not in name else None,
-        )
-    return name, value
-
-
-def _query_text(raw: bytes) -> str:
-    return unquote_to_bytes(raw.replace(b"+", b" ")).decode("utf-8")
 
 
 def _refusing(scope: Scope, refused: JsonRefused) -> Scope:

@@ -42,7 +42,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from omoide.api.errors import raced_erase
 from omoide.api.http.access_log import PERSONA_SCOPE_KEY
-from omoide.api.http.guard import scope_header
+from omoide.api.http.request_head import scope_header
 from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.engine import json_text

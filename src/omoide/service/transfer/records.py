@@ -12,7 +12,7 @@ from typing import Any
 from omoide.engine.transfer_format import MEMORY_POINTERS, FormatError, decode_line
 from omoide.errors import InvalidInput
 from omoide.service.blocks import check_block
-from omoide.service.sessions import check_event
+from omoide.service.event_input import check_event
 from omoide.service.state import check_state_key, check_state_value
 from omoide.service.validate import (
     check_content,

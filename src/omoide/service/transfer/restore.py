@@ -15,12 +15,8 @@ from omoide.engine.transfer_format import remap_memory
 from omoide.errors import InvalidInput
 from omoide.service.dedup_write import Pending, write_deduplicated
 from omoide.service.memories import EVOLVE_JOB
-from omoide.service.sessions import (
-    CONSOLIDATE_JOB,
-    EPISODE_EMBED_CHARS,
-    SEGMENT_JOB,
-    turn_passage,
-)
+from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
+from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB
 from omoide.service.transfer.records import Lines, is_current, named_keys, read_records
 from omoide.service.transfer.scan import FileScan, file_vector, uses_file_vectors
 from omoide.service.validate import check_timestamp

@@ -2,13 +2,9 @@
 
 :class:`PgDatabase` offers the interface the store modules are written against (``conn()``,
 ``write()``, ``erasing()``), so statements in standard SQL are shared with the SQLite adapter:
-
-- statements are written with ``?`` placeholders (translated to psycopg's ``%s`` once per text,
-  cached) and ``INSERT OR IGNORE`` / ``IS ?`` are given their PostgreSQL spelling; a cursor's
-  ``lastrowid`` is the ``id`` an ``INSERT`` returned, as in DB-API;
-- a row answers to a column index and to a column name, like ``sqlite3.Row``;
-- the schema's only binary values are embeddings: a ``bytes`` parameter (float32, native order)
-  is sent as a pgvector ``vector`` and a ``vector`` column comes back as those bytes.
+each pooled connection is seen through :class:`~omoide.store.postgres.connection.PgConnection`
+(``?`` placeholders, rows like ``sqlite3.Row``), and the schema's only binary values,
+embeddings, go as pgvector ``vector`` and come back as float32 bytes (``pgvector_bytes.py``).
 
 A write is one transaction on one pooled connection; a nested ``write()`` on the same thread
 joins it, and reads on that thread see it. With ``lock`` (a persona id) the transaction first
@@ -24,18 +20,21 @@ components that work across personas, and a bare :class:`PgDatabase` sees no per
 from __future__ import annotations
 
 import contextlib
-import re
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 import psycopg
 from psycopg import sql as pgsql
-from psycopg.pq import ExecStatus
 from psycopg_pool import ConnectionPool
 
-from omoide.errors import InvalidInput
+from omoide.store.postgres.connection import (
+    PgConnection,
+    PgCursor,
+    has_rows,
+    nul_refused,
+    translate,
+)
 from omoide.store.postgres.pgvector_bytes import configure_vectors
 from omoide.store.postgres.rls import (
     CROSS_PERSONA,
@@ -47,203 +46,9 @@ from omoide.store.postgres.rls import (
 )
 from omoide.store.tracing import Traced, Tracer
 
-__all__ = [
-    "CrossPersonaDb",
-    "PersonaDb",
-    "PgConnection",
-    "PgCursor",
-    "PgDatabase",
-    "Row",
-    "translate",
-]
+__all__ = ["CrossPersonaDb", "PersonaDb", "PgDatabase"]
 
-# Tables whose INSERT reports the new row's id (DB-API ``lastrowid``).
-_ID_TABLES = frozenset(
-    {
-        "personas",
-        "api_keys",
-        "memories",
-        "memory_versions",
-        "memory_blocks",
-        "user_state_history",
-        "persona_state_history",
-        "jobs",
-        "sessions",
-        "session_events",
-        "episodes",
-    }
-)
-_INSERT = re.compile(r"^\s*INSERT\s+(OR\s+IGNORE\s+)?INTO\s+([A-Za-z_]+)", re.IGNORECASE)
-_IS_PARAM = re.compile(r"\bIS\s+\?", re.IGNORECASE)
 _ADVISORY_SPACE = 0x6F6D  # first key of every advisory lock Omoide takes ("om")
-
-
-@lru_cache(maxsize=2048)
-def translate(statement: str) -> tuple[str, bool]:
-    """The PostgreSQL text of a statement written for the shared SQL, and whether it returns
-    the inserted id. Quoted literals are left alone; ``%`` is escaped for psycopg."""
-    match = _INSERT.match(statement)
-    ignore = bool(match and match.group(1))
-    returns_id = bool(
-        match and match.group(2) in _ID_TABLES and "RETURNING" not in statement.upper()
-    )
-    if ignore:
-        statement = statement[: match.start(1)] + statement[match.end(1) :]  # type: ignore[union-attr]
-    parts = re.split(r"('(?:[^']|'')*')", statement)
-    out = []
-    for i, part in enumerate(parts):
-        if i % 2:
-            out.append(part.replace("%", "%%"))
-            continue
-        part = _IS_PARAM.sub("IS NOT DISTINCT FROM ?", part)
-        out.append(part.replace("%", "%%").replace("?", "%s"))
-    text = _scalar_min_max("".join(out)).rstrip().rstrip(";")
-    if ignore:
-        text += " ON CONFLICT DO NOTHING"
-    if returns_id:
-        text += " RETURNING id"
-    return text, returns_id
-
-
-_MIN_MAX = re.compile(r"\b(MIN|MAX)\(", re.IGNORECASE)
-
-
-def _scalar_min_max(text: str) -> str:
-    """SQLite's two-argument ``MIN(a, b)``/``MAX(a, b)`` are ``LEAST``/``GREATEST`` here; the
-    one-argument aggregates stay."""
-    out, at = [], 0
-    for match in _MIN_MAX.finditer(text):
-        depth, i, comma = 1, match.end(), False
-        while i < len(text) and depth:
-            char = text[i]
-            if char == "(":
-                depth += 1
-            elif char == ")":
-                depth -= 1
-            elif char == "," and depth == 1:
-                comma = True
-            elif char == "'":
-                i = text.index("'", i + 1)
-            i += 1
-        if comma:
-            out.append(text[at : match.start()])
-            out.append("LEAST(" if match.group(1).upper() == "MIN" else "GREATEST(")
-            at = match.end()
-    out.append(text[at:])
-    return "".join(out)
-
-
-class Row(tuple):
-    """A result row: ``row[0]`` and ``row["name"]`` both work, and ``dict(row)``."""
-
-    __slots__ = ()
-    _index: ClassVar[dict[str, int]] = {}
-
-    def __getitem__(self, key: Any) -> Any:  # type: ignore[override]
-        if isinstance(key, str):
-            return tuple.__getitem__(self, self._index[key])
-        return tuple.__getitem__(self, key)
-
-    def keys(self) -> list[str]:
-        return list(self._index)
-
-
-def _row_factory(cursor: psycopg.Cursor[Any]) -> Any:
-    # the names from the result itself: ``cursor.description`` builds a typed Column for each
-    # (and a search reads rows of 25 columns several times)
-    return _row_class(_names(cursor.pgresult))
-
-
-def _names(result: Any) -> tuple[str, ...]:
-    # any result with fields: a named cursor's rows are described before they are fetched
-    if result is None:
-        return ()
-    return tuple((result.fname(i) or b"").decode() for i in range(result.nfields))
-
-
-def _has_rows(result: Any) -> bool:
-    return result is not None and result.status == ExecStatus.TUPLES_OK
-
-
-@lru_cache(maxsize=1024)
-def _row_class(names: tuple[str, ...]) -> type[Row]:
-    return type("Row", (Row,), {"__slots__": (), "_index": {n: i for i, n in enumerate(names)}})
-
-
-class PgCursor:
-    """Buffered results of one statement (what the shared code reads from a cursor)."""
-
-    def __init__(self, rows: list[Row], rowcount: int, lastrowid: int | None) -> None:
-        self._rows = rows
-        self._at = 0
-        self.rowcount = rowcount
-        self.lastrowid = lastrowid
-
-    def fetchone(self) -> Row | None:
-        if self._at >= len(self._rows):
-            return None
-        self._at += 1
-        return self._rows[self._at - 1]
-
-    def fetchall(self) -> list[Row]:
-        rows, self._at = self._rows[self._at :], len(self._rows)
-        return rows
-
-    def fetchmany(self, size: int) -> list[Row]:
-        rows = self._rows[self._at : self._at + size]
-        self._at += len(rows)
-        return rows
-
-    def __iter__(self) -> Iterator[Row]:
-        return iter(self.fetchall())
-
-
-class PgConnection:
-    """One psycopg connection seen through the shared SQL's interface."""
-
-    def __init__(
-        self, raw: psycopg.Connection[Any], tracer: Tracer | None = None, scope: str = NO_PERSONA
-    ) -> None:
-        self.raw = raw
-        self.tracer = tracer
-        self.scope = scope  # whose rows the open transaction sees (rls.py)
-
-    def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
-        if self.tracer is not None:
-            self.tracer(statement)
-        text, returns_id = translate(statement)
-        with self.raw.cursor(row_factory=_row_factory, binary=True) as cur, _nul_refused():
-            cur.execute(text.encode(), list(params) if params is not None else [])
-            rows = cur.fetchall() if _has_rows(cur.pgresult) else []
-            lastrowid = None
-            if returns_id:
-                lastrowid = int(rows[0][0]) if rows else None
-                rows = []
-            return PgCursor(rows, cur.rowcount, lastrowid)
-
-    def executemany(self, statement: str, params: Iterable[Sequence[Any]]) -> PgCursor:
-        if self.tracer is not None:
-            self.tracer(statement)
-        text, returns_id = translate(statement)
-        if returns_id:
-            text = text[: -len(" RETURNING id")]
-        batch = [list(p) for p in params]
-        if not batch:
-            return PgCursor([], 0, None)
-        with self.raw.cursor() as cur, _nul_refused():
-            cur.executemany(text.encode(), batch)
-            return PgCursor([], cur.rowcount, None)
-
-
-@contextlib.contextmanager
-def _nul_refused() -> Iterator[None]:
-    """PostgreSQL text cannot hold NUL characters (SQLite's can): a clear refusal, not a 500."""
-    try:
-        yield
-    except psycopg.DataError as exc:
-        if "NUL (0x00)" not in str(exc):
-            raise
-        raise InvalidInput("text must not contain NUL (U+0000) characters") from None
 
 
 class PgDatabase(Traced):
@@ -332,7 +137,7 @@ class PgDatabase(Traced):
         for text in ("BEGIN", *(text for text, _ in statements), "COMMIT"):
             if tracer is not None:
                 tracer(text)
-        with self.pool.connection() as raw, _nul_refused():
+        with self.pool.connection() as raw, nul_refused():
             with raw.pipeline(), raw.transaction():
                 _begin(raw, lock, scope)
                 if not durable:
@@ -341,7 +146,7 @@ class PgDatabase(Traced):
                     raw.cursor(binary=True).execute(translate(text)[0].encode(), list(params))
                     for text, params in statements
                 ]
-            return [cur.fetchall() if _has_rows(cur.pgresult) else [] for cur in cursors]
+            return [cur.fetchall() if has_rows(cur.pgresult) else [] for cur in cursors]
 
     @contextlib.contextmanager
     def erasing(

@@ -21,7 +21,8 @@ from typing import Any
 
 import psycopg
 
-from omoide.store.postgres.db import CrossPersonaDb, PgDatabase, Row, _row_factory, translate
+from omoide.store.postgres.connection import Row, row_factory, translate
+from omoide.store.postgres.db import CrossPersonaDb, PgDatabase
 from omoide.store.postgres.rls import bind_session, scope_of
 from omoide.store.sqlite.transfer_dump import PersonaDump
 from omoide.store.sqlite.transfer_restore import PersonaRestore
@@ -39,7 +40,7 @@ class _Stream:
     def __init__(self, raw: psycopg.Connection[Any], statement: str, params: Sequence[Any]) -> None:
         text, _ = translate(statement)
         self._cur = raw.cursor(
-            name=f"omoide_dump_{next(_names)}", row_factory=_row_factory, binary=True
+            name=f"omoide_dump_{next(_names)}", row_factory=row_factory, binary=True
         )
         self._cur.itersize = _FETCH
         self._cur.execute(text.encode(), list(params))

@@ -43,7 +43,7 @@ class FtsTuning:
     pool: int = 4  # each FTS side returns up to pool × limit rows before the sides are summed
     min_pool: int = 50
     # Rows of the persona scored per FTS side, newest first (the side's pool if larger); see
-    # FtsIndex._fts_sides. SQLite only: PostgreSQL caps its flat scores at its own _SCORED_CAP.
+    # Fts5Index._fts_sides. SQLite only: PostgreSQL caps its flat scores at its own _SCORED_CAP.
     scored_cap: int = 1000
 
 

@@ -3,12 +3,12 @@
 Each method is one transaction and skips what is already there (a memory key, a session id, a
 block name, a state row), so an import interrupted between batches is finished by running it
 again. Records come as :mod:`omoide.store.sqlite.transfer_dump` writes them; vectors come as
-float32 arrays chosen by the caller (the file's, or freshly embedded ones).
+float32 arrays chosen by the caller (the file's, or freshly embedded ones). How one memory or
+episode becomes its rows is ``transfer_rows.py``.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -19,8 +19,15 @@ from omoide.engine.attachments import turn_text
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
 from omoide.store.sqlite.db import Database
-from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
+from omoide.store.sqlite.indexes import EVENT_FTS
 from omoide.store.sqlite.rows import memory_revision
+from omoide.store.sqlite.transfer_rows import (
+    RestoreTarget,
+    as_json,
+    insert_episode,
+    insert_memory,
+    vector_bytes,
+)
 from omoide.store.sqlite.unit_of_work import SqliteUnitOfWork
 
 __all__ = ["PersonaRestore"]
@@ -29,14 +36,6 @@ __all__ = ["PersonaRestore"]
 AfterWrite = Callable[[SqliteUnitOfWork, list[Any]], None]
 
 _STATE_TABLE = {"user": "user_state_history", "persona": "persona_state_history"}
-
-
-def _js(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _blob(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype=np.float32).tobytes()
 
 
 class PersonaRestore:
@@ -54,6 +53,10 @@ class PersonaRestore:
         self.persona = persona
         self.model_id = model_id
         self.dim = dim
+
+    @property
+    def _target(self) -> RestoreTarget:
+        return RestoreTarget(self.persona_id, self.model_id, self.dim)
 
     def existing(self) -> ExistingRows:
         conn = self.db.conn()
@@ -153,7 +156,7 @@ class PersonaRestore:
                         b["block_type"],
                         b["max_tokens"],
                         b["priority"],
-                        _js(b["metadata"]),
+                        as_json(b["metadata"]),
                         b["created_at"],
                         b["updated_at"],
                     ),
@@ -251,7 +254,7 @@ class PersonaRestore:
                         session["session_id"],
                         session["started_at"],
                         session["ended_at"],
-                        _js(session["metadata"]),
+                        as_json(session["metadata"]),
                         session["segmented_upto_seq"],
                         session["open_reason"],
                         session["open_surprise"],
@@ -276,7 +279,7 @@ class PersonaRestore:
                             e["content"],
                             e["timestamp"],
                             e["external_id"],
-                            _js(e["metadata"]),
+                            as_json(e["metadata"]),
                             e["created_at"],
                         ),
                     ).fetchone()[0]
@@ -286,14 +289,14 @@ class PersonaRestore:
                     conn.execute(
                         "INSERT INTO event_vectors (event_id, model_id, dim, vector) "
                         "VALUES (?, ?, ?, ?)",
-                        (event_id, self.model_id, self.dim, _blob(vector)),
+                        (event_id, self.model_id, self.dim, vector_bytes(vector)),
                     )
             EVENT_FTS.index(
                 conn,
                 [(event_ids[e["seq"]], turn_text(e["content"], e["metadata"])) for e in events],
             )
             episode_ids = [
-                self._episode(conn, pk, ep, vector, event_ids)
+                insert_episode(conn, self._target, pk, ep, vector, event_ids)
                 for ep, vector in zip(episodes, episode_vectors, strict=True)
             ]
             conn.execute(
@@ -303,56 +306,6 @@ class PersonaRestore:
             if after is not None:
                 after(SqliteUnitOfWork(conn), episode_ids)
         return True
-
-    def _episode(
-        self,
-        conn: sqlite3.Connection,
-        pk: int,
-        ep: dict[str, Any],
-        vector: np.ndarray,
-        event_ids: dict[int, int],
-    ) -> int:
-        first, last = event_ids.get(ep["first_seq"]), event_ids.get(ep["last_seq"])
-        if first is None or last is None:
-            raise ValueError(
-                f"episode of session {ep['session_id']!r} names turns "
-                f"{ep['first_seq']}-{ep['last_seq']} the file does not hold"
-            )
-        episode_id = int(
-            conn.execute(
-                "INSERT INTO episodes (session_pk, persona_id, first_event_id, last_event_id, "
-                "first_seq, last_seq, content, topic, surprise, boundary_reason, started_at, "
-                "ended_at, created_at, consolidated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, "
-                "?, ?) RETURNING id",
-                (
-                    pk,
-                    self.persona_id,
-                    first,
-                    last,
-                    ep["first_seq"],
-                    ep["last_seq"],
-                    ep["content"],
-                    ep["topic"],
-                    ep["surprise"],
-                    ep["boundary_reason"],
-                    ep["started_at"],
-                    ep["ended_at"],
-                    ep["created_at"],
-                    ep["consolidated_at"],
-                ),
-            ).fetchone()[0]
-        )
-        conn.execute(
-            "UPDATE session_events SET episode_id = ? WHERE session_pk = ? AND seq BETWEEN ? AND ?",
-            (episode_id, pk, ep["first_seq"], ep["last_seq"]),
-        )
-        conn.execute(
-            "INSERT INTO episode_vectors (episode_id, model_id, dim, vector) VALUES (?, ?, ?, ?)",
-            (episode_id, self.model_id, self.dim, _blob(vector)),
-        )
-        EPISODE_FTS.index(conn, [(episode_id, ep["content"])])
-        return episode_id
 
     # -- memories ------------------------------------------------------------------------
 
@@ -374,7 +327,7 @@ class PersonaRestore:
             for m, vector in zip(records, vectors, strict=True):
                 if conn.execute("SELECT 1 FROM memories WHERE key = ?", (m["key"],)).fetchone():
                     continue
-                self._memory(conn, m, vector)
+                insert_memory(conn, self._target, m, vector)
                 inserted.append(m["key"])
             if inserted:
                 conn.execute(
@@ -386,93 +339,6 @@ class PersonaRestore:
 
     def _revision(self, conn: sqlite3.Connection) -> int:
         return memory_revision(conn, self.persona_id, self.persona)
-
-    def _memory(self, conn: sqlite3.Connection, m: dict[str, Any], vector: np.ndarray) -> int:
-        memory_id = int(
-            conn.execute(
-                "INSERT INTO memories (key, persona_id, content, kind, importance, tags, "
-                "emotion_type, emotion_intensity, source, source_ref, created_at, updated_at, "
-                "access_count, last_accessed, valid_from, valid_until, superseded_by, summary_ref, "
-                "status, metadata, evolved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                "?, "
-                "?, ?, ?, ?, ?, ?) RETURNING id",
-                (
-                    m["key"],
-                    self.persona_id,
-                    m["content"],
-                    m["kind"],
-                    m["importance"],
-                    _js(m["tags"]),
-                    m["emotion_type"],
-                    m["emotion_intensity"],
-                    m["source"],
-                    self._source_ref(conn, m["source_ref"]),
-                    m["created_at"],
-                    m["updated_at"],
-                    m["access_count"],
-                    m["last_accessed"],
-                    m["valid_from"],
-                    m["valid_until"],
-                    m["superseded_by"],
-                    m["summary_ref"],
-                    m["status"],
-                    _js(m["metadata"]),
-                    m["evolved_at"],
-                ),
-            ).fetchone()[0]
-        )
-        conn.execute(
-            "INSERT INTO memory_strength (memory_id, strength, stability, "
-            "last_decay_at) VALUES (?, ?, ?, ?)",
-            (memory_id, m["strength"], m["stability"], m["last_decay_at"]),
-        )
-        conn.executemany(
-            "INSERT INTO memory_versions (memory_id, version, change, changed_by, changed_at, "
-            "before, after, cause) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    memory_id,
-                    v["version"],
-                    v["change"],
-                    v["changed_by"],
-                    v["changed_at"],
-                    None if v["before"] is None else _js(v["before"]),
-                    None if v["after"] is None else _js(v["after"]),
-                    v.get("cause"),
-                )
-                for v in m["versions"]
-            ],
-        )
-        conn.executemany(
-            "INSERT OR IGNORE INTO memory_tags (memory_id, persona_id, tag) VALUES (?, ?, ?)",
-            [(memory_id, self.persona_id, t) for t in m["tags"]],
-        )
-        for source in m["sources"]:
-            conn.execute(
-                "INSERT OR IGNORE INTO memory_sources (memory_id, event_id) "
-                "SELECT ?, e.id FROM session_events e JOIN sessions s ON s.id = e.session_pk "
-                "WHERE s.persona_id = ? AND s.session_id = ? AND e.seq = ?",
-                (memory_id, self.persona_id, source["session_id"], source["seq"]),
-            )
-        conn.execute(
-            "INSERT INTO memory_vectors (memory_id, model_id, dim, vector) VALUES (?, ?, ?, ?)",
-            (memory_id, self.model_id, self.dim, _blob(vector)),
-        )
-        if m["status"] == "active":
-            MEMORY_FTS.index(conn, [(memory_id, m["content"])], persona_id=self.persona_id)
-        return memory_id
-
-    def _source_ref(self, conn: sqlite3.Connection, ref: Any) -> str | None:
-        """An episode named by (session_id, first_seq) becomes this folder's episode id."""
-        if not isinstance(ref, dict):
-            return ref
-        episode = ref["episode"]
-        row = conn.execute(
-            "SELECT ep.id FROM episodes ep JOIN sessions s ON s.id = ep.session_pk "
-            "WHERE s.persona_id = ? AND s.session_id = ? AND ep.first_seq = ?",
-            (self.persona_id, episode["session_id"], episode["first_seq"]),
-        ).fetchone()
-        return None if row is None else str(row[0])
 
     def restore_links(self, records: Sequence[dict[str, Any]]) -> int:
         """Links between memories of this persona (both ends must exist); one transaction."""

@@ -13,7 +13,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from omoide.api.http.deps import App, persona_access
-from omoide.api.http.guard import JsonRefused, encoding_refusal, is_json_media, strict_json
+from omoide.api.http.json_body import JsonRefused, encoding_refusal, is_json_media, strict_json
 from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
 from omoide.engine import json_text

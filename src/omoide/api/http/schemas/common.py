@@ -177,7 +177,7 @@ def bounded_int(low: int = MIN_INT, high: int = MAX_INT) -> Any:
 
 Int64 = bounded_int()
 Number = Annotated[float, Field(ge=MIN_INT, le=MAX_INT, allow_inf_nan=False)]
-# Any JSON value as the API reads it (guard.py): numbers finite and within ±(2^53 − 1).
+# Any JSON value as the API reads it (json_body.py): numbers finite and within ±(2^53 − 1).
 JsonValue = TypeAliasType(
     "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None"
 )

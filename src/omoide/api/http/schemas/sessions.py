@@ -17,7 +17,7 @@ from omoide.api.http.schemas.common import (
     Timestamp,
 )
 from omoide.model import SessionEnd
-from omoide.service.sessions import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, ROLES
+from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, ROLES
 
 __all__ = [
     "EpisodeOut",

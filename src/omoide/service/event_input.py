@@ -1,0 +1,100 @@
+"""Conversation turns as a client gives them (HTTP body, MCP ``session_record``, the chat proxy,
+an import's event record), checked: 422 on the first mistake, naming the turn (``events[0]``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS
+from omoide.engine.errors import too_long, too_many
+from omoide.errors import InvalidInput
+from omoide.model import NewEvent
+from omoide.service.validate import (
+    check_external_id,
+    check_happened,
+    check_metadata,
+    check_text,
+    is_blank,
+)
+
+__all__ = [
+    "MAX_EVENTS_PER_BATCH",
+    "MAX_EVENT_CHARS",
+    "MAX_SPEAKER_CHARS",
+    "ROLES",
+    "check_event",
+    "check_events",
+]
+
+ROLES = ("user", "assistant", "other")
+MAX_EVENTS_PER_BATCH = 1000
+MAX_EVENT_CHARS = 50_000
+MAX_SPEAKER_CHARS = 200
+
+
+def check_events(events: Any, now: datetime) -> list[NewEvent]:
+    """A batch of turns (1 to ``MAX_EVENTS_PER_BATCH``), each checked by :func:`check_event`."""
+    if not isinstance(events, list) or not events:
+        raise InvalidInput("events must be a non-empty list", field="events")
+    if len(events) > MAX_EVENTS_PER_BATCH:
+        raise InvalidInput(
+            too_many("events", MAX_EVENTS_PER_BATCH, len(events), "events per request"),
+            field="events",
+        )
+    return [check_event(e, f"events[{i}]", now) for i, e in enumerate(events)]
+
+
+def check_event(event: Any, where: str, now: datetime) -> NewEvent:
+    """One turn as the API takes it (HTTP, MCP, the chat proxy, an import's event record):
+    ``where`` names it in messages (``events[0]``), ``now`` is the server's clock."""
+    if not isinstance(event, dict):
+        raise InvalidInput(f"{where} must be an object", field=where)
+    unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id", "metadata"}
+    if unknown:
+        raise InvalidInput(
+            f"{where} has unknown field(s) {', '.join(sorted(unknown))}", field=where
+        )
+    speaker, content = event.get("speaker"), event.get("content")
+    if not isinstance(speaker, str) or is_blank(speaker) or len(speaker) > MAX_SPEAKER_CHARS:
+        raise InvalidInput(
+            f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
+            "characters, "
+            "not only whitespace or invisible characters)",
+            field=f"{where}.speaker",
+        )
+    if not isinstance(content, str) or is_blank(content):
+        raise InvalidInput(
+            f"{where}.content must be a non-empty string (not only "
+            "whitespace or invisible characters)",
+            field=f"{where}.content",
+        )
+    check_text(speaker, f"{where}.speaker")
+    check_text(content, f"{where}.content")
+    if len(content) > MAX_EVENT_CHARS:
+        raise InvalidInput(
+            too_long(f"{where}.content", MAX_EVENT_CHARS, len(content)), field=f"{where}.content"
+        )
+    role = event.get("role", "user")
+    if role not in ROLES:
+        raise InvalidInput(f"{where}.role must be one of {', '.join(ROLES)}", field=f"{where}.role")
+    external_id = check_external_id(event.get("external_id"), f"{where}.external_id")
+    metadata = event.get("metadata")
+    if metadata is not None:
+        check_metadata(metadata, f"{where}.metadata")
+    caption = (metadata or {}).get(IMAGE_CAPTION)
+    if caption is not None and (not isinstance(caption, str) or len(caption) > MAX_CAPTION_CHARS):
+        raise InvalidInput(
+            f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
+            f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+            field=f"{where}.metadata.{IMAGE_CAPTION}",
+        )
+    timestamp = check_happened(event.get("timestamp"), f"{where}.timestamp", now)
+    return NewEvent(
+        speaker=speaker.strip(),
+        role=role,
+        content=content.strip(),
+        timestamp=timestamp or now,
+        external_id=external_id,
+        metadata=metadata,
+    )
