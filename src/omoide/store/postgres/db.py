@@ -35,8 +35,8 @@ from psycopg import sql as pgsql
 from psycopg.pq import ExecStatus
 from psycopg_pool import ConnectionPool
 
-from omoide.errors import InvalidInput
 from omoide.store.postgres.pgvector_bytes import configure_vectors
+from omoide.store.postgres.refusals import disk_full_refused, nul_refused
 from omoide.store.postgres.rls import (
     CROSS_PERSONA,
     NO_PERSONA,
@@ -212,7 +212,11 @@ class PgConnection:
         if self.tracer is not None:
             self.tracer(statement)
         text, returns_id = translate(statement)
-        with self.raw.cursor(row_factory=_row_factory, binary=True) as cur, _nul_refused():
+        with (
+            self.raw.cursor(row_factory=_row_factory, binary=True) as cur,
+            nul_refused(),
+            disk_full_refused(self.raw),
+        ):
             cur.execute(text.encode(), list(params) if params is not None else [])
             rows = cur.fetchall() if _has_rows(cur.pgresult) else []
             lastrowid = None
@@ -230,20 +234,9 @@ class PgConnection:
         batch = [list(p) for p in params]
         if not batch:
             return PgCursor([], 0, None)
-        with self.raw.cursor() as cur, _nul_refused():
+        with self.raw.cursor() as cur, nul_refused(), disk_full_refused(self.raw):
             cur.executemany(text.encode(), batch)
             return PgCursor([], cur.rowcount, None)
-
-
-@contextlib.contextmanager
-def _nul_refused() -> Iterator[None]:
-    """PostgreSQL text cannot hold NUL characters (SQLite's can): a clear refusal, not a 500."""
-    try:
-        yield
-    except psycopg.DataError as exc:
-        if "NUL (0x00)" not in str(exc):
-            raise
-        raise InvalidInput("text must not contain NUL (U+0000) characters") from None
 
 
 class PgDatabase(Traced):
@@ -294,7 +287,7 @@ class PgDatabase(Traced):
             if tracer is not None:
                 tracer("BEGIN")
             try:
-                with raw.transaction():
+                with disk_full_refused(raw), raw.transaction():
                     conn = PgConnection(raw, tracer, scope)
                     _begin(raw, lock, scope)
                     self._local.tx = conn
@@ -332,7 +325,7 @@ class PgDatabase(Traced):
         for text in ("BEGIN", *(text for text, _ in statements), "COMMIT"):
             if tracer is not None:
                 tracer(text)
-        with self.pool.connection() as raw, _nul_refused():
+        with self.pool.connection() as raw, nul_refused(), disk_full_refused(raw):
             with raw.pipeline(), raw.transaction():
                 _begin(raw, lock, scope)
                 if not durable:
@@ -361,7 +354,7 @@ class PgDatabase(Traced):
     def raw(self, scope: str = NO_PERSONA) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection (autocommit, seeing ``scope``'s rows) for adapter code that
         streams or copies."""
-        with self.pool.connection() as raw:
+        with self.pool.connection() as raw, disk_full_refused(raw):
             bind_session(raw, scope)
             yield raw
 
