@@ -4,7 +4,8 @@ embedder, a wired app, and a real uvicorn server on a free port for HTTP tests.
 Every test that builds an app through these fixtures runs on both stores: ``store_kind`` is
 ``sqlite`` (the file in the data folder) or ``postgres`` (a fresh database on one PostgreSQL +
 pgvector server started for the whole run by the ``pgserver`` wheel). A test about the SQLite
-file itself is marked ``sqlite_only``.
+file itself is marked ``sqlite_only``, one about the PostgreSQL server itself
+``postgres_only``.
 """
 
 from __future__ import annotations
@@ -62,7 +63,12 @@ def _sqlite_only(metafunc: pytest.Metafunc) -> bool:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "store_kind" in metafunc.fixturenames:
-        kinds = ["sqlite"] if _sqlite_only(metafunc) else list(STORES)
+        if _sqlite_only(metafunc):
+            kinds = ["sqlite"]
+        elif metafunc.definition.get_closest_marker("postgres_only"):
+            kinds = ["postgres"]
+        else:
+            kinds = list(STORES)
         metafunc.parametrize("store_kind", kinds, scope="function")
 
 

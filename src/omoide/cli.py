@@ -265,6 +265,8 @@ def reindex(data: str | None, persona: str | None, batch: int) -> None:
 
 
 def _reindex(data: str | None, persona: str | None, batch: int) -> None:
+    from omoide.wiring import vectors_holder
+
     app = _build(data, check_embedder_record=False)
     model = app.embedder.model_id
     plan = app.reindex.plan(persona)
@@ -288,7 +290,7 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
             f"{left} vectors of other models remain in other personas; "
             "run `omoide reindex` without -p to finish"
         )
-    click.echo(f"the data folder now uses {model}", err=True)
+    click.echo(f"{vectors_holder(app.settings).place} now uses {model}", err=True)
 
 
 @main.command()

@@ -124,8 +124,9 @@ class PayloadTooLarge(OmoideError):
 
 
 class StorageFull(OmoideError):
-    """The data folder's disk has no room for the write (SQLite's ``SQLITE_FULL``); the write
-    was rolled back, nothing of it is stored."""
+    """The disk has no room for the write: the data folder's (SQLite's ``SQLITE_FULL``) or the
+    PostgreSQL server's (SQLSTATE 53100 ``disk_full``); the write was rolled back, nothing of
+    it is stored."""
 
     status = 507
     code = "storage_full"

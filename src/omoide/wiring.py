@@ -43,7 +43,7 @@ from omoide.service.memories import EVOLVE_JOB, MemoryService
 from omoide.service.overview import OverviewService
 from omoide.service.peer_import import PeerImportService
 from omoide.service.queue import QueueService
-from omoide.service.reindex import ReindexService, check_embedder
+from omoide.service.reindex import FOLDER, Holder, ReindexService, check_embedder
 from omoide.service.search import SearchService
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB, SessionService
 from omoide.service.settings import SettingsService
@@ -64,6 +64,7 @@ __all__ = [
     "build_embedder",
     "bundled_embedder",
     "restore_database",
+    "vectors_holder",
 ]
 
 logger = logging.getLogger(__name__)
@@ -144,6 +145,19 @@ def database_url(settings: Settings) -> str | None:
     if not url.startswith(("postgresql://", "postgres://")):
         raise InvalidInput("OMOIDE_DATABASE_URL must be a postgresql:// URL")
     return url
+
+
+def vectors_holder(settings: Settings) -> Holder:
+    """What holds the vectors, as the embedder's refusal and ``omoide reindex`` name it: the
+    data folder, or the PostgreSQL database (by its name; the URL may hold a password)."""
+    url = database_url(settings)
+    if url is None:
+        return FOLDER
+    from psycopg.conninfo import conninfo_to_dict
+
+    name = conninfo_to_dict(url).get("dbname")
+    shown = f"the PostgreSQL database {str(name)!r}" if name else "the PostgreSQL database"
+    return Holder(shown, "the database")
 
 
 def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
@@ -372,7 +386,7 @@ def build(
     vector_models = VectorModels(opened.db)  # the shared SQL runs on PgDatabase too
     if check_embedder_record:
         try:
-            check_embedder(vector_models, embedder, clock)
+            check_embedder(vector_models, embedder, clock, vectors_holder(settings))
         except BaseException:
             store.close()
             raise

@@ -278,7 +278,7 @@ def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_pat
         refused = run(*args)
         assert refused.exit_code == 1, args
         assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
-        assert "vectors come from more than one embedder" in refused.output
+        assert "the vectors in this data folder come from more than one embedder" in refused.output
         assert f"1 by {E5}" in refused.output and "1 were made by hash-ngram-256" in refused.output
         assert "Run `omoide reindex`" in refused.output
     reindexed = run("reindex")

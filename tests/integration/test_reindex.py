@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 
 from omoide.embed.hashing import HashEmbedder
 from omoide.errors import EmbedderMismatch
@@ -61,6 +62,27 @@ def test_another_embedder_is_refused_with_both_names(
     assert "hash-ngram-256 (256 dimensions)" in message and "hash-ngram-64" in message
     assert "omoide reindex" in message
     assert refused.value.status == 409
+
+
+def test_the_refusal_names_what_holds_the_vectors(
+    make_app: Callable[..., Omoide], app: Omoide, store_environ: dict[str, str], data_dir: Path
+) -> None:
+    """Before: "this data folder's vectors were made by …" on PostgreSQL too, whose vectors are
+    in the database (the data folder holds none), and "configure the embedder the folder was
+    made with"."""
+    fill(app)
+    with pytest.raises(EmbedderMismatch) as refused:
+        make_app(embedder=HashEmbedder(dim=64))
+    message = refused.value.message
+    url = store_environ.get("OMOIDE_DATABASE_URL")
+    if url is None:
+        assert message.startswith("the vectors in this data folder were made by hash-ngram-256")
+        assert "the embedder the folder was made with" in message
+        return
+    database = conninfo_to_dict(url)["dbname"]
+    assert message.startswith(f"the vectors in the PostgreSQL database '{database}' were made by")
+    assert "the embedder the database was made with" in message
+    assert "folder" not in message
 
 
 def test_a_folder_holding_no_vector_says_so_and_that_reindex_only_records(

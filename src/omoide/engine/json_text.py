@@ -35,6 +35,7 @@ __all__ = [
     "BOM",
     "MAX_DEPTH",
     "MAX_SAFE_INT",
+    "NESTED_TOO_DEEP",
     "JsonTextError",
     "loads",
     "loads_upstream",
@@ -221,7 +222,7 @@ def _finite_float(literal: str) -> float:
 def _upstream_float(literal: str) -> float:
     value = float(literal)
     if not math.isfinite(value):
-        raise JsonTextError(f"number {literal[:24]} is not finite")
+        raise JsonTextError(f"number {literal[:24]} is not finite (JSON numbers are)")
     return value
 
 
@@ -236,12 +237,23 @@ def _check_tree(value: Any, *, max_depth: int, has_escapes: bool) -> None:
                 )
         elif isinstance(item, dict | list):
             if level >= max_depth:
-                raise JsonTextError(f"arrays or objects nested deeper than {max_depth} levels")
+                raise JsonTextError(_nested_deeper(max_depth))
             if isinstance(item, dict):
                 stack.extend((key, level) for key in item)
                 stack.extend((child, level + 1) for child in item.values())
             else:
                 stack.extend((child, level + 1) for child in item)
+
+
+def _nested_deeper(depth: int) -> str:
+    return f"arrays or objects nested deeper than {depth} levels"
+
+
+NESTED_TOO_DEEP = _nested_deeper(MAX_DEPTH)  # what a text the parser itself overflowed on is
+
+
+def _upstream_constant(name: str) -> Any:
+    raise JsonTextError(f"{name} is not a JSON number (JSON numbers are finite)")
 
 
 def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH, keep: bool = False) -> Any:
@@ -263,7 +275,7 @@ def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH, keep: bool 
     client, a NUL is valid JSON text and stays).
 
     Raises :class:`JsonTextError` or what ``json.loads`` raises (ValueError, RecursionError)."""
-    value = json.loads(text, parse_constant=_no_constant, parse_float=_upstream_float)
+    value = json.loads(text, parse_constant=_upstream_constant, parse_float=_upstream_float)
     bad = _UNSTORABLE if keep else _SURROGATE
     stack = [(value, 0)]
     while stack:
@@ -271,7 +283,7 @@ def loads_upstream(text: str | bytes, *, max_depth: int = MAX_DEPTH, keep: bool 
         if not isinstance(item, dict | list):
             continue
         if level >= max_depth:
-            raise JsonTextError(f"arrays or objects nested deeper than {max_depth} levels")
+            raise JsonTextError(_nested_deeper(max_depth))
         if isinstance(item, list):
             for i, child in enumerate(item):
                 if isinstance(child, str):

@@ -42,6 +42,7 @@ from omoide.llm.anthropic_chat import (
 )
 from omoide.llm.base import LLMConfig
 from omoide.llm.chat_reply import (
+    NotAnObject,
     as_chunk,
     choices_problem,
     error_text,
@@ -214,12 +215,17 @@ class _Upstream:
             url=self.shown_url,
         )
 
+    def parsed(self, data: str | bytes, what: str) -> dict[str, Any]:
+        """The JSON object ``data`` (``what``: "a body", "a stream event") holds, else a 502
+        naming why it is none."""
+        try:
+            return json_object(data)
+        except NotAnObject as exc:
+            raise self.bad_reply(f"{what} {exc}") from None
+
     async def _json(self, body: dict[str, Any]) -> dict[str, Any]:
         response = await self._send(body, stream=False)
-        data = json_object(response.content)
-        if data is None:
-            raise self.bad_reply("a body that is not a JSON object")
-        return data
+        return self.parsed(response.content, "a body")
 
     def answer(self, data: dict[str, Any]) -> dict[str, Any]:
         """``data``, a ``chat.completion`` whose choices are the API's, else a 502: a list of
@@ -233,13 +239,11 @@ class _Upstream:
             raise self.bad_reply(f"an answer whose {problem}")
         return data
 
-    def chunk(self, chunk: dict[str, Any] | None) -> dict[str, Any]:
+    def chunk(self, chunk: dict[str, Any]) -> dict[str, Any]:
         """One stream event, a ``chat.completion.chunk`` with the API's choices (none, as a
         usage chunk has; or a list of objects, each ``delta`` an object), else a 502: relayed
         as it came, an event of another shape broke the relay mid-stream (no error event, no
         ``[DONE]``) and the client's SDK. An ``error`` in it is the upstream's failure."""
-        if chunk is None:
-            raise self.bad_reply("a stream event that is not a JSON object")
         if chunk.get("error"):
             raise self.bad_reply(f"an error mid-stream: {error_text(chunk)}")
         problem = choices_problem(chunk.get("choices") or [], "delta")
@@ -308,8 +312,8 @@ class OpenAIChat(_Upstream):
     async def _chunks(self, response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
         if response.headers.get("content-type", "").startswith("application/json"):
             # Trigger: a server that ignores ``stream``. Outcome: its whole answer, one chunk.
-            data = json_object((await response.aread()).decode("utf-8", "replace"))
-            yield as_chunk(self.answer(data or {}))
+            data = self.parsed((await response.aread()).decode("utf-8", "replace"), "a body")
+            yield as_chunk(self.answer(data))
             return
         chosen = finished = False
         async for _, data in sse_events(response):
@@ -319,7 +323,7 @@ class OpenAIChat(_Upstream):
                     # event, as for an answer without choices, not an empty reply.
                     raise self.bad_reply("a stream without choices")
                 return
-            chunk = self.chunk(json_object(data))
+            chunk = self.chunk(self.parsed(data, "a stream event"))
             chosen = chosen or bool(chunk.get("choices"))
             finished = finished or any(c.get("finish_reason") for c in chunk.get("choices") or ())
             yield chunk
@@ -371,9 +375,7 @@ class AnthropicChat(_Upstream):
             include_usage=bool((body.get("stream_options") or {}).get("include_usage")),
         )
         async for event, data in sse_events(response):
-            payload = json_object(data)
-            if payload is None:
-                raise self.bad_reply("a stream event that is not a JSON object")
+            payload = self.parsed(data, "a stream event")
             if (event or payload.get("type")) == "error":
                 raise self.bad_reply(f"an error mid-stream: {error_text(payload)}")
             for chunk in self._translated(translator.feed, payload, "a stream event"):

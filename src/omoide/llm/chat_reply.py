@@ -14,9 +14,10 @@ from typing import Any
 
 import httpx
 
-from omoide.engine.json_text import loads_upstream
+from omoide.engine.json_text import NESTED_TOO_DEEP, JsonTextError, loads_upstream
 
 __all__ = [
+    "NotAnObject",
     "as_chunk",
     "choices_problem",
     "error_text",
@@ -47,16 +48,29 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
         yield event, "\n".join(data)
 
 
-def json_object(data: str | bytes) -> dict[str, Any] | None:
-    """The JSON object ``data`` holds (bytes read as UTF-8), or None: not JSON, not an
-    object, or nested so deep that the parser overflows (a RecursionError, which was a 500).
-    Read by :func:`~omoide.engine.json_text.loads_upstream`: a lone surrogate in its strings
-    is U+FFFD, nesting deeper than the encoder relaying it can follow is no object."""
+class NotAnObject(ValueError):
+    """Why an upstream's text is no JSON object the proxy can relay; it reads after "a body"
+    or "a stream event" (``that is not JSON``, ``that cannot be relayed: NaN is …``)."""
+
+
+def json_object(data: str | bytes) -> dict[str, Any]:
+    """The JSON object ``data`` holds (bytes read as UTF-8), read by
+    :func:`~omoide.engine.json_text.loads_upstream` (a lone surrogate in its strings is
+    U+FFFD); else :class:`NotAnObject` naming the cause: not JSON, ``NaN`` or ``Infinity`` (or
+    a number overflowing to it), nested deeper than the encoder relaying it can follow (or so
+    deep that the parser overflows: a RecursionError, which was a 500), or JSON that is no
+    object. One message for all four hid which the upstream's fault was."""
     try:
         value = loads_upstream(data)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+    except JsonTextError as exc:
+        raise NotAnObject(f"that cannot be relayed: {exc.message}") from None
+    except RecursionError:
+        raise NotAnObject(f"that cannot be relayed: {NESTED_TOO_DEEP}") from None
+    except ValueError:
+        raise NotAnObject("that is not JSON") from None
+    if not isinstance(value, dict):
+        raise NotAnObject("that is JSON but not an object")
+    return value
 
 
 def choices_problem(choices: Any, part: str) -> str | None:

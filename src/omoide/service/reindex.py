@@ -20,28 +20,40 @@ from omoide.model import StaleRow
 from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
 from omoide.store.port import Store, VectorModelStore, VectorTableRef
 
-__all__ = ["ReindexPlan", "ReindexService", "check_embedder"]
+__all__ = ["FOLDER", "Holder", "ReindexPlan", "ReindexService", "check_embedder"]
 
 logger = logging.getLogger(__name__)
 
 
-def _mismatch(found: list[str], embedder: Embedder) -> EmbedderMismatch:
+@dataclass(frozen=True)
+class Holder:
+    """What holds the vectors, as a refusal names it: ``place`` in full ("this data folder",
+    "the PostgreSQL database 'omoide'"), ``short`` when named again ("the folder")."""
+
+    place: str
+    short: str
+
+
+FOLDER = Holder("this data folder", "the folder")
+
+
+def _mismatch(found: list[str], embedder: Embedder, holder: Holder) -> EmbedderMismatch:
     made_by = " and ".join(found)
     return EmbedderMismatch(
-        f"this data folder's vectors were made by {made_by}, but the configured embedder is "
+        f"the vectors in {holder.place} were made by {made_by}, but the configured embedder is "
         f"{embedder.model_id} ({embedder.dim} dimensions). Run `omoide reindex` with the new "
         "embedder configured to re-embed every persona (stop the server first), or configure "
-        "the embedder the folder was made with (OMOIDE_EMBEDDER).",
+        f"the embedder {holder.short} was made with (OMOIDE_EMBEDDER).",
         configured=embedder.model_id,
         recorded=found,
     )
 
 
-def _recorded_only(made_by: str, embedder: Embedder) -> EmbedderMismatch:
+def _recorded_only(made_by: str, embedder: Embedder, holder: Holder) -> EmbedderMismatch:
     """The folder records another embedder but holds no vector yet (a first command run with
     another OMOIDE_EMBEDDER recorded it): nothing was made by it, and a reindex is instant."""
     return EmbedderMismatch(
-        f"this data folder records the embedder {made_by} but holds no vectors yet, and the "
+        f"{holder.place} records the embedder {made_by} but holds no vectors yet, and the "
         f"configured embedder is {embedder.model_id} ({embedder.dim} dimensions). Configure "
         "the one it records (OMOIDE_EMBEDDER), or run `omoide reindex` with the new one "
         "configured: with nothing to re-embed, it only records it.",
@@ -50,14 +62,14 @@ def _recorded_only(made_by: str, embedder: Embedder) -> EmbedderMismatch:
     )
 
 
-def _mixed(counts: dict[str, int], embedder: Embedder) -> EmbedderMismatch:
+def _mixed(counts: dict[str, int], embedder: Embedder, holder: Holder) -> EmbedderMismatch:
     """The folder records the configured embedder, but some vectors come from another model
     (written under the record, e.g. by a server left running through an earlier reindex, before
     the folder lock existed): their similarities would be compared with the others'."""
     others = sorted(m for m in counts if m != embedder.model_id)
     made_by = " and ".join(f"{counts[m]} by {m}" for m in others)
     return EmbedderMismatch(
-        f"this data folder's vectors come from more than one embedder: "
+        f"the vectors in {holder.place} come from more than one embedder: "
         f"{counts.get(embedder.model_id, 0)} were made by {embedder.model_id} (the one it "
         f"records and the one configured), but {made_by}. Run `omoide reindex` "
         f"(stop the server first) to re-embed them with {embedder.model_id}; a search would "
@@ -67,8 +79,11 @@ def _mixed(counts: dict[str, int], embedder: Embedder) -> EmbedderMismatch:
     )
 
 
-def check_embedder(models: VectorModelStore, embedder: Embedder, clock: Clock) -> None:
-    """Refuse (EmbedderMismatch) a folder whose vectors come from another model.
+def check_embedder(
+    models: VectorModelStore, embedder: Embedder, clock: Clock, holder: Holder = FOLDER
+) -> None:
+    """Refuse (EmbedderMismatch) a folder (or database: ``holder`` names it) whose vectors come
+    from another model.
 
     A folder with a record must match it (model id and dimension), and hold no vector of
     another model (written under the record by two embedders: index seeks, migration 21). A
@@ -80,16 +95,18 @@ def check_embedder(models: VectorModelStore, embedder: Embedder, clock: Clock) -
         if (recorded.model_id, recorded.dim) != (embedder.model_id, embedder.dim):
             made_by = f"{recorded.model_id} ({recorded.dim} dimensions)"
             if not models.stored_models():  # a scan, on this refusal only
-                raise _recorded_only(made_by, embedder)
-            raise _mismatch([made_by], embedder)
+                raise _recorded_only(made_by, embedder, holder)
+            raise _mismatch([made_by], embedder, holder)
         if models.other_models(recorded.model_id):
-            raise _mixed(models.stored_models(), embedder)
+            raise _mixed(models.stored_models(), embedder, holder)
         return
     others = sorted(m for m in models.stored_models() if m != embedder.model_id)
     if others:
-        raise _mismatch(others, embedder)
+        raise _mismatch(others, embedder, holder)
     models.record(embedder.model_id, embedder.dim, now=clock.now())
-    logger.info("data folder records embedder %s (%d dimensions)", embedder.model_id, embedder.dim)
+    logger.info(
+        "%s records embedder %s (%d dimensions)", holder.place, embedder.model_id, embedder.dim
+    )
 
 
 def passage(spec: VectorTableRef, row: StaleRow) -> str:

@@ -48,8 +48,8 @@ DONE = "data: [DONE]\n\n"
 HEAD = openai_stream("Hel", done=False)[:2]  # the role chunk and a first piece of text
 
 OPENAI_STREAMS: dict[str, tuple[tuple[str, ...], str]] = {
-    "data that is not JSON": ((*HEAD, "data: hello\n\n"), "not a JSON object"),
-    "data that is JSON but no object": ((*HEAD, "data: [1]\n\n"), "not a JSON object"),
+    "data that is not JSON": ((*HEAD, "data: hello\n\n"), "a stream event that is not JSON"),
+    "data that is JSON but no object": ((*HEAD, "data: [1]\n\n"), "JSON but not an object"),
     "choices an object": ((*HEAD, _chunk({"a": 1}), FINISH, DONE), "choices are not a list"),
     "choices a number": ((*HEAD, _chunk(5), FINISH, DONE), "choices are not a list"),
     "choices a text": ((*HEAD, _chunk("abc"), FINISH, DONE), "choices are not a list"),
@@ -67,7 +67,7 @@ OPENAI_STREAMS: dict[str, tuple[tuple[str, ...], str]] = {
         (*HEAD, _chunk([{"index": 0, "delta": {"content": 5}}]), FINISH, DONE),
         "content is not text",
     ),
-    "a stream cut mid-line": ((*HEAD, 'data: {"id": "c", "choi'), "not a JSON object"),
+    "a stream cut mid-line": ((*HEAD, 'data: {"id": "c", "choi'), "event that is not JSON"),
     "an error object mid-stream": (
         (*HEAD, 'data: {"error": {"message": "model overloaded"}}\n\n'),
         "an error mid-stream: model overloaded",
@@ -81,7 +81,8 @@ OPENAI_STREAMS: dict[str, tuple[tuple[str, ...], str]] = {
     "nothing at all": ((), "ended before its answer did"),
     "nested past the parser": (
         (*HEAD, "data: " + "[" * 100_000 + "]" * 100_000 + "\n\n"),
-        "not a JSON object",
+        "a stream event that "
+        + "cannot be relayed: arrays or objects nested deeper than 64 levels",
     ),
 }
 
@@ -96,7 +97,10 @@ OPENAI_BODIES: dict[str, tuple[Any, str]] = {
         {"choices": [{"message": {"role": "assistant", "content": {"a": 1}}}]},
         "content is not text",
     ),
-    "nested past the parser": ("[" * 100_000 + "]" * 100_000, "not a JSON object"),
+    "nested past the parser": (
+        "[" * 100_000 + "]" * 100_000,
+        "a body that " + "cannot be relayed: arrays or objects nested deeper than 64 levels",
+    ),
 }
 
 

@@ -36,6 +36,7 @@ from omoide.api.http.raced import RacedErase
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
+from omoide.api.http.uploads import clear_stale_uploads
 from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
 from omoide.api.mcp.http import error_refusal, internal_error_response, refusal_response
@@ -55,6 +56,8 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        with contextlib.suppress(OSError):  # a read-only folder holds none it could remove
+            clear_stale_uploads(omoide.settings.data_dir)
         if start_workers:
             omoide.runner.start()
             omoide.warm_up()

@@ -6,12 +6,12 @@
   ``lastrowid`` is the ``id`` an ``INSERT`` returned, as in DB-API;
 - a row answers to a column index and to a column name, like ``sqlite3.Row``;
 - text holding NUL, which PostgreSQL's cannot store (SQLite's can), is a clear
-  :class:`~omoide.errors.InvalidInput`, not a 500.
+  :class:`~omoide.errors.InvalidInput`, and a write the server's disk has no room for is
+  :class:`~omoide.errors.StorageFull`, not a 500 (``refusals.py``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 import psycopg
 from psycopg.pq import ExecStatus
 
-from omoide.errors import InvalidInput
+from omoide.store.postgres.refusals import disk_full_refused, nul_refused
 from omoide.store.postgres.rls import NO_PERSONA
 from omoide.store.tracing import Tracer
 
@@ -29,7 +29,6 @@ __all__ = [
     "PgCursor",
     "Row",
     "has_rows",
-    "nul_refused",
     "row_factory",
     "translate",
 ]
@@ -193,7 +192,11 @@ class PgConnection:
         if self.tracer is not None:
             self.tracer(statement)
         text, returns_id = translate(statement)
-        with self.raw.cursor(row_factory=row_factory, binary=True) as cur, nul_refused():
+        with (
+            self.raw.cursor(row_factory=row_factory, binary=True) as cur,
+            nul_refused(),
+            disk_full_refused(self.raw),
+        ):
             cur.execute(text.encode(), list(params) if params is not None else [])
             rows = cur.fetchall() if has_rows(cur.pgresult) else []
             lastrowid = None
@@ -211,17 +214,6 @@ class PgConnection:
         batch = [list(p) for p in params]
         if not batch:
             return PgCursor([], 0, None)
-        with self.raw.cursor() as cur, nul_refused():
+        with self.raw.cursor() as cur, nul_refused(), disk_full_refused(self.raw):
             cur.executemany(text.encode(), batch)
             return PgCursor([], cur.rowcount, None)
-
-
-@contextlib.contextmanager
-def nul_refused() -> Iterator[None]:
-    """PostgreSQL text cannot hold NUL characters (SQLite's can): a clear refusal, not a 500."""
-    try:
-        yield
-    except psycopg.DataError as exc:
-        if "NUL (0x00)" not in str(exc):
-            raise
-        raise InvalidInput("text must not contain NUL (U+0000) characters") from None

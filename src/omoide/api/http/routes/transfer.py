@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -16,6 +15,7 @@ from omoide.api.http.deps import App, persona_access
 from omoide.api.http.json_body import JsonRefused, encoding_refusal, is_json_media, strict_json
 from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
+from omoide.api.http.uploads import upload_file
 from omoide.engine import json_text
 from omoide.errors import InvalidInput
 from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
@@ -147,8 +147,7 @@ async def import_persona(
             f"is source={source}: leave it out, or give the source it belongs to",
             field=misplaced,
         )
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "import.jsonl"
+    with upload_file(app.settings.data_dir) as path:
         if (request.headers.get("content-type") or "").lower().startswith("multipart/"):
             # curl -F file=@x.jsonl: the form's boundary lines were read as the file's first
             raise InvalidInput(
