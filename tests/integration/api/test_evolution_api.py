@@ -205,19 +205,19 @@ def _session(
     ]
 
 
-def test_a_note_from_a_conversation_does_not_close_a_saved_memory_on_an_unsure_shape(
+def test_a_note_from_a_conversation_closes_the_saved_memory_nearest_it_when_the_judge_is_sure(
     rin: httpx.Client, live: LiveServer
 ) -> None:
-    # The judge's threshold for statements was chosen on memories saved as statements; a note a
-    # conversation produced closes only on a sure shape (engine.classify.note_close), which a
-    # home said with a copula is not. The same words saved as a memory close the old one.
+    # A one-sentence English note needs the notes' own bar to close by the judge's probability,
+    # except against the candidate nearest it when that one leads the next by
+    # NOTE_NEAREST_LEAD (here the only one): there the bar is NOTE_NEAREST_THRESHOLDS (session
+    # 36, bench/results/classify_en36.md). A home said with a copula is no sure shape of
+    # engine.classify.note_close, so before that bar the saved memory stayed current.
     old = add(rin, "Ken lives in Tokyo.")
     wait_for_jobs(live.omoide, "rin")
-    assert len(_session(rin, live, "s2", "Ken", "My home is in Osaka now.")) == 1
-    assert rin.get(f"/api/memories/rin/{old['key']}").json()["superseded_by"] is None
-    new = add(rin, "Ken's home is in Osaka now.")
-    wait_for_jobs(live.omoide, "rin")
-    assert rin.get(f"/api/memories/rin/{old['key']}").json()["superseded_by"] == new["key"]
+    notes = _session(rin, live, "s2", "Ken", "My home is in Osaka now.")
+    assert len(notes) == 1
+    assert rin.get(f"/api/memories/rin/{old['key']}").json()["superseded_by"] == notes[0]
 
 
 @pytest.mark.parametrize(
