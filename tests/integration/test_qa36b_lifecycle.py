@@ -396,3 +396,45 @@ def test_an_older_schema_is_not_upgraded_under_a_process_that_has_it_open(
     assert run("persona", "list").exit_code == 0  # alone, it upgrades
     with contextlib.closing(sqlite3.connect(data / "omoide.db")) as conn:
         assert max(applied_migrations(conn)) == MIGRATIONS[-1].number
+
+
+# A process of this version finishing the migrations after a second one started (two servers
+# started at once on a new folder): the second must see them done, not an older Omoide.
+FINISHING_SERVER = """
+import sqlite3, sys, time
+from omoide.store.sqlite.migrations import apply_migrations
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("SELECT COUNT(*) FROM memories").fetchone()
+print("open", flush=True)
+time.sleep(0.8)
+apply_migrations(conn)
+print("migrated", flush=True)
+time.sleep(120)
+"""
+
+
+def test_migrations_another_process_finishes_while_this_one_waits_are_no_conflict(
+    run, data: Path
+) -> None:
+    """Before (the first form of the upgrade gate): the second of two servers started at once
+    on a new folder saw the first half-way through the migrations, took the folder for an older
+    schema held open, and stopped after 10 s with "the schema of an older Omoide"."""
+    from omoide.store.sqlite.migrations import MIGRATIONS, applied_migrations
+
+    data.mkdir()
+    Database(data / "omoide.db", upto=13).close()
+    first = subprocess.Popen(
+        [sys.executable, "-c", FINISHING_SERVER, str(data / "omoide.db")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert first.stdout is not None and first.stdout.readline() == "open\n"
+        done = run("persona", "list")  # waits while the first one migrates, then goes on
+        assert done.exit_code == 0, done.output
+        assert first.stdout.readline() == "migrated\n"
+        with contextlib.closing(sqlite3.connect(data / "omoide.db")) as conn:
+            assert max(applied_migrations(conn)) == MIGRATIONS[-1].number
+    finally:
+        first.kill()
+        first.wait()

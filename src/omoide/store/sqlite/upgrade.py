@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
+import time
 from pathlib import Path
 
 from omoide.errors import Conflict
@@ -27,21 +28,25 @@ __all__ = ["upgrade_alone"]
 logger = logging.getLogger(__name__)
 
 WAIT_S = 10.0  # how long an upgrade waits for the other processes to close the database
+POLL_S = 0.1  # how often it looks again (at the lock, and at what another process applied)
 
 
 def upgrade_alone(path: Path, *, upto: int | None = None) -> None:
     """Apply the pending migrations of the existing database at ``path`` while no other
     process has it open; Conflict naming both schema versions while one has. A missing, empty
-    or never-migrated database is left to :func:`apply_migrations` as before."""
+    or never-migrated database is left to :func:`apply_migrations` as before, and so is one
+    whose migrations another process of this version finishes while this one waits (two
+    processes started at once on a new folder: the second sees the first half-way)."""
     if not path.exists() or path.stat().st_size == 0:
         return
-    conn = sqlite3.connect(path, isolation_level=None, timeout=0)
+    wanted = [m.number for m in MIGRATIONS if upto is None or m.number <= upto]
+    applied = _applied_in(path)
+    if not applied or set(wanted) <= set(applied):
+        return
+    conn = _alone(path, have=max(applied), want=wanted)
+    if conn is None:
+        return
     try:
-        applied = _applied(conn)
-        wanted = [m.number for m in MIGRATIONS if upto is None or m.number <= upto]
-        if not applied or set(wanted) <= set(applied):
-            return
-        _alone(conn, path, have=max(applied), want=max(wanted))
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA secure_delete = ON")
         apply_migrations(conn, upto=upto)
@@ -56,30 +61,59 @@ def _applied(conn: sqlite3.Connection) -> list[int]:
     return []
 
 
-def _alone(conn: sqlite3.Connection, path: Path, *, have: int, want: int) -> None:
-    """Hold SQLite's exclusive lock on the database until ``conn`` closes."""
-    conn.execute("PRAGMA locking_mode = EXCLUSIVE")
-    for wait_s in (0.0, WAIT_S):
-        conn.execute(f"PRAGMA busy_timeout = {int(wait_s * 1000)}")
-        try:
-            conn.execute("BEGIN EXCLUSIVE")
-            conn.execute("COMMIT")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
-        if not wait_s:
+def _applied_in(path: Path) -> list[int]:
+    """:func:`_applied`, read on a connection closed again at once (an open one would count
+    among the processes an upgrade waits for)."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=1.0)
+    try:
+        return _applied(conn)
+    finally:
+        conn.close()
+
+
+def _exclusive(path: Path) -> sqlite3.Connection | None:
+    """A connection holding SQLite's exclusive lock on the database, or None (and nothing
+    held) while another connection has it open."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=0)
+    try:
+        conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+        conn.execute("BEGIN EXCLUSIVE")
+        conn.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            raise
+        return None
+    return conn
+
+
+def _alone(path: Path, *, have: int, want: list[int]) -> sqlite3.Connection | None:
+    """A connection with the database to itself, or None when another process applied the
+    wanted migrations meanwhile, so nothing is left to do."""
+    deadline = time.monotonic() + WAIT_S
+    warned = False
+    while True:
+        conn = _exclusive(path)
+        if conn is not None:
+            return conn
+        if set(want) <= set(_applied_in(path)):
+            return None
+        if time.monotonic() >= deadline:
+            break
+        if not warned:
+            warned = True
             logger.warning(
                 "the database %s needs an upgrade (schema %d to %d); waiting up to %.0f s for "
                 "the other processes that have it open",
                 path,
                 have,
-                want,
+                max(want),
                 WAIT_S,
             )
+        time.sleep(POLL_S)
     raise Conflict(
         f"the database in {str(path.parent)!r} has the schema of an older Omoide ({have}; this "
-        f"one needs {want}), and another process has it open: an `omoide serve` or `omoide "
+        f"one needs {max(want)}), and another process has it open: an `omoide serve` or `omoide "
         "mcp` of the older version would go on writing the tables as it knows them. Stop "
         "every Omoide process using the folder, then run this again to upgrade it"
     )
