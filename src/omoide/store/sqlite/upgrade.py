@@ -54,19 +54,15 @@ def upgrade_alone(path: Path, *, upto: int | None = None) -> None:
         conn.close()  # the exclusive lock goes with the connection
 
 
-def _applied(conn: sqlite3.Connection) -> list[int]:
-    """The migrations the database records; none for one that has no record yet."""
-    with contextlib.suppress(sqlite3.OperationalError):  # no schema_migrations table
-        return [row[0] for row in conn.execute("SELECT number FROM schema_migrations")]
-    return []
-
-
 def _applied_in(path: Path) -> list[int]:
-    """:func:`_applied`, read on a connection closed again at once (an open one would count
-    among the processes an upgrade waits for)."""
+    """The migrations the database records (none for one with no record yet), read without
+    writing on a connection closed again at once: an open one would count among the processes
+    an upgrade waits for, and ``migrations.applied_migrations`` creates its table."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=1.0)
     try:
-        return _applied(conn)
+        with contextlib.suppress(sqlite3.OperationalError):  # no schema_migrations table
+            return [row[0] for row in conn.execute("SELECT number FROM schema_migrations")]
+        return []
     finally:
         conn.close()
 
