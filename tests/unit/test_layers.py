@@ -145,8 +145,31 @@ def _adapters() -> set[str]:
     return {
         f"omoide.store.{p.name}"
         for p in (SRC / "store").iterdir()
-        if p.is_dir() and (p / "__init__.py").exists()
+        if p.is_dir()
+        and (p / "__init__.py").exists()
+        and f"omoide.store.{p.name}" not in STORE_SHARED
     }
+
+
+def test_the_port_depends_only_on_the_model() -> None:
+    """The port's protocols name domain types and each other, never an adapter or a service."""
+    for path in modules("store/port"):
+        for name in imports_of(path):
+            if name.startswith("omoide"):
+                ok = name == "omoide.model" or name.startswith(
+                    ("omoide.model.", "omoide.store.port")
+                )
+                assert ok, f"{_relative(path)} imports {name}"
+
+
+def test_the_port_is_used_through_its_public_face() -> None:
+    """Outside the port package, code imports ``omoide.store.port``, never a module in it."""
+    inside = {f"omoide.store.port.{p.stem}" for p in (SRC / "store" / "port").glob("*.py")}
+    for path in [*SRC.rglob("*.py"), *sorted((REPO / "bench").rglob("*.py"))]:
+        if path.is_relative_to(SRC / "store" / "port"):
+            continue
+        reached = imported_names(path) & inside
+        assert not reached, f"{path.relative_to(REPO)} imports {sorted(reached)}"
 
 
 def _outside_store() -> list[Path]:
