@@ -197,7 +197,7 @@ def build_classifier(
         judge_name = judge_embedder_name()
         if judge == "server" and judge_name is not None:
             # What a server searching with this embedder runs: the packaged judge on its own
-            # embedder (wiring._judge_embedder).
+            # embedder (wiring/embedders.py, judge_embedder).
             classifier = offline_classifier_for(embedder, lambda: embedder_for(judge_name))
             return classifier, (
                 f"rules + learned judge ({judge_name}), as a server on {embedder_name} runs it"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from omoide import wiring
 from omoide.config import Settings
 from omoide.embed.hashing import HashEmbedder
+from omoide.wiring import embedders
 
 
 class _Named(HashEmbedder):
@@ -28,15 +28,17 @@ def test_every_server_of_a_process_shares_one_bundled_embedder(
         built.append((name, threads))
         return HashEmbedder()
 
-    monkeypatch.setattr(wiring, "make_embedder", make)
+    monkeypatch.setattr(embedders, "make_embedder", make)
     settings = Settings.from_env({}, data_dir=tmp_path)
-    first = wiring._bundled(_Named(), settings)
-    second = wiring._bundled(_Named(), settings)
+    first = embedders.bundled_builder(_Named(), settings)
+    second = embedders.bundled_builder(_Named(), settings)
     assert first is not None and second is not None
     assert first("test-only-a") is second("test-only-a")
     assert built == [("test-only-a", 1)]
     # another model or another thread count is another instance
-    assert wiring.bundled_embedder("test-only-a", 2) is not first("test-only-a")
+    assert embedders.bundled_embedder("test-only-a", 2) is not first("test-only-a")
     assert first("test-only-b") is not first("test-only-a")
     assert built == [("test-only-a", 1), ("test-only-a", 2), ("test-only-b", 1)]
-    assert wiring._bundled(HashEmbedder(), settings) is None  # the hashing embedder: rules
+    assert (
+        embedders.bundled_builder(HashEmbedder(), settings) is None
+    )  # the hashing embedder: rules

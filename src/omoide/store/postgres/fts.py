@@ -1,7 +1,7 @@
 """Keyword search in PostgreSQL, with the SQLite adapter's terms, pruning and scores.
 
 The index tables keep the FTS5 shape (``{name}_fts`` and ``{name}_fts_tri``, ``rowid`` and
-``body``; see ``migrations.py``), so writing rows is the SQLite adapter's
+``body``; see ``migration_sql.py``), so writing rows is the SQLite adapter's
 :meth:`~omoide.store.sqlite.fts.FtsIndex.index` unchanged: the words table gets the same body
 (Latin words, CJK bigrams and each run's last character) and PostgreSQL derives an English
 ``tsvector`` from it (Snowball stemming where FTS5 uses Porter); the trigram table derives each

@@ -1,6 +1,6 @@
 """The PostgreSQL adapter's entry point: the surface of ``SqliteStore`` on a shared database.
 
-Selected by ``OMOIDE_DATABASE_URL=postgresql://…`` (``wiring.py``). Several ``omoide serve``
+Selected by ``OMOIDE_DATABASE_URL=postgresql://…`` (``wiring/storage.py``). Several ``omoide serve``
 processes may share one database: every persona-scoped write takes that persona's advisory
 lock (writes to one persona are serialised, as on one SQLite file; other personas proceed),
 each process keeps the in-memory vector index of the personas it serves and reloads it when

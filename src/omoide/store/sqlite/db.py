@@ -45,7 +45,9 @@ class Database(Traced):
         self._all_lock = threading.Lock()
         self._tracer: Tracer | None = None
         self._settler: threading.Thread | None = None
-        self._owed = 0  # erases whose checkpoint has not succeeded yet
+        # Erases whose checkpoint has not succeeded yet. A count, not a flag: the settler
+        # compares it across a try, so an erase that owes one during that try is not lost.
+        self._owed = 0
         self._settle_lock = threading.Lock()
         self._closing = threading.Event()
         if migrate:
