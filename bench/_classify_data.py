@@ -24,6 +24,7 @@ from omoide.engine.classify import (
     EMBEDDING_FEATURES,
     EXTEND_ONLY,
     JUDGE_CAPS,
+    NOTE_NEAREST_GUARDS,
     SUBJECT_FEATURES,
     SURE_ONLY,
     TEXT_FEATURES,
@@ -63,7 +64,11 @@ BLOCK_SETS: dict[str, tuple[str, ...]] = {
 # the third round and left the grid.)
 # The veto-only signals (``VETO_ONLY``) are in no set: they block a close, the model never
 # weighs them.
-_READ = tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY + JUDGE_CAPS + EXTEND_ONLY)
+_READ = tuple(
+    f
+    for f in TEXT_FEATURES
+    if f not in VETO_ONLY + SURE_ONLY + JUDGE_CAPS + EXTEND_ONLY + NOTE_NEAREST_GUARDS
+)
 _BASE = tuple(f for f in _READ if f not in ALIGN_FEATURES)
 FEATURE_SETS: dict[str, tuple[str, ...]] = {
     "rules+slots+scope": tuple(f for f in _BASE if f not in SUBJECT_FEATURES),

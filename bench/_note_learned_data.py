@@ -26,6 +26,7 @@ from lib.reports import REPO
 from omoide.embed import make_embedder
 from omoide.engine.classify import (
     EMBEDDING_FEATURES,
+    NOTE_NEAREST_GUARDS,
     SURE_ONLY,
     TEXT_FEATURES,
     VETO_ONLY,
@@ -52,7 +53,8 @@ STATEMENT_SETS: dict[str, Path] = {
 # The named features a note model may weigh: the judge's text signals but the veto-only and
 # close-only ones (they decide, they are not weighed), and the cosines.
 MODEL_FEATURES: tuple[str, ...] = (
-    tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY) + EMBEDDING_FEATURES
+    tuple(f for f in TEXT_FEATURES if f not in VETO_ONLY + SURE_ONLY + NOTE_NEAREST_GUARDS)
+    + EMBEDDING_FEATURES
 )
 READINGS = ("raw", "norm")
 _DATE_SUFFIX = re.compile(

@@ -18,6 +18,10 @@ another memory), distractor closes, C recall, C precision; pooled, and leave one
 The rule (session 36): the lowest grid ``T`` from which the pooled closes' C precision keeps a
 Wilson lower bound (z = 1) ≥ 0.95 at every higher ``T`` too; leave-one-set-out, the threshold
 chosen on the other sets scores the one left out. Reads the traces; embeds nothing.
+
+``--guard`` (session 37): the tier's guard (``judge_signals.retold``: a note that tells the old
+fact again in a frame of the past) applied to floor traces made before it; the report also
+gives every set at the packaged setting (``NOTE_NEAREST_THRESHOLDS``, ``NOTE_NEAREST_LEAD``).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from _classify_common import Pair, load_pairs
 from lib.cli import parser
 from lib.reports import command_line, md_table, write_results
 from omoide.embed import make_embedder
+from omoide.engine.classify import NOTE_NEAREST_LEAD, NOTE_NEAREST_THRESHOLDS, read_pair, retold
 
 LEADS = (0.0, 0.005, 0.01, 0.015, 0.02)
 GRID = (0.85, 0.86, 0.87, 0.88, 0.89, 0.9, 0.91, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99)
@@ -57,19 +62,34 @@ def traces(cache: Path, name: str, pairs: list[Pair]) -> dict[str, cs.Judged]:
     return out
 
 
+def guarded_by_retold(judged: cs.Judged, olds: list[str]) -> frozenset[int]:
+    """The judged memories the tier's guard keeps from its bar (``judge_signals.retold``: the
+    note tells the old fact again in a frame of the past), for floor traces made before it."""
+    return frozenset(
+        k for k in judged.verdicts if retold(read_pair(olds[k], judged.pair.new, lang="en"))
+    )
+
+
 def lead_of(judged: cs.Judged) -> float:
     """How far (raw cosine) the nearest judged memory leads the next one."""
     ranked = judged.ranked
     return ranked[0][1] - ranked[1][1] if len(ranked) > 1 else math.inf
 
 
-def at(off: cs.Judged, floor: cs.Judged, threshold: float, lead: float = 0.0) -> cs.Judged:
+def at(
+    off: cs.Judged,
+    floor: cs.Judged,
+    threshold: float,
+    lead: float = 0.0,
+    guarded: frozenset[int] = frozenset(),
+) -> cs.Judged:
     """The memory's verdicts with the tier at ``threshold`` and the nearest's ``lead``: the
-    floor run's tier closes whose probability reaches it, the off run's verdicts elsewhere."""
+    floor run's tier closes whose probability reaches it, the off run's verdicts elsewhere;
+    a close of a ``guarded`` memory is the off run's verdict too."""
     verdicts, confidence = dict(off.verdicts), dict(off.confidence)
     clear = lead_of(floor) >= lead
     for k, v in floor.verdicts.items():
-        added = v == C and off.verdicts.get(k) != C
+        added = v == C and off.verdicts.get(k) != C and k not in guarded
         if added and clear and floor.confidence[k] >= threshold:
             verdicts[k], confidence[k] = v, floor.confidence[k]
     return cs.Judged(
@@ -159,6 +179,12 @@ def main() -> int:
         metavar="NAME=PATH",
         help="sets only scored at the setting chosen on --pairs (their traces in the same caches)",
     )
+    bench.add_argument(
+        "--guard",
+        action="store_true",
+        help="keep the tier off a pair its guard reads as the old fact told again "
+        "(judge_signals.retold), for a floor run made before the guard (session 37)",
+    )
     args = bench.parse_args()
     cal = make_embedder("e5").calibration
     server = (
@@ -175,8 +201,12 @@ def main() -> int:
             name, _, path = item.partition("=")
             pairs = load_pairs(Path(path))
             off, floor = traces(args.off, name, pairs), traces(args.floor, name, pairs)
+            olds = list(dict.fromkeys(p.old for p in pairs))
+            guards = {
+                i: guarded_by_retold(floor[i], olds) if args.guard else frozenset() for i in floor
+            }
             out[name] = {
-                st: closes([at(off[i], floor[i], st[1], st[0]) for i in floor], server)
+                st: closes([at(off[i], floor[i], st[1], st[0], guards[i]) for i in floor], server)
                 for st in grid
             }
         return out
@@ -222,6 +252,16 @@ def main() -> int:
             "R",
         ]
         parts.append("## Scored at the chosen setting (--score)\n\n" + md_table(both, lines))
+    packaged = (NOTE_NEAREST_LEAD, NOTE_NEAREST_THRESHOLDS.get("en", math.inf))
+    if packaged in total:
+        shipped = [row(f"{n} (--score)", v[packaged]) for n, v in scored.items()]
+        pooled_scored = pooled(scored, list(scored)) if scored else {}
+        if scored:
+            shipped.append(row("--score pooled", pooled_scored[packaged]))
+        parts.append(
+            f"## At the packaged setting ({shown(packaged)})\n\n"
+            + md_table(head, [row("--pairs pooled", total[packaged]), *shipped])
+        )
     text = "\n\n".join(parts)
     report = {
         "chosen": list(chosen),

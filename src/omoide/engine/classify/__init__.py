@@ -56,9 +56,11 @@ from omoide.engine.classify.features import (
     read_pair,
 )
 from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
+from omoide.engine.classify.judge_signals import retold
 from omoide.engine.classify.learned import (
     EXTEND_ONLY,
     JUDGE_CAPS,
+    NOTE_NEAREST_GUARDS,
     SURE_ONLY,
     VETO_FEATURES,
     VETO_ONLY,
@@ -109,6 +111,7 @@ __all__ = [
     "EMBEDDING_FEATURES",
     "EXTEND_ONLY",
     "JUDGE_CAPS",
+    "NOTE_NEAREST_GUARDS",
     "NOTE_NEAREST_LEAD",
     "NOTE_NEAREST_THRESHOLDS",
     "NOTE_REPLACED_THRESHOLDS",
@@ -166,6 +169,7 @@ __all__ = [
     "read_pair",
     "reads_undated",
     "remainder",
+    "retold",
     "rule_decides",
     "sentence_count",
     "sentence_score",

@@ -54,6 +54,7 @@ from omoide.engine.classify.name_change import NAME_CHANGE_FEATURES, name_change
 from omoide.engine.classify.name_swap import NAME_SWAP_FEATURES, name_swap_features
 from omoide.engine.classify.name_told import NAME_TOLD_FEATURES, name_told_features
 from omoide.engine.classify.negation_turn import NEGATION_TURN_FEATURES, negation_turn_features
+from omoide.engine.classify.note_retold import NOTE_RETOLD_FEATURES, note_retold_features
 from omoide.engine.classify.note_shapes import NOTE_SHAPE_FEATURES, note_shape_features
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_off import ONE_OFF_FEATURES, one_off_features
@@ -168,6 +169,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *NAME_CHANGE_FEATURES,
     *NAME_TOLD_FEATURES,
     *PEOPLE_APART_FEATURES,
+    *NOTE_RETOLD_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole",
@@ -256,6 +258,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += name_change_features(old_s, new_s)
     values += name_told_features(old_s, new_s)
     values += people_apart_features(old, new, old_s, new_s)
+    values += note_retold_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(
         np.asarray(values, dtype=np.float64),

@@ -12,6 +12,7 @@ from omoide.engine.classify.features import TEXT_FEATURES, PairText
 __all__ = [
     "EXTEND_ONLY",
     "JUDGE_CAPS",
+    "NOTE_NEAREST_GUARDS",
     "SURE_ONLY",
     "VETO_FEATURES",
     "VETO_ONLY",
@@ -21,6 +22,7 @@ __all__ = [
     "judge_capped",
     "nothing_differs",
     "pair_lang",
+    "retold",
     "rule_decides",
     "sure_close",
     "sure_reason",
@@ -122,6 +124,23 @@ def judge_capped(text: PairText) -> bool:
     """Whether the model may not close the pair (a ``JUDGE_CAPS`` signal is set); a sure rule
     and a deciding rule still may."""
     return any(text.features[i] for i in _CAP_COLUMNS)
+
+
+# Text features that only keep a one-sentence note's nearest candidate under the notes' own
+# bar (``note_judge.NOTE_NEAREST_THRESHOLDS``): the note tells the old fact again in a frame of
+# the past, an earlier period, its start or length, one occurrence of the habit
+# (``note_retold.retold_in_frame``, session 37, ``bench/results/classify_en37.md``). On every
+# seen English classify pair (notes1-34, holdout2-55) it fires on no gold CONTRADICTORY pair.
+# The judge does not weigh it and it caps nothing else: the notes' bar and the sure rules
+# still close.
+NOTE_NEAREST_GUARDS: tuple[str, ...] = ("retold_in_frame",)
+_GUARD_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in NOTE_NEAREST_GUARDS)
+
+
+def retold(text: PairText) -> bool:
+    """Whether a note's pair is kept from the nearest candidate's lower bar (a
+    ``NOTE_NEAREST_GUARDS`` signal is set)."""
+    return any(text.features[i] for i in _GUARD_COLUMNS)
 
 
 # The text features that each veto a close (``vetoed``), one list for the server and training.

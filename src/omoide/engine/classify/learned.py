@@ -46,6 +46,7 @@ from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
 from omoide.engine.classify.judge_signals import (
     EXTEND_ONLY,
     JUDGE_CAPS,
+    NOTE_NEAREST_GUARDS,
     SURE_ONLY,
     VETO_FEATURES,
     VETO_ONLY,
@@ -67,6 +68,7 @@ from omoide.engine.errors import ModelDataError
 __all__ = [
     "EXTEND_ONLY",
     "JUDGE_CAPS",
+    "NOTE_NEAREST_GUARDS",
     "SURE_ONLY",
     "VETO_FEATURES",
     "VETO_ONLY",

@@ -34,6 +34,7 @@ from omoide.engine.classify.judge_signals import (
     judge_capped,
     nothing_differs,
     pair_lang,
+    retold,
     value_replaced,
     vetoed,
 )
@@ -72,7 +73,10 @@ NOTE_REPLACED_THRESHOLDS: dict[str, float] = {"ja": 0.50}
 # another of the same domain, the note about the domain rather than one memory. Chosen end to
 # end on notes22-33 by ``bench/note_nearest.py`` (session 36, ``bench/results/classify_en36.md``):
 # per lead the lowest bar from which the closes' C precision keeps a Wilson bound (z = 1) of
-# 0.95, the lead with the most true closes. English only: Japanese was not measured.
+# 0.95, the lead with the most true closes. English only: Japanese was not measured. A note
+# that tells the old fact again in a frame of the past (``judge_signals.retold``: an earlier
+# period, its start or length, one occurrence of the habit) is kept from this bar (session 37,
+# ``bench/results/classify_en37.md``): session 36's false closes were of that kind.
 NOTE_NEAREST_THRESHOLDS: dict[str, float] = {"en": 0.90}
 NOTE_NEAREST_LEAD = 0.02
 
@@ -123,7 +127,8 @@ def judge_one_note(
     in the undated one alone, which may then close a pair the written reading left open; under
     it, the language's ``NOTE_REPLACED_THRESHOLDS`` closes a replaced value (``replaced_note``)
     when the candidate is the one ``nearest`` the note, and ``NOTE_NEAREST_THRESHOLDS`` closes
-    the nearest when it also stands ``clear`` of the next candidate (``leads``)."""
+    the nearest when it also stands ``clear`` of the next candidate (``leads``) and the note
+    does not tell the old fact again in a frame of the past (``retold``)."""
     text, sims = written
     verdict = verdict if verdict is not None else judge(text, sims, model)
     if not reads_undated(verdict, text):
@@ -142,7 +147,7 @@ def judge_one_note(
             f"note: {verdict.reason} ({read} ≥ {NOTE_THRESHOLDS[lang]:.2f})",
         )
     nearer = NOTE_NEAREST_THRESHOLDS.get(lang, math.inf)
-    if nearest and clear and sure >= nearer:
+    if nearest and clear and sure >= nearer and not retold(text):
         return Judgement(
             Relation.CONTRADICTORY,
             round(sure, 4),
