@@ -22,10 +22,10 @@ plan or wish, not negated: one occasion of a "never" turns it round), and both a
 subject (read without the frame: "Last Tuesday the user …" is the user's).
 
 **Why.** A consolidated note often re-tells a saved fact with its context: the occasion it was
-mentioned on ("Last Tuesday the user knocked his whisky over during the jazz programme"
-beside "listens to the jazz programme every Tuesday"), the period before it ("As a boy, Callum
-refused to wear glasses" beside "is short-sighted") or how long it has held ("has kept the
-no-phone rule since 2022" beside "has a rule: no phone after 9pm"). Its verbs and its other
+mentioned on ("Last Friday the user spilled her tea during the quiz show" beside "watches
+the quiz show every Friday"), the period before it ("As a girl, the user refused to wear
+glasses" beside "is short-sighted") or how long it has held ("has kept the no-sugar rule
+since 2021" beside "keeps no sugar in the house"). Its verbs and its other
 words read to the judge as a change (C 0.90–0.95), and the nearest candidate's lower bar
 (``note_judge.NOTE_NEAREST_THRESHOLDS``) closed such a note's own memory (session 36's false
 closes, ``bench/results/classify_en36.md``). A replaced value is told of the present or as a
