@@ -17,6 +17,7 @@ from pathlib import Path
 from omoide.errors import Conflict, InvalidInput
 from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
+from omoide.store.sqlite.read_only import open_for_reading
 
 __all__ = ["BackupInfo", "backup", "restore"]
 
@@ -76,7 +77,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()
     os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
-    source = sqlite3.connect(db_path, timeout=30.0)
+    source = open_for_reading(db_path, timeout=30.0)  # a read-only folder's too
     copy = sqlite3.connect(partial)
     try:
         source.execute("PRAGMA busy_timeout = 30000")

@@ -17,7 +17,14 @@ from pathlib import Path
 
 from omoide.errors import StorageFull
 from omoide.store.sqlite.files import private_database
-from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
+from omoide.store.sqlite.read_only import (
+    connect_read_only,
+    is_read_only,
+    read_only_error,
+    read_only_refusal,
+    require_schema,
+)
 from omoide.store.sqlite.upgrade import upgrade_alone
 from omoide.store.tracing import Traced, Tracer
 
@@ -38,7 +45,10 @@ class Database(Traced):
 
     def __init__(self, path: Path | str, *, migrate: bool = True, upto: int | None = None) -> None:
         self.path = Path(path)
-        private_database(self.path)  # 0600 file (WAL and SHM follow), 0700 folder
+        # a folder this process may only read (a backup mounted read-only): read, never written
+        self.read_only = is_read_only(self.path)
+        if not self.read_only:
+            private_database(self.path)  # 0600 file (WAL and SHM follow), 0700 folder
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._all: list[sqlite3.Connection] = []
@@ -48,16 +58,22 @@ class Database(Traced):
         self._owed = 0  # erases whose checkpoint has not succeeded yet
         self._settle_lock = threading.Lock()
         self._closing = threading.Event()
-        if migrate:
+        if migrate and self.read_only:
+            wanted = [m.number for m in MIGRATIONS if upto is None or m.number <= upto]
+            require_schema(self.conn(), self.path, wanted)
+        elif migrate:
             upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
             apply_migrations(self.conn(), upto=upto)  # a new database's
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-        )
+        if self.read_only:
+            conn = connect_read_only(self.path, timeout=30.0)
+        else:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+            _set_wal(conn)
         conn.row_factory = sqlite3.Row
-        _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -101,6 +117,8 @@ class Database(Traced):
     @contextlib.contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: commit on success, roll back on any exception."""
+        if self.read_only:
+            raise read_only_refusal(self.path)
         with self._write_lock:
             conn = self.conn()
             if conn.in_transaction:  # nested use inside the same use case
@@ -120,6 +138,8 @@ class Database(Traced):
                         f"the disk of the data folder {str(self.path.parent)!r} is full; "
                         "nothing of this write was stored: free some space and try again"
                     ) from exc
+                if read_only_error(exc):
+                    raise read_only_refusal(self.path) from exc
                 raise
 
     @contextlib.contextmanager
