@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from omoide.errors import StorageFull
+from omoide.errors import InvalidInput, StorageFull
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
 from omoide.store.sqlite.read_only import (
@@ -58,12 +58,27 @@ class Database(Traced):
         self._owed = 0  # erases whose checkpoint has not succeeded yet
         self._settle_lock = threading.Lock()
         self._closing = threading.Event()
-        if migrate and self.read_only:
+        if migrate:
+            try:
+                self._migrate(upto)
+            except sqlite3.DatabaseError as exc:
+                if not damaged(exc):
+                    raise
+                self.close()
+                raise InvalidInput(
+                    f"the database {self.path.name} in the data folder "
+                    f"{str(self.path.parent)!r} cannot be read ({exc}): it is damaged, or no "
+                    "Omoide database; restore it from a backup (omoide restore --from FILE "
+                    "--force), or give another folder (OMOIDE_DATA or --data)"
+                ) from None
+
+    def _migrate(self, upto: int | None) -> None:
+        if self.read_only:
             wanted = [m.number for m in MIGRATIONS if upto is None or m.number <= upto]
             require_schema(self.conn(), self.path, wanted)
-        elif migrate:
-            upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
-            apply_migrations(self.conn(), upto=upto)  # a new database's
+            return
+        upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
+        apply_migrations(self.conn(), upto=upto)  # a new database's
 
     def _connect(self) -> sqlite3.Connection:
         if self.read_only:
@@ -238,6 +253,13 @@ class Database(Traced):
                     conn.close()
             self._all.clear()
         self._local = threading.local()
+
+
+def damaged(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_NOTADB`` ("file is not a database") or ``SQLITE_CORRUPT`` ("database
+    disk image is malformed"): a file that cannot be read as a database."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
 
 def disk_full(exc: BaseException) -> bool:
