@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from omoide.errors import InvalidInput, StorageFull
+from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
 from omoide.store.sqlite.read_only import (
@@ -139,7 +139,12 @@ class Database(Traced):
             if conn.in_transaction:  # nested use inside the same use case
                 yield conn
                 return
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if busy(exc):
+                    raise self._locked() from exc
+                raise
             try:
                 yield conn
                 conn.execute("COMMIT")
@@ -155,7 +160,21 @@ class Database(Traced):
                     ) from exc
                 if read_only_error(exc):
                     raise read_only_refusal(self.path) from exc
+                if busy(exc):
+                    raise self._locked() from exc
                 raise
+
+    def _locked(self) -> StorageUnavailable:
+        """Another program held the database's write lock for the whole busy wait (a
+        ``sqlite3`` shell left in a transaction, a stuck tool): Omoide's own processes never
+        hold it that long."""
+        return StorageUnavailable(
+            f"the database of the data folder {str(self.path.parent)!r} stayed locked by "
+            f"another program for {BUSY_TIMEOUT_MS / 1000:g} s (one holding {self.path.name} "
+            "open inside a write, e.g. a sqlite3 shell); nothing was written: end that "
+            "program's transaction and try again",
+            retry_after="5",
+        )
 
     @contextlib.contextmanager
     def erasing(self) -> Iterator[sqlite3.Connection]:
@@ -253,6 +272,12 @@ class Database(Traced):
                     conn.close()
             self._all.clear()
         self._local = threading.local()
+
+
+def busy(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_BUSY`` ("database is locked") once the busy wait is over."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
 
 
 def damaged(exc: BaseException) -> bool:
