@@ -161,7 +161,10 @@ def restore_command(data: str | None, as_json: bool, source: Path, force: bool) 
     _print(
         _backup_row(info),
         as_json,
-        lambda d: f"restored {d['personas']} personas, {d['memories']} memories into {d['path']}",
+        lambda d: (
+            f"restored {d['personas']} personas, {d['memories']} memories into {d['path']}"
+            + (f" (the damaged database is kept as {info.set_aside})" if info.set_aside else "")
+        ),
     )
 
 

@@ -16,6 +16,8 @@ The engine raises none of these: it is pure and raises ``engine.errors.EngineVal
     ├── Conflict            409  e.g. persona already exists
     │   └── EmbedderMismatch     the folder's vectors come from another embedding model
     ├── PayloadTooLarge     413
+    ├── StorageFull         507  the disk has no room for the write
+    ├── StorageUnavailable  503  the database cannot serve it now (Retry-After when soon)
     └── UpstreamUnavailable 502  a configured LLM / embedding endpoint failed
         ├── LLMOutputError      502  the LLM answered, but not in the shape asked for
         ├── UpstreamUnreachable 503  the chat proxy could not connect
@@ -37,6 +39,8 @@ __all__ = [
     "NotFound",
     "OmoideError",
     "PayloadTooLarge",
+    "StorageFull",
+    "StorageUnavailable",
     "Unauthorized",
     "UpstreamRejectedRequest",
     "UpstreamTimeout",
@@ -130,6 +134,24 @@ class StorageFull(OmoideError):
 
     status = 507
     code = "storage_full"
+
+
+class StorageUnavailable(OmoideError):
+    """The database cannot serve the request now: a SQLite database another program kept
+    locked in a write for the whole busy wait, or a PostgreSQL server refusing the statement
+    for a reason of its own, not the request's:
+    out of memory, the statement cancelled (``statement_timeout``, an administrator), a write
+    that conflicted with a concurrent one (serialization failure, deadlock), a read-only
+    server (a standby), a privilege the database role lacks. The transaction was rolled back,
+    nothing of it is stored; the message says which and what to do. ``retry_after`` (seconds,
+    passed on as that header) when the same request is likely to succeed at once."""
+
+    status = 503
+    code = "storage_unavailable"
+
+    def __init__(self, message: str, *, retry_after: str | None = None, **fields: Any) -> None:
+        super().__init__(message, retry_after=retry_after, **fields)
+        self.retry_after = retry_after
 
 
 class UpstreamUnavailable(OmoideError):

@@ -9,7 +9,13 @@ import logging
 
 from starlette.responses import JSONResponse
 
-from omoide.errors import Conflict, OmoideError, UpstreamRateLimited, error_body
+from omoide.errors import (
+    Conflict,
+    OmoideError,
+    StorageUnavailable,
+    UpstreamRateLimited,
+    error_body,
+)
 
 __all__ = [
     "INTERNAL_MESSAGE",
@@ -28,9 +34,10 @@ INTERNAL_MESSAGE = "internal error; see the server log"
 
 def error_response(exc: OmoideError) -> JSONResponse:
     """An :class:`OmoideError` as HTTP: its status, its body, ``WWW-Authenticate`` on 401 and
-    the upstream's ``Retry-After`` on a rate-limited chat request."""
+    the ``Retry-After`` of a rate-limited chat request (the upstream's) or of a database's
+    transient refusal."""
     headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else {}
-    if isinstance(exc, UpstreamRateLimited) and exc.retry_after:
+    if isinstance(exc, (UpstreamRateLimited, StorageUnavailable)) and exc.retry_after:
         headers["Retry-After"] = exc.retry_after
     return JSONResponse(exc.to_dict(), status_code=exc.status, headers=headers or None)
 

@@ -13,6 +13,7 @@ server on the same folder is still receiving.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 from collections.abc import Iterator
@@ -23,7 +24,9 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no lock, so no file is known abandoned
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["UPLOADS", "clear_stale_uploads", "upload_file"]
+from omoide.errors import StorageFull
+
+__all__ = ["UPLOADS", "clear_stale_uploads", "no_room_refused", "upload_file"]
 
 UPLOADS = "uploads"
 _PREFIX, _SUFFIX = "import-", ".upload"
@@ -34,14 +37,34 @@ def upload_file(data_dir: Path) -> Iterator[Path]:
     """A new empty file (0600) in the data folder's uploads folder, locked while the block
     runs and removed when it ends. Abandoned uploads of dead processes are removed first."""
     folder = data_dir / UPLOADS
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    clear_stale_uploads(data_dir)
-    fd, path = _locked_file(folder)
+    with no_room_refused(data_dir):
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        clear_stale_uploads(data_dir)
+        fd, path = _locked_file(folder)
     try:
         yield path
     finally:
         path.unlink(missing_ok=True)
         os.close(fd)
+
+
+_NO_ROOM = (errno.ENOSPC, errno.EDQUOT)
+
+
+@contextlib.contextmanager
+def no_room_refused(data_dir: Path) -> Iterator[None]:
+    """The data folder's disk (or the user's quota) has no room for the upload: the same 507
+    :class:`StorageFull` as a write of the database that finds no room, not a 500. The upload
+    file is removed by :func:`upload_file`; nothing was imported."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno not in _NO_ROOM:
+            raise
+        raise StorageFull(
+            f"the disk of the data folder {str(data_dir)!r} is full ({exc.strerror}); the "
+            "upload was not stored and nothing was imported: free some space and try again"
+        ) from None
 
 
 def _locked_file(folder: Path) -> tuple[int, Path]:

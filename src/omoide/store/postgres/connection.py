@@ -6,8 +6,10 @@
   ``lastrowid`` is the ``id`` an ``INSERT`` returned, as in DB-API;
 - a row answers to a column index and to a column name, like ``sqlite3.Row``;
 - text holding NUL, which PostgreSQL's cannot store (SQLite's can), is a clear
-  :class:`~omoide.errors.InvalidInput`, and a write the server's disk has no room for is
-  :class:`~omoide.errors.StorageFull`, not a 500 (``refusals.py``).
+  :class:`~omoide.errors.InvalidInput`, a write the server's disk has no room for is
+  :class:`~omoide.errors.StorageFull` and the server's other refusals (out of memory, a
+  cancelled statement, a conflicting write …) :class:`~omoide.errors.StorageUnavailable`,
+  not a 500 (``refusals.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, ClassVar
 import psycopg
 from psycopg.pq import ExecStatus
 
-from omoide.store.postgres.refusals import disk_full_refused, nul_refused
+from omoide.store.postgres.refusals import nul_refused, server_refusals
 from omoide.store.postgres.rls import NO_PERSONA
 from omoide.store.tracing import Tracer
 
@@ -195,7 +197,7 @@ class PgConnection:
         with (
             self.raw.cursor(row_factory=row_factory, binary=True) as cur,
             nul_refused(),
-            disk_full_refused(self.raw),
+            server_refusals(self.raw),
         ):
             cur.execute(text.encode(), list(params) if params is not None else [])
             rows = cur.fetchall() if has_rows(cur.pgresult) else []
@@ -214,6 +216,6 @@ class PgConnection:
         batch = [list(p) for p in params]
         if not batch:
             return PgCursor([], 0, None)
-        with self.raw.cursor() as cur, nul_refused(), disk_full_refused(self.raw):
+        with self.raw.cursor() as cur, nul_refused(), server_refusals(self.raw):
             cur.executemany(text.encode(), batch)
             return PgCursor([], cur.rowcount, None)

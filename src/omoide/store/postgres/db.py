@@ -35,7 +35,7 @@ from omoide.store.postgres.connection import (
     translate,
 )
 from omoide.store.postgres.pgvector_bytes import configure_vectors
-from omoide.store.postgres.refusals import disk_full_refused, nul_refused
+from omoide.store.postgres.refusals import nul_refused, server_refusals
 from omoide.store.postgres.rls import (
     CROSS_PERSONA,
     NO_PERSONA,
@@ -99,7 +99,7 @@ class PgDatabase(Traced):
             if tracer is not None:
                 tracer("BEGIN")
             try:
-                with disk_full_refused(raw), raw.transaction():
+                with server_refusals(raw), raw.transaction():
                     conn = PgConnection(raw, tracer, scope)
                     _begin(raw, lock, scope)
                     self._local.tx = conn
@@ -137,7 +137,7 @@ class PgDatabase(Traced):
         for text in ("BEGIN", *(text for text, _ in statements), "COMMIT"):
             if tracer is not None:
                 tracer(text)
-        with self.pool.connection() as raw, nul_refused(), disk_full_refused(raw):
+        with self.pool.connection() as raw, nul_refused(), server_refusals(raw):
             with raw.pipeline(), raw.transaction():
                 _begin(raw, lock, scope)
                 if not durable:
@@ -166,7 +166,7 @@ class PgDatabase(Traced):
     def raw(self, scope: str = NO_PERSONA) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection (autocommit, seeing ``scope``'s rows) for adapter code that
         streams or copies."""
-        with self.pool.connection() as raw, disk_full_refused(raw):
+        with self.pool.connection() as raw, server_refusals(raw):
             bind_session(raw, scope)
             yield raw
 

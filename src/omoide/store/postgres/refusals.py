@@ -1,5 +1,6 @@
 """What PostgreSQL refuses, said as Omoide's errors instead of a 500: text holding NUL (SQLite's
-text can) and a write the server's disk has no room for (the same 507 as SQLite's full disk)."""
+text can), a write the server's disk has no room for (the same 507 as SQLite's full disk), and
+the server's other refusals a user can meet (a 503 naming the cause and what to do)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import psycopg
+from psycopg import errors as pg
 
-from omoide.errors import InvalidInput, StorageFull
+from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 
-__all__ = ["disk_full_refused", "nul_refused"]
+__all__ = ["nul_refused", "server_refusals"]
 
 
 @contextlib.contextmanager
@@ -25,20 +27,83 @@ def nul_refused() -> Iterator[None]:
         raise InvalidInput("text must not contain NUL (U+0000) characters") from None
 
 
-@contextlib.contextmanager
-def disk_full_refused(raw: psycopg.Connection[Any]) -> Iterator[None]:
-    """The server's disk has no room for a write (SQLSTATE 53100 ``disk_full``: a data file,
-    an index or a temporary file could not grow): the transaction is rolled back, so the same
-    :class:`StorageFull` as SQLite's full disk (HTTP 507), naming the database, not a 500.
+# What to do about each refusal that is the server's, not the request's (the transaction was
+# rolled back): said after the server's own message.
+_ADVICE: tuple[tuple[type[psycopg.Error], str], ...] = (
+    (pg.OutOfMemory, "the PostgreSQL server is out of memory: try again later"),
+    (
+        pg.QueryCanceled,
+        "the statement was cancelled (the server's statement_timeout, or an administrator): "
+        "try again; if it recurs, raise the database role's statement_timeout",
+    ),
+    (
+        pg.ReadOnlySqlTransaction,
+        "the database is read-only (a standby, or default_transaction_read_only): point "
+        "OMOIDE_DATABASE_URL at the primary server",
+    ),
+)
+# Not 42501 (insufficient_privilege): the persona wall's row-level security raises it for a
+# write into another persona's rows, a fault of Omoide's that stays the 500 it is (and
+# docs/deploy.md has Omoide connect as the owner of its tables).
+# A write that lost to a concurrent one: the same request is likely to succeed at once.
+_RETRY = (pg.SerializationFailure, pg.DeadlockDetected)
 
-    Only 53100: the rest of class 53 (out of memory, too many connections, a configured limit
-    such as ``temp_file_limit``) is not a full disk. A full disk under the WAL is no error at
-    all: the server stops, and the connection is lost."""
+
+@contextlib.contextmanager
+def server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
+    """The server's refusals as Omoide's errors: a full disk (SQLSTATE 53100 ``disk_full``: a
+    data file, an index or a temporary file could not grow) is the same :class:`StorageFull`
+    as SQLite's (HTTP 507), naming the database; out of memory (53200), a cancelled statement
+    (57014), a read-only database (25006) and a write that lost
+    to a concurrent one (40001 serialization failure, 40P01 deadlock; ``Retry-After: 1``) are
+    a :class:`StorageUnavailable` (503) naming the cause, and so is a connection the server
+    ended (a restart, ``pg_terminate_backend``; ``Retry-After: 1``). The transaction is
+    rolled back.
+
+    A full disk under the WAL is no error at all: the server stops, and the connection is
+    lost."""
     try:
         yield
     except psycopg.errors.DiskFull as exc:
         raise StorageFull(
-            f"the disk of the PostgreSQL database {raw.info.dbname!r} is full "
-            f"({exc.diag.message_primary or 'no space left on device'}); nothing of this "
+            f"the disk of the PostgreSQL database {_name(raw)!r} is full "
+            f"({_said(exc, 'no space left on device')}); nothing of this "
             "write was stored: free some space on the database server and try again"
         ) from exc
+    except _RETRY as exc:
+        raise StorageUnavailable(
+            f"this write conflicted with a concurrent one in the PostgreSQL database "
+            f"{_name(raw)!r} ({_said(exc, 'serialization failure')}); nothing of it was "
+            "stored: send it again",
+            retry_after="1",
+        ) from exc
+    except tuple(kind for kind, _ in _ADVICE) as exc:
+        advice = next(text for kind, text in _ADVICE if isinstance(exc, kind))
+        raise StorageUnavailable(
+            f"the PostgreSQL database {_name(raw)!r} refused the request "
+            f"({_said(exc, type(exc).__name__)}); nothing of it was stored: {advice}"
+        ) from exc
+    except psycopg.OperationalError as exc:
+        if not raw.broken:
+            raise
+        # the server restarted or ended this connection (57P01 admin_shutdown, a failover, a
+        # network cut): the pool drops it, and the next request gets a new one
+        raise StorageUnavailable(
+            f"the connection to the PostgreSQL database {_name(raw)!r} was lost "
+            f"({_said(exc, 'connection closed')}); nothing of this request was stored: "
+            "send it again",
+            retry_after="1",
+        ) from exc
+
+
+def _name(raw: psycopg.Connection[Any]) -> str:
+    """The database's name (a closed connection still knows the one it was opened on)."""
+    try:
+        return raw.info.dbname
+    except psycopg.Error:
+        return "(unknown)"
+
+
+def _said(exc: psycopg.Error, default: str) -> str:
+    """The server's own one-line message (never the statement or its values)."""
+    return exc.diag.message_primary or default

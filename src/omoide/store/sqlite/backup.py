@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput
-from omoide.store.sqlite.db import disk_full
+from omoide.store.sqlite.db import damaged, disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
+from omoide.store.sqlite.read_only import open_for_reading
 
 __all__ = ["BackupInfo", "backup", "restore"]
 
@@ -28,6 +29,7 @@ class BackupInfo:
     personas: int
     memories: int
     migrations: int
+    set_aside: Path | None = None  # a restore's damaged database, kept under this name
 
 
 def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
@@ -76,7 +78,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()
     os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
-    source = sqlite3.connect(db_path, timeout=30.0)
+    source = open_for_reading(db_path, timeout=30.0)  # a read-only folder's too
     copy = sqlite3.connect(partial)
     try:
         source.execute("PRAGMA busy_timeout = 30000")
@@ -120,6 +122,7 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
                 f"{db_path.parent} already holds a database; stop the server and "
                 "pass --force to replace it"
             )
+        set_aside = _set_aside_if_damaged(db_path)
         fresh = not (db_path.exists() and db_path.stat().st_size > 0)
         private_database(db_path)
         try:
@@ -138,7 +141,33 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
         personas=info.personas,
         memories=info.memories,
         migrations=info.migrations,
+        set_aside=set_aside,
     )
+
+
+def _set_aside_if_damaged(db_path: Path) -> Path | None:
+    """A database SQLite cannot read (damaged, or no database: what ``omoide restore --force``
+    is advised for) cannot be restored over, since the copy opens it first: it is renamed, with
+    its WAL and SHM, to a free ``NAME.damaged[-N]`` beside it and kept; its new name. None
+    when there is none or it reads."""
+    if not db_path.exists() or db_path.stat().st_size == 0:
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)) as conn:
+            conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return None
+    except sqlite3.DatabaseError as exc:
+        if not damaged(exc):
+            raise
+    aside = db_path.with_name(db_path.name + ".damaged")
+    n = 1
+    while aside.exists():
+        n += 1
+        aside = db_path.with_name(f"{db_path.name}.damaged-{n}")
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            db_path.with_name(db_path.name + suffix).rename(aside.with_name(aside.name + suffix))
+    return aside
 
 
 def _copy_into(source: sqlite3.Connection, db_path: Path) -> None:

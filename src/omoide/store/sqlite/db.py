@@ -15,9 +15,16 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from omoide.errors import StorageFull
+from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 from omoide.store.sqlite.files import private_database
-from omoide.store.sqlite.migrations import apply_migrations
+from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
+from omoide.store.sqlite.read_only import (
+    connect_read_only,
+    is_read_only,
+    read_only_error,
+    read_only_refusal,
+    require_schema,
+)
 from omoide.store.sqlite.upgrade import upgrade_alone
 from omoide.store.tracing import Traced, Tracer
 
@@ -38,7 +45,10 @@ class Database(Traced):
 
     def __init__(self, path: Path | str, *, migrate: bool = True, upto: int | None = None) -> None:
         self.path = Path(path)
-        private_database(self.path)  # 0600 file (WAL and SHM follow), 0700 folder
+        # a folder this process may only read (a backup mounted read-only): read, never written
+        self.read_only = is_read_only(self.path)
+        if not self.read_only:
+            private_database(self.path)  # 0600 file (WAL and SHM follow), 0700 folder
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._all: list[sqlite3.Connection] = []
@@ -51,15 +61,36 @@ class Database(Traced):
         self._settle_lock = threading.Lock()
         self._closing = threading.Event()
         if migrate:
-            upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
-            apply_migrations(self.conn(), upto=upto)  # a new database's
+            try:
+                self._migrate(upto)
+            except sqlite3.DatabaseError as exc:
+                if not damaged(exc):
+                    raise
+                self.close()
+                raise InvalidInput(
+                    f"the database {self.path.name} in the data folder "
+                    f"{str(self.path.parent)!r} cannot be read ({exc}): it is damaged, or no "
+                    "Omoide database; restore it from a backup (omoide restore --from FILE "
+                    "--force), or give another folder (OMOIDE_DATA or --data)"
+                ) from None
+
+    def _migrate(self, upto: int | None) -> None:
+        if self.read_only:
+            wanted = [m.number for m in MIGRATIONS if upto is None or m.number <= upto]
+            require_schema(self.conn(), self.path, wanted)
+            return
+        upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
+        apply_migrations(self.conn(), upto=upto)  # a new database's
 
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-        )
+        if self.read_only:
+            conn = connect_read_only(self.path, timeout=30.0)
+        else:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+            _set_wal(conn)
         conn.row_factory = sqlite3.Row
-        _set_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -103,12 +134,19 @@ class Database(Traced):
     @contextlib.contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: commit on success, roll back on any exception."""
+        if self.read_only:
+            raise read_only_refusal(self.path)
         with self._write_lock:
             conn = self.conn()
             if conn.in_transaction:  # nested use inside the same use case
                 yield conn
                 return
-            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if busy(exc):
+                    raise self._locked() from exc
+                raise
             try:
                 yield conn
                 conn.execute("COMMIT")
@@ -122,7 +160,23 @@ class Database(Traced):
                         f"the disk of the data folder {str(self.path.parent)!r} is full; "
                         "nothing of this write was stored: free some space and try again"
                     ) from exc
+                if read_only_error(exc):
+                    raise read_only_refusal(self.path) from exc
+                if busy(exc):
+                    raise self._locked() from exc
                 raise
+
+    def _locked(self) -> StorageUnavailable:
+        """Another program held the database's write lock for the whole busy wait (a
+        ``sqlite3`` shell left in a transaction, a stuck tool): Omoide's own processes never
+        hold it that long."""
+        return StorageUnavailable(
+            f"the database of the data folder {str(self.path.parent)!r} stayed locked by "
+            f"another program for {BUSY_TIMEOUT_MS / 1000:g} s (one holding {self.path.name} "
+            "open inside a write, e.g. a sqlite3 shell); nothing was written: end that "
+            "program's transaction and try again",
+            retry_after="5",
+        )
 
     @contextlib.contextmanager
     def erasing(self) -> Iterator[sqlite3.Connection]:
@@ -220,6 +274,19 @@ class Database(Traced):
                     conn.close()
             self._all.clear()
         self._local = threading.local()
+
+
+def busy(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_BUSY`` ("database is locked") once the busy wait is over."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
+def damaged(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_NOTADB`` ("file is not a database") or ``SQLITE_CORRUPT`` ("database
+    disk image is malformed"): a file that cannot be read as a database."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
 
 def disk_full(exc: BaseException) -> bool:

@@ -104,7 +104,7 @@ class MemoryEdits(MemoryWrites):
         """Recall strengthening (spec §FSRS): stability × factor (capped), last_accessed = now,
         access_count + 1 — skipped for memories recalled within ``min_interval_hours``."""
         ids = list(ids)
-        if not ids:
+        if not ids or self.db.read_only:  # a read-only folder (a backup) is read, not changed
             return 0
         cutoff = iso(now - timedelta(hours=min_interval_hours))
         marks = ",".join("?" * len(ids))

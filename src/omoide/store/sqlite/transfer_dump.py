@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from omoide.engine.transfer_format import RECORD_FIELDS
+from omoide.store.sqlite.read_only import open_for_reading
 
 __all__ = ["PersonaDump"]
 
@@ -39,9 +40,7 @@ class PersonaDump:
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> PersonaDump:
-        conn = sqlite3.connect(
-            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
-        )
+        conn = open_for_reading(self.path, timeout=30.0)  # a read-only folder's too
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout = 30000")
         conn.execute("BEGIN")  # a snapshot for every section read below

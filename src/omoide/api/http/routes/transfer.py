@@ -15,7 +15,7 @@ from omoide.api.http.deps import App, persona_access
 from omoide.api.http.json_body import JsonRefused, encoding_refusal, is_json_media, strict_json
 from omoide.api.http.schemas import errors
 from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
-from omoide.api.http.uploads import upload_file
+from omoide.api.http.uploads import no_room_refused, upload_file
 from omoide.engine import json_text
 from omoide.errors import InvalidInput
 from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
@@ -57,12 +57,13 @@ def _read_lines(path: Path) -> Iterator[str]:
         yield from handle
 
 
-async def _spool(request: Request, path: Path) -> None:
+async def _spool(request: Request, path: Path, data_dir: Path) -> None:
     """Write the body to ``path`` as it arrives (the guard counts it against
-    ``OMOIDE_MAX_IMPORT_BYTES``), checking on the way that it is UTF-8 and not blank."""
+    ``OMOIDE_MAX_IMPORT_BYTES``), checking on the way that it is UTF-8 and not blank; a disk
+    with no room for it is a 507 (:func:`no_room_refused`)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     size, blank = 0, True
-    with path.open("wb") as out:
+    with no_room_refused(data_dir), path.open("wb") as out:
         async for chunk in request.stream():
             try:
                 decoder.decode(chunk)
@@ -110,7 +111,7 @@ _BODY = {
     openapi_extra=_BODY,
     summary="Import an Omoide export (or, with source, a Mem0 / MCP memory / chat "
     "file) into the persona",
-    responses={200: {"model": ImportReply}, **errors(401, 403, 404, 409, 413, 422)},
+    responses={200: {"model": ImportReply}, **errors(401, 403, 404, 409, 413, 422, 507)},
 )
 async def import_persona(
     persona: Persona,
@@ -158,7 +159,7 @@ async def import_persona(
         encoded = encoding_refusal(request.headers.get("content-encoding"))
         if encoded is not None:  # a gzip file, read as text, was "not UTF-8 text (byte 1)"
             raise InvalidInput(encoded)
-        await _spool(request, path)
+        await _spool(request, path, app.settings.data_dir)
         if is_json_media(request.headers.get("content-type")):
             try:  # one JSON document: read as strictly as any JSON body of the API
                 strict_json(path.read_bytes())

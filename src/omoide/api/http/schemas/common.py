@@ -100,6 +100,8 @@ _MEANING = {
     502: "The upstream LLM failed.",
     503: "The upstream LLM is unreachable or not configured.",
     504: "The upstream LLM did not answer in time.",
+    507: "The disk (the data folder's or the database server's) has no room for the write; "
+    "nothing of it was stored.",
 }
 
 
