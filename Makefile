@@ -15,9 +15,11 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(BIN)/omoide serve
 
-test: $(STAMP)
+lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+
+test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
