@@ -195,7 +195,7 @@ def verdict_effects(
 def close_lead(new: str) -> float:
     """:data:`CLOSE_LEAD` for a new memory's text, by its language (:func:`detect_lang`).
 
-    >>> close_lead("ユーザーは大阪に引っ越した。"), close_lead("Ken moved to Osaka.")
+    >>> close_lead("ユーザーは釧路に引っ越した。"), close_lead("Ken moved to Kushiro.")
     (0.004, 0.0)
     """
     return CLOSE_LEAD[detect_lang(new)]

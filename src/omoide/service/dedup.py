@@ -194,7 +194,7 @@ class DedupDecider:
             return True, None
         if swapped_parts(old, new) is not None:  # "A rather than B" / "B rather than A"
             return False, None
-        if status_changed(old, new):  # "is flying to Tokyo" / "the flight was cancelled"
+        if status_changed(old, new):  # "is flying to Reykjavik" / "the flight was cancelled"
             return False, None
         if polarity_changed(old, new):  # 週末は映画を見ない / 週末も映画を見る
             return False, None

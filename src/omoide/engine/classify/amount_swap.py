@@ -8,7 +8,7 @@ a week at the library" → "works three days a week at the library"; 毎朝四�
 span on each side, and the two spans are the same words but for their numbers (digits,
 number words, kanji numerals; "twice" reads as "two times"), which differ: the same measure of
 the same thing, said of the same owner, with another value. English may add a tail after the
-restated statement that opens on a reason or a time ("… since the baby was born", "… after
+restated statement that opens on a reason or a time ("… since the twins left home", "… after
 the renewal"); Japanese may end on a change (…になった, …に増えた). It does not fire when:
 
 * the owners differ, or the span is the subject (nothing shared before it; in Japanese a

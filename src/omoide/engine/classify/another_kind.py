@@ -1,7 +1,7 @@
 """Another one of a kind: a thing the old memory says no to, and a different one of its kind the
 new memory says yes to (pure).
 
-**Trigger.** The old memory says no to one thing named with its own modifier ("has no driving
+**Trigger.** The old memory says no to one thing named with its own modifier ("has no boating
 licence", 自動車の免許を持っていない, 英検の資格はない), and the new memory names the same kind
 (the head: licence, 資格, 免許) with a modifier of its own, leaving the old one's out ("has a
 forklift licence", 大型特殊の免許を取った). Japanese reads each modifier as the noun before の

@@ -2,7 +2,7 @@
 
 A new writer often saves *why* or *since when* a fact holds, in words that look like a change:
 "works as a medical interpreter" → "became a medical interpreter because she translated for
-her grandparents", "has indefinite leave to remain" → "got it in January", 佐渡にUターンして五年
+her grandparents", "holds a Swiss residence permit" → "got it in January", 佐渡にUターンして五年
 になる → 佐渡に戻ったのは、父が倒れたからだ. The verb of the new memory ("became", "got",
 "moved", 戻った) is a change cue, but the fact it tells of is the old one: the old memory's
 topic is all still there, and what the new one adds is a reason clause or a time of origin.
@@ -25,7 +25,7 @@ the old memory does not tell: the sentence takes the fact as holding and only sa
 
 A new memory told as a change sets the first two to 0: an old number it drops or an amount that
 moved, a negation on one side only, an end or stop cue, or a marker of a new state ("now",
-"for the first time", "instead", 今は, 初めて): it then gives another value, not the old
+"first time", "instead", 今は, 初めて): it then gives another value, not the old
 one's backstory. No I/O; deterministic.
 """
 
@@ -122,8 +122,8 @@ def _kept_share(old: Sentence, new: Sentence, main: str) -> float:
 def _told_as_change(old: Sentence, new: Sentence, main: str) -> bool:
     """The new memory's main clause says the old fact changed: an old number dropped or an
     amount moved, a negation on one side only, an end or a stop, or a marker of a new state
-    (the reason or time phrase itself may tell of an end: "because his knees ended his
-    playing")."""
+    (the reason or time phrase itself may tell of an end: "because a bad back ended her
+    rowing")."""
     clause = parse(main, new.lang)
     return (
         bool(set(_NUMBER.findall(old.text)) - set(_NUMBER.findall(new.text)))

@@ -46,7 +46,7 @@ _RESIDENCE = {
     "ja": r"住んで|住む|住ま|暮らし|在住",
 }
 _RESIDENCE_UNITS = frozenset({"liv", "resid", "base", "住", "暮", "人暮", "在住"})
-# "moved from Boston to Portland": the place after "from" is the one left behind.
+# "moved from Leeds to Galway": the place after "from" is the one left behind.
 _FROM_PLACE = {"en": r"\bfrom\s+[a-z]+(?:\s+[a-z]+)?", "ja": r"[^\s、。]{1,8}から"}
 _PREFERENCE_UNITS = frozenset({"大好", "好", "苦手", "得意", "嫌", "lik", "lov", "hat", "enjoy"})
 
@@ -75,7 +75,7 @@ def resumed(old: Sentence, new: Sentence) -> Finding | None:
 def stance_flip(old: Sentence, new: Sentence) -> Finding | None:
     """Negation or preference reversed on the same thing: loves olives ↔ can't stand olives.
 
-    An old memory that already says something ended ("no longer drinks coffee") is only
+    An old memory that already says something ended ("no longer rides a unicycle") is only
     contradicted by a resumption (``resumed``), not by any positive mention.
     """
     if old.negative == new.negative or cue(lex.STOPPED, old) or cue(lex.ENDED, old):
@@ -179,7 +179,7 @@ def _value_units(value: str, sentence: Sentence) -> list[str]:
 
 
 def completed(old: Sentence, new: Sentence) -> Finding | None:
-    """Working towards something, then done: "studying for the bar exam" → "passed it"."""
+    """Working towards something, then done: "studying for a sommelier diploma" → "passed it"."""
     if not (cue(lex.PURSUIT, old) and cue(lex.COMPLETED, new)):
         return None
     shared = anchors(old, new)

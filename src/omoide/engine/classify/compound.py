@@ -1,10 +1,10 @@
 """Compound memories: what survives of an old memory when one of its facts changed (pure).
 
-"The user lives in Tokyo with her two cats." is two facts. When "The user moved from Tokyo to
-Osaka" contradicts it, the old memory is closed, but the cats must not be lost. This module
+"The user lives in Tokyo with her three rabbits." is two facts. When "The user moved from Tokyo to
+Osaka" contradicts it, the old memory is closed, but the rabbits must not be lost. This module
 splits a memory into parts at the seams that join separate facts — a second clause with its
-own verb ("… and teaches English"), an accompaniment ("… with her two cats"), a Japanese
-te-form clause (「名古屋に住んでいて、…」) — and rebuilds the memory from the parts the new
+own verb ("… and teaches English"), an accompaniment ("… with her three rabbits"), a Japanese
+te-form clause (「稚内に住んでいて、…」) — and rebuilds the memory from the parts the new
 memory does not touch, with the old subject. A memory with one part has no remainder.
 
 Which part changed: the parts sharing topic words with the new memory; when none does, the
@@ -187,7 +187,7 @@ def _read(text: str, lang: str) -> tuple[str, list[str], list[str], str]:
 
 def undated(text: str) -> str:
     """``text`` without its trailing bracketed group (a consolidated note's date, "… (8 May
-    2026)", 「…（2026年5月8日）」); unchanged when it has none."""
+    2026)", 「…（2031年4月9日）」); unchanged when it has none."""
     return _split_suffix(text)[0]
 
 

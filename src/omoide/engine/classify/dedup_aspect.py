@@ -2,7 +2,7 @@
 the other (pure).
 
 Trigger: dedup asks whether an English near-copy is a duplicate. Why: "is converting its
-bunkers" / "has converted its bunkers", "am doing a course" / "have done a course", "the
+stables" / "has converted its stables", "am doing a course" / "have done a course", "the
 landlord has promised to fix it" / "the landlord fixed it", "might return it" / "have returned
 it", "is singing this December" / "sang last December" keep every value and change the form of
 one verb, so the cosine (0.97-0.99), the veto and the aligned difference all call them the
@@ -14,7 +14,7 @@ the same verb stands
 
 - as *not yet done* on one side: a present progressive ("is converting", "am still doing"), a
   bare verb after a modal ("might return", "can donate") or after "to" governed by a word of
-  intending ("wants them to lead", "promised to fix", "keeps meaning to change"), and
+  intending ("wants them to drive", "promised to fix", "keeps meaning to repaint"), and
 - as *done* on the other: a present perfect ("has converted", "have already done") or a simple
   past ("fixed", "sang"; not a participle after "be", "get", a comma or "and": "is booked",
   ", paid for by").

@@ -1,7 +1,7 @@
 """Dedup's bound rule: a bound on a number turned round (pure).
 
 Trigger: dedup asks whether a near-copy above the threshold is a duplicate. Why: "spends no
-more than £60 a week" / "spends at least £60 a week" and 十時間以内に収めている / 十時間を超えて
+more than £85 a week" / "spends at least £85 a week" and 十時間以内に収めている / 十時間を超えて
 運転する keep the number and every other word, so their cosine is 0.97–0.99 and the aligned
 difference is a word or two; the veto reads the two bounds, but its finding is only a signal
 the judge weighs against the number formats paraphrases reword (8:15 / 8.15), and a high

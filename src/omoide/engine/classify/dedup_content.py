@@ -1,8 +1,8 @@
 """Dedup's judge reads how much of a pair's *content* changed, its grammar aside (pure).
 
 A part of ``dedup_judge.dedup_features`` (since the twenty-fourth round). Trigger: a near-copy
-written as a note ("Rent: £950/month, Cardiff flat") against a sentence ("The user rents a flat
-in Cardiff for £950 a month"), in the other voice, with a particle or an ending more or less.
+written as a note ("Rent: £870/month, Exeter flat") against a sentence ("The user rents a flat
+in Exeter for £870 a month"), in the other voice, with a particle or an ending more or less.
 Why: the judge's ``changed_share`` counts every word (English) or character (Japanese) the
 two texts do not share, and a note form, a voice change or a politer ending changes many of
 them while the facts stay; a related pair changes a content word and little grammar (on the

@@ -17,7 +17,7 @@ neither side also holds the other's); or, in English, the swap names a rank of a
 one side only ("a pharmacist" / "a pharmacy technician", "a junior architect" / "a senior
 architect"). The sets are general language: converse verbs,
 antonyms and the steps of common scales, each class a few forms of one meaning; a word
-whose meaning turns with its context (open / close: "closes at 7" / "is open until 7") is in
+whose meaning turns with its context (open / close: "closes at 9" / "is open until 9") is in
 none. Like the status and polarity rules, a pair it finds is never a duplicate.
 Deterministic and symmetric.
 """
@@ -38,7 +38,7 @@ _JA_CONTENT = re.compile(r"[\u4e00-\u9fff\u3005\u30a1-\u30fa\u30fcA-Za-z0-9]")
 
 
 # English function words: the fact-topic stop words and the forms of "be", "have" and "do"
-# they leave out ("has a fixed rate" / "is on a variable rate" swap one content word).
+# they leave out ("has a fixed tariff" / "is on a variable tariff" swap one content word).
 def _forms(text: str) -> frozenset[str]:
     return frozenset(text.split())
 

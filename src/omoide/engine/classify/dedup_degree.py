@@ -13,7 +13,7 @@ second loses the fact. Outcome: a ``ValueChange`` when
   to work" may be one habit);
 - a role or grade word carries a rank prefix (deputy, vice, assistant, acting; 副, 準) on one
   side, and the other side holds the same word bare after the same word or character ("was
-  elected head" / "was elected deputy head"; not "accounts assistant job" / "the job").
+  named captain" / "was named vice captain"; not "accounts assistant job" / "the job").
 
 - a Japanese word denied by 不 on one side (不合格 / 合格), held bare on the other, which
   denies nothing (未経験 / 経験がない is left to the polarity readers).

@@ -8,7 +8,7 @@ shortened ("Tue and Thu" / "Tuesdays and Thursdays"), a quarter to the hour ("a 
 ("every 2 weeks" / "fortnightly"), noon or midday as the hour (12), a sum paid "over" a number
 of instalments (not more than them), and a few common phrases of one meaning (``_SAME``); the
 twentieth round adds a part of an hour in words ("half an hour" / 30 minutes), a month and year
-in digits (03/2026 / March 2026) and "one" before a rate ("one day a week"); the twenty-fourth
+in digits (03/2026 / March 2026) and "one" before a rate ("one class per week"); the twenty-fourth
 an age with "years old" or without, and a rate said with every, each, per or as an adverb
 ("every day" / "a day" / "daily" at the end of a clause), and a calendar date written one way
 (``dedup_en_dates``: 30/06/2019 / 30 June 2019, "9th September" / "September 9").
@@ -44,7 +44,7 @@ _SHORT_YEAR = re.compile(rf"\b({'|'.join(EN_MONTHS)}) ['’](\d{{2}})\b")
 _FORTNIGHT = re.compile(r"\bevery (?:2 weeks|fortnight|14 days)\b", re.IGNORECASE)
 _NOON = re.compile(r"\b(?:12 )?(?:noon|midday)\b", re.IGNORECASE)
 # A part of an hour in words (after ``one_notation``: "an" is "a", "three" is 3): "half an hour"
-# / "30 minutes", "three-quarters of an hour" / 45 minutes, "for an hour" / "for 1 hour"
+# / "30 minutes", "3-quarters of a hour" / 45 minutes, "for an hour" / "for 1 hour"
 # (twentieth round).
 _PART_OF_HOUR: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), replacement)
@@ -58,7 +58,7 @@ _PART_OF_HOUR: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 # A month and year in digits: 03/2026 / March 2026 (a month from 1 to 12, a four-digit year).
 _MONTH_YEAR = re.compile(r"(?<![\d/])(0?[1-9]|1[0-2])/(\d{4})(?![\d/])")
-# "one" before a unit of time and a rate: "one day a week" / "1 day a week" ("one" is left a
+# "one" before a unit of time and a rate: "one class per week" / "1 class per week" ("one" is left a
 # word elsewhere: "one of the", "the one").
 _ONE_PER = re.compile(
     r"\bone (?=(?:day|night|evening|morning|afternoon|week|weekend|month|year|"
@@ -98,14 +98,14 @@ _OVER_INSTALMENTS = re.compile(
 )
 
 
-# (twenty-fourth round) an age with or without "years old" ("is 12" / "is 12 years old"), and a
+# (twenty-fourth round) an age with or without "years old" ("is 37" / "is 37 years old"), and a
 # rate said with every, each or per, or as an adverb ("every day" / "a day" / "daily").
 _AGE = re.compile(
     r"\b(is|am|are|was|were|turned|turns|aged)\s+([0-9]{1,3})\s+years?\s+old\b", re.IGNORECASE
 )
 _EVERY = re.compile(
     r"(?<!\bof )\b(?:every|each|per)\s+(day|week|month|year)\b", re.IGNORECASE
-)  # not "the first Monday of every month"
+)  # not "the fourth Wednesday of every month"
 _PERIOD = {
     "daily": "a day",
     "weekly": "a week",

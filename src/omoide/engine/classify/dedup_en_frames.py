@@ -3,9 +3,9 @@
 A part of ``dedup_en_notation.en_notation`` (see its docstring), after the user is written in
 the first person ("the user" as "I", "the user's" as "my"). Trigger: a near-copy that says the
 same fact about the user inside a frame: reported by the user ("the user says they are
-colour-blind", "the user mentioned their flat is on the 4th floor", "according to the user,
-their sister …"), as a note headed by the user ("User: grows chillies …"), a job said with
-"works as" ("works as a dentist" / "is a dentist", "is employed as a chaplain"), or the user's
+left-handed", "the user mentioned their flat is on the 4th floor", "according to the user,
+their nephew …"), as a note headed by the user ("User: grows chillies …"), a job said with
+"works as" ("works as a glazier" / "is a glazier", "is employed as a locksmith"), or the user's
 own things said with "their" ("the user keeps their albums" / "my albums"). Why: read word by
 word, the frame's words were a changed or added part, which the judge weighed as a new fact.
 Outcome: the frame read away: the reported clause with the user's pronouns in the first person

@@ -11,7 +11,7 @@ that only says the statement holds now ("As it happens,", "currently"), a title 
 wife" / "my wife") and "said that he" / "said he"; with days, clocks and steps said another way
 (``dedup_en_forms``), a scaled amount (``dedup_formats.en_scaled``) and everyday synonyms
 (``dedup_synonyms``); then the frames a fact about the user is said in (``dedup_en_frames``:
-"the user says they are …", "works as a", "Sam, my son," as "my son Sam"). Outcome: the text
+"the user says …", "works as a", "Sam, my son," as "my son Sam"). Outcome: the text
 with each written one way; a word that differs stays different. Deterministic.
 """
 
@@ -145,8 +145,8 @@ _EN_TITLES = tuple(
 )
 # Discourse fillers that frame a statement without changing it ("as it happens", "basically",
 # "just to note:") and words that only say it holds now ("currently", "at the moment", "these
-# days": a memory speaks of now). (eighteenth round: the same kind said as a clause: "for what
-# it's worth", "as things stand", "just so it's noted")
+# days": a memory speaks of now). (eighteenth round: the same kind said as a clause: ``for what
+# it's worth``, "as things stand", ``just so it's noted``)
 _EN_FILLERS = re.compile(
     r"\b(?:as it happens|basically|just to note|just so you know|for the record|by the way|btw"
     r"|actually|honestly|of course|in fact|to be honest|incidentally|currently|at the moment"

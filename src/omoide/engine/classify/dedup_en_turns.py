@@ -8,14 +8,14 @@ sets (session 35) the learned judge dropped pairs that keep every word but
   "the user" as "I"): the same verb, now said of a person of the user's; the veto finds the
   person added, and the judge weighed it away against the pronouns that change with it
   (five writers);
-- **two parts traded**: "in the office on Tuesdays … from home the rest" / "from home on
-  Tuesdays … in the office the rest", "the left side … on the right" / "the right side … on
+- **two parts traded**: "at the depot on Mondays … on the road the rest" / "on the road on
+  Mondays … at the depot the rest", "the left side … on the right" / "the right side … on
   the left", "2 days … the other 3" / "3 days … the other 2": the same words, so nothing
   differs but the order; ``dedup_order`` leaves out parts that open with a preposition (free
   adjunct order), and these are not that: short parts (three words at most) traded in the
   middle of the sentence, not at its start (a fronted adjunct moved to the end is word order)
   and not items of a list (after, or followed by, a comma, a colon, "and" or "or");
-- **a denial**: "asks friends not to say it" / "does not ask friends to …", "am afraid … and
+- **a denial**: "asks guests not to film it" / "does not ask guests to …", "am afraid … and
   never changes" / "am not afraid … and changes": in one place where the texts differ, the
   words are the same but for "not" / "never" (and "do" with it) on one side only. A negation
   said with a determiner or a word of lack ("no children" / "not have any children", "read

@@ -2,7 +2,7 @@
 
 A part of ``dedup_number_notation.one_notation`` (the fifteenth round's readings; see its
 docstring), each step a function called at its place there. Trigger: a near-copy that writes one
-amount, rate or date another way ("£42k" / "£42,000", "seven and a half hours" / "7.5 hours",
+amount, rate or date another way ("£42k" / "£42,000", "nine and a half hours" / "9.5 hours",
 月に一度 / 毎月, 1日に30分 / 毎日30分, 2027-08-31 / 2027年8月31日, 15時〜24時 /
 15時から24時まで, "second-hand" / "used"). Why: the veto read the two as different numbers, or
 as a number on one side only, and kept a paraphrase. Outcome: the text with the amount, rate or
@@ -34,7 +34,7 @@ _EN_THOUSANDS_K = re.compile(
     r"|euros|yen|rupees|quid|bucks)\b))k\b",
     re.IGNORECASE,
 )
-# "7 and a half" is 7.5; "a year and a half" / "an hour and a half" is 1.5 of them; 1年半 /
+# "7 and a half" is 7.5; "a month and a half" / "a day and a half" is 1.5 of them; 1年半 /
 # 2時間半 is 1.5年 / 2.5時間 (5時半, a clock, is read below as 5時30分).
 _EN_AND_A_HALF = re.compile(r"\b(\d+)(\s+[a-z]+)?[\s-]+and[\s-]+a[\s-]+half\b", re.IGNORECASE)
 _EN_ONE_AND_A_HALF = re.compile(
@@ -78,7 +78,7 @@ _JA_MD = re.compile(r"(?<![\d/.-])(\d{1,2})/(\d{1,2})(?![\d/.-])")
 # A clock said in words (sixteenth round): "half seven" is 7:30 (British), "twenty to midnight"
 # / "quarter to nine" are 23:40 / 8:45, after a word that introduces a time ("at", "by",
 # "until"; "from 5 to 10" is a range); a rate said per year: "once a year" / "annually" is
-# "every year", "every 6 months" is "2 times a year".
+# "every year", "every 6 months" is ``2 times a year``.
 _EN_TIME_WORD = r"\b(at|by|until|till|around|about|before|after|from)\s+"
 _EN_HALF_HOUR = re.compile(
     _EN_TIME_WORD + r"half\s+(\d{1,2})\b(?![.:]?\d|\s*(?:%|(?:h|hours?|min|minutes?|km|kg|mi"
@@ -139,7 +139,7 @@ def _scaled(match: re.Match[str]) -> str:
 def en_said_times(text: str) -> str:
     """A clock, a rate or a month said in words as the digits say it (after the number
     words): "half 7" as 7:30, "20 to midnight" as 23:40, "once a year" / "annually" as
-    "every year", "every 6 months" as "2 times a year", "in Oct." as "in October"."""
+    "every year", "every 6 months" as ``2 times a year``, "in Oct." as "in October"."""
     text = _EN_HALF_HOUR.sub(lambda m: f"{m.group(1)} {m.group(2)}:30", text)
     text = _EN_TO_HOUR.sub(_to_hour, text)
     text = _EN_ONCE_A.sub(r"every \1", text)

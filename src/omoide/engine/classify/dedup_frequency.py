@@ -5,7 +5,7 @@ weekends" / "every weekend", 山に登ることもある / 毎日登っている
 祭りで初めて手伝った keep the thing, the place and the verb and change only how often, so the
 cosine (0.92-0.99) and the aligned difference see one or two words; yet how often is the fact
 (wrongly dropped in the nested LOSO of three writers' sets, rounds 13, 22 and 24). The veto
-reads numbers of times ("twice a week" / "three times a week") and a step said with a bound
+reads numbers of times ("twice a week" / "nine times a month") and a step said with a bound
 word ("every other day"), not the words of frequency themselves. Outcome: ``frequency_changed``
 is True when both texts hold frequency words (always, usually, often, sometimes, rarely,
 daily, weekly, monthly, yearly, alternate, most days, the first time; いつも, 必ず, 〜たびに,

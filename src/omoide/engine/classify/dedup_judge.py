@@ -18,7 +18,7 @@ weighs a few general signals instead of adding one rule per miss:
   ``only_removed`` and ``blocks`` (in how many places they differ, up to 4): a one-word swap
   or an added clause is a small difference in one place, a paraphrase rewrites more;
 - ``scope``: a limiting, aspect or negated quantifier word added or removed (:mod:`dedup_scope`:
-  "don't work weekends" / "don't work every weekend", 夜は / 夜しか);
+  "don't drive weekends" / "don't drive every weekend", 夜は / 夜しか);
 - ``japanese``;
 - ``notation_cosine`` (thirteenth round): the two memories' cosine on the server's own
   embedder once both are read in dedup's notation (``pair_notation``: number, date and clock

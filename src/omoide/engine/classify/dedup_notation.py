@@ -25,7 +25,7 @@ pounds written out, a habit's 〜ている against the plain verb and common syn
 have other senses (会社 / 勤め先, 今 / 現在: ``dedup_respell``), a distance, weight or temperature
 in another unit with the same value ("100-mile" / "160 km": ``dedup_quantity``); since the
 twenty-fourth round a period, rate, share or sum said another way (半年 / 6か月, 年間 / 1年で,
-8割 / 80%, "£700 pcm" / "£700 a month", "quarterly" / "4 times a year", "one weekend in 4" /
+8割 / 80%, "£700 pcm" / "£700 a month", "quarterly" / ``4 times a year``, "one weekend in 4" /
 "every 4th weekend": ``dedup_periods``) and a Japanese negative connective or a verb of ending's
 continuative in one form (眠れず、/ 眠れないで、, 自信がなく、, 辞め、/ 辞めて、:
 ``dedup_ja_inflection``). Outcome:

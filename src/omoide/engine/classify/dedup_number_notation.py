@@ -2,8 +2,8 @@
 
 Trigger: dedup's veto, its learned judge and ``dedup_notation.text_notation`` read a pair's
 values. Why: one number, time or date is written many ways (8万5千 / 85,000, 百七十 / 170,
-一斤 / 1 斤, 令和2年 / 2020年, "14 Feb" / "February 14", "two hundred and forty" / 240, "£42k"
-/ 42,000, "seven and a half" / 7.5, 1年半 / 1.5年, 月に一度 / 毎月, 2027-08-31 / 2027年8月31日,
+一斤 / 1 斤, 令和2年 / 2020年, "14 Feb" / "February 14", "three hundred and sixty" / 360, "£42k"
+/ 42,000, "nine and a half" / 9.5, 1年半 / 1.5年, 月に一度 / 毎月, 2027-08-31 / 2027年8月31日,
 15時〜24時 / 15時から24時まで, "16:00" / "16", "half past 7" / 7:30, 朝7時 / 7時, 夜9時 / 21時,
 "no more than" / "at most", "a decade" / "10 years"), and a spelling read as a changed number
 would keep a paraphrase as a change. Outcome: each text with its numbers, clocks and dates
@@ -56,8 +56,8 @@ _JA_NOT_ONE = re.compile(
 _EN_NOT_ONCE = re.compile(r"\bnot\s+(?:once|even\s+once|one\s+single\s+time)\b", re.IGNORECASE)
 _EN_NOT_A_SINGLE = re.compile(r"\bnot\s+(?:a\s+single|one\s+single)\b", re.IGNORECASE)
 # English number words as digits, read by the one reader the veto's numbers use
-# (``value_numbers_en.en_number_runs``, every ordinal): "sixty-seven" / 67, "three hundred and
-# twelve" / 312, "a hundred" / 100, "twelfth" / "12th", "twenty-first" / "21st", "twice" /
+# (``value_numbers_en.en_number_runs``, every ordinal): "sixty-seven" / 67, "four hundred and
+# nine" / 409, "a hundred" / 100, "twelfth" / "12th", "twenty-first" / "21st", "twice" /
 # "2 times". "one", "once", "first" and "second" alone are left alone: a pronoun ("the one"),
 # "at one time", "at first", "second-hand" as often as a number.
 _LEFT_ALONE = frozenset({"one", "once", "first", "second"})
@@ -73,7 +73,7 @@ _EN_DOTTED_CLOCK = re.compile(r"\b(at|the|from|until|till) (\d{1,2})\.([0-5]\d)\
 _SHORT_MONTHS = "|".join(EN_MONTH_ABBREVIATIONS)
 _EN_MONTH_YEAR = re.compile(rf"\b({_SHORT_MONTHS})\.?(?= \d{{4}}\b)")
 # A clock time with its half of the day, as the 24-hour clock ("9:45 pm" / "21:45", "6 a.m."
-# / "six in the morning" / "6"); 午後3時 / 15時, 朝6時 / 6時.
+# / "eleven at night" / "23"); 午後3時 / 15時, 朝6時 / 6時.
 _EN_CLOCK = re.compile(
     r"\b(\d{1,2})(?::(\d{2}))?\s*(?:o'clock\s+)?(a\.?m\.?|p\.?m\.?|in\s+the\s+morning"
     r"|in\s+the\s+afternoon|in\s+the\s+evening|at\s+night)(?![a-z])",

@@ -63,7 +63,7 @@ _EN_PREPOSITIONS = frozenset(
     }
 )
 _EN_ARTICLES = frozenset({"a", "an", "the", "my", "his", "her", "their", "our", "your"})
-_RESPECTIVE_BETWEEN = 7  # "and a Windows PC for": the coordinator, the other holder, the word
+_RESPECTIVE_BETWEEN = 7  # "and a Linux desktop for": the coordinator, the other holder, the word
 _JA_COORDINATORS = re.compile(r"[とや及]|または|又は")
 _JA_ROLE_PARTICLES = ("は", "が", "を", "に", "で", "へ", "も")
 # (longest part, longest words between): a trade is of two short values around a short

@@ -86,7 +86,7 @@ _EN_RATE_WORDS = re.compile(
 )
 _EN_RATE_NAME = ("month", "year", "week", "hour", "day")
 # Half a year in words: "half-yearly", "twice-yearly", "biannually", "semi-annually", "every six
-# months" (as the notation reads it: "2 times a year"); "half a year" is "6 months".
+# months" (as the notation reads it: ``2 times a year``); "half a year" is "6 months".
 _EN_TWICE_YEARLY = re.compile(
     r"\b(?:half-?yearly|twice-yearly|bi-?annually|semi-?annually|every half(?:-| )year)\b",
     re.IGNORECASE,
@@ -117,14 +117,14 @@ def _rate(match: re.Match[str]) -> str:
 # Pence as pounds ("9 pence" / "9p" / "£0.09"); a decimal said with "point" ("14 point 2").
 _EN_PENCE = re.compile(r"(?<![£.0-9])\b([0-9]{1,2}) ?(?:p|pence)\b(?![./])")
 _EN_POINT = re.compile(r"\b([0-9]+) point ([0-9]+)\b", re.IGNORECASE)
-# "quarterly" is "4 times a year"; "once every 6 weeks" is "every 6 weeks"; "one weekend in 4"
+# "quarterly" is ``4 times a year``; "once every 5 weeks" is "every 5 weeks"; "one weekend in 4"
 # is "every 4th weekend"; "half an hour" / "a half-hour" is "30 min".
 _EN_QUARTERLY = re.compile(r"\bquarterly\b", re.IGNORECASE)
 _EN_ONCE_EVERY = re.compile(r"\bonce (?=every\b)", re.IGNORECASE)
 _EN_ONE_IN = re.compile(
     r"\b(?:one|1) ([a-z]+) in ([0-9]+)\b(?! (?:the|a|my|our|their|his|her)\b)", re.IGNORECASE
 )
-# A pay rate said as a multiple of the normal one: "time and a half" / "1.5 times", "double
+# A pay rate said as a multiple of the normal one: ``time and a half`` / "1.5 times", "double
 # time" / "2 times", "triple time" / "3 times".
 _EN_PAY_MULTIPLE = re.compile(r"\b(time and a half|double time|triple time)\b", re.IGNORECASE)
 _MULTIPLE = {"time and a half": "1.5 times", "double time": "2 times", "triple time": "3 times"}

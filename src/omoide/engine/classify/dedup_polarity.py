@@ -32,8 +32,8 @@ where the negation sits, not whether one is seen. Outcome: ``polarity_changed`` 
 
 English is left to the veto's polarity, which reads "not" wherever it stands, but for a
 superlative turned round: "least" before a word the other text holds without it ("the user's
-favourite film" / "the user's least favourite film"; "at least", a bound, is the veto's). In
-either language, a bound on a number turned round ("no more than £60" / "at least £60", 以内 /
+favourite opera" / "the user's least favourite opera"; "at least", a bound, is the veto's). In
+either language, a bound on a number turned round ("no more than £85" / "at least £85", 以内 /
 超え: :mod:`dedup_bound`), a clock time moved (6時 / 7時, 8:30 / 9:30:
 :mod:`dedup_clock`), and one word swapped for its converse or another step of one scale, the
 rest unchanged (learns / teaches, mild / severe, most / every, 得意 / 苦手: :mod:`dedup_contrast`);
@@ -177,8 +177,8 @@ _LEAST = re.compile(r"(?<!\bat )\bleast\s+([a-z]+)", re.IGNORECASE)
 
 
 def _least_turned(first: str, second: str) -> bool:
-    """``first`` says "least X" where ``second`` says X without it: "the user's favourite film"
-    / "the user's least favourite film" (the superlative turned round)."""
+    """``first`` says "least X" where ``second`` says X without it: "the user's favourite opera"
+    / "the user's least favourite opera" (the superlative turned round)."""
     for match in _LEAST.finditer(first):
         word = match.group(1).lower()
         if re.search(rf"\b{word}\b", second, re.IGNORECASE) and not re.search(

@@ -1,8 +1,8 @@
 """Dedup's rank rule: one post said with a grade on one side and without it, or with another
 grade, on the other (pure).
 
-Trigger: dedup asks whether a near-copy is a duplicate. Why: "is a staff nurse" / "is a senior
-staff nurse", "a trustee of" / "the chair of trustees of", "a member of the board" / "head of
+Trigger: dedup asks whether a near-copy is a duplicate. Why: "is a line cook" / "is a senior
+line cook", "a governor of" / "the chair of governors of", "a member of the board" / "head of
 the board", 委員 / 委員長, 大工 / 大工の見習い keep the post and every other value and change
 only its grade, so the cosine (0.97-0.99) and the aligned difference see one word; yet the
 grade is the fact (seen in four writers' sets, rounds 9, 22, 23 and 24). ``dedup_degree``
@@ -15,8 +15,8 @@ it differ:
 - English: a run of grade words (senior, junior, deputy, vice, assistant, associate, chief,
   head, lead, principal, higher, acting, trainee, probationary, interim, sous, co-) before a
   post word, or "chair / head of" a plural post ("chair of trustees" grades "trustee"). The
-  last grade word of a run is itself the post when no word follows ("a senior associate in" /
-  "an associate in"). A bare post against a graded one counts when the two stand after the
+  last grade word of a run is itself the post when no word follows ("a junior assistant in" /
+  "an assistant in"). A bare post against a graded one counts when the two stand after the
   same word or both after function words ("takes acting lessons" / "takes drama lessons",
   "an accounts assistant job" / "a job as an accounts assistant" are not read; "chair / head
   of" is read after any word), a grade after a capitalised word is part of a name ("Hillside
@@ -122,7 +122,7 @@ def _en_posts(text: str) -> tuple[_Posts, dict[str, str], dict[str, str]]:
         if i < len(words) and words[i] not in FACT_TOPIC_STOPWORDS and words[i] not in _EN_GRADES:
             post = _post(words[i])
         elif grades and not (i < len(words) and words[i] in _EN_GRADES):
-            post, grades = grades[-1], grades[:-1]  # "a senior associate in"
+            post, grades = grades[-1], grades[:-1]  # "a junior assistant in"
         else:
             i += 1
             continue

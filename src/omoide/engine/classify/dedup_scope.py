@@ -1,8 +1,8 @@
 """Dedup's negation-scope signal: a limiting, aspect or negated quantifier word added or removed
 (pure).
 
-Trigger: dedup asks whether a near-copy above the threshold is a duplicate. Why: "I don't work
-weekends" / "I don't work every weekend", 夜は走らない / 夜しか走らない, もう運転しない / まだ運転
+Trigger: dedup asks whether a near-copy above the threshold is a duplicate. Why: "I don't drive
+weekends" / "I don't drive every weekend", 夜は走らない / 夜しか走らない, もう運転しない / まだ運転
 してる hold the same values and almost the same words, and both are negative or both positive,
 so neither the veto's polarity nor the size of the aligned difference tells them apart; yet
 what is denied or limited differs. Outcome: ``scope_changed`` — the two texts hold a different
@@ -12,7 +12,7 @@ number of
 - aspect words (still, no longer, any more; もう, まだ), or
 - quantifiers in a negated statement (every, each, all, always: "not … every"),
 
-or one names a part of the day and the other none ("doesn't work on Fridays" / "doesn't work
+or one names a part of the day and the other none ("doesn't teach on Fridays" / "doesn't teach
 on Friday afternoons", 夕方以降は緑茶を飲まない / 緑茶を飲まない): the part narrows when
 something holds.
 

@@ -12,7 +12,7 @@ these families of status words they hold (the 3-op classifier's lexicon):
 - an ending, or a plan called off or moved (stopped, quit, cancelled, pushed back, on hold,
   もう…ない, やめた, 中止, 延期, 見送り), read as the classifier reads it
   (``refusal.stop_cues``, as ``text.ends_something``): an end word under negation goes on
-  ("won't quit", "is not gonna give up", 辞めるつもりはない), and a bare negation ("will not",
+  ("won't quit", "is not gonna give up golf", 辞めるつもりはない), and a bare negation ("will not",
   せず) is the veto's polarity, not an ending;
 - a completion (passed, finished, got into, 合格, 終えた);
 - a plan (will, plans to, going to, 予定, つもり) or a pursuit (studying for, applying to,
@@ -102,8 +102,8 @@ _OTHER = {
 }
 _STOP_WORDS = {lang: re.compile(p, re.IGNORECASE) for lang, p in _STOPPED.items()}
 # A plan said as a future (will, going to, 予定) against a statement of the same event with no
-# past tense ("is moving to Vancouver in August" / "will relocate to Vancouver in August", 8月に
-# 行く / 8月に行く予定) is one fact in two tenses; against a past ("planned a trip" / "booked a
+# past tense ("is moving to Lisbon in October" / "will relocate to Lisbon in October", 10月に
+# 行く / 10月に行く予定) is one fact in two tenses; against a past ("planned a trip" / "booked a
 # trip", 計画している / 予約した) the plan was carried out.
 _FUTURE = {
     "en": re.compile(
@@ -149,7 +149,7 @@ _JA_FRAME = re.compile(
 # A past ending: before punctuation or a conjunction, or an experience (行ったことがある: the
 # event lies in the past, a plan to do it again is another fact).
 _JA_PAST = re.compile(r"(?:た|だ)(?=[。、,.!！)）]|$|と|けど|が|ので|から|こと[がはも]?あ)")
-# A reported statement's frame ("Elena said", "mentioned that", "according to the user,") is
+# A reported statement's frame ("Elena said", "mentioned that", "according to Zebedee,") is
 # not the event's tense, as in Japanese.
 _EN_FRAME = re.compile(
     r"^.*?\b(?:said|says|mentioned|mentions|told [a-z]+|explained)\b(?: that)?"
@@ -244,7 +244,7 @@ def _past_of(present: str, past: str) -> bool:
 
 def _said_as_past(first: str, second: str) -> bool:
     """An English verb in the present on one side is in the past on the other, word for word
-    ("studies … and lives in halls" / "studied … and lived in halls": a state said as former;
+    ("studies … and rents a bedsit" / "studied … and rented a bedsit": a state said as former;
     twentieth round)."""
     a, b = (_EN_WORDS.findall(parse(t).text) for t in (first, second))
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():

@@ -13,8 +13,8 @@ pair is not a duplicate — when any of these holds, else None:
   adds "for $9,000", "two loaves" or "on Saturdays" says more than the one it would replace.
   Numbers and dates are first read in one notation (8万5千 = 85,000; 百七十 = 170; 一斤 = 1 斤;
   令和2年 = 2020年; "14 Feb" = "February 14"; English number words through the 3-op readers'
-  ``en_number_runs``: "two hundred and forty" = 240; "£42k" = 42,000; "seven and a half" =
-  7.5, 1年半 = 1.5年; 月に一度 = 毎月, 1日に30分 = 毎日30分; 2027-08-31 = 2027年8月31日 and
+  ``en_number_runs``: "three hundred and sixty" = 360; "£42k" = 42,000; "nine and a half" =
+  9.5, 1年半 = 1.5年; 月に一度 = 毎月, 1日に30分 = 毎日30分; 2027-08-31 = 2027年8月31日 and
   15時〜24時 = 15時から24時まで in Japanese text; "second-hand" = "used");
 - a bound or step that differs ("at most" / "at least", "under £900" / "over £900", 以上 /
   以下, 8時まで / 8時から, "every other day", 隔週), or the half of the day when both name one

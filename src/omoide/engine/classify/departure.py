@@ -1,16 +1,16 @@
 """Leaving what the old memory names: a role or place ended by its own filler (pure).
 
 A state of one frame — works at, studies at, lives in, is with, owns — often ends without any
-word of the new state the rules know: "works as a surveyor for Lloyd's Register" → "left
-Lloyd's Register to join DNV"; "studying agronomy at Iowa State" → "left Iowa State and is
-studying diesel mechanics"; 「駅前の歯科医院に勤めている」 → 「駅前の歯科医院を辞めた」.
+word of the new state the rules know: "works as a surveyor for Brackwater Survey" → "left
+Brackwater Survey to join Tarnside"; "studying forestry at Lakehead" → "left Lakehead and is
+studying boat building"; 「駅前の歯科医院に勤めている」 → 「駅前の歯科医院を辞めた」.
 The cue is a verb of leaving (left, quit, resigned from, dropped out of, moved out of, sold,
 broke up with; 辞め, 退職, 退学, 中退, 離れ, 引っ越, 手放) whose *object* the old memory
 names: the filler of the old state is what was left. A leaving verb about something the old memory
 does not name ("left the party early") is not the cue; nor is one the old memory already tells
-("quit her job at the bank" → "left the bank after nine years": a detail), one negated or only
+("quit her job at the library" → "left the library after six years": a detail), one negated or only
 intended ("isn't going to quit", 辞めるつもりはない), or "left" as a side or a remainder ("her
-left knee", "£210,000 left on the mortgage").
+left knee", "£185,000 left on the mortgage").
 
 One feature the judge weighs (never a sure rule). No I/O; deterministic.
 """

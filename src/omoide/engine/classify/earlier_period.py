@@ -1,7 +1,7 @@
 """History beside the present fact: a new memory set in an earlier period of life (pure).
 
 **Trigger.** The new memory is framed in an earlier period of the person's life — a period
-marker ("when I was young", "as a student", "back in college", "my previous / former / ex-"
+marker ("when I was a choirboy", "as a student", "back in college", "my previous / former / ex-"
 before a role noun, 若いころ, 学生時代, 昔, 以前は, 前の / 元の before a role noun such as 彼氏
 or 職場) — and is told in the past tense; the old memory has no such frame and is not past; and
 the slot's value differs: the new memory, read without its period marker, drops a topic word
@@ -13,7 +13,7 @@ up with an ex", 前の彼氏と別れた, is that one's end, and does not).
 A date is no period of life: "back in May", "two years ago" date a change and are not read
 (nor "got used to", 駅前の, a place name such as 元町).
 
-**Why.** "Teaches maths at a secondary school" and "As a student she waited tables in a café"
+**Why.** "Teaches Latin at a grammar school" and "As a student she waited tables in a café"
 are two facts: what held then, and what holds now. The new
 memory's verb (waited, 住んでいた) and its other value look like a change, and the judge closed
 such pairs; but a period of the past told with another value is history next to the present

@@ -3,7 +3,7 @@
 Memories written by an extractor, or by our own consolidation, often wrap the fact in a
 frame: reported speech ("Aiko said she …", "Tom mentioned that …", "According to her
 doctor, …", 「…と話していた」「…とのこと」「…によると」) or the date the fact was true
-("(as of 2026-03-04)", 「2026年3月時点で」). The frame is neither a change nor a subject: "said"
+("(as of 2026-03-04)", 「2031年9月時点で」). The frame is neither a change nor a subject: "said"
 is a past form but the fact it reports is present ("Aiko said she lives in Kobe" is about where
 she lives now, not a finished past occasion), and a frame verb in one memory and not in the
 other is no replaced word. :func:`unframe` returns the bare fact, which the rules and the
@@ -30,7 +30,7 @@ from omoide.engine.lang import Lang, detect_lang, word_set
 __all__ = ["unframe"]
 
 # Verbs that frame a report whatever follows them, and verbs that do only before "that"
-# ("reported that …", but "reports to Erin", "shares a flat", "told him to move more").
+# ("reported that …", but "reports to Erin", "shares a flat", "told him to rest more").
 _EN_VERB = (
     r"(?:said|says|say|mentioned|mentions|explained|explains|remarked|admitted|admits"
     r"|(?:(?:told|tells) (?:me|us|you|him|her|them)|reported|reports|noted|notes|added|adds"
@@ -58,7 +58,7 @@ _EN_CONTRACTED = {
 }
 _EN_MID = re.compile(rf"\b(and|but) {_EN_VERB}(?:,? that)? (?=(?:he|she|they) )")
 # A reported clause without "that": a subject, then a finite verb within a few words ("the
-# Outback needs …", "Dorothy refuses …"), not an object ("says a few words of French").
+# Outback needs …", "Dorothy refuses …"), not an object ("says a few words of Tagalog").
 _EN_SUBJECT_START = re.compile(r"^(?:the|a|an|this|these|those|[A-Z])")
 _EN_AUX = word_set(
     "is are was were has have had can cannot will would should must does did "
@@ -137,7 +137,7 @@ def _unframe_en(text: str) -> str:
     elif _EN_POSSESSIVE.match(rest):
         speaker, rest = f"{speaker}'s", _EN_POSSESSIVE.sub("", rest)
     elif not match.group(0).endswith("that ") and not _is_clause(rest):
-        return text if text == original else _capitalised(text)  # "says a few words": no report
+        return text if text == original else _capitalised(text)  # "says a few prayers": no report
     if not speaker:
         return _capitalised(f"{match.group('lead')}{rest}")
     return _capitalised(f"{match.group('lead')}{speaker} {rest}")

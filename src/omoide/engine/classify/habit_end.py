@@ -1,5 +1,5 @@
-"""A present fact or habit told ended: "plays five-a-side every Thursday" → "packed in the
-Thursday five-a-side"; ネットフリックスを契約している → 解約した (pure).
+"""A present fact or habit told ended: "plays squash every Wednesday" → "packed in the
+Wednesday squash"; ネットフリックスを契約している → 解約した (pure).
 
 **Trigger** (``habit_ended``). The old memory states a present fact or habit: no no, no past,
 no former frame (``former_state.old_is_present``), no plan ("will", 予定) and no end of its
@@ -7,17 +7,17 @@ own ("is deciding whether to quit", 辞めるか迷っている). The new memory
 "gave up", "stopped", "packed in", "let … lapse", "handed … back", "stepped down", "cut out",
 "cancelled", やめた, 辞めた, 退会, 解約, 手放した, 引退), not negated or hedged in the clause that
 holds it ("hasn't quit", "might give up", やめないかも), with no plan or condition anywhere, and
-not as back-story dated before now ("stopped drinking in 2009", "gave up at 16", 十年前に…).
+not as back-story dated before now ("stopped smoking in 2011", "gave up at 16", 十年前に…).
 The clause that holds the end names the old memory's thing and nothing else: every topic word
 of it is said in the old memory, one at least (a word any end or plan has, "plan", "whole",
-予定, names nothing): "stopped volunteering at the shelter" ends "volunteers at the animal
-shelter"; "gave up sugar in her coffee" names sugar, which "drinks coffee every morning" does
+予定, names nothing): "stopped volunteering at the hospice" ends "volunteers at the children's
+hospice"; "gave up sugar in her coffee" names sugar, which "drinks coffee every morning" does
 not, and is left to the judge. One owner and no person or link in the new subject the old one
 lacks (``negation_turn``'s check). The old memory does not say the thing under a no ("drinks no
 coffee": an end of it is a reason, ``ended_negated``).
 
 **Why.** The note reader (``note_shapes``) needs the end right after the subject; an end said
-later in the sentence ("… so the youth court hearing was cancelled", 潜るのをやめ) was left open
+later in the sentence ("… so the planning appeal was cancelled", 潜るのをやめ) was left open
 by the judge under its precision thresholds. A sibling reading of a plan called off or put off
 was measured and left out: it added no close the others do not
 (``bench/results/classify_round24_sure.md``).
@@ -59,7 +59,7 @@ _ENDED = {
     ),
     "ja": re.compile(r"やめ|辞め|止め|退会|解約|手放|引退|退部|抜け|断念"),
 }
-# An end dated as back-story ("stopped drinking in 2009", "gave up at 16", 十年前にやめた).
+# An end dated as back-story ("stopped smoking in 2011", "gave up at 16", 十年前にやめた).
 _BACKSTORY = {
     "en": re.compile(
         r"\b(?:19|20)\d\d\b|\bago\b|\bat (?:\d+|age)\b|\bas a (?:kid"

@@ -200,7 +200,7 @@ def _only_a_number_changed(text: PairText) -> bool:
 def nothing_differs(text: PairText) -> bool:
     """Whether the two memories differ in wording only: neither says a content word the other
     lacks (``PairText.old_part`` / ``new_part``), no written value changed and no negation
-    flipped ("User lives in Tokyo." saved again, or as "The user lives in Tokyo."). Such a pair
+    flipped ("User lives in Sapporo." saved again, or as "The user lives in Sapporo."). Such a pair
     cannot contradict, whatever the model's probability: no training pair is one, and the
     judge read them as CONTRADICTORY at 0.73–0.94. A name said again with another spelling
     (OOTA → OTA, 森くん → 森さん: ``name_swap.name_swapped``) is a value changed, though
@@ -216,8 +216,8 @@ def nothing_differs(text: PairText) -> bool:
 
 def another_persons_fact(text: PairText) -> bool:
     """Whether the new memory is another person's own fact told beside the old one: a person
-    the old memory does not name, added to its subject ("The user runs a bakery" / "The user's
-    former colleague runs a bakery in Lisbon", ユーザーの元部下は…), saying nothing back about
+    the old memory does not name, added to its subject ("The user runs a bike shop" / "The user's
+    former colleague runs a bike shop in Lisbon", ユーザーの元部下は…), saying nothing back about
     the old memory's subject (``subject.other_person_alone``). It cannot close the old memory,
     whatever the model's probability: on the training writers 3 of the judge's false closes
     were of this shape, and of the 311 training pairs of it 5 were CONTRADICTORY, none of them

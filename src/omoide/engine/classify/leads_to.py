@@ -7,13 +7,13 @@ shop**", 会社**を辞めて**, 大阪**から**) and what it led to (its *resu
 present fact, the side decides the pair:
 
 * the old fact is the change's **result** ("runs the shop" → "opened the shop in 2016";
-  "lives in Kyoto" → "moved to Kyoto"; "is learning the piano" → "took up the piano"): the new
+  "lives in Kyoto" → "moved to Kyoto"; "is learning the lute" → "took up the lute"): the new
   memory tells how the old fact came to hold, its origin, not its end;
 * the old fact is the change's **source** ("runs the shop" → "quit the shop"; "lives in
   Osaka" → "moved from Osaka"): the old fact ended (``departure.left_old_filler`` reads the
   leaving verbs).
 
-A negated old fact turns the sides round: "doesn't eat meat" → "stopped eating meat in 2016"
+A negated old fact turns the sides round: "doesn't eat meat" → "stopped eating meat in 2019"
 is the old fact's origin (its source is the negated old state), "doesn't drink" → "started
 drinking" its end.
 
@@ -44,7 +44,7 @@ LEADS_TO_FEATURES: tuple[str, ...] = ("change_into_old",)
 # A phrase: up to eight words, cut at a clause break (see ``_cut``).
 _PHRASE = r"((?:[\w'&.:-]+\s*){1,8})"
 # English verbs whose object or goal is what the change led to (a verb of moving may take its
-# object first: "moved her checking to …").
+# object first: "moved her savings to …").
 _EN_RESULT = re.compile(
     r"\b(?:(?:moved|moves|moving|relocated|transferred|switched|changed)"
     r"(?:\s+(?:her|his|their|my|its|the)\s+[\w'-]+)?(?:\s+from(?:\s+[\w'&.-]+){1,4}?)?"
@@ -90,7 +90,7 @@ _EN_BREAKS = frozenset(lex.EN_VALUE_BREAKS) | frozenset(
     }
 )
 # "in" / "on" / "at" / "for" end the phrase before a time ("in 2015", "on Monday", "for a
-# year"), not before a place or an employer ("a pharmacy in Rabat", "a nurse at the clinic").
+# year"), not before a place or an employer ("a pharmacy in Kushiro", "a nurse at the clinic").
 _EN_TIME_AFTER = re.compile(
     r"(?:in|on|at|for|by)\s+(?:\d|early\b|late\b|mid\b|the (?:spring|summer|autumn|fall|"
     r"winter|end|start|beginning)\b|(?:a|an|one|two|three|few|several|some) \w*\s*"
@@ -318,7 +318,7 @@ def _share(phrase: str, old: Sentence) -> float:
 
 def _new_number(old: Sentence, new: Sentence) -> bool:
     """The new memory holds a number the old one does not, where the old one holds numbers
-    (a value changed: "one week in every four" → "every six"), or one that is not a year
+    (a value changed: "one weekend in every five" → "every seven"), or one that is not a year
     where the old one holds none."""
     pattern, when = _NUMBER[old.lang], _WHEN[old.lang]
     old_numbers = set(pattern.findall(when.sub(" ", old.text)))

@@ -261,7 +261,7 @@ EN_TIME_WORDS = word_set(
     "tonight recent"
 )
 
-# Past-tense verbs whose result is a present state ("adopted a cat", "asked Haru to …").
+# Past-tense verbs whose result is a present state ("adopted a cat", "asked Tomoe to …").
 EN_PAST_STATE_VERBS = word_set(
     "asked told decided said agreed promised requested started began adopted bought got joined "
     "married moved switched became quit stopped retired graduated raised increased changed "
@@ -440,7 +440,7 @@ PAST_FACT = {
     "ja": r"初めて|最初の|昔|子供の頃|子どもの頃|学生時代|当時",
 }
 
-# A reason or cause given for a fact ("because her A1c reached 8.2", 腎臓が悪いので): a memory
+# A reason or cause given for a fact ("because his ferritin fell to 9", 腎臓が悪いので): a memory
 # that explains another usually extends it.
 REASON = {
     "en": r"\bbecause\b|\bsince (?!\d|last|then|\w+ \d)|\bdue to\b|\bso that\b|\bfor the sake of\b"
@@ -588,7 +588,7 @@ STATUS_SLOTS: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
     },
 }
 
-# Working towards something ("studying for the bar exam") and finishing it ("passed").
+# Working towards something ("studying for a sommelier diploma") and finishing it ("passed").
 PURSUIT = {
     "en": r"\b(?:studying|preparing|training|practicing|practising|revising) for\b|\bworking on\b"
     r"|\bapplying (?:for|to)\b|\blooking for\b|\btrying to\b",

@@ -4,7 +4,7 @@ address, spelling or reading it gives replaced (pure).
 **Trigger** (``name_swapped``). The two statements are the same but for the one value a naming
 predicate gives — what someone or something is called, named, known or listed as, how a name
 is spelt, read or pronounced ("the grandchildren call her Nana" → "… call her Granny",
-"wants to be called Devendra" → "… Dendra"; 孫たちは私を「ばぁば」と呼ぶ → 「おばあちゃん」と呼ぶ,
+"wants to be called Anselm" → "… Ansel"; 孫たちは私を「ばぁば」と呼ぶ → 「おばあちゃん」と呼ぶ,
 名前の「涼」を「りょう」と読ませている → 「すず」と読ませている):
 
 * English: the statements align word for word but for one short span on each side

@@ -1,19 +1,19 @@
-"""The old memory's present fact said again with a no: "takes insulin" → "does not take
-insulin"; 眼鏡をかけている → 眼鏡をかけていない (pure).
+"""The old memory's present fact said again with a no: "takes statins" → "does not take
+statins"; 眼鏡をかけている → 眼鏡をかけていない (pure).
 
 **Trigger** (``now_negated``). The old memory states a present fact with no negation, no past,
 no former frame and no amount (``former_state.old_is_present``); the new memory says no in a
 clause that says every topic word of the old memory again and adds none of its own (not the
-narrower "doesn't eat red meat" against "eats meat") and no amount; not a limit ("no more
+narrower "doesn't eat white bread" against "eats bread") and no amount; not a limit ("no more
 than", 満たない); no plan, wish, condition or pursuit ("will", "if", 予定, に向けて). One owner,
 no person in the new subject the old one lacks, and no link of the new subject the old one
 lacks ("The user's co-author …"). "No longer" / もう…ない is ``former_state``'s (a former frame
 keeps this reading off, so the two never both fire).
 
-**Why.** A flat negation of the same predicate on the same thing ("The user's landlord allows
-pets" → "… does not allow pets") was left open by the judge when its wording moved (C 0.13–0.87
+**Why.** A flat negation of the same predicate on the same thing ("The user's gym allows
+dogs" → "… does not allow dogs") was left open by the judge when its wording moved (C 0.13–0.87
 under the EN 0.91 threshold, round 23's leave-one-writer-out). The mirror, a "never" turned
-round ("has never tried sushi" → "now eats sushi every Friday"), is the note reader's
+round ("has never tried oysters" → "now eats oysters every Sunday"), is the note reader's
 (``note_flip`` through ``note_shapes``); a looser reading of it here was measured and left out
 (``bench/results/classify_round24_sure.md``).
 
@@ -47,7 +47,7 @@ _NO = {
     "en": re.compile(r"\bnot\b|\bnever\b|\bno\b|\bnone\b|\bnothing\b|\bwithout\b"),
     "ja": re.compile(r"ない|なかった|ません|ず[、。に]|ずに|ておらず|なく"),
 }
-# A limit, not a no ("no more than an hour", 30万円に満たない, 1時間かからない).
+# A limit, not a no ("no more than a fortnight", 30万円に満たない, 1時間かからない).
 _LIMIT = {
     "en": re.compile(
         r"\bno (?:more|less|later|earlier|longer) than\b|\bnot (?:more|less)"

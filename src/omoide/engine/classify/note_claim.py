@@ -32,7 +32,7 @@ SINGLE = frozenset({"<single>"})
 
 # The units of an English count that do not name what is counted (time words, frequency, age,
 # money, "more", "other"), as lemmas: two counts in one of them are of the same thing only with
-# a topic word in common ("volunteers two days a week" is not "works five days a week"). The
+# a topic word in common ("volunteers two days a week" is not "works six days a week"). The
 # count readers ``note_count`` and ``note_tally`` share them.
 EN_GENERIC_COUNT_UNITS = frozenset(
     en_lemma(en_lemma(w))

@@ -11,8 +11,8 @@ alone against one sentence of the old memory:
   frame, and the two values share no word ("lives in Leeds" → "lives in York";
   東京に住んでいる → 大阪に住んでいる);
 * **an explicit end of the old value**: the note says its subject quit, left, moved out of,
-  broke up with … something the old memory's state names ("works at a bakery" → "quit the
-  bakery"; 消防署に勤めている → 消防署を辞めた).
+  broke up with … something the old memory's state names ("works at a tannery" → "quit the
+  tannery"; 消防署に勤めている → 消防署を辞めた).
 
 Both need the same subject at the head of both sentences (a note about a friend never closes a
 fact about the user; a possessive subject, "Ken's sister …", is someone else), a verb right
@@ -131,7 +131,7 @@ def _closes(old: str, after: Sequence[Claim], lang: str) -> Finding | None:
 def _ends(now: Claim, was: Claim) -> bool:
     """Whether the end ``now`` ends the old claim: quitting ends anything the subject does,
     leaving or resigning a job or a school, or what the subject does now in a group named
-    with "the" ("plays in the youth orchestra" → "left the youth orchestra"; not a place one
+    with "the" ("plays in the county big band" → "left the county big band"; not a place one
     lives: one leaves a town for a trip), a move out a home, a break-up a partner."""
     kind = now.kind
     if kind == "any":

@@ -2,7 +2,7 @@
 
 The subject is a name (or "User") opening the sentence, or a pronoun standing for the sentence
 before's; a state is a frame of ``one_slot`` said right after it in the present ("lives in
-Leeds", "works as a nurse"); an end is an ending verb done ("quit the bakery", "moved out of
+Leeds", "works as a welder"); an end is an ending verb done ("quit the bakery", "moved out of
 York", "broke up with Sam") or a cue of ``note_cues_en`` ("no more X", "sold the X"); what one
 does now is read too, for an end to name. A plan, a hypothetical, a report or a past retold
 sinks the sentence; a state said next to a second value ("also", part-time) may be ended by
@@ -145,7 +145,7 @@ def en_claims(text: str, *, old: bool = False) -> list[Claim]:
         ]
         span = _en_value(" , ".join(clauses), subject, whole=True)
         # a move is to a home when it names a place or a dwelling ("moved to Leeds", "moved to
-        # a flat"), not to "the night shift"
+        # a tiny studio"), not to "the night shift"
         home = EN_MOVED_TO_HOME.search(written) is not None
         found = []
         for clause in clauses:
@@ -181,7 +181,7 @@ def _en_clause(subject: str, clause: str, *, moved_home: bool = True) -> list[Cl
                 value = re.split(r" (?:in|on|near|at) ", value, maxsplit=1)[0]
             out.append(Claim(subject, kind, frame, _en_value(value, subject), "state"))
     # what one does now: not a past deed, not an end, not what one does not do ("still not
-    # reading that stuff")
+    # touching that stuff")
     if (
         not _en_past(clause)
         and not any(p.match(clause) for _, p in EN_END)

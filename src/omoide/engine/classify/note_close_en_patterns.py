@@ -192,7 +192,7 @@ EN_THE_USER = re.compile(r"\b[Tt]he user\b")
 EN_NOT_PAST = word_set("need needed")
 # The marks of EN_UNSURE that put one clause in the past (not a plan's or a condition's scope).
 EN_PAST_MARK = re.compile(r"\b(?:used to|years ago|ago|back in|once|had|was|were|\d{4})\b")
-# A move to a home: it names a place or a dwelling ("moved to Leeds", "moved to a flat"), not
+# A move to a home: it names a place or a dwelling ("moved to Leeds", "moved to a tiny studio"), not
 # "the night shift".
 EN_MOVED_TO_HOME = re.compile(
     r"\b(?:(?:moved|relocated)(?: back)? to|moved into) "

@@ -1,4 +1,4 @@
-"""A count a note changes: "cut down to two evenings at the wall" against "four evenings a
+"""A count a note changes: "cut down to two mornings at the pool" against "swims six mornings a
 week"; 週三回パート → パートを週五回に増やした (pure).
 
 A count claim is one quantity of ``quantity.find_quantities`` in one clause of a sentence about
@@ -7,7 +7,7 @@ change or as now (cut down to, down to, up to, went up, now, these days; 増や�
 になった, 今は), and the old clause must count the same unit (the noun after the number, or
 the counter and period: 週N回, N匹) with no value the new one allows. A unit that is a time
 word or a bare counter (days, evenings, 回, 人) needs a shared topic word too: "volunteers two
-days a week" is not "works five days a week". No I/O.
+days a week" is not "works six days a week". No I/O.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Ends said other ways than a verb right after the subject ("no longer", "can't … any more",
 "…, no more X", "sold the X"), a partner named in a possessive and a couple's split, being
-single and its end, and the rewrites that read "'s" as "has" or "is" ("Dougal's left",
-"Thandiwe's down to four", "Tilly's had to stop"). Patterns only; no I/O.
+single and its end, and the rewrites that read "'s" as "has" or "is" ("Osric's left",
+"Ludmila's down to three", "Perry's had to stop"). Patterns only; no I/O.
 """
 
 from __future__ import annotations
@@ -23,19 +23,19 @@ __all__ = [
     "rewrite",
 ]
 
-# The user's kin or friend named at the sentence's head ("User's best friend Ruaridh lives …",
-# "User's mum Verity has …"): the sentence is about that person, said by name, as a note about
-# them is ("Ruaridh has moved back …"). Someone's thing ("User's sister Ann's dog") is no one.
+# The user's kin or friend named at the sentence's head ("User's best friend Torvald lives …",
+# "User's mum Isolde has …"): the sentence is about that person, said by name, as a note about
+# them is ("Torvald has moved back …"). Someone's thing ("User's sister Uma's dog") is no one.
 _NAMED_KIN = re.compile(
     r"^User['\u2019]s (?:[a-z\-]+ ){1,3}(?P<n>[A-Z][a-z\-]+)(?:, \d+,)?(?= [a-z])"
 )
-# The user's one-of-a-kind kin unnamed ("User's mum lives …", "User's dad, 78, still …"): one
+# The user's one-of-a-kind kin unnamed ("User's mum lives …", "User's dad, 83, still …"): one
 # subject, the same in every note (a sister or a son may be one of several: not read).
 _ONE_KIN = re.compile(
     r"^User['\u2019]s (?P<r>mum|mother|mom|dad|father|wife|husband|partner|boyfriend|girlfriend"
     r"|gran|grandma|grandmother|grandad|granddad|grandfather|nan)(?:, \d+,)?(?= [a-z])"
 )
-# Two people as one subject ("Imogen and Kofi have moved", "Fergus and Fergus's wife Moira
+# Two people as one subject ("Orsola and Arno have moved", "Lennox and Lennox's wife Uma
 # live"): what they do together is the first one's too (not a split: that is told of both).
 _TWO = re.compile(
     r"^(?P<a>[A-Z][a-z\-]+) and (?:(?P=a)['\u2019]s (?:[a-z\-]+ ){1,2})?[A-Z][a-z\-]+"
@@ -62,7 +62,7 @@ SOLD = re.compile(r"^(?:sold|has sold|gave away|given away) (?P<value>(?:the|his
 # "…, no more X": an end said as a clause of its own (not "no more than"); it closes only what
 # the old sentence names with every word of X.
 NO_MORE = re.compile(r"^(?:so |and )?no more (?!than\b|of\b)(?P<value>.+)")
-# "'s" before a past participle is "has" ("Dougal's left the sawmill"), not a possessive; "left"
+# "'s" before a past participle is "has" ("Osric's left the quarry"), not a possessive; "left"
 # before a body part is the side.
 HAS = re.compile(
     r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:quit|left|given|gone|got|moved|been"
@@ -70,8 +70,8 @@ HAS = re.compile(
     r"|switched|swapped|dropped|joined|retired|closed|shut|split)\b)"
     r"(?!left (?:arm|hand|leg|knee|foot|eye|ear|shoulder|side|wrist|ankle|hip|lung|kidney)\b)"
 )
-# "'s" before a verb in -ing with its object or place after ("Imogen's learning the banjo") is
-# "is"; not a noun in -ing ("Imogen's wedding ring", "Imogen's painting is lovely").
+# "'s" before a verb in -ing with its object or place after ("Orsola's learning the zither") is
+# "is"; not a noun in -ing ("Orsola's wedding ring", "Orsola's painting is lovely").
 IS = re.compile(
     r"^(?P<s>[A-Z][\w\-]*(?: [A-Z][\w\-]*)?)['\u2019]s (?=(?:down|up) to\b"
     r"|[a-z]+ing (?:the|a|an|to|at|in|on|for|with|from|about|up|out|over|his|her"
@@ -122,7 +122,7 @@ PERFECT = re.compile(
 
 def rewrite(raw: str) -> str:
     """The sentence with "'s" read as "has" or "is" where a participle or "down to" follows,
-    and "has had to stop" as the end done ("stopped")."""
+    and "had to stop" after "has" as the end done ("stopped")."""
     raw = _NAMED_KIN.sub(r"\g<n>", raw)
     raw = _TWO.sub(r"\g<a>", raw)
     raw = _ONE_KIN.sub(lambda m: f"User-{_KIN_SAME.get(m.group('r'), m.group('r'))}", raw)

@@ -2,12 +2,12 @@
 memory said it keeps off (pure).
 
 The old memory says its subject is vegan, vegetarian or teetotal, or does not eat meat or
-drink alcohol or coffee ("is teetotal", "is a strict vegetarian", "doesn't drink coffee", お酒が
+drink alcohol or coffee ("is teetotal", "has been vegan since 2004", "doesn't drink coffee", お酒が
 飲めない, 肉は食べない); the note's clause about the same subject has it eating or drinking a
-thing of that kind, with no negation ("has a glass of red most evenings", "eats fish again",
-"is on three flat whites a day", 毎晩ビールを一缶あけてる, 焼き肉屋に通ってる). The kinds are
+thing of that kind, with no negation ("has a pint of cider most Fridays", "eats fish again",
+"is on four espressos a day", 毎晩ビールを一缶あけてる, 焼き肉屋に通ってる). The kinds are
 plain food words (meat, fish, dairy, alcohol, coffee). Cooking, selling or serving it is not
-eating it ("cooks bacon every day for work"). No I/O.
+eating it ("fries sausages all day at work"). No I/O.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ _EN_NOT = re.compile(
 
 
 # A food word that names a trade or a place, not what one eats ("a cheese shop", "a beef
-# suckler herd").
+# cattle auction").
 _EN_TRADE = (
     r"(?! (?:shop|stall|farm|farmer|herd|suckler|van|business|company|factory"
     r"|restaurant|bar|pub|cafe|café|counter|plant|station|industry|market|truck"
@@ -97,7 +97,7 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
                     m.group("verb") == "drink"
                     and (not what or what[0] in ("at", "alcohol", "booze"))
                 ):
-                    kinds = {"alcohol"}  # "doesn't drink at all"
+                    kinds = {"alcohol"}  # "she doesn't drink at all"
                 elif what and what[0] in _EN_KINDS:
                     kinds = {what[0]}  # the kind itself: "doesn't eat meat"
                 else:

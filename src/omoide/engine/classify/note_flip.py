@@ -2,7 +2,7 @@
 memory said it never did, could not or would not (pure).
 
 The old memory's clause about its subject says no to something ("has never flown", "can't
-stand olives", "doesn't own a car", 一度もスキーをしたことがない, 納豆が苦手, 車を持ってない);
+stand olives", "doesn't own a kettle", 一度もスキーをしたことがない, 納豆が苦手, 車を持ってない);
 the note's clause about the same subject names that thing again, with no negation, as now, as
 a first time or as a change of heart ("orders olives every time now", "first flight ever",
 "has come round to olives", 初めてスキーに行った, 最近は納豆にハマってる, 免許を取った). The
@@ -56,7 +56,7 @@ _EN_STOP = (
 )
 
 
-# Words of one doing, said one way: a flight ("never been on a plane" → "flew to Toronto"),
+# Words of one doing, said one way: a flight ("never once been on a plane" → "flew to Toronto"),
 # swimming ("can't swim" → "swam two lengths"), a phone ("no smartphone" → "got a mobile").
 _EN_SAME = {
     "plane": "fly",

@@ -1,10 +1,10 @@
 """One a note says died: a pet or a person the old memory names as there now (pure).
 
 The old memory names a pet or a person as now: the subject of a present sentence ("Bertram
-lives alone"), a pet called or named so ("a tortoise called Hector", "two ferrets, Biscuit and
-Moss", "Wendell's farm dog Meg", タマという三毛猫, 柴犬のこむぎ, 名前はクロ); the note says that one
-died, was put down or was buried ("Gordon died in his sleep", "buried Meg under the rowan",
-"scattered Biscuit's ashes", こむぎが虹の橋を渡った, クロは…亡くなった). What the old memory says
+lives alone"), a pet called or named so ("a gecko called Horatio", "two rabbits, Quince and
+Nib", "Osgood's collie Zeb", タマという三毛猫, 柴犬のこむぎ, 名前はクロ); the note says that one
+died, was put down or was buried ("Horatio died in the night", "buried Zeb by the hawthorn",
+"scattered Quince's ashes", こむぎが虹の橋を渡った, クロは…亡くなった). What the old memory says
 of the one gone (or of the household holding them) is over. Nothing nearly, feared or of
 another ("nearly died", "Ann's mum died": the name must be the one that died). No I/O.
 """

@@ -1,13 +1,13 @@
 """A household a note changes: someone moved in with a subject who lived alone or as two, or
 the household is now another number (pure).
 
-The old memory says its subject lives alone or with so many ("lives alone in a terrace in
-Stockport", 一人暮らし, 夫と二人暮らし); the note says someone moved in with that subject or
-into the subject's home ("Tegan moved in with Nell", "moved into Perpetua's terrace", 真由美の
+The old memory says its subject lives alone or with so many ("lives alone in a maisonette in
+Dundee", 一人暮らし, 夫と二人暮らし); the note says someone moved in with that subject or
+into the subject's home ("Lucasta moved in with Uma", "moved into Ottoline's cottage", 佐和子の
 ところに…引っ越してきた, 一緒に住んでる), or that the subject lives as another number now
 (今は五人で暮らしてる, 今は夫婦二人暮らし). The one moved in with is named by the old
 subject's own name (or, when the note's sentence opens on the subject's kin, the home the old
-memory names: "The user's daughter … moved into the farmhouse"). Nothing for a while, planned
+memory names: "The user's daughter … moved into the gatehouse"). Nothing for a while, planned
 or hoped ("for the summer", 予定, しばらく). No I/O.
 """
 
@@ -35,7 +35,7 @@ _EN_JOINED = re.compile(
     r"|\bmoved into (?P<t>[a-z][\w\-]*)'s (?P<home>[a-z\- ]+)"
 )
 # The subject's kin at the head ("The user's daughter and her kids …") moving into a home the
-# old memory names ("moved into the farmhouse").
+# old memory names ("moved into the gatehouse").
 _EN_KIN_INTO = re.compile(r"^(?P<s>[a-z][\w\-]*)'s [^,;]*?\bmoved into the (?P<home>[a-z\-]+)")
 _EN_UNSURE = re.compile(
     r"\b(?:if|would|might|may|could|should|will|maybe|wants?|hopes?|going to|gonna|planning"

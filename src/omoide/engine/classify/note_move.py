@@ -5,8 +5,8 @@
   the old memory's sentence about the same subject names that thing and none of the new
   place's words ("repairs clocks in a workshop behind the house in Hereford");
 * **a new home**: the note says its subject got the keys to, bought or rents a home, moved in
-  with someone or settled in somewhere ("has got a flat in Norwich", "moved in with Aisling in
-  a flat in Ormeau"), the old memory says where the same subject lives now ("lives with two
+  with someone or settled in somewhere ("has got a flat in Truro", "moved in with Seraphina in
+  a flat in Kelvinside"), the old memory says where the same subject lives now ("lives with two
   mates in Swindon", "rents a room near the cathedral"), and the two share no word.
 
 Nothing for a while, hoped for or said of someone else ("for the summer", "wants to move",

@@ -1,8 +1,8 @@
 """An end a note tells in its first clause, of something the old memory names whole (pure).
 
-``note_close`` reads an end ("gave up the cello", チェロをやめた) only in a sentence with no
+``note_close`` reads an end ("gave up the bassoon", ファゴットをやめた) only in a sentence with no
 mark of a report or a plan anywhere, and a Japanese end only of a noun written in kanji or
-katakana. Notes often go on after the end ("has given up on the cello, says the neighbours
+katakana. Notes often go on after the end ("has given up on the bassoon, says the neighbours
 won", "packed in the salsa, the knees weren't having it") and many things are written with
 kana (そろばん, 米作り, 切り絵). This reader takes the end in the clause that says it, right
 after the subject, and closes only when every word of the ended thing is in the old memory's
@@ -48,7 +48,7 @@ _EN_OLD_PAST = re.compile(
     r"|spring|autumn|month|week)|not|never|no|without|retir\w*|quit"
     r"|gave up|given up|stopped|vegetarian|vegan|teetotal)\b|n't\b"
 )
-# An end told as back-story: at an age or a stage of life ("gave up meat at fourteen").
+# An end told as back-story: at an age or a stage of life ("gave up meat at nineteen").
 _EN_BACKSTORY = re.compile(
     r"\b(?:at (?:\d+|age|the age|university|uni|school|college|[a-z]+teen|twenty|thirty|forty"
     r"|fifty|sixty|seventy|eighty)|when|ago|years (?:ago|earlier|before|back)|as a (?:kid|child"

@@ -7,10 +7,10 @@ old memory's present fact is not in, and says nothing of the present beside it:
   "back then", "in his twenties", "before moving / before he moved" (not "used to" nor "a
   previous job": those tell the old value ended, ``earlier_period``), told in the past, with no
   word of the present ("now", "these days", "still", "no longer", "any more", "today");
-- *the old state's start or length*: "since 2022", "since he moved into the house", "since
+- *the old state's start or length*: "since 2022", "since he moved into the cabin", "since
   starting …", "for ten years", its head the old fact told again (every content word of it in
   the old memory, or a verb of holding: keep, have, be, stay; no number of its own);
-- *one occurrence of the old habit*: "last Tuesday", "one Wednesday", "after one dawn walk",
+- *one occurrence of the old habit*: "last Tuesday", "one Wednesday", "after one dusk paddle",
   where the word that places the occasion (a day, a night, the habit's own noun) is a word of
   the old habit (one that recurs: "every", "on Wednesday nights", "monthly" …), told in the
   past with no verb of the present beside it.
@@ -19,7 +19,7 @@ Outside the frame the new memory holds no end, change or no of its own (``lexico
 ``lexicon.CHANGE``, "back", "again", "but", "not", "never"; a word the old memory says too is
 the old fact's, not a change); the old memory is a present fact (no finished past occasion, no
 plan or wish, not negated: one occasion of a "never" turns it round), and both are about one
-subject (read without the frame: "Last Tuesday the user …" is the user's).
+subject (read without the frame: "Last Bank Holiday the user …" is the user's).
 
 **Why.** A consolidated note often re-tells a saved fact with its context: the occasion it was
 mentioned on ("Last Friday the user spilled her tea during the quiz show" beside "watches
@@ -93,7 +93,7 @@ _CHANGE = re.compile(
     + lex.CHANGE["en"]
     + r"|\bback\b|\bagain\b|\bbut\b|\bnot\b|\bnever\b|n't\b|\bno\b"
 )
-# A verb of the present beside the occasion ("arrived last week and fit", "and rides it").
+# A verb of the present beside the occasion ("came on Friday and fits", "and rides it").
 _PRESENT_VERB = re.compile(r"\b(?:is|are|am|has|have|does|do|can)\b|\band [a-z]+[^s\W]s\b")
 _PLAN = re.compile(lex.PLAN["en"] + r"|\bwould like\b|\bconsidering\b")
 _NUMBER = re.compile(r"\d+")
@@ -118,7 +118,7 @@ def _rest(new: Sentence, frame: re.Match[str]) -> str:
 
 
 def _one_subject(old: Sentence, new: Sentence, rest: str) -> bool:
-    """Both about one subject, the new memory read whole or without its frame ("Last Tuesday
+    """Both about one subject, the new memory read whole or without its frame ("Last Bank Holiday
     the user …": the frame opens the sentence where the subject is looked for)."""
     return same_people(old, new) or same_people(old, parse(rest, "en"))
 
@@ -146,7 +146,7 @@ def _held_since(old: Sentence, new: Sentence) -> bool:
     if frame is None or new.negative or _SINCE.search(old.text):
         return False  # a start or length the old memory told too: another one is a change
     if re.search(lex.STOPPED["en"], frame.group(0)):
-        return False  # "since he and his wife split up": an end, the change's cause
+        return False  # "since he and his partner parted": an end, the change's cause
     rest = _rest(new, frame)
     head = parse(rest, "en")
     if not _one_subject(old, new, rest) or _changes(rest, old):

@@ -4,9 +4,9 @@
 closes only on shapes it is sure of, each read in one clause about the same subject as the
 old memory's: a single-valued state with another value ("lives in Leeds" → "lives in York"),
 an explicit end ("plays five-a-side" → "packed in the five-a-side", 新聞をやめた), a plan called
-off, put off or done ("plans to visit Ohio at Christmas" → "cancelled her Christmas trip to
-Ohio", 予定 → 中止・延期・合格), a "never" or a dislike turned round ("has never tried sushi" →
-"now eats sushi every Friday", 一度も…ない → 初めて…), a diet kept off now taken, a when
+off, put off or done ("plans to visit Oregon at Easter" → "cancelled her Easter trip to
+Oregon", 予定 → 中止・延期・合格), a "never" or a dislike turned round ("has never tried oysters" →
+"now eats oysters every Sunday", 一度も…ない → 初めて…), a diet kept off now taken, a when
 moved, a count said as now, one named who died (``note_change``'s kinds). Each needs the same
 subject at the head of both clauses and no plan, wish, condition, report or past retold in
 the new one ("might cancel", 中止するかも). Those readers were built on notes; here the same

@@ -8,7 +8,7 @@ clause (English) or any clause (Japanese) said as changed or as now (cut down to
 to, now, only; 増やした, 減った, になった, 今は, だけ), and the old count anywhere in a present
 sentence about the same subject (or the same owner: 茂の牧場は牛が八十頭 → 茂、牛を百二十頭に
 増やした). The two must count the same thing: the same unit, or the new unit named in the old
-sentence with the old unit in the new clause ("three nights a week" of kickboxing → "one
+sentence with the old unit in the new clause ("trains three nights weekly" of kickboxing → "one
 kickboxing night"); a unit that is a time word or a bare counter (days, 人, 回, 頭) needs a
 word of both sentences too. The amounts must not fit each other (about thirty → eight; not
 about thirty → twenty-eight). No I/O.
@@ -98,8 +98,8 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
     return out
 
 
-# The words after a count up to a break: "about thirty laying hens and …" counts hens too,
-# "800 Welsh Mountain ewes on the hills" ewes.
+# The words after a count up to a break: "about forty bantam hens and …" counts hens too,
+# "600 Herdwick ewes on the fell" ewes.
 _EN_COUNTED = re.compile(
     r"\b(?:\d[\d,]*|" + "|".join(lex.EN_NUMBER_WORDS) + r") (?P<words>[a-z\-]+(?: [a-z\-]+){0,3})"
 )

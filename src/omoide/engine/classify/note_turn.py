@@ -4,9 +4,9 @@ of the old (pure).
 * **from A to B**: "switched the stall from Saturdays to Sundays", 研究テーマをアリからハチに
   変えた, ルートが大阪から福岡になった: A is named in the old memory's sentence about the same
   subject, B is not;
-* **to B, instead of A**: "switched to oboe in the school band", "B now instead of A", "B now,
+* **to B, instead of A**: "switched to oboe in the pit band", "B now instead of A", "B now,
   not A", 散歩は夕方に変えた: the new value B shares no word with the old sentence, and what is
-  changed (A, the thing said before the cue, or the clause's setting: "in the school band")
+  changed (A, the thing said before the cue, or the clause's setting: "in the pit band")
   is named in it;
 * **taken off A**: 顧問を外れて, チームから外れて ("came off A"): A named in the old sentence.
 
@@ -89,7 +89,7 @@ def _en_turns(subject: str, clause: str) -> list[Claim]:
         )
 
     m = _EN_FROM_TO.match(clause)
-    if m:  # B up to its setting ("soprano in the choir": the choir is where, not what)
+    if m:  # B up to its setting ("tenor in the glee club": the glee club is where, not what)
         b = re.split(r" (?:in|at|on|for|with|since|after|because|as) ", m.group("b"))[0]
         return [claim(m.group("a"), b, "from")]
     m = _EN_TO.match(clause)

@@ -2,7 +2,7 @@
 
 The old memory's sentence about its subject says when ("volunteers at the library on
 Tuesdays", "works the early shift", 毎週火曜に読み聞かせ, 夜勤); the note says, as now or as a
-change ("Fridays at the library now", "has been moved onto nights", 木曜に変わった, 今は日勤),
+change ("Fridays at the library now", "has been put on earlies", 木曜に変わった, 今は日勤),
 other days or another time of day, none of the old ones, about the same thing: a word of the
 clause names something the old sentence names, or the clause says the subject was moved and
 the old sentence names a shift. Nothing said as also, extra or for a while ("also Fridays
@@ -44,7 +44,7 @@ _EN_WHEN = re.compile(
     r"\b(?:(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)days?)"
     r"|(?P<time>" + "|".join(_EN_TIMES) + r"))\b"
 )
-# "on days" as a shift, not "two days a week" or "most days": a count or a quantifier is no time.
+# "on days" as a shift, not "2 days a fortnight" or "most days": a count or a quantifier is no time.
 _EN_NOT_TIME = re.compile(
     r"\b(?:\d+|a|one|two|three|four|five|six|seven|few|some|most|all"
     r"|every|other|many|several|those|these|the other|same|late (?:on|in)"
@@ -100,8 +100,8 @@ def _en_topic(text: str, subject: str) -> frozenset[str]:
     return en_units(_EN_WHEN.sub(" ", text), subject, _EN_TOPIC_STOP)
 
 
-# "Zeke's robot club has moved to Mondays": the owner's own thing, its when moved (not a
-# person's: "Zeke's mum has moved to nights" is the mum's).
+# "Florian's chess club has moved to Thursdays": the owner's own thing, its when moved (not a
+# person's: "Florian's mum has moved to nights" is the mum's).
 _EN_OWNER = re.compile(
     r"^(?P<s>[a-z][\w\-]*)'s (?P<rest>(?P<thing>[a-z][a-z\- ]*?) "
     r"(?:has |have |is |'s )?(?:been )?(?:moved|switched|changed|gone)"

@@ -1,9 +1,9 @@
 """A workplace a note says is the subject's now, by name, against the old one's name (pure).
 
-The old memory's sentence says where its subject works, by name ("is a stonemason at Ely
-Cathedral", "works for Hallam Council", "is the kit man at Rotherham United"); the note's
-clause says, as now, that the same subject works at another named place ("works at Lincoln
-Cathedral these days", "is auctioneering at Carlisle mart now", "is kit man at Doncaster
+The old memory's sentence says where its subject works, by name ("is a glazier at Wells
+Cathedral", "works for Tarnside Council", "is the groundsman at Tarnside Rovers"); the note's
+clause says, as now, that the same subject works at another named place ("works at Exeter
+Cathedral these days", "is auctioneering at Hexham mart now", "is groundsman at Barnsley
 now"). The new place must name something the old sentence does not, and the old place
 something the new clause does not (every name of either in the other: the same place, or a
 place inside it). Nothing also, extra, part-time or for a while. No I/O.
@@ -71,9 +71,9 @@ def _en_claims(sentences: Sequence[tuple[str | None, str]], old: bool) -> list[C
     return out
 
 
-# A job said by its name: the old memory's ("is a taxidermist at …", "works as a porter"), and a
-# note's new one, said as begun or as now ("has started as a conservator", "got taken on as
-# sous chef", "is a ward clerk now"). Not a role of life (a mum, a member, a fan).
+# A job said by its name: the old memory's ("is a farrier at …", "works as a porter"), and a
+# note's new one, said as begun or as now ("has started as an archivist", "got taken on as
+# pastry chef", "is a ward clerk now"). Not a role of life (a mum, a member, a fan).
 _EN_ROLE_OLD = re.compile(
     r"^(?:is|works as) (?:a|an|the) (?P<role>[a-z\- ]+?)"
     r"(?= at | for | in | on | with | and |,|$)"

@@ -65,7 +65,7 @@ _BEFORE_DETAIL: tuple[Signal, ...] = (
 )
 # A new memory that repeats at least half of the old one's topic words either adds detail or
 # merely restates it. Half, because a detail often rephrases part of the old memory
-# ("is a fan of Ghibli films" → "favourite Ghibli film is …").
+# ("is a fan of Kurosawa films" → "favourite Kurosawa film is …").
 _DETAIL: tuple[Signal, ...] = (
     partial(sig.adds_detail, min_coverage=0.5),
     partial(sig.restates, min_coverage=0.5),
@@ -119,7 +119,7 @@ def decide(old: Sentence, new: Sentence) -> tuple[str, sig.Finding]:
 
 def one_statement(new: str, lang: str = "auto") -> bool:
     """Whether ``new`` may close another memory: a memory of one sentence. A note of several
-    sentences (a consolidated chat turn: "Jon won't quit. Gina's words keep him going.") holds
+    sentences (a consolidated chat turn: "Florian won't quit. Uma's words keep him going.") holds
     many statements, and the rules and the judge, built on one-statement facts, read a cue of
     one of them as a change of the whole; measured on consolidated conversation notes, nearly
     every such CONTRADICTORY was false. Its neighbours are linked and extended as ever; the

@@ -10,7 +10,7 @@ last: no end or change ("stopped", "no longer", "since then", "now", "instead", 
 no no of its own (a negated habit, "didn't go once", is left to the judge). The old memory
 states a habit — how often it recurs ("every", "on weekends", "twice a week", 毎, 週末は, 月に,
 いつも) — as a present fact (``former_state.old_is_present``: not past, not negated, no former
-frame). A present state with no habit ("lives in a rented flat", 入院している) is left out: a
+frame). A present state with no habit ("lives in a rented caravan", 入院している) is left out: a
 past event often ends such a state (moved in, was discharged).
 
 **Why.** "Plays online matches every weekend" and "last year entered an offline tournament
@@ -119,7 +119,7 @@ _LASTS = {
 }
 
 
-# A date in brackets after the sentence (a note's "(2026年5月30日)"): no part of the telling.
+# A date in brackets after the sentence (a note's "(2031年4月19日)"): no part of the telling.
 _DATED = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 
 
@@ -203,7 +203,7 @@ def long_ago_beside_present(old: Sentence, new: Sentence) -> bool:
 
 
 def undated(sentence: Sentence) -> Sentence:
-    """The sentence without a note's date in brackets ("(2026年5月30日)"): no part of the
+    """The sentence without a note's date in brackets ("(2031年4月19日)"): no part of the
     telling."""
     if _DATED.search(sentence.text):
         return parse(_DATED.sub("", sentence.text), sentence.lang)

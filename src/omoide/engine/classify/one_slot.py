@@ -1,8 +1,8 @@
 """One slot of a statement filled again: a value replaced, an occasion added, a subject (pure).
 
 The simplest replacement a memory store sees is the same statement with one value swapped:
-"The user lives in Tokyo." → "The user lives in Osaka."; ユーザーは東京に住んでいる →
-大阪に住んでいる. Two memories of the very same shape are just as often two things of one kind
+"The user lives in Fukui." → "The user lives in Tottori."; ユーザーは福井に住んでいる →
+鳥取に住んでいる. Two memories of the very same shape are just as often two things of one kind
 ("visited Tokyo" / "visited Osaka") or one thing of two people ("the user's sister lives in
 Tokyo" / "the user's brother lives in Tokyo"). What tells them apart is not the value but the
 frame both sides share:
@@ -277,7 +277,7 @@ def _precised(slot: OneSlot, lang: str) -> bool:
 
 def _one_value(slot: OneSlot, lang: str) -> bool:
     """Whether each span is one short value: at most two English words, or a Japanese run
-    without a modifier (の) of its own ("長崎市の大学" → "長崎大学の水産学部" is more than one)."""
+    without a modifier (の) of its own ("釧路市の大学" → "釧路大学の獣医学部" is more than one)."""
     if lang == "ja":
         return "の" not in slot.old_span + slot.new_span
     return len(slot.old_span.split()) <= 2 and len(slot.new_span.split()) <= 2

@@ -1,7 +1,7 @@
 """The act the old memory says no to, told in the new memory only as another person's (pure).
 
 **Trigger** (``negated_act_of_other``). The old memory says the subject does not do something
-(English the verb after "not" / "never": "doesn't smoke", "has never owned a car"; Japanese the
+(English the verb after "not" / "never": "doesn't smoke", "has never owned a boat"; Japanese the
 kanji of the verb before ない / ません / ず: 吸わない, 飲まない), and the new memory says that
 verb only in a clause about another person: English after a relative "who" / "that" ("for a
 colleague who smokes"), Japanese as a relative clause ending on a person word (吸う同僚,

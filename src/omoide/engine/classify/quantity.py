@@ -102,8 +102,8 @@ _MONTHS = frozenset(month.lower() for month in EN_MONTHS)
 
 
 def _numbers_as_digits(text: str) -> str:
-    """A number written in several words as one number in digits ("twenty-six" → 26, "two
-    hundred and fifty" → 250, "twenty-first" → 21th), as ``value_numbers`` reads it, so it
+    """A number written in several words as one number in digits ("twenty-six" → 26, "nine
+    hundred and six" → 906, "twenty-first" → 21th), as ``value_numbers`` reads it, so it
     is not read as two numbers."""
     for run in reversed(en_number_runs(text)):
         if run.words > 1:

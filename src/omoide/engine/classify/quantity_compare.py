@@ -55,7 +55,7 @@ def within_bound(old: tuple[Quantity, ...], new: tuple[Quantity, ...]) -> bool:
 
 def changed_values(old: str, new: str, lang: str = "en") -> int:
     """How many written values one memory holds and the other does not (the larger side):
-    "800 m PB 2:08" → "1500 m PB 4:31" changes two (the distance and the time), "has 2 dogs" →
+    "3000 m PB 9:47" → "5000 m PB 16:52" changes two (the distance and the time), "has 2 dogs" →
     "has 3 dogs" one. The quantity reader parses measured units only; this counts every
     number as ``value_numbers`` reads it (digits, number words, kanji numerals before a
     counter; a range or a clock time is one value), so a second change it does not read is
@@ -97,7 +97,7 @@ def amount_untouched(
     adds an adjunct (a place, a companion, a manner: "walks the dog 4 times a day" → "walks the
     dog along the river") and says nothing of how often, how much or how long: a detail beside
     the amount, which it leaves as it was, not a changed amount. A second clause ("… since his
-    apprentice left", 足を痛めて、…, a second sentence) may tell what became of the amount, so a
+    co-driver left", 足を痛めて、…, a second sentence) may tell what became of the amount, so a
     new memory with one is never read so."""
     if (
         not old_q

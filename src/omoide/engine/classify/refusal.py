@@ -1,6 +1,6 @@
 """End cues that a negation or a refusal turns into a continuation (pure).
 
-"Jon is not going to quit", "won't ever stop", "quitting is not an option", 辞めるつもりはない:
+"Florian is not going to quit", "won't ever stop", "quitting is not an option", 辞めるつもりはない:
 an end verb under a negation, often through an intention or future frame, says the thing goes
 on. :func:`ends_something` reads an end cue only where no such refusal scopes over it;
 :func:`without_negated_ends` removes each refused ending with its negation and frame, and that
@@ -17,8 +17,8 @@ from omoide.engine.classify import lexicon as lex
 
 __all__ = ["ends_something", "stop_cues", "without_negated_ends"]
 
-# A stop verb under negation is a continuation: "is not giving up", "will never quit",
-# "isn't planning to ever stop", "instead of giving up", "refused to cancel", "has no plans to
+# A stop verb under negation is a continuation: "is not giving up chess", "will never quit",
+# "isn't planning to ever stop", "instead of packing it in", "refused to cancel", "has no plans to
 # quit", "quitting is not an option"; 諦めない, やめずに, 辞めるつもりはない,
 # やめる気はさらさらない, やめようとは思っていない, 辞める予定はありません, 中止しない. In English
 # the negation scopes over the verb through a few words of an intention or future frame ("not

@@ -3,8 +3,8 @@
 Two questions the other features leave open, answered without a change-cue lexicon (the
 negation words are the only cues, and they are general):
 
-* **Did the predicate change while its arguments stayed?** "has never tried sushi" → "now eats
-  sushi every week", 「ジムに通っている」→「ジムを解約した」: the same things, another verb.
+* **Did the predicate change while its arguments stayed?** "has never tried oysters" → "now eats
+  oysters every week", 「茶道教室に通っている」→「茶道教室をやめた」: the same things, another verb.
   Each memory is split into its *head* (English: the first content word after the subject,
   which in a short statement is its main verb or the slot it names; Japanese, head-final: what
   follows the last case or topic particle) and the *rest*; the features are how much the heads
@@ -16,8 +16,8 @@ negation words are the only cues, and they are general):
   clause: "did not drive, but took the bus" denies the drive only), or the characters before
   the Japanese one; the feature is the share of them the other memory contains. A second
   feature asks the reverse about what the negation denies beyond its verb (its object and
-  qualifiers): the share the other memory does not say ("has never refereed a playoff game" /
-  "has refereed several regular-season games": refereeing, but not what was denied).
+  qualifiers): the share the other memory does not say ("has never judged a county show" /
+  "has judged several village shows": judging, but not what was denied).
 
 No I/O; deterministic; every value lies in [0, 1].
 """
@@ -115,7 +115,7 @@ def _en_scopes(sentence: Sentence) -> list[list[str]]:
 
 def negated_objects(sentence: Sentence) -> list[tuple[str, set[str]]]:
     """Per negation, its verb and what it denies beyond it (the things and qualifiers: "has
-    never refereed *a playoff game*", 「*クレジットカード*を持てない」). English: the scope's
+    never judged *a county show*", 「*クレジットカード*を持てない」). English: the scope's
     first content lemma and the rest; Japanese: the kanji stem right before the negation and
     the kanji / katakana / Latin runs of two or more characters in its clause before that."""
     found = []
@@ -160,7 +160,7 @@ def scope_features(old: Sentence, new: Sentence) -> list[float]:
 def _object_missing(old: Sentence, new: Sentence) -> float:
     """When one memory is negated and the other is not, and the other says the negated verb:
     the share of what the negation denies beyond its verb that the other memory does not say
-    ("has never refereed a playoff game" / "has refereed regular-season games": the same act,
+    ("has never judged a county show" / "has judged village shows": the same act,
     but not what was denied)."""
     if old.negative == new.negative:
         return 0.0

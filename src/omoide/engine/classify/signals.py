@@ -126,12 +126,12 @@ def sibling_swap(old: Sentence, new: Sentence) -> tuple[str, str] | None:
 
 
 def _other_owner_mentioned(old: Sentence, new: Sentence) -> bool:
-    """The new memory's person already appears in the old one ("has a younger sister")."""
+    """The new memory's person already appears in the old one ("has an older cousin")."""
     return new.owner not in (USER, old.owner) and new.owner in old.text
 
 
 def _acts_on_users_thing(old: Sentence, new: Sentence) -> bool:
-    """ "User's landlord raised her rent": a third party acting on the old memory's topic."""
+    """ "User's council raised her parking fee": a third party acting on the old memory's topic."""
     if new.lang != "en" or old.owner != USER:
         return False
     return any(en_lemma(m) in old.content for m in _EN_POSSESSIVE.findall(new.text))
@@ -200,8 +200,8 @@ def detail_about_mentioned(old: Sentence, new: Sentence) -> Finding | None:
 
 
 def about_old_thing(old: Sentence, new: Sentence) -> Finding | None:
-    """The new memory is about something the old one mentions: "owns an electric bike" →
-    "User's electric bike is a Panasonic", 「猫を飼っている」→「ユーザーの猫は茶トラ」."""
+    """The new memory is about something the old one mentions: "owns a canal boat" →
+    "User's canal boat is a Springer", 「猫を飼っている」→「ユーザーの猫は茶トラ」."""
     match = re.search(_POSSESSED[new.lang], new.text)
     if match is None:
         return None
@@ -217,7 +217,7 @@ def about_old_thing(old: Sentence, new: Sentence) -> Finding | None:
 def narrower(old: Sentence, new: Sentence) -> Finding | None:
     """ "especially", "mostly", 特に: a narrower case of the old statement.
 
-    "likes music" → "lately especially into bossa nova" looks like a change but is not.
+    "likes films" → "lately mostly into silent comedies" looks like a change but is not.
     """
     shared = anchors(old, new)
     if cue(lex.NARROWING, new) and not cue(lex.NARROWING, old):

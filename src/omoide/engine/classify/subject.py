@@ -85,7 +85,7 @@ _JA_LEADING_ADVERBIAL = re.compile(
 )
 # The topic or subject particle; も ("X too") when no kana follows it (子どもは is one word).
 _JA_TOPIC = re.compile(r"^(.{1,20}?)(?:は|が|も(?![ぁ-ん]))")
-# A note's label: "石井さん：糖質制限中" is about 石井さん.
+# A note's label: "沢口さん：減塩中" is about 沢口さん.
 _JA_LABEL = re.compile(r"^([^：:。、はが]{1,12})[：:]")
 _JA_HONORIFIC = re.compile(r"さん|ちゃん|くん|君|様|氏")
 # A Japanese comma often follows a time word inside one clause (先月、亡くなった): no break.
@@ -173,13 +173,13 @@ def other_person_alone(old: Sentence, new: Sentence) -> bool:
     old memory's chain: the user / the user's ex-colleague, Marcus / Marcus's ex) and says
     nothing back about the old memory's subject: that person's own fact, told beside the old
     one ("The user's ex-colleague opened an office"), not a change of it ("The user's landlord
-    put *her* rent up") nor news of someone the old memory names ("has a cat and a parrot" /
-    "The user's parrot died")."""
+    put *her* rent up") nor news of someone the old memory names ("has a dog and a tortoise" /
+    "The user's tortoise died")."""
     a, b = subject_chain(old), subject_chain(new)
     if not a or len(b) <= len(a) or b[: len(a)] != a or not _is_person(b[len(a)], new.lang):
         return False
     if _mentions(old, b[len(a)]):
-        return False  # a person the old memory holds ("has a cat and a parrot" / "'s parrot")
+        return False  # a person the old memory holds ("has a dog and a tortoise" / "'s parrot")
     text = new.text
     if new.lang == "ja":
         m = _JA_TOPIC.match(_JA_LEADING_ADVERBIAL.sub("", text, count=1))
@@ -208,7 +208,7 @@ def subject_named_before(old: Sentence, new: Sentence) -> bool:
     "Pepper says hello to everyone"; 毎晩日記を書いている / 日記は五年日記帳に書いている).
     Not when the chain's last link is a person word (the user / the user's *sister*: another
     person's own fact), nor when it is the user's and the old one another person's ("Ana's
-    favourite colour" / "The user's favourite colour"), nor when it is the old chain with links
+    favourite typeface" / "The user's favourite typeface"), nor when it is the old chain with links
     left out ("Ana's piano teacher …" / "Ana …": back to the person, another fact of theirs;
     ユーザーの前のスマホ / ユーザーのスマホ: another one). Such a new memory tells more of
     what the old one holds; the judge, reading wording, called many of them INDEPENDENT on
@@ -368,7 +368,7 @@ def two_people_apart(old: str, new: str, old_s: Sentence, new_s: Sentence) -> bo
     """Whether the two memories (as written, and read) are two people's own facts: each one's
     subject is one person alone (the user, or a person named), the two differ, and neither
     memory names the other's person. A fact about one person does not change a fact about
-    another ("Callum bought a 2015 Fiesta" / "The user drives a 2014 Fiesta"; "Tom eats fish
+    another ("Quentin bought a 2011 Corolla" / "The user drives a 2012 Corolla"; "Tom eats fish
     again" / "Sophie avoids raw fish"), however alike the rest; within a persona's store such a
     pair is two neighbours of one topic, and a close there hides a true fact."""
     a, b = _own_person(old, old_s), _own_person(new, new_s)

@@ -5,7 +5,7 @@ place and nothing that says "changed": "The user's smartwatch is an Apple Watch.
 smartwatch is a Fitbit now, bought in March."; ユーザーは薪窯で焼成している → ガス窯で焼成している.
 :mod:`one_slot` reads the strict form (the two statements alike but for one span). Here the
 two are aligned as sequences (English words without articles, Japanese script runs), so the
-new memory may also add words elsewhere ("From this sprint on, …", a reason, a date) and may
+new memory may also add words elsewhere ("From next quarter on, …", a reason, a date) and may
 swap more than one value:
 
 * ``swap_kept_frame``: the share of the old memory's tokens (in Japanese its kanji, katakana

@@ -33,7 +33,7 @@ _JA_COMPOUND = re.compile(
 _JA_QUOTED = re.compile(r"「([^」]+)」")
 _JA_USER_WORDS = re.compile(r"ユーザー|わたし|私|僕|自分")
 _JA_PERSON = "|".join(lex.JA_PERSONS)
-# 「ユーザーの夫の母は」: the owner is the last person of the chain (夫の母), not 夫; a sentence
+# 「ユーザーの妻の父は」: the owner is the last person of the chain (妻の父), not 妻; a sentence
 # that opens on a relation as its topic (妹のマイは, 父は) is about the user's relation.
 _JA_OWNER = re.compile(
     rf"(?:ユーザー|わたし|私|僕|自分)の(?P<person>(?:{_JA_PERSON})(?:の(?:{_JA_PERSON}))*)"
@@ -67,7 +67,7 @@ class Sentence:
 
     text: str  # NFKC-normalised; lower-case for English
     lang: Lang
-    owner: str  # USER, a person word ("brother", "兄") or a name ("haru", "ハル")
+    owner: str  # USER, a person word ("brother", "兄") or a name ("tomoe", "トモエ")
     content: tuple[str, ...]  # topic units: English lemmas, Japanese bigrams / single kanji
     words: frozenset[str]  # every lemma (English) or every content unit (Japanese)
     compounds: tuple[str, ...]  # English "modifier head" pairs, Japanese kanji/katakana runs
@@ -181,7 +181,7 @@ def _en_person(tokens: list[str], start: int) -> str | None:
 def _en_owner(raw: str, tokens: list[str]) -> tuple[str, frozenset[str]]:
     """Whose fact it is: the first "User"/"I" (or "User's brother"), or a leading name.
 
-    A capitalised word followed by a verb or "'s" ("Haru said …") names someone other than
+    A capitalised word followed by a verb or "'s" ("Tomoe said …") names someone other than
     the user; memories with no subject at all are about the user.
     """
     raw_words = re.findall(r"[A-Za-z]+(?:'s)?", raw.replace("\u2019", "'"))
@@ -240,9 +240,9 @@ def _looks_verbal(word: str, before: str) -> bool:
 
 
 def _en_past_occasion(text: str, tokens: list[str]) -> bool:
-    """A finished past event ("ran the Chicago Marathon in 2022", "first car was …").
+    """A finished past event ("swam the Windermere mile in 2019", "first car was …").
 
-    Past tense whose result is a present state ("adopted", "asked Haru to", "quit") does not
+    Past tense whose result is a present state ("adopted", "asked Tomoe to", "quit") does not
     count: those memories can still be contradicted.
     """
     if re.search(lex.PAST_FACT["en"], text) and _EN_PAST.search(text):
@@ -345,7 +345,7 @@ def _ja_past_occasion(text: str) -> bool:
 
 def _is_negative(reading: str, lang: str) -> bool:
     """Negative stance: any negation or a negative preference word, in the reading without
-    negated end cues (``Sentence.reading``: "is not giving up" is no negative stance).
+    negated end cues (``Sentence.reading``: "is not giving up chess" is no negative stance).
 
     "doesn't like", "can't stand" and 苦手 are negative; the idiom 目がない (crazy about)
     is not, although it contains ない.

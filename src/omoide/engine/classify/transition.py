@@ -3,9 +3,9 @@
 Two kinds of contradiction the writers of the held-out sets use and the rules' single cues
 miss, because the verdict lies in a *combination* of the two memories, not in either:
 
-* **never → did:** the old memory says something has not happened yet ("has never seen snow",
+* **never → did:** the old memory says something has not happened yet ("has never seen an eclipse",
   スキーをしたことがない, まだ一度も…), the new one says, without a negation, that it did or does
-  ("built her first snowman", 初めて献血しました, 毎朝納豆ご飯を食べている).
+  ("saw her first eclipse", 初めて献血しました, 毎朝納豆ご飯を食べている).
 * **a plan dropped or moved:** the old memory is a plan or a pursuit ("plans to run Berlin",
   来年法人化するつもり), the new one calls it off, postpones or skips it ("withdrew from",
   "pushed to December", 延期, 見送り, 白紙).
@@ -23,7 +23,7 @@ from omoide.engine.classify.text import Sentence, cue
 
 __all__ = ["FIRST_TIME", "NOT_YET", "TRANSITION_FEATURES", "UNDONE", "transition_features"]
 
-# Something has not happened yet, as an experience ("has never seen snow", "hasn't applied
+# Something has not happened yet, as an experience ("has never seen an eclipse", "hasn't applied
 # anywhere yet", したことがない, まだ一度も): a later memory that it happened ends it.
 NOT_YET = {
     "en": r"\bnever\b(?! again)|\bnot (?:\w+ ){0,3}yet\b|\bno \w+(?: \w+)? yet\b",
@@ -31,7 +31,7 @@ NOT_YET = {
     r"|まだ.{0,16}(?:ていない|ていません|てない)",
 }
 
-# The first time something happened ("for the first time", "her first car", 初めて, デビュー).
+# The first time something happened ("first time", "her first car", 初めて, デビュー).
 FIRST_TIME = {
     "en": r"\bfor the first time\b|\bfirst (?:time|ever)\b"
     r"|\b(?:my|her|his|their|our|a|the) (?:very )?first\b",
@@ -60,7 +60,7 @@ TRANSITION_FEATURES: tuple[str, ...] = (
 
 def transition_features(old: Sentence, new: Sentence) -> list[float]:
     """The TRANSITION_FEATURES row of a pair: [the old memory says "not yet", the new one says
-    "for the first time", not yet → happened (the new memory is not negated), a plan or pursuit
+    "first time", not yet → happened (the new memory is not negated), a plan or pursuit
     → called off or moved]."""
     not_yet = cue(NOT_YET, old)
     first = cue(FIRST_TIME, new)

@@ -4,8 +4,8 @@ Four shapes of contradiction the held-out writers use, where the rules' single c
 because the verdict lies in how the two statements relate, not in either one:
 
 * **a preference turned:** the old memory states a liking or a dislike, the new one the other
-  way round ("can't stand coriander" → "has come round to coriander"; パクチーが大嫌い →
-  最近パクチーにハマって), or says in so many words that the liking changed ("has come to love",
+  way round ("can't stand anchovies" → "has come round to anchovies"; パクチーが大嫌い →
+  最近パクチーにハマって), or says in so many words that the liking changed ("come to love",
   "got tired of", 好きになった, 飽きて);
 * **a plan carried out:** the old memory is a plan, a wish or something pending ("plans to run
   the 10k in May", "is applying for", "waiting to adopt", 予定, つもり, 検討中, 審査中) and the new
@@ -105,8 +105,8 @@ _STILL = {
     r"|\bremains?\b|\bhasn't changed\b|\bhas not changed\b",
     "ja": r"今も|今でも|相変わらず|引き続き|変わらず|変わらない|継続|ずっと",
 }
-# A number the new memory says something moved to ("cut to two hours", "is down to 55",
-# "now every 6 weeks", 月6万円に上げた, 8人になりました); "up to" is a bound, not a move.
+# A number the new memory says something moved to ("cut to two hours", "is down to 47",
+# "now every 9 weeks", 月6万円に上げた, 8人になりました); "up to" is a bound, not a move.
 _MOVED_TO = {
     "en": r"\b(?:cut|raised|upped|increased|reduced|lowered|dropped|rose|fell|shortened"
     r"|extended|expanded|grown|grew|bumped|changed|switched|moved|went (?:up|down)|put up"
@@ -180,7 +180,7 @@ def now_and_different(old: Sentence, new: Sentence) -> bool:
 
 def quantity_moved_to(old: Sentence, new: Sentence) -> bool:
     """The old memory holds a number and the new one says the amount moved to another ("cut
-    violin practice to two hours", 週8ポンドに上がった), about the same person and thing (a
+    harp practice to three hours", 週8ポンドに上がった), about the same person and thing (a
     shared topic word); "up to" in the new memory is a bound, not a move."""
     if not old.quantities or not new.quantities or old.past_occasion:
         return False

@@ -1,7 +1,7 @@
 """English numbers and time words, the English reader of ``value_numbers`` (pure).
 
-Digits ("80,000", "7 pm" → 19), number words as one number each ("two hundred and fifty" → 250,
-"twenty-first" → 21, "the first two weeks" → 1 and 2), capitalised month names (their month
+Digits ("80,000", "7 pm" → 19), number words as one number each ("nine hundred and six" → 906,
+"twenty-first" → 21, "the first two terms" → 1 and 2), capitalised month names (their month
 number) and the words that name a time without a number (weekdays, seasons, "next week",
 "every day") as canonical tokens. ``value_numbers`` chooses this reader or the Japanese one
 (``value_numbers_ja``) by language. Only the standard library; no I/O.
@@ -57,7 +57,7 @@ _EN_HIGH_ORDINALS = {
 
 
 def _number_run_pattern(words: list[str]) -> re.Pattern[str]:
-    """A run of number words: "thirty-four", "two hundred and fifty", "five"."""
+    """A run of number words: "thirty-four", "nine hundred and six", "five"."""
     word = "|".join(sorted(words, key=len, reverse=True))
     return re.compile(rf"\b(?:{word})(?:(?:[\s-]+|\s+and\s+)(?:{word}))*\b", re.IGNORECASE)
 
@@ -119,7 +119,7 @@ _RELATIVE_STEP = {"last": -1, "this": 0, "next": 1}
 
 
 def _en_number_run(run: str) -> float:
-    """The value of a run of English number words ("two hundred and fifty" → 250)."""
+    """The value of a run of English number words ("nine hundred and six" → 906)."""
     total, current = 0.0, 0.0
     for word in re.findall(r"[a-z]+", run):
         if word in _EN_UNITS:
@@ -146,7 +146,7 @@ class NumberRun(NamedTuple):
 
 
 # Words that end a number: nothing continues "first", "twice" or "dozen" ("the first two
-# weeks" is two numbers, 1 and 2), and nothing but a larger scale continues "hundred".
+# terms" is two numbers, 1 and 2), and nothing but a larger scale continues "hundred".
 _EN_ORDINAL_WORDS = frozenset((*EN_ORDINALS_TO_TENTH, *_EN_HIGH_ORDINALS))
 _EN_MULTIPLES = frozenset(("once", "twice", "thrice", "dozen"))
 _EN_CARDINAL_UNITS = frozenset(
@@ -171,8 +171,8 @@ def _continues(prev: str, word: str) -> bool:
 
 def en_number_runs(text: str, *, every_ordinal: bool = False) -> list[NumberRun]:
     """Every number written in English words, as the words it is written with: "twenty-six"
-    (26, two words), "two hundred and fifty" (250), "five" (5); a run that is not one number
-    is split where the number ends ("the first two weeks": 1 and 2; "one and two": 1 and 2).
+    (26, two words), "nine hundred and six" (906), "five" (5); a run that is not one number
+    is split where the number ends ("the first two terms": 1 and 2; "one and two": 1 and 2).
     Ordinals up to "tenth" and those made with one ("twenty-first"); ``every_ordinal`` also
     reads "eleventh" … "nineteenth" and the tens' ("twentieth" … "ninetieth")."""
     runs: list[NumberRun] = []

@@ -13,7 +13,7 @@ top of that, the slot must hold one value at a time:
   copula, or end on a record's label, "rent: …", with no person in the spans; Japanese: the
   span is not the topic, and the shared words after it go on to the predicate), so it is not
   the thing the statement is about ("the user's studio" / "the user's garage … is on the
-  ground floor");
+  mezzanine");
 * the predicate is not one that holds many things of one kind at once: having, owning,
   keeping, buying, reading, watching, subscribing, liking, speaking, meeting, visiting
   (English: the shared words right before the span; Japanese: right after it) — "has a red

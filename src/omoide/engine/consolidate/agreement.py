@@ -8,7 +8,7 @@ only the listed verbs are conjugated, and any word only where "you" opens a clau
 sentence's start, after a comma or after "when", "and", "that" …: "When you finish" → "When
 Sam finishes"). An auxiliary that stands before the subject agrees with it too ("Do you
 watch" → "Does Sam watch", "Have you been" → "Has Sam been", "Are you" → "Is Sam"); a modal
-keeps its bare verb ("what can I say"). A second verb that "and", "or" or "but" joins to the
+keeps its bare verb ("what can I add"). A second verb that "and", "or" or "but" joins to the
 speaker's clause shares its subject and agrees too ("I go to Boston and play tennis" → "Nora
 goes to Boston and plays tennis"), unless it hangs on an infinitive or a modal ("I love to
 cook and bake", "I can sing and dance") or may be a noun ("I love music and dance."). The
@@ -99,7 +99,7 @@ def rewrite_subject(match: re.Match[str], name: str, *, open_class: bool = False
     if verb is None:
         return f"{subject}{adverbs}"
     if inverted or _after_auxiliary(match) or _joint_subject(match):
-        # "what can I say", "do you like", "Sarah and I love" keep it bare
+        # "what can I add", "do you like", "Isolde and I love" keep it bare
         return f"{subject}{adverbs}{tail}"
     opens = open_class or _opens_clause(match)
     return f"{subject}{adverbs} {conjugate(verb, open_class=opens)}"
@@ -171,7 +171,7 @@ _CLAUSE_SUBJECTS = _SUBJECTS | word_set("it this that these those you my his her
 # An "I" inside a clause that these open ("why I'm chasing my dream and keep me going") may
 # share an "and" with the clause around it: its verb is left alone.
 _EMBEDDING = word_set("why how what who whom which that where")
-# Endings of nouns that are no verbs ("freedom and connection it brings").
+# Endings of nouns that are no verbs ("patience and attention it takes").
 _NOUN_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ship", "ance", "ence", "ism", "hood")
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|[^\sA-Za-z]")
 
@@ -253,9 +253,9 @@ def coordinated_verbs(sentence: str, match: re.Match[str]) -> list[tuple[int, in
         while j < len(words) and words[j] in _LINK_ADVERBS:
             j += 1
         if j >= len(words) or words[j] in _CLAUSE_SUBJECTS or not tokens[j].group(0).islower():
-            break  # "… and it was awesome", "… and Sarah cooks": a clause of its own
+            break  # "… and it was freezing", "… and Isolde cooks": a clause of its own
         if i and words[i - 1] == ",":
-            continue  # "…, and look at my students": often a clause (or a command) of its own
+            continue  # "…, and look at my tomatoes": often a clause (or a command) of its own
         candidate = tokens[j].group(0)
         if _joined_verb(
             candidate,

@@ -1,7 +1,7 @@
 """First-person words that refer back to the clause's own "I": a pronoun, not the name (pure).
 
 Rewriting a turn in the third person names the speaker where they said "I"; naming them again
-for every "my" of the same clause reads wrong ("Ken ran Ken's first marathon"). Once the
+for every "my" of the same clause reads wrong ("Ken sewed Ken's first quilt"). Once the
 clause's subject is the speaker, a later "my"/"mine" becomes "their"/"theirs", "me" becomes
 "them" ("themself" right after the subject's verb: "I got me a bike"), "myself" "themself".
 The store knows no one's gender, so the pronoun is the singular "they", never "his"/"her".
@@ -141,8 +141,8 @@ _SECOND = _Person(
 
 def bind_first_person(sentence: str, *, japanese: bool, addressee: bool = False) -> str:
     """``sentence`` with the first-person words that refer back to the clause's own "I" as the
-    pronoun a third-person note uses ("I ran my first marathon" → "I ran their first
-    marathon"; 「私は私の車を売った」 → 「私は自分の車を売った」); every other first-person word
+    pronoun a third-person note uses ("I sewed my first quilt" → "I sewed their first
+    quilt"; 「私は私の車を売った」 → 「私は自分の車を売った」); every other first-person word
     is left for the name. With ``addressee`` (the caller names whom "you" means), "your"
     after the clause's own "you" too ("You ran your first race" → "You ran their first
     race")."""
@@ -307,7 +307,7 @@ def names_a_person_at(words: list[str], index: int) -> bool:
 
 def is_place(words: list[str], index: int) -> bool:
     """Whether the capitalised word at ``index`` of ``words`` (a sentence's words in order)
-    names a place by where it stands ("in Kyoto", "moved to New York", "visited Paris")."""
+    names a place by where it stands ("in Kyoto", "moved to Winnipeg", "visited Paris")."""
     if not (words[index][:1].isupper() and words[index].isalpha()):
         return False
     start = index

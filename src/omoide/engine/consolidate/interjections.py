@@ -37,7 +37,7 @@ _JA_LEAD = re.compile(
 _LEAD = re.compile(
     rf"^(?:(?:{_INTERJECTION})\b[\s,!.…~-]*|(?:{_REACTION})\b[\s]*[,!.…]+\s*)+", re.IGNORECASE
 )
-# "ハル、聞いて。", "ユリさん！": Japanese calls the listener by name before the sentence.
+# "トモエ、聞いて。", "ユリさん！": Japanese calls the listener by name before the sentence.
 # A drawn-out call counts too: 「ミナ〜暑い」.
 _JA_VOCATIVE = re.compile(
     r"^(?P<name>[^\s、。！？!?,〜～]{1,12}?)(?:さん|ちゃん|くん|君)?(?:[、,！!]|[〜～]+[、,！!]?)\s*"

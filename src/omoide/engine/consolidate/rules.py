@@ -62,7 +62,7 @@ class SentenceScore:
     cues: frozenset[str]
 
 
-# "Let's keep going!", "Can't wait to see it!": encouragement and plans for the chat itself.
+# "Let's keep going!", "Can't wait for Friday!": encouragement and plans for the chat itself.
 _SUGGESTION = re.compile(r"(?:let's|let us|can't wait|keep (?:it|up)|stay )\b", re.IGNORECASE)
 _QUESTION_END = re.compile(r"[?？][\"'”’)」』）]*$|(?:ですか|ますか)[。]?$")
 

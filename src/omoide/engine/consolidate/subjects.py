@@ -3,7 +3,7 @@
 People chatting drop the subject they share with the listener, and a note read alone loses
 it. Two shapes, in English:
 
-- a sentence that opens with a past-tense verb leaves out "I" ("went to the dentist
+- a sentence that opens with a past-tense verb leaves out "I" ("went to the optician
   finally", "booked it for May 3"): it is the speaker's, unless an earlier sentence of the turn
   spoke of someone else ("she was kind about it. said I can …" continues *her* sentence);
 - a sentence that opens with "she" or "he" ("her"/"his") points back to the one person the
@@ -111,7 +111,7 @@ _AMBIGUOUS = "\0"  # two people fit one pronoun: it binds neither
 
 
 def restore_dropped_subject(sentence: str, earlier: Sequence[str]) -> str:
-    """ "went to the dentist" → "I went to the dentist" (the speaker's dropped "I"), unless a
+    """ "went to the optician" → "I went to the optician" (the speaker's dropped "I"), unless a
     sentence ``earlier`` in the turn speaks of someone else: then the dropped subject is the
     one the sentence just before opened with ("she called. said it's fine" → "She said it's
     fine"), and any other is left as written."""

@@ -169,7 +169,7 @@ def _caption_piece(caption: str, words: str, selection: Selection) -> SentenceSc
     coverage and quality on the tuning split: bench/consolidate.py). A turn that says nothing
     in words (only an emoji or punctuation: the image was the message) is read through its
     caption, scored as the sentence it would be if said: "Ken holding his new road bike at the
-    finish line" makes a note, "a photo of a dog" does not (it stays in the episode)."""
+    finish line" makes a note, "a photo of a teapot" does not (it stays in the episode)."""
     if any(ch.isalnum() for ch in words):
         return SentenceScore(caption, _PHOTO_SCORE, frozenset({Cue.PHOTO}))
     alone = score_sentence(caption, selection.participants)

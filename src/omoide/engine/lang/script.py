@@ -90,7 +90,7 @@ def _script(ch: str) -> Script:
     cp = ord(ch)
     if 0x3040 <= cp <= 0x309F:
         return Script.HIRAGANA
-    if cp in (0x30A0, 0x30FB):  # ゠ and ・ separate words (ハル・らうらう)
+    if cp in (0x30A0, 0x30FB):  # ゠ and ・ separate words (トモエ・ミドリ)
         return Script.OTHER
     if 0x30A0 <= cp <= 0x30FF or 0x31F0 <= cp <= 0x31FF or cp == 0xFF70:
         return Script.KATAKANA

@@ -4,7 +4,7 @@ Three kinds of evidence that a new episode starts before a turn, each computed f
 alone, with no embedder, model or clock:
 
 - discourse cues: greetings that (re)open a conversation ("Hey Sam! Long time no see",
-  "久しぶり") and closings that end one ("Bye!", "Talk to you soon", "またね");
+  "久しぶり") and closings that end one ("Bye!", "Speak soon", "またね");
 - cohesion: how similar the turns before a position are to the turns after it (TextTiling's
   block comparison, on passage embeddings instead of word counts), and how deep a valley in that
   curve is;
