@@ -179,7 +179,7 @@ def other_person_alone(old: Sentence, new: Sentence) -> bool:
     if not a or len(b) <= len(a) or b[: len(a)] != a or not _is_person(b[len(a)], new.lang):
         return False
     if _mentions(old, b[len(a)]):
-        return False  # a person the old memory holds ("has a dog and a tortoise" / "'s parrot")
+        return False  # a person the old memory holds ("has a dog and a tortoise" / "'s tortoise")
     text = new.text
     if new.lang == "ja":
         m = _JA_TOPIC.match(_JA_LEADING_ADVERBIAL.sub("", text, count=1))
