@@ -10,7 +10,7 @@ old memory's present fact is not in, and says nothing of the present beside it:
 - *the old state's start or length*: "since 2022", "since he moved into the cabin", "since
   starting …", "for ten years", its head the old fact told again (every content word of it in
   the old memory, or a verb of holding: keep, have, be, stay; no number of its own);
-- *one occurrence of the old habit*: "last Tuesday", "one Wednesday", "after one dusk paddle",
+- *one occurrence of the old habit*: "last Tuesday", "one Wednesday", "after one choir practice",
   where the word that places the occasion (a day, a night, the habit's own noun) is a word of
   the old habit (one that recurs: "every", "on Wednesday nights", "monthly" …), told in the
   past with no verb of the present beside it.
@@ -19,7 +19,7 @@ Outside the frame the new memory holds no end, change or no of its own (``lexico
 ``lexicon.CHANGE``, "back", "again", "but", "not", "never"; a word the old memory says too is
 the old fact's, not a change); the old memory is a present fact (no finished past occasion, no
 plan or wish, not negated: one occasion of a "never" turns it round), and both are about one
-subject (read without the frame: "Last Bank Holiday the user …" is the user's).
+subject (read without the frame: "Last Friday the user …" is the user's).
 
 **Why.** A consolidated note often re-tells a saved fact with its context: the occasion it was
 mentioned on ("Last Friday the user spilled her tea during the quiz show" beside "watches
@@ -118,7 +118,7 @@ def _rest(new: Sentence, frame: re.Match[str]) -> str:
 
 
 def _one_subject(old: Sentence, new: Sentence, rest: str) -> bool:
-    """Both about one subject, the new memory read whole or without its frame ("Last Bank Holiday
+    """Both about one subject, the new memory read whole or without its frame ("Last Friday
     the user …": the frame opens the sentence where the subject is looked for)."""
     return same_people(old, new) or same_people(old, parse(rest, "en"))
 
