@@ -48,6 +48,9 @@ def test_a_short_dashboard_secret_is_refused() -> None:
         ("OMOIDE_EMBED_BATCH", "0", "at least 1"),
         ("OMOIDE_MAX_BODY_BYTES", "-5", "at least 1"),
         ("OMOIDE_MAX_IMPORT_BYTES", "0", "at least 1"),
+        ("OMOIDE_PG_POOL_SIZE", "0", "at least 1"),
+        ("OMOIDE_PG_POOL_WAIT", "0", "above 0 and at most 600 seconds"),
+        ("OMOIDE_PG_POOL_WAIT", "601", "above 0 and at most 600 seconds"),
     ],
 )
 def test_process_integers_out_of_range_are_refused_naming_the_variable(
@@ -163,3 +166,11 @@ def test_a_process_number_reads_full_width_digits_and_json_forms() -> None:
         25.0,
         2_000_000,
     )
+
+
+def test_the_postgresql_pool_s_size_and_wait() -> None:
+    """The pool's wait for a connection was psycopg_pool's fixed 60 s, then a 500."""
+    settings = Settings.from_env({})
+    assert (settings.pg_pool_size, settings.pg_pool_wait_s) == (16, 10.0)
+    settings = Settings.from_env({"OMOIDE_PG_POOL_SIZE": "4", "OMOIDE_PG_POOL_WAIT": "2.5"})
+    assert (settings.pg_pool_size, settings.pg_pool_wait_s) == (4, 2.5)

@@ -54,6 +54,7 @@ _PROCESS_INT_MINIMA = (
     ("embed_batch", "OMOIDE_EMBED_BATCH", 1),
     ("max_body_bytes", "OMOIDE_MAX_BODY_BYTES", 1),
     ("max_import_bytes", "OMOIDE_MAX_IMPORT_BYTES", 1),
+    ("pg_pool_size", "OMOIDE_PG_POOL_SIZE", 1),
 )
 
 DASHBOARD_SECRET_MIN_CHARS = 32
@@ -146,6 +147,10 @@ class Settings:
     job_lease_s: float = 60.0  # a claimed job is taken back this long after its last heartbeat
     database_url: str | None = None  # OMOIDE_DATABASE_URL: PostgreSQL instead of the SQLite file
     pg_ann_rows: int = 100_000  # OMOIDE_PG_ANN_ROWS: a persona this large is searched by HNSW
+    # OMOIDE_PG_POOL_SIZE: connections each process keeps to PostgreSQL at most;
+    # OMOIDE_PG_POOL_WAIT: seconds a request waits for one before its 503 storage_unavailable
+    pg_pool_size: int = 16
+    pg_pool_wait_s: float = 10.0  # = store.postgres.pool.POOL_WAIT_S
     # OMOIDE_SEARCH_COMPANION: the second embedder hybrid search consults (auto: USE beside
     # e5, none beside USE or any other embedder), off, e5 or use
     search_companion: str = "auto"
@@ -209,6 +214,8 @@ class Settings:
             ),
             "database_url": lambda: (env.get("OMOIDE_DATABASE_URL") or "").strip() or None,
             "pg_ann_rows": lambda: _env_int(env, "OMOIDE_PG_ANN_ROWS", 100_000),
+            "pg_pool_size": lambda: _env_int(env, "OMOIDE_PG_POOL_SIZE", 16),
+            "pg_pool_wait_s": lambda: _env_float(env, "OMOIDE_PG_POOL_WAIT", 10.0),
             "search_companion": lambda: (
                 (env.get("OMOIDE_SEARCH_COMPANION") or "auto").strip().lower()
             ),
@@ -244,6 +251,8 @@ class Settings:
             raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
         if not values["mcp_session_idle_minutes"] > 0:
             raise InvalidInput("OMOIDE_MCP_SESSION_IDLE_MINUTES must be above 0")
+        if not 0 < values["pg_pool_wait_s"] <= 600:
+            raise InvalidInput("OMOIDE_PG_POOL_WAIT must be above 0 and at most 600 seconds")
         if not values["chat_summary_cooldown_s"] >= 0:
             raise InvalidInput("OMOIDE_CHAT_SUMMARY_COOLDOWN must be 0 or more seconds")
         if isinstance(values["data_dir"], str):

@@ -57,7 +57,12 @@ def open_store(settings: Settings, embedder: Embedder) -> SqliteStore:
             "OMOIDE_DATABASE_URL needs the PostgreSQL driver: pip install 'omoide[postgres]'"
         ) from exc
     return PostgresStore(
-        url, model_id=embedder.model_id, dim=embedder.dim, ann_rows=settings.pg_ann_rows
+        url,
+        model_id=embedder.model_id,
+        dim=embedder.dim,
+        pool_size=settings.pg_pool_size,
+        pool_wait_s=settings.pg_pool_wait_s,
+        ann_rows=settings.pg_ann_rows,
     )
 
 

@@ -36,6 +36,7 @@ from omoide.api.http.raced import RacedErase
 from omoide.api.http.routes import chat, context, keys, memories, search, sessions, system
 from omoide.api.http.routes import transfer as transfer_routes
 from omoide.api.http.schemas import errors
+from omoide.api.http.schemas.common import STORAGE_MEANING
 from omoide.api.http.uploads import clear_stale_uploads
 from omoide.api.http.validation_errors import validation_message
 from omoide.api.mcp import McpEndpoint
@@ -141,7 +142,9 @@ _ERROR_BODY = {"application/json": {"schema": {"$ref": "#/components/schemas/Err
 def _declare_app_wide_errors(app: FastAPI) -> None:
     """Declare on every operation the statuses the layers around the routes give (the guard's
     413 for any body over the limit; under /api and /v1 the app-wide 422s of
-    ``query_check``), so the OpenAPI document lists what can happen and only that."""
+    ``query_check``) and the storage's (:data:`STORAGE_MEANING`: 503 everywhere, 507 on every
+    operation but /health, which only pings), so the OpenAPI document lists what can happen
+    and only that."""
     build = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -150,6 +153,8 @@ def _declare_app_wide_errors(app: FastAPI) -> None:
             for path, operations in document.get("paths", {}).items():
                 for operation in operations.values():
                     _declare(operation, api=path.startswith(("/api/", "/v1/")))
+                    _declare_storage(operation["responses"], writes=path != "/health")
+                    operation["responses"] = dict(sorted(operation["responses"].items()))
             app.openapi_schema = document
         return app.openapi_schema
 
@@ -163,7 +168,16 @@ def _declare(operation: dict[str, Any], *, api: bool) -> None:
         responses["413"] = {"description": text, "content": _ERROR_BODY}
     if api and "422" not in responses:
         responses["422"] = {"description": _APP_WIDE_422, "content": _ERROR_BODY}
-    operation["responses"] = dict(sorted(responses.items()))
+
+
+def _declare_storage(responses: dict[str, Any], *, writes: bool) -> None:
+    """The storage's 503 (joined to a 503 the route declares, the chat proxy's upstream) and,
+    where the operation may write, its 507."""
+    for status in (503, 507) if writes else (503,):
+        text = STORAGE_MEANING[status]
+        if (held := responses.get(str(status))) is not None:
+            text = f"{held['description']} Or: {text}"
+        responses[str(status)] = {"description": text, "content": _ERROR_BODY}
 
 
 def _install_error_handlers(app: FastAPI) -> None:

@@ -26,7 +26,6 @@ from typing import Any
 
 import psycopg
 from psycopg import sql as pgsql
-from psycopg_pool import ConnectionPool
 
 from omoide.store.postgres.connection import (
     PgConnection,
@@ -35,6 +34,7 @@ from omoide.store.postgres.connection import (
     translate,
 )
 from omoide.store.postgres.pgvector_bytes import configure_vectors
+from omoide.store.postgres.pool import POOL_WAIT_S, Pool
 from omoide.store.postgres.refusals import nul_refused, server_refusals
 from omoide.store.postgres.rls import (
     CROSS_PERSONA,
@@ -55,7 +55,13 @@ class PgDatabase(Traced):
     """A PostgreSQL database: pooled connections, pgvector registered on each."""
 
     def __init__(
-        self, url: str, *, min_size: int = 1, max_size: int = 16, migrate: bool = True
+        self,
+        url: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 16,
+        wait_s: float = POOL_WAIT_S,
+        migrate: bool = True,
     ) -> None:
         from omoide.store.postgres.migrations import apply_migrations, prepare
 
@@ -63,14 +69,14 @@ class PgDatabase(Traced):
         prepare(url)  # the extensions exist before any connection registers their types
         self._local = threading.local()
         self.tracer: Tracer | None = None
-        self.pool = ConnectionPool(
+        self.pool = Pool(
             url,
             min_size=min_size,
             max_size=max_size,
             open=True,
             configure=configure_vectors,
             kwargs={"autocommit": True},
-            timeout=60.0,
+            timeout=wait_s,  # then a 503 naming why no connection came (pool.py)
         )
         if migrate:
             with self.pool.connection() as raw:
@@ -158,7 +164,7 @@ class PgDatabase(Traced):
             raise RuntimeError("an erasing transaction cannot be nested in another write")
         with self.write(lock, scope) as conn:
             yield conn
-        with self.pool.connection() as raw:
+        with self.pool.connection() as raw, server_refusals(raw):
             for table in tables:
                 raw.execute(pgsql.SQL("VACUUM {}").format(pgsql.Identifier(table)))
 
@@ -215,7 +221,7 @@ class _Reader:
         self._scope = scope
 
     def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
-        with self._db.pool.connection() as raw:
+        with self._db.pool.connection() as raw, server_refusals(raw):  # the bind's too
             if touches_walled(statement):
                 bind_session(raw, self._scope)
             return PgConnection(raw, self._db.tracer).execute(statement, params)

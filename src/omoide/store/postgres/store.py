@@ -29,6 +29,7 @@ from omoide.errors import NotFound
 from omoide.store.postgres import erase
 from omoide.store.postgres.db import CrossPersonaDb, PersonaDb, PgDatabase
 from omoide.store.postgres.memories import PgMemoryStore
+from omoide.store.postgres.pool import POOL_WAIT_S
 from omoide.store.postgres.rls import warn_if_unwalled
 from omoide.store.postgres.sessions import PgSessionStore
 from omoide.store.postgres.term_stats import TermStats
@@ -73,12 +74,15 @@ class PostgresStore(SqliteStore):
         model_id: str,
         dim: int,
         pool_size: int = 16,
+        pool_wait_s: float = POOL_WAIT_S,
         ann_rows: int = ANN_PERSONA_ROWS,
     ) -> None:
         self.url = url
         # the root's own work is across personas (listing, counts, persona delete, decay);
         # the per-persona handles see their persona only (rls.py)
-        self.db = CrossPersonaDb(PgDatabase(url, max_size=pool_size))  # type: ignore[assignment]
+        self.db = CrossPersonaDb(  # type: ignore[assignment]
+            PgDatabase(url, max_size=pool_size, wait_s=pool_wait_s)
+        )
         self.model_id = model_id
         self.dim = int(dim)
         self._handles: dict[str, MemoryStore] = {}

@@ -23,6 +23,7 @@ import psycopg
 
 from omoide.store.postgres.connection import Row, row_factory, translate
 from omoide.store.postgres.db import CrossPersonaDb, PgDatabase
+from omoide.store.postgres.refusals import server_refusals
 from omoide.store.postgres.rls import bind_session, scope_of
 from omoide.store.sqlite.transfer_dump import PersonaDump
 from omoide.store.sqlite.transfer_restore import PersonaRestore
@@ -71,8 +72,9 @@ class _Snapshot:
         self._lease = db.pool.connection()
         self.raw = self._lease.__enter__()
         try:
-            bind_session(self.raw, scope_of(persona_id))  # the persona's rows only
-            self.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            with server_refusals(self.raw):
+                bind_session(self.raw, scope_of(persona_id))  # the persona's rows only
+                self.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         except BaseException:
             self._lease.__exit__(None, None, None)
             raise

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 from omoide.store.sqlite.files import private_database
@@ -63,15 +64,14 @@ class Database(Traced):
         if migrate:
             try:
                 self._migrate(upto)
-            except sqlite3.DatabaseError as exc:
-                if not damaged(exc):
+            except (sqlite3.DatabaseError, StorageUnavailable) as exc:
+                cause = exc.__cause__ if isinstance(exc, StorageUnavailable) else exc
+                if not damaged(cause):
                     raise
                 self.close()
                 raise InvalidInput(
-                    f"the database {self.path.name} in the data folder "
-                    f"{str(self.path.parent)!r} cannot be read ({exc}): it is damaged, or no "
-                    "Omoide database; restore it from a backup (omoide restore --from FILE "
-                    "--force), or give another folder (OMOIDE_DATA or --data)"
+                    f"{unreadable(self.path, cause)}, or give another folder "
+                    "(OMOIDE_DATA or --data)"
                 ) from None
 
     def _migrate(self, upto: int | None) -> None:
@@ -87,8 +87,13 @@ class Database(Traced):
             conn = connect_read_only(self.path, timeout=30.0)
         else:
             conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=30.0,
+                factory=_Connection,
             )
+            conn.path = self.path  # type: ignore[attr-defined]
             _set_wal(conn)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -287,6 +292,43 @@ def damaged(exc: BaseException) -> bool:
     disk image is malformed"): a file that cannot be read as a database."""
     code = getattr(exc, "sqlite_errorcode", None)
     return code is not None and code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+
+
+def unreadable(path: Path, exc: BaseException) -> str:
+    """What to say of the database at ``path`` that SQLite found :func:`damaged`."""
+    return (
+        f"the database {path.name} in the data folder {str(path.parent)!r} cannot be read "
+        f"({exc}): it is damaged, or no Omoide database; restore it from a backup "
+        "(omoide restore --from FILE --force)"
+    )
+
+
+class _Connection(sqlite3.Connection):
+    """A connection whose statements that find the file :func:`damaged` (while a server
+    runs: a disk fault, a program that wrote into it) raise a 503
+    :class:`~omoide.errors.StorageUnavailable` naming the folder and the remedy, not a 500."""
+
+    path: Path
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.DatabaseError as exc:
+            if damaged(exc):
+                raise StorageUnavailable(
+                    f"{unreadable(self.path, exc)}; nothing was stored"
+                ) from exc
+            raise
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        try:
+            return super().executemany(sql, parameters)
+        except sqlite3.DatabaseError as exc:
+            if damaged(exc):
+                raise StorageUnavailable(
+                    f"{unreadable(self.path, exc)}; nothing was stored"
+                ) from exc
+            raise
 
 
 def disk_full(exc: BaseException) -> bool:

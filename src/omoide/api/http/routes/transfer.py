@@ -111,7 +111,7 @@ _BODY = {
     openapi_extra=_BODY,
     summary="Import an Omoide export (or, with source, a Mem0 / MCP memory / chat "
     "file) into the persona",
-    responses={200: {"model": ImportReply}, **errors(401, 403, 404, 409, 413, 422, 507)},
+    responses={200: {"model": ImportReply}, **errors(401, 403, 404, 409, 413, 422)},
 )
 async def import_persona(
     persona: Persona,

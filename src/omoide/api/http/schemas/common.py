@@ -27,6 +27,7 @@ from omoide.service.validate import (
 )
 
 __all__ = [
+    "STORAGE_MEANING",
     "TIMESTAMP_DESCRIPTION",
     "BlockName",
     "ErrorBody",
@@ -100,13 +101,25 @@ _MEANING = {
     502: "The upstream LLM failed.",
     503: "The upstream LLM is unreachable or not configured.",
     504: "The upstream LLM did not answer in time.",
-    507: "The disk (the data folder's or the database server's) has no room for the write; "
-    "nothing of it was stored.",
+}
+
+# The statuses the storage gives, declared on every operation by the app (``app._declare``):
+# every route reads the database (a key is looked up, /health pings it), and every route but
+# /health may write (a recall recorded, a key's use) or spill a large sort to a temporary file.
+STORAGE_MEANING = {
+    503: "The database cannot serve the request now (error.code storage_unavailable): it "
+    "cannot be reached or gave no connection in time, refused the statement for a reason of "
+    "its own (out of memory, a timeout, a concurrent write, a read-only server), is kept "
+    "locked by another program, or is damaged; the message names the cause and what to do, "
+    "Retry-After when sending it again soon is likely to succeed. Nothing of it was stored.",
+    507: "The disk (the data folder's or the database server's) has no room for the write "
+    "(error.code storage_full); nothing of it was stored.",
 }
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """``responses=`` entries for the error statuses an operation can return."""
+    """``responses=`` entries for the error statuses an operation can return (the storage's
+    503 and 507 are declared on every operation by the app, not here)."""
     return {status: {"model": ErrorBody, "description": _MEANING[status]} for status in statuses}
 
 
