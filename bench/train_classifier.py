@@ -408,7 +408,7 @@ def _fixed_report(
         f"{args.at.replace(',', ' / ')} (chosen on a train → choose split; no grid, no "
         "LOSO), with the extra rows of `_classify_extra` (distractors "
         f"{args.distractors} a memory at weight {args.distractor_weight}; duplicates of "
-        f"{len(args.duplicates)} dedup files at weight {args.duplicate_weight}).",
+        f"{len(extra_of(args).duplicates)} dedup files at weight {args.duplicate_weight}).",
         "",
     ]
     for name, s in summaries.items():
