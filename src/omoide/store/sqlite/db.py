@@ -311,18 +311,17 @@ class _Connection(sqlite3.Connection):
     path: Path
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        try:
+        with self._refusing_damage():
             return super().execute(sql, parameters)
-        except sqlite3.DatabaseError as exc:
-            if damaged(exc):
-                raise StorageUnavailable(
-                    f"{unreadable(self.path, exc)}; nothing was stored"
-                ) from exc
-            raise
 
     def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        try:
+        with self._refusing_damage():
             return super().executemany(sql, parameters)
+
+    @contextlib.contextmanager
+    def _refusing_damage(self) -> Iterator[None]:
+        try:
+            yield
         except sqlite3.DatabaseError as exc:
             if damaged(exc):
                 raise StorageUnavailable(
