@@ -22,7 +22,6 @@ from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
 from omoide.store.sqlite.read_only import (
     connect_read_only,
     is_read_only,
-    read_only_error,
     read_only_refusal,
     require_schema,
 )
@@ -281,17 +280,27 @@ class Database(Traced):
         self._local = threading.local()
 
 
+def _coded(exc: BaseException, *codes: int) -> bool:
+    """Whether SQLite's primary result code of ``exc`` (its extended code's low byte) is one
+    of ``codes``."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in codes
+
+
 def busy(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_BUSY`` ("database is locked") once the busy wait is over."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF == sqlite3.SQLITE_BUSY
+    return _coded(exc, sqlite3.SQLITE_BUSY)
 
 
 def damaged(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_NOTADB`` ("file is not a database") or ``SQLITE_CORRUPT`` ("database
     disk image is malformed"): a file that cannot be read as a database."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+    return _coded(exc, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+
+
+def read_only_error(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database")."""
+    return isinstance(exc, sqlite3.OperationalError) and _coded(exc, sqlite3.SQLITE_READONLY)
 
 
 def unreadable(path: Path, exc: BaseException) -> str:
@@ -332,12 +341,7 @@ class _Connection(sqlite3.Connection):
 
 def disk_full(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_FULL`` (``database or disk is full``), whichever statement met it."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return (
-        isinstance(exc, sqlite3.OperationalError)
-        and code is not None
-        and (code & 0xFF == sqlite3.SQLITE_FULL)
-    )
+    return isinstance(exc, sqlite3.OperationalError) and _coded(exc, sqlite3.SQLITE_FULL)
 
 
 def _set_wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:

@@ -22,7 +22,6 @@ __all__ = [
     "connect_read_only",
     "is_read_only",
     "open_for_reading",
-    "read_only_error",
     "read_only_refusal",
     "require_schema",
 ]
@@ -98,14 +97,4 @@ def read_only_refusal(path: Path) -> InvalidInput:
         f"the data folder {str(path.parent)!r} is read-only: this command writes to it, and "
         "only reading commands (search, memory list/get, export, stats …) work on it; run it "
         "on a folder you can write (OMOIDE_DATA or --data)"
-    )
-
-
-def read_only_error(exc: BaseException) -> bool:
-    """SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database")."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return (
-        isinstance(exc, sqlite3.OperationalError)
-        and code is not None
-        and code & 0xFF == sqlite3.SQLITE_READONLY
     )
