@@ -1,14 +1,17 @@
-"""Session 38: the chat proxy's memory section with a block larger than its whole budget, through
-real HTTP with the local fake API as the upstream.
+"""Session 38: the chat proxy, through real HTTP with the local fake API as the upstream.
 
-A block may hold up to 100,000 tokens (its own ``max_tokens``), the section's budget
+- A block may hold up to 100,000 tokens (its own ``max_tokens``), the section's budget
 (``chat_memory_budget_tokens``) is 800 by default. Such a block was dropped last, after every
 weaker block and every memory, and took them with it: the request reached the model with no
 memory section at all (``memories=0; blocks=0``), although everything else fitted.
+- A request whose one turn alone is over ``chat_budget_tokens`` went upstream over its budget
+  with no word in the log, which docs/chat.md promises (it was logged only when older turns
+  were dropped beside it).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import pytest
@@ -53,3 +56,22 @@ def test_a_block_over_the_whole_budget_leaves_the_rest_of_the_section(
     assert "Kai is terse." in system["content"] and "4711" in system["content"]
     assert "長い物語" not in system["content"]
     assert injected["tokens"] <= 800
+
+
+def test_a_single_turn_over_the_budget_is_logged(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="omoide")
+    server = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
+    key = server.create_persona("rin")
+    fake_api.queue(Reply(body=openai_answer("That is long.")))
+    with server.client(key) as client:
+        reply = client.post(
+            "/v1/chat/completions",
+            json={"messages": [{"role": "user", "content": "雨の日の猫。" * 2000}]},
+        )
+    assert reply.status_code == 200, reply.text
+    compaction = reply.json()["omoide"]["compaction"]
+    assert compaction["tokens_after"] > 6000 and compaction["summary"] is None
+    said = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any("over its budget" in m and "6000" in m for m in said), said
