@@ -4,7 +4,8 @@ Pure: what the service read comes in (persona and user state, blocks by priority
 search's hits as :class:`Recalled`), one text for the system prompt comes out, with exactly what
 it kept. Sections in display order: persona, user, blocks, memories. Over budget, items are
 dropped from the end of the least valuable section first: memories (the weakest hit first) →
-blocks (lowest priority first) → user state → persona state. Each block is first cut to its own
+blocks (lowest priority first) → user state → persona state; a block or memory that could not
+fit even beside the persona's name alone is left out first. Each block is first cut to its own
 ``max_tokens``; each memory to ``memory_line_tokens``. Dates are shown in ``tz``; a fact whose
 validity ended is marked as no longer true, with the date it ended.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from typing import TypeVar
 
 from omoide.engine.compact_tokens import count_tokens as estimate_tokens
 from omoide.engine.compact_tokens import cut_to_tokens as truncate_to_tokens
@@ -24,6 +26,8 @@ from omoide.engine.lang import Lang
 __all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
 
 DEFAULT_MEMORY_LINE_TOKENS = 150
+
+_T = TypeVar("_T")
 
 _WORDS = {
     Lang.EN: {
@@ -89,14 +93,27 @@ def assemble_chat_prompt(
     words = _WORDS[lang]
     persona_keys = sorted(persona_state)
     user_keys = sorted(user_state)
-    shown_blocks = [b for b in blocks if b.content.strip()]
+    title = words["title"].format(persona=persona)
+    intro = words["intro"].format(persona=persona)
+    room = budget_tokens - estimate_tokens(title) - estimate_tokens(words["hint"])
+    alone = room - estimate_tokens(words["persona"]) - estimate_tokens(intro)
+    block_lines = _fitting(
+        [
+            (b, f"### {b.name}\n{truncate_to_tokens(b.content.strip(), b.max_tokens)}")
+            for b in blocks
+            if b.content.strip()
+        ],
+        alone - estimate_tokens(words["blocks"]),
+    )
+    memory_lines = _fitting(
+        [(m, _memory_line(m, words, tz, memory_line_tokens)) for m in memories],
+        alone - estimate_tokens(words["memories"]),
+    )
+    shown_blocks = [b for b, _ in block_lines]
     sections: list[tuple[str, list[str]]] = [
         (
             words["persona"],
-            [
-                words["intro"].format(persona=persona),
-                *(f"- {k}: {_one_line(persona_state[k])}" for k in persona_keys),
-            ],
+            [intro, *(f"- {k}: {_one_line(persona_state[k])}" for k in persona_keys)],
         ),
         (
             words["user"],
@@ -105,18 +122,11 @@ def assemble_chat_prompt(
                 *(f"- {k}: {_one_line(user_state[k])}" for k in user_keys),
             ],
         ),
-        (
-            words["blocks"],
-            [
-                f"### {b.name}\n{truncate_to_tokens(b.content.strip(), b.max_tokens)}"
-                for b in shown_blocks
-            ],
-        ),
-        (words["memories"], [_memory_line(m, words, tz, memory_line_tokens) for m in memories]),
+        (words["blocks"], [line for _, line in block_lines]),
+        (words["memories"], [line for _, line in memory_lines]),
     ]
     has_address = 1 if user_address(user_state) else 0
-    title = words["title"].format(persona=persona)
-    kept = _trim(sections, budget_tokens - estimate_tokens(title) - estimate_tokens(words["hint"]))
+    kept = _trim(sections, room)
     if not any(kept[1:]):  # nothing but "You are X": not worth a system message
         return ChatPrompt("", 0, (), (), (), ())
     body = [
@@ -132,8 +142,16 @@ def assemble_chat_prompt(
         persona_keys=tuple(persona_keys[: max(kept[0] - 1, 0)]),
         user_keys=tuple(user_keys[: max(kept[1] - has_address, 0)]),
         blocks=tuple(b.name for b in shown_blocks[: kept[2]]),
-        memories=tuple(m.ident for m in memories[: kept[3]]),
+        memories=tuple(m.ident for m, _ in memory_lines[: kept[3]]),
     )
+
+
+def _fitting(items: list[tuple[_T, str]], room: int) -> list[tuple[_T, str]]:
+    """The items whose line could be shown beside the persona's name and its own section's
+    heading. Why: one that never fits (a block of 2,000 tokens in an 800-token budget) was
+    dropped last by :func:`_trim`, after every weaker item and every memory, and took them all
+    with it: the whole section was left empty. Outcome: it alone is left out."""
+    return [(item, line) for item, line in items if estimate_tokens(line) <= room]
 
 
 def _trim(sections: list[tuple[str, list[str]]], budget: int) -> list[int]:

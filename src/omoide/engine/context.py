@@ -9,7 +9,8 @@ last conversation, recent memories, important memories, stats. Each section list
 valuable first. Over budget (``estimate_tokens``), items are dropped from the end of the least
 valuable section first, in :data:`TRIM_ORDER`: stats → important memories (weakest first) → last
 conversation → recent memories (oldest first) → blocks (lowest priority first) → session → user
-→ persona. A section whose items are all gone loses its heading too. Lines are joined by
+→ persona; a block too large to fit beside the persona's name alone is left out first. A
+section whose items are all gone loses its heading too. Lines are joined by
 newlines, which cost nothing and split the estimator's runs, so a text's estimate is exactly the
 sum of its lines' estimates. The sections, the input and the result are ``context_model`` (their
 names are re-exported here); the fixed wording in both languages is ``context_words``.
@@ -108,21 +109,28 @@ def assemble_context(
         int(budget_tokens * CONVERSATION_SHARE),
         memory_line_tokens,
     )
-    parts = _Parts(
-        persona_keys=_ordered(inp.persona_state, _PERSONA_KEYS),
-        user_keys=_ordered(inp.user_state, ADDRESS_KEYS[::-1]),
-        blocks=[
+    title = words["title"].format(persona=inp.persona)
+    room = budget_tokens - estimate_tokens(title)
+    blocks, oversize = _fitting_blocks(
+        [
             replace(b, content=truncate_to_tokens(b.content.strip(), b.max_tokens))
             for b in inp.blocks
             if b.content.strip()
         ],
+        room,
+        inp.persona,
+        words,
+    )
+    parts = _Parts(
+        persona_keys=_ordered(inp.persona_state, _PERSONA_KEYS),
+        user_keys=_ordered(inp.user_state, ADDRESS_KEYS[::-1]),
+        blocks=blocks,
         conversation=chosen,
         recent=[_cut(m, memory_line_tokens) for m in inp.recent],
         important=[_cut(m, memory_line_tokens) for m in inp.important],
     )
     lines = _section_lines(inp, parts, words)
-    title = words["title"].format(persona=inp.persona)
-    kept = _trim(lines, budget_tokens - estimate_tokens(title), words)
+    kept = _trim(lines, room, words)
     shown = {s: lines[s][: kept[s]] for s in Section}
     said = sorted(
         parts.conversation[: kept[Section.CONVERSATION]], key=lambda t: order_said[t.event_id]
@@ -150,7 +158,7 @@ def assemble_context(
         recent=tuple(parts.recent[: kept[Section.RECENT]]),
         important=tuple(parts.important[: kept[Section.IMPORTANT]]),
         stats=inp.stats if kept[Section.STATS] else None,
-        omitted=_omitted(lines, kept, capped),
+        omitted=_omitted(lines, kept, capped, oversize),
     )
 
 
@@ -211,14 +219,34 @@ def _within_share(
     return kept, len(ranked) - len(kept)
 
 
+def _fitting_blocks(
+    blocks: list[BlockText], room: int, persona: str, words: dict[str, str]
+) -> tuple[list[BlockText], int]:
+    """The blocks that could be shown beside the persona's name alone, and how many could not.
+    Why: one that never fits (3,000 tokens in a 2,000-token budget) was trimmed last among
+    the blocks, after the stats, memories and last conversation, and took them all with it.
+    Outcome: it alone is left out (counted in ``omitted``)."""
+    alone = room - sum(
+        estimate_tokens(text)
+        for text in (
+            "## " + words[Section.PERSONA.value],
+            words["intro"].format(persona=persona),
+            "## " + words[Section.BLOCKS.value],
+        )
+    )
+    fitting = [b for b in blocks if estimate_tokens(f"### {b.name}\n{b.content}") <= alone]
+    return fitting, len(blocks) - len(fitting)
+
+
 def _omitted(
-    lines: dict[Section, list[str]], kept: dict[Section, int], capped: int
+    lines: dict[Section, list[str]], kept: dict[Section, int], capped: int, oversize: int
 ) -> dict[str, int]:
-    """Items dropped per section: by the trim, plus the turns beyond the conversation's share."""
+    """Items dropped per section: by the trim, plus the turns beyond the conversation's share
+    and the blocks too large for the budget."""
     out = {s.value: len(lines[s]) - kept[s] for s in Section if kept[s] < len(lines[s])}
-    if capped:
-        key = Section.CONVERSATION.value
-        out[key] = out.get(key, 0) + capped
+    for section, extra in ((Section.CONVERSATION, capped), (Section.BLOCKS, oversize)):
+        if extra:
+            out[section.value] = out.get(section.value, 0) + extra
     return out
 
 

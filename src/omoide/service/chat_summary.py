@@ -169,6 +169,8 @@ class Compressor:
             params=params,
             tokens_before=mechanical.tokens_before,
         )
+        if result.tokens_after > params.budget_tokens:  # the latest turn alone is over it
+            _warn_over_budget(result.tokens_after, params.budget_tokens)
         return Compressed(result, how if split.old else None)
 
     def _no_room(
@@ -188,12 +190,7 @@ class Compressor:
             params=params,
             tokens_before=mechanical.tokens_before,
         )
-        logger.warning(
-            "chat request over its budget after compaction: the system prompt and the latest "
-            "turn alone need %d tokens, chat_budget_tokens is %d; no summary was made",
-            result.tokens_after,
-            params.budget_tokens,
-        )
+        _warn_over_budget(result.tokens_after, params.budget_tokens)
         return Compressed(result, None)
 
     # -- the summary -----------------------------------------------------------------------
@@ -339,3 +336,13 @@ def _transcript(messages: Sequence[dict[str, Any]], lang: Lang) -> str:
     while len(lines) > 1 and total > TRANSCRIPT_TOKENS:
         total -= estimate_tokens(lines.pop(0))
     return "\n".join(lines)
+
+
+def _warn_over_budget(tokens: int, budget: int) -> None:
+    """The log's word that a request leaves over its budget (the upstream may refuse it)."""
+    logger.warning(
+        "chat request over its budget after compaction: the system prompt and the latest "
+        "turn alone need %d tokens, chat_budget_tokens is %d; no summary was made",
+        tokens,
+        budget,
+    )

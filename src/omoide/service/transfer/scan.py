@@ -30,6 +30,7 @@ from omoide.store.port import PersonaRestoreHandle
 __all__ = [
     "FileScan",
     "check_named",
+    "check_outside",
     "file_vector",
     "not_in_file",
     "scan_file",
@@ -57,6 +58,8 @@ class FileScan:
     current_keys: set[str] = field(default_factory=set)  # current memories: a merge may dedup
     # memory keys a memory's pointer or a link names -> where first named (line, type, field)
     named: dict[str, tuple[int, str, str]] = field(default_factory=dict)
+    # sessions a memory's provenance names that the file does not hold -> (line, field)
+    outside: dict[str, tuple[int, str]] = field(default_factory=dict)
 
 
 def scan_file(
@@ -99,6 +102,8 @@ def scan_file(
             if record[name] is not None:
                 scan.named.setdefault(record[name], (number, kind, name))
         if kind == "memory":
+            scan.sessions.finish()  # the last session's turns are all read
+            _check_provenance(scan, record, number)
             scan.memory_keys.append(record["key"])
             if is_current(record):
                 scan.current_keys.add(record["key"])
@@ -170,6 +175,53 @@ def _once(lines: dict[tuple[str, str], int], kind: str, name: str, number: int) 
             record=kind,
             field=field,
         )
+
+
+def _check_provenance(scan: FileScan, record: dict[str, Any], number: int) -> None:
+    """Refuse a memory whose sources or episode (``source_ref``) name a turn or an episode
+    that a session of the file lacks; note the sessions it names that the file does not hold
+    (:func:`check_outside`). Why: the restore stored such a memory with no provenance, without
+    a word, so ``said_in`` forgot where it was said and erasing that conversation
+    (``with_notes``) no longer took the note with it (a file edited by hand)."""
+    named = [(s["session_id"], s["seq"], "sources") for s in record["sources"]]
+    ref = record["source_ref"]
+    if isinstance(ref, dict):
+        named.append((ref["episode"]["session_id"], ref["episode"]["first_seq"], "source_ref"))
+    for session_id, seq, name in named:
+        if session_id not in scan.sessions.sessions:
+            scan.outside.setdefault(session_id, (number, name))
+            continue
+        if name == "sources" and scan.sessions.has_turn(session_id, seq):
+            continue
+        if name == "source_ref" and (session_id, seq) in scan.sessions.episode_starts:
+            continue
+        what = "turn" if name == "sources" else "episode starting at turn"
+        raise InvalidInput(
+            f"line {number}: memory record: {name} names the {what} {seq} of session "
+            f"{session_id!r}, which the file does not hold: the memory would be stored "
+            "without its provenance; nothing was imported",
+            line=number,
+            record="memory",
+            field=name,
+        )
+
+
+def check_outside(scan: FileScan, present: frozenset[str], persona: str) -> None:
+    """Refuse a file whose memory's provenance names a session that is neither in the file
+    nor (a merge) held by the persona (:func:`_check_provenance`)."""
+    missing = set(scan.outside) - present
+    if not missing:
+        return
+    session_id = min(missing, key=lambda s: scan.outside[s][0])
+    number, name = scan.outside[session_id]
+    raise InvalidInput(
+        f"line {number}: memory record: {name} names session {session_id!r}, which is "
+        f"neither in the file nor held by persona {persona!r}: the memory would be stored "
+        "without its provenance; nothing was imported",
+        line=number,
+        record="memory",
+        field=name,
+    )
 
 
 def check_named(scan: FileScan, restore: PersonaRestoreHandle) -> None:

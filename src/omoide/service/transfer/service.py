@@ -15,7 +15,13 @@ from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
 from omoide.service.transfer.records import Lines, as_imported
 from omoide.service.transfer.restore import ImportReport, RestoreRun
-from omoide.service.transfer.scan import FileScan, check_named, not_in_file, scan_file
+from omoide.service.transfer.scan import (
+    FileScan,
+    check_named,
+    check_outside,
+    not_in_file,
+    scan_file,
+)
 from omoide.service.transfer.sessions import check_present_sessions
 from omoide.store.port import Store, TransferStore
 
@@ -116,6 +122,7 @@ class TransferService:
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
         check_named(scan, restore)
+        check_outside(scan, existing.session_ids, persona)
         check_present_sessions(restore, persona, scan.sessions.sessions, existing.session_ids)
         # a stored state row is the file's row when it reads as the import reads the file's
         # (its control characters as spaces): an own export of values stored before controls

@@ -58,6 +58,10 @@ class SessionScan:
     """Fed every session, event and episode record of the file in order (the first pass)."""
 
     sessions: dict[str, SessionDigest] = field(default_factory=dict)
+    # a session's seqs when they have gaps (else its digest's first_seq-last_seq range), and
+    # every episode's (session id, first seq): what a memory's provenance may name
+    gaps: dict[str, frozenset[int]] = field(default_factory=dict)
+    episode_starts: set[tuple[str, int]] = field(default_factory=set)
     _current: str | None = None
     _seqs: dict[int, int] = field(default_factory=dict)  # seq -> line
     _ids: dict[str, tuple[int, int]] = field(default_factory=dict)  # external id -> (line, seq)
@@ -106,8 +110,20 @@ class SessionScan:
         self._inside(record, number, "episode")
         self._episodes.append((number, record["first_seq"], record["last_seq"]))
 
+    def has_turn(self, session_id: str, seq: int) -> bool:
+        """The file holds turn ``seq`` of session ``session_id`` (after :meth:`finish`)."""
+        want = self.sessions[session_id]
+        if session_id in self.gaps:
+            return seq in self.gaps[session_id]
+        return bool(want.turns) and want.first_seq <= seq <= want.last_seq
+
     def finish(self) -> None:
         """The current session's records are all read: its episodes name its turns."""
+        if self._current is not None:
+            want = self.sessions[self._current]
+            if want.turns != want.last_seq - want.first_seq + 1:
+                self.gaps[self._current] = frozenset(self._seqs)
+            self.episode_starts.update((self._current, first) for _, first, _ in self._episodes)
         for number, first, last in self._episodes:
             missing = next((s for s in (first, last) if s not in self._seqs), None)
             if missing is not None or first > last:
