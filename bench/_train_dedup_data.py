@@ -57,6 +57,7 @@ SOURCES = (
     "dedup_holdout26",
     "dedup_holdout27",
     "calibration_pairs",
+    *(f"dedup_holdout{n}" for n in range(28, 43)),
 )
 # The calibration pairs (duplicate / related / unrelated, some across languages) hold what the
 # dedup sets hold little of: facts on one topic in other words, where the floor reaches.

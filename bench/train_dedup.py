@@ -1,12 +1,15 @@
-"""Train dedup's learned judge on twenty-nine sources, leave-one-source-out.
+"""Train dedup's learned judge on forty-four sources, leave-one-source-out.
 
 The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout27`` (near-copies, one value changed
 or not; ``dedup_holdout7`` … ``dedup_holdout27``, the issue's probe style,
-training sources since the eighth to twenty-fourth rounds) and the calibration pairs
+training sources since the eighth to twenty-fourth rounds), the calibration pairs
 (``src/omoide/embed/calibration_pairs.jsonl``: facts on one topic in other words, some across
-languages). Every pair (``a`` stored, then ``b``) is read as the write
-path reads it (``service.dedup.DedupDecider``; ``_train_dedup_data``): the raw cosine of the
-two passages (the embedder's own); the two texts in dedup's notation (``pair_notation``,
+languages) and, since session 38, the fresh writers ``dedup_holdout28`` … ``_holdout42`` (each
+scored once as a choose set in its round; ``bench/results/dedup_dd38.md``: the packaged e5
+judge is fitted on all 44, the USE judge still on the first 29). Every pair (``a`` stored,
+then ``b``) is read as the write path reads it (``service.dedup.DedupDecider``;
+``_train_dedup_data``): the raw cosine of the two passages (the embedder's own); the two
+texts in dedup's notation (``pair_notation``,
 without a kanji reader, as the server); the trade, status and polarity rules (parts that
 traded places, a status said on one side only, a Japanese predicate denied on one side only:
 never duplicates); the veto's finding; the scope words; and
@@ -17,8 +20,8 @@ with a *floor* also those down to ``floor_margin`` spec units below the persona'
 duplicate above probability ``threshold``, one in the band above ``floor_threshold``.
 
 For each embedder (``_train_dedup_choice``): a logistic regression
-(``engine.classify.dedup_judge.fit_logistic``) on the pairs above the floor of twenty-eight sources
-scores the twenty-ninth (LOSO). A floor is kept only when its nested LOSO (thresholds chosen
+(``engine.classify.dedup_judge.fit_logistic``) on the pairs above the floor of all sources but one
+scores the one left out (LOSO). A floor is kept only when its nested LOSO (thresholds chosen
 without the left-out source) keeps wrong drops at most 3% the rule's way (``safe_margins``). The
 floor and the two probability thresholds are the ones with the most paraphrases caught (mean
 over the folds) within the *rule* (``--rule``, one per embedder): on e5, wrongly dropped

@@ -24,6 +24,10 @@ TABLE = {
     "受": "うける じゅ",
     "以": "い",
     "前": "ぜん まえ",
+    "葉": "は よう",
+    "書": "かく しょ",
+    "寝": "しん ねる",
+    "言": "いう げん こと",
 }
 
 
@@ -37,6 +41,8 @@ TABLE = {
         ("麻痺", "まひ"),  # two kanji, each an on reading
         ("餌", "エサ"),  # katakana is folded to hiragana
         ("学校", "がっこう"),  # a final く read as a small っ
+        ("葉書", "はがき"),  # a verb's continuative form in a compound: 書く → 書き (voiced)
+        ("寝言", "ねごと"),  # an ichidan verb's continuative: 寝る → 寝
     ],
 )
 def test_a_kana_spelling_of_the_kanji_is_read(written: str, kana: str) -> None:
@@ -50,6 +56,7 @@ def test_a_kana_spelling_of_the_kanji_is_read(written: str, kana: str) -> None:
         ("買った", "もらった"),  # another verb with the same ending
         ("受けて", "かけて"),
         ("以前は", "いまは"),  # a noun's reading is never cut to a stem
+        ("書", "しき"),  # a continuative is of a verb reading only (しょ is none)
     ],
 )
 def test_another_word_in_kana_is_not_read_as_the_kanji(written: str, kana: str) -> None:
@@ -73,3 +80,8 @@ def test_the_packaged_table_holds_the_readings() -> None:
     assert "ねばる" in table["粘"].split()
     assert spells("賄って", "まかなって", table)
     assert not spells("叔母", "いとこ", table)
+
+
+def test_a_continuative_in_a_compound_reads_the_pair_alike() -> None:
+    a, b = pair_notation("毎月はがきを送ってくる。", "毎月葉書を送ってくる。", kanji=TABLE)
+    assert a == b

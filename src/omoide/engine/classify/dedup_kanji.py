@@ -48,13 +48,34 @@ def _fold(text: str) -> str:
 
 def _forms(reading: str, inflected: bool) -> set[str]:
     """What one reading of a kanji may be written as in kana: the reading, with a small っ for
-    a final く / き / つ / ち, and, where kana follow the kanji (``inflected``), its stem."""
+    a final く / き / つ / ち, where kana follow the kanji (``inflected``) its stem, and
+    otherwise a verb's continuative form, which stands as a noun or a compound's first part
+    (書 かく: 葉書 はがき; 寝 ねる: 寝言 ねごと)."""
     forms = {reading}
     if reading[-1:] in _GEMINATED:
         forms.add(reading[:-1] + "っ")
     if inflected and reading[-1:] in _INFLECTED_END:
         forms.update(reading[:-cut] for cut in range(1, _STEM_CUT + 1) if len(reading) > cut)
+    elif not inflected and len(reading) > 1:
+        forms.update(_continuative(reading))
     return {_fold(f) for f in forms}
+
+
+_U_TO_I = dict(zip("うくぐすつぬぶむる", "いきぎしちにびみり", strict=True))
+
+
+def _continuative(reading: str) -> set[str]:
+    """A verb reading's continuative forms: the last kana of its dictionary form moved from
+    the u row to the i row (かく → かき), and for a reading in る also the stem (ねる → ね:
+    the table does not tell the two conjugations apart). Empty for a reading that is no verb's
+    dictionary form."""
+    last = reading[-1]
+    if last not in _U_TO_I:
+        return set()
+    out = {reading[:-1] + _U_TO_I[last]}
+    if last == "る":
+        out.add(reading[:-1])
+    return out
 
 
 def spells(kanji_text: str, kana_text: str, table: KanjiReadings) -> bool:
