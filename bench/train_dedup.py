@@ -1,23 +1,23 @@
 """Train dedup's learned judge on forty-four sources, leave-one-source-out.
 
-The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout27`` (near-copies, one value changed
-or not; ``dedup_holdout7`` … ``dedup_holdout27``, the issue's probe style,
-training sources since the eighth to twenty-fourth rounds), the calibration pairs
+The sources: ``dedup_pairs``, ``dedup_holdout`` … ``_holdout27`` (near-copies, one value changed or
+not; ``dedup_holdout7`` … ``dedup_holdout27``, the issue's probe style, training sources since the
+eighth to twenty-fourth rounds), the calibration pairs
 (``src/omoide/embed/calibration_pairs.jsonl``: facts on one topic in other words, some across
 languages) and, since session 38, the fresh writers ``dedup_holdout28`` … ``_holdout42`` (each
-scored once as a choose set in its round; ``bench/results/dedup_dd38.md``: the packaged e5
-judge is fitted on all 44, the USE judge still on the first 29). Every pair (``a`` stored,
-then ``b``) is read as the write path reads it (``service.dedup.DedupDecider``;
-``_train_dedup_data``): the raw cosine of the two passages (the embedder's own); the two
-texts in dedup's notation (``pair_notation``,
-without a kanji reader, as the server); the trade, status and polarity rules (parts that
-traded places, a status said on one side only, a Japanese predicate denied on one side only:
-never duplicates); the veto's finding; the scope words; and
-the aligned difference, whose two parts are embedded with the part embedder
-(``--part-embedder``, the bundled USE). Pairs above the dedup threshold reach the judge, and
-with a *floor* also those down to ``floor_margin`` spec units below the persona's
-``dedup_threshold``, through the embedder's calibration; a pair above the threshold is a
-duplicate above probability ``threshold``, one in the band above ``floor_threshold``.
+scored once as a choose set in its round; ``bench/results/dedup_dd38.md``: the packaged e5 judge is
+fitted on all 44, the USE judge still on the first 29: each model in the file names its own
+``sources``, and ``--embedder e5`` refits e5 alone, keeping the file's USE model). Every pair
+(``a`` stored, then ``b``) is read as the write path reads it (``service.dedup.DedupDecider``;
+``_train_dedup_data``): the raw cosine of the two passages (the embedder's own); the two texts in
+dedup's notation (``pair_notation``, without a kanji reader, as the server); the trade, status and
+polarity rules (parts that traded places, a status said on one side only, a Japanese predicate
+denied on one side only: never duplicates); the veto's finding; the scope words; and the aligned
+difference, whose two parts are embedded with the part embedder (``--part-embedder``, the bundled
+USE). Pairs above the dedup threshold reach the judge, and with a *floor* also those down to
+``floor_margin`` spec units below the persona's ``dedup_threshold``, through the embedder's
+calibration; a pair above the threshold is a duplicate above probability ``threshold``, one in the
+band above ``floor_threshold``.
 
 For each embedder (``_train_dedup_choice``): a logistic regression
 (``engine.classify.dedup_judge.fit_logistic``) on the pairs above the floor of all sources but one
@@ -155,6 +155,16 @@ def table(rows: Rows, decisions: dict[str, np.ndarray]) -> list[list[str]]:
         cells.append(f"{caught:.1%} / {dropped:.1%}")
     out.append(["pooled (all pairs)", "all", *cells])
     return out
+
+
+def kept_models(path: Path, fitted: list[dict]) -> list[dict]:
+    """The judge file's models after a run: the embedders fitted now replace theirs; an
+    embedder not named by ``--embedder`` keeps the model (and the ``sources`` it was fitted
+    on) that the file already holds, so ``--embedder e5`` refits e5 alone."""
+    now = {m["embedder"]: m for m in fitted}
+    before = json.loads(path.read_text(encoding="utf-8"))["models"] if path.exists() else []
+    kept = [m for m in before if m["embedder"] not in now]
+    return [*fitted, *kept]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -359,12 +369,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.cache is not None:
         args.cache.write_bytes(pickle.dumps(CACHE))
     if not args.no_write:
+        fitted = [
+            {**m.to_dict(), "part_embedder_name": args.part_embedder, "sources": list(SOURCES)}
+            for m in models
+        ]
         data = {
             "trained_by": "bench/train_dedup.py",
-            "sources": list(SOURCES),
             "l2": args.l2,
             "rule": args.rule,
-            "models": [{**m.to_dict(), "part_embedder_name": args.part_embedder} for m in models],
+            "models": kept_models(Path(MODEL_FILE), fitted),
         }
         Path(MODEL_FILE).write_text(
             json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"

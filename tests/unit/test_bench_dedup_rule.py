@@ -39,3 +39,16 @@ def test_holds_bounds_each_fold_the_pool_and_the_cap() -> None:
     # a grid of choices at once: the folds are the last axis
     grid = np.array([[1.0, 1.0, 1.0], [3.0, 3.0, 3.0]])
     assert Rule.parse("pooled:0.02").holds(grid, n_diff).tolist() == [True, False]
+
+
+def test_a_run_for_one_embedder_keeps_the_other_embedders_model(tmp_path: Path) -> None:
+    import json
+
+    from train_dedup import kept_models
+
+    judge = tmp_path / "dedup_judge.json"
+    old = [{"embedder": "e5", "threshold": 0.7}, {"embedder": "use", "threshold": 0.8}]
+    judge.write_text(json.dumps({"models": old}), encoding="utf-8")
+    fitted = [{"embedder": "e5", "threshold": 0.6, "sources": ["a", "b"]}]
+    assert kept_models(judge, fitted) == [fitted[0], old[1]]
+    assert kept_models(tmp_path / "none.json", fitted) == fitted
