@@ -13,6 +13,8 @@ would; ``fit_trees`` (boosted trees, "trees") was compared with it and is not sh
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -40,6 +42,21 @@ class Net(NamedTuple):
     hidden: HiddenLayer
     weights: np.ndarray
     bias: np.ndarray
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """Numeric libraries on one thread while fitting: a sum split over threads may round
+    otherwise, and a net fitted on another thread count is not the same bytes
+    (``train_classifier``: one command, one judge file). threadpoolctl comes with
+    scikit-learn; without it training stops at ``sklearn_parts`` anyway."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        yield
+        return
+    with threadpool_limits(limits=1):
+        yield
 
 
 def sklearn_parts():

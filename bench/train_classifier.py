@@ -105,6 +105,17 @@ INDEPENDENT, fitted on only with their pair), and the seen dedup sets' duplicate
 chosen before on a train → choose split (``--leave-out`` the CHOOSE writers to measure it;
 ``--judge-out`` to write it outside the package), with no grid and no LOSO.
 
+What a run writes says what produced it (``provenance`` in the file, ``_classify_provenance``):
+the command and every option with its value (a default may change later), the code's git
+revision and a digest of the engine and training modules, the library versions, each source's
+pairs and file digest, and per embedder a digest of the labels, of each feature column and of the
+vectors fitted on. The net's fit moves by ~0.1 in weight for any change of those inputs, however
+small (session 38: a 1e-7 change of the vectors did), so only the same inputs give the same
+judge; the fit runs on one thread and the same command on the same data and code writes the same
+bytes. ``--check`` (the same flags) fits nothing and names each input that moved since the file
+was written. The hand-chosen bars go in with ``--related`` / ``--replaced``; ``--keep-others``
+keeps the stored judge of an embedder not trained now (USE's).
+
 The embedding blocks (the new memory minus the old one, the two differing parts, and |new − old|
 and new ∘ old) are read
 along a few directions only: how far a pair's block leans towards each class's mean block on
@@ -127,6 +138,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -144,7 +156,16 @@ from _classify_data import (
 )
 from _classify_extra import Extra, add_arguments, extra_flags, extra_of
 from _classify_loso import evaluate, fit_on, predict_on, predictions, sentence_score
-from _classify_model import head_fields
+from _classify_model import NET, head_fields, one_thread
+from _classify_provenance import (
+    code_digest,
+    code_revision,
+    files_record,
+    inputs_record,
+    library_versions,
+    moved,
+    sources_record,
+)
 from _classify_thresholds import (
     CLIFF,
     FAR,
@@ -181,6 +202,21 @@ def rounded_floats(value: object) -> object:
     return value
 
 
+def _data(embedder_name: str, sources: dict[str, Path], cache: Path | None, extra: Extra | None):
+    """The embedder (``text``: none) and every pair of ``sources`` measured once."""
+    embedder = make_embedder(embedder_name) if embedder_name != "text" else None
+    if embedder is not None and cache is not None:
+        embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
+    return embedder, load_data(sources, embedder, extra or Extra())
+
+
+def _inputs(data, features: str) -> dict[str, object]:
+    """What a fit on every source reads (``_classify_provenance.inputs_record``): the rows of
+    one-statement new memories (``fit_on``) and the columns of the feature set ``features``."""
+    everything = np.arange(len(data.y))
+    return inputs_record(data, data.columns(features), everything[~data.several])
+
+
 def train_one(
     embedder_name: str,
     sources: dict[str, Path],
@@ -198,10 +234,7 @@ def train_one(
     labelled pairs (``_classify_extra``: distractors, dedup duplicates); ``at``: thresholds
     chosen before (on a train → choose split), so no grid and no LOSO: the one configuration
     ``only`` names is fitted on all sources at them (no sentence threshold)."""
-    embedder = make_embedder(embedder_name) if embedder_name != "text" else None
-    if embedder is not None and cache is not None:
-        embedder = CachedEmbedder(embedder, cache / f"{embedder_name}.npz")
-    data = load_data(sources, embedder, extra or Extra())
+    embedder, data = _data(embedder_name, sources, cache, extra)
     grid = [
         Config(f, r, c, b, head)
         for f in FEATURE_SETS
@@ -259,6 +292,7 @@ def train_one(
         "data": data,
         "insample": insample,
         "n": {s: int((data.sources == s).sum()) for s in np.unique(data.sources)},
+        "inputs": _inputs(data, cfg.features),
     }
     return model, summary
 
@@ -307,6 +341,19 @@ def _merged(models: list[dict], sources: dict[str, Path], keep: bool = False) ->
     )
     kept.update({m["embedder"]: m for m in models})
     return [kept[k] for k in sorted(kept)]  # one order whatever the runs
+
+
+def _kept_notes(merged: list[dict], trained: list[dict]) -> dict[str, dict[str, str]]:
+    """The stored file's note on each model kept from it (``kept``: why it was not retrained),
+    so a run that keeps a model keeps its note."""
+    stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
+    now = {m["embedder"] for m in trained}
+    notes = {
+        m["embedder"]: stored.get("kept", {}).get(m["embedder"], "kept from the stored file")
+        for m in merged
+        if m["embedder"] not in now
+    }
+    return {"kept": notes} if notes else {}
 
 
 def arguments():
@@ -369,6 +416,26 @@ def arguments():
         "whatever sources they were trained on",
     )
     bench.add_argument(
+        "--related",
+        default="",
+        metavar="LANG:T,…",
+        help="the judge's related thresholds (chosen by bench/classify_related.py for "
+        "this judge), e.g. ja:0.81; default none",
+    )
+    bench.add_argument(
+        "--replaced",
+        default="",
+        metavar="LANG:T,…",
+        help="the judge's replaced-value thresholds (chosen by bench/classify_replaced.py), "
+        "e.g. en:0.76,ja:0.64; default none",
+    )
+    bench.add_argument(
+        "--check",
+        action="store_true",
+        help="fit nothing: measure the sources as this code does and name what moved since "
+        "--judge-out was written (its provenance); exit 1 when something did",
+    )
+    bench.add_argument(
         "--judge-out",
         type=Path,
         default=OUT,
@@ -388,6 +455,8 @@ def _command(args, only: dict[str, str]) -> str:
         + (f" --judge {args.judge}" if args.judge else "")
         + (f" --at {args.at}" if args.at else "")
         + (f" --leave-out {args.leave_out}" if args.leave_out else "")
+        + (f" --related {args.related}" if args.related else "")
+        + (f" --replaced {args.replaced}" if args.replaced else "")
         + (" --keep-others" if args.keep_others else "")
         + (f" --judge-out {args.judge_out.name}" if args.judge_out != OUT else "")
         + "`"
@@ -426,6 +495,95 @@ def _fixed_report(
     return lines
 
 
+def _tiers(text: str) -> tuple[tuple[str, float], ...]:
+    """``--related`` / ``--replaced``: "ja:0.81" or "en:0.76,ja:0.64" (none: "")."""
+    pairs = [item.split(":") for item in text.split(",") if item]
+    if any(len(p) != 2 or p[0] not in ("en", "ja") for p in pairs):
+        sys.exit(f"expected LANG:THRESHOLD,… with LANG en or ja, got {text!r}")
+    return tuple((lang, float(value)) for lang, value in pairs)
+
+
+def _with_tiers(model: JudgeModel, args) -> JudgeModel:
+    """The hand-chosen lower bars (``classify_related.py``, ``classify_replaced.py``: chosen
+    for one judge on the sources it was not fitted on) written into the judge's model, so one
+    command writes the whole file."""
+    return replace(
+        model,
+        related_thresholds=_tiers(args.related),
+        replaced_thresholds=_tiers(args.replaced),
+    )
+
+
+def _options(args, only: dict[str, str], at: dict[str, float] | None) -> dict[str, object]:
+    """Every setting of the run, defaults included (a default may change later: round 29's
+    ``--distractors`` did, and a refit at the new default no longer gave the shipped judge)."""
+    return {
+        "embedders": args.embedders,
+        "judge": args.judge,
+        "head": args.head,
+        **({"net": NET} if args.head == "net" else {}),
+        "features": only.get("features", "grid"),
+        "blocks": only.get("blocks", "grid"),
+        "c": only.get("c", "grid") if args.head == "linear" else None,
+        "precision": args.precision,
+        "threshold_rule": "given (--at)" if at else RULE.label(),
+        "at": at,
+        "leave_out": [name for name in args.leave_out.split(",") if name],
+        "distractors": args.distractors,
+        "distractor_weight": args.distractor_weight,
+        "duplicate_weight": args.duplicate_weight,
+        "related": dict(_tiers(args.related)),
+        "replaced": dict(_tiers(args.replaced)),
+    }
+
+
+def _code() -> dict[str, str]:
+    """The code a run starts from (read before training: an edit during the run is not it)."""
+    return {"code_revision": code_revision(), "code_sha256": code_digest()}
+
+
+def _provenance(
+    args,
+    only: dict[str, str],
+    at: dict[str, float] | None,
+    sources: dict[str, Path],
+    summaries: dict[str, dict],
+    code: dict[str, str],
+) -> dict[str, object]:
+    """What produced the file (``_classify_provenance``): the same command on the same data
+    and code writes the same record."""
+    counts = next(iter(summaries.values()))["n"] if summaries else {}
+    return {
+        "command": _command(args, only).strip("`"),
+        **code,
+        "libraries": library_versions(),
+        "options": _options(args, only, at),
+        "sources": sources_record(sources, counts),
+        "duplicates": files_record(extra_of(args).duplicates),
+        "inputs": {name: s["inputs"] for name, s in summaries.items()},
+    }
+
+
+def _check(args, sources: dict[str, Path]) -> int:
+    """``--check``: measure the sources as this code does and compare with the inputs the judge
+    file records (no fit); 0 when nothing moved, 1 when something did (printed), 2 when the file
+    records none."""
+    stored = json.loads(args.judge_out.read_text(encoding="utf-8")).get("provenance", {})
+    if not stored.get("inputs"):
+        print(f"{args.judge_out} records no inputs (written before provenance)", file=sys.stderr)
+        return 2
+    features = str(stored["options"]["features"])
+    status = 0
+    for name in args.embedders.split(","):
+        _, data = _data(name, sources, args.cache, extra_of(args))
+        lines = moved(stored["inputs"].get(name, {}), _inputs(data, features))
+        print(f"{name}: " + ("inputs as recorded" if not lines else "moved"), file=sys.stderr)
+        for line in lines:
+            print(f"  {line}", file=sys.stderr)
+        status = status or int(bool(lines))
+    return status
+
+
 def main(argv: list[str] | None = None) -> int:
     args = arguments().parse_args(argv)
     only = {k: getattr(args, k) for k in ("features", "blocks", "c") if getattr(args, k)}
@@ -438,35 +596,43 @@ def main(argv: list[str] | None = None) -> int:
     if unknown := [name for name in left_out if name not in sources]:
         sys.exit(f"--leave-out: unknown sources {unknown}")
     sources = {name: path for name, path in sources.items() if name not in left_out}
+    if args.check:
+        return _check(args, sources)
+    if (args.related or args.replaced) and not args.judge:
+        sys.exit("--related / --replaced set the judge's bars: name it with --judge")
     at = (
         dict(zip(("en", "ja"), (float(v) for v in args.at.split(",")), strict=True))
         if args.at
         else None
     )
     extra = extra_of(args)
+    code = _code()
     models, summaries = [], {}
-    for name in args.embedders.split(","):
-        model, summary = train_one(
-            name,
-            sources,
-            args.precision,
-            args.cache,
-            {k: v for k, v in only.items() if not (k == "c" and args.head != "linear")},
-            args.head,
-            extra,
-            at,
-        )
-        models.append(rounded_floats(model.to_dict()))
-        summaries[name] = summary
-        best = summary["best"]
-        if at is not None:
-            continue
-        print(
-            f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} overrides="
-            f"{list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
-            f"CV={best['cv']['all_f1']}",
-            file=sys.stderr,
-        )
+    with one_thread():
+        for name in args.embedders.split(","):
+            model, summary = train_one(
+                name,
+                sources,
+                args.precision,
+                args.cache,
+                {k: v for k, v in only.items() if not (k == "c" and args.head != "linear")},
+                args.head,
+                extra,
+                at,
+            )
+            if name == args.judge:
+                model = _with_tiers(model, args)
+            models.append(rounded_floats(model.to_dict()))
+            summaries[name] = summary
+            best = summary["best"]
+            if at is not None:
+                continue
+            print(
+                f"{name}: {best['config'].label()} thresholds={thresholds_text(best)} "
+                f"overrides={list(summary['overrides'])} cross macro-F1={best['cross_f1']} "
+                f"CV={best['cv']['all_f1']}",
+                file=sys.stderr,
+            )
     chosen = _judge_choice(summaries, models, sources, args.precision, args.judge)
     judge_name = chosen["name"]
     print(
@@ -474,12 +640,15 @@ def main(argv: list[str] | None = None) -> int:
         f"{judge_name}",
         file=sys.stderr,
     )
+    merged = _merged(models, sources, args.keep_others)
     args.judge_out.write_text(
         json.dumps(
             {
                 "trained_on": [p.name for p in sources.values()],
                 "judge_embedder": chosen,
-                "models": _merged(models, sources, args.keep_others),
+                "models": merged,
+                **_kept_notes(merged, models),
+                "provenance": _provenance(args, only, at, sources, summaries, code),
             },
             indent=1,
         )
@@ -575,7 +744,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     report["alternatives"] = others
     write_results(args.out, "\n".join(lines), report)
-    print(f"wrote {OUT.relative_to(REPO)}", file=sys.stderr)
+    print(f"wrote {args.judge_out}", file=sys.stderr)
     return 0
 
 
