@@ -5,11 +5,10 @@ folder and the remedy (``omoide restore --force`` from a backup), not a 500.
 SQLite meets a damaged page where it reads it: at the statement's first step (``execute``), or
 at a later row's step, while the rows are fetched. Both go through :class:`DamageRefusing`, the
 connection every reader of the data folder opens (``db.py``, ``read_only.py``), and its cursors
-(:class:`_Cursor`): the refusal is written once, in :func:`_refusing`."""
+(:class:`_Cursor`): the refusal is written once, in :func:`_refuse_damage`."""
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,15 +43,12 @@ def unreadable(path: Path, exc: BaseException) -> str:
     )
 
 
-@contextlib.contextmanager
-def _refusing(path: Path) -> Iterator[None]:
-    """SQLite's :func:`damaged` as the 503 naming the folder and the remedy."""
-    try:
-        yield
-    except sqlite3.DatabaseError as exc:
-        if damaged(exc):
-            raise StorageUnavailable(f"{unreadable(path, exc)}; nothing was stored") from exc
-        raise
+def _refuse_damage(path: Path, exc: sqlite3.DatabaseError) -> None:
+    """SQLite's :func:`damaged` as the 503 naming the folder and the remedy (any other error:
+    the caller re-raises it). A ``try``/``except`` at each call, not a context manager: a
+    cursor's steps are the hottest calls of the store."""
+    if damaged(exc):
+        raise StorageUnavailable(f"{unreadable(path, exc)}; nothing was stored") from exc
 
 
 class DamageRefusing(sqlite3.Connection):
@@ -76,28 +72,46 @@ class _Cursor(sqlite3.Cursor):
     connection: DamageRefusing
 
     def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
-        with _refusing(self.connection.path):
+        try:
             return super().execute(sql, parameters)
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
 
     def executemany(self, sql: str, parameters: Any, /) -> _Cursor:
-        with _refusing(self.connection.path):
+        try:
             return super().executemany(sql, parameters)
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
 
     def fetchone(self) -> Any:
-        with _refusing(self.connection.path):
+        try:
             return super().fetchone()
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
 
     def fetchmany(self, size: int | None = None) -> list[Any]:
-        with _refusing(self.connection.path):
+        try:
             return super().fetchmany(self.arraysize if size is None else size)
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
 
     def fetchall(self) -> list[Any]:
-        with _refusing(self.connection.path):
+        try:
             return super().fetchall()
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
 
     def __next__(self) -> Any:
-        with _refusing(self.connection.path):
+        try:
             return super().__next__()
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
 
     def __iter__(self) -> Iterator[Any]:  # type: ignore[override]
         # a chunk per call, not a Python call per row (a long scan stays as fast)
