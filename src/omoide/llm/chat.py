@@ -5,9 +5,10 @@
 (:mod:`omoide.llm.anthropic_chat`), streamed or not. Async (httpx), one connection pool per
 upstream, no retries (the client decides whether to retry a chat turn).
 
-Failures are translated here, once: no connection → :class:`UpstreamUnreachable` (503), no
-answer in ``OMOIDE_LLM_TIMEOUT`` (or the upstream's own 408 / 504) → :class:`UpstreamTimeout`
-(504). Of the upstream's statuses, those the client caused stay the client's: 429 (rate
+Failures are translated once (``chat_failures.py``): no connection →
+:class:`UpstreamUnreachable` (503), no answer in ``OMOIDE_LLM_TIMEOUT`` (or the upstream's own
+408 / 504) → :class:`UpstreamTimeout` (504). Of the upstream's statuses, those the client
+caused stay the client's: 429 (rate
 limited) → :class:`UpstreamRateLimited` (429, with the upstream's ``Retry-After``), 413 (the
 request too large) → :class:`UpstreamRequestTooLarge` (413), 400 or 422 (the request as the
 client sent it is invalid for the model) → :class:`UpstreamRejectedRequest` (422). Another error
@@ -26,14 +27,9 @@ import httpx
 
 from omoide.errors import (
     OmoideError,
-    UpstreamRateLimited,
-    UpstreamRejectedRequest,
-    UpstreamRequestTooLarge,
-    UpstreamTimeout,
     UpstreamUnavailable,
-    UpstreamUnreachable,
 )
-from omoide.llm._http import own_message, public_url
+from omoide.llm._http import public_url
 from omoide.llm.anthropic_chat import (
     API_VERSION,
     StreamTranslator,
@@ -41,13 +37,13 @@ from omoide.llm.anthropic_chat import (
     request_to_anthropic,
 )
 from omoide.llm.base import LLMConfig
+from omoide.llm.chat_failures import Translated, rejected
 from omoide.llm.chat_reply import (
     NotAnObject,
     as_chunk,
     choices_problem,
     error_text,
     json_object,
-    retry_after_header,
     sse_events,
     status_words,
 )
@@ -132,8 +128,9 @@ class _Upstream:
             await self._client.aclose()
             self._client = None
 
-    def translated(self) -> _Translate:
-        return _Translate(self)
+    def translated(self) -> Translated:
+        """``async with``: httpx failures as Omoide's errors (``chat_failures.py``)."""
+        return Translated(self.provider, self.shown_url, self._timeout_s)
 
     async def _send(self, body: dict[str, Any], *, stream: bool) -> httpx.Response:
         """POST; a non-2xx answer, or a 2xx HTML page (a proxy's or a portal's, read as a
@@ -153,60 +150,8 @@ class _Upstream:
         return response
 
     def rejected(self, response: httpx.Response) -> OmoideError:
-        """The error for an upstream's error status: what the status means, then the
-        upstream's own words when it gave some (an empty ``{}``, an empty body or an HTML page
-        add nothing: they were shown as they came, "(HTTP 429): {}")."""
-        status = response.status_code
-        said = own_message(response)
-
-        def message(meaning: str, advice: str = "") -> str:
-            words = f": {said}" if said else ""
-            shown = status_words(status)
-            return f"{self.provider} at {self.shown_url} {meaning} ({shown}){words}{advice}"
-
-        if status == 429:
-            retry_after = retry_after_header(response.headers)
-            wait = (
-                f"; retry after {retry_after}" + (" s" if retry_after.isdigit() else "")
-                if retry_after
-                else "; wait before retrying"
-            )
-            return UpstreamRateLimited(
-                message("is rate limiting requests", wait),
-                retry_after=retry_after,
-                provider=self.provider,
-                upstream_status=status,
-            )
-        if status == 413:
-            return UpstreamRequestTooLarge(
-                message(
-                    "refused the request as too large", "; shorten the conversation or the prompt"
-                ),
-                provider=self.provider,
-                upstream_status=status,
-            )
-        if status in (408, 504):
-            return UpstreamTimeout(
-                message("timed out"),
-                provider=self.provider,
-                url=self.shown_url,
-                upstream_status=status,
-            )
-        if status in (400, 422):
-            return UpstreamRejectedRequest(
-                message("refused the request as invalid", "; fix the request"),
-                provider=self.provider,
-                upstream_status=status,
-            )
-        meaning, advice = _OTHER_STATUSES.get(status) or (
-            ("failed", "") if status >= 500 else ("refused the request", "")
-        )
-        return UpstreamUnavailable(
-            message(meaning, advice),
-            provider=self.provider,
-            url=self.shown_url,
-            upstream_status=status,
-        )
+        """The error for an upstream's error status (``chat_failures.py``)."""
+        return rejected(self.provider, self.shown_url, response)
 
     def bad_reply(self, what: str) -> UpstreamUnavailable:
         return UpstreamUnavailable(
@@ -250,48 +195,6 @@ class _Upstream:
         if problem is not None:
             raise self.bad_reply(f"a stream event whose {problem}")
         return chunk
-
-
-# What an upstream's other error statuses mean for the proxy, and what to do (401, 403 and 404
-# say Omoide's own upstream settings are wrong, not the client's request).
-_OTHER_STATUSES = {
-    401: ("refused Omoide's API key for it", "; check OMOIDE_LLM_API_KEY"),
-    403: ("refused Omoide's API key for it", "; check OMOIDE_LLM_API_KEY"),
-    404: ("does not know the model or path", "; check OMOIDE_LLM_BASE_URL and OMOIDE_LLM_MODEL"),
-    500: ("failed with an internal error", ""),
-    502: ("is unavailable (its own gateway failed)", ""),
-    503: ("is unavailable or overloaded", "; try again later"),
-    529: ("is overloaded", "; try again later"),
-}
-
-
-class _Translate:
-    """``async with``: httpx failures become our 503 / 504 / 502 errors."""
-
-    def __init__(self, upstream: _Upstream) -> None:
-        self.upstream = upstream
-
-    async def __aenter__(self) -> None:
-        return None
-
-    async def __aexit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
-        up = self.upstream
-        fields = {"provider": up.provider, "url": up.shown_url}
-        if isinstance(exc, httpx.TimeoutException):
-            raise UpstreamTimeout(
-                f"{up.provider} at {up.shown_url} did not answer within "
-                f"{up._timeout_s:g}s (OMOIDE_LLM_TIMEOUT)",
-                **fields,
-            ) from exc
-        if isinstance(exc, httpx.TransportError):
-            raise UpstreamUnreachable(
-                f"{up.provider} at {up.shown_url} is unreachable ({type(exc).__name__})", **fields
-            ) from exc
-        if isinstance(exc, httpx.HTTPError):
-            raise UpstreamUnavailable(
-                f"{up.provider} at {up.shown_url}: {type(exc).__name__}", **fields
-            ) from exc
-        return False
 
 
 class OpenAIChat(_Upstream):

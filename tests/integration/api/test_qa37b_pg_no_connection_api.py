@@ -11,6 +11,7 @@ full ``max_connections`` gives too; the app's open connections ended by
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -155,6 +156,60 @@ def test_a_server_that_is_down_is_503_naming_the_failed_connection(
         message = refused[0].json()["error"]["message"]
         assert "cannot be connected to (connection to server on socket " in message
         assert "check that the server runs and accepts connections" in message
+        next(served, None)
+    finally:
+        folder.cleanup()
+
+
+def test_health_with_the_server_down_is_a_prompt_503_that_holds_no_other_request(
+    make_app: Callable[..., Omoide],
+) -> None:
+    """/health with the database down answers its 503 after its own short wait, whatever
+    ``OMOIDE_PG_POOL_WAIT`` requests are given, and off the event loop: another request is
+    served meanwhile.
+
+    Before: the check ran on the event loop and waited for the pool's whole wait (here 10 s)
+    and the probe's connection attempt, holding every other request of the process."""
+    own, folder = start_pg_server()  # stopped by the test: not the run's shared server
+    try:
+        environ = {
+            "OMOIDE_DATABASE_URL": own.url(own.new_database()),
+            "OMOIDE_WORKERS": "0",
+            "OMOIDE_PG_POOL_WAIT": "10",
+        }
+        server = next(served := _live(make_app(environ)))
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            assert client.get("/openapi.json").status_code == 200  # built once, then kept
+        own.stop()
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            # the pool's open connections are found lost at once; then a check waits for one
+            while "cannot be connected to" not in (lost := client.get("/health")).text:
+                assert "was lost" in lost.text, lost.text
+        replies: dict[str, httpx.Response] = {}
+        took: dict[str, float] = {}
+
+        def check() -> None:
+            started = time.monotonic()
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                replies["health"] = client.get("/health")
+            took["health"] = time.monotonic() - started
+
+        checking = threading.Thread(target=check)
+        checking.start()
+        time.sleep(0.3)  # the check is waiting for a connection meanwhile
+        started = time.monotonic()
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            other = client.get("/openapi.json")
+        took["other"] = time.monotonic() - started
+        assert other.status_code == 200, other.text
+        assert took["other"] < 0.5, took
+        assert checking.is_alive(), (took, replies["health"].text)  # served while it waited
+        checking.join(30)
+        health = replies["health"]
+        assert health.status_code == 503, health.text
+        assert health.json()["error"]["code"] == "storage_unavailable"
+        assert "cannot be connected to" in health.json()["error"]["message"]
+        assert took["health"] < 5, took
         next(served, None)
     finally:
         folder.cleanup()

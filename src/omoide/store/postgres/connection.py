@@ -9,7 +9,8 @@
   :class:`~omoide.errors.InvalidInput`, a write the server's disk has no room for is
   :class:`~omoide.errors.StorageFull` and the server's other refusals (out of memory, a
   cancelled statement, a conflicting write …) :class:`~omoide.errors.StorageUnavailable`,
-  not a 500 (``refusals.py``).
+  not a 500 (``refusals.py``, applied by the pool's connection context to every statement
+  on a pooled connection).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from typing import Any, ClassVar
 import psycopg
 from psycopg.pq import ExecStatus
 
-from omoide.store.postgres.refusals import nul_refused, server_refusals
 from omoide.store.postgres.rls import NO_PERSONA
 from omoide.store.tracing import Tracer
 
@@ -194,11 +194,7 @@ class PgConnection:
         if self.tracer is not None:
             self.tracer(statement)
         text, returns_id = translate(statement)
-        with (
-            self.raw.cursor(row_factory=row_factory, binary=True) as cur,
-            nul_refused(),
-            server_refusals(self.raw),
-        ):
+        with self.raw.cursor(row_factory=row_factory, binary=True) as cur:
             cur.execute(text.encode(), list(params) if params is not None else [])
             rows = cur.fetchall() if has_rows(cur.pgresult) else []
             lastrowid = None
@@ -216,6 +212,6 @@ class PgConnection:
         batch = [list(p) for p in params]
         if not batch:
             return PgCursor([], 0, None)
-        with self.raw.cursor() as cur, nul_refused(), server_refusals(self.raw):
+        with self.raw.cursor() as cur:
             cur.executemany(text.encode(), batch)
             return PgCursor([], cur.rowcount, None)

@@ -34,8 +34,7 @@ from omoide.store.postgres.connection import (
     translate,
 )
 from omoide.store.postgres.pgvector_bytes import configure_vectors
-from omoide.store.postgres.pool import POOL_WAIT_S, Pool
-from omoide.store.postgres.refusals import nul_refused, server_refusals
+from omoide.store.postgres.pool import PING_WAIT_S, POOL_WAIT_S, Pool
 from omoide.store.postgres.rls import (
     CROSS_PERSONA,
     NO_PERSONA,
@@ -105,7 +104,7 @@ class PgDatabase(Traced):
             if tracer is not None:
                 tracer("BEGIN")
             try:
-                with server_refusals(raw), raw.transaction():
+                with raw.transaction():
                     conn = PgConnection(raw, tracer, scope)
                     _begin(raw, lock, scope)
                     self._local.tx = conn
@@ -143,7 +142,7 @@ class PgDatabase(Traced):
         for text in ("BEGIN", *(text for text, _ in statements), "COMMIT"):
             if tracer is not None:
                 tracer(text)
-        with self.pool.connection() as raw, nul_refused(), server_refusals(raw):
+        with self.pool.connection() as raw:
             with raw.pipeline(), raw.transaction():
                 _begin(raw, lock, scope)
                 if not durable:
@@ -164,7 +163,7 @@ class PgDatabase(Traced):
             raise RuntimeError("an erasing transaction cannot be nested in another write")
         with self.write(lock, scope) as conn:
             yield conn
-        with self.pool.connection() as raw, server_refusals(raw):
+        with self.pool.connection() as raw:
             for table in tables:
                 raw.execute(pgsql.SQL("VACUUM {}").format(pgsql.Identifier(table)))
 
@@ -172,9 +171,16 @@ class PgDatabase(Traced):
     def raw(self, scope: str = NO_PERSONA) -> Iterator[psycopg.Connection[Any]]:
         """A pooled connection (autocommit, seeing ``scope``'s rows) for adapter code that
         streams or copies."""
-        with self.pool.connection() as raw, server_refusals(raw):
+        with self.pool.connection() as raw:
             bind_session(raw, scope)
             yield raw
+
+    def ping(self, wait_s: float = PING_WAIT_S) -> None:
+        """``SELECT 1`` on a pooled connection, waiting ``wait_s`` at most for one (the pool's
+        own wait if shorter): the health check answers its 503 promptly, whatever
+        ``OMOIDE_PG_POOL_WAIT`` requests are given."""
+        with self.pool.connection(min(wait_s, self.pool.timeout)) as raw:
+            raw.execute("SELECT 1")
 
     def close(self) -> None:
         self.pool.close()
@@ -221,7 +227,7 @@ class _Reader:
         self._scope = scope
 
     def execute(self, statement: str, params: Sequence[Any] | None = None) -> PgCursor:
-        with self._db.pool.connection() as raw, server_refusals(raw):  # the bind's too
+        with self._db.pool.connection() as raw:
             if touches_walled(statement):
                 bind_session(raw, self._scope)
             return PgConnection(raw, self._db.tracer).execute(statement, params)

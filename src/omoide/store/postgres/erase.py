@@ -21,16 +21,18 @@ from omoide.store.sqlite.erase_rules import (
     MEMORY_CHILDREN,
     TAUGHT_SOURCES,
     clear_pointer,
+    purge_by_key,
+    select_ids,
+    take_back_evolution,
+    with_remainders,
+)
+from omoide.store.sqlite.erase_steps import (
     close_session,
     drop_persona_rows,
     persona_census,
-    purge_by_key,
-    select_ids,
     session_erased,
     session_pk,
     session_tier,
-    take_back_evolution,
-    with_remainders,
 )
 from omoide.store.sqlite.memories import MemoryStore
 

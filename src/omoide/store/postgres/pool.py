@@ -7,10 +7,16 @@ made then: the server cannot be connected to (it is down or restarting, or refus
 53300 ``too_many_connections`` when its ``max_connections`` or the database's or role's
 ``CONNECTION LIMIT`` is reached, 57P03 while it starts), and the attempt's error is that
 cause; or it can, and every connection of the pool (``OMOIDE_PG_POOL_SIZE``) stayed in use
-for the whole wait."""
+for the whole wait.
+
+Every statement Omoide sends runs on a connection of :meth:`Pool.connection`, whose context
+says what the server refuses as Omoide's errors (``refusals.py``: a full disk, the server's
+503s, text holding NUL): written there once, so no query path can forget it."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -18,11 +24,16 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from omoide.errors import StorageUnavailable
+from omoide.store.postgres.refusals import refused
 
-__all__ = ["POOL_WAIT_S", "Pool"]
+__all__ = ["PING_WAIT_S", "POOL_WAIT_S", "Pool"]
 
 POOL_WAIT_S = 10.0
 """Seconds a request waits for a pooled connection by default (``OMOIDE_PG_POOL_WAIT``)."""
+
+PING_WAIT_S = 1.0
+"""Seconds the health check waits for a pooled connection (then the same 503 naming why none
+came, after at most :data:`_PROBE_S` more to find the cause)."""
 
 _PROBE_S = 3  # libpq's connect_timeout for the attempt that finds the cause (whole seconds)
 _PSYCOPG_PREFIXES = ("connection failed: ", "connection is bad: ")  # psycopg's, before libpq's
@@ -30,7 +41,15 @@ _PSYCOPG_PREFIXES = ("connection failed: ", "connection is bad: ")  # psycopg's,
 
 class Pool(ConnectionPool):  # type: ignore[type-arg]
     """A :class:`~psycopg_pool.ConnectionPool` whose timeout is a
-    :class:`~omoide.errors.StorageUnavailable` naming the cause."""
+    :class:`~omoide.errors.StorageUnavailable` naming the cause, and whose connections'
+    refusals are Omoide's errors."""
+
+    @contextlib.contextmanager
+    def connection(self, timeout: float | None = None) -> Iterator[Any]:
+        """A pooled connection, its server's refusals said as Omoide's errors while it is
+        held (the pool then drops a connection the server ended)."""
+        with super().connection(timeout) as raw, refused(raw):
+            yield raw
 
     def getconn(self, timeout: float | None = None) -> Any:
         try:

@@ -13,11 +13,19 @@ from psycopg import errors as pg
 
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 
-__all__ = ["nul_refused", "server_refusals"]
+__all__ = ["refused"]
 
 
 @contextlib.contextmanager
-def nul_refused() -> Iterator[None]:
+def refused(raw: psycopg.Connection[Any]) -> Iterator[None]:
+    """Every refusal below, for what runs on ``raw`` (the pool's connection context applies
+    it: ``pool.py``)."""
+    with _nul_refused(), _server_refusals(raw):
+        yield
+
+
+@contextlib.contextmanager
+def _nul_refused() -> Iterator[None]:
     """PostgreSQL text cannot hold NUL characters (SQLite's can): a clear refusal, not a 500."""
     try:
         yield
@@ -50,7 +58,7 @@ _RETRY = (pg.SerializationFailure, pg.DeadlockDetected)
 
 
 @contextlib.contextmanager
-def server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
+def _server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
     """The server's refusals as Omoide's errors: a full disk (SQLSTATE 53100 ``disk_full``: a
     data file, an index or a temporary file could not grow) is the same :class:`StorageFull`
     as SQLite's (HTTP 507), naming the database; out of memory (53200), a cancelled statement

@@ -96,6 +96,11 @@ class PostgresStore(SqliteStore):
         if self._largest_persona() >= ann_rows:
             self._want_ann_index()
 
+    def ping(self) -> None:
+        """The health check's query, waiting a short while for a connection (``PgDatabase.ping``),
+        not a request's ``OMOIDE_PG_POOL_WAIT``."""
+        self.db.ping()
+
     def _want_ann_index(self) -> None:
         """Build the HNSW index in the background, once per process (a no-op if it exists)."""
         with self._handles_lock:

@@ -23,7 +23,6 @@ import psycopg
 
 from omoide.store.postgres.connection import Row, row_factory, translate
 from omoide.store.postgres.db import CrossPersonaDb, PgDatabase
-from omoide.store.postgres.refusals import server_refusals
 from omoide.store.postgres.rls import bind_session, scope_of
 from omoide.store.sqlite.transfer_dump import PersonaDump
 from omoide.store.sqlite.transfer_restore import PersonaRestore
@@ -66,28 +65,31 @@ class _Stream:
 
 
 class _Snapshot:
-    """A pooled connection inside one read-only snapshot transaction."""
+    """A pooled connection inside one read-only snapshot transaction, held across the dump's
+    calls: what fails while it is held (its statements' and fetches' errors, which the dump's
+    ``with`` block sees) is handed to the pool's connection context on :meth:`close`, which
+    says the server's refusals as Omoide's errors (``pool.py``)."""
 
     def __init__(self, db: PgDatabase, persona_id: int) -> None:
         self._lease = db.pool.connection()
         self.raw = self._lease.__enter__()
         try:
-            with server_refusals(self.raw):
-                bind_session(self.raw, scope_of(persona_id))  # the persona's rows only
-                self.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        except BaseException:
-            self._lease.__exit__(None, None, None)
+            bind_session(self.raw, scope_of(persona_id))  # the persona's rows only
+            self.raw.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        except BaseException as exc:
+            self._lease.__exit__(type(exc), exc, exc.__traceback__)
             raise
 
     def execute(self, statement: str, params: Sequence[Any] = ()) -> _Stream:
         return _Stream(self.raw, statement, params)
 
-    def close(self) -> None:
+    def close(self, *exc: Any) -> None:
+        """End the snapshot; ``exc``: what the dump's block raised (``__exit__``'s three)."""
         try:
             with contextlib.suppress(psycopg.Error):
                 self.raw.execute("COMMIT")
         finally:
-            self._lease.__exit__(None, None, None)
+            self._lease.__exit__(*(exc or (None, None, None)))
 
 
 class PgPersonaDump(PersonaDump):
@@ -101,10 +103,10 @@ class PgPersonaDump(PersonaDump):
         self._conn = _Snapshot(self.db, self.persona_id)  # type: ignore[assignment]
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc: Any) -> None:
         if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+            conn, self._conn = self._conn, None
+            conn.close(*exc)  # type: ignore[attr-defined]
 
 
 class PgPersonaRestore(PersonaRestore):

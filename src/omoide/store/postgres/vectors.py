@@ -38,7 +38,6 @@ import numpy as np
 
 from omoide.store.centring import LANGUAGES, centred_cosines, language_centroids, language_of
 from omoide.store.postgres.pgvector_bytes import decode_wire, wire_vectors
-from omoide.store.postgres.refusals import server_refusals
 from omoide.store.postgres.rls import NO_PERSONA, bind_session
 
 __all__ = ["ANN_PERSONA_ROWS", "CJK_CLASS", "PgVectorSearch"]
@@ -281,7 +280,7 @@ class PgVectorSearch:
             current.raw.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(ef),))
             rows = wire_vectors(current.raw.cursor(binary=True)).execute(sql, params).fetchall()
         else:
-            with database.pool.connection() as raw, server_refusals(raw), raw.pipeline():
+            with database.pool.connection() as raw, raw.pipeline():
                 # the persona's rows: a pooled session may still be bound to another persona
                 bind_session(raw, getattr(self.db, "scope", NO_PERSONA))
                 raw.execute("SELECT set_config('hnsw.ef_search', %s, false)", (str(ef),))

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput
-from omoide.store.sqlite.db import damaged, disk_full
+from omoide.store.sqlite.damage import damaged
+from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
 from omoide.store.sqlite.read_only import open_for_reading
 

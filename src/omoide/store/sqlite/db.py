@@ -14,9 +14,9 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
 
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
+from omoide.store.sqlite.damage import DamageRefusing, coded, damaged, unreadable
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
 from omoide.store.sqlite.read_only import (
@@ -90,9 +90,9 @@ class Database(Traced):
                 isolation_level=None,
                 check_same_thread=False,
                 timeout=30.0,
-                factory=_Connection,
+                factory=DamageRefusing,
             )
-            conn.path = self.path  # type: ignore[attr-defined]
+            conn.path = self.path
             _set_wal(conn)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA synchronous = NORMAL")
@@ -280,68 +280,19 @@ class Database(Traced):
         self._local = threading.local()
 
 
-def _coded(exc: BaseException, *codes: int) -> bool:
-    """Whether SQLite's primary result code of ``exc`` (its extended code's low byte) is one
-    of ``codes``."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return code is not None and code & 0xFF in codes
-
-
 def busy(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_BUSY`` ("database is locked") once the busy wait is over."""
-    return _coded(exc, sqlite3.SQLITE_BUSY)
-
-
-def damaged(exc: BaseException) -> bool:
-    """SQLite's ``SQLITE_NOTADB`` ("file is not a database") or ``SQLITE_CORRUPT`` ("database
-    disk image is malformed"): a file that cannot be read as a database."""
-    return _coded(exc, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+    return coded(exc, sqlite3.SQLITE_BUSY)
 
 
 def read_only_error(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database")."""
-    return isinstance(exc, sqlite3.OperationalError) and _coded(exc, sqlite3.SQLITE_READONLY)
-
-
-def unreadable(path: Path, exc: BaseException) -> str:
-    """What to say of the database at ``path`` that SQLite found :func:`damaged`."""
-    return (
-        f"the database {path.name} in the data folder {str(path.parent)!r} cannot be read "
-        f"({exc}): it is damaged, or no Omoide database; restore it from a backup "
-        "(omoide restore --from FILE --force)"
-    )
-
-
-class _Connection(sqlite3.Connection):
-    """A connection whose statements that find the file :func:`damaged` (while a server
-    runs: a disk fault, a program that wrote into it) raise a 503
-    :class:`~omoide.errors.StorageUnavailable` naming the folder and the remedy, not a 500."""
-
-    path: Path
-
-    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
-        with self._refusing_damage():
-            return super().execute(sql, parameters)
-
-    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
-        with self._refusing_damage():
-            return super().executemany(sql, parameters)
-
-    @contextlib.contextmanager
-    def _refusing_damage(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.DatabaseError as exc:
-            if damaged(exc):
-                raise StorageUnavailable(
-                    f"{unreadable(self.path, exc)}; nothing was stored"
-                ) from exc
-            raise
+    return isinstance(exc, sqlite3.OperationalError) and coded(exc, sqlite3.SQLITE_READONLY)
 
 
 def disk_full(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_FULL`` (``database or disk is full``), whichever statement met it."""
-    return isinstance(exc, sqlite3.OperationalError) and _coded(exc, sqlite3.SQLITE_FULL)
+    return isinstance(exc, sqlite3.OperationalError) and coded(exc, sqlite3.SQLITE_FULL)
 
 
 def _set_wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:

@@ -36,17 +36,19 @@ from omoide.store.sqlite.erase_rules import (
     TAUGHT_SOURCES,
     chunks,
     clear_pointer,
-    close_session,
-    drop_persona_rows,
-    persona_census,
     purge_by_key,
     run_in,
     select_ids,
+    take_back_evolution,
+    with_remainders,
+)
+from omoide.store.sqlite.erase_steps import (
+    close_session,
+    drop_persona_rows,
+    persona_census,
     session_erased,
     session_pk,
     session_tier,
-    take_back_evolution,
-    with_remainders,
 )
 from omoide.store.sqlite.indexes import EPISODE_FTS, EVENT_FTS, MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore

@@ -31,12 +31,11 @@ from omoide.model import (
     VersionChange,
 )
 from omoide.store.sqlite.db import Database, persona_rows_by_id
-from omoide.store.sqlite.fts import FtsIndex, KeywordHit
-from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memory_edits import MemoryEdits
 from omoide.store.sqlite.memory_evolution import MemoryEvolution
 from omoide.store.sqlite.memory_inserts import MemoryInserts
 from omoide.store.sqlite.memory_sql import SELECT_MEMORY
+from omoide.store.sqlite.memory_words import CommonWordAnswers, MemoryWords
 from omoide.store.sqlite.rows import (
     bump_persona_counter,
     dt,
@@ -47,10 +46,6 @@ from omoide.store.sqlite.rows import (
 from omoide.store.vectors import VectorIndex
 
 __all__ = ["MemoryStore", "build_filter_sql"]
-
-# The most query words one persona's common-word cache keeps; past it a new word is asked of
-# the database each time until the revision moves and the cache starts again.
-_COMMON_WORDS_KEPT = 4096
 
 
 def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list[Any]]:
@@ -82,12 +77,11 @@ def build_filter_sql(filters: SearchFilters, persona_id: int) -> tuple[str, list
     return " AND ".join(clauses), params
 
 
-class MemoryStore(MemoryInserts, MemoryEdits, MemoryEvolution):
-    """The memories of one persona: reads and the vector index here; writes in
-    ``memory_inserts`` (new memories), ``memory_edits`` (edits, deletes, recalls) and
-    ``memory_evolution`` (evolution's effects), on the primitives of ``memory_writes``."""
-
-    _word_index: FtsIndex = MEMORY_FTS  # the notes' keyword index (PostgreSQL: its twin)
+class MemoryStore(MemoryWords, MemoryInserts, MemoryEdits, MemoryEvolution):
+    """The memories of one persona: reads and the vector index here; the keyword index's
+    questions in ``memory_words``; writes in ``memory_inserts`` (new memories),
+    ``memory_edits`` (edits, deletes, recalls) and ``memory_evolution`` (evolution's effects),
+    on the primitives of ``memory_writes``."""
 
     def __init__(
         self,
@@ -104,10 +98,7 @@ class MemoryStore(MemoryInserts, MemoryEdits, MemoryEvolution):
         self._load_vectors = load_vectors
         self._vectors: VectorIndex | None = None
         self._vectors_lock = threading.Lock()
-        # common_words' answers per word, valid for one (revision, share, least)
-        self._common_lock = threading.Lock()
-        self._common_at: tuple[int, float, int] | None = None
-        self._common: dict[str, bool] = {}
+        self._common = CommonWordAnswers()  # common_words' (memory_words.py)
 
     @property
     def vectors(self) -> VectorIndex:
@@ -243,48 +234,6 @@ class MemoryStore(MemoryInserts, MemoryEdits, MemoryEvolution):
             sql += " AND " + fragment
         rows = self.db.conn().execute(sql + " ORDER BY m.id", (self.persona_id, *params))
         return np.fromiter((r[0] for r in rows), dtype=np.int64)
-
-    def keyword_search(self, query: str, *, limit: int) -> list[KeywordHit]:
-        return MEMORY_FTS.search(
-            self.db.conn(), persona_id=self.persona_id, query=query, limit=limit
-        )
-
-    def common_words(self, words: Sequence[str], *, share: float, least: int) -> frozenset[str]:
-        """The ``words`` (Latin query words, as ``query_terms`` gives them) that at least
-        ``share`` of the persona's active notes hold, and at least ``least`` notes (one
-        statement, each count stopping at the bar).
-
-        Every e5 note search asks this, so each word's answer is kept for the persona's
-        revision: every write that adds, re-words, tombstones or erases a note (an import's
-        too, and another process's) moves the revision, which empties the cache. Closing a
-        fact keeps it active and indexed, so it changes no count. A statement runs only for
-        words not yet known at this revision."""
-        if not words or share <= 0.0:
-            return frozenset()
-        at = (self._revision(self.db.conn()), share, least)
-        with self._common_lock:
-            if self._common_at != at:
-                self._common_at, self._common = at, {}
-            known = {w: self._common[w] for w in words if w in self._common}
-        missing = [w for w in dict.fromkeys(words) if w not in known]
-        if missing:
-            held = self._word_index.held_by(
-                self.db.conn(), persona_id=self.persona_id, words=missing, share=share, least=least
-            )
-            fresh = {w: w in held for w in missing}
-            known.update(fresh)
-            with self._common_lock:  # kept under the revision asked at, if still current
-                if self._common_at == at and len(self._common) < _COMMON_WORDS_KEPT:
-                    self._common.update(fresh)
-        return frozenset(w for w in words if known[w])
-
-    def forget_common_words(self) -> None:
-        """Empty :meth:`common_words`' answers, so its next call asks the database for every
-        word (what each search paid before the cache; ``bench/common_words_latency.py`` times
-        both). Never needed for a right answer: a write that changes a count moves the
-        revision, which empties them."""
-        with self._common_lock:
-            self._common_at, self._common = None, {}
 
     def history(self, key: str) -> list[MemoryVersion]:
         conn = self.db.conn()

@@ -7,6 +7,14 @@ database, which a read-only folder cannot hold: so the database is opened ``mode
 reads a WAL already there, ``-shm`` included), else ``immutable=1`` when there is no WAL to
 read (what a folder whose last process closed cleanly holds: the database file alone). No
 migration runs: a database of an older schema is refused, naming what to do.
+
+Whether the folder is read-only is found once, when the database is opened
+(:class:`~omoide.store.sqlite.db.Database` ``.read_only``), and its readers of their own (an
+export's snapshot) are given it instead of looking again. A folder that becomes read-only
+while a server serves it (remounted read-only under it) is not looked at again for that: a
+write then meets SQLite's ``SQLITE_READONLY`` and is refused in the same one line
+(``Database.write``); a reader of its own tries SQLite's usual open first and, SQLite refusing
+it, looks again and opens the database read-only, as a folder read-only from the start is.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from omoide.errors import InvalidInput
+from omoide.store.sqlite.damage import DamageRefusing
 
 __all__ = [
     "connect_read_only",
@@ -43,7 +52,7 @@ def connect_read_only(path: Path, *, timeout: float) -> sqlite3.Connection:
     """A connection that reads the database at ``path`` and never writes beside it."""
     where = quote(str(path.absolute()))
     try:
-        return _opened(f"file:{where}?mode=ro", timeout)
+        return _opened(f"file:{where}?mode=ro", timeout, path)
     except sqlite3.OperationalError:  # SQLITE_CANTOPEN: a WAL database with no -shm to use
         wal = path.with_name(path.name + "-wal")
         if wal.exists() and wal.stat().st_size > 0:
@@ -52,21 +61,42 @@ def connect_read_only(path: Path, *, timeout: float) -> sqlite3.Connection:
                 f"write-ahead log ({wal.name}) cannot be read without writing beside it: "
                 "copy the folder somewhere you can write and read that copy"
             ) from None
-        return _opened(f"file:{where}?immutable=1", timeout)
+        return _opened(f"file:{where}?immutable=1", timeout, path)
 
 
-def open_for_reading(path: Path, *, timeout: float) -> sqlite3.Connection:
+def open_for_reading(
+    path: Path, *, timeout: float, read_only: bool | None = None
+) -> sqlite3.Connection:
     """A connection for a reader of its own (an export's snapshot, a backup's source):
-    :func:`connect_read_only` in a folder it cannot write, else SQLite's usual open."""
-    if is_read_only(path):
+    :func:`connect_read_only` in a folder it cannot write, else SQLite's usual open.
+
+    ``read_only``: what the database's open found (None: look now, for a command that opened
+    none). A usual open that SQLite refuses looks again: the folder may have become read-only
+    since."""
+    if read_only is None:
+        read_only = is_read_only(path)
+    if read_only:
         return connect_read_only(path, timeout=timeout)
-    return sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=timeout)
+    try:
+        return _opened(str(path), timeout, path, uri=False)
+    except sqlite3.OperationalError:
+        if not is_read_only(path):
+            raise
+        return connect_read_only(path, timeout=timeout)
 
 
-def _opened(uri: str, timeout: float) -> sqlite3.Connection:
+def _opened(target: str, timeout: float, path: Path, *, uri: bool = True) -> sqlite3.Connection:
+    """A connection to ``target`` (a ``file:`` URI, else ``path`` itself), opened at once
+    (SQLite's open is lazy) and refusing a damaged file as the server's do."""
     conn = sqlite3.connect(
-        uri, uri=True, isolation_level=None, check_same_thread=False, timeout=timeout
+        target,
+        uri=uri,
+        isolation_level=None,
+        check_same_thread=False,
+        timeout=timeout,
+        factory=DamageRefusing,
     )
+    conn.path = path
     try:
         conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # the open is lazy
     except BaseException:

@@ -236,7 +236,7 @@ class SqliteStore:
     def dump(self, name: str) -> PersonaDump:
         """A consistent read snapshot of every row of ``name`` (export); a context manager."""
         persona = self.get_persona(name)
-        return PersonaDump(self.db.path, persona.id, persona.name)
+        return PersonaDump(self.db.path, persona.id, persona.name, read_only=self.db.read_only)
 
     def restore(self, name: str) -> PersonaRestore:
         """Bulk restore of exported rows into ``name`` (import), idempotent per record."""

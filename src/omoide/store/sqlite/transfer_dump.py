@@ -33,14 +33,17 @@ def _json(text: str | None) -> Any:
 class PersonaDump:
     """A read snapshot of one persona; use as a context manager."""
 
-    def __init__(self, path: Path, persona_id: int, persona: str) -> None:
+    def __init__(
+        self, path: Path, persona_id: int, persona: str, *, read_only: bool | None = None
+    ) -> None:
         self.path = path
+        self.read_only = read_only  # what the database's open found (None: look at enter)
         self.persona_id = persona_id
         self.persona = persona
         self._conn: sqlite3.Connection | None = None
 
     def __enter__(self) -> PersonaDump:
-        conn = open_for_reading(self.path, timeout=30.0)  # a read-only folder's too
+        conn = open_for_reading(self.path, timeout=30.0, read_only=self.read_only)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout = 30000")
         conn.execute("BEGIN")  # a snapshot for every section read below

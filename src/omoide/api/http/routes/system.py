@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -21,8 +23,17 @@ from omoide.api.http.schemas import (
     errors,
 )
 from omoide.api.render import ts
+from omoide.errors import StorageUnavailable
 
 router = APIRouter()
+
+# The health check runs on threads of its own, never on the event loop (a database that does
+# not answer would hold every other request meanwhile) nor on the pool the other routes wait
+# for (a check stuck on an unreachable server keeps at most these threads).
+_CHECKS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="omoide-health")
+HEALTH_WAIT_S = 5.0
+"""Seconds /health waits for the database's answer before its 503 (the PostgreSQL store's
+own ping waits less: ``store/postgres/pool.py`` ``PING_WAIT_S``)."""
 
 Persona = Annotated[str, Depends(persona_access)]
 ADMIN = errors(401, 403)  # an admin route that names no persona
@@ -122,8 +133,15 @@ async def wait_for_jobs(
     response_model=None,
     responses={200: {"model": HealthOut}},
 )
-async def health(app: App) -> dict[str, Any]:  # on the event loop: no wait for a pool thread
-    app.maintenance.health()
+async def health(app: App) -> dict[str, Any]:
+    checked = asyncio.get_running_loop().run_in_executor(_CHECKS, app.maintenance.health)
+    try:
+        await asyncio.wait_for(checked, HEALTH_WAIT_S)
+    except TimeoutError:
+        raise StorageUnavailable(
+            f"the database did not answer the health check within {HEALTH_WAIT_S:g} s",
+            retry_after="5",
+        ) from None
     return {"status": "ok", "version": __version__, "embedder": app.embedder.model_id}
 
 

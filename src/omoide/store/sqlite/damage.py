@@ -1,0 +1,119 @@
+"""A database file SQLite finds damaged while it is read (a disk fault, a program that wrote
+into it while a server runs): a 503 :class:`~omoide.errors.StorageUnavailable` naming the data
+folder and the remedy (``omoide restore --force`` from a backup), not a 500.
+
+SQLite meets a damaged page where it reads it: at the statement's first step (``execute``), or
+at a later row's step, while the rows are fetched. Both go through :class:`DamageRefusing`, the
+connection every reader of the data folder opens (``db.py``, ``read_only.py``), and its cursors
+(:class:`_Cursor`): the refusal is written once, in :func:`_refuse_damage`."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from omoide.errors import StorageUnavailable
+
+__all__ = ["DamageRefusing", "coded", "damaged", "unreadable"]
+
+_CHUNK = 256  # rows a cursor's iteration fetches at a time (not one Python call per row)
+
+
+def coded(exc: BaseException, *codes: int) -> bool:
+    """Whether SQLite's primary result code of ``exc`` (its extended code's low byte) is one
+    of ``codes``."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in codes
+
+
+def damaged(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_NOTADB`` ("file is not a database") or ``SQLITE_CORRUPT`` ("database
+    disk image is malformed"): a file that cannot be read as a database."""
+    return coded(exc, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
+
+
+def unreadable(path: Path, exc: BaseException) -> str:
+    """What to say of the database at ``path`` that SQLite found :func:`damaged`."""
+    return (
+        f"the database {path.name} in the data folder {str(path.parent)!r} cannot be read "
+        f"({exc}): it is damaged, or no Omoide database; restore it from a backup "
+        "(omoide restore --from FILE --force)"
+    )
+
+
+def _refuse_damage(path: Path, exc: sqlite3.DatabaseError) -> None:
+    """SQLite's :func:`damaged` as the 503 naming the folder and the remedy (any other error:
+    the caller re-raises it). A ``try``/``except`` at each call, not a context manager: a
+    cursor's steps are the hottest calls of the store."""
+    if damaged(exc):
+        raise StorageUnavailable(f"{unreadable(path, exc)}; nothing was stored") from exc
+
+
+class DamageRefusing(sqlite3.Connection):
+    """A connection (``sqlite3.connect(…, factory=DamageRefusing)``, then :attr:`path` set)
+    whose statements and fetches that find the file :func:`damaged` raise the 503."""
+
+    path: Path
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        # through a cursor of ours: sqlite3's own execute makes a plain one
+        return self.cursor(_Cursor).execute(sql, parameters)
+
+    def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
+        return self.cursor(_Cursor).executemany(sql, parameters)
+
+
+class _Cursor(sqlite3.Cursor):
+    """A cursor whose every step (the first at ``execute``, the later ones as rows are
+    fetched or iterated) refuses a damaged file."""
+
+    connection: DamageRefusing
+
+    def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
+        try:
+            return super().execute(sql, parameters)
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
+
+    def executemany(self, sql: str, parameters: Any, /) -> _Cursor:
+        try:
+            return super().executemany(sql, parameters)
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
+
+    def fetchmany(self, size: int | None = None) -> list[Any]:
+        try:
+            return super().fetchmany(self.arraysize if size is None else size)
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
+
+    def fetchall(self) -> list[Any]:
+        try:
+            return super().fetchall()
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except sqlite3.DatabaseError as exc:
+            _refuse_damage(self.connection.path, exc)
+            raise
+
+    def __iter__(self) -> Iterator[Any]:  # type: ignore[override]
+        # a chunk per call, not a Python call per row (a long scan stays as fast)
+        while rows := self.fetchmany(_CHUNK):
+            yield from rows
