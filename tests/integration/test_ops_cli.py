@@ -126,3 +126,26 @@ def test_restore_refuses_a_file_that_is_not_a_backup(tmp_path: Path) -> None:
     assert not (tmp_path / "d" / "omoide.db").exists()
     code, out = run("restore", "--data", str(tmp_path / "d"), "--from", str(tmp_path / "no.db"))
     assert code == 1 and "no backup file" in out
+
+
+@pytest.mark.sqlite_only  # SQLite's online backup API; PostgreSQL is backed up with pg_dump
+def test_a_backup_of_a_damaged_database_says_so_in_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    code, out = run("persona", "create", "rin", "--data", str(data))
+    assert code == 0, out
+    db = data / "omoide.db"
+    with sqlite3.connect(db) as conn:  # pages enough to damage the last third of
+        conn.execute("CREATE TABLE padding (x BLOB)")
+        conn.executemany("INSERT INTO padding VALUES (?)", [(b"x" * 4000,) for _ in range(300)])
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    size = db.stat().st_size
+    with db.open("r+b") as f:
+        f.seek(size * 2 // 3)
+        f.write(b"\xa5" * (size - size * 2 // 3))
+    target = tmp_path / "copy.db"
+    code, out = run("backup", "--data", str(data), "--to", str(target))
+    assert code == 1 and "Traceback" not in out
+    assert f"{db} is damaged" in out and "restore --from FILE --force" in out
+    assert "more problems" in out and out.count("Page ") == 1  # not a hundred lines of pages
+    assert not target.exists() and not list(tmp_path.glob("copy.db*"))

@@ -58,13 +58,45 @@ def _reason(exc: sqlite3.OperationalError) -> str:
     return str(exc)
 
 
+def _verdict(conn: sqlite3.Connection) -> str | None:
+    """SQLite's quick check in one line (its first problem and how many more), or None when
+    it passes. Its own report lists up to a hundred problems, a line each, under a heading
+    line per database ("*** in database main ***")."""
+    rows = [row[0] for row in conn.execute("PRAGMA quick_check").fetchall()]
+    if rows == ["ok"]:
+        return None
+    problems = [
+        line.strip()
+        for row in rows
+        for line in str(row).splitlines()
+        if line.strip() and not line.startswith("***")
+    ] or ["(no detail)"]
+    more = len(problems) - 1
+    return problems[0] + (f" (and {more} more problems)" if more else "")
+
+
 def _check(conn: sqlite3.Connection, path: Path) -> None:
     try:
-        verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+        verdict = _verdict(conn)
     except sqlite3.DatabaseError as exc:
         raise InvalidInput(f"{path} is not a readable SQLite database: {exc}") from None
-    if verdict != "ok":
+    if verdict is not None:
         raise InvalidInput(f"{path} failed SQLite's integrity check: {verdict}")
+
+
+def _check_copy(conn: sqlite3.Connection, db_path: Path) -> None:
+    """A backup's copy holds the live database's pages as they are: when it fails the check,
+    the database itself is damaged, and that is what the user is told."""
+    try:
+        verdict = _verdict(conn)
+    except sqlite3.DatabaseError as exc:
+        verdict = str(exc)
+    if verdict is not None:
+        raise InvalidInput(
+            f"{db_path} is damaged (SQLite's integrity check of its copy: {verdict}); no "
+            "backup was written. Stop the server and restore an earlier backup with "
+            "`omoide restore --from FILE --force`"
+        )
 
 
 def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInfo:
@@ -85,7 +117,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
         source.execute("PRAGMA busy_timeout = 30000")
         source.backup(copy)  # pages=-1: one step, one snapshot, never restarted by writers
         copy.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
-        _check(copy, partial)
+        _check_copy(copy, db_path)
         copy.close()
         os.replace(partial, target)
     except BaseException as exc:
