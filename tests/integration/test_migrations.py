@@ -369,3 +369,43 @@ def test_sessions_ended_before_causes_were_recorded_read_as_unknown(tmp_path: Pa
     assert sessions.get("open").ended_by == SessionEnd.IDLE
     assert sessions.get("done").ended_by is None
     new.close()
+
+
+def test_facts_closed_before_they_began_get_an_empty_window(tmp_path: Path) -> None:
+    """Migration 24: a fact evolution closed before its own start (``valid_until`` before
+    ``valid_from``) is closed where it would have begun; every other window is left alone."""
+    path = tmp_path / "v23.db"
+    old = Database(path, upto=23)
+    t1, t2 = "2026-01-02T00:00:00.000000+00:00", "2026-01-03T00:00:00.000000+00:00"
+    rows = (  # key, valid_from, valid_until, superseded_by
+        ("mem_planned", t2, t1, "mem_stay"),
+        ("mem_stay", t1, None, None),
+        ("mem_held", t1, t2, "mem_next"),
+        ("mem_next", None, None, None),
+        ("mem_open_start", None, t1, None),
+    )
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        for key, start, end, successor in rows:
+            conn.execute(
+                "INSERT INTO memories (key, persona_id, content, importance, created_at, "
+                "updated_at, valid_from, valid_until, superseded_by) "
+                "VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?, ?, ?)",
+                (key, f"text of {key}", start, end, successor),
+            )
+    old.close()
+    new = Database(path)
+    windows = {
+        key: (start, end)
+        for key, start, end in new.conn().execute(
+            "SELECT key, valid_from, valid_until FROM memories"
+        )
+    }
+    assert windows == {
+        "mem_planned": (t2, t2),
+        "mem_stay": (t1, None),
+        "mem_held": (t1, t2),
+        "mem_next": (None, None),
+        "mem_open_start": (None, t1),
+    }
+    new.close()

@@ -52,3 +52,43 @@ def test_migration_22_starts_successors_when_they_closed_their_predecessor(
         "mem_tea": None,
         "mem_coffee": None,
     }
+
+
+def test_migration_24_gives_a_fact_closed_before_it_began_an_empty_window(
+    pg_server: PgServer,
+) -> None:
+    """SQLite's: tests/integration/test_migrations.py."""
+    rows = (
+        ("mem_planned", T3, T2, "mem_stay"),
+        ("mem_stay", T2, None, None),
+        ("mem_held", T1, T2, "mem_next"),
+        ("mem_next", None, None, None),
+    )
+    with pg_server.unmigrated("m24") as url:
+        with psycopg.connect(url, autocommit=True) as raw:
+            bind_session(raw, CROSS_PERSONA)
+            apply_migrations(raw, upto=23)
+            pid = raw.execute(
+                "INSERT INTO personas (name, created_at) VALUES ('rin', %s) RETURNING id", (T1,)
+            ).fetchone()[0]
+            for key, start, end, successor in rows:
+                raw.execute(
+                    "INSERT INTO memories (key, persona_id, content, importance, created_at, "
+                    "updated_at, valid_from, valid_until, superseded_by) "
+                    "VALUES (%s, %s, %s, 0.5, %s, %s, %s, %s, %s)",
+                    (key, pid, f"text of {key}", T1, T1, start, end, successor),
+                )
+        PgDatabase(url, max_size=1).close()  # opening migrates
+        with psycopg.connect(url, options=SEE_ALL) as conn:
+            windows = {
+                key: (start, end)
+                for key, start, end in conn.execute(
+                    "SELECT key, valid_from, valid_until FROM memories"
+                )
+            }
+    assert windows == {
+        "mem_planned": (T3, T3),
+        "mem_stay": (T2, None),
+        "mem_held": (T1, T2),
+        "mem_next": (None, None),
+    }

@@ -330,6 +330,10 @@ class AsyncClient:
         """The chat proxy's model list (OpenAI format)."""
         return await self._run(calls.models())
 
+    async def get_model(self, model_id: str) -> s.ModelOut:
+        """The chat proxy's model by its id (OpenAI format); NotFound for any other id."""
+        return await self._run(calls.get_model(model_id))
+
     async def chat_completion(
         self, messages: Sequence[Mapping[str, Any]], **body: Any
     ) -> s.ChatCompletion:

@@ -323,6 +323,10 @@ def models() -> Call[s.ModelList]:
     return Call("GET", "/v1/models", parse=model("ModelList"))
 
 
+def get_model(model_id: str) -> Call[s.ModelOut]:
+    return Call("GET", f"/v1/models/{_p(model_id)}", parse=model("ModelOut"))
+
+
 def chat_completion(messages: Sequence[Mapping[str, Any]], **body: Any) -> Call[s.ChatCompletion]:
     if body.get("stream"):
         raise ValueError("stream=True: use an OpenAI client with base_url=<server>/v1")

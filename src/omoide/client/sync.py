@@ -330,6 +330,10 @@ class Client:
         """The chat proxy's model list (OpenAI format)."""
         return self._run(calls.models())
 
+    def get_model(self, model_id: str) -> s.ModelOut:
+        """The chat proxy's model by its id (OpenAI format); NotFound for any other id."""
+        return self._run(calls.get_model(model_id))
+
     def chat_completion(
         self, messages: Sequence[Mapping[str, Any]], **body: Any
     ) -> s.ChatCompletion:

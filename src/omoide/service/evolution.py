@@ -8,7 +8,8 @@ changed) get access + a symmetric SEMANTIC link + ``summary_ref``; candidates fr
 classification band (none there: the nearest memory from ``classify_nearest_low`` up, closed
 only on a verdict of ``classify_nearest_confidence``, ``engine.candidates.nearest_under_band``)
 are judged INDEPENDENT / EXTENDABLE (merge tags, importance = max) /
-CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, ``superseded_by``;
+CONTRADICTORY (close: ``valid_until`` = new valid_from or created_at, not before the old
+fact's own start (one contradicted before it began gets an empty window), ``superseded_by``;
 only the nearest candidate still open when the effects are applied is ever closed, passing
 over the same fact said before only on a sure verdict, and none when another contradicted
 candidate sits as near: ``engine.candidates.verdict_effects`` here, ``closable`` in the
@@ -337,9 +338,13 @@ def _dated_before(memory: Memory, successor: Memory) -> bool:
 
 def _close_time(new: Memory, old: Memory) -> datetime:
     """The ``valid_until`` that ``new`` gives ``old`` when it closes it: when the new fact
-    starts, never at or before the old one's start (no empty or inverted window)."""
+    starts; when that is not after the old one's start, when the new fact was said. Never
+    before the old one's start: a fact contradicted before it started (a plan given up) never
+    held, and is closed where it would have begun (an empty window; it stays in history)."""
     until = _start(new)
-    return new.created_at if old.valid_from is not None and until <= old.valid_from else until
+    if old.valid_from is None or until > old.valid_from:
+        return until
+    return max(new.created_at, old.valid_from)
 
 
 def _stored_vectors(

@@ -61,6 +61,7 @@ ROUTES = {
     ("GET", "/health"): "health",
     ("GET", "/metrics"): "metrics",
     ("GET", "/v1/models"): "models",
+    ("GET", "/v1/models/{model}"): "get_model",
     ("POST", "/v1/chat/completions"): "chat_completion",
     ("GET", "/api/export/{persona}"): "export_lines",
     ("POST", "/api/import/{persona}"): "import_file",
@@ -158,6 +159,9 @@ def test_sync_client_covers_the_api(server: LiveServer, tmp_path: Path) -> None:
         assert c.update_settings("rin", dedup_threshold=0.9).overrides == {"dedup_threshold": 0.9}
         assert c.get_settings("rin").settings["dedup_threshold"] == 0.9
         assert c.models().object == "list"
+        assert c.get_model("omoide") == c.models().data[0]
+        with pytest.raises(NotFound):
+            c.get_model("gpt-4o")
         with pytest.raises(LLMNotConfigured):
             c.chat_completion([{"role": "user", "content": "hi"}])
         exported = tmp_path / "rin.jsonl"

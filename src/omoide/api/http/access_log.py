@@ -2,7 +2,8 @@
 
 Logged on ``omoide.access`` at INFO: method, route template (``/api/memories/{persona}``, never
 the raw path or query string, which can carry content), status, duration in ms and the persona
-(a path parameter, or the persona of an ``/mcp`` key). Never headers, keys or bodies.
+(a path parameter, or the persona of an ``/mcp`` key or of a chat proxy request). Never
+headers, keys or bodies.
 """
 
 from __future__ import annotations
@@ -15,12 +16,20 @@ from starlette.requests import Request
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["PERSONA_SCOPE_KEY", "ROUTED_SCOPE_KEY", "AccessLog", "record_route", "route_template"]
+__all__ = [
+    "PERSONA_SCOPE_KEY",
+    "ROUTED_SCOPE_KEY",
+    "AccessLog",
+    "record_persona",
+    "record_route",
+    "route_template",
+]
 
 logger = logging.getLogger("omoide.access")
 
 PERSONA_SCOPE_KEY = "omoide.persona"
-"""Where a handler that learns the persona from the key (``/mcp``) leaves it for the log."""
+"""Where a handler that learns the persona from the key (``/mcp``, the chat proxy) leaves it
+for the log (:func:`record_persona`)."""
 
 UNMATCHED = "unmatched"
 
@@ -39,6 +48,16 @@ def record_route(request: Request) -> None:
         routed["path_params"] = request.scope.get("path_params")
 
 
+def record_persona(scope: Scope, persona: str) -> None:
+    """The persona a request acts for, when it is not in the path (the key's, or a header's),
+    for the log: in the scope, and in the dict shared by the scope's copies (the app may hold a
+    copy a middleware inside made, :data:`ROUTED_SCOPE_KEY`)."""
+    scope[PERSONA_SCOPE_KEY] = persona
+    routed = scope.get(ROUTED_SCOPE_KEY)
+    if isinstance(routed, dict):
+        routed[PERSONA_SCOPE_KEY] = persona
+
+
 def _routed(scope: Scope) -> Scope:
     routed = scope.get(ROUTED_SCOPE_KEY)
     return {**scope, **routed} if routed else scope
@@ -53,14 +72,19 @@ def route_template(scope: Scope) -> str:
     scope = _routed(scope)
     route = scope.get("route")
     if route is not None:
-        return str(getattr(route, "path", UNMATCHED))
+        return _template(route)
     app = scope.get("app")
     router = getattr(app, "router", None)
     for candidate in getattr(router, "routes", ()):
         match, _ = candidate.matches(scope)
         if match is Match.FULL:
-            return str(getattr(candidate, "path", UNMATCHED))
+            return _template(candidate)
     return UNMATCHED
+
+
+def _template(route: Any) -> str:
+    """A route's path as OpenAPI writes it (``/v1/models/{model}``, not ``{model:path}``)."""
+    return str(getattr(route, "path_format", None) or getattr(route, "path", UNMATCHED))
 
 
 def _persona(scope: Scope) -> str | None:

@@ -41,7 +41,7 @@ from starlette.responses import Response
 from starlette.types import Message, Receive, Scope, Send
 
 from omoide.api.errors import raced_erase
-from omoide.api.http.access_log import PERSONA_SCOPE_KEY
+from omoide.api.http.access_log import record_persona
 from omoide.api.http.request_head import scope_header
 from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
@@ -146,7 +146,7 @@ class McpEndpoint:
         header = scope_header(scope, b"authorization")
         try:
             persona = await anyio.to_thread.run_sync(persona_for_key, self.omoide.auth, header)
-            scope[PERSONA_SCOPE_KEY] = persona  # for the request log
+            record_persona(scope, persona)
         except OmoideError as exc:
             return error_refusal(exc)
         except Exception as exc:  # the key's persona erased while its key was read

@@ -70,6 +70,19 @@ def _times(record: Mapping[str, Any], names: tuple[str, ...], now: datetime) -> 
         check_happened(record[name], name, now)
 
 
+def _window(record: Mapping[str, Any], what: str) -> None:
+    """``valid_until``, when set, not before ``valid_from``: such a row is true at no time.
+    An empty window (equal) is one evolution writes for a fact contradicted before it began."""
+    since = check_timestamp(record["valid_from"], "valid_from")
+    until = check_timestamp(record["valid_until"], "valid_until")
+    if since is not None and until is not None and until < since:
+        raise InvalidInput(
+            f"valid_until ({record['valid_until']}) is before valid_from "
+            f"({record['valid_from']}): {what} ends when or after it begins",
+            field="valid_until",
+        )
+
+
 def _check_block(record: dict[str, Any], now: datetime, _: int) -> None:
     check_block(record)
     _times(record, ("created_at", "updated_at"), now)
@@ -80,15 +93,7 @@ def _check_state(record: dict[str, Any], now: datetime, _: int) -> None:
     check_state_value(key, record["value"])
     if record["source_session"] is not None:
         check_session_id(record["source_session"], "source_session")
-    since = check_timestamp(record["valid_from"], "valid_from")
-    until = check_timestamp(record["valid_until"], "valid_until")
-    if since is not None and until is not None and until < since:
-        # such a row is true at no time: the value vanished from the state and its history
-        raise InvalidInput(
-            f"valid_until ({record['valid_until']}) is before valid_from "
-            f"({record['valid_from']}): a value ends when or after it begins",
-            field="valid_until",
-        )
+    _window(record, "a value")  # else the value vanished from the state and its history
     _times(record, ("created_at",), now)
 
 
@@ -123,8 +128,7 @@ def _check_memory(record: dict[str, Any], now: datetime, max_content_chars: int)
     check_tags(record["tags"])
     check_emotion_type(record["emotion_type"])
     check_metadata(record["metadata"])
-    check_timestamp(record["valid_from"], "valid_from")
-    check_timestamp(record["valid_until"], "valid_until")
+    _window(record, "a fact")
     _times(
         record, ("created_at", "updated_at", "last_accessed", "evolved_at", "last_decay_at"), now
     )

@@ -37,6 +37,7 @@ from omoide.store.postgres.rls import PERSONA_WALLS
 from omoide.store.sqlite.migration_sql import (
     DASHBOARD_INDEXES,
     EMBEDDER,
+    EMPTY_UNSTARTED_WINDOWS,
     JOB_LEASES,
     KEY_FINGERPRINTS,
     SESSION_ENDED_BY,
@@ -88,6 +89,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(22, "successor_starts", SUCCESSOR_STARTS),
     # How a session was ended (SQLite's migration 23).
     Migration(23, "session_ended_by", SESSION_ENDED_BY),
+    # A fact closed before it began gets an empty window (SQLite's migration 24).
+    Migration(24, "empty_unstarted_windows", EMPTY_UNSTARTED_WINDOWS),
 )
 
 

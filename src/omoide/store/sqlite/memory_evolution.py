@@ -17,7 +17,7 @@ from omoide.engine.candidates import closable
 from omoide.model import LinkType, NewMemory, VersionChange
 from omoide.store.sqlite.memory_sql import UPSERT_LINK
 from omoide.store.sqlite.memory_writes import MemoryWrites
-from omoide.store.sqlite.rows import dt_or_none
+from omoide.store.sqlite.rows import dt, dt_or_none
 from omoide.store.vectors import language_of
 
 __all__ = ["MemoryEvolution"]
@@ -166,11 +166,12 @@ class MemoryEvolution(MemoryWrites):
         now: datetime,
     ) -> None:
         """A successor without a start of its own is valid from the moment it closed its
-        predecessors (the earliest ``valid_until`` it gave them): left open, a search with
-        ``valid_at`` before that moment found it next to the fact it replaced."""
+        predecessors (the earliest ``valid_until`` it gave them, and no later than when it was
+        said: a fact it closed before that fact began ends at its own start): left open, a
+        search with ``valid_at`` before that moment found it next to the fact it replaced."""
         if not supersedes or row["valid_from"] is not None:
             return
-        start = min(until for _, until in supersedes)
+        start = min(dt(row["created_at"]), *(until for _, until in supersedes))
         end = dt_or_none(row["valid_until"])
         if end is not None and end <= start:
             return  # never an empty or inverted window

@@ -343,3 +343,14 @@ WHERE memories.key = closed.successor AND memories.valid_from IS NULL
 SESSION_ENDED_BY = """
 ALTER TABLE sessions ADD COLUMN ended_by TEXT
 """
+
+
+# A fact contradicted before it began was closed at its successor's created_at, before its own
+# valid_from (an inverted window, which the API and import refuse): it never held, and is now
+# closed where it would have begun (service/evolution._close_time). Rows stored before are
+# given that empty window, so an export of them imports. Times are fixed-width UTC text on
+# both stores. The same statement runs on PostgreSQL (its migration 24).
+EMPTY_UNSTARTED_WINDOWS = """
+UPDATE memories SET valid_until = valid_from
+WHERE valid_from IS NOT NULL AND valid_until IS NOT NULL AND valid_until < valid_from
+"""

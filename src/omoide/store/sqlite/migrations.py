@@ -19,6 +19,7 @@ from omoide.store.sqlite.migration_sql import (
     CORE,
     DASHBOARD_INDEXES,
     EMBEDDER,
+    EMPTY_UNSTARTED_WINDOWS,
     FORGET_PROVENANCE,
     JOB_LEASES,
     JOBS,
@@ -91,6 +92,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(21, "vector_model_indexes", _script(VECTOR_MODEL_INDEXES)),
     Migration(22, "successor_starts", _script(SUCCESSOR_STARTS)),
     Migration(23, "session_ended_by", _script(SESSION_ENDED_BY)),
+    Migration(24, "empty_unstarted_windows", _script(EMPTY_UNSTARTED_WINDOWS)),
 )
 
 

@@ -1,4 +1,5 @@
-"""The OpenAI-compatible chat proxy: ``POST /v1/chat/completions`` and ``GET /v1/models``.
+"""The OpenAI-compatible chat proxy: ``POST /v1/chat/completions``, ``GET /v1/models`` and
+``GET /v1/models/{model}``.
 
 The Bearer key is the persona's (or the admin key with ``X-Omoide-Persona``). The route runs the
 pipeline of ``service/chat.py`` (prepare, compress) in a worker thread, relays the request to the
@@ -23,9 +24,10 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from omoide.api.errors import INTERNAL_MESSAGE, error_body, raced_erase
+from omoide.api.http.access_log import record_persona
 from omoide.api.http.deps import App, Caller, access_replay, get_app
-from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, errors
-from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, OmoideError
+from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, ModelOut, errors
+from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, NotFound, OmoideError
 from omoide.model import check_persona_name
 from omoide.service.chat import Prepared
 from omoide.service.chat_messages import check_messages
@@ -44,10 +46,11 @@ CLIENT_CLOSED = 499  # the client went away; nobody reads this status
 
 @access_replay(
     lambda request, caller: chat_persona(
-        caller, get_app(request), request.headers.get("x-omoide-persona")
+        request, caller, get_app(request), request.headers.get("x-omoide-persona")
     )
 )
 def chat_persona(
+    request: Request,
     caller: Caller,
     app: App,
     named: str | None = Header(
@@ -72,6 +75,7 @@ def chat_persona(
                 f"this API key does not grant access to persona {named!r}", persona=named
             )
     check_persona_name(persona)
+    record_persona(request.scope, persona)  # not in the path: for the request log
     app.maintenance.require_persona(persona)
     return persona
 
@@ -86,12 +90,33 @@ Persona = Annotated[str, Depends(chat_persona)]
     responses={200: {"model": ModelList}, **errors(401, 403, 404, 422)},
 )
 def models(persona: Persona, app: App) -> dict[str, Any]:
+    return {"object": "list", "data": [_served_model(app)]}
+
+
+@router.get(
+    # ``:path``: an upstream model id may hold a slash (OpenRouter's ``openai/gpt-4o``), which
+    # the ``openai`` SDK sends as ``%2F`` and the server decodes before routing
+    "/v1/models/{model:path}",
+    summary="The model the chat proxy serves, by its id (OpenAI's retrieve model)",
+    response_model=None,
+    responses={200: {"model": ModelOut}, **errors(401, 403, 404, 422)},
+)
+def retrieve_model(model: str, persona: Persona, app: App) -> dict[str, Any]:
+    served = _served_model(app)
+    if model != served["id"]:
+        raise NotFound(
+            f"no model {model!r}: this proxy serves {served['id']!r} (GET /v1/models)",
+            model=model,
+        )
+    return served
+
+
+def _served_model(app: Omoide) -> dict[str, Any]:
+    """The one model the proxy serves (the upstream's; "omoide" without one), as an entry of
+    OpenAI's model list."""
     upstream = app.chat_upstream
     model = upstream.model if upstream is not None else "omoide"
-    return {
-        "object": "list",
-        "data": [{"id": model, "object": "model", "created": 0, "owned_by": "omoide"}],
-    }
+    return {"id": model, "object": "model", "created": 0, "owned_by": "omoide"}
 
 
 @router.post(

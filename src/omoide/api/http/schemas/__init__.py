@@ -2,7 +2,13 @@
 replies each route documents in ``/openapi.json``. The routes keep returning the dicts of
 ``api/render.py``; these models describe them."""
 
-from omoide.api.http.schemas.chat import ChatCompletion, ChatMessage, ChatRequest, ModelList
+from omoide.api.http.schemas.chat import (
+    ChatCompletion,
+    ChatMessage,
+    ChatRequest,
+    ModelList,
+    ModelOut,
+)
 from omoide.api.http.schemas.common import ErrorBody, errors
 from omoide.api.http.schemas.context import (
     BlockList,
@@ -85,6 +91,7 @@ __all__ = [
     "MemoryOut",
     "MemoryPatch",
     "ModelList",
+    "ModelOut",
     "OkReply",
     "PersonaCreate",
     "PersonaCreated",
