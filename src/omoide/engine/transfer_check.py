@@ -202,6 +202,8 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         return "importance and emotion_intensity must be within 0-1"
     if r["stability"] <= 0:
         return "stability must be positive"
+    if r["access_count"] < 0:
+        return f"access_count must be 0 or more (got {r['access_count']})"
     ref = r["source_ref"]
     if (
         ref is not None

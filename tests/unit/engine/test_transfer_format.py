@@ -94,6 +94,7 @@ def test_a_record_goes_out_and_back_with_its_vector() -> None:
             'sources[0].seq must be an integer (got "3")',
         ),
         ("stability", 0, "stability must be positive"),
+        ("access_count", -3, "access_count must be 0 or more (got -3)"),
     ],
 )
 def test_every_field_is_checked(field: str, value: object, says: str) -> None:
