@@ -305,7 +305,6 @@ def test_successors_start_when_they_closed_their_predecessor(tmp_path: Path) -> 
     of the facts it closed; one with its own start, or whose own end is not after that, keeps
     its window; a fact closed by no successor is left alone."""
     path = tmp_path / "v21.db"
-    old = Database(path, upto=21)
     t1, t2, t3 = (
         "2026-01-02T00:00:00+00:00",
         "2026-01-03T00:00:00+00:00",
@@ -321,16 +320,7 @@ def test_successors_start_when_they_closed_their_predecessor(tmp_path: Path) -> 
         ("mem_coffee", None, t1, None),
         ("mem_alone", None, t2, None),
     )
-    with old.write() as conn:
-        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
-        for key, start, end, successor in rows:
-            conn.execute(
-                "INSERT INTO memories (key, persona_id, content, importance, created_at, "
-                "updated_at, valid_from, valid_until, superseded_by) "
-                "VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?, ?, ?)",
-                (key, f"text of {key}", start, end, successor),
-            )
-    old.close()
+    _store_windows(path, 21, rows)
     new = Database(path)
     starts = dict(new.conn().execute("SELECT key, valid_from FROM memories").fetchall())
     assert starts == {
@@ -375,7 +365,6 @@ def test_facts_closed_before_they_began_get_an_empty_window(tmp_path: Path) -> N
     """Migration 24: a fact evolution closed before its own start (``valid_until`` before
     ``valid_from``) is closed where it would have begun; every other window is left alone."""
     path = tmp_path / "v23.db"
-    old = Database(path, upto=23)
     t1, t2 = "2026-01-02T00:00:00.000000+00:00", "2026-01-03T00:00:00.000000+00:00"
     rows = (  # key, valid_from, valid_until, superseded_by
         ("mem_planned", t2, t1, "mem_stay"),
@@ -384,16 +373,7 @@ def test_facts_closed_before_they_began_get_an_empty_window(tmp_path: Path) -> N
         ("mem_next", None, None, None),
         ("mem_open_start", None, t1, None),
     )
-    with old.write() as conn:
-        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
-        for key, start, end, successor in rows:
-            conn.execute(
-                "INSERT INTO memories (key, persona_id, content, importance, created_at, "
-                "updated_at, valid_from, valid_until, superseded_by) "
-                "VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?, ?, ?)",
-                (key, f"text of {key}", start, end, successor),
-            )
-    old.close()
+    _store_windows(path, 23, rows)
     new = Database(path)
     windows = {
         key: (start, end)
@@ -409,3 +389,21 @@ def test_facts_closed_before_they_began_get_an_empty_window(tmp_path: Path) -> N
         "mem_open_start": (None, t1),
     }
     new.close()
+
+
+def _store_windows(
+    path: Path, upto: int, rows: tuple[tuple[str, str | None, str | None, str | None], ...]
+) -> None:
+    """A database at schema ``upto`` holding persona rin's memories ``rows`` (key, valid_from,
+    valid_until, superseded_by)."""
+    old = Database(path, upto=upto)
+    with old.write() as conn:
+        conn.execute("INSERT INTO personas (name, created_at) VALUES ('rin', '2026-01-01')")
+        for key, start, end, successor in rows:
+            conn.execute(
+                "INSERT INTO memories (key, persona_id, content, importance, created_at, "
+                "updated_at, valid_from, valid_until, superseded_by) "
+                "VALUES (?, 1, ?, 0.5, '2026-01-01', '2026-01-01', ?, ?, ?)",
+                (key, f"text of {key}", start, end, successor),
+            )
+    old.close()

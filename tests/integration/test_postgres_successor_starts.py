@@ -26,23 +26,8 @@ ROWS = (
 def test_migration_22_starts_successors_when_they_closed_their_predecessor(
     pg_server: PgServer,
 ) -> None:
-    with pg_server.unmigrated("m22") as url:
-        with psycopg.connect(url, autocommit=True) as raw:
-            bind_session(raw, CROSS_PERSONA)
-            apply_migrations(raw, upto=21)
-            pid = raw.execute(
-                "INSERT INTO personas (name, created_at) VALUES ('rin', %s) RETURNING id", (T1,)
-            ).fetchone()[0]
-            for key, start, end, successor in ROWS:
-                raw.execute(
-                    "INSERT INTO memories (key, persona_id, content, importance, created_at, "
-                    "updated_at, valid_from, valid_until, superseded_by) "
-                    "VALUES (%s, %s, %s, 0.5, %s, %s, %s, %s, %s)",
-                    (key, pid, f"text of {key}", T1, T1, start, end, successor),
-                )
-        PgDatabase(url, max_size=1).close()  # opening migrates: 22 fills the starts
-        with psycopg.connect(url, options=SEE_ALL) as conn:
-            starts = dict(conn.execute("SELECT key, valid_from FROM memories").fetchall())
+    migrated = _migrated(pg_server, "m22", 21, ROWS)  # 22 fills the starts
+    starts = {key: start for key, start, _ in migrated}
     assert starts == {
         "mem_tokyo": None,
         "mem_nagoya": None,
@@ -64,10 +49,28 @@ def test_migration_24_gives_a_fact_closed_before_it_began_an_empty_window(
         ("mem_held", T1, T2, "mem_next"),
         ("mem_next", None, None, None),
     )
-    with pg_server.unmigrated("m24") as url:
+    windows = {key: (start, end) for key, start, end in _migrated(pg_server, "m24", 23, rows)}
+    assert windows == {
+        "mem_planned": (T3, T3),
+        "mem_stay": (T2, None),
+        "mem_held": (T1, T2),
+        "mem_next": (None, None),
+    }
+
+
+def _migrated(
+    pg_server: PgServer,
+    name: str,
+    upto: int,
+    rows: tuple[tuple[str, str | None, str | None, str | None], ...],
+) -> list[tuple[str, str | None, str | None]]:
+    """Every memory's (key, valid_from, valid_until) after ``rows`` (key, valid_from,
+    valid_until, superseded_by) were stored at schema ``upto`` and the database was opened
+    (which migrates it)."""
+    with pg_server.unmigrated(name) as url:
         with psycopg.connect(url, autocommit=True) as raw:
             bind_session(raw, CROSS_PERSONA)
-            apply_migrations(raw, upto=23)
+            apply_migrations(raw, upto=upto)
             pid = raw.execute(
                 "INSERT INTO personas (name, created_at) VALUES ('rin', %s) RETURNING id", (T1,)
             ).fetchone()[0]
@@ -80,15 +83,4 @@ def test_migration_24_gives_a_fact_closed_before_it_began_an_empty_window(
                 )
         PgDatabase(url, max_size=1).close()  # opening migrates
         with psycopg.connect(url, options=SEE_ALL) as conn:
-            windows = {
-                key: (start, end)
-                for key, start, end in conn.execute(
-                    "SELECT key, valid_from, valid_until FROM memories"
-                )
-            }
-    assert windows == {
-        "mem_planned": (T3, T3),
-        "mem_stay": (T2, None),
-        "mem_held": (T1, T2),
-        "mem_next": (None, None),
-    }
+            return conn.execute("SELECT key, valid_from, valid_until FROM memories").fetchall()
