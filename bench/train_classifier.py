@@ -116,6 +116,16 @@ bytes. ``--check`` (the same flags) fits nothing and names each input that moved
 was written. The hand-chosen bars go in with ``--related`` / ``--replaced``; ``--keep-others``
 keeps the stored judge of an embedder not trained now (USE's).
 
+``--by-language`` (with ``--embedders`` and ``--judge`` naming one embedder) writes a judge per
+language in one command: the sources are measured once, then each language's model is fitted,
+scored leave-one-source-out and given its thresholds (the statements' and the several-sentence
+one, by the rules above) on that language's pairs only (``_classify_language``); the file holds
+``{"embedder": …, "languages": {"en": model, "ja": model}}`` (``engine.classify.LanguageJudge``:
+each pair judged by its language's model) and the provenance's ``inputs`` per language.
+``--keep-language en`` keeps the packaged judge's model for a language instead of a fit (its
+weights, thresholds and bars as they ship), named in ``provenance.kept_languages`` with a digest
+of its weights and the record of the file it came from.
+
 The embedding blocks (the new memory minus the old one, the two differing parts, and |new − old|
 and new ∘ old) are read
 along a few directions only: how far a pair's block leans towards each class's mean block on
