@@ -14,6 +14,7 @@ names each feature whose values moved since the file was written, without fittin
 from __future__ import annotations
 
 import hashlib
+import json
 import platform
 import subprocess
 from collections.abc import Iterable
@@ -38,6 +39,11 @@ def digest(data: bytes) -> str:
 def array_digest(values: np.ndarray) -> str:
     """The digest of an array's values as float64 (an int or bool array too), row by row."""
     return digest(np.ascontiguousarray(values, dtype=np.float64).tobytes())
+
+
+def json_digest(value: object) -> str:
+    """A JSON value's digest (its keys sorted): a kept model named by its weights."""
+    return digest(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8"))
 
 
 def file_digest(path: Path) -> str:

@@ -30,7 +30,7 @@ from omoide.engine.classify import (
     SURE_ONLY,
     TEXT_FEATURES,
     VETO_ONLY,
-    JudgeModel,
+    Judge,
     note_closes,
     pair_vector,
     read_pair,
@@ -84,7 +84,7 @@ class Measured:
     judge: dict[str, np.ndarray]  # the bundled judge's sentence score
 
 
-def _judge_model(model_id: str) -> JudgeModel:
+def _judge_model(model_id: str) -> Judge:
     """The bundled judge of the e5 embedder (every server's)."""
     return load_judge_models()[model_id]
 

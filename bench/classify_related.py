@@ -32,6 +32,7 @@ store path) is measured by ``bench/classify_store.py``.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
 from lib.reports import finish, fmt, md_table
+from omoide.engine.classify import JudgeModel
 
 C = "CONTRADICTORY"
 GRID = THRESHOLDS  # the training rule's grid, 0.30 - 0.99
@@ -142,6 +144,8 @@ def main() -> int:
     args = bench.parse_args()
     packaged, note = build_classifier("offline", "e5", args.cache)
     model, made = packaged.model, type(packaged)
+    if not isinstance(model, JudgeModel):
+        sys.exit("the packaged judge holds a model per language; this script tunes one model")
     own = dict(model.language_thresholds)
     # the judge with its language thresholds alone, and with them at the floor
     classifier = made(replace(model, related_thresholds=()), packaged.embedder)

@@ -29,6 +29,7 @@ notes' path (``classify.py --notes``) and end to end (``classify_store.py``) are
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,6 +41,7 @@ from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
 from lib.reports import command_line, finish, fmt, md_table
+from omoide.engine.classify import JudgeModel
 
 GRID = tuple(round(0.30 + 0.01 * i, 2) for i in range(56))  # 0.30 - 0.85
 READING = "a value replaced"
@@ -81,6 +83,8 @@ def main() -> int:
     args = bench.parse_args()
     packaged, note = build_classifier("offline", "e5", args.cache)
     model, made = packaged.model, type(packaged)
+    if not isinstance(model, JudgeModel):
+        sys.exit("the packaged judge holds a model per language; this script tunes one model")
     own = dict(model.language_thresholds)
     shipped = dict(model.replaced_thresholds)
     without = made(replace(model, replaced_thresholds=()), packaged.embedder)

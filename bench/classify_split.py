@@ -57,7 +57,7 @@ from _classify_thresholds import THRESHOLDS, ThresholdRule, curve, macro_f1
 from lib.cli import parser
 from lib.reports import REPO, md_table, write_results
 from omoide.embed import make_embedder
-from omoide.engine.classify import JudgeModel
+from omoide.engine.classify import Judge, JudgeModel, LanguageJudge, judge_from_dict
 from train_classifier import rounded_floats
 
 CHOOSE = ("holdout59", "holdout60", "holdout61", "notes37", "notes38", "notes39")  # s38's
@@ -83,9 +83,28 @@ LANGS = ("en", "ja")
 WRITTEN = "0.25 quantile"  # the rule training uses (``_classify_thresholds.RULE``, round 28)
 
 
-def judge_probs(model: JudgeModel, data: Data) -> tuple[np.ndarray, np.ndarray]:
+def judge_probs(judge: Judge, data: Data) -> tuple[np.ndarray, np.ndarray]:
     """A stored judge's probabilities on ``data`` and whether a sure rule decides instead (as
-    ``predict_on`` for a fitted one: a rule override decides about one subject only)."""
+    ``predict_on`` for a fitted one: a rule override decides about one subject only); a judge
+    per language reads each pair with its language's model."""
+    if isinstance(judge, JudgeModel):
+        return _model_probs(judge, data)
+    probs, ruled = np.zeros((len(data.y), 3)), np.zeros(len(data.y), dtype=bool)
+    for lang, model in judge.models:
+        rows = data.langs == lang
+        p, r = _model_probs(model, data)
+        probs[rows], ruled[rows] = p[rows], r[rows]
+    return probs, ruled
+
+
+def stored_thresholds(judge: Judge) -> dict[str, float]:
+    """A stored judge's own CONTRADICTORY threshold per language."""
+    if isinstance(judge, LanguageJudge):
+        return {lang: dict(m.language_thresholds)[lang] for lang, m in judge.models}
+    return dict(judge.language_thresholds)
+
+
+def _model_probs(model: JudgeModel, data: Data) -> tuple[np.ndarray, np.ndarray]:
     cols = [data.names.index(name) for name in model.features]
     x = np.hstack([data.x[:, cols]] + [data.blocks[BLOCKS.index(b)] for b in model.blocks])
     other = data.x[:, data.names.index("subject_differs")] > 0
@@ -136,7 +155,7 @@ def sources_of(choose: tuple[str, ...]) -> tuple[dict[str, Path], list[str]]:
 
 
 def run(
-    data: Data, cfg: Config, scored: list[str], stored: JudgeModel | None
+    data: Data, cfg: Config, scored: list[str], stored: Judge | None
 ) -> tuple[dict[str, object], tuple]:
     """The report, and the model fitted on all TRAIN sources (``fit_on``'s tuple)."""
     train_folds = [s for s in folds_of(data) if s not in scored]
@@ -172,7 +191,7 @@ def run(
     if stored is not None:
         sp, sr = probs.copy(), ruled.copy()
         sp[held], sr[held] = (v[held] for v in judge_probs(stored, data))
-        at = {lang: t for lang, t in stored.language_thresholds}
+        at = stored_thresholds(stored)
         rules.append(
             {
                 "rule": "the stored judge at its own thresholds",
@@ -384,7 +403,7 @@ def main(argv: list[str] | None = None) -> int:
     judge_file = args.judge_file or (REPO / "src" / "omoide" / "engine" / "classify" / "judge.json")
     stored = next(
         (
-            JudgeModel.from_dict(m)
+            judge_from_dict(m)
             for m in json.loads(judge_file.read_text(encoding="utf-8"))["models"]
             if m["embedder"] == embedder.model_id
         ),

@@ -46,6 +46,10 @@ def shipped_thresholds(embedder: str = "multilingual-e5") -> dict[str, float]:
     """The per-language contradiction thresholds of the shipped judge for one embedder."""
     models = json.loads(JUDGE.read_text(encoding="utf-8"))["models"]
     model = next(m for m in models if m["embedder"].startswith(embedder))
+    if "languages" in model:  # a judge per language: each language's own threshold
+        return {
+            lang: float(m["language_thresholds"][lang]) for lang, m in model["languages"].items()
+        }
     return {lang: float(t) for lang, t in model["language_thresholds"].items()}
 
 

@@ -116,6 +116,16 @@ bytes. ``--check`` (the same flags) fits nothing and names each input that moved
 was written. The hand-chosen bars go in with ``--related`` / ``--replaced``; ``--keep-others``
 keeps the stored judge of an embedder not trained now (USE's).
 
+``--by-language`` (with ``--embedders`` and ``--judge`` naming one embedder) writes a judge per
+language in one command: the sources are measured once, then each language's model is fitted,
+scored leave-one-source-out and given its thresholds (the statements' and the several-sentence
+one, by the rules above) on that language's pairs only (``_classify_language``); the file holds
+``{"embedder": …, "languages": {"en": model, "ja": model}}`` (``engine.classify.LanguageJudge``:
+each pair judged by its language's model) and the provenance's ``inputs`` per language.
+``--keep-language en`` keeps the packaged judge's model for a language instead of a fit (its
+weights, thresholds and bars as they ship), named in ``provenance.kept_languages`` with a digest
+of its weights and the record of the file it came from.
+
 The embedding blocks (the new memory minus the old one, the two differing parts, and |new − old|
 and new ∘ old) are read
 along a few directions only: how far a pair's block leans towards each class's mean block on
@@ -155,6 +165,7 @@ from _classify_data import (
     load_data,
 )
 from _classify_extra import Extra, add_arguments, extra_flags, extra_of
+from _classify_language import LANGUAGES, language_rows
 from _classify_loso import evaluate, fit_on, predict_on, predictions, sentence_score
 from _classify_model import NET, head_fields, one_thread
 from _classify_provenance import (
@@ -162,6 +173,7 @@ from _classify_provenance import (
     code_revision,
     files_record,
     inputs_record,
+    json_digest,
     library_versions,
     moved,
     sources_record,
@@ -217,6 +229,18 @@ def _inputs(data, features: str) -> dict[str, object]:
     return inputs_record(data, data.columns(features), everything[~data.several])
 
 
+def _grid(embedder, only: dict[str, str] | None, head: str) -> list[Config]:
+    """The configurations compared (``only`` leaves those it names)."""
+    grid = [
+        Config(f, r, c, b, head)
+        for f in FEATURE_SETS
+        for b in (BLOCK_SETS if embedder else ("parts",))
+        for r in (GRID_REDUCE if embedder else ("none",))
+        for c in (GRID_C if head == "linear" else GRID_C[1:2])
+    ]
+    return [cfg for cfg in grid if all(str(getattr(cfg, k)) == v for k, v in (only or {}).items())]
+
+
 def train_one(
     embedder_name: str,
     sources: dict[str, Path],
@@ -235,21 +259,54 @@ def train_one(
     chosen before (on a train → choose split), so no grid and no LOSO: the one configuration
     ``only`` names is fitted on all sources at them (no sentence threshold)."""
     embedder, data = _data(embedder_name, sources, cache, extra)
-    grid = [
-        Config(f, r, c, b, head)
-        for f in FEATURE_SETS
-        for b in (BLOCK_SETS if embedder else ("parts",))
-        for r in (GRID_REDUCE if embedder else ("none",))
-        for c in (GRID_C if head == "linear" else GRID_C[1:2])
-    ]
-    grid = [cfg for cfg in grid if all(str(getattr(cfg, k)) == v for k, v in (only or {}).items())]
+    return fit_judge(data, embedder, _grid(embedder, only, head), target, at)
+
+
+def train_by_language(
+    embedder_name: str,
+    sources: dict[str, Path],
+    target: float,
+    cache: Path | None = None,
+    only: dict[str, str] | None = None,
+    head: str = "net",
+    extra: Extra | None = None,
+    at: dict[str, float] | None = None,
+    languages: tuple[str, ...] = LANGUAGES,
+) -> tuple[dict[str, JudgeModel], dict[str, dict[str, object]]]:
+    """A judge per language (``--by-language``): each fitted, scored leave-one-source-out and
+    given its thresholds (the statements' and the several-sentence one, by the same rule as
+    ``train_one``) on the pairs of its language only (``language_rows``); the sources are
+    measured once."""
+    embedder, data = _data(embedder_name, sources, cache, extra)
+    grid = _grid(embedder, only, head)
+    models, summaries = {}, {}
+    for lang in languages:
+        print(f"  {embedder_name} {lang}: {int((data.langs == lang).sum())} pairs", file=sys.stderr)
+        own = {lang: at[lang]} if at is not None else None
+        models[lang], summaries[lang] = fit_judge(
+            language_rows(data, lang), embedder, grid, target, own, lang
+        )
+    return models, summaries
+
+
+def fit_judge(
+    data,
+    embedder,
+    grid: list[Config],
+    target: float,
+    at: dict[str, float] | None = None,
+    lang: str | None = None,
+) -> tuple[JudgeModel, dict[str, object]]:
+    """The judge of ``data`` (``train_one``): the grid scored leave-one-source-out and the best
+    configuration fitted on every source; ``lang``: the pairs are of that language only (its
+    threshold alone is kept)."""
     if at is not None and len(grid) != 1:
         sys.exit(f"--at fits one configuration; --features/--blocks/--c leave {len(grid)}")
     results = []
     for cfg in grid if at is None else []:
         results.append(evaluate(data, cfg, target))
         print(
-            f"  {embedder_name} {cfg.label()}: cross {results[-1]['cross_f1']} "
+            f"  {lang or ''} {cfg.label()}: cross {results[-1]['cross_f1']} "
             f"cv {results[-1]['cv']['all_f1']} t={thresholds_text(results[-1])}",
             file=sys.stderr,
         )
@@ -258,16 +315,21 @@ def train_one(
         if at is None
         else {"config": grid[0], "threshold": at, "sentence_threshold": float("inf")}
     )
+    if lang is not None:
+        best = {**best, "threshold": {lang: best["threshold"][lang]}}
     cfg = best["config"]
     everything = np.arange(len(data.y))
     final = fit_on(data, everything, cfg)
     params, fitted, cols, overrides, _ = final
     probs, ruled = predict_on(data, everything, final)
+    thresholds = (
+        best["threshold"] if lang is None else dict.fromkeys(LANGUAGES, best["threshold"][lang])
+    )
     pred = predictions(
         data,
         probs,
         ruled,
-        best["threshold"],
+        thresholds,
         sentence_score(data, final),
         best["sentence_threshold"],
     )
@@ -430,6 +492,19 @@ def arguments():
         "e.g. en:0.76,ja:0.64; default none",
     )
     bench.add_argument(
+        "--by-language",
+        action="store_true",
+        help="a judge per language: each fitted, scored leave-one-source-out and given its "
+        "thresholds on its own language's pairs (the judge embedder's model only)",
+    )
+    bench.add_argument(
+        "--keep-language",
+        default="",
+        metavar="LANG,…",
+        help="with --by-language: these languages keep the packaged judge's model (its "
+        "language's thresholds and bars) instead of a fit",
+    )
+    bench.add_argument(
         "--check",
         action="store_true",
         help="fit nothing: measure the sources as this code does and name what moved since "
@@ -458,6 +533,8 @@ def _command(args, only: dict[str, str]) -> str:
         + (f" --related {args.related}" if args.related else "")
         + (f" --replaced {args.replaced}" if args.replaced else "")
         + (" --keep-others" if args.keep_others else "")
+        + (" --by-language" if args.by_language else "")
+        + (f" --keep-language {args.keep_language}" if args.keep_language else "")
         + (f" --judge-out {args.judge_out.name}" if args.judge_out != OUT else "")
         + "`"
     )
@@ -503,14 +580,14 @@ def _tiers(text: str) -> tuple[tuple[str, float], ...]:
     return tuple((lang, float(value)) for lang, value in pairs)
 
 
-def _with_tiers(model: JudgeModel, args) -> JudgeModel:
+def _with_tiers(model: JudgeModel, args, lang: str | None = None) -> JudgeModel:
     """The hand-chosen lower bars (``classify_related.py``, ``classify_replaced.py``: chosen
     for one judge on the sources it was not fitted on) written into the judge's model, so one
-    command writes the whole file."""
+    command writes the whole file; ``lang``: a language's own model takes its language's."""
     return replace(
         model,
-        related_thresholds=_tiers(args.related),
-        replaced_thresholds=_tiers(args.replaced),
+        related_thresholds=tuple(t for t in _tiers(args.related) if lang in (None, t[0])),
+        replaced_thresholds=tuple(t for t in _tiers(args.replaced) if lang in (None, t[0])),
     )
 
 
@@ -534,7 +611,65 @@ def _options(args, only: dict[str, str], at: dict[str, float] | None) -> dict[st
         "duplicate_weight": args.duplicate_weight,
         "related": dict(_tiers(args.related)),
         "replaced": dict(_tiers(args.replaced)),
+        **(
+            {"by_language": True, "keep_language": _kept_languages(args)}
+            if args.by_language
+            else {}
+        ),
     }
+
+
+def _kept_languages(args) -> list[str]:
+    """``--keep-language``: the languages whose packaged model is kept (checked)."""
+    kept = [lang for lang in args.keep_language.split(",") if lang]
+    if any(lang not in LANGUAGES for lang in kept):
+        sys.exit(f"--keep-language: expected some of {LANGUAGES}, got {args.keep_language!r}")
+    return kept
+
+
+def _stored_language(model_id: str, lang: str) -> tuple[dict, dict[str, object]]:
+    """The packaged judge's model of ``lang`` for ``model_id`` (its language's own model when
+    the file holds one per language, else its one model) and what produced it."""
+    stored = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
+    entry = next((m for m in stored.get("models", []) if m["embedder"] == model_id), None)
+    if entry is None:
+        sys.exit(f"--keep-language: the packaged judge holds no model of {model_id}")
+    record = dict(stored.get("provenance", {}))
+    if "languages" not in entry:
+        return entry, {k: v for k, v in record.items() if k != "kept_languages"}
+    kept = dict(record.get("kept_languages", {}))  # type: ignore[arg-type]
+    own = kept.get(lang) or {k: v for k, v in record.items() if k != "kept_languages"}
+    return entry["languages"][lang], own
+
+
+def _language_entry(
+    args, name: str, fitted: dict[str, JudgeModel], kept: list[str]
+) -> tuple[dict, dict[str, object]]:
+    """The file's entry of a judge per language (``--by-language``): each fitted language's
+    model (with its bars when it is the judge's) and each kept one's packaged model, and the
+    record of where each kept model came from."""
+    model_id = next(iter(fitted.values())).embedder if fitted else ""
+    languages, record = {}, {}
+    for lang in LANGUAGES:
+        if lang in kept:
+            stored, origin = _stored_language(model_id or _judge_model_id(name), lang)
+            languages[lang] = stored
+            record[lang] = {
+                "from": "the packaged judge.json",
+                "model_sha256": json_digest(stored),
+                **origin,
+            }
+        else:
+            model = _with_tiers(fitted[lang], args, lang) if name == args.judge else fitted[lang]
+            languages[lang] = rounded_floats(model.to_dict())
+    embedder = model_id or str(next(iter(languages.values()))["embedder"])
+    return {"embedder": embedder, "languages": languages}, record
+
+
+def _judge_model_id(name: str) -> str:
+    """The model id of the bundled embedder ``name`` (a kept language's model is looked up
+    by it when no language is fitted)."""
+    return make_embedder(name).model_id
 
 
 def _code() -> dict[str, str]:
@@ -564,6 +699,109 @@ def _provenance(
     }
 
 
+def _main_by_language(
+    args,
+    only: dict[str, str],
+    at: dict[str, float] | None,
+    sources: dict[str, Path],
+    extra: Extra,
+    code: dict[str, str],
+) -> int:
+    """``--by-language``: the judge embedder's judge, one model per language (``--keep-language``:
+    those languages keep the packaged model), written with the other embedders' stored
+    judges and a report per fitted language."""
+    name = args.judge
+    if not name or args.embedders != name:
+        sys.exit("--by-language fits the judge's model: give --embedders and --judge the same one")
+    kept = _kept_languages(args)
+    fit = tuple(lang for lang in LANGUAGES if lang not in kept)
+    with one_thread():
+        fitted, by_lang = train_by_language(
+            name,
+            sources,
+            args.precision,
+            args.cache,
+            {k: v for k, v in only.items() if not (k == "c" and args.head != "linear")},
+            args.head,
+            extra,
+            at,
+            fit,
+        )
+    entry, kept_record = _language_entry(args, name, fitted, kept)
+    chosen = {"name": name, "model_id": entry["embedder"]}
+    merged = _merged([entry], sources, args.keep_others)
+    summaries = {f"{name} {lang}": s for lang, s in by_lang.items()}
+    record = _provenance(args, only, at, sources, summaries, code)
+    record["inputs"] = {name: {lang: s["inputs"] for lang, s in by_lang.items()}}
+    if kept_record:
+        record["kept_languages"] = kept_record
+    args.judge_out.write_text(
+        json.dumps(
+            {
+                "trained_on": [p.name for p in sources.values()],
+                "judge_embedder": chosen,
+                "models": merged,
+                **_kept_notes(merged, [entry]),
+                "provenance": record,
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    _report_by_language(args, only, summaries, sources, at, kept)
+    print(f"wrote {args.judge_out}", file=sys.stderr)
+    return 0
+
+
+def _report_by_language(
+    args,
+    only: dict[str, str],
+    summaries: dict[str, dict],
+    sources: dict[str, Path],
+    at: dict[str, float] | None,
+    kept: list[str],
+) -> None:
+    """The report of a judge per language: each fitted language's LOSO scores, thresholds and
+    in-sample scores (``render``; ``--at``: in-sample only)."""
+    if at is not None:
+        lines = _fixed_report(args, only, summaries, sources)
+    else:
+        lines = [
+            "# 3-op judge per language: training, leave-one-source-out scores and thresholds",
+            "",
+            f"Command: {_command(args, only)}",
+            "",
+            f"{len(sources)} sources ({', '.join(sources)}). Each language's model is fitted "
+            "on that language's pairs only (one-statement new memories; the extra rows of "
+            "its language), scored leave-one-source-out on them, and given its CONTRADICTORY "
+            f"threshold by the training rule ({RULE.label()}, precision ≥ {args.precision}, "
+            f"{RULE.margin} step(s) of margin) and its several-sentence threshold by the "
+            "notes folds' rule (`_classify_sentences`), as a judge of both languages is. "
+            + (f"Kept from the packaged judge, not fitted: {', '.join(kept)}." if kept else ""),
+            "",
+        ]
+        for label, summary in summaries.items():
+            lines += render(label, summary)
+    report = {
+        label: {
+            "config": vars(s["best"]["config"]),
+            "threshold": s["best"]["threshold"],
+            "sentence_threshold": rounded_floats(s["best"]["sentence_threshold"])
+            if s["best"]["sentence_threshold"] < 1
+            else None,
+            "overrides": list(s["overrides"]),
+            "cross": s["best"].get("cross"),
+            "cross_f1": s["best"].get("cross_f1"),
+            "cv": s["best"].get("cv"),
+            "n": s["n"],
+            "insample": s["insample"],
+        }
+        for label, s in summaries.items()
+    }
+    write_results(args.out, "\n".join(lines), report)
+
+
 def _check(args, sources: dict[str, Path]) -> int:
     """``--check``: measure the sources as this code does and compare with the inputs the judge
     file records (no fit); 0 when nothing moved, 1 when something did (printed), 2 when the file
@@ -576,11 +814,18 @@ def _check(args, sources: dict[str, Path]) -> int:
     status = 0
     for name in args.embedders.split(","):
         _, data = _data(name, sources, args.cache, extra_of(args))
-        lines = moved(stored["inputs"].get(name, {}), _inputs(data, features))
-        print(f"{name}: " + ("inputs as recorded" if not lines else "moved"), file=sys.stderr)
-        for line in lines:
-            print(f"  {line}", file=sys.stderr)
-        status = status or int(bool(lines))
+        recorded = stored["inputs"].get(name, {})
+        parts = (
+            {f"{name} {lang}": (recorded[lang], language_rows(data, lang)) for lang in recorded}
+            if stored["options"].get("by_language")
+            else {name: (recorded, data)}
+        )
+        for label, (was, rows) in parts.items():
+            lines = moved(was, _inputs(rows, features))
+            print(f"{label}: " + ("inputs as recorded" if not lines else "moved"), file=sys.stderr)
+            for line in lines:
+                print(f"  {line}", file=sys.stderr)
+            status = status or int(bool(lines))
     return status
 
 
@@ -607,6 +852,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     extra = extra_of(args)
     code = _code()
+    if args.by_language:
+        return _main_by_language(args, only, at, sources, extra, code)
     models, summaries = [], {}
     with one_thread():
         for name in args.embedders.split(","):

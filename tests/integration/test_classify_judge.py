@@ -7,7 +7,14 @@ import pytest
 from bundled_models import bundled
 
 from omoide.embed.hashing import HashEmbedder
-from omoide.engine.classify import Candidate, JudgeModel, OfflineClassifier, Relation, read_pair
+from omoide.engine.classify import (
+    Candidate,
+    JudgeModel,
+    LanguageJudge,
+    OfflineClassifier,
+    Relation,
+    read_pair,
+)
 from omoide.service.classify_judge import (
     LazyEmbedder,
     LearnedClassifier,
@@ -97,6 +104,25 @@ def test_learned_classifier_judges_every_candidate_in_order() -> None:
     assert all(
         v.relation is not Relation.CONTRADICTORY or v.reason.startswith("rule:") for v in verdicts
     )
+
+
+def test_a_judge_per_language_reads_each_new_memory_with_its_languages_model() -> None:
+    # One model per language (train_classifier.py --by-language): the English model closes
+    # whatever it reads, the Japanese one nothing; pairs no sure rule settles.
+    embedder = HashEmbedder()
+    judges = LanguageJudge(
+        (("en", _flat(embedder, [0.0, 0.0, 9.0])), ("ja", _flat(embedder, [0.0, 0.0, -9.0])))
+    )
+    classifier = LearnedClassifier(judges, embedder)
+    (en,) = classifier.classify(
+        "The user goes hiking at weekends.",
+        [Candidate("k", "The user drinks coffee every morning.", 0.5)],
+    )
+    (ja,) = classifier.classify(
+        "ユーザーは紅茶を毎朝淹れている。", [Candidate("k", "ユーザーは紅茶が好きだ。", 0.5)]
+    )
+    assert en.relation is Relation.CONTRADICTORY and en.reason.startswith("judge (")
+    assert ja.relation is not Relation.CONTRADICTORY and ja.reason.startswith("judge (")
 
 
 def test_a_candidate_in_another_language_is_independent_and_never_read() -> None:

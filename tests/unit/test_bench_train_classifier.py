@@ -133,6 +133,63 @@ def test_check_names_the_features_whose_values_moved_since_the_file_was_written(
     assert "feature coverage: values moved" in capsys.readouterr().err
 
 
+def test_a_judge_per_language_is_one_command_with_a_model_and_a_record_per_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("sklearn")
+    data = _fixture(tmp_path / "pairs.jsonl")
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir(), second.mkdir()
+    assert _train([*_argv(data, first), "--by-language"]) == 0
+    assert _train([*_argv(data, second), "--by-language"]) == 0
+    written = (first / "judge.json").read_bytes()
+    assert written == (second / "judge.json").read_bytes()
+    judge = json.loads(written)
+    (entry,) = judge["models"]
+    en, ja = entry["languages"]["en"], entry["languages"]["ja"]
+    assert en["language_thresholds"] == {"en": 0.8} and ja["language_thresholds"] == {"ja": 0.7}
+    assert ja["related_thresholds"] == {"ja": 0.6} and "related_thresholds" not in en
+    assert en["weights"] != ja["weights"]
+    record = judge["provenance"]
+    assert record["options"]["by_language"] is True and "--by-language" in record["command"]
+    assert set(record["inputs"]["hash"]) == {"en", "ja"}
+    assert (
+        record["inputs"]["hash"]["en"]["rows"] == 15
+        and record["inputs"]["hash"]["ja"]["rows"] == 12
+    )
+    check = [*_argv(data, first), "--by-language", "--check"]
+    assert train_classifier.main(check) == 0
+    path = first / "judge.json"
+    judge["provenance"]["inputs"]["hash"]["ja"]["features"]["coverage"] = "0" * provenance.DIGEST
+    path.write_text(json.dumps(judge), "utf-8")
+    capsys.readouterr()
+    assert train_classifier.main(check) == 1
+    err = capsys.readouterr().err
+    assert "hash en: inputs as recorded" in err and "feature coverage: values moved" in err
+
+
+def test_a_kept_language_carries_the_packaged_model_and_where_it_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("sklearn")
+    data = _fixture(tmp_path / "pairs.jsonl")
+    assert _train(_argv(data, tmp_path)) == 0  # one model for both languages: "the package"
+    packaged = json.loads((tmp_path / "judge.json").read_text("utf-8"))
+    monkeypatch.setattr(train_classifier, "OUT", tmp_path / "judge.json")
+    out = tmp_path / "per"
+    out.mkdir()
+    assert _train([*_argv(data, out), "--by-language", "--keep-language", "en"]) == 0
+    judge = json.loads((out / "judge.json").read_text("utf-8"))
+    (entry,) = judge["models"]
+    assert entry["languages"]["en"] == packaged["models"][0]
+    assert entry["languages"]["ja"]["language_thresholds"] == {"ja": 0.7}
+    record = judge["provenance"]
+    assert set(record["inputs"]["hash"]) == {"ja"}
+    kept = record["kept_languages"]["en"]
+    assert kept["model_sha256"] == provenance.json_digest(packaged["models"][0])
+    assert kept["command"] == packaged["provenance"]["command"]
+
+
 def test_moved_lists_each_difference_and_nothing_for_the_same_inputs() -> None:
     stored = {"rows": 3, "labels": "a", "vectors": "v", "features": {"x": "1", "y": "2"}}
     assert provenance.moved(stored, dict(stored)) == []

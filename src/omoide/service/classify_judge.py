@@ -16,7 +16,8 @@ Without it (the model-free hashing embedder) a server gets the judge trained for
 embedder, else the rules alone (``OfflineClassifier``).
 
 The trained weights ship as ``engine/classify/judge.json`` (written by
-``bench/train_classifier.py``), one model per embedder model id.
+``bench/train_classifier.py``), one judge per embedder model id: one model, or one model per
+language (``engine.classify.LanguageJudge``: each pair judged by its language's model).
 """
 
 from __future__ import annotations
@@ -37,14 +38,15 @@ from omoide.engine.classify import (
     CROSS_LANGUAGE,
     Candidate,
     Classifier,
+    Judge,
     Judgement,
-    JudgeModel,
     OfflineClassifier,
     PairText,
     PassageVectors,
     Similarities,
     Verdict,
     judge,
+    judge_from_dict,
     judge_note,
     judge_one_note,
     languages_differ,
@@ -87,9 +89,10 @@ def _judge_file() -> dict[str, Any]:
     return packaged_file(JUDGE_FILE)
 
 
-def load_judge_models() -> dict[str, JudgeModel]:
-    """The packaged judges by embedder model id (empty when the file is absent)."""
-    return {m["embedder"]: JudgeModel.from_dict(m) for m in _judge_file().get("models", [])}
+def load_judge_models() -> dict[str, Judge]:
+    """The packaged judges by embedder model id, each one model or one per language (empty
+    when the file is absent)."""
+    return {m["embedder"]: judge_from_dict(m) for m in _judge_file().get("models", [])}
 
 
 def judge_embedder_name() -> str | None:
@@ -175,7 +178,7 @@ class LearnedClassifier:
 
     def __init__(
         self,
-        model: JudgeModel,
+        model: Judge,
         embedder: Embedder | LazyEmbedder,
         *,
         vectors: VectorCache | None = None,

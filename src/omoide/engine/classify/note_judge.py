@@ -38,7 +38,7 @@ from omoide.engine.classify.judge_signals import (
     value_replaced,
     vetoed,
 )
-from omoide.engine.classify.learned import Judgement, JudgeModel, judge, sentence_score
+from omoide.engine.classify.learned import Judge, Judgement, judge, sentence_score
 from omoide.engine.classify.offline import UNRELATED
 
 __all__ = [
@@ -113,7 +113,7 @@ def reads_undated(verdict: Judgement, text: PairText) -> bool:
 def judge_one_note(
     written: tuple[PairText, Similarities | None],
     plain: tuple[PairText, Similarities | None] | None,
-    model: JudgeModel,
+    model: Judge,
     *,
     verdict: Judgement | None = None,
     nearest: bool = True,
