@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import sys
 import time
 from pathlib import Path
 
@@ -223,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         help="keep embeddings in this file between runs (tuning aid)",
     )
     args = bench.parse_args(argv)
+    shown = sys.argv[1:] if argv is None else argv  # the arguments the report names
     rules = Rule.parse_each(args.rule)
     if args.cache is not None and args.cache.is_file():
         CACHE.update(pickle.loads(args.cache.read_bytes()))
@@ -235,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
         [
             "# Dedup's learned judge: leave-one-source-out",
             "",
-            f"`python bench/train_dedup.py{' ' + ' '.join(argv) if argv else ''}` (L2 {args.l2}) "
+            f"`python bench/train_dedup.py{''.join(' ' + a for a in shown)}` (L2 {args.l2}) "
             "on "
             f"{len(pairs)} pairs from {', '.join(SOURCES)}. Each cell: paraphrases caught / "
             "related-but-different wrongly dropped, over all the source's pairs (a pair below the "
