@@ -17,6 +17,7 @@ the ``--show`` sources' own nested rows (caught / dropped) under each rule.
 from __future__ import annotations
 
 import pickle
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -73,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "# Dedup's rule curve",
         "",
-        f"`python bench/dedup_rule_curve.py {' '.join(argv or [])}` on {len(pairs)} pairs "
+        f"`python bench/dedup_rule_curve.py {' '.join(sys.argv[1:] if argv is None else argv)}` on "
+        f"{len(pairs)} pairs "
         f"of {len(SOURCES)} sources. Each cell: mean caught over the folds / related "
         "pairs wrongly dropped pooled / worst fold.",
         "",
