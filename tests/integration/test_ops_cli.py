@@ -176,3 +176,21 @@ def test_a_backup_onto_the_live_database_or_its_side_files_is_refused(
     assert [r[0] for r in rows] == ["kept", "written after"]
     code, out = run("restore", "--data", str(data_dir), "--from", str(db), "--force")
     assert code == 1 and "own database, not a backup" in out
+
+
+def test_an_export_over_the_database_is_refused(tmp_path: Path) -> None:
+    """``omoide export --out data/omoide.db`` replaced the database with the export's JSON
+    Lines: every persona's memories gone, the server answering from a text file."""
+    data = tmp_path / "data"
+    assert run("persona", "create", "rin", "--data", str(data))[0] == 0
+    assert run("memory", "add", "-p", "rin", "--data", str(data), "kept")[0] == 0
+    db = data / "omoide.db"
+    link = tmp_path / "alias.jsonl"
+    link.symlink_to(db)
+    for target in (db, data / "omoide.db-wal", link):
+        code, out = run("export", "-p", "rin", "--data", str(data), "--out", str(target))
+        assert code == 1 and "the data folder's database" in out, (target, out)
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        assert conn.execute("SELECT content FROM memories").fetchall() == [("kept",)]
+    code, out = run("export", "-p", "rin", "--data", str(data), "--out", str(tmp_path / "x"))
+    assert code == 0, out

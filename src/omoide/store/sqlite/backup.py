@@ -103,7 +103,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     """Copy the live database at ``db_path`` to ``target`` (safe while a server writes)."""
     if not db_path.exists():
         raise InvalidInput(f"no database at {db_path}")
-    if _is_database_file(target, db_path):
+    if is_database_file(target, db_path):
         raise InvalidInput(
             f"{target} is the database being backed up (or one of its side files); writing "
             "the backup over it would replace the live database under the server, whose later "
@@ -140,7 +140,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
         return _describe(done, target)
 
 
-def _is_database_file(path: Path, db_path: Path) -> bool:
+def is_database_file(path: Path, db_path: Path) -> bool:
     """Whether ``path`` names the database at ``db_path`` or one of its side files, however it
     is spelled (a relative path, a symlink, a hard link, another case on a case-insensitive
     disk). Why: ``omoide backup --to data/omoide.db --force`` replaced the live database with
@@ -164,7 +164,7 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
     """
     if not source_path.is_file():
         raise InvalidInput(f"no backup file at {source_path}")
-    if _is_database_file(source_path, db_path):
+    if is_database_file(source_path, db_path):
         raise InvalidInput(
             f"{source_path} is the data folder's own database, not a backup of it: give the "
             "file `omoide backup --to` wrote"
