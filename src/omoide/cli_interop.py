@@ -110,6 +110,10 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
     """Write every memory, version, link, block, state, setting and conversation of a persona
     as JSON Lines."""
     app = _build(data)
+    if out is not None:
+        from omoide.wiring import refuse_over_database
+
+        refuse_over_database(app.settings, out)
     lines = app.transfer.export(persona, with_vectors=with_vectors)
     if out is None:
         for line in lines:

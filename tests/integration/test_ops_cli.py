@@ -149,3 +149,48 @@ def test_a_backup_of_a_damaged_database_says_so_in_one_line(tmp_path: Path) -> N
     assert f"{db} is damaged" in out and "restore --from FILE --force" in out
     assert "more problems" in out and out.count("Page ") == 1  # not a hundred lines of pages
     assert not target.exists() and not list(tmp_path.glob("copy.db*"))
+
+
+@pytest.mark.sqlite_only  # SQLite's online backup API; PostgreSQL is backed up with pg_dump
+def test_a_backup_onto_the_live_database_or_its_side_files_is_refused(
+    server: LiveServer, data_dir: Path, tmp_path: Path
+) -> None:
+    """``--to data/omoide.db --force`` replaced the database under the running server, which
+    went on writing to the unlinked file: every later write was lost at its next start.
+    ``--to data/omoide.db-wal`` ended in a traceback. Both are refused, however the path is
+    spelled, and the database stays the file the server has open."""
+    with server.client(server.create_persona("rin")) as rin:
+        assert rin.post("/api/memories/rin", json={"content": "kept"}).status_code == 201
+        db = data_dir / "omoide.db"
+        inode = db.stat().st_ino
+        link = tmp_path / "alias.db"
+        link.symlink_to(db)
+        for target in (db, data_dir / "omoide.db-wal", data_dir / "." / "omoide.db-shm", link):
+            code, out = run("backup", "--data", str(data_dir), "--to", str(target), "--force")
+            assert code == 1 and "the database being backed up" in out, (target, out)
+            assert "Traceback" not in out
+        assert db.stat().st_ino == inode
+        assert rin.post("/api/memories/rin", json={"content": "written after"}).status_code == 201
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        rows = conn.execute("SELECT content FROM memories ORDER BY id").fetchall()
+    assert [r[0] for r in rows] == ["kept", "written after"]
+    code, out = run("restore", "--data", str(data_dir), "--from", str(db), "--force")
+    assert code == 1 and "own database, not a backup" in out
+
+
+def test_an_export_over_the_database_is_refused(tmp_path: Path) -> None:
+    """``omoide export --out data/omoide.db`` replaced the database with the export's JSON
+    Lines: every persona's memories gone, the server answering from a text file."""
+    data = tmp_path / "data"
+    assert run("persona", "create", "rin", "--data", str(data))[0] == 0
+    assert run("memory", "add", "-p", "rin", "--data", str(data), "kept")[0] == 0
+    db = data / "omoide.db"
+    link = tmp_path / "alias.jsonl"
+    link.symlink_to(db)
+    for target in (db, data / "omoide.db-wal", link):
+        code, out = run("export", "-p", "rin", "--data", str(data), "--out", str(target))
+        assert code == 1 and "the data folder's database" in out, (target, out)
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        assert conn.execute("SELECT content FROM memories").fetchall() == [("kept",)]
+    code, out = run("export", "-p", "rin", "--data", str(data), "--out", str(tmp_path / "x"))
+    assert code == 0, out

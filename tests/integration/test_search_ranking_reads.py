@@ -64,6 +64,8 @@ def test_rank_facts_agree_with_the_whole_rows(app: Omoide, persona: str, clock: 
             fact.last_accessed,
             fact.superseded_by,
             fact.valid_until,
+            fact.updated_at,
+            fact.closed_since(),
         ) == (
             memory.key,
             memory.status,
@@ -73,6 +75,8 @@ def test_rank_facts_agree_with_the_whole_rows(app: Omoide, persona: str, clock: 
             memory.last_accessed,
             memory.superseded_by,
             memory.valid_until,
+            memory.updated_at,
+            memory.closed_since(),
         )
         assert fact.closed_at(clock.now()) == memory.closed_at(clock.now())
     assert facts[ids[3]].status == "tombstoned"

@@ -7,7 +7,8 @@ dropped from the end of the least valuable section first: memories (the weakest 
 blocks (lowest priority first) → user state → persona state; a block or memory that could not
 fit even beside the persona's name alone is left out first. Each block is first cut to its own
 ``max_tokens``; each memory to ``memory_line_tokens``. Dates are shown in ``tz``; a fact whose
-validity ended is marked as no longer true, with the date it ended.
+validity ended is marked as no longer true, with the date it ended; a plan given up before it
+began, as cancelled.
 """
 
 from __future__ import annotations
@@ -15,19 +16,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
-from typing import TypeVar
 
 from omoide.engine.compact_tokens import count_tokens as estimate_tokens
 from omoide.engine.compact_tokens import cut_to_tokens as truncate_to_tokens
 from omoide.engine.context import BlockText, user_address
 from omoide.engine.dates import local_day
 from omoide.engine.lang import Lang
+from omoide.engine.tokens import fitting
 
 __all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
 
 DEFAULT_MEMORY_LINE_TOKENS = 150
-
-_T = TypeVar("_T")
 
 _WORDS = {
     Lang.EN: {
@@ -39,6 +38,7 @@ _WORDS = {
         "intro": "You are {persona}.",
         "address": 'Address the user as "{address}".',
         "closed": "no longer true since {until}",
+        "cancelled": "planned, cancelled before it began",
         "excerpt": "conversation",
         "hint": "Use these memories when they help; do not recite them.",
     },
@@ -51,6 +51,7 @@ _WORDS = {
         "intro": "あなたは {persona} です。",
         "address": "ユーザーを「{address}」と呼んでください。",
         "closed": "{until} から無効",
+        "cancelled": "予定、始まる前に取り消し",
         "excerpt": "会話",
         "hint": "役立つときに記憶を使い、そのまま読み上げないでください。",
     },
@@ -66,6 +67,7 @@ class Recalled:
     when: datetime | None  # created (note) or said (excerpt)
     valid_until: datetime | None = None  # set when the fact is closed
     excerpt: bool = False  # a conversation excerpt rather than a note
+    never_held: bool = False  # a plan contradicted before it began (``Memory.never_held``)
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ def assemble_chat_prompt(
     intro = words["intro"].format(persona=persona)
     room = budget_tokens - estimate_tokens(title) - estimate_tokens(words["hint"])
     alone = room - estimate_tokens(words["persona"]) - estimate_tokens(intro)
-    block_lines = _fitting(
+    block_lines = fitting(
         [
             (b, f"### {b.name}\n{truncate_to_tokens(b.content.strip(), b.max_tokens)}")
             for b in blocks
@@ -105,7 +107,7 @@ def assemble_chat_prompt(
         ],
         alone - estimate_tokens(words["blocks"]),
     )
-    memory_lines = _fitting(
+    memory_lines = fitting(
         [(m, _memory_line(m, words, tz, memory_line_tokens)) for m in memories],
         alone - estimate_tokens(words["memories"]),
     )
@@ -146,14 +148,6 @@ def assemble_chat_prompt(
     )
 
 
-def _fitting(items: list[tuple[_T, str]], room: int) -> list[tuple[_T, str]]:
-    """The items whose line could be shown beside the persona's name and its own section's
-    heading. Why: one that never fits (a block of 2,000 tokens in an 800-token budget) was
-    dropped last by :func:`_trim`, after every weaker item and every memory, and took them all
-    with it: the whole section was left empty. Outcome: it alone is left out."""
-    return [(item, line) for item, line in items if estimate_tokens(line) <= room]
-
-
 def _trim(sections: list[tuple[str, list[str]]], budget: int) -> list[int]:
     """Items kept per section: drop from the end, memories first, persona last."""
     kept = [len(lines) for _, lines in sections]
@@ -178,7 +172,9 @@ def _memory_line(memory: Recalled, words: dict[str, str], tz: tzinfo, max_tokens
         marks.append(local_day(memory.when, tz).isoformat())
     if memory.excerpt:
         marks.append(words["excerpt"])
-    if memory.valid_until is not None:
+    if memory.never_held:  # its end is its planned start: no "no longer true since" then
+        marks.append(words["cancelled"])
+    elif memory.valid_until is not None:
         until = local_day(memory.valid_until, tz).isoformat()
         marks.append(words["closed"].format(until=until))
     content = memory.content.strip()

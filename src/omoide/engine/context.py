@@ -42,7 +42,7 @@ from omoide.engine.context_words import LABELS, TEXT
 from omoide.engine.dates import local_day
 from omoide.engine.elapsed import JUST_NOW_SECONDS, time_since_words
 from omoide.engine.lang import Lang, is_japanese
-from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
+from omoide.engine.tokens import estimate_tokens, fitting, truncate_to_tokens
 
 __all__ = [
     "ADDRESS_KEYS",
@@ -222,10 +222,8 @@ def _within_share(
 def _fitting_blocks(
     blocks: list[BlockText], room: int, persona: str, words: dict[str, str]
 ) -> tuple[list[BlockText], int]:
-    """The blocks that could be shown beside the persona's name alone, and how many could not.
-    Why: one that never fits (3,000 tokens in a 2,000-token budget) was trimmed last among
-    the blocks, after the stats, memories and last conversation, and took them all with it.
-    Outcome: it alone is left out (counted in ``omitted``)."""
+    """The blocks that could be shown beside the persona's name alone (``tokens.fitting``),
+    and how many could not (counted in ``omitted``)."""
     alone = room - sum(
         estimate_tokens(text)
         for text in (
@@ -234,8 +232,8 @@ def _fitting_blocks(
             "## " + words[Section.BLOCKS.value],
         )
     )
-    fitting = [b for b in blocks if estimate_tokens(f"### {b.name}\n{b.content}") <= alone]
-    return fitting, len(blocks) - len(fitting)
+    shown = [b for b, _ in fitting([(b, f"### {b.name}\n{b.content}") for b in blocks], alone)]
+    return shown, len(blocks) - len(shown)
 
 
 def _omitted(

@@ -6,11 +6,19 @@ in which each turn is shown once.
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 
 from omoide.engine.budget import fold_notes, foldable_notes
 from omoide.model import SearchHit
 
-__all__ = ["SCORE_DIGITS", "merge_ranked", "ordered_hits", "shown_score", "without_turns"]
+__all__ = [
+    "SCORE_DIGITS",
+    "merge_ranked",
+    "ordered_hits",
+    "shown_score",
+    "tie_order",
+    "without_turns",
+]
 
 SCORE_DIGITS = 6  # the decimals of a result's score as the API and MCP show it
 
@@ -25,24 +33,29 @@ def shown_score(score: float) -> float:
 
 def ordered_hits(hits: list[tuple[int, SearchHit]]) -> list[tuple[int, SearchHit]]:
     """Best score (as shown) first; on a tie a current fact before a closed one, a fact closed
-    later before one closed earlier (a fact changed twice: its versions newest first), then
-    the older row (lower row id: the order the memories were written in, the same on every
-    store, where the key is random)."""
+    later before one closed earlier (a fact changed twice: its versions newest first; when it
+    was closed, not the ``valid_until`` a plan given up keeps ahead: ``Memory.closed_since``),
+    then the older row (lower row id: the order the memories were written in, the same on
+    every store, where the key is random)."""
     return sorted(
         hits,
-        key=lambda pair: (
-            -shown_score(pair[1].score),
+        key=lambda pair: tie_order(
+            pair[1].score,
             not pair[1].extra.get("current", True),
-            -_closed_at(pair[1]),
+            pair[1].memory.closed_since() if pair[1].memory is not None else None,
             pair[0],
         ),
     )
 
 
-def _closed_at(hit: SearchHit) -> float:
-    """When a closed fact's validity ended (POSIX seconds); 0 for a current one or an excerpt."""
-    until = hit.memory.valid_until if hit.memory is not None else None
-    return 0.0 if until is None else until.timestamp()
+def tie_order(
+    score: float, closed: bool, closed_since: datetime | None, row_id: int
+) -> tuple[float, bool, float, int]:
+    """The sort key of :func:`ordered_hits`, from a result's parts (a search that ranks
+    candidates before reading them whole orders them by the same key). ``closed_since`` only
+    orders closed facts: a current one's ``valid_until`` ahead is no end yet."""
+    since = 0.0 if not closed or closed_since is None else closed_since.timestamp()
+    return (-shown_score(score), closed, -since, row_id)
 
 
 def merge_ranked(

@@ -25,12 +25,16 @@ emoji, which undercounts emoji.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import TypeVar
 
 from omoide.engine.errors import ParameterError
 
-__all__ = ["ELLIPSIS", "estimate_tokens", "truncate_to_tokens"]
+__all__ = ["ELLIPSIS", "estimate_tokens", "fitting", "truncate_to_tokens"]
 
 ELLIPSIS = "…"
+
+_T = TypeVar("_T")
 
 # U+3000 (ideographic space) is left out on purpose: it is whitespace and must stay free.
 _CJK = (
@@ -89,6 +93,16 @@ def truncate_to_tokens(text: str, max_tokens: int) -> str:
     head = text[: _soft_cut(text, hard, max(1, room // _SOFT_SLACK_DIVISOR))].rstrip()
     marked = head + ELLIPSIS
     return marked if head and estimate_tokens(marked) <= max_tokens else head
+
+
+def fitting(items: Iterable[tuple[_T, str]], room: int) -> list[tuple[_T, str]]:
+    """The items, in order, whose line costs at most ``room`` tokens: those that could be shown
+    at all in a prompt's room beside its fixed lines. Why: an item that never fits (a block of
+    2,000 tokens in an 800-token budget), trimmed from the end of its section, was dropped
+    last, after every weaker item, and took them all with it: the section was left empty.
+    Outcome: it alone is left out, before the prompt is trimmed (the chat proxy's memory
+    prompt and session_start's context)."""
+    return [(item, line) for item, line in items if estimate_tokens(line) <= room]
 
 
 def _fitting_prefix_length(text: str, budget: int) -> int:

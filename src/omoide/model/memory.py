@@ -131,6 +131,19 @@ class Memory:
         """A past fact at ``when``: superseded, or its validity window has ended."""
         return closed_fact(self.superseded_by, self.valid_until, when)
 
+    def closed_since(self) -> datetime | None:
+        """When this fact stopped being current (:func:`closed_time`)."""
+        return closed_time(self.superseded_by, self.valid_until, self.updated_at)
+
+    def never_held(self) -> bool:
+        """A fact contradicted before it began (a plan given up): evolution closes it where it
+        would have started, an empty window (the API refuses one that a user gives)."""
+        return (
+            self.valid_from is not None
+            and self.valid_until is not None
+            and self.valid_until <= self.valid_from
+        )
+
 
 def valid_between(
     valid_from: datetime | None, valid_until: datetime | None, when: datetime
@@ -146,10 +159,24 @@ def closed_fact(superseded_by: str | None, valid_until: datetime | None, when: d
     return superseded_by is not None or (valid_until is not None and valid_until <= when)
 
 
+def closed_time(
+    superseded_by: str | None, valid_until: datetime | None, updated_at: datetime
+) -> datetime | None:
+    """When a closed fact stopped being current: its validity end, or for a superseded one the
+    write that superseded it (its ``updated_at``) when that came first. Why: a plan
+    contradicted before its start keeps that start, ahead of now, as its ``valid_until``
+    (:meth:`Memory.never_held`), and search's "closed last first" tie order put it before
+    every fact closed after it was. None when the fact has no end."""
+    if superseded_by is None:
+        return valid_until
+    return updated_at if valid_until is None else min(valid_until, updated_at)
+
+
 @dataclass(frozen=True)
 class RankFacts:
     """What ranking a search candidate needs of a memory, before it is read whole: whether it
-    is active, its live strength's inputs, its key (the tie-break) and whether it is closed."""
+    is active, its live strength's inputs, its key (the tie-break), whether it is closed and
+    since when."""
 
     key: str
     status: MemoryStatus
@@ -159,9 +186,13 @@ class RankFacts:
     last_accessed: datetime | None
     superseded_by: str | None
     valid_until: datetime | None
+    updated_at: datetime
 
     def closed_at(self, when: datetime) -> bool:
         return closed_fact(self.superseded_by, self.valid_until, when)
+
+    def closed_since(self) -> datetime | None:
+        return closed_time(self.superseded_by, self.valid_until, self.updated_at)
 
 
 VERSIONED_FIELDS = (

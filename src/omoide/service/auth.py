@@ -100,7 +100,7 @@ class AuthService:
             return None
         path = data_dir / ADMIN_KEY_FILE
         if path.exists():
-            self._sole_admin(path.read_text(encoding="utf-8").strip())
+            self._sole_admin(_key_in_file(path))
             return None
         key = _new_key("admin")
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -208,3 +208,22 @@ class AuthService:
             raise Unauthorized("unknown or revoked API key")
         self._used(record.id)
         return Principal(is_admin=record.is_admin, persona=record.persona)
+
+
+def _key_in_file(path: Path) -> str:
+    """The admin key ``<data>/admin_key`` holds, held to ``OMOIDE_ADMIN_KEY``'s rule. Why: a
+    file edited to a short password ("x"), or left empty, was the admin key as it stood (an
+    empty one too), where the variable refuses fewer than :data:`MIN_ADMIN_KEY_CHARS`
+    characters; one that is no UTF-8 text (a file copied over it) stopped start-up with a
+    traceback."""
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError:
+        key = ""
+    if len(key) < MIN_ADMIN_KEY_CHARS:
+        raise InvalidInput(
+            f"{path} holds no admin key of at least {MIN_ADMIN_KEY_CHARS} characters of text; "
+            "delete the file to have a new key generated at the next start, or write a "
+            "longer one in it (e.g. the output of `openssl rand -base64 32`)"
+        )
+    return key

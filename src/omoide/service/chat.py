@@ -290,7 +290,11 @@ def _recalled(hit: SearchHit) -> Recalled:
         # marked as ended only when it is closed now: a valid_until still ahead is no end yet
         closed = None if hit.extra.get("current", True) else ended
         return Recalled(
-            ident=hit.id, content=hit.content, when=m.valid_from or m.created_at, valid_until=closed
+            ident=hit.id,
+            content=hit.content,
+            when=m.valid_from or m.created_at,
+            valid_until=closed,
+            never_held=closed is not None and m.never_held(),
         )
     said = hit.extra.get("said_at")
     return Recalled(

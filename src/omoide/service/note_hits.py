@@ -14,7 +14,7 @@ import numpy as np
 from omoide.config import PersonaSettings
 from omoide.engine.fsrs import current_strength
 from omoide.engine.fusion import Scored, blend_strength, lift_successors
-from omoide.engine.hit_order import ordered_hits, shown_score
+from omoide.engine.hit_order import ordered_hits, tie_order
 from omoide.engine.search_plan import SearchPlan
 from omoide.model import Memory, RankFacts, SearchFilters, SearchHit
 from omoide.service.memory_reads import successor_chain, with_live_strength
@@ -189,17 +189,16 @@ def _head_hits(
         )
 
     order = [
-        (score, fact.closed_at(now), fact.key, item.id)
+        (score, item.id, tie_order(score, fact.closed_at(now), fact.closed_since(), item.id))
         for item, fact, score in _active_scored(ranked, facts, weight, live)
     ]
-    # as ordered_hits: the score as shown, current first, then the older row
-    order.sort(key=lambda t: (-shown_score(t[0]), t[1], t[3]))
-    chosen = [t for t in order if allowed is None or member(allowed, t[3])][:top_k]
-    found = rows.read([row_id for *_, row_id in chosen])
+    order.sort(key=lambda t: t[2])  # as ordered_hits
+    chosen = [t for t in order if allowed is None or member(allowed, t[1])][:top_k]
+    found = rows.read([row_id for _, row_id, _ in chosen])
     # of every candidate, as _hydrate: the product's float32 rounding depends on its rows
     sims = rows.memories.vectors.similarities(query_vector, facts.keys())
     hits = []
-    for score, _, _, row_id in chosen:
+    for score, row_id, _ in chosen:
         memory = found.get(row_id)
         if memory is not None and memory.status == "active":  # else changed meanwhile
             hits.append(

@@ -19,6 +19,7 @@ from omoide.wiring.storage import (
     backup_database,
     copy_folder_to_database,
     hold_folder,
+    refuse_over_database,
     restore_database,
     vectors_holder,
 )
@@ -32,6 +33,7 @@ __all__ = [
     "companion_name",
     "copy_folder_to_database",
     "hold_folder",
+    "refuse_over_database",
     "restore_database",
     "vectors_holder",
 ]

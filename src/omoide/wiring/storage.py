@@ -145,6 +145,20 @@ def backup_database(settings: Settings, target: Path, *, overwrite: bool = False
     return backup(settings.db_path, target, overwrite=overwrite)
 
 
+def refuse_over_database(settings: Settings, path: Path) -> None:
+    """Refuse (422) a file to write that is the data folder's database or one of its side
+    files, however it is spelled. Why: ``omoide export --out data/omoide.db`` wrote the
+    export over the live database (its memories gone, the server answering from a JSON file);
+    ``omoide backup --to`` it is refused the same way (``store.sqlite.backup``)."""
+    from omoide.store.sqlite.backup import is_database_file
+
+    if is_database_file(path, settings.db_path):
+        raise InvalidInput(
+            f"{path} is the data folder's database (or one of its side files); writing over it "
+            "would destroy every persona's memories: choose another file"
+        )
+
+
 def restore_database(settings: Settings, source: Path, *, force: bool = False) -> Any:
     """``omoide restore``: the data folder's database replaced by a backup."""
     from omoide.store.sqlite.backup import restore

@@ -364,3 +364,18 @@ def test_a_settings_post_that_names_no_setting_says_so(server: LiveServer) -> No
     assert reply.status_code == 422 and reply.headers["content-type"].startswith("text/html")
     assert "the form names no setting (its field &#39;name&#39;)" in reply.text, reply.text
     assert "unknown setting &#39;&#39;" not in reply.text
+
+
+def test_a_memorys_text_is_isolated_from_the_marks_beside_it(server: LiveServer) -> None:
+    """A memory holding a right-to-left override (U+202E) or Hebrew/Arabic text: outside a
+    ``<bdi>``, the bidi algorithm reorders the "closed · valid until …" and "deleted" marks
+    written after it in the same cell, and an override left open reverses them."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        made = rin.post("/api/memories/rin", json={"content": "\u202eUser likes owls"})
+        assert made.status_code == 201, made.text
+        assert rin.delete(f"/api/memories/rin/{made.json()['memory']['key']}").status_code == 200
+    with _signed_in(server, key) as client:
+        page = client.get("/p/rin/memories", params={"deleted": "true"})
+        assert page.status_code == 200
+        assert "<bdi>\u202eUser likes owls</bdi>" in page.text

@@ -10,6 +10,8 @@ import httpx
 import pytest
 from omoide_testing import LiveServer, wait_for_jobs
 
+from omoide.errors import InvalidInput
+
 
 def test_persona_creation_shows_the_key_once(server: LiveServer) -> None:
     with server.admin() as admin:
@@ -211,3 +213,22 @@ def test_admin_key_file_is_private(make_app, data_dir: Path) -> None:
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert app.auth.ensure_admin_key(data_dir, None) is None
     assert app.auth.authenticate(f"Bearer {key}").is_admin
+
+
+@pytest.mark.parametrize("held", [b"x", b"", b"  short-key  \n", b"SQLite format 3\x00\xff\xfe"])
+def test_an_admin_key_file_is_held_to_the_variables_rule(
+    make_app, data_dir: Path, held: bytes
+) -> None:
+    """A file edited to a short password, emptied, or written over with another file was
+    the admin key as it stood (or a traceback at start): refused like a short
+    ``OMOIDE_ADMIN_KEY``, naming the file and the remedy."""
+    app = make_app()
+    data_dir.mkdir(parents=True, exist_ok=True)  # on PostgreSQL nothing else made it
+    path = data_dir / "admin_key"
+    path.write_bytes(held)
+    with pytest.raises(InvalidInput, match="delete the file") as refused:
+        app.auth.ensure_admin_key(data_dir, None)
+    assert str(path) in refused.value.message
+    path.write_text("a-long-enough-admin-key\n")
+    assert app.auth.ensure_admin_key(data_dir, None) is None
+    assert app.auth.authenticate("Bearer a-long-enough-admin-key").is_admin

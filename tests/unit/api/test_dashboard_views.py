@@ -95,3 +95,11 @@ def test_text_diff_of_japanese_marks_the_inserted_characters() -> None:
         ("ins", "の左京区"),
         ("same", "に住む"),
     ]
+
+
+def test_closure_of_a_plan_given_up_says_it_never_held() -> None:
+    start = NOW + timedelta(days=90)
+    plan = closure(_memory(superseded_by="mem_2", valid_from=start, valid_until=start), NOW)
+    assert plan is not None and plan.never_held and plan.until == start
+    replaced = closure(_memory(superseded_by="mem_2", valid_until=NOW), NOW)
+    assert replaced is not None and not replaced.never_held

@@ -99,6 +99,24 @@ def test_a_second_60_that_is_no_leap_second_is_refused_saying_so(text: str) -> N
     assert "23:59:60 UTC" in refused.value.message
 
 
+@pytest.mark.parametrize(
+    "text", ["2026-12-06T10:00:00 09:00", "2026-12-06 10:00 09:00", "2026-12-06T10:00:00.5 05:30 "]
+)
+def test_an_offsets_plus_read_as_a_space_is_named(text: str) -> None:
+    """``?valid_at=2026-12-06T10:00:00+09:00`` sent unencoded arrives with a space for the
+    '+': the message says so and how to send it, not only that the value is no timestamp."""
+    with pytest.raises(InvalidInput, match="%2B") as refused:
+        check_timestamp(text, "valid_at")
+    assert refused.value.fields == {"field": "valid_at"}
+
+
+@pytest.mark.parametrize("text", ["yesterday", "2026-12-06 x", "2026-12-06T10:00:00 9"])
+def test_other_bad_times_keep_the_example(text: str) -> None:
+    with pytest.raises(InvalidInput, match=r"e\.g\. 2026-03-01 or") as refused:
+        check_timestamp(text, "t")
+    assert "%2B" not in refused.value.message
+
+
 def test_tags_are_trimmed_deduplicated_and_bounded() -> None:
     assert check_tags([" a ", "a", "b"]) == ("a", "b")
     with pytest.raises(InvalidInput):

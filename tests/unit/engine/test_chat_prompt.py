@@ -84,3 +84,15 @@ def test_an_end_past_the_calendar_in_the_zone_is_dated_by_its_utc_day() -> None:
         tz=ZoneInfo("Pacific/Kiritimati"),
     )
     assert "no longer true since 9999-12-31] Laura lives in Sapporo" in p.text  # type: ignore[attr-defined]
+
+
+def test_a_plan_given_up_before_it_began_is_marked_cancelled_not_ended() -> None:
+    """Closed at its planned start (ahead of now): "no longer true since" that day would say
+    it held until then."""
+    start = datetime(2027, 3, 1, tzinfo=UTC)
+    plan = Recalled("m1", "Laura moves to Berlin", start, valid_until=start, never_held=True)
+    en = _prompt(1000, memories=[plan])
+    ja = _prompt(1000, memories=[plan], lang=Lang.JA)
+    assert "- [2027-03-01, planned, cancelled before it began] Laura moves" in en.text  # type: ignore[attr-defined]
+    assert "no longer true" not in en.text  # type: ignore[attr-defined]
+    assert "[2027-03-01, 予定、始まる前に取り消し]" in ja.text  # type: ignore[attr-defined]

@@ -3,8 +3,11 @@ broken by the older row, and default search merges notes and conversation excerp
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
 from omoide.engine.hit_order import merge_ranked, ordered_hits, shown_score, without_turns
-from omoide.model import SearchHit, Source
+from omoide.model import Memory, MemoryKind, MemoryStatus, SearchHit, Source
 
 
 def note(key: str, score: float, *events: int) -> SearchHit:
@@ -110,3 +113,65 @@ def test_scores_equal_as_shown_are_a_tie_broken_by_the_older_row() -> None:
     ]
     assert [row for row, _ in ordered_hits(hits)] == [9, 1, 2, 3]
     assert shown_score(0.5 + 1e-12) == shown_score(0.5) == 0.5
+
+
+DEC = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def _closed(
+    key: str, *, closed: datetime, until: datetime, start: datetime | None = None
+) -> SearchHit:
+    """A fact of score 0.5 superseded at ``closed`` with validity end ``until``."""
+    memory = Memory(
+        key=key,
+        persona="rin",
+        content=key,
+        kind=MemoryKind.FACT,
+        importance=0.5,
+        tags=(),
+        emotion_type=None,
+        emotion_intensity=0.0,
+        source="user",
+        source_ref=None,
+        created_at=DEC - timedelta(days=30),
+        updated_at=closed,
+        access_count=0,
+        last_accessed=None,
+        valid_from=start,
+        valid_until=until,
+        superseded_by="mem_next",
+        summary_ref=None,
+        status=MemoryStatus.ACTIVE,
+        metadata={},
+        stability=5.0,
+        strength=0.5,
+        last_decay_at=None,
+    )
+    return replace(_hit(key, 0.5), memory=memory, extra={"current": False})
+
+
+def test_closed_facts_tie_by_when_they_were_closed_not_by_a_plans_start_ahead() -> None:
+    """A plan given up before it began keeps its planned start (ahead of now) as its end; it
+    was closed between the other two, so it is shown between them, not first."""
+    first = _closed("mem_first", closed=DEC, until=DEC)
+    plan_start = DEC + timedelta(days=90)
+    plan = _closed("mem_plan", closed=DEC + timedelta(days=1), until=plan_start, start=plan_start)
+    last = _closed("mem_last", closed=DEC + timedelta(days=2), until=DEC + timedelta(days=2))
+    assert plan.memory is not None and plan.memory.never_held()
+    hits = [(1, first), (2, plan), (3, last)]
+    assert [hit.id for _, hit in ordered_hits(hits)] == ["mem_last", "mem_plan", "mem_first"]
+
+
+def test_a_fact_that_ended_on_its_own_is_closed_at_its_end_not_when_it_was_written() -> None:
+    early = replace(_closed("mem_a", closed=DEC, until=DEC - timedelta(days=5)))
+    ended = _closed("mem_b", closed=DEC - timedelta(days=20), until=DEC - timedelta(days=1))
+    assert ended.memory is not None
+    ended = replace(ended, memory=replace(ended.memory, superseded_by=None))
+    assert [hit.id for _, hit in ordered_hits([(1, early), (2, ended)])] == ["mem_b", "mem_a"]
+
+
+def test_a_current_facts_end_ahead_does_not_order_it() -> None:
+    bounded = _closed("mem_b", closed=DEC, until=DEC + timedelta(days=9))
+    assert bounded.memory is not None
+    bounded = replace(bounded, memory=replace(bounded.memory, superseded_by=None), extra={})
+    assert [row for row, _ in ordered_hits([(2, bounded), (1, _hit("mem_a", 0.5))])] == [1, 2]

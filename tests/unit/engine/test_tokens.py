@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from omoide.engine.errors import ParameterError
-from omoide.engine.tokens import ELLIPSIS, estimate_tokens, truncate_to_tokens
+from omoide.engine.tokens import ELLIPSIS, estimate_tokens, fitting, truncate_to_tokens
 
 # Broad Unicode plus a dense mix of the classes the estimate tells apart.
 MIXED = "ab Zq 09_,.:/()-!今日は天気ですねカタカナ、。「」ｔｏ３éжЖ😀\u3000\n\t"
@@ -114,3 +114,9 @@ def test_truncate_to_tokens_keeps_most_of_budget(text: str, max_tokens: int) -> 
     result = truncate_to_tokens(text, max_tokens)
     if text.strip():
         assert estimate_tokens(result) >= max_tokens - 1 - max(1, (max_tokens - 1) // 8) - 1
+
+
+def test_fitting_leaves_out_only_the_lines_over_the_room_in_order() -> None:
+    items = [("a", "short"), ("b", "word " * 50), ("c", "also short")]
+    assert fitting(items, 5) == [("a", "short"), ("c", "also short")]
+    assert fitting(items, 0) == []

@@ -6,6 +6,7 @@ Pure formatting: no service calls, no I/O.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 __all__ = [
@@ -47,7 +48,9 @@ def memory_text(memory: dict[str, Any], *, title: str = "Memory") -> str:
     if memory["tags"]:
         lines.append("tags: " + ", ".join(memory["tags"]))
     lines.append(f"created {_day(memory['created_at'])} · updated {_day(memory['updated_at'])}")
-    if memory["valid_from"] or memory["valid_until"]:
+    if never_held(memory):
+        lines.append(f"never held: cancelled before its planned start {_day(memory['valid_from'])}")
+    elif memory["valid_from"] or memory["valid_until"]:
         lines.append(f"valid {_day(memory['valid_from'])} → {_day(memory['valid_until'])}")
     if memory["superseded_by"]:
         lines.append(f"superseded by {memory['superseded_by']} (no longer current)")
@@ -150,11 +153,21 @@ def past_mark(hit: dict[str, Any]) -> str:
     if hit.get("current", True):
         return ""
     parts = []
-    if hit.get("valid_until"):
+    if never_held(hit):
+        parts.append(f"never held: cancelled before its planned start {_day(hit['valid_from'])}")
+    elif hit.get("valid_until"):
         parts.append(f"valid until {_day(hit['valid_until'])}")
     if hit.get("superseded_by"):
         parts.append(f"superseded by {hit['superseded_by']}")
     return f" [past: {', '.join(parts) or 'no longer current'}]"
+
+
+def never_held(memory: dict[str, Any]) -> bool:
+    """A fact (as rendered) contradicted before it began: evolution gives it an empty window
+    at its planned start (``Memory.never_held``), which is no "valid until" of a fact that
+    held."""
+    start, end = memory.get("valid_from"), memory.get("valid_until")
+    return bool(start and end) and datetime.fromisoformat(end) <= datetime.fromisoformat(start)
 
 
 def history_text(history: dict[str, Any]) -> str:

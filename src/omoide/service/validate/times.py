@@ -55,7 +55,7 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
     else:
         raise InvalidInput(
             f"{name} is not a valid ISO-8601 date or timestamp: {quoted(value)} "
-            "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)",
+            + (_PLUS_AS_SPACE if _plus_read_as_space(value) else _EXAMPLE),
             field=name,
         )
     try:
@@ -68,6 +68,24 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
             field=name,
         )
     return utc
+
+
+_EXAMPLE = "(e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)"
+_PLUS_AS_SPACE = (
+    "(its UTC offset's '+' arrived as a space: in a URL's query string a '+' means a space, "
+    "so send it percent-encoded, as %2B, e.g. valid_at=2026-03-01T09:30:00%2B09:00)"
+)
+
+
+def _plus_read_as_space(value: Any) -> bool:
+    """Whether ``value`` is a timestamp whose offset's ``+`` became a space, as a ``+`` sent
+    unencoded in a query string (``?valid_at=2026-03-01T09:30:00+09:00``) is read: the
+    message says so, where a client reading only "not a valid timestamp" would look at the
+    value it sent, which was right."""
+    if not isinstance(value, str):
+        return False
+    head, space, offset = _folded(value).strip().rpartition(" ")
+    return bool(space) and matches(TIMESTAMP_PATTERN, f"{head}+{offset}")
 
 
 def _folded(value: str) -> str:

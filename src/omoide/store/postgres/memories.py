@@ -64,7 +64,7 @@ _SELECT_WITH_SOURCES = SELECT_MEMORY.replace(
 # second id array, for the vector search's similarities (see PgMemoryStore.rank_facts)
 _RANK_FACTS = (
     "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, m.last_accessed, "
-    "m.superseded_by, m.valid_until, v.vector, CASE WHEN v.memory_id IS NOT NULL "
+    "m.superseded_by, m.valid_until, m.updated_at, v.vector, CASE WHEN v.memory_id IS NOT NULL "
     "THEN m.content ~ ? END FROM memories m JOIN memory_strength s ON s.memory_id = m.id "
     "LEFT JOIN memory_vectors v ON v.memory_id = m.id AND v.model_id = ? AND v.memory_id = ANY(?) "
     "WHERE +m.persona_id = ? AND m.id = ANY(?)"
@@ -217,6 +217,7 @@ class PgMemoryStore(MemoryStore):
             last_accessed,
             superseded_by,
             valid_until,
+            updated_at,
             vector,
             cjk,
         ) in rows:
@@ -229,6 +230,7 @@ class PgMemoryStore(MemoryStore):
                 last_accessed=dt_or_none(last_accessed),
                 superseded_by=superseded_by,
                 valid_until=dt_or_none(valid_until),
+                updated_at=dt(updated_at),
             )
             if vector is not None:
                 fetched[int(memory_id)] = (vector, int(cjk))

@@ -103,6 +103,12 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     """Copy the live database at ``db_path`` to ``target`` (safe while a server writes)."""
     if not db_path.exists():
         raise InvalidInput(f"no database at {db_path}")
+    if is_database_file(target, db_path):
+        raise InvalidInput(
+            f"{target} is the database being backed up (or one of its side files); writing "
+            "the backup over it would replace the live database under the server, whose later "
+            "writes would be lost: choose a file outside the database's own"
+        )
     if target.exists() and not overwrite:
         raise Conflict(f"{target} already exists; choose another file or pass --force")
     if not target.parent.is_dir():
@@ -134,6 +140,21 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
         return _describe(done, target)
 
 
+def is_database_file(path: Path, db_path: Path) -> bool:
+    """Whether ``path`` names the database at ``db_path`` or one of its side files, however it
+    is spelled (a relative path, a symlink, a hard link, another case on a case-insensitive
+    disk). Why: ``omoide backup --to data/omoide.db --force`` replaced the live database with
+    its copy; the server went on writing to the file it had open, now unlinked, and every
+    write after it was lost at the next start (``--to data/omoide.db-wal``: a traceback)."""
+    for own in (db_path, *(db_path.with_name(db_path.name + s) for s in _SIDE_FILES)):
+        if path.resolve() == own.resolve():
+            return True
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, own):
+                return True
+    return False
+
+
 def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupInfo:
     """Replace the database at ``db_path`` with the backup ``source_path``.
 
@@ -143,6 +164,11 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
     """
     if not source_path.is_file():
         raise InvalidInput(f"no backup file at {source_path}")
+    if is_database_file(source_path, db_path):
+        raise InvalidInput(
+            f"{source_path} is the data folder's own database, not a backup of it: give the "
+            "file `omoide backup --to` wrote"
+        )
     try:  # a file that cannot be read (no permission, an I/O error) fails here: a traceback
         source = sqlite3.connect(f"file:{source_path}?mode=ro", uri=True)
     except sqlite3.DatabaseError as exc:

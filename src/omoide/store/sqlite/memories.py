@@ -168,7 +168,7 @@ class MemoryStore(MemoryWords, MemoryInserts, MemoryEdits, MemoryEvolution):
         rows = persona_rows_by_id(
             self.db.conn(),
             "SELECT m.id, m.key, m.status, m.importance, s.stability, m.created_at, "
-            "m.last_accessed, m.superseded_by, m.valid_until FROM memories m "
+            "m.last_accessed, m.superseded_by, m.valid_until, m.updated_at FROM memories m "
             "JOIN memory_strength s ON s.memory_id = m.id",
             "m",
             self.persona_id,
@@ -184,6 +184,7 @@ class MemoryStore(MemoryWords, MemoryInserts, MemoryEdits, MemoryEvolution):
                 last_accessed=dt_or_none(r[6]),
                 superseded_by=r[7],
                 valid_until=dt_or_none(r[8]),
+                updated_at=dt(r[9]),
             )
             for r in rows
         }

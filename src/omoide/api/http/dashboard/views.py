@@ -100,13 +100,18 @@ class Closure:
     until: datetime | None
     successor: str | None
     not_yet: bool = False  # valid_from is still in the future
+    never_held: bool = False  # contradicted before it began: ``until`` is its planned start
 
 
 def closure(memory: Memory, now: datetime) -> Closure | None:
     """The closed-fact mark (superseded, or valid_until ≤ now), None for a current memory."""
     ended = memory.valid_until is not None and memory.valid_until <= now
     if memory.superseded_by is not None or ended:
-        return Closure(until=memory.valid_until, successor=memory.superseded_by)
+        return Closure(
+            until=memory.valid_until,
+            successor=memory.superseded_by,
+            never_held=memory.never_held(),
+        )
     if memory.valid_from is not None and memory.valid_from > now:
         return Closure(until=None, successor=None, not_yet=True)
     return None
