@@ -7,8 +7,11 @@ adds ``kind`` and a fixed ``split`` (train / validation).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,18 +120,44 @@ def featurise(pairs: list[Pair], embedder: Embedder | None) -> list[Row]:
     return [Row(t, s) for t, s in zip(texts, sims, strict=True)]
 
 
-def _write(path: Path, texts: list[str], vectors: np.ndarray) -> None:
-    """``texts`` and their ``vectors`` to ``path`` (.npz), whole or not at all: written beside
-    it, then renamed over it."""
+def _write(path: Path, texts: list[str], vectors: np.ndarray, model_id: str) -> None:
+    """``texts`` and their ``vectors`` (of ``model_id``) to ``path`` (.npz), whole or not at
+    all: written beside it, then renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.writing.npz")  # no part's name: not read as one
-    np.savez(temporary, texts=np.array(texts), vectors=np.asarray(vectors))
+    np.savez(
+        temporary, texts=np.array(texts), vectors=np.asarray(vectors), model_id=np.array(model_id)
+    )
     os.replace(temporary, path)
+
+
+def _read(file: Path) -> tuple[str | None, dict[str, np.ndarray]]:
+    """The model id a cache file was written for (None: a file written before it was
+    recorded) and its vectors by text."""
+    with np.load(file, allow_pickle=False) as data:
+        model_id = str(data["model_id"]) if "model_id" in data.files else None
+        return model_id, dict(zip(data["texts"].tolist(), data["vectors"], strict=True))
+
+
+def model_file(path: Path, model_id: str) -> Path:
+    """The cache file of ``model_id`` for the cache named ``path`` (``cache/e5.npz`` →
+    ``cache/e5.<model id>-<digest>.npz``): each model's vectors in a file of their own, so a
+    switch of model (another build of the same embedder name, too) never reads another
+    model's vectors, and no model's file is overwritten by another's."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", model_id)
+    digest = hashlib.sha1(model_id.encode("utf-8")).hexdigest()[:8]
+    return path.with_name(f"{path.stem}.{safe}-{digest}.npz")
 
 
 class CachedEmbedder:
     """An embedder that remembers passage vectors in a file (``.npz``) between runs, so
     retraining with other features does not re-embed the same texts. Queries pass through.
+
+    The vectors are kept by (embedder model id, text): ``path`` names the cache, and each model
+    has a file of its own beside it (:func:`model_file`), which records its model id. A cache
+    written before that (``path`` itself, keyed by text alone) is adopted by a model only when
+    a sample of its vectors is what the model gives now (:meth:`_adopt`); it is left on disk
+    either way.
 
     The cache is append-only: each new batch is written to a file of its own beside it
     (``<name>.part-00001.npz`` …, only that batch's vectors), so a crash keeps every batch
@@ -138,21 +167,57 @@ class CachedEmbedder:
     once there are :data:`FOLD_PARTS` of them."""
 
     FOLD_PARTS = 16
+    SAMPLE = 4  # texts of a cache without a model id embedded again to check it
+    TOLERANCE = 1e-5  # the largest difference in a vector component still the same vector
 
     def __init__(self, inner: Embedder, path: Path, *, autosave: bool = True) -> None:
-        self.inner, self.path, self.autosave = inner, path, autosave
+        self.inner, self.autosave = inner, autosave
         self.model_id, self.dim, self.calibration = inner.model_id, inner.dim, inner.calibration
+        self.path = model_file(path, self.model_id)
         self._vectors: dict[str, np.ndarray] = {}
         self._unsaved = False
-        for file in [path, *self._parts()]:
+        for file in [self.path, *self._parts()]:
             if file.is_file():
-                with np.load(file, allow_pickle=False) as data:
-                    self._vectors.update(zip(data["texts"].tolist(), data["vectors"], strict=True))
+                model_id, vectors = _read(file)
+                if model_id == self.model_id:
+                    self._vectors.update(vectors)
+        if not self._vectors:
+            self._adopt(path)
         if len(self._parts()) >= self.FOLD_PARTS:
             self.save()
 
-    def _parts(self) -> list[Path]:
-        return sorted(self.path.parent.glob(f"{self.path.stem}.part-[0-9]*.npz"))
+    def _parts(self, path: Path | None = None) -> list[Path]:
+        path = path or self.path
+        return sorted(path.parent.glob(f"{path.stem}.part-[0-9]*.npz"))
+
+    def _adopt(self, legacy: Path) -> None:
+        """Take the vectors of a cache written before model ids were recorded (``legacy`` and
+        its parts) when a sample of them is what this model gives now, into this model's file;
+        else leave them unread. The old files are left as they are (nothing is lost)."""
+        held: dict[str, np.ndarray] = {}
+        for file in [legacy, *self._parts(legacy)]:
+            if file.is_file():
+                model_id, vectors = _read(file)
+                if model_id is None:
+                    held.update(vectors)
+        if not held:
+            return
+        sample = list(held)[: self.SAMPLE]
+        fresh = self.inner.embed_passages(sample)
+        same = all(
+            held[text].shape == vector.shape
+            and float(np.max(np.abs(held[text] - vector))) <= self.TOLERANCE
+            for text, vector in zip(sample, fresh, strict=True)
+        )
+        if not same:
+            print(
+                f"{legacy} holds vectors of another model than {self.model_id}: not used "
+                f"(left as it is); vectors go to {self.path.name}",
+                file=sys.stderr,
+            )
+            return
+        self._vectors.update(held)
+        _write(self.path, list(held), np.stack(list(held.values())), self.model_id)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
@@ -164,7 +229,10 @@ class CachedEmbedder:
                 parts = self._parts()
                 number = int(parts[-1].name.rsplit("-", 1)[1].split(".")[0]) + 1 if parts else 1
                 _write(
-                    self.path.with_name(f"{self.path.stem}.part-{number:05d}.npz"), missing, vectors
+                    self.path.with_name(f"{self.path.stem}.part-{number:05d}.npz"),
+                    missing,
+                    vectors,
+                    self.model_id,
                 )
         return np.stack([self._vectors[t] for t in texts]) if texts else np.zeros((0, self.dim))
 
@@ -174,7 +242,7 @@ class CachedEmbedder:
         if not self._unsaved and not self._parts():
             return
         keys = list(self._vectors)
-        _write(self.path, keys, np.stack([self._vectors[k] for k in keys]))
+        _write(self.path, keys, np.stack([self._vectors[k] for k in keys]), self.model_id)
         for part in self._parts():
             part.unlink()
         self._unsaved = False

@@ -138,9 +138,10 @@ class StorageFull(OmoideError):
 
 class StorageUnavailable(OmoideError):
     """The database cannot serve the request now: a SQLite database another program kept
-    locked in a write for the whole busy wait or found damaged, no PostgreSQL connection
-    within the pool's wait (the server down or refusing, or the pool busy), or a PostgreSQL
-    server refusing the statement for a reason of its own, not the request's:
+    locked in a write for the whole busy wait or found damaged, a SQLite data folder that
+    stopped taking writes under the process (remounted read-only, a disk failing writes), no
+    PostgreSQL connection within the pool's wait (the server down or refusing, or the pool
+    busy), or a PostgreSQL server refusing the statement for a reason of its own, not the request's:
     out of memory, the statement cancelled (``statement_timeout``, an administrator), a write
     that conflicted with a concurrent one (serialization failure, deadlock), a read-only
     server (a standby), a privilege the database role lacks. The transaction was rolled back,

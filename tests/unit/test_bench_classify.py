@@ -23,7 +23,7 @@ import _classify_model as model  # noqa: E402
 import _classify_thresholds as thresholds_mod  # noqa: E402
 import classify  # noqa: E402
 import classify_split  # noqa: E402
-from _classify_common import CachedEmbedder, Pair, load_pairs  # noqa: E402
+from _classify_common import CachedEmbedder, Pair, load_pairs, model_file  # noqa: E402
 from omoide.embed.hashing import HashEmbedder  # noqa: E402
 
 ROWS = [
@@ -234,12 +234,13 @@ def test_the_embedding_cache_appends_each_batch_and_keeps_it_through_a_crash(
     cached.embed_passages(["tea"])
     cached.embed_passages(["coffee", "tea"])
     cached.embed_passages(["coffee"])  # nothing new: nothing written
+    stem = model_file(path, inner.model_id).stem
     parts = sorted(p.name for p in tmp_path.iterdir())
-    assert parts == ["cache.part-00001.npz", "cache.part-00002.npz"]  # the cache is untouched
+    assert parts == [f"{stem}.part-00001.npz", f"{stem}.part-00002.npz"]  # the cache untouched
     crashed = CachedEmbedder(inner, path)  # no save(): the batches are still there
     assert set(crashed._vectors) == {"tea", "coffee"}
     crashed.save()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.npz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{stem}.npz"]
     assert np.allclose(
         CachedEmbedder(inner, path).embed_passages(["coffee", "tea"]),
         inner.embed_passages(["coffee", "tea"]),
@@ -251,9 +252,10 @@ def test_the_embedding_cache_folds_its_parts_once_they_are_many(tmp_path: Path) 
     cached = CachedEmbedder(inner, path)
     for i in range(CachedEmbedder.FOLD_PARTS):
         cached.embed_passages([f"text {i}"])
-    assert len(list(tmp_path.glob("cache.part-*.npz"))) == CachedEmbedder.FOLD_PARTS
+    stem = model_file(path, inner.model_id).stem
+    assert len(list(tmp_path.glob(f"{stem}.part-*.npz"))) == CachedEmbedder.FOLD_PARTS
     again = CachedEmbedder(inner, path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.npz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"{stem}.npz"]
     assert len(again._vectors) == CachedEmbedder.FOLD_PARTS
 
 
@@ -263,7 +265,55 @@ def test_a_cache_without_autosave_writes_once_at_save(tmp_path: Path) -> None:
     cached.embed_passages(["tea"])
     assert not list(tmp_path.iterdir())
     cached.save()
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.npz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [model_file(path, inner.model_id).name]
+
+
+class _OtherModel(HashEmbedder):
+    """Another model of the same dimension (its vectors the hash model's, negated)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.model_id = "other-model@1.0"
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        return -super().embed_passages(texts)
+
+
+def test_the_embedding_cache_never_gives_one_model_another_model_s_vectors(
+    tmp_path: Path,
+) -> None:
+    """The cache was keyed by text alone: another model (another build of the same embedder
+    name) under the same cache name was given the first model's vectors."""
+    path, texts = tmp_path / "e5.npz", ["User likes tea.", "ユーザーは紅茶が好きだ"]
+    first, other = HashEmbedder(), _OtherModel()
+    CachedEmbedder(first, path).embed_passages(texts)
+    assert np.allclose(
+        CachedEmbedder(other, path).embed_passages(texts), -first.embed_passages(texts)
+    )
+    for each in (first, other):  # each model's vectors kept, in a file of its own
+        again = CachedEmbedder(each, path)
+        assert set(again._vectors) == set(texts)
+        assert np.allclose(again.embed_passages(texts), each.embed_passages(texts))
+
+
+def _legacy(path: Path, texts: list[str], vectors: np.ndarray) -> None:
+    """A cache file as written before the model id was recorded: texts and vectors alone."""
+    np.savez(path, texts=np.array(texts), vectors=np.asarray(vectors))
+
+
+def test_a_cache_written_before_model_ids_is_adopted_only_by_its_model(tmp_path: Path) -> None:
+    path, texts = tmp_path / "e5.npz", [f"text {i}" for i in range(10)]
+    own, other = HashEmbedder(), _OtherModel()
+    _legacy(path, texts, own.embed_passages(texts))
+    old = path.read_bytes()
+    refused = CachedEmbedder(other, path)  # another model's vectors: not used
+    assert refused._vectors == {}
+    assert np.allclose(refused.embed_passages(texts[:2]), other.embed_passages(texts[:2]))
+    adopted = CachedEmbedder(own, path)  # its own: taken, into its model's file
+    assert set(adopted._vectors) == set(texts)
+    assert model_file(path, own.model_id).is_file()
+    assert set(CachedEmbedder(own, path)._vectors) == set(texts)
+    assert path.read_bytes() == old  # the old file is left as it was
 
 
 def test_the_bundled_pairs_keep_their_split_and_twins() -> None:

@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from omoide.engine.errors import quoted
+from omoide.engine.errors import named, quoted
 from omoide.model import SessionEnd
 
-__all__ = ["record_problem"]
+__all__ = ["record_problem", "unknown_fields"]
 
 
 # What each field holds. Types: "str" (non-empty for names), "text" (any string), "time" (ISO
@@ -174,12 +174,29 @@ def _wanted(kind: Any) -> str:
     return _KIND_WORDS[kind.removesuffix("?")] + (" or null" if optional else "")
 
 
+def unknown_fields(names: list[str]) -> str:
+    """The refusal's words for fields a record of the format does not hold."""
+    shown = ", ".join(named(name) for name in names[:5]) + (" …" if len(names) > 5 else "")
+    return (
+        f"unknown field{'s' if len(names) > 1 else ''} {shown} "
+        "(unknown fields are refused, not ignored)"
+    )
+
+
 def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
     for name, kind in types.items():
         if not _fits(record.get(name), kind):
             got = "it is missing" if name not in record else f"got {quoted(record[name], 60)}"
             return f"{where}{name} must be {_wanted(kind)} ({got})"
     return None
+
+
+def _check_known(entry: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
+    """An entry of a memory's ``versions`` or ``sources`` holding a field they do not."""
+    unknown = [name for name in entry if name not in types]
+    if not unknown:
+        return None
+    return f"{where}: {unknown_fields(unknown)}; it holds {', '.join(types)}"
 
 
 def record_problem(kind: str, r: Mapping[str, Any]) -> str | None:
@@ -219,12 +236,16 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         if not isinstance(version, dict):
             return f"versions[{i}] must be an object"
         problem = _check_fields(version, _VERSION_TYPES, f"versions[{i}].")
+        if problem is None:
+            problem = _check_known(version, _VERSION_TYPES, f"versions[{i}]")
         if problem is not None:
             return problem
     for i, source in enumerate(r["sources"]):
         if not isinstance(source, dict):
             return f"sources[{i}] must be an object"
         problem = _check_fields(source, _SOURCE_TYPES, f"sources[{i}].")
+        if problem is None:
+            problem = _check_known(source, _SOURCE_TYPES, f"sources[{i}]")
         if problem is not None:
             return problem
     return None

@@ -3,17 +3,20 @@ of the decay job), a recall counted under the persona's settings, its chain of s
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from omoide.config import PersonaSettings
 from omoide.engine.fsrs import current_strength
-from omoide.errors import NotFound
+from omoide.errors import NotFound, StorageFull, StorageUnavailable
 from omoide.model import Memory
 from omoide.store.port import MemoryHandle
 
 __all__ = ["record_recalls", "successor_chain", "with_live_strength"]
+
+logger = logging.getLogger(__name__)
 
 
 def with_live_strength(memory: Memory, now: datetime) -> Memory:
@@ -32,14 +35,20 @@ def record_recalls(
     memories: MemoryHandle, ids: Sequence[int], *, now: datetime, cfg: PersonaSettings
 ) -> int:
     """Count a recall of the memories ``ids`` (spec §FSRS) under the persona's recall settings;
-    how many were recorded."""
-    return memories.record_recalls(
-        ids,
-        now=now,
-        factor=cfg.recall_stability_factor,
-        cap=cfg.stability_cap_days,
-        min_interval_hours=cfg.recall_min_interval_hours,
-    )
+    how many were recorded. A recall is the side effect of a read: storage that cannot take
+    the write now (a data folder that stopped taking writes, a full disk, a database locked by
+    another program) leaves it unrecorded, logged, and the read is answered all the same."""
+    try:
+        return memories.record_recalls(
+            ids,
+            now=now,
+            factor=cfg.recall_stability_factor,
+            cap=cfg.stability_cap_days,
+            min_interval_hours=cfg.recall_min_interval_hours,
+        )
+    except (StorageUnavailable, StorageFull) as exc:
+        logger.warning("a recall of %d memories was not recorded: %s", len(ids), exc.message)
+        return 0
 
 
 def successor_chain(

@@ -148,8 +148,7 @@ class Database(Traced):
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                if busy(exc):
-                    raise self._locked() from exc
+                self._refuse(exc)
                 raise
             try:
                 yield conn
@@ -159,16 +158,37 @@ class Database(Traced):
                 # would raise "no transaction is active" over the real error.
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                if disk_full(exc):
-                    raise StorageFull(
-                        f"the disk of the data folder {str(self.path.parent)!r} is full; "
-                        "nothing of this write was stored: free some space and try again"
-                    ) from exc
-                if read_only_error(exc):
-                    raise read_only_refusal(self.path) from exc
-                if busy(exc):
-                    raise self._locked() from exc
+                self._refuse(exc)
                 raise
+
+    def _refuse(self, exc: BaseException) -> None:
+        """Raise what a write transaction that SQLite refused with ``exc`` answers (chained to
+        it); return for an error that is not the storage's to name (the caller re-raises it)."""
+        if disk_full(exc):
+            raise StorageFull(
+                f"the disk of the data folder {str(self.path.parent)!r} is full; "
+                "nothing of this write was stored: free some space and try again"
+            ) from exc
+        if busy(exc):
+            raise self._locked() from exc
+        if unwritable(exc):
+            raise self._unwritable(exc) from exc
+
+    def _unwritable(self, exc: BaseException) -> StorageUnavailable:
+        """A folder opened writable that stopped taking writes under this process (SQLite's
+        ``SQLITE_READONLY`` or ``SQLITE_IOERR``): a file system the kernel remounted read-only
+        after a disk error, the files' mode, owner or immutable flag changed, a disk failing
+        writes. Not the request's fault: a 503, and the next write succeeds once the folder
+        takes writes again (a folder read-only from the open is refused before, in one line
+        for a command: :func:`read_only_refusal`)."""
+        folder = str(self.path.parent)
+        what = "became read-only" if is_read_only(self.path) else f"refused a write ({exc})"
+        return StorageUnavailable(
+            f"the data folder {folder!r} {what} while this process had it open; nothing of "
+            "this write was stored: make the folder and its files writable again (a file "
+            "system remounted read-only after a disk error: see the system log), then try "
+            "again; reads go on"
+        )
 
     def _locked(self) -> StorageUnavailable:
         """Another program held the database's write lock for the whole busy wait (a
@@ -285,9 +305,12 @@ def busy(exc: BaseException) -> bool:
     return coded(exc, sqlite3.SQLITE_BUSY)
 
 
-def read_only_error(exc: BaseException) -> bool:
-    """SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database")."""
-    return isinstance(exc, sqlite3.OperationalError) and coded(exc, sqlite3.SQLITE_READONLY)
+def unwritable(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database") or
+    ``SQLITE_IOERR`` ("disk I/O error": the operating system refused a read or a write)."""
+    return isinstance(exc, sqlite3.OperationalError) and coded(
+        exc, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR
+    )
 
 
 def disk_full(exc: BaseException) -> bool:

@@ -12,9 +12,10 @@ Whether the folder is read-only is found once, when the database is opened
 (:class:`~omoide.store.sqlite.db.Database` ``.read_only``), and its readers of their own (an
 export's snapshot) are given it instead of looking again. A folder that becomes read-only
 while a server serves it (remounted read-only under it) is not looked at again for that: a
-write then meets SQLite's ``SQLITE_READONLY`` and is refused in the same one line
-(``Database.write``); a reader of its own tries SQLite's usual open first and, SQLite refusing
-it, looks again and opens the database read-only, as a folder read-only from the start is.
+write then meets SQLite's ``SQLITE_READONLY`` or ``SQLITE_IOERR`` and is refused as storage
+that cannot take it now, a 503 naming the folder (``Database.write``); a reader of its own
+tries SQLite's usual open first and, SQLite refusing it, looks again and opens the database
+read-only, as a folder read-only from the start is.
 """
 
 from __future__ import annotations
