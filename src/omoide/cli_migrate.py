@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
-from omoide.cli_common import VERBATIM, _print, data_option, friendly, json_option
+from omoide.cli_common import VERBATIM, _print, data_option, folder_hold, friendly, json_option
 from omoide.config import Settings
 
 __all__ = ["migrate"]
@@ -30,7 +31,10 @@ def migrate(url: str, data: str | None, as_json: bool) -> None:
     from omoide.wiring import copy_folder_to_database
 
     settings = Settings.from_env(data_dir=Path(data) if data else None)
-    counts = copy_folder_to_database(settings, url)
+    # the folder's own hold, even with OMOIDE_DATABASE_URL set: the copy reads the folder
+    folder = replace(settings, database_url=None)
+    with folder_hold(folder, "migrate", exclusive=True):  # refused while a server writes
+        counts = copy_folder_to_database(settings, url)
     out = {"source": str(settings.db_path), "rows": {t: n for t, n in counts.items() if n}}
     _print(
         out,

@@ -380,7 +380,7 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
         assert handle is not None
         handle.close()
     assert done.returncode == 1 and "Traceback" not in done.stderr
-    assert "is in use by `omoide reindex` or `omoide restore`" in done.stderr
+    assert "is in use by `omoide reindex`, `omoide restore` or `omoide migrate`" in done.stderr
     assert "run `omoide serve` again when it has finished" in done.stderr
 
 
@@ -413,7 +413,10 @@ def test_writing_commands_hold_the_folder_as_a_server_does(run, tmp_path: Path) 
             refused = run(*args)
             assert refused.exit_code == 1, args
             assert refused.output.startswith("Error: ") and "Traceback" not in refused.output
-            assert "is in use by `omoide reindex` or `omoide restore`" in refused.output
+            assert (
+                "is in use by `omoide reindex`, `omoide restore` or `omoide migrate`"
+                in refused.output
+            )
             assert f"run `omoide {command}` again when it has finished" in refused.output
         assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout  # reading is not held
         assert run("jobs", "wait", "-p", "rin", "--no-run").exit_code == 0

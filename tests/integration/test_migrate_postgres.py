@@ -159,3 +159,38 @@ def test_migrate_refuses_a_url_that_is_not_postgresql(tmp_path: Path) -> None:
     )
     assert done.exit_code == 1
     assert "postgresql://" in done.output
+
+
+def test_migrate_is_refused_while_a_server_uses_the_folder(
+    pg_server: PgServer, tmp_path: Path, clock: FixedClock
+) -> None:
+    """qa39b: `omoide migrate` copied a folder a running `omoide serve` was still writing to
+    (docs/deploy.md says to stop it first; nothing checked): what the server wrote after the
+    copy was missing from PostgreSQL. Now refused as `omoide reindex` is, nothing copied, also
+    with OMOIDE_DATABASE_URL already set in the environment."""
+    from omoide.store.sqlite.folder_lock import hold_shared
+
+    data = tmp_path / "data"
+    source = _build(data, clock)
+    _fill(source, clock)
+    source.close()
+    server = hold_shared(data, "serve")  # as a running `omoide serve` holds it
+    with pg_server.database() as url:
+        try:
+            for env in ({}, {"OMOIDE_DATABASE_URL": url}):
+                done = CliRunner().invoke(
+                    main,
+                    ["migrate", "--to", url, "--data", str(data)],
+                    env={"OMOIDE_EMBEDDER": "hash", **env},
+                )
+                assert done.exit_code == 1, done.output
+                assert done.output.startswith("Error: another Omoide process is using")
+                assert "stop it before `omoide migrate`" in done.output
+                assert "Traceback" not in done.output
+        finally:
+            assert server is not None
+            server.close()
+        done = CliRunner().invoke(
+            main, ["migrate", "--to", url, "--data", str(data)], env={"OMOIDE_EMBEDDER": "hash"}
+        )
+        assert done.exit_code == 0, done.output

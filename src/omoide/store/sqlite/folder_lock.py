@@ -8,8 +8,10 @@ write a vector for; ``omoide restore`` replaces the database a running process h
 ``<data>/omoide.lock``: every process that writes memories, conversations or their vectors
 holds it shared while it runs (servers, and the CLI's writing commands:
 ``cli_common.holding``); ``omoide reindex`` and ``omoide restore`` hold it exclusively, so they
-refuse while any of those runs, and those refuse while a reindex or restore runs. Commands that
-only read, or write nothing with a vector (keys, personas created, decay), take no hold. An
+refuse while any of those runs, and those refuse while a reindex or restore runs; so does
+``omoide migrate``, whose copy into PostgreSQL would miss what a server wrote after it.
+Commands that only read, or write nothing with a vector (keys, personas created, decay), take
+no hold. An
 advisory ``flock``: the kernel drops it when the process ends, however it ends. With
 ``OMOIDE_DATABASE_URL`` the folder holds no data and servers may run on other hosts: no lock is
 taken (stop every server before ``omoide reindex`` by hand).
@@ -54,13 +56,14 @@ def _hold(data_dir: Path, *, exclusive: bool, refused: str) -> IO[bytes] | None:
 def hold_shared(data_dir: Path, command: str) -> IO[bytes] | None:
     """The shared hold of a process that writes to the folder (``omoide <command>``: ``serve``,
     ``mcp``, ``memory add``…) for as long as the returned handle is open; Conflict while
-    ``omoide reindex`` or ``omoide restore`` rewrites the folder."""
+    ``omoide reindex``, ``omoide restore`` or ``omoide migrate`` holds the folder."""
     return _hold(
         data_dir,
         exclusive=False,
         refused=(
-            f"the data folder {data_dir} is in use by `omoide reindex` or `omoide restore`, which "
-            f"rewrites it; run `omoide {command}` again when it has finished"
+            f"the data folder {data_dir} is in use by `omoide reindex`, `omoide restore` or "
+            f"`omoide migrate`, which rewrites or copies it; run `omoide {command}` again when it "
+            "has finished"
         ),
     )
 
@@ -71,12 +74,14 @@ EXCLUSIVE_REASONS = {
     "would go on writing vectors of the old one)",
     "restore": "which replaces the folder's database (a running server would go on using the "
     "one it opened)",
+    "migrate": "which copies the folder's database as it is at that moment (what a running "
+    "server wrote afterwards would be missing from the copy)",
 }
 
 
 def hold_exclusive(data_dir: Path, command: str) -> IO[bytes] | None:
-    """The exclusive hold of ``omoide <command>`` (``reindex``, ``restore``); Conflict while a
-    server or a writing command uses the folder."""
+    """The exclusive hold of ``omoide <command>`` (``reindex``, ``restore``, ``migrate``);
+    Conflict while a server or a writing command uses the folder."""
     return _hold(
         data_dir,
         exclusive=True,
