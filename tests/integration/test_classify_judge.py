@@ -13,6 +13,7 @@ from omoide.engine.classify import (
     LanguageJudge,
     OfflineClassifier,
     Relation,
+    judge_models,
     read_pair,
 )
 from omoide.service.classify_judge import (
@@ -76,7 +77,7 @@ def _flat(embedder: HashEmbedder, bias: list[float], **fields: object) -> JudgeM
     """The packaged judge's fields (``_linear``) with flat weights over the named features and
     one ``diff`` block of ``embedder``: every pair gets P = softmax(``bias``); ``fields``
     override the rest (thresholds, rule overrides)."""
-    trained = next(iter(load_judge_models().values()))
+    trained = judge_models(next(iter(load_judge_models().values())))[0]
     width = len(trained.features) + embedder.dim
     return JudgeModel.from_dict(
         {
@@ -250,10 +251,11 @@ def test_a_consolidated_note_is_held_to_the_notes_bar_not_the_statements() -> No
         assert as_note.relation is not Relation.CONTRADICTORY
         closed = classifier.classify(sure, [old, rival], note=True)[0]
         assert closed.relation is Relation.CONTRADICTORY, closed.reason
-    threshold = learned.model.sentence_threshold
-    assert threshold == float("inf") or threshold >= max(
-        t for _, t in learned.model.language_thresholds
-    )
+    for model in judge_models(learned.model):
+        threshold = model.sentence_threshold
+        assert threshold == float("inf") or threshold >= max(
+            t for _, t in model.language_thresholds
+        )
 
 
 @pytest.mark.parametrize(

@@ -806,7 +806,8 @@ def test_the_training_command_defaults_to_the_shipped_head_and_extra_rows() -> N
         )
     )
     e5 = next(m for m in judge["models"] if m["embedder"].startswith("multilingual-e5"))
-    assert "hidden" in e5  # the shipped e5 judge is the net, ``--head``'s default
+    # the shipped e5 judge is the net, ``--head``'s default (one per language since session 39)
+    assert all("hidden" in model for model in e5.get("languages", {"": e5}).values())
 
 
 def test_a_distractor_is_fitted_on_as_not_contradictory_half_extendable_half_independent(

@@ -14,6 +14,7 @@ from omoide.engine.classify import (
     VETO_FEATURES,
     Candidate,
     JudgeModel,
+    LanguageJudge,
     OfflineClassifier,
     Relation,
     decide_relation,
@@ -203,14 +204,21 @@ def test_model_round_trips_through_its_dict_and_rejects_unknown_features() -> No
 def test_packaged_judges_exist_for_both_bundled_embedders() -> None:
     models = load_judge_models()
     assert {m.split("@")[0] for m in models} == {"multilingual-e5-small-q4", "use-multilingual-v3"}
-    for model in models.values():
-        assert model.uses_embeddings
-        assert 0.5 <= model.contradiction_threshold <= 0.99
-        assert {lang for lang, _ in model.language_thresholds} == {"en", "ja"}
-        # a related threshold only ever lowers its language's (bench/classify_related.py)
-        own = dict(model.language_thresholds)
-        for lang, threshold in model.related_thresholds:
-            assert 0.5 <= threshold <= own[lang]
+    for packaged in models.values():
+        assert packaged.uses_embeddings
+        # one model for both languages, or one per language (bench/train_classifier.py
+        # --by-language): either way English and Japanese each have a threshold of their own
+        per_language = packaged.models if isinstance(packaged, LanguageJudge) else (("", packaged),)
+        named = set()
+        for lang, model in per_language:
+            assert 0.5 <= model.contradiction_threshold <= 0.99
+            own = dict(model.language_thresholds)
+            assert not lang or lang in own
+            named |= set(own) if not lang else {lang}
+            # a related threshold only ever lowers its language's (bench/classify_related.py)
+            for related_lang, threshold in model.related_thresholds:
+                assert 0.5 <= threshold <= own[related_lang]
+        assert named == {"en", "ja"}
 
 
 def test_an_embedder_without_a_judge_gets_the_rules() -> None:

@@ -16,6 +16,7 @@ from omoide.engine.classify import (
     JudgeModel,
     Relation,
     judge,
+    judge_models,
     judge_one_note,
     leads,
     needs_undated,
@@ -135,9 +136,10 @@ def test_the_notes_bar_is_the_chosen_one_and_never_under_the_statements() -> Non
     # closed other memories of the store end to end); a note never closes on less than a
     # packaged judge needs of a statement in the same language
     assert NOTE_THRESHOLDS == {"en": 0.99, "ja": 0.94}
-    for model in load_judge_models().values():
-        for lang, threshold in model.language_thresholds:
-            assert threshold <= NOTE_THRESHOLDS[lang] < 1.0
+    for packaged in load_judge_models().values():
+        for model in judge_models(packaged):
+            for lang, threshold in model.language_thresholds:
+                assert threshold <= NOTE_THRESHOLDS[lang] < 1.0
 
 
 @pytest.mark.parametrize(

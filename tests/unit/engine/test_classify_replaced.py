@@ -9,7 +9,7 @@ from dataclasses import replace
 import numpy as np
 from judge_fakes import bias_only
 
-from omoide.engine.classify import JudgeModel, Relation, judge
+from omoide.engine.classify import JudgeModel, Relation, judge, judge_models
 from omoide.engine.classify.features import read_pair
 from omoide.engine.classify.judge_signals import value_replaced
 from omoide.engine.classify.offline import UNRELATED
@@ -80,7 +80,7 @@ def test_nothing_replaced_an_unrelated_pair_or_an_independent_reading_never_clos
 
 def test_replaced_thresholds_are_written_only_when_set_and_only_lower() -> None:
     assert "replaced_thresholds" not in replace(LEANS_EXTENDABLE, replaced_thresholds=()).to_dict()
-    for model in load_judge_models().values():
+    for model in (m for j in load_judge_models().values() for m in judge_models(j)):
         own = dict(model.language_thresholds)
         for lang, threshold in model.replaced_thresholds:
             assert 0.3 <= threshold < own[lang]

@@ -56,6 +56,7 @@ from omoide.engine.classify.features import (
     read_pair,
 )
 from omoide.engine.classify.hidden import BlockProjection, HiddenLayer
+from omoide.engine.classify.judge_model import judge_models
 from omoide.engine.classify.judge_signals import retold
 from omoide.engine.classify.learned import (
     EXTEND_ONLY,
@@ -157,6 +158,7 @@ __all__ = [
     "fit_logistic",
     "judge",
     "judge_from_dict",
+    "judge_models",
     "judge_note",
     "judge_one_note",
     "languages_differ",

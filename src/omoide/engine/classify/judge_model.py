@@ -280,3 +280,8 @@ Judge = JudgeModel | LanguageJudge
 def judge_from_dict(data: dict[str, Any]) -> Judge:
     """A judge as ``judge.json`` stores it: one model, or one per language (``languages``)."""
     return LanguageJudge.from_dict(data) if "languages" in data else JudgeModel.from_dict(data)
+
+
+def judge_models(judge: Judge) -> tuple[JudgeModel, ...]:
+    """The models a judge holds: itself, or its languages' in their order."""
+    return tuple(m for _, m in judge.models) if isinstance(judge, LanguageJudge) else (judge,)
