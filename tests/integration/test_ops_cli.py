@@ -167,7 +167,7 @@ def test_a_backup_onto_the_live_database_or_its_side_files_is_refused(
         link.symlink_to(db)
         for target in (db, data_dir / "omoide.db-wal", data_dir / "." / "omoide.db-shm", link):
             code, out = run("backup", "--data", str(data_dir), "--to", str(target), "--force")
-            assert code == 1 and "the database being backed up" in out, (target, out)
+            assert code == 1 and "the data folder's database" in out, (target, out)
             assert "Traceback" not in out
         assert db.stat().st_ino == inode
         assert rin.post("/api/memories/rin", json={"content": "written after"}).status_code == 201
@@ -193,4 +193,34 @@ def test_an_export_over_the_database_is_refused(tmp_path: Path) -> None:
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
         assert conn.execute("SELECT content FROM memories").fetchall() == [("kept",)]
     code, out = run("export", "-p", "rin", "--data", str(data), "--out", str(tmp_path / "x"))
+    assert code == 0, out
+
+
+def test_backup_and_export_over_the_data_folders_own_files_are_refused(tmp_path: Path) -> None:
+    """``--to data/admin_key`` (or ``--out``) wrote over the folder's admin key, dashboard
+    secret or lock: the admin key lost, the folder's lock replaced. Refused, even with
+    ``--force`` and through a symlink; the files stay as they were."""
+    from omoide.api.http.dashboard.session import SECRET_FILE
+    from omoide.api.http.uploads import UPLOADS
+    from omoide.embed.calibration_store import FILE as CALIBRATIONS
+    from omoide.service.auth import ADMIN_KEY_FILE
+    from omoide.store.sqlite.folder_lock import LOCK_NAME
+
+    data = tmp_path / "data"
+    assert run("persona", "create", "rin", "--data", str(data))[0] == 0
+    (data / UPLOADS).mkdir()
+    owns = [data / n for n in (ADMIN_KEY_FILE, SECRET_FILE, LOCK_NAME, CALIBRATIONS)]
+    owns.append(data / UPLOADS / "import-1.partial")
+    for own in owns:
+        own.write_text("own\n", encoding="utf-8")
+    link = tmp_path / "alias"
+    link.symlink_to(data / ADMIN_KEY_FILE)
+    for target in (*owns, data / "." / LOCK_NAME, link):
+        code, out = run("backup", "--data", str(data), "--to", str(target), "--force")
+        assert code == 1 and out.startswith("Error:") and "data folder's" in out, (target, out)
+        code, out = run("export", "-p", "rin", "--data", str(data), "--out", str(target))
+        assert code == 1 and out.startswith("Error:") and "data folder's" in out, (target, out)
+        assert "Traceback" not in out
+    assert all(own.read_text(encoding="utf-8") == "own\n" for own in owns)
+    code, out = run("backup", "--data", str(data), "--to", str(data / "backup.db"))
     assert code == 0, out

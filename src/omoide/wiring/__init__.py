@@ -19,7 +19,7 @@ from omoide.wiring.storage import (
     backup_database,
     copy_folder_to_database,
     hold_folder,
-    refuse_over_database,
+    refuse_over_data_folder,
     restore_database,
     vectors_holder,
 )
@@ -33,7 +33,7 @@ __all__ = [
     "companion_name",
     "copy_folder_to_database",
     "hold_folder",
-    "refuse_over_database",
+    "refuse_over_data_folder",
     "restore_database",
     "vectors_holder",
 ]

@@ -6,6 +6,7 @@ names an adapter."""
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -142,14 +143,16 @@ def backup_database(settings: Settings, target: Path, *, overwrite: bool = False
     from omoide.store.sqlite.backup import backup
 
     _sqlite_only_command(settings, "backup")
+    refuse_over_data_folder(settings, target)
     return backup(settings.db_path, target, overwrite=overwrite)
 
 
-def refuse_over_database(settings: Settings, path: Path) -> None:
-    """Refuse (422) a file to write that is the data folder's database or one of its side
-    files, however it is spelled. Why: ``omoide export --out data/omoide.db`` wrote the
-    export over the live database (its memories gone, the server answering from a JSON file);
-    ``omoide backup --to`` it is refused the same way (``store.sqlite.backup``)."""
+def refuse_over_data_folder(settings: Settings, path: Path) -> None:
+    """Refuse (422) a file to write (``backup --to``, ``export --out``) that is one of the data
+    folder's own files, however it is spelled. Why: ``omoide export --out data/omoide.db``
+    wrote the export over the live database (its memories gone, the server answering from a
+    JSON file); over ``admin_key`` it lost the admin key, over ``omoide.lock`` the folder's
+    lock."""
     from omoide.store.sqlite.backup import is_database_file
 
     if is_database_file(path, settings.db_path):
@@ -157,6 +160,37 @@ def refuse_over_database(settings: Settings, path: Path) -> None:
             f"{path} is the data folder's database (or one of its side files); writing over it "
             "would destroy every persona's memories: choose another file"
         )
+    own = _own_file(settings.data_dir, path)
+    if own is not None:
+        raise InvalidInput(
+            f"{path} is the data folder's {own}; writing over it would break the server "
+            "(its admin key, dashboard sign-ins or folder lock): choose a file outside the data "
+            "folder's own"
+        )
+
+
+def _own_file(folder: Path, path: Path) -> str | None:
+    """What of the data folder's own files (besides the database) ``path`` is, or None. The
+    names are those in docs/operations.md; ``dashboard_secret`` and ``uploads`` are named by the
+    HTTP layer above this one (``api.http.dashboard.session``, ``api.http.uploads``)."""
+    from omoide.embed.calibration_store import FILE as CALIBRATIONS
+    from omoide.service.auth import ADMIN_KEY_FILE
+    from omoide.store.sqlite.folder_lock import LOCK_NAME
+
+    for name in (ADMIN_KEY_FILE, "dashboard_secret", LOCK_NAME, CALIBRATIONS):
+        if _same_file(path, folder / name):
+            return f"{name} file"
+    if path.resolve().parent == (folder / "uploads").resolve():
+        return "uploads folder"
+    return None
+
+
+def _same_file(path: Path, own: Path) -> bool:
+    if path.resolve() == own.resolve():
+        return True
+    with contextlib.suppress(OSError):
+        return os.path.samefile(path, own)
+    return False
 
 
 def restore_database(settings: Settings, source: Path, *, force: bool = False) -> Any:
