@@ -103,6 +103,11 @@ async def check_tool_list(client: Client) -> None:
         assert tool.description and "Example" in tool.description, tool.name
         assert tool.input_schema["type"] == "object"
     assert tools["memory_delete"].annotations.destructive_hint is True
+    search_text = tools["memory_search"].description or ""  # both past marks text.py prints
+    assert "[past: valid until …, superseded by …]" in search_text
+    assert (
+        "[past: never held: cancelled before its planned start …, superseded by …]" in search_text
+    )
     for name in (
         "memory_read",
         "memory_search",

@@ -328,12 +328,14 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
     ) -> Result:
         """Search the persona's memories and past conversations by meaning and words. A fact
         that changed never ranks above the fact that replaced it; a past fact is marked
-        "[past: valid until …, superseded by …]" (current=false in the data). Call it before
-        answering anything about the user's life, past conversations or earlier promises, and
-        before saying you don't remember. Each result has its key (notes) or id (conversation
-        excerpts, type "episode"), content, score (the order within this query: the last
-        result may show 0.000 and still be related), similarity (raw cosine, comparable
-        across queries) and sources.
+        "[past: valid until …, superseded by …]" (current=false in the data); a plan given up
+        before it began never came true and is marked
+        "[past: never held: cancelled before its planned start …, superseded by …]".
+        Call it before answering anything about the user's life, past conversations or earlier
+        promises, and before saying you don't remember. Each result has its key (notes) or id
+        (conversation excerpts, type "episode"), content, score (the order within this query:
+        the last result may show 0.000 and still be related), similarity (raw cosine,
+        comparable across queries) and sources.
         Returns {persona, query, mode, results: [...]}.
         Example: memory_search(query="user's favourite food", top_k=5, date_range="last month")."""
 
