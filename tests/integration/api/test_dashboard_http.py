@@ -6,8 +6,11 @@ import contextlib
 import html
 import json
 import re
+import select
+import socket
 import stat
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -379,3 +382,35 @@ def test_a_memorys_text_is_isolated_from_the_marks_beside_it(server: LiveServer)
         page = client.get("/p/rin/memories", params={"deleted": "true"})
         assert page.status_code == 200
         assert "<bdi>\u202eUser likes owls</bdi>" in page.text
+
+
+def _too_long(server: LiveServer, target: bytes) -> tuple[bytes, bytes]:
+    """GET ``target`` (a URL longer than the server reads) sent in several reads, as a
+    browser's long search is; the reply's head and body."""
+    url = urlsplit(server.url)
+    data = b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    with socket.create_connection((url.hostname, url.port), timeout=10) as sock:
+        for start in range(0, len(data), 4096):
+            sock.sendall(data[start : start + 4096])
+            if select.select([sock], [], [], 0.1)[0]:
+                break  # answered: what is left would not be read
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    return head, body
+
+
+def test_a_dashboard_search_too_long_to_read_is_the_dashboards_error_page(
+    server: LiveServer,
+) -> None:
+    """A search box's text over the server's 16 KiB request line was the HTTP layer's 414 as
+    JSON, shown raw in the browser; under a dashboard URL it is the dashboard's error page
+    (docs/dashboard.md), under the API's still the JSON."""
+    head, body = _too_long(server, b"/p/rin/memories?q=" + b"a" * 70_000)
+    assert head.startswith(b"HTTP/1.1 414 "), head
+    assert b"content-type: text/html" in head.lower() and b"content-security-policy" in head.lower()
+    assert b"<h1>Error 414</h1>" in body and b"search with a shorter text" in body, body[:500]
+    head, body = _too_long(server, b"/api/search/rin?q=" + b"a" * 70_000)
+    assert head.startswith(b"HTTP/1.1 414 ") and b"application/json" in head.lower(), head
+    assert json.loads(body)["error"]["code"] == "uri_too_long"

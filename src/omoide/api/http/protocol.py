@@ -17,7 +17,9 @@ Trigger / why / outcome:
   → the 400 names what is wrong.
 - a request line or header block longer than h11 reads (16 KiB, unless it arrives in one
   read) → 414 (the request line) or 431 (the headers) saying so: it was answered "malformed
-  … a URL must be ASCII", about a URL that was ASCII and only long.
+  … a URL must be ASCII", about a URL that was ASCII and only long. Under a dashboard URL (a
+  search typed into its box) it is the dashboard's error page, as every refusal there is
+  (docs/dashboard.md); the API's JSON showed in the browser as raw text.
 """
 
 from __future__ import annotations
@@ -25,11 +27,14 @@ from __future__ import annotations
 import json
 import re
 import sys
+from urllib.parse import unquote
 
 import h11
+from starlette.responses import Response
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from omoide.api.errors import error_body
+from omoide.api.http.dashboard.web import error_page, is_page
 
 __all__ = ["OmoideH11Protocol", "encode_request_target"]
 
@@ -58,6 +63,24 @@ _TOO_LONG = {
         f"the request's headers are larger than the server reads ({_HEAD_MAX // 1024} KiB)",
     ),
 }
+
+# A browser's user reads these: no request body to send the text in
+_PAGE_TOO_LONG = {
+    414: f"the URL is longer than the server reads ({_HEAD_MAX // 1024} KiB): search with a "
+    "shorter text",
+    431: _TOO_LONG[431][1],
+}
+
+
+def _dashboard_refusal(pending: bytes, app: object, status: int) -> Response | None:
+    """The dashboard's error page for a request too long to read (``status``) whose URL, the
+    start of ``pending``, is a dashboard page's; None for any other URL (the API's JSON)."""
+    parts = pending.split(b" ", 2)
+    dashboard = getattr(getattr(app, "state", None), "dashboard", None)
+    if len(parts) < 2 or dashboard is None:
+        return None
+    path = unquote(parts[1].split(b"?", 1)[0].decode("ascii", "replace"))
+    return error_page(dashboard, status, _PAGE_TOO_LONG[status]) if is_page(path) else None
 
 
 # h11's refusals of a body's framing or of the Host header, by the start of its words, in words
@@ -142,6 +165,9 @@ class OmoideH11Protocol(H11Protocol):
             body = json.dumps(error_body(code, message)).encode("utf-8")
             reason = b"URI Too Long" if status == 414 else b"Request Header Fields Too Large"
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+        page = _dashboard_refusal(pending, self.config.app, status) if status != 400 else None
+        if page is not None:
+            body, headers = page.body, [*page.raw_headers, (b"connection", b"close")]
         self.transport.write(
             self.conn.send(h11.Response(status_code=status, headers=headers, reason=reason))
         )
