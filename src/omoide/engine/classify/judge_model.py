@@ -29,7 +29,14 @@ from omoide.engine.classify.judge_signals import pair_lang, value_replaced
 from omoide.engine.classify.offline import UNRELATED
 from omoide.engine.errors import ModelDataError
 
-__all__ = ["Judge", "JudgeModel", "LanguageJudge", "LanguageThresholds", "judge_from_dict"]
+__all__ = [
+    "Judge",
+    "JudgeModel",
+    "LanguageJudge",
+    "LanguageThresholds",
+    "judge_from_dict",
+    "judge_models",
+]
 
 
 @dataclass(frozen=True)
