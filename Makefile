@@ -19,8 +19,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 
+# One pytest worker per CPU (pytest-xdist), a test file's tests on one worker: a module's
+# fixtures (the dashboard's browser) start once per file, as in a plain run.
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n logical --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python bench/run_all.py

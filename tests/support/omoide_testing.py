@@ -165,6 +165,9 @@ def import_lines(client: httpx.Client, persona: str, lines: list[dict[str, Any]]
 
 
 def free_port() -> int:
+    """A port free now, for a child process to bind (``omoide serve --port``). The kernel picks
+    it at random among the free ones; a server in this process binds its own socket instead
+    (:func:`serve_in_thread`)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -251,18 +254,25 @@ class _PromptServer(uvicorn.Server):
 
 
 def serve_in_thread(app: object) -> tuple[uvicorn.Server, threading.Thread, str]:
-    port = free_port()
+    """``app`` served by uvicorn in a daemon thread, as `omoide serve` serves it; returns the
+    server, its thread and its URL. The listening socket is bound here and handed to uvicorn,
+    so no other process (a parallel test worker) can take the port between choosing it and
+    binding it."""
+    listening = socket.socket()
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listening.bind(("127.0.0.1", 0))
+    port = int(listening.getsockname()[1])
     server = _PromptServer(
         uvicorn.Config(
             app,
             host="127.0.0.1",
-            port=port,  # type: ignore[arg-type]
+            port=port,
             log_level="warning",
             lifespan="on",
             http=OmoideH11Protocol,
         )
     )  # as `omoide serve`
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
