@@ -129,6 +129,13 @@ def test_nothing_below_api_imports_web_or_mcp(package: str) -> None:
             assert name != "omoide.cli", f"{path}: {name}"
 
 
+def test_the_http_connection_layer_knows_nothing_of_the_dashboard() -> None:
+    """``api/http/protocol.py`` (the connection, before the app) asks the app for a refused
+    request's page (``app.state.refusal_page``); it imported the dashboard to decide itself."""
+    for name in imports_of(SRC / "api" / "http" / "protocol.py"):
+        assert not name.startswith("omoide.api.http.dashboard"), name
+
+
 def test_only_config_reads_the_environment() -> None:
     for path in SRC.rglob("*.py"):
         # e5.py sets the OpenMP wait policy for the library it loads (a write, not a setting).

@@ -6,9 +6,9 @@ it kept. Sections in display order: persona, user, blocks, memories. Over budget
 dropped from the end of the least valuable section first: memories (the weakest hit first) →
 blocks (lowest priority first) → user state → persona state; a block or memory that could not
 fit even beside the persona's name alone is left out first. Each block is first cut to its own
-``max_tokens``; each memory to ``memory_line_tokens``. Dates are shown in ``tz``; a fact whose
-validity ended is marked as no longer true, with the date it ended; a plan given up before it
-began, as cancelled.
+``max_tokens``, as ``get_context`` cuts it (``engine/block_text.py``); each memory to
+``memory_line_tokens``. Dates are shown in ``tz``; a fact whose validity ended is marked as no
+longer true, with the date it ended; a plan given up before it began, as cancelled.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 
+from omoide.engine.block_text import block_line, shown_blocks
 from omoide.engine.compact_tokens import count_tokens as estimate_tokens
 from omoide.engine.compact_tokens import cut_to_tokens as truncate_to_tokens
 from omoide.engine.context import BlockText, user_address
@@ -100,18 +101,14 @@ def assemble_chat_prompt(
     room = budget_tokens - estimate_tokens(title) - estimate_tokens(words["hint"])
     alone = room - estimate_tokens(words["persona"]) - estimate_tokens(intro)
     block_lines = fitting(
-        [
-            (b, f"### {b.name}\n{truncate_to_tokens(b.content.strip(), b.max_tokens)}")
-            for b in blocks
-            if b.content.strip()
-        ],
+        [(b, block_line(b)) for b in shown_blocks(blocks)],
         alone - estimate_tokens(words["blocks"]),
     )
     memory_lines = fitting(
         [(m, _memory_line(m, words, tz, memory_line_tokens)) for m in memories],
         alone - estimate_tokens(words["memories"]),
     )
-    shown_blocks = [b for b, _ in block_lines]
+    fitted_blocks = [b for b, _ in block_lines]
     sections: list[tuple[str, list[str]]] = [
         (
             words["persona"],
@@ -143,7 +140,7 @@ def assemble_chat_prompt(
         tokens=estimate_tokens(text),
         persona_keys=tuple(persona_keys[: max(kept[0] - 1, 0)]),
         user_keys=tuple(user_keys[: max(kept[1] - has_address, 0)]),
-        blocks=tuple(b.name for b in shown_blocks[: kept[2]]),
+        blocks=tuple(b.name for b in fitted_blocks[: kept[2]]),
         memories=tuple(m.ident for m, _ in memory_lines[: kept[3]]),
     )
 

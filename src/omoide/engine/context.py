@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import timedelta, tzinfo
 
+from omoide.engine.block_text import block_line, shown_blocks
 from omoide.engine.context_model import (
     DISPLAY_ORDER,
     TRIM_ORDER,
@@ -111,16 +112,7 @@ def assemble_context(
     )
     title = words["title"].format(persona=inp.persona)
     room = budget_tokens - estimate_tokens(title)
-    blocks, oversize = _fitting_blocks(
-        [
-            replace(b, content=truncate_to_tokens(b.content.strip(), b.max_tokens))
-            for b in inp.blocks
-            if b.content.strip()
-        ],
-        room,
-        inp.persona,
-        words,
-    )
+    blocks, oversize = _fitting_blocks(shown_blocks(inp.blocks), room, inp.persona, words)
     parts = _Parts(
         persona_keys=_ordered(inp.persona_state, _PERSONA_KEYS),
         user_keys=_ordered(inp.user_state, ADDRESS_KEYS[::-1]),
@@ -177,7 +169,7 @@ def _section_lines(
             *_state_lines(inp.user_state, parts.user_keys, inp.language),
         ],
         Section.SESSION: [_session_line(inp.since_last_session, inp.language)],
-        Section.BLOCKS: [f"### {b.name}\n{b.content}" for b in parts.blocks],
+        Section.BLOCKS: [block_line(b) for b in parts.blocks],
         Section.CONVERSATION: [_turn_line(t, inp.tz) for t in parts.conversation],
         Section.RECENT: [_memory_line(m, inp.tz) for m in parts.recent],
         Section.IMPORTANT: [
@@ -232,7 +224,7 @@ def _fitting_blocks(
             "## " + words[Section.BLOCKS.value],
         )
     )
-    shown = [b for b, _ in fitting([(b, f"### {b.name}\n{b.content}") for b in blocks], alone)]
+    shown = [b for b, _ in fitting([(b, block_line(b)) for b in blocks], alone)]
     return shown, len(blocks) - len(shown)
 
 

@@ -6,14 +6,14 @@ naming the first field that does not. Pure.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from omoide.engine.errors import named, quoted
 from omoide.model import SessionEnd
 
-__all__ = ["record_problem", "unknown_fields"]
+__all__ = ["record_problem", "unknown_problem"]
 
 
 # What each field holds. Types: "str" (non-empty for names), "text" (any string), "time" (ISO
@@ -174,12 +174,19 @@ def _wanted(kind: Any) -> str:
     return _KIND_WORDS[kind.removesuffix("?")] + (" or null" if optional else "")
 
 
-def unknown_fields(names: list[str]) -> str:
-    """The refusal's words for fields a record of the format does not hold."""
-    shown = ", ".join(named(name) for name in names[:5]) + (" …" if len(names) > 5 else "")
+def unknown_problem(names: Iterable[str], holds: Sequence[str], holder: str) -> str | None:
+    """The refusal of the fields among ``names`` that are not in ``holds`` (what ``holder``, "a
+    memory record" or "it", may hold), or None when there is none. The one check an import
+    makes of unknown fields, for a record (``transfer_format.decode_line``) and for an entry of
+    a memory's ``versions`` or ``sources``: as the API refuses a body's unknown field, an import
+    refuses them (a misspelt ``"contnet"`` was ignored without a word)."""
+    unknown = [name for name in names if name not in holds]
+    if not unknown:
+        return None
+    shown = ", ".join(named(name) for name in unknown[:5]) + (" …" if len(unknown) > 5 else "")
     return (
-        f"unknown field{'s' if len(names) > 1 else ''} {shown} "
-        "(unknown fields are refused, not ignored)"
+        f"unknown field{'s' if len(unknown) > 1 else ''} {shown} "
+        f"(unknown fields are refused, not ignored); {holder} holds {', '.join(holds)}"
     )
 
 
@@ -193,10 +200,8 @@ def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: st
 
 def _check_known(entry: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
     """An entry of a memory's ``versions`` or ``sources`` holding a field they do not."""
-    unknown = [name for name in entry if name not in types]
-    if not unknown:
-        return None
-    return f"{where}: {unknown_fields(unknown)}; it holds {', '.join(types)}"
+    problem = unknown_problem(entry, tuple(types), "it")
+    return None if problem is None else f"{where}: {problem}"
 
 
 def record_problem(kind: str, r: Mapping[str, Any]) -> str | None:

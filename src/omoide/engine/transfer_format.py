@@ -23,7 +23,7 @@ import numpy as np
 
 from omoide.engine import json_text
 from omoide.engine.errors import quoted
-from omoide.engine.transfer_check import record_problem, unknown_fields
+from omoide.engine.transfer_check import record_problem, unknown_problem
 
 __all__ = [
     "FORMAT",
@@ -147,12 +147,10 @@ OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
 }
 OPTIONAL_VERSION_FIELDS: dict[str, Any] = {"cause": None}
 _VECTOR_TYPES = {"event", "episode", "memory"}
-# Every field a record of each type may hold, "type" first: as the API refuses a body's unknown
-# field, an import refuses a record's (a misspelt field, ``"contnet"``, was ignored without a
-# word, and the record stored without what it meant to say).
+# Every field a record of each type may hold besides its "type", checked by
+# ``transfer_check.unknown_problem`` (a field not among them is refused).
 _ALLOWED: dict[str, tuple[str, ...]] = {
     kind: (
-        "type",
         *fields,
         *OPTIONAL_FIELDS.get(kind, {}),
         *(("vector",) if kind in _VECTOR_TYPES else ()),
@@ -218,13 +216,11 @@ def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:
     missing = [name for name in RECORD_FIELDS[kind] if name not in record]
     if missing:
         raise FormatError(f"line {number}: {kind} record lacks {', '.join(missing)}", line=number)
-    unknown = [name for name in record if name not in _ALLOWED[kind]]
-    if unknown:
-        raise FormatError(
-            f"line {number}: {kind} record: {unknown_fields(unknown)}; a {kind} record holds "
-            f"{', '.join(_ALLOWED[kind][1:])}",
-            line=number,
-        )
+    unknown = unknown_problem(
+        (name for name in record if name != "type"), _ALLOWED[kind], f"a {kind} record"
+    )
+    if unknown is not None:
+        raise FormatError(f"line {number}: {kind} record: {unknown}", line=number)
     _check(kind, record, number)
     for name, default in OPTIONAL_FIELDS.get(kind, {}).items():
         record.setdefault(name, default)

@@ -61,6 +61,7 @@ from omoide.model.memory import (
     Unset,
     VersionChange,
     memory_values,
+    never_held_window,
     valid_between,
 )
 
@@ -116,6 +117,7 @@ __all__ = [
     "VersionChange",
     "check_persona_name",
     "memory_values",
+    "never_held_window",
     "new_session_id",
     "valid_between",
 ]

@@ -29,6 +29,7 @@ __all__ = [
     "Unset",
     "VersionChange",
     "memory_values",
+    "never_held_window",
     "valid_between",
 ]
 
@@ -136,13 +137,8 @@ class Memory:
         return closed_time(self.superseded_by, self.valid_until, self.updated_at)
 
     def never_held(self) -> bool:
-        """A fact contradicted before it began (a plan given up): evolution closes it where it
-        would have started, an empty window (the API refuses one that a user gives)."""
-        return (
-            self.valid_from is not None
-            and self.valid_until is not None
-            and self.valid_until <= self.valid_from
-        )
+        """A fact contradicted before it began (:func:`never_held_window`)."""
+        return never_held_window(self.valid_from, self.valid_until)
 
 
 def valid_between(
@@ -152,6 +148,14 @@ def valid_between(
     if valid_from is not None and valid_from > when:
         return False
     return valid_until is None or valid_until > when
+
+
+def never_held_window(valid_from: datetime | None, valid_until: datetime | None) -> bool:
+    """A fact contradicted before it began (a plan given up): evolution closes it where it
+    would have started, an empty window (the API refuses one that a user gives). The one
+    rule: every rendering asks it, through :meth:`Memory.never_held` or, from a rendered
+    memory's times, here (``api.mcp.text``, which the CLI's text uses too)."""
+    return valid_from is not None and valid_until is not None and valid_until <= valid_from
 
 
 def closed_fact(superseded_by: str | None, valid_until: datetime | None, when: datetime) -> bool:

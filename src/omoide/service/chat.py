@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.clock import Clock, parse_iso
+from omoide.engine.block_text import block_text
 from omoide.engine.chat_prompt import ChatPrompt, Recalled, assemble_chat_prompt
 from omoide.engine.compact import message_text
-from omoide.engine.context import BlockText, choose_language, user_address
+from omoide.engine.context import choose_language, user_address
 from omoide.model import SearchHit
 from omoide.service.blocks import BlockService
 from omoide.service.chat_messages import ASSISTANT_WITHOUT_CONTENT
@@ -200,10 +201,7 @@ class ChatService:
             budget_tokens=cfg.chat_memory_budget_tokens,
             persona_state=self.state.get_current_persona_state(persona),
             user_state=user,
-            blocks=[
-                BlockText(b.block_name, b.content, b.priority, b.max_tokens)
-                for b in self.blocks.list_blocks(persona)
-            ],
+            blocks=[block_text(b) for b in self.blocks.list_blocks(persona)],
             memories=[_recalled(h) for h in hits],
             tz=cfg.zone,
         )

@@ -31,6 +31,7 @@ from typing import Any
 
 from omoide.clock import Clock, parse_iso
 from omoide.config import PersonaSettings
+from omoide.engine.block_text import block_text
 from omoide.engine.context import (
     AssembledContext,
     BlockText,
@@ -225,10 +226,7 @@ class ContextService:
     def _blocks(self, persona: str, cfg: PersonaSettings) -> list[BlockText]:
         if not cfg.context_include_blocks:  # spec: blocks are not injected by default
             return []
-        return [
-            BlockText(b.block_name, b.content, b.priority, b.max_tokens)
-            for b in self.blocks.list_blocks(persona)
-        ]
+        return [block_text(b) for b in self.blocks.list_blocks(persona)]
 
 
 def _gap(latest: list[SessionMark], now: datetime) -> tuple[datetime | None, datetime]:

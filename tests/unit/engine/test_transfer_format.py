@@ -214,3 +214,32 @@ def test_a_field_of_fixed_words_lists_them_as_json() -> None:
         decode_line(line, 3)
     assert 'kind must be one of "' in refused.value.message
     assert refused.value.message.endswith("(got null)"), refused.value.message
+
+
+_LINK = {
+    "a": "mem_1",
+    "b": "mem_2",
+    "link_type": "SEMANTIC",
+    "weight": 0.5,
+    "co_activation_count": 1,
+    "last_activated": None,
+}
+
+
+def test_unknown_fields_of_a_record_and_of_its_entries_are_refused_by_one_check() -> None:
+    """A record's own fields and its versions' and sources' are told apart from what they hold
+    by one check (``transfer_check.unknown_problem``), in the same words."""
+    with pytest.raises(FormatError) as record:
+        decode_line(json.dumps({"type": "link", **_LINK, "wieght": 1, "b2": 2}), 9)
+    assert record.value.message == (
+        "line 9: link record: unknown fields 'wieght', 'b2' (unknown fields are refused, not "
+        "ignored); a link record holds a, b, link_type, weight, co_activation_count, "
+        "last_activated"
+    )
+    source = {**MEMORY["sources"][0], "why": "typo"}
+    with pytest.raises(FormatError) as entry:
+        decode_line(json.dumps({"type": "memory", **MEMORY, "sources": [source]}), 10)
+    assert entry.value.message == (
+        "line 10: memory record: sources[0]: unknown field 'why' (unknown fields are refused, "
+        "not ignored); it holds session_id, seq"
+    )

@@ -105,6 +105,9 @@ def create_app(
         app.include_router(router)
     app.add_route("/mcp", mcp, include_in_schema=False)  # streamable HTTP MCP, Bearer = persona
     install_dashboard(app, omoide)  # /, /login, /p/{persona}/…, /docs, /static
+    # a request the connection refuses before the app runs (protocol.py): a page's URL gets
+    # the dashboard's error page, as every refusal of it does
+    app.state.refusal_page = lambda path, status, message: _page_answer(app, path, status, message)
     _declare_app_wide_errors(app)
     _install_error_handlers(app)
     # Inner to outer: the guard sees every body before a route does; metrics see every reply.
@@ -264,13 +267,21 @@ def reader_of(path: str) -> Reader:
     return Reader.MCP if path == "/mcp" else Reader.API
 
 
+def _page_answer(app: FastAPI, path: str, status: int, message: str) -> Response | None:
+    """The dashboard's error page for a refusal of ``path`` when a browser reads it
+    (:func:`reader_of`), else None (the refusal's own answer)."""
+    return (
+        error_page(app.state.dashboard, status, message) if reader_of(path) is Reader.PAGE else None
+    )
+
+
 def _door(app: FastAPI, path: str, status: int, code: str, message: str) -> Response | None:
     """The answer to the guard's refusal of ``path`` before any route: the dashboard's error
     page, /mcp's JSON-RPC error, or None (the API's JSON)."""
-    reader = reader_of(path)
-    if reader is Reader.PAGE:
-        return error_page(app.state.dashboard, status, message)
-    return refusal_response(status, code, message) if reader is Reader.MCP else None
+    page = _page_answer(app, path, status, message)
+    if page is not None:
+        return page
+    return refusal_response(status, code, message) if reader_of(path) is Reader.MCP else None
 
 
 def _allowed_methods(app: FastAPI, path: str) -> str:

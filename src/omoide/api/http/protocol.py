@@ -19,7 +19,9 @@ Trigger / why / outcome:
   read) → 414 (the request line) or 431 (the headers) saying so: it was answered "malformed
   … a URL must be ASCII", about a URL that was ASCII and only long. Under a dashboard URL (a
   search typed into its box) it is the dashboard's error page, as every refusal there is
-  (docs/dashboard.md); the API's JSON showed in the browser as raw text.
+  (docs/dashboard.md); the API's JSON showed in the browser as raw text. Which URL is a page,
+  and the page, are the app's to say (:data:`RefusalPage`, ``app.state.refusal_page``, set by
+  ``api.http.app``): this connection layer knows nothing of the dashboard.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Callable
 from urllib.parse import unquote
 
 import h11
@@ -34,9 +37,12 @@ from starlette.responses import Response
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from omoide.api.errors import error_body
-from omoide.api.http.dashboard.web import error_page, is_page
 
-__all__ = ["OmoideH11Protocol", "encode_request_target"]
+__all__ = ["OmoideH11Protocol", "RefusalPage", "encode_request_target"]
+
+# ``(path, status, message)`` → the page a browser is shown for a request refused before the
+# app runs, or None when the API's JSON answers it: the app's ``state.refusal_page``.
+RefusalPage = Callable[[str, int, str], Response | None]
 
 _HIGH = re.compile(rb"[\x80-\xff]")
 _LINE_MAX = 64 * 1024  # a request line longer than this is left to h11's own limit
@@ -72,15 +78,15 @@ _PAGE_TOO_LONG = {
 }
 
 
-def _dashboard_refusal(pending: bytes, app: object, status: int) -> Response | None:
-    """The dashboard's error page for a request too long to read (``status``) whose URL, the
-    start of ``pending``, is a dashboard page's; None for any other URL (the API's JSON)."""
+def _page_refusal(pending: bytes, app: object, status: int) -> Response | None:
+    """The app's page (:data:`RefusalPage`) for a request too long to read (``status``) whose
+    URL is the start of ``pending``; None when the app has none for it (the API's JSON)."""
     parts = pending.split(b" ", 2)
-    dashboard = getattr(getattr(app, "state", None), "dashboard", None)
-    if len(parts) < 2 or dashboard is None:
+    page_for: RefusalPage | None = getattr(getattr(app, "state", None), "refusal_page", None)
+    if len(parts) < 2 or page_for is None:
         return None
     path = unquote(parts[1].split(b"?", 1)[0].decode("ascii", "replace"))
-    return error_page(dashboard, status, _PAGE_TOO_LONG[status]) if is_page(path) else None
+    return page_for(path, status, _PAGE_TOO_LONG[status])
 
 
 # h11's refusals of a body's framing or of the Host header, by the start of its words, in words
@@ -165,7 +171,7 @@ class OmoideH11Protocol(H11Protocol):
             body = json.dumps(error_body(code, message)).encode("utf-8")
             reason = b"URI Too Long" if status == 414 else b"Request Header Fields Too Large"
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
-        page = _dashboard_refusal(pending, self.config.app, status) if status != 400 else None
+        page = _page_refusal(pending, self.config.app, status) if status != 400 else None
         if page is not None:
             body, headers = page.body, [*page.raw_headers, (b"connection", b"close")]
         self.transport.write(

@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from omoide.model import never_held_window
+
 __all__ = [
     "changes_text",
     "context_text",
@@ -163,11 +165,13 @@ def past_mark(hit: dict[str, Any]) -> str:
 
 
 def never_held(memory: dict[str, Any]) -> bool:
-    """A fact (as rendered) contradicted before it began: evolution gives it an empty window
-    at its planned start (``Memory.never_held``), which is no "valid until" of a fact that
-    held."""
-    start, end = memory.get("valid_from"), memory.get("valid_until")
-    return bool(start and end) and datetime.fromisoformat(end) <= datetime.fromisoformat(start)
+    """A fact (as rendered) contradicted before it began, which is no "valid until" of a fact
+    that held: the model's rule (``model.never_held_window``) asked of its rendered times."""
+    return never_held_window(_time(memory.get("valid_from")), _time(memory.get("valid_until")))
+
+
+def _time(stamp: str | None) -> datetime | None:
+    return None if stamp is None else datetime.fromisoformat(stamp)
 
 
 def history_text(history: dict[str, Any]) -> str:

@@ -3,11 +3,13 @@
 The public face: the :class:`Consolidator` port and its types, and the offline engine
 (:class:`OfflineConsolidator`, :func:`consolidate_offline`). Private modules inside:
 ``offline`` (the pipeline) over ``turn_note`` (one turn's note), ``rules`` (sentence
-scoring), ``kinds`` (a note's kind), ``interjections`` (what says nothing), ``answers`` (a
-user's answer to the persona's question), ``assent`` (a turn that only accepts the persona's
-proposal), ``subjects`` (a dropped "I", an opening "she"/"he"), ``render`` (how a note reads),
-``rewrite`` (third person, dates; the verb's agreement in ``agreement`` over ``verb_forms``),
-``profile`` (self-identification) and ``text`` (sentences and words).
+scoring) over ``cues`` (the signals a sentence carries) and ``statements`` (a sentence's
+shape: a question, a piece with content, a statement of its own), ``kinds`` (a note's kind),
+``interjections`` (what says nothing), ``answers`` (a user's answer to the persona's
+question), ``assent`` (a turn that only accepts the persona's proposal), ``subjects`` (a
+dropped "I", an opening "she"/"he"), ``render`` (how a note reads), ``rewrite`` (third
+person, dates; the verb's agreement in ``agreement`` over ``verb_forms``), ``profile``
+(self-identification) and ``text`` (sentences and words).
 """
 
 from omoide.engine.consolidate.offline import (

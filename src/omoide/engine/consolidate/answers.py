@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.consolidate.interjections import strip_interjections
 from omoide.engine.consolidate.relative_dates import resolve_relative_dates, said_on
-from omoide.engine.consolidate.rules import is_question, strip_interjections
+from omoide.engine.consolidate.statements import is_question
 from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.consolidate.types import EventText, NoteDraft, NoteKind
 from omoide.engine.consolidate.voice import spoken_name

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.consolidate.rules import carries_content, is_question, strip_interjections
+from omoide.engine.consolidate.interjections import strip_interjections
+from omoide.engine.consolidate.statements import carries_content, is_question
 from omoide.engine.consolidate.text import split_sentences
 from omoide.engine.consolidate.types import EventText
 from omoide.engine.lang import is_japanese

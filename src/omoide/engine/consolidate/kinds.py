@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.consolidate.rules import Cue, kind_patterns
+from omoide.engine.consolidate.cues import Cue, kind_patterns
 from omoide.engine.lang import is_japanese
 
 __all__ = ["main_cue"]

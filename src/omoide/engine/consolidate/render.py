@@ -11,10 +11,11 @@ import math
 import re
 from collections.abc import Sequence
 
+from omoide.engine.consolidate.cues import Cue
 from omoide.engine.consolidate.kinds import main_cue
 from omoide.engine.consolidate.relative_dates import resolve_relative_dates, said_on
 from omoide.engine.consolidate.rewrite import to_third_person
-from omoide.engine.consolidate.rules import Cue, SentenceScore
+from omoide.engine.consolidate.rules import SentenceScore
 from omoide.engine.consolidate.types import EventText, NoteKind
 from omoide.engine.consolidate.voice import (
     Voices,

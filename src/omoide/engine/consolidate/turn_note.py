@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from omoide.engine.consolidate.answers import answer_note, leans_on_the_question
 from omoide.engine.consolidate.assent import only_accepts
+from omoide.engine.consolidate.cues import Cue
 from omoide.engine.consolidate.machine import is_machine_text
 from omoide.engine.consolidate.profile import (
     beyond_profile,
@@ -22,15 +23,8 @@ from omoide.engine.consolidate.profile import (
     find_profile_statements,
 )
 from omoide.engine.consolidate.render import note_importance, note_kind, render_note
-from omoide.engine.consolidate.rules import (
-    Cue,
-    SentenceScore,
-    carries_content,
-    mentions_speaker,
-    names_itself,
-    score_sentence,
-    score_turn,
-)
+from omoide.engine.consolidate.rules import SentenceScore, score_sentence, score_turn
+from omoide.engine.consolidate.statements import carries_content, mentions_speaker, names_itself
 from omoide.engine.consolidate.subjects import Referents, with_subjects
 from omoide.engine.consolidate.text import voiced_sentences
 from omoide.engine.consolidate.types import EventText, NoteDraft, NoteKind

@@ -100,15 +100,12 @@ def _check_copy(conn: sqlite3.Connection, db_path: Path) -> None:
 
 
 def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInfo:
-    """Copy the live database at ``db_path`` to ``target`` (safe while a server writes)."""
+    """Copy the live database at ``db_path`` to ``target`` (safe while a server writes).
+    A ``target`` that is one of the data folder's own files (this database, a side file of
+    it) is refused before this, by its one caller (``wiring.backup_database``, through
+    ``wiring.refuse_over_data_folder``, which ``export --out`` uses too)."""
     if not db_path.exists():
         raise InvalidInput(f"no database at {db_path}")
-    if is_database_file(target, db_path):
-        raise InvalidInput(
-            f"{target} is the database being backed up (or one of its side files); writing "
-            "the backup over it would replace the live database under the server, whose later "
-            "writes would be lost: choose a file outside the database's own"
-        )
     if target.exists() and not overwrite:
         raise Conflict(f"{target} already exists; choose another file or pass --force")
     if not target.parent.is_dir():
