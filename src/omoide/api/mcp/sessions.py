@@ -2,14 +2,13 @@
 the requests ``/mcp`` hands the SDK and its replies: the SDK keeps its session table private
 and offers no count (and no hook at a session's start or end that a server can reach).
 
-A session opens when the SDK answers a request that named no session (its ``initialize``)
-with an ``Mcp-Session-Id`` and a status under 400, and stays open until the SDK ends it: a
-DELETE of it answered under 400; a 404 to a request that names it (the SDK no longer knows
-it); or ``idle_seconds`` without a request of it in flight, the rule the SDK closes an idle
-session by (both are given ``OMOIDE_MCP_SESSION_IDLE_MINUTES``; a request in flight, an open
-event stream included, holds a session, and its countdown starts when the last one ends).
-Written on the event loop only; :meth:`SessionCount.open` reads a snapshot, so the metrics
-route may ask from its worker thread. No I/O.
+A session is open from the reply that names it (``Mcp-Session-Id``, status under 400) to a
+request that named none (its ``initialize``), until the SDK ends it: a DELETE of it answered
+under 400; a 404 to a request that names it (the SDK no longer knows it); or ``idle_seconds``
+without a request of it in flight, the rule the SDK closes an idle session by (both are given
+``OMOIDE_MCP_SESSION_IDLE_MINUTES``; a request in flight, an open event stream included, holds
+a session, and its countdown starts when the last one ends). Bookkeeping on the event loop
+only: no lock, no I/O.
 """
 
 from __future__ import annotations
@@ -42,9 +41,8 @@ class SessionCount:
         self._sessions: dict[str, _Session] = {}
 
     def open(self) -> int:
-        deadline = self._now() - self.idle_seconds
-        sessions = tuple(self._sessions.values())  # one step: the event loop may be writing
-        return sum(1 for s in sessions if s.in_flight or s.idle_since > deadline)
+        self._expire()
+        return len(self._sessions)
 
     def clear(self) -> None:
         """Every session ended (the SDK's session manager stopped)."""
