@@ -12,9 +12,7 @@ The SDK's session manager can run only once, so a fresh one is made each time th
 lifespan starts (:meth:`McpEndpoint.running`). Sessions are capped
 (``OMOIDE_MCP_MAX_SESSIONS``: one more ``initialize`` gets a 503 until a session ends) and
 closed after ``OMOIDE_MCP_SESSION_IDLE_MINUTES`` without a request in flight (the client then
-gets a 404 for the old session id and initializes again). The sessions open now (the
-``omoide_mcp_sessions`` gauge) are our own count (``sessions.SessionCount``): the SDK has none
-that is public.
+gets a 404 for the old session id and initializes again).
 
 A message whose object names one key twice (``{"content": "tea", "content": "coffee"}``) is
 answered 400 with a JSON-RPC parse error naming the key, as the SDK answers a body it cannot
@@ -47,7 +45,6 @@ from omoide.api.http.access_log import record_persona
 from omoide.api.http.request_head import scope_header
 from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
-from omoide.api.mcp.sessions import SessionCount
 from omoide.engine import json_text
 from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
@@ -66,18 +63,18 @@ class McpEndpoint:
         self.host = host
         self.server: MCPServer = build_mcp_server(omoide, bearer_persona(omoide.auth))
         self._manager: StreamableHTTPSessionManager | None = None
-        self._sessions = SessionCount(omoide.settings.mcp_session_idle_minutes * 60)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         """Run the SDK session manager for as long as the enclosing app lifespan."""
         # streamable_http_app() makes a new session manager; we serve it through our own
         # route (for the auth check), so only the manager is kept.
+        settings = self.omoide.settings
         self.server.streamable_http_app(
             streamable_http_path="/mcp",
             host=self.host,
-            max_sessions=self.omoide.settings.mcp_max_sessions,
-            session_idle_timeout=self._sessions.idle_seconds,
+            max_sessions=settings.mcp_max_sessions,
+            session_idle_timeout=settings.mcp_session_idle_minutes * 60,
         )
         manager = self.server.session_manager
         async with manager.run():
@@ -87,11 +84,12 @@ class McpEndpoint:
                 yield
             finally:
                 self._manager = None
-                self._sessions.clear()
 
     def open_sessions(self) -> int:
-        """Sessions open now (the ``omoide_mcp_sessions`` gauge; ``sessions.SessionCount``)."""
-        return self._sessions.open()
+        """Sessions the SDK holds now (the ``omoide_mcp_sessions`` gauge)."""
+        manager = self._manager
+        # The SDK has no public count; its session table is the one source.
+        return 0 if manager is None else len(manager._server_instances)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         refusal = await self._refusal(scope)
@@ -113,14 +111,7 @@ class McpEndpoint:
             receive = await self._checked_body(scope, receive, send)
             if receive is None:
                 return
-        manager = self._manager
-        await self._sessions.watch(
-            scope,
-            send,
-            lambda replying: manager.handle_request(
-                scope, receive, _json_refusals(scope, replying)
-            ),
-        )
+        await self._manager.handle_request(scope, receive, _json_refusals(scope, send))
 
     @staticmethod
     async def _checked_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
