@@ -103,3 +103,34 @@ def test_session_limits_are_checked_at_start() -> None:
         Settings.from_env({"OMOIDE_MCP_MAX_SESSIONS": "0"})
     with pytest.raises(InvalidInput, match="IDLE_MINUTES"):
         Settings.from_env({"OMOIDE_MCP_SESSION_IDLE_MINUTES": "nan"})
+
+
+def test_the_sessions_gauge_counts_sdk_clients_as_they_come_and_go(server: LiveServer) -> None:
+    """``omoide_mcp_sessions`` is our own count (the SDK's table is private): each SDK client's
+    session from its ``initialize`` until it ends the session (its DELETE on leaving). A
+    client of the sessionless 2026 protocol holds none."""
+    key = server.create_persona("rin")
+
+    async def until(count: int) -> int:
+        for _ in range(100):  # a session's connection closes just after the DELETE's reply
+            if sessions(server) == count:
+                break
+            await anyio.sleep(0.05)
+        return sessions(server)
+
+    async def scenario() -> None:
+        assert sessions(server) == 0
+        async with http_client(server.url, key, mode="legacy") as first:
+            await ok(first, "memory_create", content="Counted sessions come and go")
+            assert sessions(server) == 1
+            async with http_client(server.url, key) as sessionless:
+                await ok(sessionless, "memory_stats")
+                assert sessions(server) == 1
+            async with http_client(server.url, key, mode="legacy") as second:
+                await ok(second, "memory_stats")
+                assert sessions(server) == 2
+            assert await until(1) == 1
+            await ok(first, "memory_stats")  # the first session is still open and answers
+        assert await until(0) == 0
+
+    anyio.run(scenario)

@@ -57,11 +57,14 @@ def stdio_params(
 
 
 @contextlib.asynccontextmanager
-async def http_client(url: str, key: str | None) -> AsyncIterator[Client]:
+async def http_client(url: str, key: str | None, *, mode: str = "auto") -> AsyncIterator[Client]:
+    """The SDK's client at ``url``/mcp; ``mode="legacy"`` opens a session with the
+    ``initialize`` handshake (as desktop clients of the 2025 protocol do), ``"auto"`` (the
+    SDK's default) may speak the sessionless 2026 protocol."""
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     async with (
         httpx2.AsyncClient(headers=headers, timeout=30) as http,
-        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http), mode=mode) as client,
     ):
         yield client
 
