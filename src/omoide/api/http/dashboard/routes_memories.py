@@ -58,6 +58,7 @@ def memories(
     before: str = "",
     purged: str = "",
     said_in: list[str] = Query([], max_length=100),
+    scrub: str = "",
 ) -> Response:
     now = app.clock.now()
     form = {
@@ -85,6 +86,7 @@ def memories(
         "next_cursor": None,
         "purged": purged,
         "said_in": said_in,
+        "scrub_pending": scrub == "pending",
         "filtered": False,
         "keep": "",
     }
@@ -245,8 +247,13 @@ async def purge_memory(
             "a purge needs its confirmation: use the button on the purge page", field="confirm"
         )
     purged = await run_in_threadpool(app.memories.purge, persona, key)
-    # the notice names what was erased, and the conversations (kept) it was drawn from
+    # the notice names what was erased, the conversations (kept) it was drawn from, and
+    # whether the text is still in the folder's files (``scrub_pending``)
     query = urlencode(
-        [("purged", ", ".join([key, *purged.also])), *(("said_in", s) for s in purged.said_in)]
+        [
+            ("purged", ", ".join([key, *purged.also])),
+            *(("said_in", s) for s in purged.said_in),
+            *([("scrub", "pending")] if purged.scrub_pending else []),
+        ]
     )
     return RedirectResponse(f"/p/{quote(persona)}/memories?{query}", status_code=303)
