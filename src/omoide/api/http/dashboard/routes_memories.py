@@ -29,12 +29,37 @@ from omoide.api.http.dashboard.web import (
 from omoide.api.http.deps import App
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import MemoryKind, SearchMode
+from omoide.service.validate import check_controls, replace_controls
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 PAGE = 50
 SEARCH_TOP_K = 20
+
+
+# the search form's text fields, as its labels name them
+_TEXT_FIELDS = {
+    "q": "the search",
+    "tags": "tags",
+    "date_range": "date range",
+    "valid_at": "valid at",
+}
+
+
+def _controls_refused(form: dict[str, Any]) -> str | None:
+    """Why the form is refused when a text field holds a control character (NUL is refused
+    before, with every query string), else None; the form is then echoed without them
+    (a space each). Why: ``?q=a%1Bb`` was searched and written back raw into the page, in
+    the search box and the results' heading (an ESC, a right-to-left override)."""
+    try:
+        for name, label in _TEXT_FIELDS.items():
+            check_controls(form[name], label)
+    except InvalidInput as exc:
+        for name in _TEXT_FIELDS:
+            form[name] = replace_controls(form[name])[0]
+        return exc.message
+    return None
 
 
 def _tags(text: str) -> list[str] | None:
@@ -90,6 +115,9 @@ def memories(
         "filtered": False,
         "keep": "",
     }
+    context["error"] = _controls_refused(form)
+    if context["error"] is not None:
+        return render(request, "memories.html", status=422, **context)
     if q.strip():
         try:
             search = app.search.build_request(
