@@ -99,13 +99,17 @@ class DamageRefusing(sqlite3.Connection):
 
 @contextlib.contextmanager
 def writing(conn: sqlite3.Connection) -> Iterator[None]:
-    """``conn`` (a :class:`DamageRefusing`) inside a write while the block runs: a "disk I/O
-    error" it meets is then the write's to say (``Database.write``), not a failed read's."""
-    conn.writing = True  # type: ignore[attr-defined]
+    """``conn`` inside a write while the block runs: a "disk I/O error" it meets is then the
+    write's to say (``Database.write``), not a failed read's (a connection of another kind
+    maps neither)."""
+    if not isinstance(conn, DamageRefusing):
+        yield
+        return
+    conn.writing = True
     try:
         yield
     finally:
-        conn.writing = False  # type: ignore[attr-defined]
+        conn.writing = False
 
 
 class _Cursor(sqlite3.Cursor):
