@@ -17,6 +17,7 @@ import click
 
 from omoide.cli_common import (
     INTEGER,
+    SCRUB_PENDING,
     VERBATIM,
     _build,
     _print,
@@ -178,6 +179,7 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
             "memories": erased.memories,
             "sessions": erased.sessions,
             "jobs_discarded": erased.jobs,
+            "scrub_pending": erased.scrub_pending,
         },
         as_json,
         lambda d: (
@@ -185,6 +187,7 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
             f"{d['sessions']} sessions"
             + (f", {d['jobs_discarded']} background jobs discarded" if d["jobs_discarded"] else "")
             + ")"
+            + (f"\n{SCRUB_PENDING}" if d["scrub_pending"] else "")
         ),
     )
 

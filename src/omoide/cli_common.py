@@ -21,6 +21,7 @@ from omoide.errors import OmoideError
 __all__ = [
     "INTEGER",
     "NUMBER",
+    "SCRUB_PENDING",
     "VERBATIM",
     "NumberText",
     "_build",
@@ -37,6 +38,14 @@ __all__ = [
     "persona_name",
     "persona_option",
 ]
+
+
+# what an erasing command says when its text is still in the folder's files (``scrub_pending``)
+SCRUB_PENDING = (
+    "its text is gone from every read, but still in the data folder's files (a read of an "
+    "older snapshot holds them, or the folder refused writes): they are scrubbed at the next "
+    "erase, or when the last process using the folder ends"
+)
 
 
 class _Verbatim(click.types.StringParamType):

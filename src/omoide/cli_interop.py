@@ -111,9 +111,9 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
     as JSON Lines."""
     app = _build(data)
     if out is not None:
-        from omoide.wiring import refuse_over_data_folder
+        from omoide.wiring import refuse_export_over
 
-        refuse_over_data_folder(app.settings, out)
+        refuse_export_over(app.settings, out)
     lines = app.transfer.export(persona, with_vectors=with_vectors)
     if out is None:
         for line in lines:

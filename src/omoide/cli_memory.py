@@ -11,6 +11,7 @@ import click
 
 from omoide.cli_common import (
     NUMBER,
+    SCRUB_PENDING,
     _build,
     _print,
     data_option,
@@ -176,6 +177,7 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge
                 "status": "purged",
                 "also_purged": list(purged.also),
                 "said_in": list(purged.said_in),
+                "scrub_pending": purged.scrub_pending,
             },
             as_json,
             lambda d: _purged_text(d, persona),
@@ -199,6 +201,8 @@ def _purged_text(reply: dict[str, Any], persona: str) -> str:
             + f" (not erased; `omoide session delete -p {persona} SESSION_ID` "
             "erases one)"
         )
+    if reply["scrub_pending"]:
+        lines.append(SCRUB_PENDING)
     return "\n".join(lines)
 
 
@@ -266,11 +270,13 @@ def session_delete(
             "events": erased.events,
             "episodes": erased.episodes,
             "notes": list(erased.keys),
+            "scrub_pending": erased.scrub_pending,
         },
         as_json,
         lambda d: (
             f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
             f"episodes, {len(d['notes'])} notes)"
+            + (f"\n{SCRUB_PENDING}" if d["scrub_pending"] else "")
         ),
     )
 

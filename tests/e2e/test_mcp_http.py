@@ -155,6 +155,7 @@ def test_mcp_http_memory_delete_with_purge_erases_the_text(
                 "status": "purged",
                 "also_purged": [],
                 "said_in": [],
+                "scrub_pending": False,
             }
             assert holding(marker) == []
             assert mem in await tool_error(client, "memory_read", key=mem)

@@ -4,6 +4,7 @@ erased text leaves the WAL as soon as that read ends, not only at the next erase
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -13,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from omoide_testing import files_holding
 
+from omoide.cli import main
 from omoide.wiring import Omoide
 
 pytestmark = pytest.mark.sqlite_only
@@ -85,3 +88,36 @@ def test_an_owed_checkpoint_is_settled_when_the_folder_is_closed(
         assert not purge.is_alive(), "the purge did not return while the read lasted"
     app.store.db.close()
     assert files_holding(data_dir, PIN) == []
+
+
+def test_a_cli_erase_under_a_long_read_says_its_scrub_is_pending_and_the_next_command_does_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``omoide memory delete --purge`` and ``omoide persona delete`` while another process
+    reads an older snapshot: erased, and the output says the text is still in the folder's
+    files (``scrub_pending`` in JSON); the next command, that read ended, scrubs them."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("OMOIDE_DATA", str(data))
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    monkeypatch.delenv("OMOIDE_DATABASE_URL", raising=False)
+
+    def run(*args: str) -> str:
+        done = CliRunner().invoke(main, list(args), catch_exceptions=False)
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    run("persona", "create", "rin")
+    run("persona", "create", "ai")
+    memory = run("memory", "add", "-p", "rin", f"The user keeps {PIN} bees.").split()[-1]
+    run("memory", "add", "-p", "ai", "The user's code is ZQXJV-4827.")
+    with older_snapshot(data):
+        said = run("memory", "delete", "-p", "rin", "--purge", memory)
+        assert said.startswith(f"erased {memory}\n"), said
+        assert "still in the data folder's files (a read of an older snapshot" in said, said
+        erased = json.loads(run("persona", "delete", "ai", "--yes", "--json"))
+        assert erased["status"] == "erased" and erased["scrub_pending"] is True
+        assert files_holding(data, PIN) and files_holding(data, "ZQXJV-4827")
+    said = run("memory", "add", "-p", "rin", "The user grows tomatoes.")
+    gone = json.loads(run("memory", "delete", "-p", "rin", "--purge", said.split()[-1], "--json"))
+    assert gone["scrub_pending"] is False
+    assert files_holding(data, PIN) == [] and files_holding(data, "ZQXJV-4827") == []

@@ -224,3 +224,33 @@ def test_backup_and_export_over_the_data_folders_own_files_are_refused(tmp_path:
     assert all(own.read_text(encoding="utf-8") == "own\n" for own in owns)
     code, out = run("backup", "--data", str(data), "--to", str(data / "backup.db"))
     assert code == 0, out
+
+
+def test_an_export_over_a_sqlite_database_whole_or_damaged_is_refused(tmp_path: Path) -> None:
+    """``export --out backup.db`` replaced a backup (or any copy of a data folder's database)
+    with JSON Lines without a word, and so a copy whose pages are damaged (it begins with
+    SQLite's header all the same). Refused, the file left as it was; ``backup --to`` refuses
+    either unless ``--force`` (then the copy replaces it whole, renamed into place)."""
+    data = tmp_path / "data"
+    assert run("persona", "create", "rin", "--data", str(data))[0] == 0
+    whole = tmp_path / "backup.db"
+    assert run("backup", "--data", str(data), "--to", str(whole))[0] == 0
+    damaged = tmp_path / "damaged.db"
+    damaged.write_bytes(whole.read_bytes()[:4096] + b"\xff" * 8192)
+    for target in (whole, damaged):
+        before = target.read_bytes()
+        code, out = run("export", "-p", "rin", "--data", str(data), "--out", str(target))
+        assert code == 1 and out.startswith(f"Error: {target} is a SQLite database"), out
+        assert "choose another file" in out and "Traceback" not in out, out
+        assert target.read_bytes() == before
+        assert not target.with_name(target.name + ".partial").exists()
+        code, out = run("backup", "--data", str(data), "--to", str(target))
+        assert code == 1 and "already exists" in out, out
+        assert target.read_bytes() == before
+    assert run("backup", "--data", str(data), "--to", str(damaged), "--force")[0] == 0
+    with sqlite3.connect(damaged) as conn:
+        assert conn.execute("PRAGMA quick_check").fetchone() == ("ok",)
+    text = tmp_path / "rin.jsonl"
+    text.write_text("an older export\n", encoding="utf-8")  # no database: replaced, as ever
+    assert run("export", "-p", "rin", "--data", str(data), "--out", str(text))[0] == 0
+    assert text.read_text(encoding="utf-8").startswith('{"type": "header"')

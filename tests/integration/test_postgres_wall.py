@@ -14,6 +14,7 @@ from pg_testing import SEE_ALL, PgServer
 from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.embed.hashing import HashEmbedder
+from omoide.errors import StorageUnavailable
 from omoide.store.postgres.db import PersonaDb
 from omoide.store.postgres.rls import WALLED_TABLES, warn_if_unwalled
 from omoide.wiring import Omoide, build
@@ -136,9 +137,11 @@ def test_a_persona_bound_transaction_sees_only_its_persona(app: Omoide) -> None:
 
 
 def test_a_bound_transaction_cannot_write_another_personas_rows(app: Omoide) -> None:
+    """The wall's refusal is PostgreSQL's 42501, said as every 42501 is (refusals.py: a 503
+    naming the statement, with the server's words, "violates row-level security policy")."""
     haru = app.store.get_persona("haru").id
     with (
-        pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"),
+        pytest.raises(StorageUnavailable, match=r"INSERT .* violates row-level security") as no,
         app.store.memories("rin").db.write() as conn,
     ):
         conn.execute(
@@ -146,6 +149,7 @@ def test_a_bound_transaction_cannot_write_another_personas_rows(app: Omoide) -> 
             "updated_at) VALUES (?, 'planted', 'x', ?, ?)",
             (haru, START.isoformat(), START.isoformat()),
         )
+    assert isinstance(no.value.__cause__, psycopg.errors.InsufficientPrivilege)
     with app.store.memories("rin").db.write() as conn:  # nor touch them
         assert (
             conn.execute(

@@ -91,6 +91,7 @@ def render_purged(persona: str, key: str, purged: Purged) -> dict[str, Any]:
         "status": "purged",
         "also_purged": list(purged.also),
         "said_in": list(purged.said_in),
+        "scrub_pending": purged.scrub_pending,
     }
 
 

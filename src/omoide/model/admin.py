@@ -74,6 +74,9 @@ class Erased:
     episodes: int = 0
     jobs: int = 0  # background jobs queued or running for it, dropped (a persona's erasure)
     said_in: tuple[str, ...] = ()
+    # committed (no read finds the text), but the text may still be in the data folder's
+    # files: their scrub is retried in the background until it succeeds
+    scrub_pending: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Purged:
 
     also: tuple[str, ...] = ()
     said_in: tuple[str, ...] = ()
+    scrub_pending: bool = False  # as :attr:`Erased.scrub_pending`
 
 
 @dataclass(frozen=True)

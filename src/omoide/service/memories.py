@@ -368,4 +368,8 @@ class MemoryService:
             erased.memories,
             len(erased.said_in),
         )
-        return Purged(also=tuple(k for k in erased.keys if k != key), said_in=erased.said_in)
+        return Purged(
+            also=tuple(k for k in erased.keys if k != key),
+            said_in=erased.said_in,
+            scrub_pending=erased.scrub_pending,
+        )

@@ -169,6 +169,22 @@ def refuse_over_data_folder(settings: Settings, path: Path) -> None:
         )
 
 
+def refuse_export_over(settings: Settings, path: Path) -> None:
+    """Refuse (422) an export's ``--out`` that :func:`refuse_over_data_folder` refuses, or that
+    is a SQLite database anywhere (a backup, a copy of a data folder's database, whole or
+    damaged). Why: ``omoide export --out backup.db`` replaced the backup with JSON Lines without
+    a word (``backup --to`` refuses any existing file unless ``--force``)."""
+    from omoide.store.sqlite.backup import begins_as_database
+
+    refuse_over_data_folder(settings, path)
+    if begins_as_database(path):
+        raise InvalidInput(
+            f"{path} is a SQLite database (a backup, or a copy of a data folder's database); "
+            "an export would replace it with JSON Lines: choose another file, or delete it "
+            "first if it is no longer needed"
+        )
+
+
 def _own_file(folder: Path, path: Path) -> str | None:
     """What of the data folder's own files (besides the database) ``path`` is, or None. The
     names are those in docs/operations.md; ``dashboard_secret`` and ``uploads`` are named by the

@@ -36,6 +36,7 @@ def test_purge_erases_a_memory_from_the_data_folder(
         "status": "purged",
         "also_purged": [],
         "said_in": [],
+        "scrub_pending": False,
     }
     assert holding(PIN) == []
     for path in (f"/api/memories/rin/{key}", f"/api/memories/rin/{key}/history"):

@@ -7,8 +7,8 @@ insert sleeps in a trigger: 57014, the error a ``statement_timeout`` gives too) 
 the server ends (``pg_terminate_backend``: 57P01, a restart's or a failover's). Raised by a
 trigger on the memories table with the server's own SQLSTATE (as test_pg_disk_full_api.py does
 for 53100, which needs a disk of its own): out of memory (53200), a serialization failure
-(40001), a deadlock (40P01) and a read-only transaction (25006). (42501 insufficient_privilege
-stays a 500: the persona wall's row-level security raises it, for a fault of Omoide's.)"""
+(40001), a deadlock (40P01) and a read-only transaction (25006). (42501 insufficient_privilege:
+test_pg_privilege_api.py.)"""
 
 from __future__ import annotations
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from omoide_testing import LiveServer
+from omoide_testing import LiveServer, files_holding
 
 # SQLite's files in the data folder; PostgreSQL's data files are the server's own
 pytestmark = pytest.mark.sqlite_only
@@ -32,10 +33,10 @@ def _chattr(flag: str, files: list[Path]) -> bool:
 
 
 @contextmanager
-def _immutable(db: Path) -> Iterator[None]:
-    """``db`` and its WAL immutable while the block runs (skipped where ``chattr +i`` is not
-    allowed: not root, or a file system without the flag)."""
-    files = [db, db.with_name(db.name + "-wal")]
+def _immutable(db: Path, *, log_too: bool = True) -> Iterator[None]:
+    """``db`` and its WAL (``log_too``) immutable while the block runs (skipped where
+    ``chattr +i`` is not allowed: not root, or a file system without the flag)."""
+    files = [db, db.with_name(db.name + "-wal")] if log_too else [db]
     if shutil.which("chattr") is None or not _chattr("+i", files):
         pytest.skip("no immutable files here (chattr +i needs root and ext2/3/4, xfs, btrfs …)")
     try:
@@ -75,3 +76,36 @@ def test_a_write_into_a_folder_that_stopped_taking_writes_is_503_and_nothing_sto
         assert again.status_code == 201, again.text  # writable again: written again
         contents = sorted(m["content"] for m in rin.get("/api/memories/rin").json()["memories"])
     assert contents == ["The user grows tomatoes.", "The user keeps bees."]
+
+
+def _scrubbed(folder: Path, text: str, wait_s: float = 10.0) -> list[str]:
+    """The files still holding ``text`` once the owed scrub had ``wait_s`` to happen."""
+    deadline = time.monotonic() + wait_s
+    while (held := files_holding(folder, text)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return held
+
+
+def test_a_purge_whose_scrub_the_folder_refuses_is_erased_and_says_the_scrub_is_pending(
+    held_server: LiveServer,
+) -> None:
+    """The purge commits (its write-ahead log takes writes), then the checkpoint that scrubs
+    the database file is refused (the file immutable): the reply is the purge's, saying
+    ``scrub_pending``, and the server scrubs the files once the folder takes writes again.
+    Before: a 500 ``internal`` for a purge that had been committed."""
+    key = held_server.create_persona("rin")
+    omoide = held_server.omoide
+    data = omoide.settings.data_dir
+    with held_server.client(key) as rin:
+        made = rin.post("/api/memories/rin", json={"content": "The user keeps ZQXJV bees."})
+        memory = made.json()["memory"]["key"]
+        with _immutable(omoide.settings.db_path, log_too=False):
+            purged = rin.delete(f"/api/memories/rin/{memory}", params={"purge": "true"})
+            assert purged.status_code == 200, purged.text
+            assert purged.json()["scrub_pending"] is True
+            assert rin.get(f"/api/memories/rin/{memory}").status_code == 404  # erased
+            assert files_holding(data, "ZQXJV")  # its text: still in the files
+        assert _scrubbed(data, "ZQXJV") == []  # the folder takes writes: scrubbed
+        kept = rin.post("/api/memories/rin", json={"content": "The user grows tomatoes."})
+        gone = rin.delete(f"/api/memories/rin/{kept.json()['memory']['key']}?purge=true")
+        assert gone.json()["scrub_pending"] is False

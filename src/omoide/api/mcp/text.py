@@ -88,6 +88,12 @@ def deleted_text(memory: dict[str, Any]) -> str:
                 "which were not erased and may still hold these words; to erase them "
                 "too, ask the user, then delete those sessions."
             )
+        if memory.get("scrub_pending"):
+            tail += (
+                " No read finds it any more, but its text is still in the data folder's "
+                "files (a read of an older snapshot holds them, or the folder refused "
+                "writes); the server scrubs them as soon as it can."
+            )
         return f"Erased memory {memory['key']}: it and its history are gone.{tail}"
     return (
         f"Deleted {memory['key']} (tombstoned; its history stays readable with "

@@ -21,8 +21,10 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 import psycopg
+from psycopg.errors import InsufficientPrivilege
 from psycopg.pq import ExecStatus
 
+from omoide.store.postgres.refusals import lacks_privilege
 from omoide.store.postgres.rls import NO_PERSONA
 from omoide.store.tracing import Tracer
 
@@ -195,7 +197,10 @@ class PgConnection:
             self.tracer(statement)
         text, returns_id = translate(statement)
         with self.raw.cursor(row_factory=row_factory, binary=True) as cur:
-            cur.execute(text.encode(), list(params) if params is not None else [])
+            try:
+                cur.execute(text.encode(), list(params) if params is not None else [])
+            except InsufficientPrivilege as exc:  # naming the operation: the statement's
+                raise lacks_privilege(self.raw, exc, statement) from exc
             rows = cur.fetchall() if has_rows(cur.pgresult) else []
             lastrowid = None
             if returns_id:
@@ -213,5 +218,8 @@ class PgConnection:
         if not batch:
             return PgCursor([], 0, None)
         with self.raw.cursor() as cur:
-            cur.executemany(text.encode(), batch)
+            try:
+                cur.executemany(text.encode(), batch)
+            except InsufficientPrivilege as exc:
+                raise lacks_privilege(self.raw, exc, statement) from exc
             return PgCursor([], cur.rowcount, None)

@@ -53,6 +53,10 @@ _ADVISORY_SPACE = 0x6F6D  # first key of every advisory lock Omoide takes ("om")
 class PgDatabase(Traced):
     """A PostgreSQL database: pooled connections, pgvector registered on each."""
 
+    # an erase's VACUUM runs before :meth:`erasing` returns: no scrub is ever left owed
+    # (SQLite's ``Database.scrub_pending``)
+    scrub_pending = False
+
     def __init__(
         self,
         url: str,

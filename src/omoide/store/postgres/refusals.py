@@ -1,6 +1,7 @@
 """What PostgreSQL refuses, said as Omoide's errors instead of a 500: text holding NUL (SQLite's
-text can), a write the server's disk has no room for (the same 507 as SQLite's full disk), and
-the server's other refusals a user can meet (a 503 naming the cause and what to do)."""
+text can), a write the server's disk has no room for (the same 507 as SQLite's full disk), a
+privilege the database role lacks (a 503 naming the role, the statement and the grant to give),
+and the server's other refusals a user can meet (a 503 naming the cause and what to do)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from psycopg import errors as pg
 
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 
-__all__ = ["refused"]
+__all__ = ["lacks_privilege", "refused"]
 
 
 @contextlib.contextmanager
@@ -50,9 +51,6 @@ _ADVICE: tuple[tuple[type[psycopg.Error], str], ...] = (
         "OMOIDE_DATABASE_URL at the primary server",
     ),
 )
-# Not 42501 (insufficient_privilege): the persona wall's row-level security raises it for a
-# write into another persona's rows, a fault of Omoide's that stays the 500 it is (and
-# docs/deploy.md has Omoide connect as the owner of its tables).
 # A write that lost to a concurrent one: the same request is likely to succeed at once.
 _RETRY = (pg.SerializationFailure, pg.DeadlockDetected)
 
@@ -72,6 +70,8 @@ def _server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
     lost."""
     try:
         yield
+    except pg.InsufficientPrivilege as exc:  # a statement not sent by PgConnection
+        raise lacks_privilege(raw, exc) from exc
     except psycopg.errors.DiskFull as exc:
         raise StorageFull(
             f"the disk of the PostgreSQL database {_name(raw)!r} is full "
@@ -102,6 +102,39 @@ def _server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
             "send it again",
             retry_after="1",
         ) from exc
+
+
+# the statements whose privilege a grant names (SELECT, INSERT, UPDATE, DELETE on a table)
+_GRANTED = ("SELECT", "INSERT", "UPDATE", "DELETE")
+
+
+def lacks_privilege(
+    raw: psycopg.Connection[Any], exc: psycopg.Error, statement: str | None = None
+) -> StorageUnavailable:
+    """SQLSTATE 42501 ``insufficient_privilege`` as a 503: the role Omoide connects as was not
+    granted what ``statement`` (its first word names the operation; None: one of this
+    request's) needs, e.g. a role given SELECT alone, or tables a migration added after the
+    grants. The server's words name the object ("permission denied for table memories"). The
+    persona wall's row-level security refuses with the same code (a fault of Omoide's): its
+    words, "violates row-level security policy", are in the message too."""
+    verb = (statement or "").split(None, 1)[0].upper() if (statement or "").strip() else ""
+    what = verb or "a statement of this request"
+    user = _role(raw)
+    grant = f" (GRANT {verb} ON that table TO {user})" if verb in _GRANTED else ""
+    return StorageUnavailable(
+        f"the PostgreSQL database {_name(raw)!r} refused {what} to the role {user!r}, which "
+        f"lacks the privilege ({_said(exc, 'permission denied')}); nothing of this "
+        f"request was stored: grant the role that privilege{grant}, or connect as the owner "
+        "of Omoide's tables (docs/deploy.md)"
+    )
+
+
+def _role(raw: psycopg.Connection[Any]) -> str:
+    """The role the connection was opened as."""
+    try:
+        return raw.info.user
+    except psycopg.Error:
+        return "(unknown)"
 
 
 def _name(raw: psycopg.Connection[Any]) -> str:

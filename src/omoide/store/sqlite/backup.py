@@ -20,7 +20,7 @@ from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
 from omoide.store.sqlite.read_only import open_for_reading
 
-__all__ = ["BackupInfo", "backup", "restore"]
+__all__ = ["BackupInfo", "backup", "begins_as_database", "restore"]
 
 
 @dataclass(frozen=True)
@@ -150,6 +150,21 @@ def is_database_file(path: Path, db_path: Path) -> bool:
             if os.path.samefile(path, own):
                 return True
     return False
+
+
+_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database file
+
+
+def begins_as_database(path: Path) -> bool:
+    """Whether ``path`` is a file that begins as a SQLite database does (a backup, a copy of a
+    data folder's database), whole or damaged: its header alone is read, never its pages."""
+    if not path.is_file():  # a pipe or a device is not opened: it may block or be read once
+        return False
+    try:
+        with path.open("rb") as file:
+            return file.read(len(_HEADER)) == _HEADER
+    except OSError:
+        return False
 
 
 def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupInfo:

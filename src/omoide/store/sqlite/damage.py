@@ -1,6 +1,10 @@
 """A database file SQLite finds damaged while it is read (a disk fault, a program that wrote
 into it while a server runs): a 503 :class:`~omoide.errors.StorageUnavailable` naming the data
-folder and the remedy (``omoide restore --force`` from a backup), not a 500.
+folder and the remedy (``omoide restore --force`` from a backup), not a 500. So is a read the
+operating system fails (SQLite's ``SQLITE_IOERR``, "disk I/O error": a disk failing reads, a
+file cut short under the process), naming the folder and what to check; inside a write
+transaction the same error is the write's (``Database.write``: the folder stopped taking
+writes), so the cursor leaves it to that.
 
 SQLite meets a damaged page where it reads it: at the statement's first step (``execute``), or
 at a later row's step, while the rows are fetched. Both go through :class:`DamageRefusing`, the
@@ -9,6 +13,7 @@ connection every reader of the data folder opens (``db.py``, ``read_only.py``), 
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +21,7 @@ from typing import Any
 
 from omoide.errors import StorageUnavailable
 
-__all__ = ["DamageRefusing", "coded", "damaged", "unreadable"]
+__all__ = ["DamageRefusing", "coded", "damaged", "failed_io", "unreadable", "writing"]
 
 _CHUNK = 256  # rows a cursor's iteration fetches at a time (not one Python call per row)
 
@@ -34,6 +39,13 @@ def damaged(exc: BaseException) -> bool:
     return coded(exc, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
 
+def failed_io(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_IOERR``, whatever its extended code (``SQLITE_IOERR_READ``,
+    ``…_SHORT_READ``, ``…_WRITE``, ``…_FSYNC`` …): "disk I/O error", the operating system
+    refused a read or a write of the folder's files."""
+    return isinstance(exc, sqlite3.OperationalError) and coded(exc, sqlite3.SQLITE_IOERR)
+
+
 def unreadable(path: Path, exc: BaseException) -> str:
     """What to say of the database at ``path`` that SQLite found :func:`damaged`."""
     return (
@@ -43,19 +55,39 @@ def unreadable(path: Path, exc: BaseException) -> str:
     )
 
 
-def _refuse_damage(path: Path, exc: sqlite3.DatabaseError) -> None:
-    """SQLite's :func:`damaged` as the 503 naming the folder and the remedy (any other error:
-    the caller re-raises it). A ``try``/``except`` at each call, not a context manager: a
-    cursor's steps are the hottest calls of the store."""
+def _read_failed(path: Path, exc: BaseException) -> StorageUnavailable:
+    """A read of the folder's database the operating system failed (:func:`failed_io` outside
+    a write transaction). Not the request's fault, nor (as far as SQLite can tell) damage: a
+    503, and the same request is served again once the disk reads again."""
+    return StorageUnavailable(
+        f"the data folder {str(path.parent)!r} failed a read of {path.name} ({exc}, "
+        f"{getattr(exc, 'sqlite_errorname', 'SQLITE_IOERR')}) while this process had it open: "
+        "the disk or the file system under it is failing reads (see the system log); check "
+        "it, then try again; if it recurs, restore the folder from a backup "
+        "(omoide restore --from FILE --force)"
+    )
+
+
+def _refuse_damage(conn: DamageRefusing, exc: sqlite3.DatabaseError) -> None:
+    """SQLite's :func:`damaged` as the 503 naming the folder and the remedy, and a read's
+    :func:`failed_io` as the 503 naming the folder and what to check (any other error, or an
+    I/O error inside a write transaction: the caller re-raises it, and ``Database.write`` says
+    it as the write's). A ``try``/``except`` at each call, not a context manager: a cursor's
+    steps are the hottest calls of the store."""
     if damaged(exc):
-        raise StorageUnavailable(f"{unreadable(path, exc)}; nothing was stored") from exc
+        raise StorageUnavailable(f"{unreadable(conn.path, exc)}; nothing was stored") from exc
+    if not conn.writing and failed_io(exc):
+        raise _read_failed(conn.path, exc) from exc
 
 
 class DamageRefusing(sqlite3.Connection):
     """A connection (``sqlite3.connect(…, factory=DamageRefusing)``, then :attr:`path` set)
-    whose statements and fetches that find the file :func:`damaged` raise the 503."""
+    whose statements and fetches that find the file :func:`damaged`, or whose reads the
+    operating system fails, raise the 503."""
 
     path: Path
+    # set by ``Database.write`` while its transaction runs: an I/O error is then the write's
+    writing: bool = False
 
     def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         # through a cursor of ours: sqlite3's own execute makes a plain one
@@ -63,6 +95,21 @@ class DamageRefusing(sqlite3.Connection):
 
     def executemany(self, sql: str, parameters: Any, /) -> sqlite3.Cursor:
         return self.cursor(_Cursor).executemany(sql, parameters)
+
+
+@contextlib.contextmanager
+def writing(conn: sqlite3.Connection) -> Iterator[None]:
+    """``conn`` inside a write while the block runs: a "disk I/O error" it meets is then the
+    write's to say (``Database.write``), not a failed read's (a connection of another kind
+    maps neither)."""
+    if not isinstance(conn, DamageRefusing):
+        yield
+        return
+    conn.writing = True
+    try:
+        yield
+    finally:
+        conn.writing = False
 
 
 class _Cursor(sqlite3.Cursor):
@@ -75,42 +122,42 @@ class _Cursor(sqlite3.Cursor):
         try:
             return super().execute(sql, parameters)
         except sqlite3.DatabaseError as exc:
-            _refuse_damage(self.connection.path, exc)
+            _refuse_damage(self.connection, exc)
             raise
 
     def executemany(self, sql: str, parameters: Any, /) -> _Cursor:
         try:
             return super().executemany(sql, parameters)
         except sqlite3.DatabaseError as exc:
-            _refuse_damage(self.connection.path, exc)
+            _refuse_damage(self.connection, exc)
             raise
 
     def fetchone(self) -> Any:
         try:
             return super().fetchone()
         except sqlite3.DatabaseError as exc:
-            _refuse_damage(self.connection.path, exc)
+            _refuse_damage(self.connection, exc)
             raise
 
     def fetchmany(self, size: int | None = None) -> list[Any]:
         try:
             return super().fetchmany(self.arraysize if size is None else size)
         except sqlite3.DatabaseError as exc:
-            _refuse_damage(self.connection.path, exc)
+            _refuse_damage(self.connection, exc)
             raise
 
     def fetchall(self) -> list[Any]:
         try:
             return super().fetchall()
         except sqlite3.DatabaseError as exc:
-            _refuse_damage(self.connection.path, exc)
+            _refuse_damage(self.connection, exc)
             raise
 
     def __next__(self) -> Any:
         try:
             return super().__next__()
         except sqlite3.DatabaseError as exc:
-            _refuse_damage(self.connection.path, exc)
+            _refuse_damage(self.connection, exc)
             raise
 
     def __iter__(self) -> Iterator[Any]:  # type: ignore[override]

@@ -16,7 +16,14 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
-from omoide.store.sqlite.damage import DamageRefusing, coded, damaged, unreadable
+from omoide.store.sqlite.damage import (
+    DamageRefusing,
+    coded,
+    damaged,
+    failed_io,
+    unreadable,
+    writing,
+)
 from omoide.store.sqlite.files import private_database
 from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
 from omoide.store.sqlite.read_only import (
@@ -145,21 +152,22 @@ class Database(Traced):
             if conn.in_transaction:  # nested use inside the same use case
                 yield conn
                 return
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                self._refuse(exc)
-                raise
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException as exc:
-                # SQLite may have rolled back already (a full disk does): a ROLLBACK then
-                # would raise "no transaction is active" over the real error.
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                self._refuse(exc)
-                raise
+            with writing(conn):
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                except sqlite3.OperationalError as exc:
+                    self._refuse(exc)
+                    raise
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException as exc:
+                    # SQLite may have rolled back already (a full disk does): a ROLLBACK then
+                    # would raise "no transaction is active" over the real error.
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    self._refuse(exc)
+                    raise
 
     def _refuse(self, exc: BaseException) -> None:
         """Raise what a write transaction that SQLite refused with ``exc`` answers (chained to
@@ -216,7 +224,10 @@ class Database(Traced):
         waits. A read that began before the commit (an export being downloaded, another
         process's long query) still sees the erased rows, and their pages cannot be
         overwritten until it ends: after a short wait the checkpoint is owed, and a thread of
-        this process retries it until that read has ended (:meth:`_settle`).
+        this process retries it until that read has ended (:meth:`_settle`). So is one the
+        folder refuses (it stopped taking writes, or its disk is full, after the commit): the
+        erase is committed and no read finds the text, so it is neither undone nor a failure;
+        the text leaves the files once the folder takes writes (:attr:`scrub_pending`).
         """
         with self._write_lock:
             conn = self.conn()
@@ -225,12 +236,35 @@ class Database(Traced):
             conn.execute("PRAGMA secure_delete = ON")
             with self.write() as inner:
                 yield inner
-        if not self.checkpoint():
-            logger.warning(
-                "an erase's WAL checkpoint waits for a read of an older snapshot to end (an "
-                "export being downloaded?); it is retried in the background meanwhile"
-            )
+        if not self._scrubbed():
             self._owe_checkpoint()
+
+    @property
+    def scrub_pending(self) -> bool:
+        """Whether text an erase removed may still be in the folder's files: a checkpoint is
+        owed (a read of an older snapshot still runs, or the folder refused it) and retried
+        in the background until it succeeds."""
+        return self._owed > 0
+
+    def _scrubbed(self) -> bool:
+        """The erase's checkpoint; False (said in the log) when it has to be owed."""
+        try:
+            if self.checkpoint():
+                return True
+        except sqlite3.OperationalError as exc:
+            if not (unwritable(exc) or disk_full(exc)):
+                raise
+            logger.warning(
+                "an erase's WAL checkpoint was refused by the data folder %r (%s): the erased "
+                "text stays in its files until it takes writes; retried in the background",
+                *(str(self.path.parent), exc),
+            )
+            return False
+        logger.warning(
+            "an erase's WAL checkpoint waits for a read of an older snapshot to end (an "
+            "export being downloaded?); it is retried in the background meanwhile"
+        )
+        return False
 
     def checkpoint(self, *, wait_s: float = CHECKPOINT_WAIT_S) -> bool:
         """Checkpoint the WAL into the database file and truncate it to zero bytes.
@@ -244,13 +278,14 @@ class Database(Traced):
         deadline = time.monotonic() + wait_s
         conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_TRY_MS}")
         try:
-            while True:
-                busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-                if not busy:
-                    return True
-                if time.monotonic() >= deadline:
-                    break
-                time.sleep(CHECKPOINT_TRY_MS / 1000)
+            with writing(conn):  # it writes the database file: its I/O error is a write's
+                while True:
+                    busy, _log, _done = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                    if not busy:
+                        return True
+                    if time.monotonic() >= deadline:
+                        break
+                    time.sleep(CHECKPOINT_TRY_MS / 1000)
         finally:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return False
@@ -272,7 +307,7 @@ class Database(Traced):
         while not self._closing.wait(SETTLE_EVERY_S):
             with self._settle_lock:
                 owed = self._owed
-            if not self.checkpoint(wait_s=0):
+            if not self._tried_checkpoint():
                 continue
             with self._settle_lock:
                 if self._owed == owed:
@@ -281,12 +316,27 @@ class Database(Traced):
                     logger.info("the owed WAL checkpoint is done: the erased text left the WAL")
                     return
 
+    def _tried_checkpoint(self) -> bool:
+        """One try of an owed checkpoint, at once. A refusal of the folder (it stopped taking
+        writes) is not done yet: this thread's connection is dropped, since one opened while
+        the files refused writes stays read-only, and the next try opens another."""
+        try:
+            return self.checkpoint(wait_s=0)
+        except (sqlite3.Error, StorageUnavailable):
+            conn = self._local.__dict__.pop("conn", None)
+            if conn is not None:
+                with self._all_lock:
+                    self._all.remove(conn)
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+            return False
+
     def close(self) -> None:
         self._closing.set()
         settler = self._settler
         if settler is not None:
             settler.join()
-        if self._owed and not self.checkpoint():  # the last chance this process has
+        if self._owed and not self._tried_checkpoint():  # the last chance this process has
             logger.warning(
                 "erased text stays in %s-wal until the read that holds it ends and the next "
                 "erase, or the last connection to the folder, empties it",
@@ -307,9 +357,10 @@ def busy(exc: BaseException) -> bool:
 
 def unwritable(exc: BaseException) -> bool:
     """SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database") or
-    ``SQLITE_IOERR`` ("disk I/O error": the operating system refused a read or a write)."""
-    return isinstance(exc, sqlite3.OperationalError) and coded(
-        exc, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR
+    :func:`~omoide.store.sqlite.damage.failed_io` ("disk I/O error": the operating system
+    refused a read or a write)."""
+    return isinstance(exc, sqlite3.OperationalError) and (
+        coded(exc, sqlite3.SQLITE_READONLY) or failed_io(exc)
     )
 
 

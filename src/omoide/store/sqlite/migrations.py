@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from omoide.store.sqlite.damage import writing
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.migration_sql import (
     CONTEXT,
@@ -124,6 +125,11 @@ def apply_migrations(conn: sqlite3.Connection, *, upto: int | None = None) -> li
 
 def _apply(conn: sqlite3.Connection, migration: Migration) -> bool:
     """One migration in its own transaction; False when another process applied it first."""
+    with writing(conn):  # a disk I/O error in it is no failed read
+        return _applied(conn, migration)
+
+
+def _applied(conn: sqlite3.Connection, migration: Migration) -> bool:
     conn.execute("BEGIN IMMEDIATE")
     try:
         if conn.execute(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import threading
@@ -178,14 +179,16 @@ class SqliteStore:
 
     def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
         """Erase one memory so that its text is nowhere in the data folder."""
-        return self._purge_memory(self.db, self.memories(name), key, now=now)
+        return self._scrubbed(self._purge_memory(self.db, self.memories(name), key, now=now))
 
     def erase_session(
         self, name: str, session_id: str, *, with_notes: bool, now: datetime
     ) -> Erased:
         """Erase a conversation (events, episodes; with ``with_notes`` its notes too)."""
-        return self._erase_session(
-            self.db, self.memories(name), session_id, with_notes=with_notes, now=now
+        return self._scrubbed(
+            self._erase_session(
+                self.db, self.memories(name), session_id, with_notes=with_notes, now=now
+            )
         )
 
     def delete_persona(self, name: str) -> Erased:
@@ -195,7 +198,12 @@ class SqliteStore:
         with self._handles_lock:
             self._handles.pop(name, None)
             self._sessions.pop(name, None)
-        return erased
+        return self._scrubbed(erased)
+
+    def _scrubbed(self, erased: Erased) -> Erased:
+        """``erased`` saying whether its text may still be in the files (``Database.erasing``
+        owes their scrub when the folder refused it, or an older read holds them)."""
+        return dataclasses.replace(erased, scrub_pending=self.db.scrub_pending)
 
     def memories(self, name: str) -> MemoryStore:
         """The handle through which every Note-tier query for ``name`` goes.

@@ -29,12 +29,37 @@ from omoide.api.http.dashboard.web import (
 from omoide.api.http.deps import App
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import MemoryKind, SearchMode
+from omoide.service.validate import check_controls, replace_controls
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
 
 PAGE = 50
 SEARCH_TOP_K = 20
+
+
+# the search form's text fields, as its labels name them
+_TEXT_FIELDS = {
+    "q": "the search",
+    "tags": "tags",
+    "date_range": "date range",
+    "valid_at": "valid at",
+}
+
+
+def _controls_refused(form: dict[str, Any]) -> str | None:
+    """Why the form is refused when a text field holds a control character (NUL is refused
+    before, with every query string), else None; the form is then echoed without them
+    (a space each). Why: ``?q=a%1Bb`` was searched and written back raw into the page, in
+    the search box and the results' heading (an ESC, a right-to-left override)."""
+    try:
+        for name, label in _TEXT_FIELDS.items():
+            check_controls(form[name], label)
+    except InvalidInput as exc:
+        for name in _TEXT_FIELDS:
+            form[name] = replace_controls(form[name])[0]
+        return exc.message
+    return None
 
 
 def _tags(text: str) -> list[str] | None:
@@ -58,6 +83,7 @@ def memories(
     before: str = "",
     purged: str = "",
     said_in: list[str] = Query([], max_length=100),
+    scrub: str = "",
 ) -> Response:
     now = app.clock.now()
     form = {
@@ -85,9 +111,13 @@ def memories(
         "next_cursor": None,
         "purged": purged,
         "said_in": said_in,
+        "scrub_pending": scrub == "pending",
         "filtered": False,
         "keep": "",
     }
+    context["error"] = _controls_refused(form)
+    if context["error"] is not None:
+        return render(request, "memories.html", status=422, **context)
     if q.strip():
         try:
             search = app.search.build_request(
@@ -245,8 +275,13 @@ async def purge_memory(
             "a purge needs its confirmation: use the button on the purge page", field="confirm"
         )
     purged = await run_in_threadpool(app.memories.purge, persona, key)
-    # the notice names what was erased, and the conversations (kept) it was drawn from
+    # the notice names what was erased, the conversations (kept) it was drawn from, and
+    # whether the text is still in the folder's files (``scrub_pending``)
     query = urlencode(
-        [("purged", ", ".join([key, *purged.also])), *(("said_in", s) for s in purged.said_in)]
+        [
+            ("purged", ", ".join([key, *purged.also])),
+            *(("said_in", s) for s in purged.said_in),
+            *([("scrub", "pending")] if purged.scrub_pending else []),
+        ]
     )
     return RedirectResponse(f"/p/{quote(persona)}/memories?{query}", status_code=303)

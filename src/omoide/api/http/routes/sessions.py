@@ -154,4 +154,5 @@ def delete_session(
         "events": erased.events,
         "episodes": erased.episodes,
         "notes": list(erased.keys),
+        "scrub_pending": erased.scrub_pending,
     }

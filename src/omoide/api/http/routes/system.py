@@ -88,6 +88,7 @@ def delete_persona(
         "events": erased.events,
         "episodes": erased.episodes,
         "jobs_discarded": erased.jobs,
+        "scrub_pending": erased.scrub_pending,
     }
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "PersonaName",
     "Request",
     "Response",
+    "ScrubPending",
     "SessionId",
     "StateKey",
     "Tag",
@@ -178,6 +179,19 @@ Timestamp = Annotated[
     str, Field(json_schema_extra={"format": "timestamp"}, description=TIMESTAMP_DESCRIPTION)
 ]
 UnitInterval = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+# an erasing reply's: the erase is committed either way (never undone, never a 503)
+ScrubPending = Annotated[
+    bool,
+    Field(
+        description=(
+            "false: the erased text is nowhere in the data folder. true: the erase is "
+            "committed and no read finds the text, but it is still in the folder's files: the "
+            "folder refused their scrub (it stopped taking writes, or its disk is full) or a "
+            "read of an older snapshot still holds them; the server retries the scrub until "
+            "it succeeds. Always false with PostgreSQL."
+        )
+    ),
+]
 
 
 def _integral(value: Any) -> Any:

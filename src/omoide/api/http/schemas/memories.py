@@ -12,6 +12,7 @@ from omoide.api.http.schemas.common import (
     NonBlank,
     Request,
     Response,
+    ScrubPending,
     Tag,
     Timestamp,
     UnitInterval,
@@ -204,6 +205,7 @@ class PurgeReply(Response):
             "/api/sessions/{persona}/{session_id}."
         )
     )
+    scrub_pending: ScrubPending
 
 
 class StatsOut(Response):

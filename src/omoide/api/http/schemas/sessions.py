@@ -13,6 +13,7 @@ from omoide.api.http.schemas.common import (
     NonBlank,
     Request,
     Response,
+    ScrubPending,
     SessionId,
     Timestamp,
 )
@@ -134,6 +135,7 @@ class SessionErased(Response):
     events: int
     episodes: int
     notes: list[str]
+    scrub_pending: ScrubPending
 
 
 class SessionSummaryOut(Response):

@@ -7,7 +7,13 @@ from typing import Annotated, Literal
 from pydantic import Field
 from typing_extensions import TypedDict
 
-from omoide.api.http.schemas.common import PersonaName, Request, Response, reply_shape
+from omoide.api.http.schemas.common import (
+    PersonaName,
+    Request,
+    Response,
+    ScrubPending,
+    reply_shape,
+)
 
 __all__ = [
     "HealthOut",
@@ -54,6 +60,7 @@ class PersonaErased(Response):
             "running: dropped with it, never run or retried."
         )
     )
+    scrub_pending: ScrubPending
 
 
 @reply_shape
