@@ -150,23 +150,21 @@ def persona_page(request: Request, persona: str, viewer: SignedIn, app: App) -> 
 PersonaPage = Annotated[str, Depends(persona_page)]
 
 
-def controls_refused(
-    form: dict[str, Any], labels: Mapping[str, str], *, lines: frozenset[str] = frozenset()
-) -> str | None:
+def controls_refused(form: dict[str, Any], labels: Mapping[str, str]) -> str | None:
     """Why a form a page shows back is refused when one of the fields ``labels`` names (name →
     the field's label on the page) holds a control character, else None; the form is then
     cleaned in place (each one a space) so that the page shows it back without them and sending
-    it again works. Fields in ``lines`` may hold tab and line breaks. The one rule of every
-    dashboard page for what a person typed or a URL carries (NUL is refused before any route):
-    a value holding ESC, DEL, a C1 control or a bidirectional override was written back raw
-    into the page, in its form and in the error's own words."""
+    it again works. The one rule of every dashboard page for what a person typed or a URL
+    carries (NUL is refused before any route): a value holding ESC, DEL, a C1 control or a
+    bidirectional override was written back raw into the page, in its form and in the error's
+    own words."""
     try:
         for name, label in labels.items():
-            check_controls(str(form.get(name, "")), label, lines=name in lines)
+            check_controls(str(form.get(name, "")), label)
     except InvalidInput as exc:
         for name in labels:
             if isinstance(form.get(name), str):
-                form[name] = replace_controls(form[name], lines=name in lines)[0]
+                form[name] = replace_controls(form[name])[0]
         return exc.message
     return None
 
