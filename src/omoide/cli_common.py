@@ -43,8 +43,9 @@ __all__ = [
 # what an erasing command says when its text is still in the folder's files (``scrub_pending``)
 SCRUB_PENDING = (
     "its text is gone from every read, but still in the data folder's files (a read of an "
-    "older snapshot holds them, or the folder refused writes): they are scrubbed at the next "
-    "erase, or when the last process using the folder ends"
+    "older snapshot holds them, or the folder refused writes; with PostgreSQL, the VACUUM of "
+    "the tables could not run yet): they are scrubbed at the next erase, or when the last "
+    "process using the folder ends (PostgreSQL: by autovacuum)"
 )
 
 

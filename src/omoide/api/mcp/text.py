@@ -92,7 +92,8 @@ def deleted_text(memory: dict[str, Any]) -> str:
             tail += (
                 " No read finds it any more, but its text is still in the data folder's "
                 "files (a read of an older snapshot holds them, or the folder refused "
-                "writes); the server scrubs them as soon as it can."
+                "writes; with PostgreSQL, the VACUUM of its tables could not run yet); the "
+                "server scrubs them as soon as it can."
             )
         return f"Erased memory {memory['key']}: it and its history are gone.{tail}"
     return (

@@ -20,6 +20,7 @@ components that work across personas, and a bare :class:`PgDatabase` sees no per
 from __future__ import annotations
 
 import contextlib
+import logging
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 import psycopg
 from psycopg import sql as pgsql
 
+from omoide.errors import StorageUnavailable
 from omoide.store.postgres.connection import (
     PgConnection,
     PgCursor,
@@ -48,14 +50,14 @@ from omoide.store.tracing import Traced, Tracer
 __all__ = ["CrossPersonaDb", "PersonaDb", "PgDatabase"]
 
 _ADVISORY_SPACE = 0x6F6D  # first key of every advisory lock Omoide takes ("om")
+VACUUM_LOCK_WAIT_MS = 2500  # an erase waits this long for a table's lock before owing its vacuum
+SCRUB_EVERY_S = 1.0  # how often an owed vacuum is tried again
+
+logger = logging.getLogger(__name__)
 
 
 class PgDatabase(Traced):
     """A PostgreSQL database: pooled connections, pgvector registered on each."""
-
-    # an erase's VACUUM runs before :meth:`erasing` returns: no scrub is ever left owed
-    # (SQLite's ``Database.scrub_pending``)
-    scrub_pending = False
 
     def __init__(
         self,
@@ -71,6 +73,11 @@ class PgDatabase(Traced):
         self.url = url
         prepare(url)  # the extensions exist before any connection registers their types
         self._local = threading.local()
+        self._owed: set[str] = set()  # tables an erase's VACUUM is owed on (scrub_pending)
+        self._owes = 0  # how many times one was owed: a retry clears only what it covered
+        self._owed_lock = threading.Lock()
+        self._scrubber: threading.Thread | None = None
+        self._closing = threading.Event()
         self.tracer: Tracer | None = None
         self.pool = Pool(
             url,
@@ -162,14 +169,87 @@ class PgDatabase(Traced):
         self, lock: int | None = None, tables: Sequence[str] = (), scope: str = NO_PERSONA
     ) -> Iterator[PgConnection]:
         """A write for the user's "forget"; afterwards ``tables`` are vacuumed so the dead row
-        versions holding the erased text are removed from the data files, not only hidden."""
+        versions holding the erased text are removed from the data files, not only hidden.
+
+        The VACUUM runs after the commit. One the database refuses (the pool gives no
+        connection, the server fails it) or that waits more than :data:`VACUUM_LOCK_WAIT_MS`
+        for its table (another VACUUM, a ``CREATE INDEX CONCURRENTLY`` such as the HNSW build)
+        does not undo the erase nor make it a failure: no read finds the rows, and a retried
+        erase would find nothing. It is owed (:attr:`scrub_pending`, said in the log) and
+        retried every :data:`SCRUB_EVERY_S` by a thread of this process and by the next erase,
+        until it succeeds; autovacuum removes the same row versions if this process stops
+        first."""
         if getattr(self._local, "tx", None) is not None:
             raise RuntimeError("an erasing transaction cannot be nested in another write")
         with self.write(lock, scope) as conn:
             yield conn
-        with self.pool.connection() as raw:
-            for table in tables:
-                raw.execute(pgsql.SQL("VACUUM {}").format(pgsql.Identifier(table)))
+        with self._owed_lock:
+            wanted = [*dict.fromkeys([*tables, *sorted(self._owed)])]
+        failed = self._vacuumed(wanted)
+        if failed:
+            self._owe(failed)
+
+    @property
+    def scrub_pending(self) -> bool:
+        """Whether an erase's VACUUM is owed (SQLite's ``Database.scrub_pending``): the dead row
+        versions holding erased text may still be in the data files until it succeeds."""
+        with self._owed_lock:
+            return bool(self._owed)
+
+    def _vacuumed(self, tables: Sequence[str], *, retry: bool = False) -> list[str]:
+        """VACUUM each of ``tables``; those it could not (said in the log, but a retry's)."""
+        say = logger.debug if retry else logger.warning
+        failed: list[str] = []
+        try:
+            with self.pool.connection() as raw:
+                raw.execute(f"SET lock_timeout = {VACUUM_LOCK_WAIT_MS}")
+                try:
+                    for table in tables:
+                        try:
+                            raw.execute(pgsql.SQL("VACUUM {}").format(pgsql.Identifier(table)))
+                        except psycopg.Error as exc:
+                            if raw.closed:
+                                raise
+                            failed.append(table)
+                            say("VACUUM %s after an erase failed: %s", table, exc)
+                finally:
+                    if not raw.closed:
+                        raw.execute("RESET lock_timeout")
+        except (psycopg.Error, StorageUnavailable) as exc:
+            say("the VACUUM after an erase found no working connection: %s", exc)
+            return [t for t in tables if t not in failed] + failed
+        return failed
+
+    def _owe(self, tables: Sequence[str]) -> None:
+        """Retry the VACUUM of ``tables`` in the background until it succeeds (one thread)."""
+        with self._owed_lock:
+            self._owed.update(tables)
+            self._owes += 1
+            if self._scrubber is None and not self._closing.is_set():
+                self._scrubber = threading.Thread(
+                    target=self._settle, name="omoide-erase-vacuum", daemon=True
+                )
+                self._scrubber.start()
+        logger.warning(
+            "the erased rows' old versions stay in the data files of %s until their VACUUM "
+            "succeeds; it is retried in the background",
+            ", ".join(sorted(tables)),
+        )
+
+    def _settle(self) -> None:
+        """Try the owed VACUUMs every :data:`SCRUB_EVERY_S` until none is left; one owed while
+        a try runs is tried by the next."""
+        while not self._closing.wait(SCRUB_EVERY_S):
+            with self._owed_lock:
+                tables, owes = sorted(self._owed), self._owes
+            failed = self._vacuumed(tables, retry=True)
+            with self._owed_lock:
+                if failed or owes != self._owes:
+                    continue
+                self._owed.clear()
+                self._scrubber = None
+            logger.info("the owed VACUUM after an erase is done: the erased rows left the files")
+            return
 
     @contextlib.contextmanager
     def raw(self, scope: str = NO_PERSONA) -> Iterator[psycopg.Connection[Any]]:
@@ -187,6 +267,16 @@ class PgDatabase(Traced):
             raw.execute("SELECT 1")
 
     def close(self) -> None:
+        self._closing.set()
+        scrubber = self._scrubber
+        if scrubber is not None:
+            scrubber.join()
+        if self.scrub_pending:
+            logger.warning(
+                "the VACUUM owed after an erase on %s was not done; autovacuum removes the "
+                "erased rows' old versions (or run VACUUM on those tables)",
+                ", ".join(sorted(self._owed)),
+            )
         self.pool.close()
 
 

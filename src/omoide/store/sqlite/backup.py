@@ -14,8 +14,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from omoide.errors import Conflict, InvalidInput
-from omoide.store.sqlite.damage import damaged
+from omoide.errors import Conflict, InvalidInput, StorageUnavailable
+from omoide.store.sqlite.damage import damaged, read_failed
 from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
 from omoide.store.sqlite.read_only import open_for_reading
@@ -50,6 +50,23 @@ def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
 
 
 _SIDE_FILES = ("-journal", "-wal", "-shm")  # a copy cut short leaves its rollback journal
+
+
+# SQLite's extended codes of a read the operating system failed: during the copy, only the
+# live database is read (the copy is written)
+_READ_FAILURES = (sqlite3.SQLITE_IOERR_READ, sqlite3.SQLITE_IOERR_SHORT_READ)
+
+
+def _copied(source: sqlite3.Connection, copy: sqlite3.Connection, db_path: Path) -> None:
+    """The live database's pages into ``copy``. A read of them the disk fails is said as the
+    database's, not the backup's (it was "cannot write the backup FILE: disk I/O error")."""
+    try:
+        source.backup(copy)  # pages=-1: one step, one snapshot, never restarted by writers
+    except sqlite3.OperationalError as exc:
+        if getattr(exc, "sqlite_errorcode", None) not in _READ_FAILURES:
+            raise
+        failed = read_failed(db_path, exc)
+        raise StorageUnavailable(f"{failed.message}. No backup was written") from None
 
 
 def _reason(exc: sqlite3.OperationalError) -> str:
@@ -118,7 +135,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     copy = sqlite3.connect(partial)
     try:
         source.execute("PRAGMA busy_timeout = 30000")
-        source.backup(copy)  # pages=-1: one step, one snapshot, never restarted by writers
+        _copied(source, copy, db_path)
         copy.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
         _check_copy(copy, db_path)
         copy.close()

@@ -21,7 +21,15 @@ from typing import Any
 
 from omoide.errors import StorageUnavailable
 
-__all__ = ["DamageRefusing", "coded", "damaged", "failed_io", "unreadable", "writing"]
+__all__ = [
+    "DamageRefusing",
+    "coded",
+    "damaged",
+    "failed_io",
+    "read_failed",
+    "unreadable",
+    "writing",
+]
 
 _CHUNK = 256  # rows a cursor's iteration fetches at a time (not one Python call per row)
 
@@ -55,10 +63,11 @@ def unreadable(path: Path, exc: BaseException) -> str:
     )
 
 
-def _read_failed(path: Path, exc: BaseException) -> StorageUnavailable:
+def read_failed(path: Path, exc: BaseException) -> StorageUnavailable:
     """A read of the folder's database the operating system failed (:func:`failed_io` outside
-    a write transaction). Not the request's fault, nor (as far as SQLite can tell) damage: a
-    503, and the same request is served again once the disk reads again."""
+    a write transaction, or ``omoide backup``'s copy of it). Not the request's fault, nor (as
+    far as SQLite can tell) damage: a 503, and the same request is served again once the disk
+    reads again."""
     return StorageUnavailable(
         f"the data folder {str(path.parent)!r} failed a read of {path.name} ({exc}, "
         f"{getattr(exc, 'sqlite_errorname', 'SQLITE_IOERR')}) while this process had it open: "
@@ -77,7 +86,7 @@ def _refuse_damage(conn: DamageRefusing, exc: sqlite3.DatabaseError) -> None:
     if damaged(exc):
         raise StorageUnavailable(f"{unreadable(conn.path, exc)}; nothing was stored") from exc
     if not conn.writing and failed_io(exc):
-        raise _read_failed(conn.path, exc) from exc
+        raise read_failed(conn.path, exc) from exc
 
 
 class DamageRefusing(sqlite3.Connection):

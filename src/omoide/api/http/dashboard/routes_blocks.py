@@ -10,6 +10,7 @@ from omoide.api.http.dashboard.web import (
     PersonaPage,
     SignedIn,
     Viewer,
+    controls_refused,
     form_data,
     form_page,
     render,
@@ -92,28 +93,43 @@ def _int(form: dict[str, str], name: str) -> int:
         raise InvalidInput(refusal(name, exc), field=name) from None
 
 
+# the editor's one-line fields, shown back when the form is refused: a control character in
+# one is refused naming it, the editor holding the text without it (the content is the
+# block's text, kept as the service takes it)
+_ONE_LINE = {
+    "block_name": "name",
+    "block_type": "type",
+    "max_tokens": "max tokens",
+    "priority": "priority",
+}
+
+
 @router.post("/p/{persona}/blocks")
 async def write_block(
     request: Request, persona: PersonaPage, viewer: SignedIn, app: App
 ) -> Response:
     form = await form_data(request)
-    try:
-        app.blocks.write_block(
-            persona,
-            block_name=form.get("block_name", "").strip(),
-            content=form.get("content", ""),
-            block_type=form.get("block_type", "").strip() or "custom",
-            max_tokens=_int(form, "max_tokens"),
-            priority=_int(form, "priority"),
-        )
-    except InvalidInput as exc:
-        edit = {
-            k: form.get(k, "")
-            for k in ("block_name", "content", "block_type", "max_tokens", "priority")
-        }
-        edit["existing"] = form.get("existing") == "1"
-        return _page(request, persona, viewer, app, edit=edit, error=exc.message, status=422)
-    return RedirectResponse(f"/p/{persona}/blocks", status_code=303)
+    edit: dict[str, object] = {
+        k: form.get(k, "")
+        for k in ("block_name", "content", "block_type", "max_tokens", "priority")
+    }
+    edit["existing"] = form.get("existing") == "1"
+    error = controls_refused(edit, _ONE_LINE)
+    if error is None:
+        try:
+            app.blocks.write_block(
+                persona,
+                block_name=form.get("block_name", "").strip(),
+                content=form.get("content", ""),
+                block_type=form.get("block_type", "").strip() or "custom",
+                max_tokens=_int(form, "max_tokens"),
+                priority=_int(form, "priority"),
+            )
+        except InvalidInput as exc:
+            error = exc.message
+        else:
+            return RedirectResponse(f"/p/{persona}/blocks", status_code=303)
+    return _page(request, persona, viewer, app, edit=edit, error=error, status=422)
 
 
 @router.get("/p/{persona}/blocks/{block_name}/delete")

@@ -22,14 +22,15 @@ from omoide.api.http.dashboard.web import (
     PersonaPage,
     SignedIn,
     Viewer,
+    controls_refused,
     form_data,
     form_page,
     render,
+    shows_back,
 )
 from omoide.api.http.deps import App
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import MemoryKind, SearchMode
-from omoide.service.validate import check_controls, replace_controls
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -38,7 +39,8 @@ PAGE = 50
 SEARCH_TOP_K = 20
 
 
-# the search form's text fields, as its labels name them
+# the search form's text fields, as its labels name them: shown back in the form, so that a
+# control character in them is refused on this page with the form holding the text without it
 _TEXT_FIELDS = {
     "q": "the search",
     "tags": "tags",
@@ -47,27 +49,13 @@ _TEXT_FIELDS = {
 }
 
 
-def _controls_refused(form: dict[str, Any]) -> str | None:
-    """Why the form is refused when a text field holds a control character (NUL is refused
-    before, with every query string), else None; the form is then echoed without them
-    (a space each). Why: ``?q=a%1Bb`` was searched and written back raw into the page, in
-    the search box and the results' heading (an ESC, a right-to-left override)."""
-    try:
-        for name, label in _TEXT_FIELDS.items():
-            check_controls(form[name], label)
-    except InvalidInput as exc:
-        for name in _TEXT_FIELDS:
-            form[name] = replace_controls(form[name])[0]
-        return exc.message
-    return None
-
-
 def _tags(text: str) -> list[str] | None:
     tags = [t.strip() for t in text.split(",") if t.strip()]
     return tags or None
 
 
 @router.get("/p/{persona}/memories")
+@shows_back(_TEXT_FIELDS)
 def memories(
     request: Request,
     persona: PersonaPage,
@@ -115,7 +103,7 @@ def memories(
         "filtered": False,
         "keep": "",
     }
-    context["error"] = _controls_refused(form)
+    context["error"] = controls_refused(form, _TEXT_FIELDS)
     if context["error"] is not None:
         return render(request, "memories.html", status=422, **context)
     if q.strip():

@@ -8,10 +8,11 @@ style, so escaped content stays inert even if escaping were ever missed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+import re
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import parse_qsl, quote
 
 from fastapi import Depends, Request
@@ -24,9 +25,10 @@ from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
 from omoide.api.http.validation_errors import validation_message
-from omoide.errors import Forbidden, OmoideError, Unauthorized
+from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
 from omoide.model import check_persona_name
 from omoide.service.auth import Principal
+from omoide.service.validate import check_controls, replace_controls
 
 __all__ = [
     "COOKIE",
@@ -36,12 +38,14 @@ __all__ = [
     "PersonaPage",
     "SignedIn",
     "Viewer",
+    "controls_refused",
     "error_page",
     "form_data",
     "form_page",
     "is_page",
     "render",
     "security_headers",
+    "shows_back",
 ]
 
 COOKIE = "omoide_session"
@@ -146,8 +150,74 @@ def persona_page(request: Request, persona: str, viewer: SignedIn, app: App) -> 
 PersonaPage = Annotated[str, Depends(persona_page)]
 
 
+def controls_refused(form: dict[str, Any], labels: Mapping[str, str]) -> str | None:
+    """Why a form a page shows back is refused when one of the fields ``labels`` names (name →
+    the field's label on the page) holds a control character, else None; the form is then
+    cleaned in place (each one a space) so that the page shows it back without them and sending
+    it again works. The one rule of every dashboard page for what a person typed or a URL
+    carries (NUL is refused before any route): a value holding ESC, DEL, a C1 control or a
+    bidirectional override was written back raw into the page, in its form and in the error's
+    own words."""
+    try:
+        for name, label in labels.items():
+            check_controls(str(form.get(name, "")), label)
+    except InvalidInput as exc:
+        for name in labels:
+            if isinstance(form.get(name), str):
+                form[name] = replace_controls(form[name])[0]
+        return exc.message
+    return None
+
+
+_Endpoint = TypeVar("_Endpoint", bound=Callable[..., Any])
+
+
+def shows_back(labels: Mapping[str, str]) -> Callable[[_Endpoint], _Endpoint]:
+    """Mark a page that shows these query fields back in its own form (name → the form's label
+    for it): it refuses a control character in them itself (:func:`controls_refused`), on its
+    own page with the form cleaned. The route class refuses one in every other query parameter
+    and path segment, on the error page, before the page runs."""
+
+    def mark(endpoint: _Endpoint) -> _Endpoint:
+        endpoint.shown_back = dict(labels)  # type: ignore[attr-defined]
+        return endpoint
+
+    return mark
+
+
+def _url_controls(request: Request, shown_back: Mapping[str, str]) -> str | None:
+    """Why the URL is refused when a path segment or a query parameter (but those the page
+    shows back itself) holds a control character, else None."""
+    values: dict[str, Any] = {}
+    labels: dict[str, str] = {}
+    for name, value in request.path_params.items():
+        values[f"path {name}"], labels[f"path {name}"] = (
+            str(value),
+            f"the URL's {name.replace('_', ' ')}",
+        )
+    for i, (name, value) in enumerate(request.query_params.multi_items()):
+        if name in shown_back:
+            continue
+        values[f"name {i}"], labels[f"name {i}"] = name, "a query parameter's name"
+        values[f"query {i}"], labels[f"query {i}"] = value, f"query parameter {name!r}"
+    return controls_refused(values, labels)
+
+
+# What an error's own words may still hold raw when they quote a value: JSON's quoting (the
+# API's) escapes U+0000-U+001F only, not DEL, the C1 controls or the bidirectional overrides
+_UNESCAPED = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _message(text: str) -> str:
+    """An error message as a page shows it: a control character it quotes escaped as JSON
+    writes it (``\\u202e``), as it quotes the others, never raw into the page."""
+    return _UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def render(request: Request, template: str, *, status: int = 200, **context: Any) -> HTMLResponse:
     env = dashboard_of(request).env
+    if isinstance(context.get("error"), str):
+        context["error"] = _message(context["error"])
     html = env.get_template(template).render(**context)
     return HTMLResponse(html, status_code=status)
 
@@ -189,7 +259,7 @@ def error_page(dashboard: Dashboard, status: int, message: str) -> Response:
     dashboard route's error, and for a refusal before any route (the guard's NUL in the path,
     a query string that is not UTF-8; the app's 404 and 405 under a page's URL)."""
     html = dashboard.env.get_template("error.html").render(
-        status_code=status, message=message, viewer=None, persona=None
+        status_code=status, message=_message(message), viewer=None, persona=None
     )
     return security_headers(HTMLResponse(html, status_code=status))
 
@@ -204,8 +274,13 @@ class DashboardRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         original = super().get_route_handler()
 
+        shown_back: Mapping[str, str] = getattr(self.endpoint, "shown_back", {})
+
         async def handler(request: Request) -> Response:
             try:
+                refused = _url_controls(request, shown_back)
+                if refused is not None:
+                    raise InvalidInput(refused)
                 response = await original(request)
             except SignInRequired:
                 response = RedirectResponse("/login", status_code=303)

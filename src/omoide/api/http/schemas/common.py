@@ -188,7 +188,10 @@ ScrubPending = Annotated[
             "committed and no read finds the text, but it is still in the folder's files: the "
             "folder refused their scrub (it stopped taking writes, or its disk is full) or a "
             "read of an older snapshot still holds them; the server retries the scrub until "
-            "it succeeds. Always false with PostgreSQL."
+            "it succeeds. With PostgreSQL, true when the VACUUM of the touched tables could "
+            "not run after the commit (it waited for another VACUUM or index build, or the "
+            "server refused it): their old row versions stay in its data files until the "
+            "server's retry (or autovacuum) removes them."
         )
     ),
 ]
