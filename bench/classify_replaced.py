@@ -29,19 +29,27 @@ notes' path (``classify.py --notes``) and end to end (``classify_store.py``) are
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from _classify_common import DEFAULT_PAIRS
 from _classify_data import HOLDOUTS, NOTES
-from _classify_tiers import C, Row, choose, pooled, read_twice, tally
+from _classify_tiers import (
+    C,
+    Row,
+    add_split_arguments,
+    choose,
+    pooled,
+    read_twice,
+    tally,
+    tuned_model,
+    with_model,
+)
 from classify import Prediction, build_classifier
 from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
 from lib.reports import command_line, finish, fmt, md_table
-from omoide.engine.classify import JudgeModel
 
 GRID = tuple(round(0.30 + 0.01 * i, 2) for i in range(56))  # 0.30 - 0.85
 READING = "a value replaced"
@@ -80,20 +88,32 @@ def line(name: str, b: dict[str, float], a: dict[str, float]) -> list[object]:
 def main() -> int:
     bench = parser(__doc__, out=None, data=DEFAULT_PAIRS)
     bench.add_argument("--cache", type=Path, default=None)
+    add_split_arguments(bench)
     args = bench.parse_args()
     packaged, note = build_classifier("offline", "e5", args.cache)
-    model, made = packaged.model, type(packaged)
-    if not isinstance(model, JudgeModel):
-        sys.exit("the packaged judge holds a model per language; this script tunes one model")
-    own = dict(model.language_thresholds)
+    judge, made = packaged.model, type(packaged)
+    model, languages = tuned_model(judge, args.language)
+    own = {lang: dict(model.language_thresholds)[lang] for lang in languages}
     shipped = dict(model.replaced_thresholds)
-    without = made(replace(model, replaced_thresholds=()), packaged.embedder)
+    without = made(
+        with_model(judge, args.language, replace(model, replaced_thresholds=())),
+        packaged.embedder,
+    )
     floor = made(
-        replace(model, replaced_thresholds=tuple((lang, GRID[0]) for lang in own)),
+        with_model(
+            judge,
+            args.language,
+            replace(model, replaced_thresholds=tuple((lang, GRID[0]) for lang in own)),
+        ),
         packaged.embedder,
     )
     held, fresh = read_twice(
-        {"pairs": args.data, **HOLDOUTS, **NOTES}, trained_on(), CHOOSE, (without, floor), row
+        {"pairs": args.data, **HOLDOUTS, **NOTES},
+        trained_on(),
+        CHOOSE,
+        (without, floor),
+        row,
+        CHOOSE if args.skip_choose else (),
     )
     header = ["", "macro-F1", "C precision (right/closes)", "C recall", "sources < 0.95"]
     report: dict[str, object] = {
@@ -116,7 +136,7 @@ def main() -> int:
         f"{', '.join(sorted(held))}. Choose sets, scored only: {', '.join(sorted(fresh))}.",
         "",
     ]
-    for lang in ("en", "ja"):
+    for lang in languages:
         loso = nested(held, lang, own[lang])
         final = choose(list(held.values()), lang, own[lang], GRID)
         per_set = {
