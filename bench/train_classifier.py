@@ -112,8 +112,10 @@ pairs and file digest, and per embedder a digest of the labels, of each feature 
 vectors fitted on. The net's fit moves by ~0.1 in weight for any change of those inputs, however
 small (session 38: a 1e-7 change of the vectors did), so only the same inputs give the same
 judge; the fit runs on one thread and the same command on the same data and code writes the same
-bytes. ``--check`` (the same flags) fits nothing and names each input that moved since the file
-was written. The hand-chosen bars go in with ``--related`` / ``--replaced``; ``--keep-others``
+bytes. ``--units`` / ``--alpha`` set the net's hidden units and L2 penalty (default round
+28's, 32 and 1; comma-separated values are a grid axis each, compared by LOSO like the others).
+``--check`` (the same flags) fits nothing and names each input that moved since the file was
+written. The hand-chosen bars go in with ``--related`` / ``--replaced``; ``--keep-others``
 keeps the stored judge of an embedder not trained now (USE's).
 
 ``--by-language`` (with ``--embedders`` and ``--judge`` naming one embedder) writes a judge per
