@@ -292,11 +292,13 @@ def train_by_language(
     at: dict[str, float] | None = None,
     languages: tuple[str, ...] = LANGUAGES,
     nets: tuple[tuple[int, float], ...] | None = None,
+    sentence_at: dict[str, float] | None = None,
 ) -> tuple[dict[str, JudgeModel], dict[str, dict[str, object]]]:
     """A judge per language (``--by-language``): each fitted, scored leave-one-source-out and
     given its thresholds (the statements' and the several-sentence one, by the same rule as
     ``train_one``) on the pairs of its language only (``language_rows``); the sources are
-    measured once."""
+    measured once. With ``at``, ``sentence_at``: the several-sentence thresholds chosen
+    before (none for a language it does not name)."""
     embedder, data = _data(embedder_name, sources, cache, extra)
     grid = _grid(embedder, only, head, nets or _NETS)
     models, summaries = {}, {}
@@ -304,7 +306,13 @@ def train_by_language(
         print(f"  {embedder_name} {lang}: {int((data.langs == lang).sum())} pairs", file=sys.stderr)
         own = {lang: at[lang]} if at is not None else None
         models[lang], summaries[lang] = fit_judge(
-            language_rows(data, lang), embedder, grid, target, own, lang
+            language_rows(data, lang),
+            embedder,
+            grid,
+            target,
+            own,
+            lang,
+            (sentence_at or {}).get(lang, float("inf")),
         )
     return models, summaries
 
@@ -316,6 +324,7 @@ def fit_judge(
     target: float,
     at: dict[str, float] | None = None,
     lang: str | None = None,
+    sentence_at: float = float("inf"),
 ) -> tuple[JudgeModel, dict[str, object]]:
     """The judge of ``data`` (``train_one``): the grid scored leave-one-source-out and the best
     configuration fitted on every source; ``lang``: the pairs are of that language only (its
@@ -333,7 +342,7 @@ def fit_judge(
     best = (
         pick_best(results, target)
         if at is None
-        else {"config": grid[0], "threshold": at, "sentence_threshold": float("inf")}
+        else {"config": grid[0], "threshold": at, "sentence_threshold": sentence_at}
     )
     if lang is not None:
         best = {**best, "threshold": {lang: best["threshold"][lang]}}
@@ -499,6 +508,13 @@ def arguments():
         "them, no grid, no LOSO",
     )
     bench.add_argument(
+        "--sentence-at",
+        default="",
+        metavar="LANG:T,…",
+        help="with --at and --by-language: the several-sentence thresholds chosen before "
+        "(e.g. ja:0.99); default none",
+    )
+    bench.add_argument(
         "--leave-out",
         default="",
         help="sources not fitted on, comma-separated (e.g. the CHOOSE writers of a split)",
@@ -563,6 +579,7 @@ def _command(args, only: dict[str, str]) -> str:
         + (f" --embedders {args.embedders}" if args.embedders != "e5,use" else "")
         + (f" --judge {args.judge}" if args.judge else "")
         + (f" --at {args.at}" if args.at else "")
+        + (f" --sentence-at {args.sentence_at}" if args.sentence_at else "")
         + (f" --leave-out {args.leave_out}" if args.leave_out else "")
         + (f" --related {args.related}" if args.related else "")
         + (f" --replaced {args.replaced}" if args.replaced else "")
@@ -649,6 +666,7 @@ def _options(args, only: dict[str, str], at: dict[str, float] | None) -> dict[st
         "precision": args.precision,
         "threshold_rule": "given (--at)" if at else RULE.label(),
         "at": at,
+        **({"sentence_at": dict(_tiers(args.sentence_at))} if args.sentence_at else {}),
         "leave_out": [name for name in args.leave_out.split(",") if name],
         "distractors": args.distractors,
         "distractor_weight": args.distractor_weight,
@@ -771,6 +789,7 @@ def _main_by_language(
             at,
             fit,
             nets_of(args),
+            dict(_tiers(args.sentence_at)),
         )
     entry, kept_record = _language_entry(args, name, fitted, kept)
     chosen = {"name": name, "model_id": entry["embedder"]}
@@ -895,6 +914,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.at
         else None
     )
+    if args.sentence_at and not (at and args.by_language):
+        sys.exit(
+            "--sentence-at gives per-language thresholds chosen before: with --at and --by-language"
+        )
     extra = extra_of(args)
     code = _code()
     if args.by_language:

@@ -203,6 +203,22 @@ def test_the_nets_width_and_penalty_are_flags_recorded_in_the_file(tmp_path: Pat
     assert "--units 8 --alpha 3" in record["command"]
 
 
+def test_a_sentence_threshold_chosen_before_goes_to_its_languages_model(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    data = _fixture(tmp_path / "pairs.jsonl")
+    argv = [*_argv(data, tmp_path), "--by-language", "--sentence-at", "ja:0.99"]
+    assert _train(argv) == 0
+    judge = json.loads((tmp_path / "judge.json").read_text("utf-8"))
+    (entry,) = judge["models"]
+    assert entry["languages"]["ja"]["sentence_threshold"] == 0.99
+    assert entry["languages"]["en"]["sentence_threshold"] is None  # none given: never
+    record = judge["provenance"]
+    assert record["options"]["sentence_at"] == {"ja": 0.99}
+    assert "--sentence-at ja:0.99" in record["command"]
+    with pytest.raises(SystemExit, match="with --at and --by-language"):
+        train_classifier.main([*_argv(data, tmp_path), "--sentence-at", "ja:0.99"])
+
+
 def test_several_nets_are_a_grid_compared_by_loso() -> None:
     args = train_classifier.arguments().parse_args(["--units", "16,32", "--alpha", "1,3"])
     nets = train_classifier.nets_of(args)
