@@ -150,8 +150,9 @@ def main() -> int:
             for name, rows in fresh.items()
         }
         both = (
-            pooled([b for b, _ in per_set.values()]),
-            pooled([a for _, a in per_set.values()]),
+            (pooled([b for b, _ in per_set.values()]), pooled([a for _, a in per_set.values()]))
+            if per_set
+            else None  # --skip-choose: no choose set read
         )
         report["languages"][lang] = {
             "threshold": None if math.isinf(final) else final,
@@ -162,7 +163,7 @@ def main() -> int:
                 },
             },
             "choose": {n: {"before": b, "after": a} for n, (b, a) in per_set.items()},
-            "choose_pooled": {"before": both[0], "after": both[1]},
+            "choose_pooled": {"before": both[0], "after": both[1]} if both else {},
         }
         picked = sorted({shown(t) for t in loso["thresholds"].values()})
         lines += [
@@ -177,7 +178,7 @@ def main() -> int:
                         line(name, pooled([b]), pooled([a]))
                         for name, (b, a) in sorted(per_set.items())
                     ),
-                    line("choose sets, pooled", *both),
+                    *([line("choose sets, pooled", *both)] if both else []),
                 ],
             ),
             "",
