@@ -139,7 +139,8 @@ def main() -> int:
         f"{', '.join(f'{k} {v:.2f}' for k, v in own.items())}; related "
         f"{dict(model.related_thresholds)}; replaced thresholds in judge.json {shipped}. "
         f"Sources (not fitted on, not choose; notes read as statements): "
-        f"{', '.join(sorted(held))}. Choose sets, scored only: {', '.join(sorted(fresh))}.",
+        f"{', '.join(sorted(held))}. Choose sets, scored only: "
+        f"{', '.join(sorted(fresh)) or 'none read (--skip-choose)'}.",
         "",
     ]
     for lang in languages:
