@@ -124,7 +124,9 @@ def _write(path: Path, texts: list[str], vectors: np.ndarray, model_id: str) -> 
     """``texts`` and their ``vectors`` (of ``model_id``) to ``path`` (.npz), whole or not at
     all: written beside it, then renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.writing.npz")  # no part's name: not read as one
+    # no part's name (not read as one), and one per process: two runs folding one cache at once
+    # must not move each other's half-written file
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.writing.npz")
     np.savez(
         temporary, texts=np.array(texts), vectors=np.asarray(vectors), model_id=np.array(model_id)
     )
