@@ -124,7 +124,9 @@ def _write(path: Path, texts: list[str], vectors: np.ndarray, model_id: str) -> 
     """``texts`` and their ``vectors`` (of ``model_id``) to ``path`` (.npz), whole or not at
     all: written beside it, then renamed over it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.writing.npz")  # no part's name: not read as one
+    # no part's name (not read as one), and one per process: two runs folding one cache at once
+    # must not move each other's half-written file
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.writing.npz")
     np.savez(
         temporary, texts=np.array(texts), vectors=np.asarray(vectors), model_id=np.array(model_id)
     )
@@ -167,6 +169,7 @@ class CachedEmbedder:
     once there are :data:`FOLD_PARTS` of them."""
 
     FOLD_PARTS = 16
+    CHUNK = 2000  # new texts embedded (and, with autosave, written as a part) at a time
     SAMPLE = 4  # texts of a cache without a model id embedded again to check it
     TOLERANCE = 1e-5  # the largest difference in a vector component still the same vector
 
@@ -220,17 +223,22 @@ class CachedEmbedder:
         _write(self.path, list(held), np.stack(list(held.values())), self.model_id)
 
     def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """The vectors of ``texts``; the new ones embedded ``CHUNK`` at a time, each chunk a
+        part of its own (with ``autosave``), so a run stopped in a large batch (a training run
+        measures every source in one) keeps the chunks it embedded. A text's vector does not
+        depend on the batch it is embedded in."""
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
-        if missing:
-            vectors = self.inner.embed_passages(missing)
-            self._vectors.update(zip(missing, vectors, strict=True))
+        for start in range(0, len(missing), self.CHUNK):
+            chunk = missing[start : start + self.CHUNK]
+            vectors = self.inner.embed_passages(chunk)
+            self._vectors.update(zip(chunk, vectors, strict=True))
             self._unsaved = True
             if self.autosave:
                 parts = self._parts()
                 number = int(parts[-1].name.rsplit("-", 1)[1].split(".")[0]) + 1 if parts else 1
                 _write(
                     self.path.with_name(f"{self.path.stem}.part-{number:05d}.npz"),
-                    missing,
+                    chunk,
                     vectors,
                     self.model_id,
                 )

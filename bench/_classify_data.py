@@ -143,9 +143,13 @@ class Config:
     blocks: str = "parts"  # a key of BLOCK_SETS
     head: str = "linear"  # "linear": logistic regression (C = ``c``); "net": one hidden layer;
     # "trees": boosted trees (compared in round 28, never shipped)
+    units: int = 32  # the net's hidden units and L2 penalty (``_classify_model.NET``: round 28's)
+    alpha: float = 1.0
 
     def label(self) -> str:
         head = {"net": ", net", "trees": ", boosted trees"}.get(self.head, f", C={self.c}")
+        if self.head == "net" and (self.units, self.alpha) != (32, 1.0):
+            head += f" of {self.units} units, alpha {self.alpha:g}"
         return f"{self.features}, blocks={self.blocks} by {self.reduce}{head}"
 
     def block_rows(self) -> list[int]:

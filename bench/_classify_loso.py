@@ -46,8 +46,12 @@ def fit_on(data: Data, idx: np.ndarray, cfg: Config):
         x = np.vstack([x, np.hstack([e.x[extra][:, cols], ez])])
         y = np.concatenate([y, e.y[extra]])
         weight = np.concatenate([weight, data.extra_weight[extra]])
-    fit = {"trees": fit_trees, "net": fit_net}.get(cfg.head)
-    params = fit(x, y, weight) if fit else fit_logistic(x, y, cfg.c, weight)
+    if cfg.head == "net":
+        params = fit_net(x, y, weight, cfg.units, cfg.alpha)
+    elif cfg.head == "trees":
+        params = fit_trees(x, y, weight)
+    else:
+        params = fit_logistic(x, y, cfg.c, weight)
     return params, fitted, cols, sure_rules(data, idx), rows
 
 

@@ -165,10 +165,16 @@ def fit_trees(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None):
     return HistGradientBoostingClassifier(**TREES, random_state=0).fit(x, y, sample_weight=weight)
 
 
-def fit_net(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None) -> Net:
-    """A net of one hidden layer of rectified units (``NET``) on standardised ``x``, each row
-    weighing ``weight`` (1 when not given), as the arrays ``learned.JudgeModel`` reads
-    (``hidden``)."""
+def fit_net(
+    x: np.ndarray,
+    y: np.ndarray,
+    weight: np.ndarray | None = None,
+    units: int = NET["units"],
+    alpha: float = NET["alpha"],
+) -> Net:
+    """A net of one hidden layer of ``units`` rectified units (``NET``'s by default) and L2
+    penalty ``alpha`` on standardised ``x``, each row weighing ``weight`` (1 when not given), as
+    the arrays ``learned.JudgeModel`` reads (``hidden``)."""
     try:
         from sklearn.neural_network import MLPClassifier
     except ImportError:
@@ -176,8 +182,8 @@ def fit_net(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None) -> N
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale < 1e-9] = 1.0
     model = MLPClassifier(
-        hidden_layer_sizes=(NET["units"],),
-        alpha=NET["alpha"],
+        hidden_layer_sizes=(units,),
+        alpha=alpha,
         max_iter=NET["max_iter"],
         random_state=NET["seed"],
     )

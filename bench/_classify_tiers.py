@@ -8,7 +8,9 @@ it off.
 
 from __future__ import annotations
 
+import argparse
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -16,6 +18,7 @@ from typing import TypeVar
 from _classify_common import load_pairs
 from classify import Prediction, predict
 from lib.metrics import wilson_lower
+from omoide.engine.classify import Judge, JudgeModel, LanguageJudge
 
 C = "CONTRADICTORY"
 LABELS = ("CONTRADICTORY", "EXTENDABLE", "INDEPENDENT")
@@ -82,20 +85,60 @@ def choose(sources: list[list[Row]], lang: str, own: float, grid: Sequence[float
     return best_t
 
 
+def add_split_arguments(bench: argparse.ArgumentParser) -> None:
+    """``--language`` and ``--skip-choose``: tune one language's bars of a judge per language on
+    the sources it was not fitted on, leaving the choose sets unread (a proxy judge fitted on a
+    train → choose split of the training sources: its held sources are the inner choose ones)."""
+    bench.add_argument(
+        "--language",
+        choices=("en", "ja"),
+        default="",
+        help="with a judge per language: the language whose model's bars are tuned",
+    )
+    bench.add_argument(
+        "--skip-choose",
+        action="store_true",
+        help="do not read the choose sets (classify_split.CHOOSE) at all",
+    )
+
+
+def tuned_model(judge: Judge, language: str) -> tuple[JudgeModel, tuple[str, ...]]:
+    """The model whose bars a script tunes and the languages it tunes them for: the one model
+    of a judge for both languages (both), or ``language``'s model of a judge per language
+    (that language alone; exit when none is named)."""
+    if isinstance(judge, JudgeModel):
+        return judge, ("en", "ja")
+    models = dict(judge.models)
+    if language not in models:
+        sys.exit(
+            f"the judge holds a model per language ({', '.join(models)}): name one (--language)"
+        )
+    return models[language], (language,)
+
+
+def with_model(judge: Judge, language: str, model: JudgeModel) -> Judge:
+    """``judge`` with ``model`` in place of the tuned one (``tuned_model``)."""
+    if isinstance(judge, JudgeModel):
+        return model
+    return LanguageJudge(tuple((k, model if k == language else m) for k, m in judge.models))
+
+
 def read_twice(
     sources: Mapping[str, Path],
     fitted: set[str],
     choose_sets: Sequence[str],
     classifiers: tuple[object, object],
     row: Callable[[Prediction, Prediction], R],
+    skip: Sequence[str] = (),
 ) -> tuple[dict[str, list[R]], dict[str, list[R]]]:
     """Each source not fitted on (a choose set always) classified by both classifiers, a row per
-    pair: the sources to choose on, and the choose sets."""
+    pair: the sources to choose on, and the choose sets; the sources ``skip`` names are not read
+    (the choose sets, when the judge is a proxy fitted on a split of the training sources)."""
     held: dict[str, list[R]] = {}
     fresh: dict[str, list[R]] = {}
     first, floor = classifiers
     for name, path in sources.items():
-        if not path.is_file() or (path.name in fitted and name not in choose_sets):
+        if name in skip or not path.is_file() or (path.name in fitted and name not in choose_sets):
             continue
         pairs = load_pairs(path)
         rows = [

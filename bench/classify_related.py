@@ -28,24 +28,28 @@ it is read off every source. A threshold at or above the language's own leaves i
 The table gives each margin with the threshold on every pair and guarded (related pairs only).
 Prints and writes ``--out``; the threshold goes into ``judge.json`` by hand. End to end (the
 store path) is measured by ``bench/classify_store.py``.
+A judge per language (``--by-language``): ``--language LANG`` tunes that language's model alone.
+A proxy judge fitted on a train → choose split of the training sources (``train_classifier.py
+--leave-out`` the inner choose sources as well as the choose sets; run with that file in a copy
+of ``src``): its held sources are the inner choose ones, and ``--skip-choose`` leaves the choose
+sets unread, so bars are chosen for a judge that cannot itself be measured on sources it was not
+fitted on without scoring the choose sets.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from _classify_common import DEFAULT_PAIRS
 from _classify_data import HOLDOUTS, NOTES
 from _classify_thresholds import THRESHOLDS, ThresholdRule
-from _classify_tiers import read_twice
+from _classify_tiers import add_split_arguments, read_twice, tuned_model, with_model
 from classify import Prediction, build_classifier
 from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
 from lib.reports import finish, fmt, md_table
-from omoide.engine.classify import JudgeModel
 
 C = "CONTRADICTORY"
 GRID = THRESHOLDS  # the training rule's grid, 0.30 - 0.99
@@ -141,22 +145,35 @@ def nested(by_source: dict[str, list[Row]], lang: str, own: float) -> list[dict[
 def main() -> int:
     bench = parser(__doc__, out=None, data=DEFAULT_PAIRS)
     bench.add_argument("--cache", type=Path, default=None)
+    add_split_arguments(bench)
     args = bench.parse_args()
     packaged, note = build_classifier("offline", "e5", args.cache)
-    model, made = packaged.model, type(packaged)
-    if not isinstance(model, JudgeModel):
-        sys.exit("the packaged judge holds a model per language; this script tunes one model")
-    own = dict(model.language_thresholds)
+    judge, made = packaged.model, type(packaged)
+    model, languages = tuned_model(judge, args.language)
+    own = {lang: dict(model.language_thresholds)[lang] for lang in languages}
     # the judge with its language thresholds alone, and with them at the floor
-    classifier = made(replace(model, related_thresholds=()), packaged.embedder)
+    classifier = made(
+        with_model(judge, args.language, replace(model, related_thresholds=())), packaged.embedder
+    )
     floor = made(
-        replace(
-            model, related_thresholds=(), language_thresholds=tuple((lang, FLOOR) for lang in own)
+        with_model(
+            judge,
+            args.language,
+            replace(
+                model,
+                related_thresholds=(),
+                language_thresholds=tuple((lang, FLOOR) for lang, _ in model.language_thresholds),
+            ),
         ),
         packaged.embedder,
     )
     held, fresh = read_twice(
-        {"pairs": args.data, **HOLDOUTS, **NOTES}, trained_on(), CHOOSE, (classifier, floor), row
+        {"pairs": args.data, **HOLDOUTS, **NOTES},
+        trained_on(),
+        CHOOSE,
+        (classifier, floor),
+        row,
+        CHOOSE if args.skip_choose else (),
     )
     report: dict[str, object] = {
         "classifier": note,
@@ -172,7 +189,7 @@ def main() -> int:
         f"choose): {', '.join(sorted(held))}.",
         "",
     ]
-    for lang in ("en", "ja"):
+    for lang in languages:
         rows = nested(held, lang, own[lang])
         first = rows[0]
         margin = next(

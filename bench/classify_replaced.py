@@ -24,24 +24,38 @@ read as statements) that the packaged judge was not fitted on (``judge.json``'s 
 less the choose sets (``classify_split.CHOOSE``), which are only scored, at the threshold read off
 every source. Prints and writes ``--out``; the threshold goes into ``judge.json`` by hand. The
 notes' path (``classify.py --notes``) and end to end (``classify_store.py``) are measured apart.
+A judge per language (``--by-language``): ``--language LANG`` tunes that language's model alone.
+A proxy judge fitted on a train → choose split of the training sources (``train_classifier.py
+--leave-out`` the inner choose sources as well as the choose sets; run with that file in a copy
+of ``src``): its held sources are the inner choose ones, and ``--skip-choose`` leaves the choose
+sets unread, so bars are chosen for a judge that cannot itself be measured on sources it was not
+fitted on without scoring the choose sets.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from dataclasses import replace
 from pathlib import Path
 
 from _classify_common import DEFAULT_PAIRS
 from _classify_data import HOLDOUTS, NOTES
-from _classify_tiers import C, Row, choose, pooled, read_twice, tally
+from _classify_tiers import (
+    C,
+    Row,
+    add_split_arguments,
+    choose,
+    pooled,
+    read_twice,
+    tally,
+    tuned_model,
+    with_model,
+)
 from classify import Prediction, build_classifier
 from classify_confusions import trained_on
 from classify_split import CHOOSE
 from lib.cli import parser
 from lib.reports import command_line, finish, fmt, md_table
-from omoide.engine.classify import JudgeModel
 
 GRID = tuple(round(0.30 + 0.01 * i, 2) for i in range(56))  # 0.30 - 0.85
 READING = "a value replaced"
@@ -80,20 +94,32 @@ def line(name: str, b: dict[str, float], a: dict[str, float]) -> list[object]:
 def main() -> int:
     bench = parser(__doc__, out=None, data=DEFAULT_PAIRS)
     bench.add_argument("--cache", type=Path, default=None)
+    add_split_arguments(bench)
     args = bench.parse_args()
     packaged, note = build_classifier("offline", "e5", args.cache)
-    model, made = packaged.model, type(packaged)
-    if not isinstance(model, JudgeModel):
-        sys.exit("the packaged judge holds a model per language; this script tunes one model")
-    own = dict(model.language_thresholds)
+    judge, made = packaged.model, type(packaged)
+    model, languages = tuned_model(judge, args.language)
+    own = {lang: dict(model.language_thresholds)[lang] for lang in languages}
     shipped = dict(model.replaced_thresholds)
-    without = made(replace(model, replaced_thresholds=()), packaged.embedder)
+    without = made(
+        with_model(judge, args.language, replace(model, replaced_thresholds=())),
+        packaged.embedder,
+    )
     floor = made(
-        replace(model, replaced_thresholds=tuple((lang, GRID[0]) for lang in own)),
+        with_model(
+            judge,
+            args.language,
+            replace(model, replaced_thresholds=tuple((lang, GRID[0]) for lang in own)),
+        ),
         packaged.embedder,
     )
     held, fresh = read_twice(
-        {"pairs": args.data, **HOLDOUTS, **NOTES}, trained_on(), CHOOSE, (without, floor), row
+        {"pairs": args.data, **HOLDOUTS, **NOTES},
+        trained_on(),
+        CHOOSE,
+        (without, floor),
+        row,
+        CHOOSE if args.skip_choose else (),
     )
     header = ["", "macro-F1", "C precision (right/closes)", "C recall", "sources < 0.95"]
     report: dict[str, object] = {
@@ -113,10 +139,11 @@ def main() -> int:
         f"{', '.join(f'{k} {v:.2f}' for k, v in own.items())}; related "
         f"{dict(model.related_thresholds)}; replaced thresholds in judge.json {shipped}. "
         f"Sources (not fitted on, not choose; notes read as statements): "
-        f"{', '.join(sorted(held))}. Choose sets, scored only: {', '.join(sorted(fresh))}.",
+        f"{', '.join(sorted(held))}. Choose sets, scored only: "
+        f"{', '.join(sorted(fresh)) or 'none read (--skip-choose)'}.",
         "",
     ]
-    for lang in ("en", "ja"):
+    for lang in languages:
         loso = nested(held, lang, own[lang])
         final = choose(list(held.values()), lang, own[lang], GRID)
         per_set = {
@@ -124,8 +151,9 @@ def main() -> int:
             for name, rows in fresh.items()
         }
         both = (
-            pooled([b for b, _ in per_set.values()]),
-            pooled([a for _, a in per_set.values()]),
+            (pooled([b for b, _ in per_set.values()]), pooled([a for _, a in per_set.values()]))
+            if per_set
+            else None  # --skip-choose: no choose set read
         )
         report["languages"][lang] = {
             "threshold": None if math.isinf(final) else final,
@@ -136,7 +164,7 @@ def main() -> int:
                 },
             },
             "choose": {n: {"before": b, "after": a} for n, (b, a) in per_set.items()},
-            "choose_pooled": {"before": both[0], "after": both[1]},
+            "choose_pooled": {"before": both[0], "after": both[1]} if both else {},
         }
         picked = sorted({shown(t) for t in loso["thresholds"].values()})
         lines += [
@@ -151,7 +179,7 @@ def main() -> int:
                         line(name, pooled([b]), pooled([a]))
                         for name, (b, a) in sorted(per_set.items())
                     ),
-                    line("choose sets, pooled", *both),
+                    *([line("choose sets, pooled", *both)] if both else []),
                 ],
             ),
             "",

@@ -112,8 +112,10 @@ pairs and file digest, and per embedder a digest of the labels, of each feature 
 vectors fitted on. The net's fit moves by ~0.1 in weight for any change of those inputs, however
 small (session 38: a 1e-7 change of the vectors did), so only the same inputs give the same
 judge; the fit runs on one thread and the same command on the same data and code writes the same
-bytes. ``--check`` (the same flags) fits nothing and names each input that moved since the file
-was written. The hand-chosen bars go in with ``--related`` / ``--replaced``; ``--keep-others``
+bytes. ``--units`` / ``--alpha`` set the net's hidden units and L2 penalty (default round
+28's, 32 and 1; comma-separated values are a grid axis each, compared by LOSO like the others).
+``--check`` (the same flags) fits nothing and names each input that moved since the file was
+written. The hand-chosen bars go in with ``--related`` / ``--replaced``; ``--keep-others``
 keeps the stored judge of an embedder not trained now (USE's).
 
 ``--by-language`` (with ``--embedders`` and ``--judge`` naming one embedder) writes a judge per
@@ -203,6 +205,14 @@ GRID_REDUCE = ("centroid",)  # how each block is read (see project; pca16 and "n
 # centroid in every setting of the previous rounds, by about 0.05 for "none", so they left it)
 
 
+_NETS = ((int(NET["units"]), float(NET["alpha"])),)  # round 28's net, the only one by default
+
+
+def nets_of(args) -> tuple[tuple[int, float], ...]:
+    """The net's (units, alpha) pairs ``--units`` × ``--alpha`` name, each compared by LOSO."""
+    return tuple((int(u), float(a)) for u in args.units.split(",") for a in args.alpha.split(","))
+
+
 def rounded_floats(value: object) -> object:
     """Floats to 5 significant digits (the file stays small; the verdicts do not move)."""
     if isinstance(value, float):
@@ -229,14 +239,21 @@ def _inputs(data, features: str) -> dict[str, object]:
     return inputs_record(data, data.columns(features), everything[~data.several])
 
 
-def _grid(embedder, only: dict[str, str] | None, head: str) -> list[Config]:
-    """The configurations compared (``only`` leaves those it names)."""
+def _grid(
+    embedder,
+    only: dict[str, str] | None,
+    head: str,
+    nets: tuple[tuple[int, float], ...] = _NETS,
+) -> list[Config]:
+    """The configurations compared (``only`` leaves those it names); ``nets``: the net's
+    (units, alpha) compared (``--units`` / ``--alpha``; round 28's alone by default)."""
     grid = [
-        Config(f, r, c, b, head)
+        Config(f, r, c, b, head, units, alpha)
         for f in FEATURE_SETS
         for b in (BLOCK_SETS if embedder else ("parts",))
         for r in (GRID_REDUCE if embedder else ("none",))
         for c in (GRID_C if head == "linear" else GRID_C[1:2])
+        for units, alpha in (nets if head == "net" else nets[:1])
     ]
     return [cfg for cfg in grid if all(str(getattr(cfg, k)) == v for k, v in (only or {}).items())]
 
@@ -250,6 +267,7 @@ def train_one(
     head: str = "net",
     extra: Extra | None = None,
     at: dict[str, float] | None = None,
+    nets: tuple[tuple[int, float], ...] | None = None,
 ) -> tuple[JudgeModel, dict[str, object]]:
     """One embedder's judge over the grid, or over the configurations ``only`` leaves (by
     ``features`` / ``blocks`` / ``c``, for a retrain at a configuration chosen before);
@@ -257,9 +275,10 @@ def train_one(
     unused, so the grid keeps one value of it); ``extra``: the rows fitted on beside the
     labelled pairs (``_classify_extra``: distractors, dedup duplicates); ``at``: thresholds
     chosen before (on a train → choose split), so no grid and no LOSO: the one configuration
-    ``only`` names is fitted on all sources at them (no sentence threshold)."""
+    ``only`` names is fitted on all sources at them (no sentence threshold); ``nets``: the
+    net's (units, alpha) compared (``_grid``)."""
     embedder, data = _data(embedder_name, sources, cache, extra)
-    return fit_judge(data, embedder, _grid(embedder, only, head), target, at)
+    return fit_judge(data, embedder, _grid(embedder, only, head, nets or _NETS), target, at)
 
 
 def train_by_language(
@@ -272,19 +291,28 @@ def train_by_language(
     extra: Extra | None = None,
     at: dict[str, float] | None = None,
     languages: tuple[str, ...] = LANGUAGES,
+    nets: tuple[tuple[int, float], ...] | None = None,
+    sentence_at: dict[str, float] | None = None,
 ) -> tuple[dict[str, JudgeModel], dict[str, dict[str, object]]]:
     """A judge per language (``--by-language``): each fitted, scored leave-one-source-out and
     given its thresholds (the statements' and the several-sentence one, by the same rule as
     ``train_one``) on the pairs of its language only (``language_rows``); the sources are
-    measured once."""
+    measured once. With ``at``, ``sentence_at``: the several-sentence thresholds chosen
+    before (none for a language it does not name)."""
     embedder, data = _data(embedder_name, sources, cache, extra)
-    grid = _grid(embedder, only, head)
+    grid = _grid(embedder, only, head, nets or _NETS)
     models, summaries = {}, {}
     for lang in languages:
         print(f"  {embedder_name} {lang}: {int((data.langs == lang).sum())} pairs", file=sys.stderr)
         own = {lang: at[lang]} if at is not None else None
         models[lang], summaries[lang] = fit_judge(
-            language_rows(data, lang), embedder, grid, target, own, lang
+            language_rows(data, lang),
+            embedder,
+            grid,
+            target,
+            own,
+            lang,
+            (sentence_at or {}).get(lang, float("inf")),
         )
     return models, summaries
 
@@ -296,6 +324,7 @@ def fit_judge(
     target: float,
     at: dict[str, float] | None = None,
     lang: str | None = None,
+    sentence_at: float = float("inf"),
 ) -> tuple[JudgeModel, dict[str, object]]:
     """The judge of ``data`` (``train_one``): the grid scored leave-one-source-out and the best
     configuration fitted on every source; ``lang``: the pairs are of that language only (its
@@ -313,7 +342,7 @@ def fit_judge(
     best = (
         pick_best(results, target)
         if at is None
-        else {"config": grid[0], "threshold": at, "sentence_threshold": float("inf")}
+        else {"config": grid[0], "threshold": at, "sentence_threshold": sentence_at}
     )
     if lang is not None:
         best = {**best, "threshold": {lang: best["threshold"][lang]}}
@@ -451,6 +480,18 @@ def arguments():
         help="the judge's model: a net of one hidden layer (the e5 judge since "
         "round 28), or logistic regression (the USE judge)",
     )
+    bench.add_argument(
+        "--units",
+        default=str(NET["units"]),
+        metavar="N,…",
+        help="with --head net: the hidden units; several are compared by LOSO (default 32)",
+    )
+    bench.add_argument(
+        "--alpha",
+        default=f"{NET['alpha']:g}",
+        metavar="A,…",
+        help="with --head net: the L2 penalty; several are compared by LOSO (default 1)",
+    )
     add_arguments(bench)
     for key in ("features", "blocks", "c"):
         bench.add_argument(
@@ -465,6 +506,13 @@ def arguments():
         help="thresholds chosen before (a train → choose split): fit the one "
         "configuration --features/--blocks/--c name on all sources at "
         "them, no grid, no LOSO",
+    )
+    bench.add_argument(
+        "--sentence-at",
+        default="",
+        metavar="LANG:T,…",
+        help="with --at and --by-language: the several-sentence thresholds chosen before "
+        "(e.g. ja:0.99); default none",
     )
     bench.add_argument(
         "--leave-out",
@@ -525,10 +573,13 @@ def _command(args, only: dict[str, str]) -> str:
         "`.venv/bin/python bench/train_classifier.py --cache /tmp/omoide-vectors"
         + "".join(f" --{k} {v}" for k, v in only.items())
         + (f" --head {args.head}" if args.head != "net" else "")
+        + (f" --units {args.units}" if nets_of(args) != _NETS and args.head == "net" else "")
+        + (f" --alpha {args.alpha}" if nets_of(args) != _NETS and args.head == "net" else "")
         + extra_flags(args)
         + (f" --embedders {args.embedders}" if args.embedders != "e5,use" else "")
         + (f" --judge {args.judge}" if args.judge else "")
         + (f" --at {args.at}" if args.at else "")
+        + (f" --sentence-at {args.sentence_at}" if args.sentence_at else "")
         + (f" --leave-out {args.leave_out}" if args.leave_out else "")
         + (f" --related {args.related}" if args.related else "")
         + (f" --replaced {args.replaced}" if args.replaced else "")
@@ -591,6 +642,16 @@ def _with_tiers(model: JudgeModel, args, lang: str | None = None) -> JudgeModel:
     )
 
 
+def _net_record(nets: tuple[tuple[int, float], ...]) -> dict[str, object]:
+    """The net's settings as recorded: round 28's (``NET``), or the one ``--units`` /
+    ``--alpha`` name, or those they compare (``compared``)."""
+    if nets == _NETS:
+        return NET
+    if len(nets) == 1:
+        return {**NET, "units": nets[0][0], "alpha": nets[0][1]}
+    return {**NET, "compared": [list(n) for n in nets]}
+
+
 def _options(args, only: dict[str, str], at: dict[str, float] | None) -> dict[str, object]:
     """Every setting of the run, defaults included (a default may change later: round 29's
     ``--distractors`` did, and a refit at the new default no longer gave the shipped judge)."""
@@ -598,13 +659,14 @@ def _options(args, only: dict[str, str], at: dict[str, float] | None) -> dict[st
         "embedders": args.embedders,
         "judge": args.judge,
         "head": args.head,
-        **({"net": NET} if args.head == "net" else {}),
+        **({"net": _net_record(nets_of(args))} if args.head == "net" else {}),
         "features": only.get("features", "grid"),
         "blocks": only.get("blocks", "grid"),
         "c": only.get("c", "grid") if args.head == "linear" else None,
         "precision": args.precision,
         "threshold_rule": "given (--at)" if at else RULE.label(),
         "at": at,
+        **({"sentence_at": dict(_tiers(args.sentence_at))} if args.sentence_at else {}),
         "leave_out": [name for name in args.leave_out.split(",") if name],
         "distractors": args.distractors,
         "distractor_weight": args.distractor_weight,
@@ -726,6 +788,8 @@ def _main_by_language(
             extra,
             at,
             fit,
+            nets_of(args),
+            dict(_tiers(args.sentence_at)),
         )
     entry, kept_record = _language_entry(args, name, fitted, kept)
     chosen = {"name": name, "model_id": entry["embedder"]}
@@ -850,6 +914,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.at
         else None
     )
+    if args.sentence_at and not (at and args.by_language):
+        sys.exit(
+            "--sentence-at gives per-language thresholds chosen before: with --at and --by-language"
+        )
     extra = extra_of(args)
     code = _code()
     if args.by_language:
@@ -866,6 +934,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.head,
                 extra,
                 at,
+                nets_of(args),
             )
             if name == args.judge:
                 model = _with_tiers(model, args)

@@ -247,6 +247,34 @@ def test_the_embedding_cache_appends_each_batch_and_keeps_it_through_a_crash(
     )
 
 
+def test_a_large_batch_is_embedded_and_written_a_chunk_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Session 40: a training run measures every source in one batch (~100,000 texts, most of
+    an hour of e5 on a shared machine), so a run stopped in it kept nothing."""
+    inner, path = HashEmbedder(), tmp_path / "cache.npz"
+    monkeypatch.setattr(CachedEmbedder, "CHUNK", 2)
+    texts = ["tea", "coffee", "milk", "tea", "water", "juice"]
+    got = CachedEmbedder(inner, path).embed_passages(texts)
+    assert np.allclose(got, inner.embed_passages(texts))
+    stem = model_file(path, inner.model_id).stem
+    assert len(list(tmp_path.glob(f"{stem}.part-*.npz"))) == 3  # five new texts, two a part
+
+    calls: list[int] = []
+
+    class Stops(HashEmbedder):
+        def embed_passages(self, batch: list[str]) -> np.ndarray:
+            if calls:
+                raise RuntimeError("stopped")
+            calls.append(len(batch))
+            return super().embed_passages(batch)
+
+    with pytest.raises(RuntimeError):
+        CachedEmbedder(Stops(), tmp_path / "stopped.npz").embed_passages(["a", "b", "c"])
+    kept = CachedEmbedder(inner, tmp_path / "stopped.npz")
+    assert set(kept._vectors) == {"a", "b"}  # the chunk embedded before the stop
+
+
 def test_the_embedding_cache_folds_its_parts_once_they_are_many(tmp_path: Path) -> None:
     inner, path = HashEmbedder(), tmp_path / "cache.npz"
     cached = CachedEmbedder(inner, path)

@@ -190,6 +190,48 @@ def test_a_kept_language_carries_the_packaged_model_and_where_it_came_from(
     assert kept["command"] == packaged["provenance"]["command"]
 
 
+def test_the_nets_width_and_penalty_are_flags_recorded_in_the_file(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    data = _fixture(tmp_path / "pairs.jsonl")
+    assert _train([*_argv(data, tmp_path), "--by-language", "--units", "8", "--alpha", "3"]) == 0
+    judge = json.loads((tmp_path / "judge.json").read_text("utf-8"))
+    (entry,) = judge["models"]
+    for model in entry["languages"].values():
+        assert len(model["hidden"]["weights"]) == 8  # one row per hidden unit
+    record = judge["provenance"]
+    assert record["options"]["net"] == {"units": 8, "alpha": 3.0, "max_iter": 300, "seed": 0}
+    assert "--units 8 --alpha 3" in record["command"]
+
+
+def test_a_sentence_threshold_chosen_before_goes_to_its_languages_model(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    data = _fixture(tmp_path / "pairs.jsonl")
+    argv = [*_argv(data, tmp_path), "--by-language", "--sentence-at", "ja:0.99"]
+    assert _train(argv) == 0
+    judge = json.loads((tmp_path / "judge.json").read_text("utf-8"))
+    (entry,) = judge["models"]
+    assert entry["languages"]["ja"]["sentence_threshold"] == 0.99
+    assert entry["languages"]["en"]["sentence_threshold"] is None  # none given: never
+    record = judge["provenance"]
+    assert record["options"]["sentence_at"] == {"ja": 0.99}
+    assert "--sentence-at ja:0.99" in record["command"]
+    with pytest.raises(SystemExit, match="with --at and --by-language"):
+        train_classifier.main([*_argv(data, tmp_path), "--sentence-at", "ja:0.99"])
+
+
+def test_several_nets_are_a_grid_compared_by_loso() -> None:
+    args = train_classifier.arguments().parse_args(["--units", "16,32", "--alpha", "1,3"])
+    nets = train_classifier.nets_of(args)
+    assert nets == ((16, 1.0), (16, 3.0), (32, 1.0), (32, 3.0))
+    only = {"features": "rules+slots+scope", "blocks": "parts"}
+    grid = train_classifier._grid(object(), only, "net", nets)
+    assert [(c.units, c.alpha) for c in grid] == list(nets)
+    assert grid[0].label().endswith("net of 16 units, alpha 1") and grid[2].label().endswith("net")
+    assert train_classifier._net_record(nets)["compared"] == [list(n) for n in nets]
+    default = train_classifier.nets_of(train_classifier.arguments().parse_args([]))
+    assert train_classifier._net_record(default) == train_classifier.NET
+
+
 def test_moved_lists_each_difference_and_nothing_for_the_same_inputs() -> None:
     stored = {"rows": 3, "labels": "a", "vectors": "v", "features": {"x": "1", "y": "2"}}
     assert provenance.moved(stored, dict(stored)) == []
