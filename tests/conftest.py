@@ -61,6 +61,23 @@ def _sqlite_only(metafunc: pytest.Metafunc) -> bool:
     )
 
 
+# The longest test files, started first: `make test` gives each file to one worker (pytest-xdist,
+# ``--dist loadfile``) in collection order, and one of these started last is the run's tail.
+LONGEST_FIRST = (
+    "test_schemathesis.py",
+    "test_qa35_dashboard_sweep.py",
+    "test_qa34_schema_sweep.py",
+    "test_mcp_session_limits.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the tests of :data:`LONGEST_FIRST` to the front, in that order (the rest keep
+    theirs): the order a file's tests run in is unchanged."""
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "store_kind" in metafunc.fixturenames:
         if _sqlite_only(metafunc):
