@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
+from memory_factory import a_memory
 
 from omoide.api.http.dashboard.views import (
     HORIZON_DAYS,
@@ -14,36 +15,16 @@ from omoide.api.http.dashboard.views import (
     forgetting_curve,
     text_diff,
 )
-from omoide.model import Memory, MemoryKind, MemoryStatus
+from omoide.model import Memory, MemoryKind
 
 NOW = datetime(2026, 11, 30, 9, tzinfo=UTC)
 
 
 def _memory(**fields: object) -> Memory:
-    base = Memory(
-        key="mem_1",
-        persona="rin",
-        content="x",
+    base = a_memory(
         kind=MemoryKind.NOTE,
-        importance=0.5,
-        tags=(),
-        emotion_type=None,
-        emotion_intensity=0.0,
-        source="user",
-        source_ref=None,
         created_at=NOW - timedelta(days=2),
         updated_at=NOW,
-        access_count=0,
-        last_accessed=None,
-        valid_from=None,
-        valid_until=None,
-        superseded_by=None,
-        summary_ref=None,
-        status=MemoryStatus.ACTIVE,
-        metadata={},
-        stability=5.0,
-        strength=0.5,
-        last_decay_at=None,
     )
     return replace(base, **fields)  # type: ignore[arg-type]
 

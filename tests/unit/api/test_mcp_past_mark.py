@@ -7,11 +7,11 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from memory_factory import a_memory
 
 from omoide.api.http.dashboard.views import closure
 from omoide.api.mcp.text import memory_text, past_mark
 from omoide.api.render import render_memory
-from omoide.model import Memory, MemoryKind, MemoryStatus
 
 PLAN_START = "2027-03-01T00:00:00+00:00"
 
@@ -85,28 +85,11 @@ def test_every_rendering_asks_the_model_whether_a_fact_never_held(
     assert ("never held" in memory_text(rendered)) is never_held
 
 
-_MEMORY = Memory(
+_MEMORY = a_memory(
     key="mem_plan",
-    persona="rin",
     content="The user will move to Berlin in March.",
-    kind=MemoryKind.FACT,
-    importance=0.5,
-    tags=(),
-    emotion_type=None,
-    emotion_intensity=0.0,
-    source="user",
-    source_ref=None,
     created_at=NOW - timedelta(days=30),
     updated_at=NOW,
-    access_count=0,
-    last_accessed=None,
-    valid_from=None,
-    valid_until=None,
     superseded_by="mem_stay",
-    summary_ref=None,
-    status=MemoryStatus.ACTIVE,
-    metadata={},
-    stability=5.0,
     strength=0.4,
-    last_decay_at=None,
 )

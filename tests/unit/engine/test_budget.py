@@ -7,9 +7,10 @@ from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
+from memory_factory import a_memory
 
 from omoide.engine.budget import FOLDED_KEY, fold_notes, foldable_notes
-from omoide.model import Memory, MemoryKind, MemoryStatus, SearchHit, Source
+from omoide.model import MemoryKind, SearchHit, Source
 
 MAY = datetime(2026, 5, 1, tzinfo=UTC)
 
@@ -65,30 +66,14 @@ def test_notes_over_several_turns_or_lines_are_not_folded() -> None:
 
 
 def _with_memory(hit: SearchHit, **fields: object) -> SearchHit:
-    memory = Memory(
+    memory = a_memory(
         key=hit.id,
-        persona="rin",
         content=hit.content,
         kind=MemoryKind.NOTE,
-        importance=0.5,
-        tags=(),
-        emotion_type=None,
-        emotion_intensity=0.0,
         source="consolidation",
-        source_ref=None,
         created_at=MAY,
         updated_at=MAY,
-        access_count=0,
-        last_accessed=None,
         valid_from=MAY,
-        valid_until=None,
-        superseded_by=None,
-        summary_ref=None,
-        status=MemoryStatus.ACTIVE,
-        metadata={},
-        stability=5.0,
-        strength=0.5,
-        last_decay_at=None,
         sources=hit.sources,
     )
     return replace(hit, memory=replace(memory, **fields))  # type: ignore[arg-type]

@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
+from memory_factory import a_memory
+
 from omoide.engine.hit_order import merge_ranked, ordered_hits, shown_score, without_turns
-from omoide.model import Memory, MemoryKind, MemoryStatus, SearchHit, Source
+from omoide.model import SearchHit, Source
 
 
 def note(key: str, score: float, *events: int) -> SearchHit:
@@ -122,30 +124,14 @@ def _closed(
     key: str, *, closed: datetime, until: datetime, start: datetime | None = None
 ) -> SearchHit:
     """A fact of score 0.5 superseded at ``closed`` with validity end ``until``."""
-    memory = Memory(
+    memory = a_memory(
         key=key,
-        persona="rin",
         content=key,
-        kind=MemoryKind.FACT,
-        importance=0.5,
-        tags=(),
-        emotion_type=None,
-        emotion_intensity=0.0,
-        source="user",
-        source_ref=None,
         created_at=DEC - timedelta(days=30),
         updated_at=closed,
-        access_count=0,
-        last_accessed=None,
         valid_from=start,
         valid_until=until,
         superseded_by="mem_next",
-        summary_ref=None,
-        status=MemoryStatus.ACTIVE,
-        metadata={},
-        stability=5.0,
-        strength=0.5,
-        last_decay_at=None,
     )
     return replace(_hit(key, 0.5), memory=memory, extra={"current": False})
 
