@@ -65,6 +65,7 @@ from omoide.service.validate.names import (
     check_state_key,
 )
 from omoide.service.validate.patterns import (
+    BEYOND_C0_CONTROLS,
     CONTROLS,
     EMOTION_PATTERN,
     EXTERNAL_ID_PATTERN,
@@ -106,6 +107,7 @@ from omoide.service.validate.times import (
 )
 
 __all__ = [
+    "BEYOND_C0_CONTROLS",
     "CONTROLS",
     "EMOTION_PATTERN",
     "EXTERNAL_ID_PATTERN",

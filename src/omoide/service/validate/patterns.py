@@ -51,8 +51,11 @@ INVISIBLE = (
 # (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them ("Trojan Source").
 # ``TEXT_CONTROLS``: the same but tab, newline and carriage return, which multi-line text (a
 # state value) may hold. At the ends, the control characters that are whitespace are trimmed.
-CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
-TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+# ``BEYOND_C0_CONTROLS``: those past C0, which JSON's quoting (an error message quoting a
+# value) leaves raw.
+BEYOND_C0_CONTROLS = "\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+CONTROLS = "\\x00-\\x1f" + BEYOND_C0_CONTROLS
+TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
 # Text that is not blank: it holds one character that is neither whitespace nor invisible (a
 # search, not a full match).
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"

@@ -28,7 +28,7 @@ from omoide.api.http.validation_errors import validation_message
 from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
 from omoide.model import check_persona_name
 from omoide.service.auth import Principal
-from omoide.service.validate import check_controls, replace_controls
+from omoide.service.validate import BEYOND_C0_CONTROLS, check_controls, replace_controls
 
 __all__ = [
     "COOKIE",
@@ -205,7 +205,7 @@ def _url_controls(request: Request, shown_back: Mapping[str, str]) -> str | None
 
 # What an error's own words may still hold raw when they quote a value: JSON's quoting (the
 # API's) escapes U+0000-U+001F only, not DEL, the C1 controls or the bidirectional overrides
-_UNESCAPED = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNESCAPED = re.compile(f"[{BEYOND_C0_CONTROLS}]")
 
 
 def _message(text: str) -> str:
