@@ -86,9 +86,16 @@ def choose(sources: list[list[Row]], lang: str, own: float, grid: Sequence[float
 
 
 def add_split_arguments(bench: argparse.ArgumentParser) -> None:
-    """``--language`` and ``--skip-choose``: tune one language's bars of a judge per language on
-    the sources it was not fitted on, leaving the choose sets unread (a proxy judge fitted on a
-    train → choose split of the training sources: its held sources are the inner choose ones)."""
+    """``--language`` and ``--skip-choose``, as the bar scripts (``classify_related.py``,
+    ``classify_replaced.py``) take them.
+
+    A judge per language (``train_classifier.py --by-language``): ``--language LANG`` tunes that
+    language's model alone. A proxy judge fitted on a train → choose split of the training
+    sources (``train_classifier.py --leave-out`` the inner choose sources as well as the choose
+    sets; run with that file in a copy of ``src``): its held sources are the inner choose ones,
+    and ``--skip-choose`` leaves the choose sets unread, so bars are chosen for a judge that
+    cannot itself be measured on sources it was not fitted on without scoring the choose sets.
+    """
     bench.add_argument(
         "--language",
         choices=("en", "ja"),

@@ -28,12 +28,8 @@ it is read off every source. A threshold at or above the language's own leaves i
 The table gives each margin with the threshold on every pair and guarded (related pairs only).
 Prints and writes ``--out``; the threshold goes into ``judge.json`` by hand. End to end (the
 store path) is measured by ``bench/classify_store.py``.
-A judge per language (``--by-language``): ``--language LANG`` tunes that language's model alone.
-A proxy judge fitted on a train → choose split of the training sources (``train_classifier.py
---leave-out`` the inner choose sources as well as the choose sets; run with that file in a copy
-of ``src``): its held sources are the inner choose ones, and ``--skip-choose`` leaves the choose
-sets unread, so bars are chosen for a judge that cannot itself be measured on sources it was not
-fitted on without scoring the choose sets.
+A judge per language, and a proxy judge: ``--language`` and ``--skip-choose``
+(``_classify_tiers.add_split_arguments``).
 """
 
 from __future__ import annotations

@@ -24,12 +24,8 @@ read as statements) that the packaged judge was not fitted on (``judge.json``'s 
 less the choose sets (``classify_split.CHOOSE``), which are only scored, at the threshold read off
 every source. Prints and writes ``--out``; the threshold goes into ``judge.json`` by hand. The
 notes' path (``classify.py --notes``) and end to end (``classify_store.py``) are measured apart.
-A judge per language (``--by-language``): ``--language LANG`` tunes that language's model alone.
-A proxy judge fitted on a train → choose split of the training sources (``train_classifier.py
---leave-out`` the inner choose sources as well as the choose sets; run with that file in a copy
-of ``src``): its held sources are the inner choose ones, and ``--skip-choose`` leaves the choose
-sets unread, so bars are chosen for a judge that cannot itself be measured on sources it was not
-fitted on without scoring the choose sets.
+A judge per language, and a proxy judge: ``--language`` and ``--skip-choose``
+(``_classify_tiers.add_split_arguments``).
 """
 
 from __future__ import annotations

@@ -5,10 +5,16 @@ copy). Before: "cannot write the backup FILE: disk I/O error", which blamed the 
 
 The failure is real (as in tests/integration/api/test_read_failing_while_serving_api.py): a
 process holds the folder open, another process writes, and the write-ahead log is then cut to
-zero bytes under them, so SQLite reads committed pages from a log that has none."""
+zero bytes under them, so SQLite reads committed pages from a log that has none.
+
+The check of the copy, after it is written, tells the two apart the same way: a copy that
+cannot be read back is said as that copy's read failure, naming the file and the error; the
+database is said to be damaged only when SQLite finds the copy damaged. Before: any error of
+that check, a failed read of the copy included, was "the database is damaged"."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +22,8 @@ import pytest
 from click.testing import CliRunner
 
 from omoide.cli import main
+from omoide.errors import InvalidInput
+from omoide.store.sqlite.backup import _check_copy
 from omoide.wiring import Omoide
 
 pytestmark = pytest.mark.sqlite_only
@@ -56,3 +64,52 @@ def test_a_backup_whose_source_read_fails_names_the_database_not_the_target(
     code, out = _cli(data_dir, "backup", "--to", str(target))  # it reads again: backed up
     assert code == 0, out
     assert target.exists()
+
+
+def _a_copy(path: Path) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+        conn.executemany("INSERT INTO notes VALUES (?)", [("x" * 500,)] * 200)
+    conn.close()
+
+
+def test_a_copy_that_cannot_be_read_back_is_said_unreadable_not_the_database_damaged(
+    tmp_path: Path,
+) -> None:
+    copy = tmp_path / "omoide-backup.db.partial"
+    _a_copy(copy)
+    holder = sqlite3.connect(copy, isolation_level=None)  # keeps its log while it is cut
+    holder.execute("PRAGMA journal_mode = WAL")
+    holder.execute("INSERT INTO notes VALUES ('in the log only')")
+    checking = sqlite3.connect(copy)
+    copy.with_name(copy.name + "-wal").write_bytes(b"")
+    try:
+        with pytest.raises(InvalidInput) as refused:
+            _check_copy(checking, copy, tmp_path / "data" / "omoide.db")
+    finally:
+        checking.close()
+        holder.close()
+    assert str(refused.value).startswith(
+        f"cannot read back the backup's copy {copy} to check it: disk I/O error "
+        "(SQLITE_IOERR_SHORT_READ); no backup was written"
+    ), refused.value
+    assert "damaged" not in str(refused.value)
+
+
+def test_a_copy_sqlite_finds_malformed_says_the_database_is_damaged(tmp_path: Path) -> None:
+    copy = tmp_path / "omoide-backup.db.partial"
+    _a_copy(copy)
+    pages = bytearray(copy.read_bytes())
+    pages[3 * 4096 : 3 * 4096 + 200] = b"\xff" * 200  # a table page's header and cells
+    copy.write_bytes(bytes(pages))
+    db_path = tmp_path / "data" / "omoide.db"
+    checking = sqlite3.connect(copy)
+    try:
+        with pytest.raises(InvalidInput) as refused:
+            _check_copy(checking, copy, db_path)
+    finally:
+        checking.close()
+    assert str(refused.value).startswith(
+        f"{db_path} is damaged (SQLite's integrity check of its copy: database disk image is "
+        "malformed); no backup was written"
+    ), refused.value

@@ -1,11 +1,16 @@
 """A purge while a read of an older snapshot lasts (an export being downloaded slowly, another
 process's long query), against a real SQLite folder: other writes go on at once, and the
-erased text leaves the WAL as soon as that read ends, not only at the next erase."""
+erased text leaves the WAL as soon as that read ends, not only at the next erase; and when the
+process that owes the checkpoint dies first, the next process to open the folder does it."""
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -121,3 +126,64 @@ def test_a_cli_erase_under_a_long_read_says_its_scrub_is_pending_and_the_next_co
     gone = json.loads(run("memory", "delete", "-p", "rin", "--purge", said.split()[-1], "--json"))
     assert gone["scrub_pending"] is False
     assert files_holding(data, PIN) == [] and files_holding(data, "ZQXJV-4827") == []
+
+
+def _another_process(data: Path, code: str) -> str:
+    """Run ``code`` in a new Python process on the folder (as another Omoide would); its
+    output."""
+    env = {**os.environ, "OMOIDE_DATA": str(data), "OMOIDE_EMBEDDER": "hash"}
+    env.pop("OMOIDE_DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_checkpoint_owed_by_a_process_that_died_is_done_when_the_next_one_opens(
+    make_app: Any, data_dir: Path
+) -> None:
+    """Why an owed checkpoint is not recorded in the file (``Database.erasing``): SQLite
+    checkpoints and deletes the WAL when a process closes its last connection while no read
+    runs, and opening the folder opens and closes one first. Pinned here with the erasing
+    process killed (no close, no last try) and another process's connection left open."""
+    app = make_app()
+    app.auth.create_persona("rin")
+    key = create(app, "rin", f"The user's door code is {PIN}").key
+    app.close()
+    reader = sqlite3.connect(data_dir / "omoide.db", isolation_level=None)  # another process's
+    try:
+        reader.execute("BEGIN")
+        reader.execute("SELECT COUNT(*) FROM memories").fetchone()  # an older snapshot's read
+        said = _another_process(
+            data_dir,
+            f"""
+            import os
+            from omoide.config import Settings
+            from omoide.wiring import build
+            app = build(Settings.from_env(), llm=None)
+            print(app.memories.purge("rin", {key!r}).scrub_pending, flush=True)
+            os._exit(0)  # killed: neither its retries nor its close ever run
+            """,
+        )
+        assert said.split() == ["True"]
+        reader.execute("COMMIT")  # the read ends; its connection stays open, idle
+        assert files_holding(data_dir, PIN) == ["omoide.db"]
+        _another_process(
+            data_dir,
+            """
+            import os
+            from omoide.config import Settings
+            from omoide.store.sqlite.db import Database
+            Database(Settings.from_env().db_path)
+            os._exit(0)  # what it did at its open alone
+            """,
+        )
+        assert files_holding(data_dir, PIN) == []
+    finally:
+        reader.close()

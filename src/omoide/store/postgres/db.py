@@ -26,15 +26,16 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import psycopg
-from psycopg import sql as pgsql
 
 from omoide.errors import StorageUnavailable
+from omoide.store.owed_scrub import OwedScrub
 from omoide.store.postgres.connection import (
     PgConnection,
     PgCursor,
     has_rows,
     translate,
 )
+from omoide.store.postgres.owed_vacuums import OWE, SELECT_OWED, vacuum_owed
 from omoide.store.postgres.pgvector_bytes import configure_vectors
 from omoide.store.postgres.pool import PING_WAIT_S, POOL_WAIT_S, Pool
 from omoide.store.postgres.rls import (
@@ -73,11 +74,14 @@ class PgDatabase(Traced):
         self.url = url
         prepare(url)  # the extensions exist before any connection registers their types
         self._local = threading.local()
-        self._owed: set[str] = set()  # tables an erase's VACUUM is owed on (scrub_pending)
-        self._owes = 0  # how many times one was owed: a retry clears only what it covered
-        self._owed_lock = threading.Lock()
-        self._scrubber: threading.Thread | None = None
-        self._closing = threading.Event()
+        # the VACUUM erases owe, retried in the background (see :meth:`erasing`)
+        self._scrub = OwedScrub(
+            lambda: self._vacuumed(),
+            every_s=SCRUB_EVERY_S,
+            thread_name="omoide-erase-vacuum",
+            done="the owed VACUUM after an erase is done: the erased rows left the files",
+        )
+        self._still_owed: list[str] = []  # the tables the last try left owed (for the log)
         self.tracer: Tracer | None = None
         self.pool = Pool(
             url,
@@ -92,6 +96,13 @@ class PgDatabase(Traced):
             with self.pool.connection() as raw:
                 bind_session(raw, CROSS_PERSONA)  # a migration may rewrite any persona's rows
                 apply_migrations(raw)
+                owed = [row[0] for row in raw.execute(SELECT_OWED)]
+            if owed:  # an erase's VACUUM a process that stopped did not get to run
+                logger.warning(
+                    "the VACUUM an erase owes on %s is retried in the background",
+                    ", ".join(owed),
+                )
+                self._scrub.owe()
 
     # -- the shared interface ----------------------------------------------------------------
 
@@ -171,85 +182,52 @@ class PgDatabase(Traced):
         """A write for the user's "forget"; afterwards ``tables`` are vacuumed so the dead row
         versions holding the erased text are removed from the data files, not only hidden.
 
-        The VACUUM runs after the commit. One the database refuses (the pool gives no
-        connection, the server fails it) or that waits more than :data:`VACUUM_LOCK_WAIT_MS`
-        for its table (another VACUUM, a ``CREATE INDEX CONCURRENTLY`` such as the HNSW build)
-        does not undo the erase nor make it a failure: no read finds the rows, and a retried
-        erase would find nothing. It is owed (:attr:`scrub_pending`, said in the log) and
-        retried every :data:`SCRUB_EVERY_S` by a thread of this process and by the next erase,
-        until it succeeds; autovacuum removes the same row versions if this process stops
-        first."""
+        The transaction records that their VACUUM is owed (``owed_vacuums.py``), and the VACUUM
+        runs after the commit. One the database refuses (the pool gives no connection, the
+        server fails it) or that waits more than :data:`VACUUM_LOCK_WAIT_MS` for its table
+        (another VACUUM, a ``CREATE INDEX CONCURRENTLY`` such as the HNSW build) does not undo
+        the erase nor make it a failure: no read finds the rows, and a retried erase would find
+        nothing. It stays owed (:attr:`scrub_pending`, said in the log) and is retried every
+        :data:`SCRUB_EVERY_S` by a thread of this process
+        (:class:`~omoide.store.owed_scrub.OwedScrub`) and by the next erase, only on the tables
+        still owed, until it succeeds; a process opening the database retries what is owed
+        there, so neither a restart nor a crash forgets it."""
         if getattr(self._local, "tx", None) is not None:
             raise RuntimeError("an erasing transaction cannot be nested in another write")
         with self.write(lock, scope) as conn:
             yield conn
-        with self._owed_lock:
-            wanted = [*dict.fromkeys([*tables, *sorted(self._owed)])]
-        failed = self._vacuumed(wanted)
-        if failed:
-            self._owe(failed)
+            if tables:
+                conn.execute(OWE, (list(tables),))
+        if not self._vacuumed(first=True):
+            self._scrub.owe()
+            logger.warning(
+                "the erased rows' old versions stay in the data files of %s until their "
+                "VACUUM succeeds; it is retried in the background",
+                ", ".join(self._still_owed or sorted(tables)),
+            )
 
     @property
     def scrub_pending(self) -> bool:
         """Whether an erase's VACUUM is owed (SQLite's ``Database.scrub_pending``): the dead row
         versions holding erased text may still be in the data files until it succeeds."""
-        with self._owed_lock:
-            return bool(self._owed)
+        return self._scrub.pending
 
-    def _vacuumed(self, tables: Sequence[str], *, retry: bool = False) -> list[str]:
-        """VACUUM each of ``tables``; those it could not (said in the log, but a retry's)."""
-        say = logger.debug if retry else logger.warning
-        failed: list[str] = []
+    def _vacuumed(self, *, first: bool = False) -> bool:
+        """One try of every owed VACUUM (said in the log, but a retry's); whether none is left."""
+        say = logger.warning if first else logger.debug
         try:
             with self.pool.connection() as raw:
                 raw.execute(f"SET lock_timeout = {VACUUM_LOCK_WAIT_MS}")
                 try:
-                    for table in tables:
-                        try:
-                            raw.execute(pgsql.SQL("VACUUM {}").format(pgsql.Identifier(table)))
-                        except psycopg.Error as exc:
-                            if raw.closed:
-                                raise
-                            failed.append(table)
-                            say("VACUUM %s after an erase failed: %s", table, exc)
+                    self._still_owed = vacuum_owed(raw, say)
                 finally:
                     if not raw.closed:
                         raw.execute("RESET lock_timeout")
         except (psycopg.Error, StorageUnavailable) as exc:
             say("the VACUUM after an erase found no working connection: %s", exc)
-            return [t for t in tables if t not in failed] + failed
-        return failed
-
-    def _owe(self, tables: Sequence[str]) -> None:
-        """Retry the VACUUM of ``tables`` in the background until it succeeds (one thread)."""
-        with self._owed_lock:
-            self._owed.update(tables)
-            self._owes += 1
-            if self._scrubber is None and not self._closing.is_set():
-                self._scrubber = threading.Thread(
-                    target=self._settle, name="omoide-erase-vacuum", daemon=True
-                )
-                self._scrubber.start()
-        logger.warning(
-            "the erased rows' old versions stay in the data files of %s until their VACUUM "
-            "succeeds; it is retried in the background",
-            ", ".join(sorted(tables)),
-        )
-
-    def _settle(self) -> None:
-        """Try the owed VACUUMs every :data:`SCRUB_EVERY_S` until none is left; one owed while
-        a try runs is tried by the next."""
-        while not self._closing.wait(SCRUB_EVERY_S):
-            with self._owed_lock:
-                tables, owes = sorted(self._owed), self._owes
-            failed = self._vacuumed(tables, retry=True)
-            with self._owed_lock:
-                if failed or owes != self._owes:
-                    continue
-                self._owed.clear()
-                self._scrubber = None
-            logger.info("the owed VACUUM after an erase is done: the erased rows left the files")
-            return
+            self._still_owed = []  # not known
+            return False
+        return not self._still_owed
 
     @contextlib.contextmanager
     def raw(self, scope: str = NO_PERSONA) -> Iterator[psycopg.Connection[Any]]:
@@ -267,15 +245,13 @@ class PgDatabase(Traced):
             raw.execute("SELECT 1")
 
     def close(self) -> None:
-        self._closing.set()
-        scrubber = self._scrubber
-        if scrubber is not None:
-            scrubber.join()
-        if self.scrub_pending:
+        self._scrub.stop()
+        if self._scrub.pending:
             logger.warning(
-                "the VACUUM owed after an erase on %s was not done; autovacuum removes the "
-                "erased rows' old versions (or run VACUUM on those tables)",
-                ", ".join(sorted(self._owed)),
+                "the VACUUM owed after an erase on %s was not done; the next Omoide process "
+                "to open the database retries it, and autovacuum removes the erased rows' old "
+                "versions meanwhile (or run VACUUM on those tables)",
+                ", ".join(self._still_owed) or "its tables",
             )
         self.pool.close()
 

@@ -314,3 +314,14 @@ UPDATE memory_versions v SET cause = (
         WHERE o.id = v.memory_id AND m.evolved_at = v.changed_at) = 1;
 CREATE INDEX memory_versions_cause ON memory_versions(cause) WHERE cause IS NOT NULL
 """
+
+
+# The VACUUM each erase owes until one runs after it (owed_vacuums.py): the tables it touched,
+# each with the erase's transaction id. Holds no persona's rows, only table names.
+OWED_VACUUMS = """
+CREATE TABLE owed_vacuums (
+    table_name TEXT NOT NULL,
+    erased_by xid8 NOT NULL,
+    PRIMARY KEY (table_name, erased_by)
+)
+"""

@@ -2,8 +2,8 @@
 tables and columns): this module numbers them and applies them; their SQL text is data, in
 ``migration_sql.py`` (this dialect's) or, where both dialects run the same statements,
 :mod:`omoide.store.sqlite.migration_sql`. Numbers 17 (the keyword index rows' persona,
-``fts.py``), 18 (the trigrams in linear time) and 19 (Latin diacritics folded in the words
-bodies, ``fts.py``) exist here only.
+``fts.py``), 18 (the trigrams in linear time), 19 (Latin diacritics folded in the words
+bodies, ``fts.py``) and 25 (the VACUUMs erases owe, ``owed_vacuums.py``) exist here only.
 Migrations run under an advisory lock, so servers starting together apply each one once.
 Never edit a released migration: add the next one.
 """
@@ -28,6 +28,7 @@ from omoide.store.postgres.migration_sql import (
     JOBS,
     LINEAR_TRIGRAMS,
     OPEN_TURNS,
+    OWED_VACUUMS,
     SESSION_IDLE,
     SESSIONS,
     TAGS,
@@ -91,6 +92,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(23, "session_ended_by", SESSION_ENDED_BY),
     # A fact closed before it began gets an empty window (SQLite's migration 24).
     Migration(24, "empty_unstarted_windows", EMPTY_UNSTARTED_WINDOWS),
+    # The VACUUM an erase owes, recorded so that a restart retries it (owed_vacuums.py).
+    Migration(25, "owed_vacuums", OWED_VACUUMS),  # PostgreSQL only
 )
 
 

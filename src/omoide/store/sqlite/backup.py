@@ -9,6 +9,7 @@ after SQLite's integrity check passes, so a failed backup never leaves a half-wr
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -101,12 +102,20 @@ def _check(conn: sqlite3.Connection, path: Path) -> None:
         raise InvalidInput(f"{path} failed SQLite's integrity check: {verdict}")
 
 
-def _check_copy(conn: sqlite3.Connection, db_path: Path) -> None:
-    """A backup's copy holds the live database's pages as they are: when it fails the check,
-    the database itself is damaged, and that is what the user is told."""
+def _check_copy(conn: sqlite3.Connection, copy: Path, db_path: Path) -> None:
+    """A backup's copy holds the live database's pages as they are: when SQLite's check finds
+    it damaged, the database itself is damaged, and that is what the user is told. A copy that
+    cannot be read back (the disk under it failing reads) says nothing of the database: that
+    is said of the copy, naming it and the error (it was "the database is damaged")."""
     try:
         verdict = _verdict(conn)
     except sqlite3.DatabaseError as exc:
+        if not damaged(exc):
+            raise InvalidInput(
+                f"cannot read back the backup's copy {copy} to check it: {_read_error(copy, exc)}; "
+                f"no backup was written (the disk under {copy.parent} may be failing reads: "
+                "see the system log)"
+            ) from None
         verdict = str(exc)
     if verdict is not None:
         raise InvalidInput(
@@ -114,6 +123,19 @@ def _check_copy(conn: sqlite3.Connection, db_path: Path) -> None:
             "backup was written. Stop the server and restore an earlier backup with "
             "`omoide restore --from FILE --force`"
         )
+
+
+def _read_error(path: Path, exc: sqlite3.DatabaseError) -> str:
+    """The operating system's error reading ``path`` (a plain read of it, in order), or SQLite's
+    (with its extended code) when such a read succeeds (a file cut short reads to its end)."""
+    try:
+        with path.open("rb") as file:
+            while file.read(1 << 20):
+                pass
+    except OSError as os_error:
+        name = errno.errorcode.get(os_error.errno or 0, str(os_error.errno))
+        return f"{os_error.strerror} ({name})"
+    return f"{exc} ({getattr(exc, 'sqlite_errorname', 'SQLITE_ERROR')})"
 
 
 def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInfo:
@@ -137,7 +159,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
         source.execute("PRAGMA busy_timeout = 30000")
         _copied(source, copy, db_path)
         copy.execute("PRAGMA journal_mode = DELETE")  # a single self-contained file
-        _check_copy(copy, db_path)
+        _check_copy(copy, partial, db_path)
         copy.close()
         os.replace(partial, target)
     except BaseException as exc:

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
+from omoide.store.owed_scrub import OwedScrub
 from omoide.store.sqlite.damage import (
     DamageRefusing,
     coded,
@@ -61,12 +62,13 @@ class Database(Traced):
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         self._tracer: Tracer | None = None
-        self._settler: threading.Thread | None = None
-        # Erases whose checkpoint has not succeeded yet. A count, not a flag: the settler
-        # compares it across a try, so an erase that owes one during that try is not lost.
-        self._owed = 0
-        self._settle_lock = threading.Lock()
-        self._closing = threading.Event()
+        # the checkpoint an erase owes, retried in the background (see :meth:`erasing`)
+        self._scrub = OwedScrub(
+            self._tried_checkpoint,
+            every_s=SETTLE_EVERY_S,
+            thread_name="omoide-erase-checkpoint",
+            done="the owed WAL checkpoint is done: the erased text left the WAL",
+        )
         if migrate:
             try:
                 self._migrate(upto)
@@ -224,10 +226,19 @@ class Database(Traced):
         waits. A read that began before the commit (an export being downloaded, another
         process's long query) still sees the erased rows, and their pages cannot be
         overwritten until it ends: after a short wait the checkpoint is owed, and a thread of
-        this process retries it until that read has ended (:meth:`_settle`). So is one the
-        folder refuses (it stopped taking writes, or its disk is full, after the commit): the
-        erase is committed and no read finds the text, so it is neither undone nor a failure;
-        the text leaves the files once the folder takes writes (:attr:`scrub_pending`).
+        this process retries it every :data:`SETTLE_EVERY_S` until that read has ended
+        (:class:`~omoide.store.owed_scrub.OwedScrub`). So is one the folder refuses (it stopped
+        taking writes, or its disk is full, after the commit): the erase is committed and no
+        read finds the text, so it is neither undone nor a failure; the text leaves the files
+        once the folder takes writes (:attr:`scrub_pending`).
+
+        An owed checkpoint is not recorded in the file: one this process could not do before
+        it ended (a crash, or a close while the read lasted) is done by SQLite itself, which
+        copies the whole WAL into the database file and deletes the WAL when a process closes
+        its last connection to the file while no read runs anywhere; the next process to
+        open the folder opens and closes one connection first (``upgrade._applied_in``), so it
+        settles the checkpoint at its open (tests/integration/test_erase_under_readers.py).
+        Only a read still running at that open leaves it to that process's next erase or close.
         """
         with self._write_lock:
             conn = self.conn()
@@ -237,14 +248,14 @@ class Database(Traced):
             with self.write() as inner:
                 yield inner
         if not self._scrubbed():
-            self._owe_checkpoint()
+            self._scrub.owe()
 
     @property
     def scrub_pending(self) -> bool:
         """Whether text an erase removed may still be in the folder's files: a checkpoint is
         owed (a read of an older snapshot still runs, or the folder refused it) and retried
         in the background until it succeeds."""
-        return self._owed > 0
+        return self._scrub.pending
 
     def _scrubbed(self) -> bool:
         """The erase's checkpoint; False (said in the log) when it has to be owed."""
@@ -290,32 +301,6 @@ class Database(Traced):
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         return False
 
-    def _owe_checkpoint(self) -> None:
-        """Retry the erasing checkpoint in the background until it succeeds (one thread)."""
-        with self._settle_lock:
-            self._owed += 1
-            if self._settler is None:
-                self._settler = threading.Thread(
-                    target=self._settle, name="omoide-erase-checkpoint", daemon=True
-                )
-                self._settler.start()
-
-    def _settle(self) -> None:
-        """Try the owed checkpoint every :data:`SETTLE_EVERY_S` until no read of an older
-        snapshot is left; the erased text then leaves the WAL. An erase that owes one while
-        a try runs is checkpointed by the next try."""
-        while not self._closing.wait(SETTLE_EVERY_S):
-            with self._settle_lock:
-                owed = self._owed
-            if not self._tried_checkpoint():
-                continue
-            with self._settle_lock:
-                if self._owed == owed:
-                    self._owed = 0
-                    self._settler = None
-                    logger.info("the owed WAL checkpoint is done: the erased text left the WAL")
-                    return
-
     def _tried_checkpoint(self) -> bool:
         """One try of an owed checkpoint, at once. A refusal of the folder (it stopped taking
         writes) is not done yet: this thread's connection is dropped, since one opened while
@@ -332,14 +317,11 @@ class Database(Traced):
             return False
 
     def close(self) -> None:
-        self._closing.set()
-        settler = self._settler
-        if settler is not None:
-            settler.join()
-        if self._owed and not self._tried_checkpoint():  # the last chance this process has
+        self._scrub.stop()
+        if self._scrub.pending and not self._tried_checkpoint():  # this process's last chance
             logger.warning(
-                "erased text stays in %s-wal until the read that holds it ends and the next "
-                "erase, or the last connection to the folder, empties it",
+                "erased text stays in the files of %s until the read that holds it ends and "
+                "the next erase, or the next process to open the folder, checkpoints its WAL",
                 self.path.name,
             )
         with self._all_lock:
