@@ -6,6 +6,7 @@ it answered, streamed or not. Through real HTTP, the local fake API as the upstr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
 from omoide_testing import LiveServer
 
+from omoide.errors import NotFound
 from omoide.llm.chat import make_chat_upstream
 
 pytestmark = pytest.mark.sqlite_only  # what the proxy records, not the store, is under test
@@ -36,10 +38,8 @@ def _turns(proxy: LiveServer, want: int) -> list[tuple[str, str]]:
     turns: list[tuple[str, str]] = []
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        session = store.get(SESSION)
-        turns = (
-            [] if session is None else [(e.role, e.content) for e in store.events_after(session, 0)]
-        )
+        with contextlib.suppress(NotFound):  # the session is opened with the first turn
+            turns = [(e.role, e.content) for e in store.events_after(store.get(SESSION), 0)]
         if len(turns) >= want:
             break
         time.sleep(0.05)
