@@ -252,6 +252,7 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         )
     ):
         return 'source_ref must be text, null or {"episode": {session_id, first_seq}}'
+    numbers: dict[int, int] = {}  # version number -> its index
     for i, version in enumerate(r["versions"]):
         if not isinstance(version, dict):
             return f"versions[{i}] must be an object"
@@ -260,6 +261,17 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
             problem = _check_known(version, _VERSION_TYPES, f"versions[{i}]")
         if problem is not None:
             return problem
+        # a memory holds one version of each number (the restore failed on the second: a 500
+        # after the records before it were written)
+        number = version["version"]
+        if number < 1:
+            return f"versions[{i}].version must be 1 or more (got {number})"
+        if number in numbers:
+            return (
+                f"versions[{i}].version {number} is the number of versions[{numbers[number]}] "
+                "too; each version of a memory has its own number"
+            )
+        numbers[number] = i
     for i, source in enumerate(r["sources"]):
         if not isinstance(source, dict):
             return f"sources[{i}] must be an object"

@@ -9,11 +9,17 @@ then broke the persona, through real HTTP into a real SQLite file.
   written: negative, or before the end of one of its episodes, the restore queued
   segmentation again and the same turns became a second episode; past its last turn, the
   turns after it were never segmented. Refused the same way.
+- Two versions of one memory under one ``version`` number failed the restore on the store's
+  UNIQUE constraint: a 500 after the records before it were written. Refused in the first pass.
+- A vector holding NaN (or an infinity) was stored, and every search that scored it answered
+  500. Such a vector is unusable like one of another size: the text is embedded again.
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import struct
 from collections.abc import Callable
 from typing import Any
 
@@ -169,3 +175,56 @@ def test_a_segmented_session_imports_with_its_one_episode(server: LiveServer) ->
         assert client.get("/api/jobs/dst/wait", params={"timeout": 30}).json()["drained"]
         episodes = client.get("/api/sessions/dst/t1/episodes").json()["episodes"]
     assert [(e["first_seq"], e["last_seq"]) for e in episodes] == [(1, 1)]
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [
+        (1, "versions[1].version 1 is the number of versions[0] too"),
+        (0, "versions[1].version must be 1 or more (got 0)"),
+    ],
+)
+def test_a_memory_version_numbered_twice_is_refused(
+    server: LiveServer, number: int, words: str
+) -> None:
+    """The restore failed on the second version of one number (a UNIQUE constraint): a 500,
+    after the records before it had been written."""
+    records = _source(server)
+
+    def twice(memory: dict[str, Any]) -> None:
+        memory["versions"].append({**memory["versions"][0], "version": number})
+
+    line = _edited(records, "memory", twice)
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == line and words in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 1e30])
+def test_a_vector_no_embedder_writes_is_embedded_again(server: LiveServer, value: float) -> None:
+    """A NaN vector was stored as it was, and every search of the persona that scored it
+    answered 500; one holding an infinity, or values whose length overflows, is as unusable."""
+    key = server.create_persona("src")
+    with server.client(key) as client:
+        for text in ("Ken drinks green tea every morning.", "Ken hikes on Sundays."):
+            assert client.post("/api/memories/src", json={"content": text}).status_code == 201
+        exported = client.get("/api/export/src", params={"with_vectors": "true"}).text
+    records = [json.loads(line) for line in exported.splitlines()]
+    memory = next(r for r in records if r["type"] == "memory")
+    dim = len(base64.b64decode(memory["vector"])) // 4
+    memory["vector"] = base64.b64encode(struct.pack(f"<{dim}f", *[value] * dim)).decode()
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = import_lines(client, "dst", records)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["embedded"] == 1, reply.json()  # that one, and only that one
+        found = client.get("/api/search/dst", params={"q": "green tea"})
+        assert found.status_code == 200, found.text
+        assert "Ken drinks green tea every morning." in [
+            h["content"] for h in found.json()["results"]
+        ]
+        again = client.get("/api/export/dst", params={"with_vectors": "true"}).text
+    vectors = [json.loads(line).get("vector") for line in again.splitlines()]
+    assert memory["vector"] not in vectors
