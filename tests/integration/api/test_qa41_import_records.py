@@ -228,3 +228,19 @@ def test_a_vector_no_embedder_writes_is_embedded_again(server: LiveServer, value
         again = client.get("/api/export/dst", params={"with_vectors": "true"}).text
     vectors = [json.loads(line).get("vector") for line in again.splitlines()]
     assert memory["vector"] not in vectors
+
+
+def test_episodes_sharing_turns_are_refused(server: LiveServer) -> None:
+    """Two episodes of one session over the same turn were both stored; segmentation never
+    writes them (a turn belongs to one episode)."""
+    records = _source(server)
+    _episode(records)
+    at = next(i for i, r in enumerate(records) if r["type"] == "episode")
+    records.insert(at + 1, {**records[at], "topic": "again"})
+    records[-1]["records"] += 1
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == at + 2, error
+    assert "episodes of session 't1' overlap: turns 1-1 and 1-1" in error["message"], error
+    _nothing_imported(server, key)

@@ -12,7 +12,8 @@ Trigger / why / outcome:
   its last turn, or before the last turn of one of its episodes → 422 naming the line. The
   restore queues segmentation for the turns after it: the episodes' turns were cut again into
   a second episode of the same turns (and a mark past the last turn left the turns that
-  follow it never segmented).
+  follow it never segmented). Two episodes of a session sharing turns (segmentation never
+  writes them: a turn belongs to one episode) likewise.
 - a session of the file that the persona already holds with other turns (another turn at a
   seq, or fewer or more turns between the file's first and last seq) → 409 before anything
   is written. The second pass skips a session that is already there (a re-run), so its turns
@@ -142,6 +143,16 @@ class SessionScan:
                     f"{first}-{last}, but the file holds no turn with seq "
                     f"{missing if missing is not None else first} there",
                 )
+        before: tuple[int, int, int] | None = None
+        for episode in sorted(self._episodes, key=lambda e: e[1]):
+            if before is not None and episode[1] <= before[2]:
+                number = max(episode[0], before[0])
+                raise _refused(
+                    number,
+                    f"episodes of session {self._current!r} overlap: turns {before[1]}-"
+                    f"{before[2]} and {episode[1]}-{episode[2]} (a turn is in one episode)",
+                )
+            before = episode
         self._current, self._seqs, self._ids, self._episodes = None, {}, {}, []
 
     def _check_segmented(self, want: SessionDigest) -> None:
