@@ -11,6 +11,8 @@ then broke the persona, through real HTTP into a real SQLite file.
   turns after it were never segmented. Refused the same way.
 - Two versions of one memory under one ``version`` number failed the restore on the store's
   UNIQUE constraint: a 500 after the records before it were written. Refused in the first pass.
+- A turn numbered 0 (or below) was stored, and never segmented: segmentation reads the turns
+  after its mark, which is 0 before any. Refused.
 - A vector holding NaN (or an infinity) was stored, and every search that scored it answered
   500. Such a vector is unusable like one of another size: the text is embedded again.
 """
@@ -243,4 +245,18 @@ def test_episodes_sharing_turns_are_refused(server: LiveServer) -> None:
         error = refused(import_lines(client, "dst", records), 422)
     assert error["line"] == at + 2, error
     assert "episodes of session 't1' overlap: turns 1-1 and 1-1" in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("seq", [0, -5])
+def test_a_turn_numbered_below_one_is_refused(server: LiveServer, seq: int) -> None:
+    """Turns are numbered from 1; one at 0 was stored and never segmented (segmentation reads
+    the turns after its mark, 0 when none is segmented)."""
+    records = _source(server)
+    number = _edited(records, "event", _set(seq=seq))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and error["field"] == "seq", error
+    assert f"event record: seq must be 1 or more (got {seq})" in error["message"], error
     _nothing_imported(server, key)
