@@ -13,6 +13,8 @@ then broke the persona, through real HTTP into a real SQLite file.
   UNIQUE constraint: a 500 after the records before it were written. Refused in the first pass.
 - A turn numbered 0 (or below) was stored, and never segmented: segmentation reads the turns
   after its mark, which is 0 before any. Refused.
+- An Omoide export sent as a Mem0, chat or MCP memory file was refused as "not valid JSON"
+  (or as holding a record that is no entity); it is named as an Omoide export now.
 - A vector holding NaN (or an infinity) was stored, and every search that scored it answered
   500. Such a vector is unusable like one of another size: the text is embedded again.
 """
@@ -259,4 +261,24 @@ def test_a_turn_numbered_below_one_is_refused(server: LiveServer, seq: int) -> N
         error = refused(import_lines(client, "dst", records), 422)
     assert error["line"] == number and error["field"] == "seq", error
     assert f"event record: seq must be 1 or more (got {seq})" in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("source", ["mem0", "chat", "mcp-memory"])
+def test_an_omoide_export_sent_as_another_source_says_so(server: LiveServer, source: str) -> None:
+    """An Omoide export sent with ``source=mem0`` was refused as "not valid JSON: more text
+    follows the end of the JSON value" (as an MCP memory file: a type that is not "entity"),
+    never saying what the file was; the other way round already names the source to use."""
+    records = _source(server)
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = client.post(
+            "/api/import/dst",
+            params={"source": source},
+            headers={"content-type": "application/x-ndjson"},
+            content="".join(json.dumps(r) + "\n" for r in records).encode(),
+        )
+    error = refused(reply, 422)
+    assert error["message"].startswith(f"{source} file: this is an Omoide export"), error
+    assert "import it without source" in error["message"], error
     _nothing_imported(server, key)
