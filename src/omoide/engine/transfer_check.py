@@ -241,6 +241,9 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         return "stability must be positive"
     if r["access_count"] < 0:
         return f"access_count must be 0 or more (got {r['access_count']})"
+    for name in ("superseded_by", "summary_ref"):  # evolution names another memory there
+        if r[name] is not None and r[name] == r["key"]:
+            return f"{name} names the memory itself ({quoted(r['key'])}); it names another memory"
     ref = r["source_ref"]
     if (
         ref is not None

@@ -11,6 +11,7 @@ then broke the persona, through real HTTP into a real SQLite file.
   turns after it were never segmented. Refused the same way.
 - Two versions of one memory under one ``version`` number failed the restore on the store's
   UNIQUE constraint: a 500 after the records before it were written. Refused in the first pass.
+- A memory whose ``superseded_by`` or ``summary_ref`` names itself was stored. Refused.
 - A turn numbered 0 (or below) was stored, and never segmented: segmentation reads the turns
   after its mark, which is 0 before any. Refused.
 - An Omoide export sent as a Mem0, chat or MCP memory file was refused as "not valid JSON"
@@ -281,4 +282,18 @@ def test_an_omoide_export_sent_as_another_source_says_so(server: LiveServer, sou
     error = refused(reply, 422)
     assert error["message"].startswith(f"{source} file: this is an Omoide export"), error
     assert "import it without source" in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("pointer", ["superseded_by", "summary_ref"])
+def test_a_memory_pointing_at_itself_is_refused(server: LiveServer, pointer: str) -> None:
+    """A fact closed by itself, or summarised by itself, was stored (the dangling-pointer check
+    found the key in the file); evolution only ever names another memory there."""
+    records = _source(server)
+    number = _edited(records, "memory", lambda memory: memory.update({pointer: memory["key"]}))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number, error
+    assert f"memory record: {pointer} names the memory itself" in error["message"], error
     _nothing_imported(server, key)
