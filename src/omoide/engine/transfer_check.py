@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.engine.errors import named, quoted
-from omoide.model import SessionEnd
+from omoide.model import LinkType, SessionEnd
 
 __all__ = ["record_problem", "unknown_problem"]
 
@@ -105,7 +105,7 @@ _FIELD_TYPES: dict[str, dict[str, Any]] = {
     "link": {
         "a": "str",
         "b": "str",
-        "link_type": "str",
+        "link_type": {str(t) for t in LinkType},
         "weight": "num",
         "co_activation_count": "int",
         "last_activated": _OPT_TIME,
@@ -209,11 +209,26 @@ def record_problem(kind: str, r: Mapping[str, Any]) -> str | None:
     problem = _check_fields(r, _FIELD_TYPES[kind], "")
     if problem is None and kind == "memory":
         problem = _check_memory(r)
+    if problem is None and kind == "link":
+        problem = _check_link(r)
     if problem is not None:
         return problem
     vector = r.get("vector")
     if vector is not None and not isinstance(vector, str):
         return "vector must be base64 text"
+    return None
+
+
+def _check_link(r: Mapping[str, Any]) -> str | None:
+    """A link as evolution writes one: between two memories, its weight within 0-1 (each
+    co-activation moves it towards 1), its count never negative. A link of a memory to itself,
+    or of another type (which reading the memory's links then failed on: a 500), is none."""
+    if r["a"] == r["b"]:
+        return f"a and b name the same memory ({quoted(r['a'])}); a link joins two memories"
+    if not 0.0 <= r["weight"] <= 1.0:
+        return f"weight must be within 0-1 (got {quoted(r['weight'])})"
+    if r["co_activation_count"] < 0:
+        return f"co_activation_count must be 0 or more (got {r['co_activation_count']})"
     return None
 
 
@@ -226,6 +241,9 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         return "stability must be positive"
     if r["access_count"] < 0:
         return f"access_count must be 0 or more (got {r['access_count']})"
+    for name in ("superseded_by", "summary_ref"):  # evolution names another memory there
+        if r[name] is not None and r[name] == r["key"]:
+            return f"{name} names the memory itself ({quoted(r['key'])}); it names another memory"
     ref = r["source_ref"]
     if (
         ref is not None
@@ -237,6 +255,7 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         )
     ):
         return 'source_ref must be text, null or {"episode": {session_id, first_seq}}'
+    numbers: dict[int, int] = {}  # version number -> its index
     for i, version in enumerate(r["versions"]):
         if not isinstance(version, dict):
             return f"versions[{i}] must be an object"
@@ -245,6 +264,17 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
             problem = _check_known(version, _VERSION_TYPES, f"versions[{i}]")
         if problem is not None:
             return problem
+        # a memory holds one version of each number (the restore failed on the second: a 500
+        # after the records before it were written)
+        number = version["version"]
+        if number < 1:
+            return f"versions[{i}].version must be 1 or more (got {number})"
+        if number in numbers:
+            return (
+                f"versions[{i}].version {number} is the number of versions[{numbers[number]}] "
+                "too; each version of a memory has its own number"
+            )
+        numbers[number] = i
     for i, source in enumerate(r["sources"]):
         if not isinstance(source, dict):
             return f"sources[{i}] must be an object"

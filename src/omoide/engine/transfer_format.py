@@ -276,8 +276,10 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
 
 
 def decode_vector(record: Mapping[str, Any], dim: int) -> np.ndarray | None:
-    """The record's vector as float32 of ``dim`` values, or None when absent or of another
-    size (then the caller embeds the text again)."""
+    """The record's vector as float32 of ``dim`` values, or None when absent, of another size,
+    or holding what no embedder writes (NaN, an infinity, values whose length overflows):
+    then the caller embeds the text again. Such a vector was stored, and every search of the
+    persona that scored it answered 500 (a NaN score is no JSON number)."""
     text = record.get("vector")
     if not text:
         return None
@@ -287,7 +289,10 @@ def decode_vector(record: Mapping[str, Any], dim: int) -> np.ndarray | None:
         return None
     if len(raw) != 4 * dim:
         return None
-    return np.frombuffer(raw, dtype=np.float32).copy()
+    vector = np.frombuffer(raw, dtype=np.float32).copy()
+    with np.errstate(over="ignore", invalid="ignore"):
+        usable = bool(np.isfinite(vector).all() and np.isfinite(np.linalg.norm(vector)))
+    return vector if usable else None
 
 
 def moved_key(persona: str, key: str) -> str:

@@ -1,11 +1,12 @@
 """OpenAI chat-completions ⇄ Anthropic Messages: the translation the chat proxy needs (no I/O).
 
-Requests: system (and developer) messages become ``system``; content parts (text, images by URL
-or data URL) become blocks; an assistant's ``tool_calls`` become ``tool_use`` blocks and ``tool``
-messages ``tool_result`` blocks of a user turn; ``tools``/``tool_choice``, ``max_tokens``,
-``temperature``, ``top_p`` and ``stop`` are mapped. Answers, streamed or not, come back as
-``chat.completion`` / ``chat.completion.chunk`` objects with text, tool calls, a finish reason
-and usage.
+Requests: system (and developer) messages become ``system``; content parts (text, an assistant's
+refusal, images by URL or data URL) become blocks, and a part of another type (audio, a file) is
+refused (InvalidInput, before anything is sent); an assistant's ``tool_calls`` become
+``tool_use`` blocks and ``tool`` messages ``tool_result`` blocks of a user turn;
+``tools``/``tool_choice``, ``max_tokens``, ``temperature``, ``top_p`` and ``stop`` are mapped.
+Answers, streamed or not, come back as ``chat.completion`` / ``chat.completion.chunk`` objects
+with text, tool calls, a finish reason and usage.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from omoide.engine.errors import named
+from omoide.errors import InvalidInput
 
 __all__ = ["API_VERSION", "StreamTranslator", "completion_from_anthropic", "request_to_anthropic"]
 
@@ -112,11 +116,25 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+# Content parts the Messages API takes, as blocks: text (an assistant's refusal is what it
+# said) and images; an empty text is no block.
+_TEXT_PARTS = {"text": "text", "refusal": "refusal"}
+
+
 def _part(part: dict[str, Any]) -> dict[str, Any] | None:
-    if part.get("type") == "text" and part.get("text"):
-        return {"type": "text", "text": part["text"]}
-    if part.get("type") != "image_url":
-        return None
+    kind = part.get("type")
+    if kind in _TEXT_PARTS:
+        text = part.get(_TEXT_PARTS[kind])
+        return {"type": "text", "text": text} if isinstance(text, str) and text else None
+    if kind != "image_url":
+        # dropped, the model answered without it (a PDF asked about), and a message of such
+        # parts alone vanished: Anthropic then refused a request with no message
+        raise InvalidInput(
+            f"a content part of type {named(kind)} cannot be sent to the anthropic upstream: "
+            "the Messages API takes text and image_url parts here; leave it out, or use an "
+            "openai upstream (OMOIDE_LLM_PROVIDER=openai)",
+            field="messages",
+        )
     url = str((part.get("image_url") or {}).get("url", ""))
     if url.startswith("data:") and ";base64," in url:
         media, data = url[5:].split(";base64,", 1)

@@ -107,6 +107,9 @@ def _check_session(record: dict[str, Any], now: datetime, _: int) -> None:
 
 def _check_event(record: dict[str, Any], now: datetime, _: int) -> None:
     check_session_id(record["session_id"])
+    if record["seq"] < 1:  # turns are numbered from 1: segmentation reads those after its
+        # mark, 0 when none is segmented, so a turn at 0 or below was never segmented
+        raise InvalidInput(f"seq must be 1 or more (got {record['seq']})", field="seq")
     check_event({name: record[name] for name in _EVENT_FIELDS}, "event", now)
     _times(record, ("created_at",), now)
 

@@ -8,6 +8,12 @@ Trigger / why / outcome:
   holds one turn per seq and per external id: the second pass used to stop on it after the
   records before it were written (a half import, with the database's own error), or skip the
   second description of a session with its turns.
+- a session whose ``segmented_upto_seq`` (the last turn cut into episodes) is negative, past
+  its last turn, or before the last turn of one of its episodes → 422 naming the line. The
+  restore queues segmentation for the turns after it: the episodes' turns were cut again into
+  a second episode of the same turns (and a mark past the last turn left the turns that
+  follow it never segmented). Two episodes of a session sharing turns (segmentation never
+  writes them: a turn belongs to one episode) likewise.
 - a session of the file that the persona already holds with other turns (another turn at a
   seq, or fewer or more turns between the file's first and last seq) → 409 before anything
   is written. The second pass skips a session that is already there (a re-run), so its turns
@@ -41,6 +47,7 @@ class SessionDigest:
     """A session's turns in the file: how many, their seq range and their digest."""
 
     line: int
+    segmented_upto: int = 0  # the session's segmented_upto_seq
     turns: int = 0
     first_seq: int = 0
     last_seq: int = 0
@@ -77,7 +84,9 @@ class SessionScan:
                 f"at line {self.sessions[session_id].line}); a session is "
                 "one record followed by its turns and episodes",
             )
-        self.sessions[session_id] = SessionDigest(line=number)
+        self.sessions[session_id] = SessionDigest(
+            line=number, segmented_upto=record["segmented_upto_seq"]
+        )
         self._current = session_id
 
     def event(self, record: dict[str, Any], number: int) -> None:
@@ -121,6 +130,7 @@ class SessionScan:
         """The current session's records are all read: its episodes name its turns."""
         if self._current is not None:
             want = self.sessions[self._current]
+            self._check_segmented(want)
             if want.turns != want.last_seq - want.first_seq + 1:
                 self.gaps[self._current] = frozenset(self._seqs)
             self.episode_starts.update((self._current, first) for _, first, _ in self._episodes)
@@ -133,7 +143,41 @@ class SessionScan:
                     f"{first}-{last}, but the file holds no turn with seq "
                     f"{missing if missing is not None else first} there",
                 )
+        before: tuple[int, int, int] | None = None
+        for episode in sorted(self._episodes, key=lambda e: e[1]):
+            if before is not None and episode[1] <= before[2]:
+                number = max(episode[0], before[0])
+                raise _refused(
+                    number,
+                    f"episodes of session {self._current!r} overlap: turns {before[1]}-"
+                    f"{before[2]} and {episode[1]}-{episode[2]} (a turn is in one episode)",
+                )
+            before = episode
         self._current, self._seqs, self._ids, self._episodes = None, {}, {}, []
+
+    def _check_segmented(self, want: SessionDigest) -> None:
+        """The session's ``segmented_upto_seq`` names a turn its episodes end at or after, and
+        no turn past its last (0: none segmented yet)."""
+        upto, last = want.segmented_upto, want.last_seq if want.turns else 0
+        cut = max((episode_last for _, _, episode_last in self._episodes), default=0)
+        if 0 <= upto <= last and upto >= cut:
+            return
+        if upto < 0:
+            why = "is negative"
+        elif upto > last:
+            why = f"is past its last turn (seq {last})" if want.turns else "but it has no turns"
+        else:
+            why = (
+                f"is before seq {cut}, where an episode of it ends: those turns would be cut "
+                "into episodes again"
+            )
+        raise InvalidInput(
+            f"line {want.line}: session {self._current!r}: segmented_upto_seq "
+            f"{upto} {why}; nothing was imported",
+            line=want.line,
+            record="session",
+            field="segmented_upto_seq",
+        )
 
     def _inside(self, record: dict[str, Any], number: int, what: str) -> None:
         if self._current is None:

@@ -29,7 +29,7 @@ from omoide.api.http.deps import App, Caller, access_replay, get_app
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, ModelOut, errors
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, NotFound, OmoideError
 from omoide.model import check_persona_name
-from omoide.service.chat import Prepared
+from omoide.service.chat import Prepared, reply_text
 from omoide.service.chat_messages import check_messages
 from omoide.service.chat_summary import Compressed
 from omoide.service.validate import NAME_PATTERN, SESSION_ID_PATTERN
@@ -229,9 +229,8 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
     try:
         async for chunk in stream:
             for choice in chunk.get("choices") or ():
-                text = (choice.get("delta") or {}).get("content")
-                if isinstance(text, str) and choice.get("index", 0) == 0:  # n > 1: the first
-                    parts.append(text)
+                if choice.get("index", 0) == 0:  # n > 1: the first choice is recorded
+                    parts.append(reply_text((choice.get("delta") or {}).get("content")))
             yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
         parts.append(_END)
     except OmoideError as exc:
@@ -270,8 +269,7 @@ async def _disconnected(request: Request) -> None:
 
 def _reply_text(reply: dict[str, Any]) -> str:
     choices = reply.get("choices") or [{}]
-    content = (choices[0].get("message") or {}).get("content") if choices else None
-    return content if isinstance(content, str) else ""
+    return reply_text((choices[0].get("message") or {}).get("content") if choices else None)
 
 
 def _info(session_id: str, prepared: Prepared, compressed: Compressed) -> dict[str, Any]:

@@ -1,0 +1,299 @@
+"""Session 41: an export file edited by hand (or written by another tool) that imported and
+then broke the persona, through real HTTP into a real SQLite file.
+
+- A ``link`` of another ``link_type`` than evolution writes (``"FRIEND"``) was stored, and
+  reading either memory (``GET /api/memories/{p}/{key}``, ``…/links``) then answered 500. A link
+  of a memory to itself, a weight outside 0-1 or a negative co-activation count was stored
+  too. Each is refused now (422 naming the line and the field), nothing written.
+- A session's ``segmented_upto_seq`` (the last turn already cut into episodes) was taken as
+  written: negative, or before the end of one of its episodes, the restore queued
+  segmentation again and the same turns became a second episode; past its last turn, the
+  turns after it were never segmented. Refused the same way.
+- Two versions of one memory under one ``version`` number failed the restore on the store's
+  UNIQUE constraint: a 500 after the records before it were written. Refused in the first pass.
+- A memory whose ``superseded_by`` or ``summary_ref`` names itself was stored. Refused.
+- A turn numbered 0 (or below) was stored, and never segmented: segmentation reads the turns
+  after its mark, which is 0 before any. Refused.
+- An Omoide export sent as a Mem0, chat or MCP memory file was refused as "not valid JSON"
+  (or as holding a record that is no entity); it is named as an Omoide export now.
+- A vector holding NaN (or an infinity) was stored, and every search that scored it answered
+  500. Such a vector is unusable like one of another size: the text is embedded again.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from omoide_testing import LiveServer, exported_lines, import_lines, refused
+
+pytestmark = pytest.mark.sqlite_only  # the import's first pass, before the store, is under test
+
+Records = list[dict[str, Any]]
+
+
+def _source(server: LiveServer) -> Records:
+    """An export of persona src: session t1 (one turn), a block, the user's name and two
+    memories, with a link each way between the two memories before its end record."""
+    key = server.create_persona("src")
+    with server.client(key) as client:
+        other = client.post("/api/memories/src", json={"content": "Ken hikes on Sundays."})
+        assert other.status_code == 201, other.text
+        records = exported_lines(client, "src")
+    a, b = (r["key"] for r in records if r["type"] == "memory")
+    links = [
+        {
+            "type": "link",
+            "a": x,
+            "b": y,
+            "link_type": "SEMANTIC",
+            "weight": 0.4,
+            "co_activation_count": 1,
+            "last_activated": None,
+        }
+        for x, y in ((a, b), (b, a))
+    ]
+    end = records.pop()
+    assert end["type"] == "end"
+    return [*records, *links, {**end, "records": end["records"] + len(links)}]
+
+
+def _edited(records: Records, kind: str, edit: Callable[[dict[str, Any]], None]) -> int:
+    """Apply ``edit`` to the first record of ``kind``; returns its line number."""
+    number, record = next((i, r) for i, r in enumerate(records, 1) if r["type"] == kind)
+    edit(record)
+    return number
+
+
+def _nothing_imported(server: LiveServer, key: str) -> None:
+    with server.client(key) as client:
+        exported = client.get("/api/export/dst").text.splitlines()
+    assert [json.loads(line)["type"] for line in exported] == ["header", "settings", "end"], (
+        exported
+    )
+
+
+def _set(**fields: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(record: dict[str, Any]) -> None:
+        for name, value in fields.items():
+            record[name] = record[value] if value in ("a", "b") else value
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (_set(link_type="FRIEND"), 'link_type must be one of "SEMANTIC"'),
+        (_set(b="a"), "a and b name the same memory"),
+        (_set(weight=1.5), "weight must be within 0-1"),
+        (_set(weight=-0.2), "weight must be within 0-1"),
+        (_set(co_activation_count=-1), "co_activation_count must be 0 or more"),
+    ],
+)
+def test_a_link_evolution_never_writes_is_refused(
+    server: LiveServer, edit: Callable[[dict[str, Any]], None], words: str
+) -> None:
+    records = _source(server)
+    number = _edited(records, "link", edit)
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and f"line {number}: link record: " in error["message"]
+    assert words in error["message"], error
+    _nothing_imported(server, key)
+
+
+def test_links_evolution_writes_import_and_read_back(server: LiveServer) -> None:
+    records = _source(server)
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = import_lines(client, "dst", records)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["links"] == 2
+        for memory in client.get("/api/memories/dst").json()["memories"]:
+            read = client.get(f"/api/memories/dst/{memory['key']}/links")
+            assert read.status_code == 200, read.text
+            assert [link["weight"] for link in read.json()["links"]] == [0.4]
+
+
+def _episode(records: Records) -> None:
+    """An episode of t1's one turn after it, the session marked as segmented up to it."""
+    at = next(i for i, r in enumerate(records) if r["type"] == "event") + 1
+    turn = records[at - 1]
+    records.insert(
+        at,
+        {
+            "type": "episode",
+            "session_id": "t1",
+            "first_seq": 1,
+            "last_seq": 1,
+            "content": "Ken: hello there",
+            "topic": "greeting",
+            "surprise": 0.0,
+            "boundary_reason": "start",
+            "started_at": turn["timestamp"],
+            "ended_at": turn["timestamp"],
+            "created_at": turn["created_at"],
+            "consolidated_at": turn["created_at"],
+        },
+    )
+    records[-1]["records"] += 1
+    _edited(records, "session", _set(segmented_upto_seq=1))
+
+
+@pytest.mark.parametrize(
+    ("upto", "with_episode", "words"),
+    [
+        (-1, False, "segmented_upto_seq -1 is negative"),
+        (2, False, "segmented_upto_seq 2 is past its last turn (seq 1)"),
+        (0, True, "segmented_upto_seq 0 is before seq 1, where an episode of it ends"),
+        (-1, True, "segmented_upto_seq -1 is negative"),
+    ],
+)
+def test_a_segmented_mark_off_its_turns_is_refused(
+    server: LiveServer, upto: int, with_episode: bool, words: str
+) -> None:
+    records = _source(server)
+    if with_episode:
+        _episode(records)
+    number = _edited(records, "session", _set(segmented_upto_seq=upto))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and error["field"] == "segmented_upto_seq", error
+    assert words in error["message"] and "session 't1'" in error["message"], error
+    _nothing_imported(server, key)
+
+
+def test_a_segmented_session_imports_with_its_one_episode(server: LiveServer) -> None:
+    records = _source(server)
+    _episode(records)
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = import_lines(client, "dst", records)
+        assert reply.status_code == 200, reply.text
+        assert client.get("/api/jobs/dst/wait", params={"timeout": 30}).json()["drained"]
+        episodes = client.get("/api/sessions/dst/t1/episodes").json()["episodes"]
+    assert [(e["first_seq"], e["last_seq"]) for e in episodes] == [(1, 1)]
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [
+        (1, "versions[1].version 1 is the number of versions[0] too"),
+        (0, "versions[1].version must be 1 or more (got 0)"),
+    ],
+)
+def test_a_memory_version_numbered_twice_is_refused(
+    server: LiveServer, number: int, words: str
+) -> None:
+    """The restore failed on the second version of one number (a UNIQUE constraint): a 500,
+    after the records before it had been written."""
+    records = _source(server)
+
+    def twice(memory: dict[str, Any]) -> None:
+        memory["versions"].append({**memory["versions"][0], "version": number})
+
+    line = _edited(records, "memory", twice)
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == line and words in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), 1e30])
+def test_a_vector_no_embedder_writes_is_embedded_again(server: LiveServer, value: float) -> None:
+    """A NaN vector was stored as it was, and every search of the persona that scored it
+    answered 500; one holding an infinity, or values whose length overflows, is as unusable."""
+    key = server.create_persona("src")
+    with server.client(key) as client:
+        for text in ("Ken drinks green tea every morning.", "Ken hikes on Sundays."):
+            assert client.post("/api/memories/src", json={"content": text}).status_code == 201
+        exported = client.get("/api/export/src", params={"with_vectors": "true"}).text
+    records = [json.loads(line) for line in exported.splitlines()]
+    memory = next(r for r in records if r["type"] == "memory")
+    dim = len(base64.b64decode(memory["vector"])) // 4
+    memory["vector"] = base64.b64encode(struct.pack(f"<{dim}f", *[value] * dim)).decode()
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = import_lines(client, "dst", records)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["embedded"] == 1, reply.json()  # that one, and only that one
+        found = client.get("/api/search/dst", params={"q": "green tea"})
+        assert found.status_code == 200, found.text
+        assert "Ken drinks green tea every morning." in [
+            h["content"] for h in found.json()["results"]
+        ]
+        again = client.get("/api/export/dst", params={"with_vectors": "true"}).text
+    vectors = [json.loads(line).get("vector") for line in again.splitlines()]
+    assert memory["vector"] not in vectors
+
+
+def test_episodes_sharing_turns_are_refused(server: LiveServer) -> None:
+    """Two episodes of one session over the same turn were both stored; segmentation never
+    writes them (a turn belongs to one episode)."""
+    records = _source(server)
+    _episode(records)
+    at = next(i for i, r in enumerate(records) if r["type"] == "episode")
+    records.insert(at + 1, {**records[at], "topic": "again"})
+    records[-1]["records"] += 1
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == at + 2, error
+    assert "episodes of session 't1' overlap: turns 1-1 and 1-1" in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("seq", [0, -5])
+def test_a_turn_numbered_below_one_is_refused(server: LiveServer, seq: int) -> None:
+    """Turns are numbered from 1; one at 0 was stored and never segmented (segmentation reads
+    the turns after its mark, 0 when none is segmented)."""
+    records = _source(server)
+    number = _edited(records, "event", _set(seq=seq))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and error["field"] == "seq", error
+    assert f"event record: seq must be 1 or more (got {seq})" in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("source", ["mem0", "chat", "mcp-memory"])
+def test_an_omoide_export_sent_as_another_source_says_so(server: LiveServer, source: str) -> None:
+    """An Omoide export sent with ``source=mem0`` was refused as "not valid JSON: more text
+    follows the end of the JSON value" (as an MCP memory file: a type that is not "entity"),
+    never saying what the file was; the other way round already names the source to use."""
+    records = _source(server)
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = client.post(
+            "/api/import/dst",
+            params={"source": source},
+            headers={"content-type": "application/x-ndjson"},
+            content="".join(json.dumps(r) + "\n" for r in records).encode(),
+        )
+    error = refused(reply, 422)
+    assert error["message"].startswith(f"{source} file: this is an Omoide export"), error
+    assert "import it without source" in error["message"], error
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize("pointer", ["superseded_by", "summary_ref"])
+def test_a_memory_pointing_at_itself_is_refused(server: LiveServer, pointer: str) -> None:
+    """A fact closed by itself, or summarised by itself, was stored (the dangling-pointer check
+    found the key in the file); evolution only ever names another memory there."""
+    records = _source(server)
+    number = _edited(records, "memory", lambda memory: memory.update({pointer: memory["key"]}))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number, error
+    assert f"memory record: {pointer} names the memory itself" in error["message"], error
+    _nothing_imported(server, key)
