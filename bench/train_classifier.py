@@ -192,7 +192,7 @@ from _classify_thresholds import (
 )
 from _classify_training_report import render, render_alternatives, thresholds_text
 from lib.cli import parser
-from lib.reports import REPO, write_results
+from lib.reports import REPO, result_paths, write_results
 from omoide.embed import make_embedder
 from omoide.engine.classify import JudgeModel
 from omoide.service.classify_judge import JUDGE_FILE
@@ -907,6 +907,11 @@ def main(argv: list[str] | None = None) -> int:
     sources = {name: path for name, path in sources.items() if name not in left_out}
     if args.check:
         return _check(args, sources)
+    if args.judge_out.resolve() in {p.resolve() for p in result_paths(args.out)}:
+        sys.exit(
+            f"--judge-out {args.judge_out} is a file of the report (--out {args.out} writes "
+            ".md and .json), which would be written over the judge: name another"
+        )
     if (args.related or args.replaced) and not args.judge:
         sys.exit("--related / --replaced set the judge's bars: name it with --judge")
     at = (

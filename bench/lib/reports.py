@@ -50,11 +50,19 @@ def write_markdown(path: Path, markdown: str) -> Path:
     return path
 
 
+def result_paths(out: Path) -> tuple[Path, Path]:
+    """The two files ``write_results`` writes for ``out``: ``<out>.md`` and ``<out>.json``
+    (a given ``.md`` or ``.json`` is dropped; any other dot stays part of the name:
+    ``r_beta0.5``)."""
+    base = out.with_suffix("") if out.suffix in (".md", ".json") else out
+    md_path, json_path = (base.with_name(base.name + ext) for ext in (".md", ".json"))
+    return md_path, json_path
+
+
 def write_results(out: Path, markdown: str, data: Any) -> tuple[Path, Path]:
     """Write ``<out>.md`` and ``<out>.json``; ``out`` is a path without extension (a given
     ``.md`` or ``.json`` is dropped; any other dot stays part of the name: ``r_beta0.5``)."""
-    base = out.with_suffix("") if out.suffix in (".md", ".json") else out
-    md_path, json_path = (base.with_name(base.name + ext) for ext in (".md", ".json"))
+    md_path, json_path = result_paths(out)
     write_markdown(md_path, markdown)
     json_path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return md_path, json_path

@@ -219,6 +219,21 @@ def test_a_sentence_threshold_chosen_before_goes_to_its_languages_model(tmp_path
         train_classifier.main([*_argv(data, tmp_path), "--sentence-at", "ja:0.99"])
 
 
+def test_a_judge_file_named_as_the_reports_json_is_refused_before_anything_is_fitted(
+    tmp_path: Path,
+) -> None:
+    # `--out X --judge-out X.json` wrote the judge and then the report over it (session 41)
+    data = _fixture(tmp_path / "pairs.jsonl")
+    argv = _argv(data, tmp_path)
+    argv[argv.index("--judge-out") + 1] = str(tmp_path / "report.json")
+    with pytest.raises(SystemExit, match="is a file of the report"):
+        train_classifier.main(argv)
+    argv[argv.index("--out") + 1] = str(tmp_path / "report.md")  # the suffix is dropped too
+    with pytest.raises(SystemExit, match="is a file of the report"):
+        train_classifier.main(argv)
+    assert not (tmp_path / "report.json").exists() and not (tmp_path / "report.md").exists()
+
+
 def test_several_nets_are_a_grid_compared_by_loso() -> None:
     args = train_classifier.arguments().parse_args(["--units", "16,32", "--alpha", "1,3"])
     nets = train_classifier.nets_of(args)
