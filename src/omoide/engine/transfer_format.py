@@ -38,6 +38,7 @@ __all__ = [
     "encode_line",
     "end",
     "header",
+    "is_export",
     "moved_key",
     "remap_memory",
 ]
@@ -191,6 +192,18 @@ def encode_line(kind: str, record: Mapping[str, Any], *, model_id: str | None = 
     if kind in _VECTOR_TYPES and vector is not None and record.get("vector_model") == model_id:
         out["vector"] = base64.b64encode(bytes(vector)).decode("ascii")
     return json.dumps(out, ensure_ascii=False) + "\n"
+
+
+def is_export(text: str) -> bool:
+    """Whether the text's first line is an Omoide export's header record (what a file given to
+    another importer is told it is)."""
+    try:
+        first = json_text.loads(text.lstrip().split("\n", 1)[0])
+    except json_text.JsonTextError:
+        return False
+    return (
+        isinstance(first, dict) and first.get("type") == "header" and first.get("format") == FORMAT
+    )
 
 
 def decode_line(line: str, number: int) -> tuple[str, dict[str, Any]]:

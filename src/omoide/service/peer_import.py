@@ -26,6 +26,7 @@ from omoide.engine.peer_formats import (
     parse_mcp_memory,
     parse_mem0,
 )
+from omoide.engine.transfer_format import is_export
 from omoide.errors import InvalidInput
 from omoide.model import NewMemory, SessionEnd
 from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, check_event
@@ -79,19 +80,6 @@ def _json(text: str, source: str) -> Any:
         raise InvalidInput(f"{source} file: {exc.message}", field=exc.field) from None
 
 
-def _is_omoide_export(text: str) -> bool:
-    """The text's first line is an Omoide export's header record."""
-    try:
-        first = json_text.loads(text.lstrip().split("\n", 1)[0])
-    except json_text.JsonTextError:
-        return False
-    return (
-        isinstance(first, dict)
-        and first.get("type") == "header"
-        and first.get("format") == "omoide-export"
-    )
-
-
 class PeerImportService:
     def __init__(
         self, store: Store, memories: MemoryService, sessions: SessionService, clock: Clock
@@ -118,7 +106,7 @@ class PeerImportService:
         self.store.get_persona(persona)
         if not text.strip():
             raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
-        if _is_omoide_export(text):  # said only that it was not JSON, or not an entity
+        if is_export(text):  # said only that it was not JSON, or not an entity
             raise InvalidInput(
                 f"{source} file: this is an Omoide export (its first line is an export "
                 "header); import it without source (omoide import without --from); nothing "
