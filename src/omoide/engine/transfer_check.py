@@ -13,7 +13,7 @@ from typing import Any
 from omoide.engine.errors import named, quoted
 from omoide.model import LinkType, SessionEnd
 
-__all__ = ["record_problem", "unknown_problem"]
+__all__ = ["header_problem", "record_problem", "unknown_problem"]
 
 
 # What each field holds. Types: "str" (non-empty for names), "text" (any string), "time" (ISO
@@ -121,6 +121,9 @@ _VERSION_TYPES: dict[str, Any] = {
     "cause": "str?",
 }
 _SOURCE_TYPES: dict[str, Any] = {"session_id": "str", "seq": "int"}
+# The header's fields beside its format, version and embedder object (checked before them):
+# ``"with_vectors": "false"`` read as true, the file's vectors then used.
+_HEADER_TYPES: dict[str, Any] = {"exported_at": "time", "with_vectors": "bool"}
 
 
 def _fits(value: Any, kind: Any) -> bool:
@@ -142,6 +145,8 @@ def _fits(value: Any, kind: Any) -> bool:
         )
     if kind == "obj":
         return isinstance(value, dict)
+    if kind == "bool":
+        return isinstance(value, bool)
     return isinstance(value, list)
 
 
@@ -160,6 +165,7 @@ _KIND_WORDS = {
     "int": "an integer",
     "num": "a number",
     "obj": "an object ({…})",
+    "bool": "true or false",
     "list": "an array ([…])",
 }
 
@@ -219,6 +225,19 @@ def record_problem(kind: str, r: Mapping[str, Any]) -> str | None:
     return None
 
 
+def header_problem(r: Mapping[str, Any]) -> str | None:
+    """What is wrong with a header's ``exported_at``, ``with_vectors`` or embedder ``dim``
+    (the size of its vectors, a positive integer), or None."""
+    problem = _check_fields(r, _HEADER_TYPES, "")
+    if problem is not None:
+        return problem
+    dim = r["embedder"].get("dim")
+    if not _fits(dim, "int") or dim < 1:
+        got = "it is missing" if "dim" not in r["embedder"] else f"got {quoted(dim, 60)}"
+        return f"embedder.dim must be a positive integer ({got})"
+    return None
+
+
 def _check_link(r: Mapping[str, Any]) -> str | None:
     """A link as evolution writes one: between two memories, its weight within 0-1 (each
     co-activation moves it towards 1), its count never negative. A link of a memory to itself,
@@ -237,6 +256,8 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
         return "tags must be non-empty strings"
     if not 0.0 <= r["importance"] <= 1.0 or not 0.0 <= r["emotion_intensity"] <= 1.0:
         return "importance and emotion_intensity must be within 0-1"
+    if not 0.0 <= r["strength"] <= 1.0:  # importance × recall, each within 0-1
+        return f"strength must be within 0-1 (got {quoted(r['strength'])})"
     if r["stability"] <= 0:
         return "stability must be positive"
     if r["access_count"] < 0:

@@ -23,7 +23,7 @@ import numpy as np
 
 from omoide.engine import json_text
 from omoide.engine.errors import quoted
-from omoide.engine.transfer_check import record_problem, unknown_problem
+from omoide.engine.transfer_check import header_problem, record_problem, unknown_problem
 
 __all__ = [
     "FORMAT",
@@ -278,6 +278,11 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
             raise fail("embedder must be an object")
         if not isinstance(r.get("ends", False), bool):
             raise fail("ends must be true or false")
+        problem = header_problem(r)
+        if problem is not None:  # an Omoide export's header, of this version: not another file
+            raise FormatError(
+                f"line {number}: header record: {problem}", line=number, is_export=True
+            )
         return
     if kind == "end":
         if isinstance(r["records"], bool) or not isinstance(r["records"], int) or r["records"] < 0:

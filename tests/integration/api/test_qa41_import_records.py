@@ -18,6 +18,12 @@ then broke the persona, through real HTTP into a real SQLite file.
   (or as holding a record that is no entity); it is named as an Omoide export now.
 - A vector holding NaN (or an infinity) was stored, and every search that scored it answered
   500. Such a vector is unusable like one of another size: the text is embedded again.
+- Memories closed by each other in a ring (``superseded_by`` A → B → A), a session ending
+  before it started, a ``strength`` outside 0-1, and a header whose ``with_vectors``,
+  ``exported_at`` or embedder ``dim`` is of another type were stored. Refused. A memory's
+  duplicate tags were stored twice; they are kept once, as the API keeps them.
+- The API itself ended a session before it started: opened with a ``started_at`` ahead of the
+  clock (taken up to a day ahead) and ended at once. It ends when it started now.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import base64
 import json
 import struct
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -297,3 +304,111 @@ def test_a_memory_pointing_at_itself_is_refused(server: LiveServer, pointer: str
     assert error["line"] == number, error
     assert f"memory record: {pointer} names the memory itself" in error["message"], error
     _nothing_imported(server, key)
+
+
+def test_superseded_by_in_a_cycle_is_refused(server: LiveServer) -> None:
+    """Two memories each closed by the other (A → B → A) were stored: reading follows the
+    chain loop-guarded, but neither is the current fact. Refused naming the keys."""
+    records = _source(server)
+    memories = [r for r in records if r["type"] == "memory"]
+    a, b = memories[0]["key"], memories[1]["key"]
+    memories[0]["superseded_by"], memories[1]["superseded_by"] = b, a
+    number = records.index(memories[0]) + 1
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and error["field"] == "superseded_by", error
+    assert f"superseded_by runs in a cycle: {a!r} → {b!r} → {a!r}" in error["message"], error
+    _nothing_imported(server, key)
+
+
+def test_a_session_ended_before_it_started_is_refused(server: LiveServer) -> None:
+    records = _source(server)
+    number = _edited(records, "session", lambda s: s.update(ended_at="2000-01-01T00:00:00+00:00"))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and error["field"] == "ended_at", error
+    assert "ended_at (2000-01-01T00:00:00+00:00) is before started_at" in error["message"], error
+    _nothing_imported(server, key)
+
+
+def test_a_session_started_ahead_and_ended_now_ends_when_it_started(server: LiveServer) -> None:
+    """A session opened with a ``started_at`` later than now (the API takes up to a day ahead)
+    and ended at once was stored ending before it started, which its export then carried."""
+    key = server.create_persona("src")
+    with server.client(key) as client:
+        now = client.post("/api/sessions/src", json={"session_id": "now"}).json()["started_at"]
+        ahead = (datetime.fromisoformat(now) + timedelta(hours=2)).isoformat()
+        opened = client.post("/api/sessions/src", json={"session_id": "s", "started_at": ahead})
+        assert opened.status_code == 201, opened.text
+        ended = client.post("/api/sessions/src/s/end")
+        assert ended.status_code == 200, ended.text
+        session = client.get("/api/sessions/src/s/episodes").json()
+    assert session["ended_at"] is not None
+    assert datetime.fromisoformat(session["ended_at"]) == datetime.fromisoformat(
+        opened.json()["started_at"]
+    ), session
+
+
+@pytest.mark.parametrize("strength", [1.5, -0.1])
+def test_a_strength_outside_unit_interval_is_refused(server: LiveServer, strength: float) -> None:
+    """Strength is importance × recall, so within 0-1; 1.5 was stored and ranked above every
+    memory the decay job had measured."""
+    records = _source(server)
+    number = _edited(records, "memory", _set(strength=strength))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number, error
+    assert f"memory record: strength must be within 0-1 (got {strength})" in error["message"]
+    _nothing_imported(server, key)
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (_set(with_vectors="false"), 'with_vectors must be true or false (got "false")'),
+        (_set(with_vectors=1), "with_vectors must be true or false (got 1)"),
+        (_set(exported_at="yesterday"), "exported_at must be an ISO-8601 time"),
+        (_set(exported_at=1764979200), "exported_at must be an ISO-8601 time"),
+        (lambda h: h["embedder"].update(dim=0), "embedder.dim must be a positive integer"),
+        (lambda h: h["embedder"].update(dim="256"), "embedder.dim must be a positive integer"),
+        (lambda h: h["embedder"].update(dim=True), "embedder.dim must be a positive integer"),
+        (lambda h: h["embedder"].pop("dim"), "embedder.dim must be a positive integer"),
+    ],
+)
+def test_a_header_field_of_the_wrong_type_is_refused(
+    server: LiveServer, edit: Callable[[dict[str, Any]], None], words: str
+) -> None:
+    """``"with_vectors": "false"`` read as true (a non-empty text), and a header's time or
+    embedder size of another type was taken without a word."""
+    records = _source(server)
+    edit(records[0])
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == 1 and f"line 1: header record: {words}" in error["message"], error
+    assert "starts with its header record" not in error["message"], error  # it is an export
+    _nothing_imported(server, key)
+
+
+def test_duplicate_tags_are_dropped_as_the_api_drops_them(server: LiveServer) -> None:
+    """The API keeps each tag once, in its first place; an import stored ``["tea", "tea"]``
+    as given."""
+    tags = ["tea", "morning", "tea", " morning "]
+    records = _source(server)
+    memory = next(r for r in records if r["type"] == "memory")
+    memory["tags"] = tags
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = import_lines(client, "dst", records)
+        assert reply.status_code == 200, reply.text
+        stored = reply.json()["moved_keys"].get(memory["key"], memory["key"])
+        imported = client.get(f"/api/memories/dst/{stored}")
+        posted = client.post("/api/memories/dst", json={"content": "Ken swims.", "tags": tags})
+    assert imported.status_code == 200 and posted.status_code == 201, (imported, posted.text)
+    assert imported.json()["tags"] == posted.json()["memory"]["tags"] == ["tea", "morning"], (
+        imported.json(),
+        posted.json(),
+    )

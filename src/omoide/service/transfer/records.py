@@ -101,6 +101,14 @@ def _check_session(record: dict[str, Any], now: datetime, _: int) -> None:
     check_session_id(record["session_id"])
     check_metadata(record["metadata"])
     _times(record, ("started_at", "ended_at", "last_event_at"), now)
+    started = check_timestamp(record["started_at"], "started_at")
+    ended = check_timestamp(record["ended_at"], "ended_at")
+    if ended is not None and started is not None and ended < started:
+        raise InvalidInput(
+            f"ended_at ({record['ended_at']}) is before started_at ({record['started_at']}): "
+            "a session ends when or after it starts",
+            field="ended_at",
+        )
     if record["ended_at"] is None and record["ended_by"] is not None:
         raise InvalidInput("an open session (ended_at null) has no ended_by", field="ended_by")
 
@@ -224,7 +232,20 @@ def read_records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]
                     f"line {number}: {exc.message}", line=number, field=exc.fields.get("field")
                 ) from None
             first = False
-            yield number, kind, record, _replace_controls(kind, record)
+            controls = _replace_controls(kind, record)
+            if kind == "memory" and isinstance(record.get("tags"), list):
+                record["tags"] = _once_each(record["tags"])
+            yield number, kind, record, controls
+
+
+def _once_each(tags: list[Any]) -> list[Any]:
+    """A memory's tags with each kept once, in its first place, as the API's ``check_tags``
+    keeps them (a file holding ``["tea", "tea"]`` stored both)."""
+    kept: list[Any] = []
+    for tag in tags:
+        if tag not in kept:
+            kept.append(tag)
+    return kept
 
 
 def as_imported(row: tuple[str, str, str, str]) -> tuple[str, str, str, str]:

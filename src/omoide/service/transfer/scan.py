@@ -60,6 +60,8 @@ class FileScan:
     named: dict[str, tuple[int, str, str]] = field(default_factory=dict)
     # sessions a memory's provenance names that the file does not hold -> (line, field)
     outside: dict[str, tuple[int, str]] = field(default_factory=dict)
+    # a memory's key -> (the key its superseded_by names, its line), in the file's order
+    superseded: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 def scan_file(
@@ -105,6 +107,8 @@ def scan_file(
             scan.sessions.finish()  # the last session's turns are all read
             _check_provenance(scan, record, number)
             scan.memory_keys.append(record["key"])
+            if record["superseded_by"] is not None:
+                scan.superseded[record["key"]] = (record["superseded_by"], number)
             if is_current(record):
                 scan.current_keys.add(record["key"])
         elif kind == "session":
@@ -129,6 +133,7 @@ def scan_file(
     if scan is None:
         raise InvalidInput("the file is empty", line=1)
     scan.sessions.finish()
+    _check_cycles(scan)
     if scan.header["ends"] and not scan.ended:
         raise InvalidInput(
             f"the file stops after line {number} without its end record: "
@@ -203,6 +208,37 @@ def _check_provenance(scan: FileScan, record: dict[str, Any], number: int) -> No
             line=number,
             record="memory",
             field=name,
+        )
+
+
+def _check_cycles(scan: FileScan) -> None:
+    """Refuse memories of the file closed by each other in a ring (A's ``superseded_by``
+    names B, B's names A): evolution closes a fact by a newer one, so a chain of them ends at
+    the current fact; in a ring none is current (reading follows it loop-guarded). Named by
+    its keys from the ring's first line."""
+    done: set[str] = set()
+    for start in scan.superseded:
+        path: list[str] = []
+        key = start
+        while key in scan.superseded and key not in done and key not in path:
+            path.append(key)
+            key = scan.superseded[key][0]
+        done.update(path)
+        if key not in path:
+            continue
+        ring = path[path.index(key) :]
+        first = min(ring, key=lambda k: scan.superseded[k][1])
+        ring = ring[ring.index(first) :] + ring[: ring.index(first)]
+        number = scan.superseded[first][1]
+        names = " → ".join(repr(k) for k in (*ring, first))
+        raise InvalidInput(
+            f"line {number}: memory record: superseded_by runs in a cycle: {names}; a "
+            "closed memory names the one that replaced it, and a chain of them ends at the "
+            "current one; nothing was imported",
+            line=number,
+            record="memory",
+            field="superseded_by",
+            key=first,
         )
 
 

@@ -140,11 +140,14 @@ class SessionStore(EpisodeStore, EventVectors):
         by: SessionEnd = SessionEnd.CLIENT,
         after: AfterWrite | None = None,
     ) -> Session:
-        """End the session at ``now`` (``by``: how); an ended session stays as it ended, and
-        ``after`` runs in the same transaction either way."""
+        """End the session at ``now`` (``by``: how), or at its start when that is later (a
+        session opened with a ``started_at`` ahead of the clock, which the API takes up to a
+        day ahead, ended before it began); an ended session stays as it ended, and ``after``
+        runs in the same transaction either way."""
         with self.db.write() as conn:
             conn.execute(
-                "UPDATE sessions SET ended_at = ?, ended_by = ? WHERE id = ? AND ended_at IS NULL",
+                "UPDATE sessions SET ended_at = MAX(started_at, ?), ended_by = ? "
+                "WHERE id = ? AND ended_at IS NULL",
                 (iso(now), str(by), session.pk),
             )
             if after is not None:
