@@ -162,7 +162,9 @@ def shape_refusal(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> str | Non
     """Why a message is refused before another reader (the MCP SDK's) reads it: an object that
     names one key twice (that reader keeps the last value silently), or arrays or objects nested
     deeper than ``max_depth`` or too deep to read at all (/mcp answered a body of 10,000 ``[``
-    with a 500: the check of its envelope overflowed the stack). None for anything else, also
+    with a 500: the check of its envelope overflowed the stack), or a string holding a lone
+    surrogate (``"\\ud800"``; that reader refused it as "unexpected end of hex escape", of an
+    escape that is complete). None for anything else, also
     text that is not JSON (that reader says so) or that this reader refuses for another reason
     (``NaN`` …: that reader reads those)."""
     try:
@@ -173,8 +175,9 @@ def shape_refusal(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> str | Non
         return "arrays or objects nested too deeply to read"
     except ValueError:
         return None
+    escaped = b"\\u" in text if isinstance(text, bytes) else "\\u" in text
     try:
-        _check_tree(value, max_depth=max_depth, has_escapes=False)
+        _check_tree(value, max_depth=max_depth, has_escapes=escaped)
     except JsonTextError as exc:
         return exc.message
     return None

@@ -52,6 +52,15 @@ def test_shape_refusal_says_only_why_a_key_is_named_twice() -> None:
     assert shape_refusal("not json") is None and shape_refusal('{"x": NaN}') is None
 
 
+def test_shape_refusal_says_what_loads_says_of_a_lone_surrogate() -> None:
+    """The MCP SDK's reader said "unexpected end of hex escape" of a complete escape."""
+    for text in ('{"a": ["\\ud800"]}', '{"\\udfff": 1}'):
+        with pytest.raises(JsonTextError) as refused:
+            loads(text)
+        assert shape_refusal(text) == shape_refusal(text.encode()) == refused.value.message
+    assert shape_refusal('{"a": "\\ud83c\\udf75"}') is None  # a pair is one character
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -154,6 +154,7 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         at: Annotated[
             str | None,
             Field(
+                min_length=1,
                 max_length=64,
                 description=(
                     "ISO-8601 date or time with its offset: only the value that was true then, "

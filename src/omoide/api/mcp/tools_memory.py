@@ -33,6 +33,7 @@ from omoide.api.render import (
     render_stats,
 )
 from omoide.model import UNSET, Unset
+from omoide.service.validate import MAX_FILTER_TAGS, MAX_TAG_CHARS, MAX_TAGS
 from omoide.wiring import Omoide
 
 __all__ = ["register_memory_tools"]
@@ -54,9 +55,13 @@ KindArg = Annotated[
         "user), event, instruction."
     ),
 ]
+Tag = Annotated[str, Field(min_length=1, max_length=MAX_TAG_CHARS)]
 Tags = Annotated[
-    list[Annotated[str, Field(min_length=1, max_length=64)]] | None,
-    Field(max_length=32, description="Short labels for filtering later, e.g. ['food', 'family']."),
+    list[Tag] | None,
+    Field(
+        max_length=MAX_TAGS,
+        description="Short labels for filtering later, e.g. ['food', 'family'].",
+    ),
 ]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 When = Annotated[
@@ -164,8 +169,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             Field(min_length=1, description=("The corrected text (re-indexed for search).")),
         ] = None,
         tags: Annotated[
-            list[Annotated[str, Field(min_length=1, max_length=64)]] | None,
-            Field(max_length=32, description="Replaces all tags."),
+            list[Tag] | None, Field(max_length=MAX_TAGS, description="Replaces all tags.")
         ] = None,
         kind: KindArg = None,
         emotion_type: Annotated[
@@ -282,7 +286,11 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             ),
         ] = "hybrid",
         tags: Annotated[
-            list[str] | None, Field(description=("Only memories carrying every one of these tags."))
+            list[Tag] | None,
+            Field(
+                max_length=MAX_FILTER_TAGS,
+                description="Only memories carrying every one of these tags.",
+            ),
         ] = None,
         date_range: Annotated[
             DateRangeText,
@@ -297,6 +305,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         valid_at: Annotated[
             str | None,
             Field(
+                min_length=1,
                 max_length=64,
                 description=(
                     "Only facts true at this time: ISO-8601 (a time with its offset) or 'now' "

@@ -1,0 +1,142 @@
+"""Session 41's sweep as a demanding MCP client (the SDK's client against a live server): what
+the listed schemas allow is what the tools take, an empty search or history filter is refused
+as HTTP refuses it, and a lone surrogate is refused in the API's words on both transports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+from mcp_checks import http_client, ok, raw_initialized, stdio_answers, tool_error
+from omoide_testing import LiveServer
+
+from omoide.service.validate import MAX_FILTER_TAGS, MAX_TAG_CHARS, MAX_TAGS
+
+SURROGATE = "Parse error: holds a lone surrogate (\\ud800-\\udfff) in a string; send valid Unicode"
+
+
+def test_the_tag_bounds_the_schemas_list_are_the_ones_the_tools_take(server: LiveServer) -> None:
+    """memory_create and memory_update listed ``maxItems: 32`` for tags while the service takes
+    20: a call with 21-32 tags passed the schema and was refused. memory_search listed tags of
+    any length and count, and refused a blank or 65-character one."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            tools = {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
+            for name in ("memory_create", "memory_update"):
+                listed = tools[name]["properties"]["tags"]["anyOf"][0]
+                assert listed["maxItems"] == MAX_TAGS, name
+                assert listed["items"]["maxLength"] == MAX_TAG_CHARS, name
+            filter_tags = tools["memory_search"]["properties"]["tags"]["anyOf"][0]
+            assert filter_tags["maxItems"] == MAX_FILTER_TAGS
+            assert filter_tags["items"] == {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_TAG_CHARS,
+            }
+            most = [f"t{i}" for i in range(MAX_TAGS)]
+            created = await ok(client, "memory_create", content="tea with many labels", tags=most)
+            memory = created.structured_content["memory"]
+            assert memory["tags"] == most
+            over = [*most, "one more"]
+            message = await tool_error(client, "memory_create", content="tea", tags=over)
+            assert f"'tags' must have at most {MAX_TAGS} items (got {MAX_TAGS + 1})" in message
+            message = await tool_error(client, "memory_update", key=memory["key"], tags=over)
+            assert f"'tags' must have at most {MAX_TAGS} items" in message
+            message = await tool_error(client, "memory_search", query="tea", tags=["x" * 65])
+            assert "'tags[0]' must be at most 64 characters (got 65)" in message
+            message = await tool_error(client, "memory_search", query="tea", tags=[""])
+            assert "'tags[0]' must not be empty" in message
+            found = await ok(client, "memory_search", query="tea", tags=most)
+            assert [hit["key"] for hit in found.structured_content["results"]] == [memory["key"]]
+
+    anyio.run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "name"),
+    [
+        ("memory_search", {"query": "tea", "date_range": ""}, "date_range"),
+        ("memory_search", {"query": "tea", "valid_at": ""}, "valid_at"),
+        ("episode_search", {"query": "tea", "date_range": ""}, "date_range"),
+        ("user_state_history", {"key": "name", "at": ""}, "at"),
+    ],
+)
+def test_an_empty_filter_is_refused_as_over_http(
+    server: LiveServer, tool: str, arguments: dict[str, str], name: str
+) -> None:
+    """``date_range=""`` answered every memory as if the filter had applied (HTTP refuses it
+    since session 33); a filter left out is still no filter."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            message = await tool_error(client, tool, **arguments)
+            assert f"invalid argument '{name}' must not be empty (got \"\")" in message
+            await ok(client, tool, **{k: v for k, v in arguments.items() if k != name})
+
+    anyio.run(scenario)
+
+
+def test_a_lone_surrogate_at_mcp_is_refused_in_the_apis_words(server: LiveServer) -> None:
+    """The SDK's reader said "unexpected end of hex escape at line 1 column 115" of a complete
+    escape; HTTP says what is wrong."""
+    key = server.create_persona("rin")
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "Authorization": f"Bearer {key}",
+    }
+    body = (
+        b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": '
+        b'"memory_create", "arguments": {"content": "tea \\ud800 x"}}}'
+    )
+    with httpx.Client(base_url=server.url, timeout=30, headers=headers) as http:
+        raw_initialized(http)
+        reply = http.post("/mcp", content=body)
+        assert reply.status_code == 400, reply.text
+        assert reply.json()["error"] == {"code": -32700, "message": SURROGATE}
+        paired = body.replace(b"\\ud800", b"\\ud83c\\udf75")  # an escaped pair is one character
+        stored = http.post("/mcp", content=paired)
+        assert stored.status_code == 200, stored.text
+        data = next(line[5:] for line in stored.text.splitlines() if line.startswith("data:"))
+        result = json.loads(data)["result"]
+        assert not result["isError"], result
+        assert result["structuredContent"]["memory"]["content"] == "tea \U0001f375 x"
+
+
+@pytest.mark.sqlite_only
+def test_a_lone_surrogate_on_a_stdio_line_is_refused_in_the_apis_words(
+    data_dir: Path, persona: str, store_environ: dict[str, str]
+) -> None:
+    initialize = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw-lines", "version": "1"},
+        },
+    }
+    answers = stdio_answers(
+        data_dir,
+        persona,
+        store_environ,
+        [
+            '{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"q": "\\udfff"}}',
+            json.dumps(initialize),
+            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
+        ],
+        expected=3,
+    )
+    errors = [a["error"] for a in answers if "error" in a]
+    assert len(errors) == 1 and errors[0]["code"] == -32700
+    assert errors[0]["message"].startswith(SURROGATE)
+    results = {a["id"]: a["result"] for a in answers if "result" in a}
+    assert "memory_search" in {tool["name"] for tool in results[2]["tools"]}
