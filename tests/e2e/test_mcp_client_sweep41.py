@@ -13,7 +13,8 @@ import pytest
 from mcp_checks import http_client, ok, raw_initialized, stdio_answers, tool_error
 from omoide_testing import LiveServer
 
-from omoide.service.validate import MAX_FILTER_TAGS, MAX_TAG_CHARS, MAX_TAGS
+from omoide.service.state import MAX_KEYS_PER_UPDATE
+from omoide.service.validate import MAX_FILTER_TAGS, MAX_TAG_CHARS, MAX_TAGS, STATE_KEY_PATTERN
 
 SURROGATE = "Parse error: holds a lone surrogate (\\ud800-\\udfff) in a string; send valid Unicode"
 
@@ -140,3 +141,29 @@ def test_a_lone_surrogate_on_a_stdio_line_is_refused_in_the_apis_words(
     assert errors[0]["message"].startswith(SURROGATE)
     results = {a["id"]: a["result"] for a in answers if "result" in a}
     assert "memory_search" in {tool["name"] for tool in results[2]["tools"]}
+
+
+def test_update_contexts_schema_lists_the_keys_and_values_it_takes(server: LiveServer) -> None:
+    """user_info and persona_state listed ``additionalProperties: true``: a key with a space,
+    a boolean or an object as a value and a 51st key passed the schema and were refused. They
+    list the HTTP API's rules now (``StateMap``), which the service applies."""
+    key = server.create_persona("rin")
+
+    async def scenario() -> None:
+        async with http_client(server.url, key) as client:
+            tools = {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
+            schema = tools["update_context"]
+            for model in ("UserInfo", "PersonaState"):
+                listed = schema["$defs"][model]
+                assert listed["maxProperties"] == MAX_KEYS_PER_UPDATE, model
+                assert listed["propertyNames"] == {"pattern": STATE_KEY_PATTERN}, model
+                values = listed["additionalProperties"]["anyOf"]
+                assert [value["type"] for value in values] == ["string", "number", "null"]
+            message = await tool_error(client, "update_context", user_info={"city": True})
+            assert "user_info.city must be a string or a number, got a boolean" in message
+            too_many = {f"k{i}": "v" for i in range(MAX_KEYS_PER_UPDATE + 1)}
+            message = await tool_error(client, "update_context", user_info=too_many)
+            assert f"at most {MAX_KEYS_PER_UPDATE} keys per update" in message
+            await ok(client, "update_context", user_info={"city": 5, "名前": "ケン"})
+
+    anyio.run(scenario)
