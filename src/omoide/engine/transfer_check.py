@@ -226,8 +226,13 @@ def record_problem(kind: str, r: Mapping[str, Any]) -> str | None:
 
 
 def header_problem(r: Mapping[str, Any]) -> str | None:
-    """What is wrong with a header's ``exported_at``, ``with_vectors`` or embedder ``dim``
-    (the size of its vectors, a positive integer), or None."""
+    """What is wrong with a header's embedder (an object), ``ends``, ``exported_at``,
+    ``with_vectors`` or embedder ``dim`` (the size of its vectors, a positive integer), or
+    None."""
+    if not isinstance(r["embedder"], dict):
+        return "embedder must be an object"
+    if not isinstance(r.get("ends", False), bool):
+        return "ends must be true or false"
     problem = _check_fields(r, _HEADER_TYPES, "")
     if problem is not None:
         return problem

@@ -274,10 +274,6 @@ def _check(kind: str, r: dict[str, Any], number: int) -> None:
                 line=number,
                 is_export=True,
             )
-        if not isinstance(r["embedder"], dict):
-            raise fail("embedder must be an object")
-        if not isinstance(r.get("ends", False), bool):
-            raise fail("ends must be true or false")
         problem = header_problem(r)
         if problem is not None:  # an Omoide export's header, of this version: not another file
             raise FormatError(

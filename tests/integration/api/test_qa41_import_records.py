@@ -24,6 +24,13 @@ then broke the persona, through real HTTP into a real SQLite file.
   duplicate tags were stored twice; they are kept once, as the API keeps them.
 - The API itself ended a session before it started: opened with a ``started_at`` ahead of the
   clock (taken up to a day ahead) and ended at once. It ends when it started now.
+- Memories each other's ``summary_ref`` (A → B → A), and a session whose last turn came more
+  than a day before it started (what the API never writes: it takes a ``started_at`` at most a
+  day ahead of the clock, by which turns arrive), were stored. Refused, naming the keys, the
+  two times. A memory of 21 tags, one twice, was stored with 20 where the API refuses it: it
+  is refused as the API refuses it. Tags in a memory's versions' images were stored twice;
+  they are kept once, as the memory's. A header whose embedder is no object (or whose ``ends``
+  is no boolean) was refused as no Omoide export; it is named as one's header now.
 """
 
 from __future__ import annotations
@@ -412,3 +419,115 @@ def test_duplicate_tags_are_dropped_as_the_api_drops_them(server: LiveServer) ->
         imported.json(),
         posted.json(),
     )
+
+
+def test_more_tags_than_the_api_takes_are_refused_before_duplicates_drop(
+    server: LiveServer,
+) -> None:
+    """The API counts the tags it is given (21, one of them twice: refused); an import dropped
+    the duplicate first and stored the 20 left."""
+    tags = [f"tag{i}" for i in range(20)] + ["tag0"]
+    records = _source(server)
+    number = _edited(records, "memory", _set(tags=tags))
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        posted = refused(client.post("/api/memories/dst", json={"content": "x", "tags": tags}), 422)
+        error = refused(import_lines(client, "dst", records), 422)
+    assert "tags must have at most 20 items, got 21" in posted["message"], posted
+    assert error["line"] == number and error["field"] == "tags", error
+    assert "memory record: tags must have at most 20 items, got 21" in error["message"], error
+    _nothing_imported(server, key)
+
+
+def test_summary_ref_in_a_cycle_is_refused(server: LiveServer) -> None:
+    """Two memories each the summary of the other (A → B → A) were stored: a summary is
+    written after what it sums up, so a chain of them ends."""
+    records = _source(server)
+    memories = [r for r in records if r["type"] == "memory"]
+    a, b = memories[0]["key"], memories[1]["key"]
+    memories[0]["summary_ref"], memories[1]["summary_ref"] = b, a
+    number = records.index(memories[0]) + 1
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and error["field"] == "summary_ref", error
+    assert f"summary_ref runs in a cycle: {a!r} → {b!r} → {a!r}" in error["message"], error
+    _nothing_imported(server, key)
+
+
+def test_a_last_turn_before_a_session_could_start_is_refused(server: LiveServer) -> None:
+    """The API records a turn's arrival (the server's clock) and takes a ``started_at`` up to a
+    day ahead of it, so a session's last turn is never more than a day before its start; one
+    years before was stored."""
+    records = _source(server)
+    number = _edited(records, "session", _set(last_event_at="2000-01-01T00:00:00+00:00"))
+    started = records[number - 1]["started_at"]
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == number and error["field"] == "last_event_at", error
+    assert (
+        f"last_event_at (2000-01-01T00:00:00+00:00) is more than 24 hours before started_at "
+        f"({started})" in error["message"]
+    ), error
+    _nothing_imported(server, key)
+
+
+def test_a_session_started_ahead_with_a_turn_imports_as_exported(server: LiveServer) -> None:
+    """What the API writes imports: a session opened two hours ahead of the clock, a turn
+    posted at once (its last_event_at the clock, before its start)."""
+    key = server.create_persona("src")
+    with server.client(key) as client:
+        now = client.post("/api/sessions/src", json={"session_id": "now"}).json()["started_at"]
+        ahead = (datetime.fromisoformat(now) + timedelta(hours=2)).isoformat()
+        opened = client.post("/api/sessions/src", json={"session_id": "s", "started_at": ahead})
+        assert opened.status_code == 201, opened.text
+        turn = {"speaker": "Ken", "role": "user", "content": "hello"}
+        posted = client.post("/api/sessions/src/s/events", json={"events": [turn]})
+        assert posted.status_code in (200, 201), posted.text
+        records = [json.loads(line) for line in client.get("/api/export/src").text.splitlines()]
+    session = next(r for r in records if r["type"] == "session" and r["session_id"] == "s")
+    assert session["last_event_at"] < session["started_at"], session
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = import_lines(client, "dst", records)
+    assert reply.status_code == 200, reply.text
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (_set(embedder="mini"), "embedder must be an object"),
+        (_set(ends="yes"), "ends must be true or false"),
+    ],
+)
+def test_an_exports_header_refusal_never_says_it_is_no_export(
+    server: LiveServer, edit: Callable[[dict[str, Any]], None], words: str
+) -> None:
+    """A header of the right format and version whose embedder is no object was refused adding
+    that an Omoide export starts with its header record: the file is one."""
+    records = _source(server)
+    edit(records[0])
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        error = refused(import_lines(client, "dst", records), 422)
+    assert error["line"] == 1 and f"line 1: header record: {words}" in error["message"], error
+    assert "starts with its header record" not in error["message"], error
+    _nothing_imported(server, key)
+
+
+def test_duplicate_tags_in_versions_are_dropped_as_in_the_memory(server: LiveServer) -> None:
+    """A memory's tags were kept once each, the same tags in its versions' images twice."""
+    records = _source(server)
+    memory = next(r for r in records if r["type"] == "memory")
+    memory["tags"] = ["tea", "tea"]
+    memory["versions"][0]["after"]["tags"] = ["tea", "morning", "tea"]
+    key = server.create_persona("dst")
+    with server.client(key) as client:
+        reply = import_lines(client, "dst", records)
+        assert reply.status_code == 200, reply.text
+        stored = reply.json()["moved_keys"].get(memory["key"], memory["key"])
+        imported = client.get(f"/api/memories/dst/{stored}").json()
+        history = client.get(f"/api/memories/dst/{stored}/history").json()
+    assert imported["tags"] == ["tea"], imported
+    assert history["versions"][0]["after"]["tags"] == ["tea", "morning"], history

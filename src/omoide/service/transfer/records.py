@@ -15,6 +15,8 @@ from omoide.service.blocks import check_block
 from omoide.service.event_input import check_event
 from omoide.service.state import check_state_key, check_state_value
 from omoide.service.validate import (
+    MAX_AHEAD,
+    MAX_TAGS,
     check_content,
     check_emotion_type,
     check_happened,
@@ -108,6 +110,17 @@ def _check_session(record: dict[str, Any], now: datetime, _: int) -> None:
             f"ended_at ({record['ended_at']}) is before started_at ({record['started_at']}): "
             "a session ends when or after it starts",
             field="ended_at",
+        )
+    last = check_timestamp(record["last_event_at"], "last_event_at")
+    if last is not None and started is not None and last < started - MAX_AHEAD:
+        # a turn's arrival (the server's clock) is its last_event_at, a started_at is taken up
+        # to MAX_AHEAD past the clock: a last turn earlier than that never came
+        hours = int(MAX_AHEAD.total_seconds() // 3600)
+        raise InvalidInput(
+            f"last_event_at ({record['last_event_at']}) is more than {hours} hours before "
+            f"started_at ({record['started_at']}): a session's turns come after it is opened "
+            f"(its started_at taken at most {hours} hours ahead of the clock)",
+            field="last_event_at",
         )
     if record["ended_at"] is None and record["ended_by"] is not None:
         raise InvalidInput("an open session (ended_at null) has no ended_by", field="ended_by")
@@ -233,14 +246,26 @@ def read_records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]
                 ) from None
             first = False
             controls = _replace_controls(kind, record)
-            if kind == "memory" and isinstance(record.get("tags"), list):
-                record["tags"] = _once_each(record["tags"])
+            if kind == "memory":
+                _tags_once(record)
             yield number, kind, record, controls
 
 
+def _tags_once(record: dict[str, Any]) -> None:
+    """A memory's tags, and those of its versions' images, each kept once in its first place,
+    as the API's ``check_tags`` keeps them (a file holding ``["tea", "tea"]`` stored both).
+    The memory's own, when more than the API takes, are left as given: the API counts the
+    tags it is given, duplicates too, and ``check_tags`` refuses them by that count."""
+    images = [v.get(side) for v in record.get("versions", []) for side in ("before", "after")]
+    for holder in (record, *images):
+        tags = holder.get("tags") if isinstance(holder, dict) else None
+        if isinstance(tags, list) and (holder is not record or len(tags) <= MAX_TAGS):
+            holder["tags"] = _once_each(tags)
+
+
 def _once_each(tags: list[Any]) -> list[Any]:
-    """A memory's tags with each kept once, in its first place, as the API's ``check_tags``
-    keeps them (a file holding ``["tea", "tea"]`` stored both)."""
+    """``tags`` each kept once (compared by value: an image's tags are not checked to be
+    texts, so may be unhashable)."""
     kept: list[Any] = []
     for tag in tags:
         if tag not in kept:
