@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from mcp_checks import http_client, ok, raw_initialized, stdio_answers, tool_error
+from mcp_checks import INITIALIZE, http_client, ok, raw_initialized, stdio_answers, tool_error
 from omoide_testing import LiveServer
 
 from omoide.service.state import MAX_KEYS_PER_UPDATE
@@ -114,23 +114,13 @@ def test_a_lone_surrogate_at_mcp_is_refused_in_the_apis_words(server: LiveServer
 def test_a_lone_surrogate_on_a_stdio_line_is_refused_in_the_apis_words(
     data_dir: Path, persona: str, store_environ: dict[str, str]
 ) -> None:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw-lines", "version": "1"},
-        },
-    }
     answers = stdio_answers(
         data_dir,
         persona,
         store_environ,
         [
             '{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"q": "\\udfff"}}',
-            json.dumps(initialize),
+            json.dumps(INITIALIZE),
             '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
             '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
         ],

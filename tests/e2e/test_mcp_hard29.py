@@ -14,20 +14,10 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp_checks import http_client, raw_initialized, stdio_answers, tool_error
+from mcp_checks import INITIALIZE, http_client, raw_initialized, stdio_answers, tool_error
 from omoide_testing import LiveServer
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
-_INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "hard29", "version": "1"},
-    },
-}
 SUPPORTED = "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
 
 
@@ -45,7 +35,7 @@ def test_over_stdio_a_key_named_twice_is_refused_as_over_http(
         persona,
         store_environ,
         [
-            json.dumps(_INITIALIZE),
+            json.dumps(INITIALIZE),
             '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
             twice,
             '{"jsonrpc": "2.0", "id": 4, "id": 5, "method": "tools/list"}',
@@ -75,7 +65,7 @@ def test_an_unknown_protocol_version_header_is_told_the_versions_this_server_spe
         base_url=server.url, timeout=30, headers={**HEADERS, "Authorization": f"Bearer {key}"}
     ) as http:
         for version in ("1999-01-01", "abc", "2025-6-18"):
-            reply = http.post("/mcp", json=_INITIALIZE, headers={"MCP-Protocol-Version": version})
+            reply = http.post("/mcp", json=INITIALIZE, headers={"MCP-Protocol-Version": version})
             assert reply.status_code == 400, reply.text
             error = reply.json()["error"]
             assert error["code"] == -32600
@@ -100,7 +90,7 @@ def test_an_unknown_protocol_version_header_is_told_the_versions_this_server_spe
         assert listed.status_code == 200, listed.text
     # no key: the key is asked for first, as everywhere
     with httpx.Client(base_url=server.url, timeout=30, headers=HEADERS) as anonymous:
-        reply = anonymous.post("/mcp", json=_INITIALIZE, headers={"MCP-Protocol-Version": "x"})
+        reply = anonymous.post("/mcp", json=INITIALIZE, headers={"MCP-Protocol-Version": "x"})
         assert reply.status_code == 401  # a JSON-RPC error, with the API's code in data
         assert reply.json()["error"]["data"]["code"] == "unauthorized"
 
@@ -111,7 +101,7 @@ def test_a_refusal_at_mcp_names_no_session(server: LiveServer) -> None:
         base_url=server.url, timeout=30, headers={**HEADERS, "Authorization": f"Bearer {key}"}
     ) as http:
         refusals = [
-            http.post("/mcp", json=_INITIALIZE, headers={"Accept": "text/html"}),
+            http.post("/mcp", json=INITIALIZE, headers={"Accept": "text/html"}),
             http.get("/mcp", headers={"Accept": "text/event-stream"}),
             http.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
         ]

@@ -7,6 +7,7 @@ import anyio
 import httpx
 import pytest
 from mcp_checks import (
+    INITIALIZE,
     check_context_tools,
     check_done_when,
     check_episode_tools,
@@ -18,16 +19,6 @@ from mcp_checks import (
 )
 from omoide_testing import Holding, LiveServer, wait_for_jobs
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 

@@ -10,23 +10,13 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from mcp_checks import http_client, ok
+from mcp_checks import INITIALIZE, http_client, ok
 from omoide_testing import LiveServer, serve_in_thread
 
 from omoide.config import Settings
 from omoide.embed.hashing import HashEmbedder
 from omoide.wiring import build
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 ADMIN = "omo_admin_session-limits"
 

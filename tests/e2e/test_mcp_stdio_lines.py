@@ -10,18 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mcp_checks import stdio_answers
-
-_INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw-lines", "version": "1"},
-    },
-}
+from mcp_checks import INITIALIZE, stdio_answers
 
 
 @pytest.mark.sqlite_only
@@ -38,7 +27,7 @@ def test_lines_that_are_not_messages_are_answered_and_the_session_serves_on(
             '{"jsonrpc": "2.0", "id": 1',
             "[]",
             '{"jsonrpc": "2.0", "id": 7, "method": 5}',
-            json.dumps(_INITIALIZE),
+            json.dumps(INITIALIZE),
             '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
             '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
         ],
@@ -79,7 +68,7 @@ def test_a_line_that_is_not_utf8_is_refused_as_such_and_the_session_serves_on(
         [
             b"\xff\xfe{",
             latin1.encode("latin-1"),
-            json.dumps(_INITIALIZE),
+            json.dumps(INITIALIZE),
             '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
             '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
         ],

@@ -26,6 +26,19 @@ from omoide.wiring import Omoide
 
 OMOIDE_BIN = Path(sys.executable).with_name("omoide")
 
+# The first message a client sends (JSON-RPC ``initialize``), for tests that speak the protocol
+# without the SDK's client: raw HTTP (:func:`raw_initialized`) or raw stdio lines.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+
 ALL_TOOLS = {
     "session_begin",
     "session_record",
@@ -306,16 +319,7 @@ def raw_initialized(http: httpx.Client) -> httpx.Client:
     that send messages the SDK's client cannot."""
     opened = http.post(
         "/mcp",
-        json={
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "probe", "version": "1"},
-            },
-        },
+        json=INITIALIZE,
     )
     assert opened.status_code == 200, opened.text
     if session := opened.headers.get("mcp-session-id"):

@@ -9,7 +9,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from mcp_checks import http_client, ok
+from mcp_checks import INITIALIZE, http_client, ok
 from omoide_testing import LiveServer
 
 from omoide.clock import FixedClock
@@ -17,16 +17,6 @@ from omoide.errors import InvalidInput
 from omoide.service.auth import hash_key
 from omoide.wiring import Omoide
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 

@@ -9,20 +9,11 @@ from typing import Any
 import httpx
 import pytest
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp_checks import INITIALIZE
 from omoide_testing import LiveServer
 
 from omoide.api.mcp import http as mcp_http
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 7,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
 

@@ -10,20 +10,11 @@ import time
 
 import httpx
 import pytest
+from mcp_checks import INITIALIZE
 from omoide_testing import LiveServer
 
 from omoide.logs import JsonFormatter
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 SECRET_TEXT = "my locker code is 4471-zebra"
 
 # The log lines and metric labels are written by the HTTP layer, whatever the store.
