@@ -16,6 +16,8 @@ from omoide_testing import LiveServer
         ("/api/search/rin", {"q": "tea", "valid_at": ""}, "valid_at"),
         ("/api/user-state/rin/history", {"key": "name", "at": ""}, "at"),
         ("/api/persona-state/rin/history", {"key": "mood", "at": ""}, "at"),
+        # blank too (session 41: date_range=%20 was still no filter; MCP refuses it as empty)
+        ("/api/search/rin", {"q": "tea", "date_range": " \u200b"}, "date_range"),
     ],
 )
 def test_an_empty_filter_is_refused(
