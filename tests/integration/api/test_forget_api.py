@@ -4,6 +4,7 @@ the data folder's bytes (database, WAL, shm) while the server runs and looks for
 from __future__ import annotations
 
 import httpx
+from mcp_checks import INITIALIZE
 from omoide_testing import Holding, LiveServer, chat_notes, wait_for_jobs
 
 PIN = "ZQXJV-4827"
@@ -134,16 +135,7 @@ def test_deleting_a_persona_over_http(server: LiveServer, holding: Holding) -> N
             "Authorization": f"Bearer {rin_key}",
             "Accept": "application/json, text/event-stream",
         },
-        json={
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "test", "version": "0"},
-            },
-        },
+        json=INITIALIZE,
     )
     assert mcp.status_code == 401
     with server.client(haru_key) as haru:

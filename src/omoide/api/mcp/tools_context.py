@@ -20,36 +20,23 @@ from omoide.api.render import (
     render_session_start,
     render_state_history,
 )
-from omoide.service.state import MAX_KEYS_PER_UPDATE, STATE_VALUE_PATTERN
-from omoide.service.validate import MAX_INT, MIN_INT, STATE_KEY_PATTERN
+from omoide.api.state_map import STATE_MAP_SCHEMA
+from omoide.service.validate import STATE_KEY_PATTERN
 from omoide.wiring import Omoide
 
 __all__ = ["register_context_tools"]
 
 StateValue = Annotated[str | None, Field(min_length=1, max_length=2000)]
 
-# The keys and values of a state map, as the HTTP API lists them (``StateMap``) and the service
-# checks them: the schema said ``additionalProperties: true``, so a key with a space, a boolean
-# value or a 51st key passed it and was refused.
-_STATE_MAP: dict[str, Any] = {
-    "propertyNames": {"pattern": STATE_KEY_PATTERN},
-    "maxProperties": MAX_KEYS_PER_UPDATE,
-    "additionalProperties": {
-        "anyOf": [
-            {"type": "string", "pattern": STATE_VALUE_PATTERN},
-            {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT},
-            {"type": "null"},
-        ]
-    },
-}
-
 
 class UserInfo(BaseModel):
     """What the persona knows about the user; other keys (e.g. birthday, city) are allowed.
     Strict, as the tools' scalar arguments are (``server.OmoideMCP``): a value of another JSON
-    type is refused, not converted (``"nickname": 5`` is not the text "5")."""
+    type is refused, not converted (``"nickname": 5`` is not the text "5"). Its schema lists the
+    state map's keys and values as HTTP's does (it said ``additionalProperties: true``, so a key
+    with a space, a boolean value or a 51st key passed it and was refused)."""
 
-    model_config = ConfigDict(extra="allow", strict=True, json_schema_extra=_STATE_MAP)
+    model_config = ConfigDict(extra="allow", strict=True, json_schema_extra=STATE_MAP_SCHEMA)
 
     name: StateValue = Field(None, description="The user's name, e.g. 'Rau'.")
     nickname: StateValue = Field(None, description="A nickname, e.g. 'Rau-chan'.")
@@ -62,7 +49,7 @@ class PersonaState(BaseModel):
     """The persona's own state; other keys are allowed. Strict: ``emotion_intensity=true`` was
     read as 1.0 and ``"0.5"`` as 0.5 (HTTP refuses true; MCP's schema says a number)."""
 
-    model_config = ConfigDict(extra="allow", strict=True, json_schema_extra=_STATE_MAP)
+    model_config = ConfigDict(extra="allow", strict=True, json_schema_extra=STATE_MAP_SCHEMA)
 
     emotion: StateValue = Field(None, description="e.g. 'joy', 'worry'.")
     emotion_intensity: Annotated[float | None, Field(ge=0.0, le=1.0)] = Field(

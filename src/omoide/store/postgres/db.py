@@ -76,7 +76,7 @@ class PgDatabase(Traced):
         self._local = threading.local()
         # the VACUUM erases owe, retried in the background (see :meth:`erasing`)
         self._scrub = OwedScrub(
-            lambda: self._vacuumed(),
+            self._vacuumed,
             every_s=SCRUB_EVERY_S,
             thread_name="omoide-erase-vacuum",
             done="the owed VACUUM after an erase is done: the erased rows left the files",

@@ -15,6 +15,7 @@ from omoide.api.http.schemas.common import (
     bounded_int,
     reply_shape,
 )
+from omoide.api.state_map import STATE_MAP_SCHEMA
 from omoide.config import (
     PERSONA_SETTINGS,
     PersonaSettings,
@@ -27,10 +28,9 @@ from omoide.errors import InvalidInput
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
 from omoide.service.state import (
     INTENSITY_PATTERN,
-    MAX_KEYS_PER_UPDATE,
     STATE_VALUE_PATTERN,
 )
-from omoide.service.validate import MAX_INT, MIN_INT, STATE_KEY_PATTERN
+from omoide.service.validate import MAX_INT, MIN_INT
 
 __all__ = [
     "BlockList",
@@ -66,8 +66,7 @@ class StateMap(RootModel[dict[str, Any]]):
 
     model_config = ConfigDict(
         json_schema_extra={
-            "propertyNames": {"pattern": STATE_KEY_PATTERN},
-            "maxProperties": MAX_KEYS_PER_UPDATE,
+            **STATE_MAP_SCHEMA,
             "properties": {
                 "emotion_intensity": {
                     "anyOf": [
@@ -76,13 +75,6 @@ class StateMap(RootModel[dict[str, Any]]):
                         {"type": "null"},
                     ]
                 }
-            },
-            "additionalProperties": {
-                "anyOf": [
-                    {"type": "string", "pattern": STATE_VALUE_PATTERN},
-                    {"type": "number", "minimum": MIN_INT, "maximum": MAX_INT},
-                    {"type": "null"},
-                ]
             },
         }
     )
