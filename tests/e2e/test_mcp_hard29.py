@@ -14,7 +14,14 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp_checks import INITIALIZE, http_client, raw_initialized, stdio_answers, tool_error
+from mcp_checks import (
+    INITIALIZE,
+    OPENING_LINES,
+    http_client,
+    raw_initialized,
+    stdio_answers,
+    tool_error,
+)
 from omoide_testing import LiveServer
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -35,8 +42,7 @@ def test_over_stdio_a_key_named_twice_is_refused_as_over_http(
         persona,
         store_environ,
         [
-            json.dumps(INITIALIZE),
-            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            *OPENING_LINES,
             twice,
             '{"jsonrpc": "2.0", "id": 4, "id": 5, "method": "tools/list"}',
             "[" * 70 + "]" * 70,
