@@ -45,7 +45,8 @@ SCRUB_PENDING = (
     "its text is gone from every read, but still in the data folder's files (a read of an "
     "older snapshot holds them, or the folder refused writes; with PostgreSQL, the VACUUM of "
     "the tables could not run yet): they are scrubbed at the next erase, or when the last "
-    "process using the folder ends (PostgreSQL: by autovacuum)"
+    "process using the folder ends (PostgreSQL: by the next Omoide process to open the "
+    "database, or autovacuum)"
 )
 
 

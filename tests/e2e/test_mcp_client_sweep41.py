@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import httpx
 import pytest
-from mcp_checks import INITIALIZE, http_client, ok, raw_initialized, stdio_answers, tool_error
+from mcp_checks import OPENING_LINES, http_client, ok, raw_initialized, stdio_answers, tool_error
 from omoide_testing import LiveServer
 
 from omoide.service.state import MAX_KEYS_PER_UPDATE
@@ -120,8 +120,7 @@ def test_a_lone_surrogate_on_a_stdio_line_is_refused_in_the_apis_words(
         store_environ,
         [
             '{"jsonrpc": "2.0", "id": 9, "method": "tools/list", "params": {"q": "\\udfff"}}',
-            json.dumps(INITIALIZE),
-            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            *OPENING_LINES,
             '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
         ],
         expected=3,

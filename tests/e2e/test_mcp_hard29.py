@@ -14,7 +14,14 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp_checks import INITIALIZE, http_client, raw_initialized, stdio_answers, tool_error
+from mcp_checks import (
+    INITIALIZE,
+    OPENING_LINES,
+    http_client,
+    raw_initialized,
+    stdio_answers,
+    tool_error,
+)
 from omoide_testing import LiveServer
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -35,8 +42,7 @@ def test_over_stdio_a_key_named_twice_is_refused_as_over_http(
         persona,
         store_environ,
         [
-            json.dumps(INITIALIZE),
-            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            *OPENING_LINES,
             twice,
             '{"jsonrpc": "2.0", "id": 4, "id": 5, "method": "tools/list"}',
             "[" * 70 + "]" * 70,
@@ -138,7 +144,12 @@ def test_a_refusal_at_mcp_names_no_session(server: LiveServer) -> None:
             "invalid argument 'top_k' must be an integer (a whole number, e.g. 5) (got 1e+308)",
         ),
         ("memory_read", {"key": "k\nk"}, "no memory 'k\\nk' for persona 'rin'"),
-        ("memory_search", {"query": "tea", "date_range": "\u202e"}, 'cannot read "\u202e"'),
+        ("memory_search", {"query": "tea", "date_range": "x\u202e"}, 'cannot read "x\u202e"'),
+        (  # invisible only: blank, refused in HTTP's words (it was no filter over MCP)
+            "memory_search",
+            {"query": "tea", "date_range": "\u202e"},
+            "date_range must not be empty or whitespace: leave it out for no date filter",
+        ),
         (
             "memory_create",
             {"content": "tea", "valid_from": "soon"},

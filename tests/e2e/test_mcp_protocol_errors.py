@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp_checks import http_client, ok, raw_initialized
+from mcp_checks import INITIALIZE, http_client, ok, raw_initialized
 from omoide_testing import LiveServer
 
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
@@ -191,18 +191,7 @@ def test_the_sdks_plain_text_refusals_are_json_rpc_errors_that_say_what_to_send(
         reply = http.post(
             "/mcp",
             headers=headers,
-            content=json.dumps(
-                {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "initialize",
-                    "params": {
-                        "protocolVersion": "2025-06-18",
-                        "capabilities": {},
-                        "clientInfo": {"name": "probe", "version": "1"},
-                    },
-                }
-            ),
+            content=json.dumps(INITIALIZE),
         )
         assert reply.status_code == status, reply.text
         assert reply.headers["content-type"].startswith("application/json")

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from mcp_checks import INITIALIZE, stdio_answers
+from mcp_checks import OPENING_LINES, stdio_answers
 
 
 @pytest.mark.sqlite_only
@@ -27,8 +27,7 @@ def test_lines_that_are_not_messages_are_answered_and_the_session_serves_on(
             '{"jsonrpc": "2.0", "id": 1',
             "[]",
             '{"jsonrpc": "2.0", "id": 7, "method": 5}',
-            json.dumps(INITIALIZE),
-            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            *OPENING_LINES,
             '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
         ],
         expected=6,
@@ -68,8 +67,7 @@ def test_a_line_that_is_not_utf8_is_refused_as_such_and_the_session_serves_on(
         [
             b"\xff\xfe{",
             latin1.encode("latin-1"),
-            json.dumps(INITIALIZE),
-            '{"jsonrpc": "2.0", "method": "notifications/initialized"}',
+            *OPENING_LINES,
             '{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}',
         ],
         expected=4,

@@ -179,8 +179,20 @@ def _owner(url: str) -> Iterator[psycopg.Connection[Any]]:
         yield raw
 
 
-def _vector(text: str) -> str:
-    return "[" + ",".join(repr(float(x)) for x in EMBEDDER.embed_passages([text])[0]) + "]"
+def _insert(raw: psycopg.Connection[Any], sql: str, params: tuple[Any, ...]) -> int:
+    """Runs one ``INSERT`` and returns the new row's id."""
+    return raw.execute(sql + " RETURNING id", params).fetchone()[0]
+
+
+def _embed(raw: psycopg.Connection[Any], owner: str, rowid: int, text: str) -> None:
+    """The vector row of one ``owner`` row (a memory, event or episode): ``{owner}_vectors``,
+    keyed by ``{owner}_id``, as the embedder wrote it."""
+    vector = "[" + ",".join(repr(float(x)) for x in EMBEDDER.embed_passages([text])[0]) + "]"
+    raw.execute(
+        f"INSERT INTO {owner}_vectors ({owner}_id, model_id, dim, vector) "
+        "VALUES (%s, %s, %s, %s::vector)",
+        (rowid, EMBEDDER.model_id, EMBEDDER.dim, vector),
+    )
 
 
 def _words(text: str, upto: int) -> str:
@@ -212,11 +224,8 @@ def _write_rows(raw: psycopg.Connection[Any], upto: int) -> None:
     def at(number: int) -> bool:
         return upto >= number
 
-    def insert(sql: str, params: tuple[Any, ...]) -> int:
-        return raw.execute(sql + " RETURNING id", params).fetchone()[0]
-
     persona = {
-        name: insert("INSERT INTO personas (name, created_at) VALUES (%s, %s)", (name, T0))
+        name: _insert(raw, "INSERT INTO personas (name, created_at) VALUES (%s, %s)", (name, T0))
         for name in ("rin", "haru")
     }
     for key, name, revoked in (
@@ -232,7 +241,8 @@ def _write_rows(raw: psycopg.Connection[Any], upto: int) -> None:
     memory: dict[str, int] = {}
     for key, name, content, tags, until, successor, status in MEMORIES:
         pid = persona[name]
-        memory[key] = mid = insert(
+        memory[key] = mid = _insert(
+            raw,
             "INSERT INTO memories (key, persona_id, content, kind, importance, tags, "
             "created_at, updated_at, valid_until, superseded_by, status) "
             "VALUES (%s, %s, %s, 'fact', 0.6, %s, %s, %s, %s, %s, %s)",
@@ -248,11 +258,7 @@ def _write_rows(raw: psycopg.Connection[Any], upto: int) -> None:
             "before, after) VALUES (%s, 1, 'create', 'user', %s, NULL, %s)",
             (mid, T0, json.dumps({"content": content, "tags": tags}, ensure_ascii=False)),
         )
-        raw.execute(
-            "INSERT INTO memory_vectors (memory_id, model_id, dim, vector) "
-            "VALUES (%s, %s, %s, %s::vector)",
-            (mid, EMBEDDER.model_id, EMBEDDER.dim, _vector(content)),
-        )
+        _embed(raw, "memory", mid, content)
         if at(2) and status == "active":  # a tombstone leaves the keyword index
             _index(raw, "memories", mid, content, upto)
         if at(7):  # before, migration 7 fills the table from the tags column
@@ -323,10 +329,8 @@ def _write_session(raw: psycopg.Connection[Any], pid: int, source: int, upto: in
     """Session ``s1``, ended, with two turns segmented into one episode (the source of
     ``mem_osaka``), and session ``s2``, still open with no turn."""
 
-    def insert(sql: str, params: tuple[Any, ...]) -> int:
-        return raw.execute(sql + " RETURNING id", params).fetchone()[0]
-
-    session = insert(
+    session = _insert(
+        raw,
         "INSERT INTO sessions (persona_id, session_id, started_at, ended_at, metadata, "
         "segmented_upto_seq) VALUES (%s, 's1', %s, %s, '{}', 2)",
         (pid, T0, T1),
@@ -342,20 +346,18 @@ def _write_session(raw: psycopg.Connection[Any], pid: int, source: int, upto: in
         raw.execute("UPDATE sessions SET ended_by = 'client' WHERE id = %s", (session,))
     events = []
     for seq, speaker, role, content in TURNS:
-        event = insert(
+        event = _insert(
+            raw,
             "INSERT INTO session_events (session_pk, persona_id, seq, speaker, role, content, "
             "timestamp, metadata, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, '{}', %s)",
             (session, pid, seq, speaker, role, content, T0, T0),
         )
         events.append(event)
-        raw.execute(
-            "INSERT INTO event_vectors (event_id, model_id, dim, vector) "
-            "VALUES (%s, %s, %s, %s::vector)",
-            (event, EMBEDDER.model_id, EMBEDDER.dim, _vector(content)),
-        )
+        _embed(raw, "event", event, content)
         if upto >= 6:
             _index(raw, "session_events", event, content, upto)
-    episode = insert(
+    episode = _insert(
+        raw,
         "INSERT INTO episodes (session_pk, persona_id, first_event_id, last_event_id, "
         "first_seq, last_seq, content, topic, started_at, ended_at, created_at, "
         "consolidated_at) VALUES (%s, %s, %s, %s, 1, 2, %s, 'hiking', %s, %s, %s, %s)",
@@ -364,11 +366,7 @@ def _write_session(raw: psycopg.Connection[Any], pid: int, source: int, upto: in
     raw.execute(
         "UPDATE session_events SET episode_id = %s WHERE session_pk = %s", (episode, session)
     )
-    raw.execute(
-        "INSERT INTO episode_vectors (episode_id, model_id, dim, vector) "
-        "VALUES (%s, %s, %s, %s::vector)",
-        (episode, EMBEDDER.model_id, EMBEDDER.dim, _vector(EPISODE)),
-    )
+    _embed(raw, "episode", episode, EPISODE)
     if upto >= 6:
         _index(raw, "episodes", episode, EPISODE, upto)
     raw.execute(

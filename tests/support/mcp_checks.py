@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import httpx2
 from mcp.client import Client
@@ -22,6 +23,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult
 
+from omoide.api.mcp import build_mcp_server, fixed_persona
 from omoide.wiring import Omoide
 
 OMOIDE_BIN = Path(sys.executable).with_name("omoide")
@@ -38,6 +40,9 @@ INITIALIZE = {
         "clientInfo": {"name": "probe", "version": "1"},
     },
 }
+# The notification that follows its answer, and the two as the lines that open a stdio session.
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+OPENING_LINES = (json.dumps(INITIALIZE), json.dumps(INITIALIZED))
 
 ALL_TOOLS = {
     "session_begin",
@@ -103,6 +108,17 @@ async def tool_error(client: Client, name: str, **arguments: Any) -> str:
     assert "Traceback" not in message
     assert "pydantic" not in message
     return message
+
+
+def in_process_tool_error(app: Omoide, persona: str, name: str, **arguments: Any) -> str:
+    """:func:`tool_error` through the SDK's client on ``app``'s own MCP server, bound to
+    ``persona`` (no transport: for a test that holds the app)."""
+
+    async def scenario() -> str:
+        async with Client(build_mcp_server(app, fixed_persona(persona))) as client:
+            return await tool_error(client, name, **arguments)
+
+    return anyio.run(scenario)
 
 
 def text_of(result: CallToolResult) -> str:
@@ -317,14 +333,11 @@ def raw_initialized(http: httpx.Client) -> httpx.Client:
     """A raw HTTP client (its auth and JSON/SSE Accept headers set) with an MCP session
     opened: ``initialize`` answered, its session id kept, ``initialized`` notified. For tests
     that send messages the SDK's client cannot."""
-    opened = http.post(
-        "/mcp",
-        json=INITIALIZE,
-    )
+    opened = http.post("/mcp", json=INITIALIZE)
     assert opened.status_code == 200, opened.text
     if session := opened.headers.get("mcp-session-id"):
         http.headers["mcp-session-id"] = session
-    http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+    http.post("/mcp", json=INITIALIZED)
     return http
 
 

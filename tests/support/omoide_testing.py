@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import shutil
 import socket
 import threading
@@ -194,6 +195,16 @@ class LiveServer:
             reply = c.post("/api/personas", json={"name": name})
             assert reply.status_code == 201, reply.text
             return str(reply.json()["api_key"])
+
+    @contextmanager
+    def signed_in(self, key: str) -> Iterator[httpx.Client]:
+        """A dashboard client signed in with ``key`` (the login form, with its CSRF token)."""
+        with httpx.Client(base_url=self.url, timeout=30) as client:
+            csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)
+            assert csrf is not None
+            signed = client.post("/login", data={"key": key, "csrf": csrf.group(1)})
+            assert signed.status_code == 303, signed.text
+            yield client
 
 
 class _PromptServer(uvicorn.Server):

@@ -43,7 +43,6 @@ __all__ = [
     "ChatService",
     "Prepared",
     "excerpt_ident",
-    "reply_text",
     "session_id_for",
 ]
 
@@ -70,14 +69,6 @@ def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None, us
         return f"chat-{user.strip()}"
     first = next((message_text(m) for m in messages if m.get("role") == "user"), "")
     return "chat-" + _digest([first])[:24]
-
-
-def reply_text(content: Any) -> str:
-    """The text to record of a reply's ``message.content`` (or of a streamed ``delta.content``):
-    the text, or the text parts of a list of parts, which some OpenAI-compatible servers send
-    (Mistral's reasoning models: a ``thinking`` part, then a ``text`` part); anything else
-    (null with a tool call) is no text. A reply in parts was relayed but never recorded."""
-    return message_text({"content": content})
 
 
 def _user_turn_id(messages: Sequence[dict[str, Any]], index: int) -> str:

@@ -86,9 +86,16 @@ def check_filters(
     zone: tzinfo,
 ) -> SearchFilters:
     """A search's filters, checked (the same with a query or without one: the dashboard's
-    list applies them alone); a natural-language ``date_range`` is read in ``zone``."""
+    list applies them alone); a natural-language ``date_range`` is read in ``zone``. A blank
+    one (spaces or invisible characters only) is refused, on every interface alike: it was no
+    filter, as if it had applied."""
     created_from = created_until = None
-    if date_range is not None and str(date_range).strip():
+    if date_range is not None:
+        if is_blank(str(date_range)):
+            raise InvalidInput(
+                "date_range must not be empty or whitespace: leave it out for no date filter",
+                field="date_range",
+            )
         with engine_input():
             span = parse_date_range(
                 check_text(str(date_range), "date_range"), now=clock.now(), tz=zone

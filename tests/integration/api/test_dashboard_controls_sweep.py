@@ -46,9 +46,7 @@ def test_every_page_refuses_a_control_character_with_a_clear_4xx_and_shows_none_
         made = api.post("/api/memories/rin", json={"content": "The user keeps bees."})
         memory = made.json()["memory"]["key"]
     segment = quote(bad, safe="")
-    with httpx.Client(base_url=server.url, timeout=30) as page:
-        csrf = _csrf(page.get("/login").text)
-        assert page.post("/login", data={"key": server.admin_key, "csrf": csrf}).status_code == 303
+    with server.signed_in(server.admin_key) as page:
         csrf = _csrf(page.get("/p/rin/blocks").text)
         gets: list[tuple[str, dict[str, str]]] = [
             (url, {"x": bad})
@@ -98,9 +96,7 @@ def test_the_block_editor_refusing_a_control_character_holds_the_form_without_it
     server: LiveServer,
 ) -> None:
     server.create_persona("rin")
-    with httpx.Client(base_url=server.url, timeout=30) as page:
-        csrf = _csrf(page.get("/login").text)
-        assert page.post("/login", data={"key": server.admin_key, "csrf": csrf}).status_code == 303
+    with server.signed_in(server.admin_key) as page:
         csrf = _csrf(page.get("/p/rin/blocks").text)
         form = {"block_name": "notes\x1b", "content": "x", "max_tokens": "50", "priority": "1"}
         reply = page.post("/p/rin/blocks", data={**form, "csrf": csrf})

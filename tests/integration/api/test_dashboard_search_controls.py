@@ -26,10 +26,7 @@ def _signed_in(server: LiveServer) -> Iterator[httpx.Client]:
     key = server.create_persona("rin")
     with server.client(key) as api:
         assert api.post("/api/memories/rin", json={"content": "The user keeps bees."}).is_success
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)
-        assert csrf is not None
-        assert client.post("/login", data={"key": key, "csrf": csrf.group(1)}).status_code == 303
+    with server.signed_in(key) as client:
         yield client
 
 

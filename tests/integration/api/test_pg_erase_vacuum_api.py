@@ -14,6 +14,7 @@ takes only the tables still owed, and the next process to open the database runs
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -131,8 +132,9 @@ def test_a_retry_vacuums_only_the_tables_whose_vacuum_is_still_owed(server: Live
 
 
 def test_a_vacuum_owed_when_the_server_stopped_runs_when_the_next_one_opens(
-    make_app: Callable[..., Omoide],
+    make_app: Callable[..., Omoide], caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.WARNING, logger="omoide.store.postgres.db")
     first = make_app()
     url = first.settings.database_url
     assert url
@@ -144,6 +146,15 @@ def test_a_vacuum_owed_when_the_server_stopped_runs_when_the_next_one_opens(
         assert erased.scrub_pending
         first.close()  # the VACUUM still refused: this process never runs it
         assert _owed(url) == {"memories"}
+    # the erase's log and close's name the table its own try and the last try left owed
+    said = [r.getMessage() for r in caplog.records if r.name == "omoide.store.postgres.db"]
+    assert any(
+        m.startswith("the erased rows' old versions stay in the data files of memories ")
+        for m in said
+    ), said
+    assert any(
+        m.startswith("the VACUUM owed after an erase on memories was not done") for m in said
+    ), said
     before = _vacuums(url)
     # Before: the owed VACUUM was in the stopped process's memory only, and was forgotten.
     second = make_app()

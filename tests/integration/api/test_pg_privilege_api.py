@@ -12,16 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import anyio
 import psycopg
 import pytest
-from mcp.client import Client
-from mcp_checks import tool_error
-from omoide_testing import LiveServer, served
+from mcp_checks import in_process_tool_error
+from omoide_testing import served
 from pg_testing import OWNER, PgServer
 from psycopg.conninfo import conninfo_to_dict
 
-from omoide.api.mcp import build_mcp_server, fixed_persona
 from omoide.config import Settings
 from omoide.embed.hashing import HashEmbedder
 from omoide.wiring import Omoide, build
@@ -89,19 +86,12 @@ def test_a_privilege_the_role_lacks_is_503_naming_the_role_and_the_operation(
             f"TO {ROLE}), or connect as the owner of Omoide's tables (docs/deploy.md)"
         )
         assert "Retry-After" not in reply.headers  # not until someone grants it
-        message = _mcp_create(server)
+        message = in_process_tool_error(
+            server.omoide, "rin", "memory_create", content="The user keeps bees."
+        )
         assert "refused INSERT to the role 'qa40_app'" in message, message
         assert rin.get("/api/memories/rin").json()["memories"] == []  # reads go on
         with psycopg.connect(database, autocommit=True) as owner:
             owner.execute(f"GRANT INSERT ON memories TO {ROLE}")
         again = rin.post("/api/memories/rin", json={"content": "The user keeps bees."})
         assert again.status_code == 201, again.text
-
-
-def _mcp_create(server: LiveServer) -> str:
-    async def scenario() -> str:
-        mcp = build_mcp_server(server.omoide, fixed_persona("rin"))
-        async with Client(mcp) as client:
-            return await tool_error(client, "memory_create", content="The user keeps bees.")
-
-    return anyio.run(scenario)

@@ -15,33 +15,17 @@ is the I/O error SQLite meets the same way.) The log's bytes are put back afterw
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import anyio
-import httpx
 import pytest
 from click.testing import CliRunner
-from mcp.client import Client
-from mcp_checks import tool_error
+from mcp_checks import in_process_tool_error
 from omoide_testing import LiveServer
 
-from omoide.api.mcp import build_mcp_server, fixed_persona
 from omoide.cli import main
 
 # SQLite's files in the data folder; PostgreSQL's data files are the server's own
 pytestmark = pytest.mark.sqlite_only
-
-
-@contextmanager
-def _signed_in(server: LiveServer, key: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)
-        assert csrf is not None
-        assert client.post("/login", data={"key": key, "csrf": csrf.group(1)}).status_code == 303
-        yield client
 
 
 def _added_by_another_process(data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -54,15 +38,6 @@ def _added_by_another_process(data: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert done.exit_code == 0, done.output
 
 
-def _mcp_search(server: LiveServer) -> str:
-    async def scenario() -> str:
-        mcp = build_mcp_server(server.omoide, fixed_persona("rin"))
-        async with Client(mcp) as client:
-            return await tool_error(client, "memory_search", query="bees")
-
-    return anyio.run(scenario)
-
-
 def test_a_read_the_disk_fails_is_503_over_http_mcp_and_the_dashboard(
     held_server: LiveServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -70,7 +45,7 @@ def test_a_read_the_disk_fails_is_503_over_http_mcp_and_the_dashboard(
     settings = held_server.omoide.settings
     data = str(settings.data_dir)
     wal = settings.db_path.with_name(settings.db_path.name + "-wal")
-    with held_server.client(key) as rin, _signed_in(held_server, key) as page:
+    with held_server.client(key) as rin, held_server.signed_in(key) as page:
         assert rin.post("/api/memories/rin", json={"content": "The user keeps bees."}).is_success
         _added_by_another_process(settings.data_dir, monkeypatch)
         logged = wal.read_bytes()
@@ -80,7 +55,7 @@ def test_a_read_the_disk_fails_is_503_over_http_mcp_and_the_dashboard(
                 rin.get("/api/memories/rin"),
                 rin.get("/api/search/rin", params={"q": "bees"}),
             ]
-            mcp = _mcp_search(held_server)
+            mcp = in_process_tool_error(held_server.omoide, "rin", "memory_search", query="bees")
             dashboard = page.get("/p/rin/memories", params={"q": "bees"})
         finally:
             wal.write_bytes(logged)

@@ -56,7 +56,7 @@ SearchText = Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
 DateRangeText = Annotated[str | None, Field(min_length=1, max_length=100)]
 """A ``date_range`` argument in words or dates ("last week", "先週", "2026-03-01..2026-03-31");
 an empty one is refused, as HTTP refuses ``date_range=`` (it was no filter, as if it had
-applied)."""
+applied), and a blank one by the service (``check_filters``), as on every interface."""
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 APPEND = ToolAnnotations(

@@ -72,17 +72,21 @@ def _times(record: Mapping[str, Any], names: tuple[str, ...], now: datetime) -> 
         check_happened(record[name], name, now)
 
 
+def _in_order(record: Mapping[str, Any], first: str, then: str, why: str) -> None:
+    """The time ``then``, when both are set, not before the time ``first`` (``why`` says
+    why)."""
+    start = check_timestamp(record[first], first)
+    end = check_timestamp(record[then], then)
+    if start is not None and end is not None and end < start:
+        raise InvalidInput(
+            f"{then} ({record[then]}) is before {first} ({record[first]}): {why}", field=then
+        )
+
+
 def _window(record: Mapping[str, Any], what: str) -> None:
     """``valid_until``, when set, not before ``valid_from``: such a row is true at no time.
     An empty window (equal) is one evolution writes for a fact contradicted before it began."""
-    since = check_timestamp(record["valid_from"], "valid_from")
-    until = check_timestamp(record["valid_until"], "valid_until")
-    if since is not None and until is not None and until < since:
-        raise InvalidInput(
-            f"valid_until ({record['valid_until']}) is before valid_from "
-            f"({record['valid_from']}): {what} ends when or after it begins",
-            field="valid_until",
-        )
+    _in_order(record, "valid_from", "valid_until", f"{what} ends when or after it begins")
 
 
 def _check_block(record: dict[str, Any], now: datetime, _: int) -> None:
@@ -103,14 +107,8 @@ def _check_session(record: dict[str, Any], now: datetime, _: int) -> None:
     check_session_id(record["session_id"])
     check_metadata(record["metadata"])
     _times(record, ("started_at", "ended_at", "last_event_at"), now)
+    _in_order(record, "started_at", "ended_at", "a session ends when or after it starts")
     started = check_timestamp(record["started_at"], "started_at")
-    ended = check_timestamp(record["ended_at"], "ended_at")
-    if ended is not None and started is not None and ended < started:
-        raise InvalidInput(
-            f"ended_at ({record['ended_at']}) is before started_at ({record['started_at']}): "
-            "a session ends when or after it starts",
-            field="ended_at",
-        )
     last = check_timestamp(record["last_event_at"], "last_event_at")
     if last is not None and started is not None and last < started - MAX_AHEAD:
         # a turn's arrival (the server's clock) is its last_event_at, a started_at is taken up

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -76,12 +76,14 @@ class PgDatabase(Traced):
         self._local = threading.local()
         # the VACUUM erases owe, retried in the background (see :meth:`erasing`)
         self._scrub = OwedScrub(
-            self._vacuumed,
+            self._retried,
             every_s=SCRUB_EVERY_S,
             thread_name="omoide-erase-vacuum",
             done="the owed VACUUM after an erase is done: the erased rows left the files",
         )
-        self._still_owed: list[str] = []  # the tables the last try left owed (for the log)
+        # The tables the last try (an erase's or the retry thread's) left owed, for close's log.
+        self._last_owed: list[str] = []
+        self._last_owed_lock = threading.Lock()
         self.tracer: Tracer | None = None
         self.pool = Pool(
             url,
@@ -198,12 +200,13 @@ class PgDatabase(Traced):
             yield conn
             if tables:
                 conn.execute(OWE, (list(tables),))
-        if not self._vacuumed(first=True):
+        still_owed = self._try_vacuums(logger.warning)
+        if still_owed != []:
             self._scrub.owe()
             logger.warning(
                 "the erased rows' old versions stay in the data files of %s until their "
                 "VACUUM succeeds; it is retried in the background",
-                ", ".join(self._still_owed or sorted(tables)),
+                ", ".join(still_owed or sorted(tables)),
             )
 
     @property
@@ -212,22 +215,28 @@ class PgDatabase(Traced):
         versions holding erased text may still be in the data files until it succeeds."""
         return self._scrub.pending
 
-    def _vacuumed(self, *, first: bool = False) -> bool:
-        """One try of every owed VACUUM (said in the log, but a retry's); whether none is left."""
-        say = logger.warning if first else logger.debug
+    def _try_vacuums(self, say: Callable[..., None]) -> list[str] | None:
+        """One try of every owed VACUUM, its failures said through ``say``: the tables still
+        owed, or None when no working connection came (what is owed is not known)."""
+        still_owed: list[str] | None = None
         try:
             with self.pool.connection() as raw:
                 raw.execute(f"SET lock_timeout = {VACUUM_LOCK_WAIT_MS}")
                 try:
-                    self._still_owed = vacuum_owed(raw, say)
+                    still_owed = vacuum_owed(raw, say)
                 finally:
                     if not raw.closed:
                         raw.execute("RESET lock_timeout")
         except (psycopg.Error, StorageUnavailable) as exc:
             say("the VACUUM after an erase found no working connection: %s", exc)
-            self._still_owed = []  # not known
-            return False
-        return not self._still_owed
+        with self._last_owed_lock:
+            self._last_owed = still_owed or []
+        return still_owed
+
+    def _retried(self) -> bool:
+        """The retry thread's try (:class:`OwedScrub`): whether nothing is owed any more. Its
+        failures go to the debug log; the erase that owed the VACUUM said them."""
+        return self._try_vacuums(logger.debug) == []
 
     @contextlib.contextmanager
     def raw(self, scope: str = NO_PERSONA) -> Iterator[psycopg.Connection[Any]]:
@@ -246,12 +255,14 @@ class PgDatabase(Traced):
 
     def close(self) -> None:
         self._scrub.stop()
+        with self._last_owed_lock:
+            last_owed = self._last_owed
         if self._scrub.pending:
             logger.warning(
                 "the VACUUM owed after an erase on %s was not done; the next Omoide process "
                 "to open the database retries it, and autovacuum removes the erased rows' old "
                 "versions meanwhile (or run VACUUM on those tables)",
-                ", ".join(self._still_owed) or "its tables",
+                ", ".join(last_owed) or "its tables",
             )
         self.pool.close()
 

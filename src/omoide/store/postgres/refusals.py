@@ -6,6 +6,7 @@ and the server's other refusals a user can meet (a 503 naming the cause and what
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +15,7 @@ from psycopg import errors as pg
 
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 
-__all__ = ["lacks_privilege", "refused"]
+__all__ = ["lacks_privilege", "operation", "refused"]
 
 
 @contextlib.contextmanager
@@ -106,18 +107,30 @@ def _server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
 
 # the statements whose privilege a grant names (SELECT, INSERT, UPDATE, DELETE on a table)
 _GRANTED = ("SELECT", "INSERT", "UPDATE", "DELETE")
+_GRANTED_WORD = re.compile(r"\b(?:SELECT|INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
+
+
+def operation(statement: str | None) -> str:
+    """The operation a refused ``statement`` names: its first SELECT, INSERT, UPDATE or DELETE
+    (a ``WITH due AS (UPDATE …)`` is an UPDATE, an ``INSERT … SELECT`` an INSERT), else its
+    first word (``CREATE``); "" for none."""
+    found = _GRANTED_WORD.search(statement or "")
+    if found is not None:
+        return found.group().upper()
+    words = (statement or "").split(None, 1)
+    return words[0].upper() if words else ""
 
 
 def lacks_privilege(
     raw: psycopg.Connection[Any], exc: psycopg.Error, statement: str | None = None
 ) -> StorageUnavailable:
     """SQLSTATE 42501 ``insufficient_privilege`` as a 503: the role Omoide connects as was not
-    granted what ``statement`` (its first word names the operation; None: one of this
-    request's) needs, e.g. a role given SELECT alone, or tables a migration added after the
+    granted what ``statement`` (:func:`operation` names it; None: one of this request's)
+    needs, e.g. a role given SELECT alone, or tables a migration added after the
     grants. The server's words name the object ("permission denied for table memories"). The
     persona wall's row-level security refuses with the same code (a fault of Omoide's): its
     words, "violates row-level security policy", are in the message too."""
-    verb = (statement or "").split(None, 1)[0].upper() if (statement or "").strip() else ""
+    verb = operation(statement)
     what = verb or "a statement of this request"
     user = _role(raw)
     grant = f" (GRANT {verb} ON that table TO {user})" if verb in _GRANTED else ""

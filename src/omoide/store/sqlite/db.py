@@ -268,7 +268,8 @@ class Database(Traced):
             logger.warning(
                 "an erase's WAL checkpoint was refused by the data folder %r (%s): the erased "
                 "text stays in its files until it takes writes; retried in the background",
-                *(str(self.path.parent), exc),
+                str(self.path.parent),
+                exc,
             )
             return False
         logger.warning(

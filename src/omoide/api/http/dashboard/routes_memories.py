@@ -114,7 +114,7 @@ def memories(
                 top_k=SEARCH_TOP_K,
                 mode=mode or None,
                 tags=_tags(tags),
-                date_range=date_range or None,
+                date_range=date_range.strip() or None,
                 valid_at=valid_at or None,
                 kind=kind or None,
             )
@@ -127,7 +127,7 @@ def memories(
             filters = app.search.build_filters(
                 persona,
                 tags=_tags(tags),
-                date_range=date_range or None,
+                date_range=date_range.strip() or None,
                 valid_at=valid_at or None,
                 kind=kind or None,
             )

@@ -188,19 +188,19 @@ def shows_back(labels: Mapping[str, str]) -> Callable[[_Endpoint], _Endpoint]:
 def _url_controls(request: Request, shown_back: Mapping[str, str]) -> str | None:
     """Why the URL is refused when a path segment or a query parameter (but those the page
     shows back itself) holds a control character, else None."""
-    values: dict[str, Any] = {}
-    labels: dict[str, str] = {}
-    for name, value in request.path_params.items():
-        values[f"path {name}"], labels[f"path {name}"] = (
-            str(value),
-            f"the URL's {name.replace('_', ' ')}",
-        )
-    for i, (name, value) in enumerate(request.query_params.multi_items()):
-        if name in shown_back:
-            continue
-        values[f"name {i}"], labels[f"name {i}"] = name, "a query parameter's name"
-        values[f"query {i}"], labels[f"query {i}"] = value, f"query parameter {name!r}"
-    return controls_refused(values, labels)
+    checked = [
+        (str(value), f"the URL's {name.replace('_', ' ')}")
+        for name, value in request.path_params.items()
+    ]
+    for name, value in request.query_params.multi_items():
+        if name not in shown_back:
+            checked += [(name, "a query parameter's name"), (value, f"query parameter {name!r}")]
+    try:
+        for value, label in checked:
+            check_controls(value, label)
+    except InvalidInput as exc:
+        return exc.message
+    return None
 
 
 # What an error's own words may still hold raw when they quote a value: JSON's quoting (the

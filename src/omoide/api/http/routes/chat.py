@@ -27,9 +27,10 @@ from omoide.api.errors import INTERNAL_MESSAGE, error_body, raced_erase
 from omoide.api.http.access_log import record_persona
 from omoide.api.http.deps import App, Caller, access_replay, get_app
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, ModelOut, errors
+from omoide.engine.compact import message_text
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, NotFound, OmoideError
 from omoide.model import check_persona_name
-from omoide.service.chat import Prepared, reply_text
+from omoide.service.chat import Prepared
 from omoide.service.chat_messages import check_messages
 from omoide.service.chat_summary import Compressed
 from omoide.service.validate import NAME_PATTERN, SESSION_ID_PATTERN
@@ -230,7 +231,7 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
         async for chunk in stream:
             for choice in chunk.get("choices") or ():
                 if choice.get("index", 0) == 0:  # n > 1: the first choice is recorded
-                    parts.append(reply_text((choice.get("delta") or {}).get("content")))
+                    parts.append(message_text(choice.get("delta") or {}))
             yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
         parts.append(_END)
     except OmoideError as exc:
@@ -268,8 +269,11 @@ async def _disconnected(request: Request) -> None:
 
 
 def _reply_text(reply: dict[str, Any]) -> str:
+    """The text to record of a reply: its first choice's message's text, or the text parts of
+    a list of parts (Mistral's reasoning models send a ``thinking`` part, then a ``text`` part);
+    no text (null content with a tool call) is "". A streamed reply's deltas are read alike."""
     choices = reply.get("choices") or [{}]
-    return reply_text((choices[0].get("message") or {}).get("content") if choices else None)
+    return message_text(choices[0].get("message") or {})
 
 
 def _info(session_id: str, prepared: Prepared, compressed: Compressed) -> dict[str, Any]:

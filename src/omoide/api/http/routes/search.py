@@ -11,14 +11,12 @@ from omoide.api.http.deps import App, persona_access
 from omoide.api.http.schemas import SearchReply, errors
 from omoide.api.http.schemas.common import TIMESTAMP_DESCRIPTION
 from omoide.api.render import render_search
-from omoide.errors import InvalidInput
 from omoide.model import MemoryKind, SearchMode
 from omoide.service.search_request import MAX_QUERY_CHARS, MAX_TOP_K
 from omoide.service.validate import (
     MAX_TAGS,
     NON_BLANK_PATTERN,
     TAGS_QUERY_PATTERN,
-    is_blank,
     split_search_tags,
 )
 
@@ -72,11 +70,6 @@ def search(
     ),
     include_episodes: bool | None = Query(None),
 ) -> dict[str, Any]:
-    if date_range is not None and is_blank(date_range):  # the schema's min_length takes ""
-        raise InvalidInput(
-            "date_range must not be empty or whitespace: leave it out for no date filter",
-            field="date_range",
-        )
     split_tags = split_search_tags(tags or [])
     request = app.search.build_request(
         persona,

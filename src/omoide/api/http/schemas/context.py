@@ -26,10 +26,7 @@ from omoide.config import (
 from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
-from omoide.service.state import (
-    INTENSITY_PATTERN,
-    STATE_VALUE_PATTERN,
-)
+from omoide.service.state import INTENSITY_PATTERN
 from omoide.service.validate import MAX_INT, MIN_INT
 
 __all__ = [
@@ -49,11 +46,6 @@ __all__ = [
     "StateReply",
     "WriteBlockReply",
 ]
-
-_TEXT = Annotated[str, Field(pattern=STATE_VALUE_PATTERN)]
-_NUMBER = Annotated[float, Field(allow_inf_nan=False)]
-_INTENSITY_TEXT = Annotated[str, Field(pattern=INTENSITY_PATTERN)]
-_INTENSITY = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class StateMap(RootModel[dict[str, Any]]):
