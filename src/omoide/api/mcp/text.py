@@ -17,6 +17,7 @@ __all__ = [
     "create_text",
     "deleted_text",
     "ended_text",
+    "episode_search_text",
     "history_text",
     "memory_text",
     "past_mark",
@@ -128,9 +129,18 @@ def ended_text(ended: dict[str, Any]) -> str:
 
 
 def search_text(result: dict[str, Any]) -> str:
+    return _hits_text(result, "memories")
+
+
+def episode_search_text(result: dict[str, Any]) -> str:
+    return _hits_text(result, "episodes")
+
+
+def _hits_text(result: dict[str, Any], what: str) -> str:
+    """The numbered hits of a search; none found says which kind was searched."""
     hits = result["results"]
     if not hits:
-        return f"No memories match “{result['query']}”."
+        return f"No {what} match “{result['query']}”."
     lines = [f"{len(hits)} result(s) for “{result['query']}” ({result['mode']}):"]
     for n, hit in enumerate(hits, 1):
         ident = hit.get("key") or f"episode {hit.get('id')}"

@@ -170,7 +170,7 @@ def register_episode_tools(server: MCPServer, omoide: Omoide, persona_of: Person
             request = search.build_request(persona, query=query, top_k=top_k, date_range=date_range)
             return render_search(persona, search.search_episodes(persona, request))
 
-        return answer(body, text.search_text)
+        return answer(body, text.episode_search_text)
 
 
 def _as_turns(exc: OmoideError) -> OmoideError:
