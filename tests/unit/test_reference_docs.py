@@ -1,8 +1,8 @@
 """The reference lists of the README and docs/ name what the code has, no more, no less: every
 process variable ``config/process.py`` reads (with its documented default), every ``omoide``
 command with each of its options, and every MCP tool. A new variable, command, option or tool
-fails here until its row is written; a row for one that is gone fails too. (Per-persona settings:
-test_settings_docs.py.)"""
+fails here until its row is written; a row for one that is gone fails too; so do the values of
+docs/api.md's closed enumerations. (Per-persona settings: test_settings_docs.py.)"""
 
 from __future__ import annotations
 
@@ -13,15 +13,19 @@ import click
 import pytest
 from mcp_checks import ALL_TOOLS
 
+from omoide.api.http.schemas.context import BlockWrite
+from omoide.api.http.schemas.sessions import EventIn
 from omoide.cli import main
 from omoide.config import Settings
 from omoide.config import process as process_config
 from omoide.config.process import log_format_from_env
+from omoide.model.memory import MemoryKind, SearchMode
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 LLM_DOC = ROOT / "docs" / "llm.md"
 MCP_DOC = ROOT / "docs" / "mcp.md"
+API_DOC = ROOT / "docs" / "api.md"
 
 # Read only to refuse it, naming its successor (the README's OMOIDE_VECTOR_CACHE row says so).
 RETIRED = {"OMOIDE_SEARCH_COMPANION_CACHE"}
@@ -190,3 +194,23 @@ def test_an_option_read_from_a_variable_names_it_in_its_help() -> None:
             if isinstance(param, click.Option) and param.envvar and not named:
                 unnamed.append(f"omoide {' '.join(path)} {param.opts[0]}")
     assert unnamed == []
+
+
+def enum_of(model: type[EventIn] | type[BlockWrite], field: str) -> list[str]:
+    schema = model.model_json_schema()["properties"][field]
+    choices = [schema, *schema.get("anyOf", [])]
+    return next(c["enum"] for c in choices if "enum" in c)
+
+
+@pytest.mark.parametrize(
+    ("row", "values"),
+    [
+        ("memory `kind`", [k.value for k in MemoryKind]),
+        ("search `mode`", [m.value for m in SearchMode]),
+        ("event `role`", enum_of(EventIn, "role")),
+        ("block `block_type`", enum_of(BlockWrite, "block_type")),
+    ],
+)
+def test_the_closed_enumerations_are_the_accepted_values(row: str, values: list[str]) -> None:
+    line = next(line for line in section(API_DOC, "Closed enumerations") if f"| {row} |" in line)
+    assert re.findall(r"`([a-z_]+)`", cells(line)[1]) == values
