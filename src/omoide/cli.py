@@ -305,7 +305,7 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
 @persona_option(help="Only this persona (default: all).", required=False)
 @friendly
 def decay(data: str | None, persona: str | None) -> None:
-    """Recompute FSRS strength for all memories now."""
+    """Recompute FSRS strength for every memory now (all personas, or the one -p names)."""
     app = _build(data, embedder="hash", check_embedder_record=False)  # decay embeds nothing
     started = time.perf_counter()
     n = app.maintenance.decay(persona)
