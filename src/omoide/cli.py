@@ -78,7 +78,11 @@ def main(ctx: click.Context, verbose: bool) -> None:
 @main.command()
 @data_option
 @click.option(
-    "--host", default=None, envvar="OMOIDE_HOST", type=VERBATIM, help="Bind address (127.0.0.1)."
+    "--host",
+    default=None,
+    envvar="OMOIDE_HOST",
+    type=VERBATIM,
+    help="Bind address (default: $OMOIDE_HOST or 127.0.0.1).",
 )
 # No envvar= here: Settings reads OMOIDE_PORT itself, so a bad value is refused naming the
 # variable ("OMOIDE_PORT must be an integer"), not an option the user never typed.
@@ -301,7 +305,7 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
 @persona_option(help="Only this persona (default: all).", required=False)
 @friendly
 def decay(data: str | None, persona: str | None) -> None:
-    """Recompute FSRS strength for all memories now."""
+    """Recompute FSRS strength for every memory now (all personas, or the one -p names)."""
     app = _build(data, embedder="hash", check_embedder_record=False)  # decay embeds nothing
     started = time.perf_counter()
     n = app.maintenance.decay(persona)
@@ -331,8 +335,8 @@ def stats(data: str | None, as_json: bool, persona: str) -> None:
 def mcp_command(data: str | None, persona: str) -> None:
     """Serve MCP over stdio for one persona (Claude Desktop, Claude Code).
 
-    stdout carries the protocol; logs go to stderr. Background jobs (evolution, decay) run in
-    this process while the client is connected.
+    stdout carries the protocol; logs go to stderr. Background jobs (evolution, segmentation,
+    consolidation, decay) run in this process while the client is connected.
     """
     from omoide.api.mcp import run_stdio
     from omoide.errors import NotFound

@@ -295,7 +295,10 @@ def register(main: click.Group) -> None:
 @friendly
 def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
     """Measure the configured embedder (OMOIDE_EMBEDDER) on the bundled calibration pairs and
-    store its calibration in the data folder, so similarity thresholds keep their meaning."""
+    store its calibration in the data folder, so similarity thresholds keep their meaning.
+
+    For an external embedder (openai, sentence-transformers:…); e5, use and hash ship their
+    own calibration and are refused."""
     from omoide.cli_common import _settings
     from omoide.clock import SystemClock
     from omoide.service.calibrate import CalibrationService

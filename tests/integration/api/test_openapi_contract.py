@@ -182,6 +182,20 @@ def test_every_reference_names_a_schema_of_the_document(app: Omoide) -> None:
     assert refs and refs <= names, sorted(refs - names)
 
 
+def test_every_parameter_says_what_it_does(app: Omoide) -> None:
+    """/docs showed search's mode, min_importance, kind and include_episodes, the memory list's
+    limit, offset and include_deleted and a block's name with no word on them: what an unset
+    include_episodes does (the persona's episode_search_enabled decides) was nowhere in the
+    contract. Every path, query and header parameter carries a description."""
+    bare = [
+        f"{method} {path} {param['name']}"
+        for method, path, op in operations(app)
+        for param in op.get("parameters", [])
+        if not (param.get("description") or param.get("schema", {}).get("description"))
+    ]
+    assert bare == []
+
+
 def test_the_walker_finds_an_untyped_reply() -> None:
     components = {
         "Out": {

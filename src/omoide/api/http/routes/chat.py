@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Depends, Header, Request
+from fastapi import APIRouter, Depends, Header, Path, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
@@ -102,7 +102,11 @@ def models(persona: Persona, app: App) -> dict[str, Any]:
     response_model=None,
     responses={200: {"model": ModelOut}, **errors(401, 403, 404, 422)},
 )
-def retrieve_model(model: str, persona: Persona, app: App) -> dict[str, Any]:
+def retrieve_model(
+    persona: Persona,
+    app: App,
+    model: str = Path(description="The model's id, as GET /v1/models lists it."),
+) -> dict[str, Any]:
     served = _served_model(app)
     if model != served["id"]:
         raise NotFound(

@@ -31,7 +31,7 @@ from omoide.api.http.schemas import (
     WriteBlockReply,
     errors,
 )
-from omoide.api.http.schemas.common import TIMESTAMP_DESCRIPTION
+from omoide.api.http.schemas.common import BLOCK_NAME_DESCRIPTION, TIMESTAMP_DESCRIPTION
 from omoide.api.render import (
     render_block,
     render_changes,
@@ -144,7 +144,9 @@ def list_blocks(persona: Persona, app: App) -> dict[str, Any]:
     responses={200: {"model": BlockOut}, **READ},
 )
 def get_block(
-    persona: Persona, app: App, block_name: str = Path(pattern=NAME_PATTERN)
+    persona: Persona,
+    app: App,
+    block_name: str = Path(pattern=NAME_PATTERN, description=BLOCK_NAME_DESCRIPTION),
 ) -> dict[str, Any]:
     return render_block(app.blocks.get_block(persona, block_name))
 
@@ -170,7 +172,9 @@ async def write_block(persona: Persona, body: BlockWrite, app: App) -> dict[str,
     responses={200: {"model": OkReply}, **ACT},
 )
 def delete_block(
-    persona: Persona, app: App, block_name: str = Path(pattern=NAME_PATTERN)
+    persona: Persona,
+    app: App,
+    block_name: str = Path(pattern=NAME_PATTERN, description=BLOCK_NAME_DESCRIPTION),
 ) -> dict[str, Any]:
     app.blocks.delete_block(persona, block_name)
     return {"ok": True}

@@ -74,9 +74,14 @@ async def create_memory(persona: Persona, body: MemoryCreate, app: App) -> JSONR
 def list_memories(
     persona: Persona,
     app: App,
-    limit: int = Query(20, ge=1, le=1000),
-    offset: int = Query(0, ge=0, le=MAX_INT),
-    include_deleted: bool = Query(False),
+    limit: int = Query(20, ge=1, le=1000, description="How many memories (1-1000)."),
+    offset: int = Query(
+        0,
+        ge=0,
+        le=MAX_INT,
+        description="How many newest memories to skip (the next page starts at offset + limit).",
+    ),
+    include_deleted: bool = Query(False, description="Also list tombstoned memories."),
 ) -> dict[str, Any]:
     memories = app.memories.list_recent(
         persona, limit=limit, offset=offset, include_deleted=include_deleted

@@ -28,7 +28,7 @@ TagsValue = Annotated[str, Field(pattern=TAGS_QUERY_PATTERN)]
 
 @router.get(
     "/api/search/{persona}",
-    summary="Search memories (notes first, then episodes)",
+    summary="Search memories and conversation excerpts, ranked together",
     response_model=None,
     responses={200: {"model": SearchReply}, **errors(401, 403, 404, 422)},
 )
@@ -42,7 +42,10 @@ def search(
         max_length=MAX_QUERY_CHARS,
     ),
     top_k: int = Query(10, ge=1, le=MAX_TOP_K, description="How many results."),
-    mode: SearchMode = Query(SearchMode.HYBRID),
+    mode: SearchMode = Query(
+        SearchMode.HYBRID,
+        description="hybrid (meaning + words), semantic (meaning only), keyword (exact words).",
+    ),
     tags: list[TagsValue] | None = Query(
         None,
         max_length=MAX_TAGS,
@@ -63,12 +66,19 @@ def search(
         json_schema_extra={"format": "timestamp"},
         description="Only facts valid then: 'now' or an " + TIMESTAMP_DESCRIPTION,
     ),
-    min_importance: float | None = Query(None, ge=0, le=1, allow_inf_nan=False),
-    kind: MemoryKind | None = Query(None),
+    min_importance: float | None = Query(
+        None, ge=0, le=1, allow_inf_nan=False, description="Only memories this important (0-1)."
+    ),
+    kind: MemoryKind | None = Query(None, description="Only memories of this kind."),
     importance_weight: float | None = Query(
         None, ge=0, le=1, allow_inf_nan=False, description="Override the setting (0-1)."
     ),
-    include_episodes: bool | None = Query(None),
+    include_episodes: bool | None = Query(
+        None,
+        description="Unset: conversation excerpts are ranked with the notes when the persona's "
+        "episode_search_enabled setting is on (the default). false: notes only; true: excerpts "
+        "whatever that setting says.",
+    ),
 ) -> dict[str, Any]:
     split_tags = split_search_tags(tags or [])
     request = app.search.build_request(

@@ -95,7 +95,7 @@ def delete_persona(
 @router.get(
     "/api/jobs/{persona}",
     tags=["jobs"],
-    summary="Background job counts; wait for pending + running == 0",
+    summary="Background job counts and the last failures (GET …/wait waits for an empty queue)",
     response_model=None,
     responses={200: {"model": JobsOut}, **NAMED},
 )

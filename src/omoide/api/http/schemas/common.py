@@ -130,12 +130,8 @@ PersonaName = Annotated[
         pattern=NAME_PATTERN, description=("Persona name: 1-64 ASCII letters, digits, '_' or '-'.")
     ),
 ]
-BlockName = Annotated[
-    str,
-    Field(
-        pattern=NAME_PATTERN, description=("Block name: 1-64 ASCII letters, digits, '_' or '-'.")
-    ),
-]
+BLOCK_NAME_DESCRIPTION = "Block name: 1-64 ASCII letters, digits, '_' or '-'."
+BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=BLOCK_NAME_DESCRIPTION)]
 StateKey = Annotated[str, Field(pattern=STATE_KEY_PATTERN)]
 SessionId = Annotated[
     str,
