@@ -74,15 +74,15 @@ def check_persona_cycles(
     keys: Mapping[str, str],
     persona: str,
 ) -> None:
-    """Refuse a file whose memories would close a ring through memories ``persona`` holds: a
-    memory of the file names a held one whose own chain leads back to a memory of the file (a
-    held memory naming a key the persona lacks, written before an import refused such
-    pointers, which the file now brings). The chains as they will be stored: the persona's
-    pointers, and those of the file's memories it will write (``chains``: the file's, as in
-    :func:`check_cycles`; ``keys``: a file key moved on import -> its stored key), a memory of
-    the file whose key the persona holds being skipped. A ring of held memories alone is
-    none of the file's doing. Named by its keys from the first line of the file's among
-    them."""
+    """Refuse a file whose memories would close a ring through memories ``persona`` holds (a
+    merge): a memory of the file names a held one whose own chain leads back to one of the
+    file's. Today's writes never leave a held pointer naming a memory the persona lacks, but
+    an import made before pointers were checked may have, and the file may bring that memory.
+    The chains are taken as they will be stored: the persona's pointers and those of the file's
+    memories the import writes (``chains`` as :func:`check_cycles` takes each; ``keys``: a file
+    key moved on import -> its stored key); a memory of the file whose key the persona holds
+    is skipped, so the held one's pointers stand. A ring of held memories alone is none of the
+    file's doing and is let be. Named from the first line among the file's memories in it."""
     for name, chain in chains.items():
         points = dict(existing.pointers.get(name, {}))
         written: dict[str, str] = {}  # a stored key the import writes -> the file's key
