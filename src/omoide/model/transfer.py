@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 __all__ = ["ExistingRows"]
 
@@ -15,6 +16,9 @@ class ExistingRows:
     session_ids: frozenset[str]
     block_names: frozenset[str]
     state_rows: frozenset[tuple[str, str, str, str]]  # (kind, key, value, valid_from)
+    # superseded_by, summary_ref -> {a memory's key -> the key it names there}: the pointers
+    # the persona's memories hold (an import's chains may run through them)
+    pointers: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     @property
     def empty(self) -> bool:

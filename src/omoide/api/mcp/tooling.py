@@ -31,10 +31,12 @@ from pydantic import Field
 from omoide.api.errors import raced_erase, tool_error_message
 from omoide.errors import OmoideError
 from omoide.service.search_request import MAX_QUERY_CHARS
+from omoide.service.validate import MAX_METADATA_CHARS, MAX_METADATA_DEPTH
 
 __all__ = [
     "APPEND",
     "ERASE",
+    "METADATA_LIMITS",
     "READ_ONLY",
     "SET",
     "DateRangeText",
@@ -42,6 +44,7 @@ __all__ = [
     "Result",
     "SearchText",
     "answer",
+    "listed",
 ]
 
 PersonaResolver = Callable[[Context], str]
@@ -57,6 +60,24 @@ DateRangeText = Annotated[str | None, Field(min_length=1, max_length=100)]
 """A ``date_range`` argument in words or dates ("last week", "先週", "2026-03-01..2026-03-31");
 an empty one is refused, as HTTP refuses ``date_range=`` (it was no filter, as if it had
 applied), and a blank one by the service (``check_filters``), as on every interface."""
+
+METADATA_LIMITS = (
+    f"at most {MAX_METADATA_CHARS:,} characters as JSON, nested at most {MAX_METADATA_DEPTH} "
+    "levels, finite numbers only"
+)
+"""A metadata argument's limits, which no JSON Schema keyword says (the service's
+``check_metadata``): in words, in its description."""
+
+
+def listed(**keywords: Any) -> Any:
+    """A limit the service enforces, said in the input schema only (JSON Schema keywords from
+    the service's own constants, e.g. ``listed(maxLength=MAX_CONTENT_CHARS)`` in an argument's
+    ``Annotated``), so that a client's validator and the model see it. Trigger: the schema said
+    nothing of it (content of any length passed it and was refused). Why not pydantic's
+    ``max_length``: the argument model would then refuse first, in its words; the service's
+    refusal stays the one source of truth, and the tool error the text HTTP gives."""
+    return Field(json_schema_extra=keywords)
+
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True, destructiveHint=False, openWorldHint=False)
 APPEND = ToolAnnotations(

@@ -21,12 +21,13 @@ from omoide.api.render import (
     render_state_history,
 )
 from omoide.api.state_map import STATE_MAP_SCHEMA
+from omoide.service.state import MAX_VALUE_CHARS
 from omoide.service.validate import STATE_KEY_PATTERN
 from omoide.wiring import Omoide
 
 __all__ = ["register_context_tools"]
 
-StateValue = Annotated[str | None, Field(min_length=1, max_length=2000)]
+StateValue = Annotated[str | None, Field(min_length=1, max_length=MAX_VALUE_CHARS)]
 
 
 class UserInfo(BaseModel):

@@ -22,9 +22,12 @@ from omoide.api.mcp.tooling import (
     Result,
     SearchText,
     answer,
+    listed,
 )
 from omoide.api.render import render_search, render_session_end
+from omoide.engine.attachments import MAX_CAPTION_CHARS
 from omoide.errors import OmoideError
+from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, MAX_SPEAKER_CHARS
 from omoide.service.validate import SESSION_ID_PATTERN
 from omoide.wiring import Omoide
 
@@ -50,14 +53,16 @@ class Turn(BaseModel):
         str,
         Field(
             min_length=1,
-            max_length=200,
+            max_length=MAX_SPEAKER_CHARS,
             description=("Who said it, e.g. the user's name or yours."),
         ),
     ]
     role: Literal["user", "assistant", "other"] = Field(
         "user", description=("user (the person you talk with), assistant (you) or other.")
     )
-    content: Annotated[str, Field(min_length=1, description="What was said.")]
+    content: Annotated[
+        str, Field(min_length=1, description="What was said."), listed(maxLength=MAX_EVENT_CHARS)
+    ]
     timestamp: Annotated[
         str | None,
         Field(
@@ -83,7 +88,7 @@ class Turn(BaseModel):
         str | None,
         Field(
             min_length=1,
-            max_length=2000,
+            max_length=MAX_CAPTION_CHARS,
             description=("When the speaker shared an image: a short description of what it shows."),
         ),
     ] = None
@@ -105,7 +110,11 @@ def register_episode_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         session_id: SessionId,
         turns: Annotated[
             list[Turn],
-            Field(min_length=1, max_length=1000, description=("The new turns, oldest first.")),
+            Field(
+                min_length=1,
+                max_length=MAX_EVENTS_PER_BATCH,
+                description=("The new turns, oldest first."),
+            ),
         ],
     ) -> Result:
         """Append the latest turns of this conversation to your raw memory (the Episode

@@ -16,6 +16,7 @@ from omoide.api.mcp import text
 from omoide.api.mcp.tooling import (
     APPEND,
     ERASE,
+    METADATA_LIMITS,
     READ_ONLY,
     SET,
     DateRangeText,
@@ -23,6 +24,7 @@ from omoide.api.mcp.tooling import (
     Result,
     SearchText,
     answer,
+    listed,
 )
 from omoide.api.render import (
     render_create,
@@ -33,7 +35,9 @@ from omoide.api.render import (
     render_stats,
 )
 from omoide.model import UNSET, Unset
-from omoide.service.validate import MAX_FILTER_TAGS, MAX_TAG_CHARS, MAX_TAGS
+from omoide.service.memories import MAX_CONTENT_CHARS
+from omoide.service.search_request import MAX_TOP_K
+from omoide.service.validate import MAX_EMOTION_CHARS, MAX_FILTER_TAGS, MAX_TAG_CHARS, MAX_TAGS
 from omoide.wiring import Omoide
 
 __all__ = ["register_memory_tools"]
@@ -63,6 +67,8 @@ Tags = Annotated[
         description="Short labels for filtering later, e.g. ['food', 'family'].",
     ),
 ]
+# A memory's text: its length the service's (MemoryService.build_new), said by the schema
+Content = Annotated[str, Field(min_length=1), listed(maxLength=MAX_CONTENT_CHARS)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 When = Annotated[
     str | None,
@@ -94,9 +100,8 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
     def memory_create(
         ctx: Context,
         content: Annotated[
-            str,
+            Content,
             Field(
-                min_length=1,
                 description=(
                     "The memory in one self-contained sentence, in the conversation's language."
                 ),
@@ -110,7 +115,10 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         kind: KindArg = None,
         emotion_type: Annotated[
             str | None,
-            Field(max_length=64, description=("The feeling attached, e.g. 'joy', 'sadness'.")),
+            Field(
+                max_length=MAX_EMOTION_CHARS,
+                description=("The feeling attached, e.g. 'joy', 'sadness'."),
+            ),
         ] = None,
         emotion_intensity: Annotated[
             Unit | None, Field(description=("0-1; vivid memories (>0.5) fade more slowly."))
@@ -119,7 +127,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         valid_until: When = None,
         metadata: Annotated[
             dict[str, Any] | None,
-            Field(description=("Any extra JSON fields to keep with the memory.")),
+            Field(description=f"Extra JSON fields to keep with the memory ({METADATA_LIMITS})."),
         ] = None,
     ) -> Result:
         """Store something worth remembering across conversations: a fact about the user, a
@@ -165,8 +173,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         ctx: Context,
         key: Key,
         content: Annotated[
-            str | None,
-            Field(min_length=1, description=("The corrected text (re-indexed for search).")),
+            Content | None, Field(description=("The corrected text (re-indexed for search)."))
         ] = None,
         tags: Annotated[
             list[Tag] | None, Field(max_length=MAX_TAGS, description="Replaces all tags.")
@@ -174,7 +181,10 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         kind: KindArg = None,
         emotion_type: Annotated[
             str | None,
-            Field(max_length=64, description=("The feeling attached, or 'none' to remove it.")),
+            Field(
+                max_length=MAX_EMOTION_CHARS,
+                description=("The feeling attached, or 'none' to remove it."),
+            ),
         ] = None,
         emotion_intensity: Annotated[Unit | None, Field(description="0-1.")] = None,
         valid_from: Annotated[
@@ -198,7 +208,8 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             ),
         ] = None,
         metadata: Annotated[
-            dict[str, Any] | None, Field(description=("Replaces the metadata object."))
+            dict[str, Any] | None,
+            Field(description=f"Replaces the metadata object ({METADATA_LIMITS})."),
         ] = None,
     ) -> Result:
         """Correct or annotate an existing memory in place; only the fields you pass change and
@@ -275,7 +286,7 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
                 )
             ),
         ],
-        top_k: Annotated[int, Field(ge=1, le=100, description="How many results.")] = 10,
+        top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many results.")] = 10,
         mode: Annotated[
             Literal["hybrid", "semantic", "keyword"],
             Field(

@@ -156,6 +156,13 @@ def _check_memory(record: dict[str, Any], now: datetime, max_content_chars: int)
     )
     for i, version in enumerate(record["versions"]):
         check_happened(version["changed_at"], f"versions[{i}].changed_at", now)
+        for side, image in _images(version):
+            if "tags" in image:  # what the memory held then: tags the API would take
+                where = f"versions[{i}].{side}"
+                try:
+                    check_tags(image["tags"])
+                except InvalidInput as exc:
+                    raise InvalidInput(f"{where}: {exc.message}", field=f"{where}.tags") from None
     for source in record["sources"]:
         check_session_id(source["session_id"], "sources session_id")
 
@@ -249,16 +256,30 @@ def read_records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]
             yield number, kind, record, controls
 
 
+def _images(version: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A version's ``before`` and ``after`` images that are objects, by side."""
+    if not isinstance(version, dict):
+        return []
+    return [
+        (side, version[side]) for side in ("before", "after") if isinstance(version.get(side), dict)
+    ]
+
+
+def _tag_holders(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The memory record and its versions' images holding a list of tags."""
+    versions = record.get("versions")
+    images = [i for v in versions for _, i in _images(v)] if isinstance(versions, list) else []
+    return [h for h in (record, *images) if isinstance(h.get("tags"), list)]
+
+
 def _tags_once(record: dict[str, Any]) -> None:
     """A memory's tags, and those of its versions' images, each kept once in its first place,
     as the API's ``check_tags`` keeps them (a file holding ``["tea", "tea"]`` stored both).
-    The memory's own, when more than the API takes, are left as given: the API counts the
-    tags it is given, duplicates too, and ``check_tags`` refuses them by that count."""
-    images = [v.get(side) for v in record.get("versions", []) for side in ("before", "after")]
-    for holder in (record, *images):
-        tags = holder.get("tags") if isinstance(holder, dict) else None
-        if isinstance(tags, list) and (holder is not record or len(tags) <= MAX_TAGS):
-            holder["tags"] = _once_each(tags)
+    More than the API takes are left as given: the API counts the tags it is given,
+    duplicates too, and ``check_tags`` refuses them by that count."""
+    for holder in _tag_holders(record):
+        if len(holder["tags"]) <= MAX_TAGS:
+            holder["tags"] = _once_each(holder["tags"])
 
 
 def _once_each(tags: list[Any]) -> list[Any]:
@@ -288,20 +309,21 @@ def _state_value(value: str) -> tuple[str, int]:
 def _replace_controls(kind: str, record: dict[str, Any]) -> int:
     """A file written before control characters were refused in tags, emotion labels and state
     values (``validate.check_controls``) still imports: each one is read as a space, and they
-    are counted (the report's ``controls_replaced``). A tag left blank is dropped, a label left
-    blank is none, a state value left blank is U+FFFD (its key stays)."""
+    are counted (the report's ``controls_replaced``); a memory's versions' images' tags too. A
+    tag left blank is dropped, a label left blank is none, a state value left blank is U+FFFD
+    (its key stays)."""
     count = 0
     if kind == "memory":
-        if isinstance(record.get("tags"), list):
+        for holder in _tag_holders(record):  # the memory's, and its versions' images'
             tags = []
-            for tag in record["tags"]:
+            for tag in holder["tags"]:
                 if isinstance(tag, str):
                     tag, n = replace_controls(tag.strip())
                     count += n
                     if n and is_blank(tag):
                         continue
                 tags.append(tag)
-            record["tags"] = tags
+            holder["tags"] = tags
         if isinstance(record.get("emotion_type"), str):
             label, n = replace_controls(record["emotion_type"].strip())
             count += n

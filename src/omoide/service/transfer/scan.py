@@ -15,6 +15,7 @@ from omoide.embed.base import Embedder
 from omoide.engine.transfer_format import decode_vector
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
+from omoide.service.transfer.chains import CHAINS, check_cycles
 from omoide.service.transfer.records import (
     NOT_AN_EXPORT,
     POINTERS,
@@ -38,13 +39,6 @@ __all__ = [
 ]
 
 _SECTION_ORDER = ("header", "settings", "block", "state", "session", "memory", "link", "end")
-# The pointers of a memory to another that never run in a cycle, and why (:func:`_check_cycles`)
-_CHAINS = {
-    "superseded_by": "a closed memory names the one that replaced it, and a chain of them ends "
-    "at the current one",
-    "summary_ref": "a memory names one written after it (evolution's newer memory of it), "
-    "and a chain of them ends at the latest",
-}
 
 
 @dataclass
@@ -70,7 +64,7 @@ class FileScan:
     # superseded_by, summary_ref -> {a memory's key -> (the key it names there, its line)}, in
     # the file's order
     chains: dict[str, dict[str, tuple[str, int]]] = field(
-        default_factory=lambda: {name: {} for name in _CHAINS}
+        default_factory=lambda: {name: {} for name in CHAINS}
     )
 
 
@@ -117,7 +111,7 @@ def scan_file(
             scan.sessions.finish()  # the last session's turns are all read
             _check_provenance(scan, record, number)
             scan.memory_keys.append(record["key"])
-            for name in _CHAINS:
+            for name in CHAINS:
                 if record[name] is not None:
                     scan.chains[name][record["key"]] = (record[name], number)
             if is_current(record):
@@ -144,8 +138,8 @@ def scan_file(
     if scan is None:
         raise InvalidInput("the file is empty", line=1)
     scan.sessions.finish()
-    for name in _CHAINS:
-        _check_cycles(scan.chains[name], name)
+    for name in CHAINS:
+        check_cycles(scan.chains[name], name)
     if scan.header["ends"] and not scan.ended:
         raise InvalidInput(
             f"the file stops after line {number} without its end record: "
@@ -220,38 +214,6 @@ def _check_provenance(scan: FileScan, record: dict[str, Any], number: int) -> No
             line=number,
             record="memory",
             field=name,
-        )
-
-
-def _check_cycles(chain: dict[str, tuple[str, int]], name: str) -> None:
-    """Refuse memories of the file closed by each other in a ring (A's ``superseded_by``
-    names B, B's names A): evolution closes a fact by a newer one, so a chain of them ends at
-    the current fact; in a ring none is current (reading follows it loop-guarded). So too
-    for ``summary_ref``: a summary is written after what it sums up. ``chain``: a memory's
-    key -> (the key it names in ``name``, its line). Named by its keys from the ring's first
-    line."""
-    done: set[str] = set()
-    for start in chain:
-        path: list[str] = []
-        key = start
-        while key in chain and key not in done and key not in path:
-            path.append(key)
-            key = chain[key][0]
-        done.update(path)
-        if key not in path:
-            continue
-        ring = path[path.index(key) :]
-        first = min(ring, key=lambda k: chain[k][1])
-        ring = ring[ring.index(first) :] + ring[: ring.index(first)]
-        number = chain[first][1]
-        names = " → ".join(repr(k) for k in (*ring, first))
-        raise InvalidInput(
-            f"line {number}: memory record: {name} runs in a cycle: {names}; "
-            f"{_CHAINS[name]}; nothing was imported",
-            line=number,
-            record="memory",
-            field=name,
-            key=first,
         )
 
 

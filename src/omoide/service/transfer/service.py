@@ -13,6 +13,7 @@ from omoide.engine.transfer_format import encode_line, end, header, moved_key
 from omoide.errors import Conflict
 from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
+from omoide.service.transfer.chains import check_persona_cycles
 from omoide.service.transfer.records import Lines, as_imported
 from omoide.service.transfer.restore import ImportReport, RestoreRun
 from omoide.service.transfer.scan import (
@@ -122,6 +123,7 @@ class TransferService:
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
         check_named(scan, restore)
+        check_persona_cycles(scan.chains, existing, keys, persona)
         check_outside(scan, existing.session_ids, persona)
         check_present_sessions(restore, persona, scan.sessions.sessions, existing.session_ids)
         # a stored state row is the file's row when it reads as the import reads the file's

@@ -87,7 +87,21 @@ class PersonaRestore:
                 )
             ),
             state_rows=state,
+            pointers=self._pointers(conn),
         )
+
+    def _pointers(self, conn: sqlite3.Connection) -> dict[str, dict[str, str]]:
+        """The persona's memories' ``superseded_by`` and ``summary_ref`` that name a memory."""
+        pointers: dict[str, dict[str, str]] = {"superseded_by": {}, "summary_ref": {}}
+        for key, superseded_by, summary_ref in conn.execute(
+            "SELECT key, superseded_by, summary_ref FROM memories WHERE persona_id = ? "
+            "AND (superseded_by IS NOT NULL OR summary_ref IS NOT NULL)",
+            (self.persona_id,),
+        ):
+            for name, value in (("superseded_by", superseded_by), ("summary_ref", summary_ref)):
+                if value is not None:
+                    pointers[name][key] = value
+        return pointers
 
     def has_session(self, session_id: str) -> bool:
         return (

@@ -1,0 +1,110 @@
+"""The pointers of a memory to another that never run in a cycle (``superseded_by``,
+``summary_ref``): an import refuses a file whose memories would close one, among themselves or
+(a merge) through memories the persona holds. Checked before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+
+from omoide.errors import InvalidInput
+from omoide.model.transfer import ExistingRows
+
+__all__ = ["CHAINS", "check_cycles", "check_persona_cycles"]
+
+# Each pointer, and why a chain of them ends
+CHAINS = {
+    "superseded_by": "a closed memory names the one that replaced it, and a chain of them ends "
+    "at the current one",
+    "summary_ref": "a memory names one written after it (evolution's newer memory of it), "
+    "and a chain of them ends at the latest",
+}
+
+
+def _ring(points: Mapping[str, str], starts: Collection[str]) -> list[str] | None:
+    """The first ring holding one of ``starts`` that following ``points`` (a key -> the key
+    it names) from them runs into, its keys in order, or None (a ring of other keys that a
+    chain from them runs into is passed by)."""
+    done: set[str] = set()
+    for start in starts:
+        path: list[str] = []
+        key = start
+        while key in points and key not in done and key not in path:
+            path.append(key)
+            key = points[key]
+        done.update(path)
+        ring = path[path.index(key) :] if key in path else []
+        if any(k in starts for k in ring):
+            return ring
+    return None
+
+
+def _from(ring: list[str], first: str) -> list[str]:
+    """``ring`` turned to start at ``first``, and back to it."""
+    at = ring.index(first)
+    return [*ring[at:], *ring[:at], first]
+
+
+def check_cycles(chain: Mapping[str, tuple[str, int]], name: str) -> None:
+    """Refuse memories of the file closed by each other in a ring (A's ``superseded_by``
+    names B, B's names A): evolution closes a fact by a newer one, so a chain of them ends at
+    the current fact; in a ring none is current (reading follows it loop-guarded). So too
+    for ``summary_ref``: a summary is written after what it sums up. ``chain``: a memory's
+    key -> (the key it names in ``name``, its line). Named by its keys from the ring's first
+    line."""
+    ring = _ring({key: named for key, (named, _) in chain.items()}, chain)
+    if ring is None:
+        return
+    first = min(ring, key=lambda k: chain[k][1])
+    number = chain[first][1]
+    names = " → ".join(repr(k) for k in _from(ring, first))
+    raise InvalidInput(
+        f"line {number}: memory record: {name} runs in a cycle: {names}; "
+        f"{CHAINS[name]}; nothing was imported",
+        line=number,
+        record="memory",
+        field=name,
+        key=first,
+    )
+
+
+def check_persona_cycles(
+    chains: Mapping[str, Mapping[str, tuple[str, int]]],
+    existing: ExistingRows,
+    keys: Mapping[str, str],
+    persona: str,
+) -> None:
+    """Refuse a file whose memories would close a ring through memories ``persona`` holds (a
+    merge): a memory of the file names a held one whose own chain leads back to one of the
+    file's. Today's writes never leave a held pointer naming a memory the persona lacks, but
+    an import made before pointers were checked may have, and the file may bring that memory.
+    The chains are taken as they will be stored: the persona's pointers and those of the file's
+    memories the import writes (``chains`` as :func:`check_cycles` takes each; ``keys``: a file
+    key moved on import -> its stored key); a memory of the file whose key the persona holds
+    is skipped, so the held one's pointers stand. A ring of held memories alone is none of the
+    file's doing and is let be. Named from the first line among the file's memories in it."""
+    for name, chain in chains.items():
+        points = dict(existing.pointers.get(name, {}))
+        written: dict[str, str] = {}  # a stored key the import writes -> the file's key
+        for key, (named, _) in chain.items():
+            stored = keys.get(key, key)
+            if stored not in existing.memory_keys:
+                points[stored] = keys.get(named, named)
+                written[stored] = key
+        ring = _ring(points, written)
+        if ring is None:
+            continue
+        first = min((written[k] for k in ring if k in written), key=lambda k: chain[k][1])
+        number = chain[first][1]
+        shown = [written.get(k, k) for k in _from(ring, keys.get(first, first))]
+        held = [k for k in ring if k not in written]
+        raise InvalidInput(
+            f"line {number}: memory record: {name} runs in a cycle through "
+            f"{'a memory' if len(held) == 1 else 'memories'} persona {persona!r} holds: "
+            f"{' → '.join(repr(k) for k in shown)} (held: {', '.join(map(repr, held))}); "
+            f"{CHAINS[name]}; nothing was imported",
+            line=number,
+            record="memory",
+            field=name,
+            key=first,
+        )
