@@ -37,7 +37,7 @@ def jobs() -> None:
 @persona_option
 @friendly
 def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
-    """The persona's job counts and its last failures, as ``GET /api/jobs/{persona}``."""
+    """The persona's job counts and its last failures, as GET /api/jobs/{persona} gives them."""
     app = _build(data)
     out = app.maintenance.job_report(persona).as_dict()
     _print(

@@ -196,6 +196,18 @@ def test_an_option_read_from_a_variable_names_it_in_its_help() -> None:
     assert unnamed == []
 
 
+def test_no_help_text_shows_source_markup() -> None:
+    """A docstring's reST ``double backticks`` printed as they are (``jobs status``'s help)."""
+    marked = [
+        " ".join(path) or "omoide"
+        for path in COMMANDS
+        if "``"
+        in (command_at(path).help or "")
+        + " ".join(getattr(param, "help", None) or "" for param in command_at(path).params)
+    ]
+    assert marked == []
+
+
 def enum_of(model: type[EventIn] | type[BlockWrite], field: str) -> list[str]:
     schema = model.model_json_schema()["properties"][field]
     choices = [schema, *schema.get("anyOf", [])]
