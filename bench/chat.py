@@ -130,16 +130,9 @@ def survival(app: Omoide, conv: LocomoConversation, questions: int) -> list[dict
                 prepared = app.chat.prepare(PERSONA, chat)
                 done = app.chat.compress(PERSONA, prepared.messages).compaction
                 ratios.append(done.tokens_after / done.tokens_before)
-                summary = " ".join(
-                    message_text(m)
-                    for m in done.messages
-                    if message_text(m).startswith(SUMMARY_PREFIX)
-                )
-                kept = [
-                    message_text(m)
-                    for m in done.messages[1:]
-                    if not message_text(m).startswith(SUMMARY_PREFIX)
-                ]
+                # the summary closes the system message (engine/compact.py), the turns follow
+                summary = message_text(done.messages[0]).partition(SUMMARY_PREFIX)[2]
+                kept = [message_text(m) for m in done.messages[1:]]
                 for dia in q.evidence:
                     text = texts.get(dia, "")
                     where = (

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from typing import Any
 
 from omoide.engine.block_text import block_line, shown_blocks
 from omoide.engine.compact_tokens import count_tokens as estimate_tokens
@@ -25,7 +26,7 @@ from omoide.engine.dates import local_day
 from omoide.engine.lang import Lang
 from omoide.engine.tokens import fitting
 
-__all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt"]
+__all__ = ["ChatPrompt", "Recalled", "assemble_chat_prompt", "into_system_prompt"]
 
 DEFAULT_MEMORY_LINE_TOKENS = 150
 
@@ -186,3 +187,25 @@ def _memory_line(memory: Recalled, words: dict[str, str], tz: tzinfo, max_tokens
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def into_system_prompt(messages: Sequence[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """``messages`` with ``text`` appended to their leading system (or developer) message, after
+    a blank line (a content given as parts gets it as one more text part), or, when they open
+    with no such message, as a system message first.
+
+    Why: what Omoide adds (the memory section, the stage-4 summary) must never be a second
+    system message, nor one after the first: many chat templates take a system message only
+    as the first (Mistral's raise on any other), and some providers refuse or move a
+    later one. One leading system message is what every template and provider takes."""
+    if not text:
+        return list(messages)
+    first = messages[0] if messages else {}
+    if first.get("role") not in ("system", "developer"):
+        return [{"role": "system", "content": text}, *messages]
+    content = first.get("content")
+    if isinstance(content, list):
+        merged: Any = [*content, {"type": "text", "text": text}]
+    else:
+        merged = f"{content}\n\n{text}" if content else text
+    return [{**first, "content": merged}, *messages[1:]]

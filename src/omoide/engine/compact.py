@@ -12,7 +12,9 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
 2. clear: the bodies of old tool results are replaced by a note (the call stays visible);
 3. truncate: old messages, oldest first, are cut to 256 tokens, then 128, then 64;
 4. summary: the turns before the latest ones the budget holds (at least ``keep_recent``)
-   become one ``[過去の会話要約] …`` system message (the caller produces the text: an LLM, or
+   become one ``[過去の会話要約] …`` paragraph at the end of the leading system message, or the
+   system message when there is none (never a second system message, which many chat
+   templates and providers refuse or misplace); the caller produces the text (an LLM, or
    ``compact_summary.offline_summary``), see :func:`summary_split` and :func:`apply_summary`.
    When even that does not fit, the summary is cut, then the recent turns but the latest are
    trimmed and dropped oldest first.
@@ -28,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
+from omoide.engine.chat_prompt import into_system_prompt
 from omoide.engine.compact_tokens import (
     MESSAGE_OVERHEAD,
     Message,
@@ -58,6 +61,7 @@ __all__ = [
     "split_turns",
     "summary_room",
     "summary_split",
+    "summary_text",
     "tools_tokens",
 ]
 
@@ -268,11 +272,22 @@ def summary_room(messages: Sequence[Message], params: CompactParams, max_chars: 
     )
 
 
-def summary_message(text: str, max_chars: int) -> Message:
+def summary_text(text: str, max_chars: int) -> str:
+    """The summary as the system prompt shows it: ``[過去の会話要約] …``, on one line, at most
+    ``max_chars`` characters after the marker."""
     body = " ".join(text.split())
     if len(body) > max_chars:
         body = body[: max(max_chars - 1, 0)].rstrip() + "…"
-    return {"role": "system", "content": SUMMARY_PREFIX + body}
+    return SUMMARY_PREFIX + body
+
+
+def _joined(
+    head: Sequence[Message], note: str, recent: Iterable[Iterable[Message]]
+) -> list[Message]:
+    """The request: the head with the summary ``note`` (when there is one) folded into its
+    leading system message (one system message, never a second one: see
+    :func:`~omoide.engine.chat_prompt.into_system_prompt`), then the kept turns."""
+    return into_system_prompt([*head, *_flatten(recent)], note)
 
 
 def apply_summary(
@@ -287,59 +302,55 @@ def apply_summary(
     # Nothing to summarise, or no summary made (an empty "[過去の会話要約]" only adds tokens):
     # only the squeeze below.
     if not split.old or not summary.strip():
-        return _squeeze(split.head, [], recent, params, tokens_before)
-    note = summary_message(summary, max_chars)
-    result = [*split.head, note, *_flatten(recent)]
+        return _squeeze(split.head, "", recent, params, tokens_before)
+    note = summary_text(summary, max_chars)
     # Turns kept only because the cut moves in steps are compacted like old ones first.
     extra = len(recent) - _recent_count(len(recent), params.keep_recent)
     for _, step in _steps(params):
-        if extra <= 0 or total(result) <= params.budget_tokens:
+        if extra <= 0 or total(_joined(split.head, note, recent)) <= params.budget_tokens:
             break
         recent[:extra] = [[step(m) for m in turn] for turn in recent[:extra]]
-        result = [*split.head, note, *_flatten(recent)]
-    if total(result) <= params.budget_tokens:
-        return _squeeze(split.head, [note], recent, params, tokens_before)
-    body = message_text(note)[len(SUMMARY_PREFIX) :]
+    if total(_joined(split.head, note, recent)) <= params.budget_tokens:
+        return _squeeze(split.head, note, recent, params, tokens_before)
+    body = note[len(SUMMARY_PREFIX) :]
 
-    def fitted(others: Sequence[Message]) -> Message:
-        """The summary cut to the room the other messages leave."""
+    def fitted() -> str:
+        """The summary cut to the room the head and the recent turns leave (counted as a
+        message of its own: at least what folding it into the system message costs)."""
         room = (
             params.budget_tokens
-            - total(others)
+            - total(_joined(split.head, "", recent))
             - MESSAGE_OVERHEAD
             - estimate_tokens(SUMMARY_PREFIX)
         )
-        return {**note, "content": SUMMARY_PREFIX + truncate_to_tokens(body, max(room, 0))}
+        return SUMMARY_PREFIX + truncate_to_tokens(body, max(room, 0))
 
-    squeezed = _squeeze(
-        split.head, [fitted([*split.head, *_flatten(recent)])], recent, params, tokens_before
-    )
+    _squeeze(split.head, fitted(), recent, params, tokens_before)
     # Squeezing the recent turns (their tool results, long messages) may free the room the cut
     # took from the summary: give it back, up to the whole summary.
-    at = len(split.head)
-    others = [*squeezed.messages[:at], *squeezed.messages[at + 1 :]]
-    note = fitted(others)
+    note = fitted()
     # The latest turn alone over the budget leaves no room: an empty "[過去の会話要約]" only
     # added tokens to a request already over, so it is left out.
-    if not message_text(note)[len(SUMMARY_PREFIX) :].strip():
-        return Compaction(tuple(others), 4, tokens_before, total(others))
-    messages = [*others[:at], note, *others[at:]]
+    if not note[len(SUMMARY_PREFIX) :].strip():
+        note = ""
+    messages = _joined(split.head, note, recent)
     return Compaction(tuple(messages), 4, tokens_before, total(messages))
 
 
 def _squeeze(
     head: Sequence[Message],
-    note: list[Message],
+    note: str,
     recent: list[list[Message]],
     params: CompactParams,
     tokens_before: int,
 ) -> Compaction:
-    """Still over: trim, clear and cut the recent turns but the latest, then drop them."""
+    """Still over: trim, clear and cut the recent turns but the latest, then drop them (in
+    ``recent`` itself, which the caller reads after)."""
 
     def total(msgs: Sequence[Message]) -> int:
         return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
 
-    result = [*head, *note, *_flatten(recent)]
+    result = _joined(head, note, recent)
     for cap in (0, *TRUNCATE_CAPS):
         if total(result) <= params.budget_tokens:
             break
@@ -352,16 +363,18 @@ def _squeeze(
             ]
             for turn in recent[:-1]
         ]
-        result = [*head, *note, *_flatten(recent)]
+        result = _joined(head, note, recent)
     while total(result) > params.budget_tokens and len(recent) > 1:
         recent.pop(0)  # whole turns, so a tool call never loses its result
-        result = [*head, *note, *_flatten(recent)]
+        result = _joined(head, note, recent)
     return Compaction(tuple(result), 4, tokens_before, total(result))
 
 
 def minimum_tokens(messages: Sequence[Message], params: CompactParams) -> int:
     """The smallest request compaction can produce: head, an empty summary and the latest turn
-    (the head and the latest turn are never touched). Any budget at least this is reachable."""
+    (the head and the latest turn are never touched). Any budget at least this is reachable.
+    The summary is counted as a message of its own, as :func:`apply_summary` counts its room,
+    so that no summary is asked for that would then find none."""
     parts = split_turns(messages)
     latest = list(parts.turns[-1]) if parts.turns else []
     floor = [*parts.head, *latest]

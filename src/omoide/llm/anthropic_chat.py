@@ -1,10 +1,11 @@
 """OpenAI chat-completions ⇄ Anthropic Messages: the translation the chat proxy needs (no I/O).
 
-Requests: system (and developer) messages become ``system``; content parts (text, an assistant's
-refusal, images by URL or data URL) become blocks, and a part of another type (audio, a file) is
-refused (InvalidInput, before anything is sent); an assistant's ``tool_calls`` become
-``tool_use`` blocks and ``tool`` messages ``tool_result`` blocks of a user turn;
-``tools``/``tool_choice``, ``max_tokens``, ``temperature``, ``top_p`` and ``stop`` are mapped.
+Requests: what the Messages API cannot do is refused first (``anthropic_fields.py``: one
+policy, never a field dropped); system (and developer) messages become ``system``; content parts
+(text, an assistant's refusal, images by URL or data URL) become blocks; an assistant's
+``tool_calls`` become ``tool_use`` blocks and ``tool`` messages ``tool_result`` blocks (text and
+images) of a user turn; ``tools``/``tool_choice``/``parallel_tool_calls``, ``max_tokens``,
+``temperature``, ``top_p``, ``top_k``, ``stop`` and ``user`` (``metadata.user_id``) are mapped.
 Answers, streamed or not, come back as ``chat.completion`` / ``chat.completion.chunk`` objects
 with text, tool calls, a finish reason and usage.
 """
@@ -16,8 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from omoide.engine.errors import named
-from omoide.errors import InvalidInput
+from omoide.llm.anthropic_fields import check_for_anthropic
 
 __all__ = ["API_VERSION", "StreamTranslator", "completion_from_anthropic", "request_to_anthropic"]
 
@@ -35,6 +35,9 @@ _TOOL_CHOICE = {"auto": {"type": "auto"}, "required": {"type": "any"}, "none": {
 
 
 def request_to_anthropic(body: dict[str, Any], model: str, *, stream: bool) -> dict[str, Any]:
+    """The Messages API request for an OpenAI chat request; InvalidInput (422) for a field it
+    cannot carry (:func:`~omoide.llm.anthropic_fields.check_for_anthropic`)."""
+    check_for_anthropic(body)
     system: list[str] = []
     turns: list[dict[str, Any]] = []
     for message in body.get("messages") or []:
@@ -60,15 +63,22 @@ def request_to_anthropic(body: dict[str, Any], model: str, *, stream: bool) -> d
     }
     if any(s.strip() for s in system):
         out["system"] = "\n\n".join(s for s in system if s.strip())
-    for name in ("temperature", "top_p"):
+    for name in ("temperature", "top_p", "top_k"):
         if body.get(name) is not None:
             out[name] = body[name]
+    user = body.get("safety_identifier") or body.get("user")
+    if user:  # OpenAI's end-user id for abuse monitoring is Anthropic's metadata.user_id
+        out["metadata"] = {"user_id": user}
     stop = body.get("stop")
     if stop:
         out["stop_sequences"] = [stop] if isinstance(stop, str) else list(stop)
     if body.get("tools"):
         out["tools"] = [_tool(t) for t in body["tools"] if isinstance(t, dict)]
     choice = _tool_choice(body.get("tool_choice"))
+    if body.get("parallel_tool_calls") is False and out.get("tools"):
+        choice = choice or {"type": "auto"}
+        if choice["type"] != "none":  # no call at all: nothing to keep single
+            choice["disable_parallel_tool_use"] = True
     if choice is not None:
         out["tool_choice"] = choice
     return out
@@ -85,20 +95,24 @@ def _text(content: Any) -> str:
 
 
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
-    if message.get("role") == "tool":
-        return [
-            {
-                "type": "tool_result",
-                "tool_use_id": str(message.get("tool_call_id", "")),
-                "content": _text(message.get("content")),
-            }
-        ]
     content = message.get("content")
     blocks: list[dict[str, Any]] = []
     if isinstance(content, str) and content:
         blocks.append({"type": "text", "text": content})
     elif isinstance(content, list):
         blocks += [b for p in content if isinstance(p, dict) and (b := _part(p)) is not None]
+    if message.get("role") == "tool":  # a tool's result: its text and images
+        result = blocks if isinstance(content, list) else _text(content)
+        return [
+            {
+                "type": "tool_result",
+                "tool_use_id": str(message.get("tool_call_id", "")),
+                "content": result,
+            }
+        ]
+    refusal = message.get("refusal")
+    if isinstance(refusal, str) and refusal:  # what the assistant said, as its refusal part
+        blocks.append({"type": "text", "text": refusal})
     for call in message.get("tool_calls") or []:
         function = call.get("function") or {}
         try:
@@ -122,19 +136,11 @@ _TEXT_PARTS = {"text": "text", "refusal": "refusal"}
 
 
 def _part(part: dict[str, Any]) -> dict[str, Any] | None:
+    """A text, refusal or image part (``check_for_anthropic`` refused any other) as a block."""
     kind = part.get("type")
     if kind in _TEXT_PARTS:
         text = part.get(_TEXT_PARTS[kind])
         return {"type": "text", "text": text} if isinstance(text, str) and text else None
-    if kind != "image_url":
-        # dropped, the model answered without it (a PDF asked about), and a message of such
-        # parts alone vanished: Anthropic then refused a request with no message
-        raise InvalidInput(
-            f"a content part of type {named(kind)} cannot be sent to the anthropic upstream: "
-            "the Messages API takes text and image_url parts here; leave it out, or use an "
-            "openai upstream (OMOIDE_LLM_PROVIDER=openai)",
-            field="messages",
-        )
     url = str((part.get("image_url") or {}).get("url", ""))
     if url.startswith("data:") and ";base64," in url:
         media, data = url[5:].split(";base64,", 1)
@@ -155,7 +161,8 @@ def _tool(tool: dict[str, Any]) -> dict[str, Any]:
 
 def _tool_choice(choice: Any) -> dict[str, Any] | None:
     if isinstance(choice, str):
-        return _TOOL_CHOICE.get(choice)
+        found = _TOOL_CHOICE.get(choice)
+        return dict(found) if found else None  # a copy: the caller may add to it
     if isinstance(choice, dict) and (choice.get("function") or {}).get("name"):
         return {"type": "tool", "name": choice["function"]["name"]}
     return None

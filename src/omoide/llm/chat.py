@@ -2,8 +2,9 @@
 
 ``openai`` endpoints get the request as it came (only ``model`` is set to ``OMOIDE_LLM_MODEL``);
 ``anthropic`` ones get it translated to the Messages API and their answers translated back
-(:mod:`omoide.llm.anthropic_chat`), streamed or not. Async (httpx), one connection pool per
-upstream, no retries (the client decides whether to retry a chat turn).
+(:mod:`omoide.llm.anthropic_chat`), streamed or not; a field the Messages API cannot do is
+refused first (:mod:`omoide.llm.anthropic_fields`), never dropped. Async (httpx), one
+connection pool per upstream, no retries (the client decides whether to retry a chat turn).
 
 Failures are translated once (``chat_failures.py``): no connection →
 :class:`UpstreamUnreachable` (503), no answer in ``OMOIDE_LLM_TIMEOUT`` (or the upstream's own
@@ -36,6 +37,7 @@ from omoide.llm.anthropic_chat import (
     completion_from_anthropic,
     request_to_anthropic,
 )
+from omoide.llm.anthropic_fields import check_for_anthropic
 from omoide.llm.base import LLMConfig
 from omoide.llm.chat_failures import Translated, rejected
 from omoide.llm.chat_reply import (
@@ -83,6 +85,11 @@ class ChatUpstream(Protocol):
     name: str  # "<provider>:<model>"
     model: str
 
+    def check(self, body: dict[str, Any]) -> None:
+        """Refuse (InvalidInput) what of an OpenAI request body this upstream cannot carry;
+        called before the memory step, so nothing runs for a request that cannot go."""
+        ...
+
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         """A ``chat.completion`` object for an OpenAI request body (``stream`` false)."""
         ...
@@ -112,6 +119,9 @@ class _Upstream:
 
     def _auth_headers(self, cfg: LLMConfig) -> dict[str, str]:
         raise NotImplementedError
+
+    def check(self, body: dict[str, Any]) -> None:
+        """Nothing to refuse: an ``openai`` endpoint gets every field as sent and judges it."""
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -244,6 +254,10 @@ class AnthropicChat(_Upstream):
 
     def _auth_headers(self, cfg: LLMConfig) -> dict[str, str]:
         return {"x-api-key": cfg.api_key or "", "anthropic-version": API_VERSION}
+
+    def check(self, body: dict[str, Any]) -> None:
+        """A field the Messages API cannot do is refused, never dropped (``anthropic_fields``)."""
+        check_for_anthropic(body)
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         data = await self._json(request_to_anthropic(body, self.model, stream=False))

@@ -24,7 +24,12 @@ from typing import Any
 
 from omoide.clock import Clock, parse_iso
 from omoide.engine.block_text import block_text
-from omoide.engine.chat_prompt import ChatPrompt, Recalled, assemble_chat_prompt
+from omoide.engine.chat_prompt import (
+    ChatPrompt,
+    Recalled,
+    assemble_chat_prompt,
+    into_system_prompt,
+)
 from omoide.engine.compact import message_text
 from omoide.engine.context import choose_language, user_address
 from omoide.model import SearchHit
@@ -206,7 +211,9 @@ class ChatService:
             tz=cfg.zone,
         )
         return Prepared(
-            messages=_with_prompt(_for_upstream(messages), prompt.text), prompt=prompt, query=query
+            messages=into_system_prompt(_for_upstream(messages), prompt.text),
+            prompt=prompt,
+            query=query,
         )
 
     def _recall(self, persona: str, query: str, session_id: str | None) -> list[SearchHit]:
@@ -334,19 +341,3 @@ def _without_empty_calls(message: dict[str, Any]) -> dict[str, Any]:
     ):
         out["content"] = ""
     return out
-
-
-def _with_prompt(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
-    """The memory prompt after the client's own system message (merged into it, so a chat
-    template that allows one system message still works), or as the first message."""
-    if not text:
-        return list(messages)
-    first = messages[0]
-    if first.get("role") in ("system", "developer"):
-        content = first.get("content")
-        if isinstance(content, list):
-            merged: Any = [*content, {"type": "text", "text": text}]
-        else:
-            merged = f"{content}\n\n{text}" if content else text
-        return [{**first, "content": merged}, *messages[1:]]
-    return [{"role": "system", "content": text}, *messages]

@@ -858,10 +858,13 @@ def test_stage4_llm_summary_is_cached_for_the_next_request(
     assert summary_call["messages"][0]["content"].startswith("You summarise conversations.")
     assert "lake 3" in summary_call["messages"][1]["content"]
     sent = chat_call["messages"]
-    assert sent[1] == {
+    assert sent[0] == {  # folded into the one system message, never a second one
         "role": "system",
-        "content": SUMMARY_PREFIX + "ユーザーは毎日湖の近くでハイキングをした。",
+        "content": "You are Rin, a cheerful friend.\n\n"
+        + SUMMARY_PREFIX
+        + "ユーザーは毎日湖の近くでハイキングをした。",
     }
+    assert [m["role"] for m in sent].count("system") == 1
     assert sent[-5:] == messages[-5:]  # the last 2 turns and the question, verbatim
     fake_api.queue(Reply(body=openai_answer("Again lake 9!")))
     again = sdk(server, key).chat.completions.create(model="x", messages=messages)
@@ -895,8 +898,8 @@ def test_stage4_without_an_llm_uses_the_offline_summary(
     compaction = reply.model_extra["omoide"]["compaction"]
     assert (compaction["stage"], compaction["summary"]) == (4, "offline")
     assert compaction["tokens_after"] <= 450
-    summary = fake_api.bodies[-1]["messages"][1]["content"]
-    assert summary.startswith(SUMMARY_PREFIX) and "hiking" in summary
+    system, summary = fake_api.bodies[-1]["messages"][0]["content"].split(SUMMARY_PREFIX)
+    assert system == "You are Rin, a cheerful friend.\n\n" and "hiking" in summary
 
 
 # -- Anthropic upstream ------------------------------------------------------------------------

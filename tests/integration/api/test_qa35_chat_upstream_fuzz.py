@@ -330,6 +330,9 @@ class _FaultyUpstream:
     def __init__(self) -> None:
         self.stream = _FaultyStream()
 
+    def check(self, body: dict[str, Any]) -> None:
+        pass
+
     async def open_stream(self, body: dict[str, Any]) -> _FaultyStream:
         return self.stream
 

@@ -172,7 +172,7 @@ def test_a_summary_with_a_lone_surrogate_is_sent_repaired(
     assert reply.status_code == 200, reply.text
     assert reply.json()["omoide"]["compaction"]["summary"] == "llm"
     sent = fake_api.bodies[-1]["messages"]
-    assert {"role": "system", "content": SUMMARY_PREFIX + "hi \ufffd there"} in sent
+    assert sent[0]["content"] == "You are Rin.\n\n" + SUMMARY_PREFIX + "hi \ufffd there"
 
 
 class BrokenLLM:

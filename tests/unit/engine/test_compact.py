@@ -112,7 +112,9 @@ def test_stage3_truncates_old_messages() -> None:
     assert result.messages[-4:] == tuple(messages[-4:])
 
 
-def test_stage4_replaces_old_turns_by_one_summary_message() -> None:
+def test_stage4_folds_the_summary_of_old_turns_into_the_system_message() -> None:
+    """The summary closes the one leading system message; it was a second system message,
+    which many chat templates refuse (session 42)."""
     messages = chat(10, words=200)
     split = summary_split(messages, keep_recent=2)
     assert split.old_turns == 8
@@ -125,17 +127,49 @@ def test_stage4_replaces_old_turns_by_one_summary_message() -> None:
     )
     assert [m["role"] for m in result.messages] == [
         "system",
-        "system",
         "user",
         "assistant",
         "user",
         "assistant",
     ]
-    assert (
-        result.messages[1]["content"]
-        == SUMMARY_PREFIX + "Rin and the user talked about ten questions."
+    assert result.messages[0] == {
+        "role": "system",
+        "content": "You are Rin.\n\n"
+        + SUMMARY_PREFIX
+        + "Rin and the user talked about ten questions.",
+    }
+    assert result.messages[1:] == tuple(messages[-4:])
+    assert result.tokens_after == request_tokens(result.messages)
+
+
+def test_stage4_summary_is_the_system_message_when_the_chat_has_none() -> None:
+    messages = chat(10, words=200)[1:]
+    result = apply_summary(
+        summary_split(messages, keep_recent=2),
+        "They talked.",
+        max_chars=300,
+        params=CompactParams(budget_tokens=1000, keep_recent=2),
+        tokens_before=request_tokens(messages),
     )
-    assert result.messages[2:] == tuple(messages[-4:])
+    assert result.messages[0] == {"role": "system", "content": SUMMARY_PREFIX + "They talked."}
+    assert result.messages[1:] == tuple(messages[-4:])
+
+
+def test_stage4_summary_joins_a_system_message_given_as_parts_as_one_more_part() -> None:
+    parts = [{"type": "text", "text": "You are Rin."}]
+    messages = [{"role": "developer", "content": parts}, *chat(10, words=200)[1:]]
+    result = apply_summary(
+        summary_split(messages, keep_recent=2),
+        "They talked.",
+        max_chars=300,
+        params=CompactParams(budget_tokens=1000, keep_recent=2),
+        tokens_before=request_tokens(messages),
+    )
+    assert result.messages[0] == {
+        "role": "developer",
+        "content": [*parts, {"type": "text", "text": SUMMARY_PREFIX + "They talked."}],
+    }
+    assert [m["role"] for m in result.messages[1:]] == ["user", "assistant"] * 2
 
 
 def test_no_summary_adds_no_empty_summary_message() -> None:
@@ -174,7 +208,9 @@ def test_summary_is_cut_to_max_chars() -> None:
         params=CompactParams(budget_tokens=100_000),
         tokens_before=0,
     )
-    assert len(result.messages[1]["content"]) == len(SUMMARY_PREFIX) + 300
+    system = result.messages[0]["content"]
+    assert system.startswith("You are Rin.\n\n" + SUMMARY_PREFIX)
+    assert len(system.split(SUMMARY_PREFIX)[1]) == 300
 
 
 def test_offline_summary_uses_consolidated_facts() -> None:
@@ -233,6 +269,8 @@ def test_result_is_under_budget_whenever_the_budget_is_reachable(
     if budget >= minimum_tokens(messages, params):
         assert result.tokens_after <= budget
     assert result.tokens_after == request_tokens(result.messages)
+    # one system message at most, and only first: the summary never adds one elsewhere
+    assert [i for i, m in enumerate(result.messages) if m["role"] == "system"] in ([], [0])
 
 
 @settings(max_examples=150, deadline=None)

@@ -135,3 +135,16 @@ def test_stream_events_become_chunks_with_tool_calls_and_usage() -> None:
     assert deltas[3]["tool_calls"][0] == {"index": 0, "function": {"arguments": '{"city":'}}
     assert chunks[-2]["choices"][0]["finish_reason"] == "tool_calls"
     assert chunks[-1]["usage"]["total_tokens"] == 9 and t.done
+
+
+def test_parallel_tool_calls_false_leaves_the_shared_tool_choices_alone() -> None:
+    """``disable_parallel_tool_use`` goes on this request's ``tool_choice`` only."""
+    tool = {"type": "function", "function": {"name": "weather"}}
+    messages = [{"role": "user", "content": "hi"}]
+    single = {"messages": messages, "tools": [tool], "tool_choice": "required"}
+    out = request_to_anthropic({**single, "parallel_tool_calls": False}, "c", stream=False)
+    assert out["tool_choice"] == {"type": "any", "disable_parallel_tool_use": True}
+    again = request_to_anthropic(single, "c", stream=False)
+    assert again["tool_choice"] == {"type": "any"}
+    none = {**single, "tool_choice": "none", "parallel_tool_calls": False}
+    assert request_to_anthropic(none, "c", stream=False)["tool_choice"] == {"type": "none"}

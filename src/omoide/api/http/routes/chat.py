@@ -171,6 +171,7 @@ async def chat_completions(
             "anthropic), OMOIDE_LLM_MODEL and, as needed, OMOIDE_LLM_BASE_URL and "
             "OMOIDE_LLM_API_KEY, then restart (see docs/llm.md)"
         )
+    upstream.check(body)  # what this upstream cannot carry: refused before anything runs
     session_id = await run_in_threadpool(
         app.chat.session_for, persona, messages, header=session_header, user=body.get("user")
     )

@@ -149,8 +149,9 @@ ChatMessage = Annotated[
 class ChatRequest(Request):
     """An OpenAI chat completions request. Omoide reads ``messages``, ``stream``, ``user`` and
     ``tools``, and checks the shape of ``stop``, ``stream_options`` and ``tool_choice`` (it
-    translates them for an Anthropic upstream); every other field is passed to the upstream as
-    sent."""
+    translates them for an Anthropic upstream); every other field is passed to an OpenAI-compatible
+    upstream as sent. An Anthropic upstream gets each field translated or refuses it (422 naming
+    it: n other than 1, response_format, seed, logprobs … which the Messages API cannot do)."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]

@@ -1,0 +1,212 @@
+"""What the chat proxy's ``anthropic`` upstream does with each field of an OpenAI chat request:
+one policy, checked before anything is sent (pure; no I/O).
+
+Every field is either *translated* to the Messages API (``anthropic_chat.py``: messages, tools,
+``max_tokens`` …, the request's meaning kept) or *refused*: ``InvalidInput`` (422) naming the
+field and what the Messages API lacks, before the memory step, compaction or the upstream
+runs, and nothing is recorded. A field is never dropped: a dropped ``n: 3`` came back as one
+choice, a dropped ``response_format`` as prose to a client parsing JSON, a dropped ``seed`` as
+a sample that never repeats. A field at the value that asks for nothing (``n: 1``,
+``logprobs: false``, ``presence_penalty: 0``, ``response_format: {"type": "text"}``, null …)
+is accepted, since there is nothing to do. A field OpenAI's API does not define is refused
+too, as OpenAI refuses it (an ``openai`` upstream gets every field as sent).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from omoide.engine.errors import named, quoted
+from omoide.errors import InvalidInput
+
+__all__ = ["TRANSLATED", "UNSUPPORTED", "check_for_anthropic"]
+
+# Request fields the translation carries (``top_k``, not OpenAI's, is the Messages API's own).
+TRANSLATED = frozenset(
+    {
+        "messages",
+        "model",  # replaced by OMOIDE_LLM_MODEL, as for every upstream
+        "stream",
+        "stream_options",
+        "max_tokens",
+        "max_completion_tokens",
+        "temperature",
+        "top_p",
+        "top_k",
+        "stop",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "user",
+        "safety_identifier",
+    }
+)
+
+# OpenAI fields the Messages API cannot honour → (the values that ask for nothing, what it
+# lacks). Null is always "not given".
+UNSUPPORTED: dict[str, tuple[tuple[Any, ...], str]] = {
+    "n": ((1,), "answers with one choice per request (n: 1)"),
+    "response_format": (
+        ({"type": "text"},),
+        'has no JSON mode or JSON-schema output (response_format: {"type": "text"})',
+    ),
+    "logprobs": ((False,), "returns no token log probabilities"),
+    "top_logprobs": ((0,), "returns no token log probabilities"),
+    "logit_bias": (({},), "has no token biases"),
+    "seed": ((), "has no seed for reproducible sampling"),
+    "frequency_penalty": ((0,), "has no frequency penalty"),
+    "presence_penalty": ((0,), "has no presence penalty"),
+    "store": ((False,), "stores no completions"),
+    "metadata": (({},), "keeps no completion metadata (a user id goes as user)"),
+    "modalities": ((["text"],), "answers in text only"),
+    "audio": ((), "answers in text only"),
+    "prediction": ((), "has no predicted outputs"),
+    "service_tier": (("auto",), "has other service tiers than OpenAI's"),
+    "reasoning_effort": ((), "has extended thinking instead, which this proxy does not ask for"),
+    "verbosity": (("medium",), "has no verbosity setting"),
+    "web_search_options": ((), "searches the web only as its own server tool"),
+    "functions": (([],), "takes tools only (functions is OpenAI's old form: send tools)"),
+    "function_call": ((), "takes tools only (send tool_choice)"),
+}
+
+_OTHER = "use an openai upstream (OMOIDE_LLM_PROVIDER=openai)"
+_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls", "tool_call_id", "refusal"})
+# Message fields OpenAI defines that the Messages API has nothing for → what it lacks.
+_MESSAGE_UNSUPPORTED = {
+    "name": "has no speaker names (put the name in the content)",
+    "function_call": "takes tool_calls only (function_call is OpenAI's old form)",
+    "audio": "cannot be given an earlier audio answer",
+}
+# A content part's type → its keys (``image_url`` holds ``url`` and ``detail``).
+_PART_KEYS = {
+    "text": frozenset({"type", "text"}),
+    "refusal": frozenset({"type", "refusal"}),
+    "image_url": frozenset({"type", "image_url"}),
+}
+_TOOL_CHOICES = ("auto", "required", "none")
+
+
+def _refused(where: str, lacks: str, *, value: Any = None, shown: str = "") -> InvalidInput:
+    """The refusal of ``where`` (a field, or a place such as ``messages[1].name``), showing
+    the ``value`` sent or saying what it is (``shown``)."""
+    shown = f": {quoted(value)}" if value is not None else shown
+    return InvalidInput(
+        f"{where}{shown} cannot be sent to the anthropic upstream: the Messages API {lacks}; "
+        f"leave it out, or {_OTHER}",
+        field=where,
+    )
+
+
+def _unknown(where: str) -> InvalidInput:
+    return _refused(
+        where, "is not given this field (it is not one of OpenAI's that this proxy translates)"
+    )
+
+
+def _asks_nothing(value: Any, defaults: tuple[Any, ...]) -> bool:
+    """Whether ``value`` is null or one of ``defaults`` (``true`` is not ``1``)."""
+    return value is None or any(
+        value == d and isinstance(value, bool) == isinstance(d, bool) for d in defaults
+    )
+
+
+def check_for_anthropic(body: dict[str, Any]) -> None:
+    """Refuse what of ``body`` the Messages API cannot do (see the module's policy)."""
+    for name, value in body.items():
+        if name in UNSUPPORTED:
+            defaults, lacks = UNSUPPORTED[name]
+            if not _asks_nothing(value, defaults):
+                raise _refused(name, lacks, value=value)
+        elif name not in TRANSLATED:
+            raise _unknown(name)
+    for key in body.get("stream_options") or {}:
+        if key != "include_usage":
+            raise _unknown(f"stream_options.{key}")
+    temperature = body.get("temperature")
+    if (
+        isinstance(temperature, int | float)
+        and not isinstance(temperature, bool)
+        and temperature > 1
+    ):
+        raise _refused("temperature", "takes a temperature from 0 to 1", value=temperature)
+    for j, tool in enumerate(body.get("tools") or ()):
+        _check_tool(f"tools[{j}]", tool)
+    _check_tool_choice(body.get("tool_choice"))
+    for i, message in enumerate(body.get("messages") or ()):
+        _check_message(f"messages[{i}]", message)
+
+
+def _check_tool(where: str, tool: dict[str, Any]) -> None:
+    """``{"type": "function", "function": {"name", "description", "parameters"}}``; a
+    ``strict`` schema is refused, since the Messages API (as the proxy calls it) does not
+    hold a call to it."""
+    _only(where, tool, {"type", "function"})
+    if tool.get("type", "function") != "function":
+        raise _refused(f"{where}.type", "takes function tools only", value=tool["type"])
+    function = tool.get("function") or {}
+    _only(f"{where}.function", function, {"name", "description", "parameters", "strict"})
+    if function.get("strict") not in (None, False):
+        raise _refused(
+            f"{where}.function.strict",
+            "does not hold a tool call to its schema strictly",
+            value=function["strict"],
+        )
+
+
+def _check_tool_choice(choice: Any) -> None:
+    if choice is None:
+        return
+    if isinstance(choice, str):
+        if choice not in _TOOL_CHOICES:
+            raise _refused("tool_choice", "takes auto, required, none or a function", value=choice)
+        return
+    _only("tool_choice", choice, {"type", "function"})
+    if choice.get("type", "function") != "function" or "function" not in choice:
+        raise _refused(
+            "tool_choice", "takes auto, required, none or a function", value=choice.get("type")
+        )
+    _only("tool_choice.function", choice.get("function"), {"name"})
+
+
+def _check_message(where: str, message: dict[str, Any]) -> None:
+    for key in message:
+        if key in _MESSAGE_UNSUPPORTED and message[key] is not None:
+            raise _refused(f"{where}.{key}", _MESSAGE_UNSUPPORTED[key])
+        if key not in _MESSAGE_KEYS and key not in _MESSAGE_UNSUPPORTED:
+            raise _unknown(f"{where}.{key}")
+    for j, call in enumerate(message.get("tool_calls") or ()):
+        _only(f"{where}.tool_calls[{j}]", call, {"id", "type", "function"})
+        _only(f"{where}.tool_calls[{j}].function", call.get("function"), {"name", "arguments"})
+    content = message.get("content")
+    if not isinstance(content, list):
+        return
+    system = message.get("role") in ("system", "developer")
+    for j, part in enumerate(content):
+        _check_part(f"{where}.content[{j}]", part, system=system)
+
+
+def _check_part(where: str, part: dict[str, Any], *, system: bool) -> None:
+    """A content part: text, an assistant's refusal, or (not in a system prompt) an image at
+    the resolution the Messages API picks (``detail`` ``auto`` or ``high``)."""
+    kind = part.get("type")
+    if kind not in _PART_KEYS or (system and kind == "image_url"):
+        takes = "text parts in a system prompt" if system else "text and image_url parts here"
+        raise _refused(where, f"takes {takes}", shown=f" (a content part of type {named(kind)})")
+    _only(where, part, _PART_KEYS[kind])
+    if kind == "image_url":
+        image = part.get("image_url") or {}
+        _only(f"{where}.image_url", image, {"url", "detail"})
+        if image.get("detail") not in (None, "auto", "high"):
+            raise _refused(
+                f"{where}.image_url.detail",
+                "reads an image at its own resolution (no low-detail mode)",
+                value=image["detail"],
+            )
+
+
+def _only(where: str, item: Any, allowed: set[str] | frozenset[str]) -> None:
+    """Refuse a key of the object ``item`` outside ``allowed``."""
+    if isinstance(item, dict):
+        for key in item:
+            if key not in allowed:
+                raise _unknown(f"{where}.{key}")
