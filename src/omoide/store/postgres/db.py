@@ -93,10 +93,15 @@ class PgDatabase(Traced):
             timeout=wait_s,  # then a 503 naming why no connection came (pool.py)
         )
         if migrate:
-            with self.pool.connection() as raw:
-                bind_session(raw, CROSS_PERSONA)  # a migration may rewrite any persona's rows
-                apply_migrations(raw)
-                owed = [row[0] for row in raw.execute(SELECT_OWED)]
+            try:
+                with self.pool.connection() as raw:
+                    # a migration may rewrite any persona's rows
+                    bind_session(raw, CROSS_PERSONA)
+                    apply_migrations(raw)
+                    owed = [row[0] for row in raw.execute(SELECT_OWED)]
+            except BaseException:  # a newer Omoide's schema (newer_schema.py), a failed one
+                self.pool.close()
+                raise
             if owed:  # an erase's VACUUM a process that stopped did not get to run
                 logger.warning(
                     "the VACUUM an erase owes on %s is retried in the background",
