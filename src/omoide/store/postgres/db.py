@@ -249,9 +249,11 @@ class PgDatabase(Traced):
         with self.pool.connection(min(wait_s, self.pool.timeout)) as raw:
             raw.execute("SELECT 1")
 
-    def close(self) -> None:
-        self._scrub.stop()
-        if self._scrub.pending:
+    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+        """Close the pool. An owed VACUUM is tried first, this process's last chance: once, or
+        for up to ``scrub_wait_s`` seconds (a command about to end: ``cli_common.holding``);
+        one still owed stays recorded for the next process to open the database."""
+        if not self._scrub.settle(scrub_wait_s):
             logger.warning(
                 "the VACUUM owed after an erase on %s was not done; the next Omoide process "
                 "to open the database retries it, and autovacuum removes the erased rows' old "

@@ -319,9 +319,11 @@ class Database(Traced):
                     conn.close()
             return False
 
-    def close(self) -> None:
-        self._scrub.stop()
-        if self._scrub.pending and not self._tried_checkpoint():  # this process's last chance
+    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+        """Close every connection. An owed checkpoint is tried first, this process's last
+        chance: once, or for up to ``scrub_wait_s`` seconds (a command about to end:
+        ``cli_common.holding``)."""
+        if not self._scrub.settle(scrub_wait_s):
             logger.warning(
                 "erased text stays in the files of %s until the read that holds it ends and "
                 "the next erase, or the next process to open the folder, checkpoints its WAL",
