@@ -25,8 +25,10 @@ from omoide_testing import free_port
 from pg_testing import SEE_ALL, PgServer
 
 from omoide.cli import main
+from omoide.errors import Conflict
 from omoide.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
 from omoide.store.sqlite.migrations import MIGRATIONS as SQLITE_MIGRATIONS
+from omoide.store.sqlite.read_only import connect_read_only, require_schema
 
 FUTURE_NAME = "from_a_newer_omoide"
 
@@ -180,3 +182,22 @@ def test_a_newer_omoides_backup_is_not_restored(cli_env: dict[str, str], tmp_pat
     assert done.output.startswith(f"Error: the backup {saved} was upgraded by a newer Omoide")
     _refused_in_one_line(done.output, None)
     assert not list(other.glob("omoide.db*"))
+
+
+@pytest.mark.sqlite_only
+def test_a_read_only_folder_a_newer_omoide_migrated_is_refused_as_a_writable_one(
+    cli_env: dict[str, str],
+) -> None:
+    """The read-only open's schema check (a folder mounted read-only is opened ``mode=ro`` and
+    never migrated: tests/integration/test_qa37_read_only_folder.py), on the same database."""
+    data = Path(cli_env["OMOIDE_DATA"])
+    _ok("persona", "create", "rin")
+    _record_newer(None, data)
+    numbers = [m.number for m in SQLITE_MIGRATIONS]
+    conn = connect_read_only(data / "omoide.db", timeout=1.0)
+    try:
+        with pytest.raises(Conflict) as refused:
+            require_schema(conn, data / "omoide.db", numbers, numbers)
+    finally:
+        conn.close()
+    _refused_in_one_line(f"Error: {refused.value.message}", None)
