@@ -183,7 +183,7 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
             "memories": erased.memories,
             "sessions": erased.sessions,
             "jobs_discarded": erased.jobs,
-            "scrub_pending": erased.scrub_pending,
+            "scrub_pending": app.scrub_pending,  # after the wait of its close
         },
         as_json,
         lambda d: (

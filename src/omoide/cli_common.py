@@ -22,6 +22,7 @@ __all__ = [
     "INTEGER",
     "NUMBER",
     "SCRUB_PENDING",
+    "SCRUB_WAIT_S",
     "VERBATIM",
     "NumberText",
     "_build",
@@ -40,13 +41,17 @@ __all__ = [
 ]
 
 
+# how long a command that erased waits, before it ends, for the scrub its erase owes
+SCRUB_WAIT_S = 10.0
+
 # what an erasing command says when its text is still in the folder's files (``scrub_pending``)
 SCRUB_PENDING = (
     "its text is gone from every read, but still in the data folder's files (a read of an "
     "older snapshot holds them, or the folder refused writes; with PostgreSQL, the VACUUM of "
-    "the tables could not run yet): they are scrubbed at the next erase, or when the last "
-    "process using the folder ends (PostgreSQL: by the next Omoide process to open the "
-    "database, or autovacuum)"
+    "the tables could not run yet), and this command could not wait longer for them: they "
+    "are scrubbed by the next Omoide process to open the folder once that read has ended, or "
+    "at the next erase (PostgreSQL: the database records the VACUUM as owed, and the next "
+    "Omoide process to open it runs it; autovacuum meanwhile)"
 )
 
 
@@ -174,7 +179,23 @@ def holding(data: str | None, command: str, **overrides: Any) -> Iterator[Any]:
         try:
             yield app
         finally:
-            app.close()
+            _close(app)
+
+
+def _close(app: Any) -> None:
+    """Close the app of a command about to end. A scrub its erase owes (``scrub_pending``:
+    an older read holds the erased text, a VACUUM waits for its table) is tried for up to
+    :data:`SCRUB_WAIT_S` first, said on stderr: no thread of this process outlives it to
+    retry it, and the erased text would otherwise stay in the files until another process
+    opens the store. The command's output then says whether it is still owed
+    (``app.scrub_pending``)."""
+    if app.scrub_pending:
+        click.echo(
+            "the erased text is still in the database's files (an older read holds them, or "
+            f"their scrub could not run yet): waiting up to {SCRUB_WAIT_S:g} s to scrub them",
+            err=True,
+        )
+    app.close(scrub_wait_s=SCRUB_WAIT_S)
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:

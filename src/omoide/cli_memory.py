@@ -177,7 +177,7 @@ def memory_delete(data: str | None, as_json: bool, persona: str, key: str, purge
                 "status": "purged",
                 "also_purged": list(purged.also),
                 "said_in": list(purged.said_in),
-                "scrub_pending": purged.scrub_pending,
+                "scrub_pending": app.scrub_pending,  # after the wait of its close
             },
             as_json,
             lambda d: _purged_text(d, persona),
@@ -270,7 +270,7 @@ def session_delete(
             "events": erased.events,
             "episodes": erased.episodes,
             "notes": list(erased.keys),
-            "scrub_pending": erased.scrub_pending,
+            "scrub_pending": app.scrub_pending,  # after the wait of its close
         },
         as_json,
         lambda d: (

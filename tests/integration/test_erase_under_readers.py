@@ -22,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 from omoide_testing import files_holding
 
+from omoide import cli_common
 from omoide.cli import main
 from omoide.wiring import Omoide
 
@@ -99,8 +100,11 @@ def test_a_cli_erase_under_a_long_read_says_its_scrub_is_pending_and_the_next_co
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``omoide memory delete --purge`` and ``omoide persona delete`` while another process
-    reads an older snapshot: erased, and the output says the text is still in the folder's
-    files (``scrub_pending`` in JSON); the next command, that read ended, scrubs them."""
+    reads an older snapshot for longer than the command waits for it (``SCRUB_WAIT_S``, here
+    short; tests/integration/test_cli_erase_scrub.py: one that ends within it): erased, and
+    the output says the text is still in the folder's files (``scrub_pending`` in JSON); the
+    next command, that read ended, scrubs them."""
+    monkeypatch.setattr(cli_common, "SCRUB_WAIT_S", 0.2)
     data = tmp_path / "data"
     monkeypatch.setenv("OMOIDE_DATA", str(data))
     monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
@@ -109,7 +113,7 @@ def test_a_cli_erase_under_a_long_read_says_its_scrub_is_pending_and_the_next_co
     def run(*args: str) -> str:
         done = CliRunner().invoke(main, list(args), catch_exceptions=False)
         assert done.exit_code == 0, done.output
-        return done.output
+        return done.stdout  # stderr says the command waits for the scrub
 
     run("persona", "create", "rin")
     run("persona", "create", "ai")

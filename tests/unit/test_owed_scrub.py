@@ -133,3 +133,41 @@ def test_stop_ends_the_thread_and_leaves_the_scrub_owed() -> None:
     owed.owe()  # an erase after the close: owed, but no thread is started
     time.sleep(5 * EVERY_S)
     assert (owed.pending, tries.calls, threads(name)) == (True, calls, [])
+
+
+def test_settle_tries_an_owed_scrub_here_until_it_succeeds_within_its_wait(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """What a process about to end does (a command that erased): the background thread is
+    stopped, and the tries go on in the caller until one succeeds."""
+    caplog.set_level(logging.INFO, logger="omoide.store.owed_scrub")
+    tries = Tries(*[False] * 5)
+    owed, name = scrub(tries)
+    owed.owe()
+    assert owed.settle(wait_s=5.0) is True
+    assert (owed.pending, threads(name)) == (False, [])
+    assert tries.calls >= 6 and tries.most_at_once == 1
+    assert [r.getMessage() for r in caplog.records] == [DONE]
+
+
+def test_settle_gives_up_after_its_wait_and_leaves_the_scrub_owed() -> None:
+    tries = Tries(*[False] * 1000)
+    owed, name = scrub(tries)
+    owed.owe()
+    started = time.monotonic()
+    assert owed.settle(wait_s=0.2) is False
+    assert 0.2 <= time.monotonic() - started < 2.0
+    assert (owed.pending, threads(name)) == (True, [])
+
+
+def test_settle_with_no_wait_tries_once_and_with_nothing_owed_tries_nothing() -> None:
+    refused = Tries(*[False] * 1000)
+    owed, _ = scrub(refused)
+    owed.stop()  # no background try: the one try counted is settle's
+    owed.owe()
+    assert owed.settle(wait_s=0) is False
+    assert refused.calls == 1
+    idle = Tries()
+    nothing, _ = scrub(idle)
+    assert nothing.settle(wait_s=5.0) is True
+    assert idle.calls == 0

@@ -4,15 +4,18 @@ An erase commits, then scrubs the freed bytes out of the files (SQLite: a WAL ch
 PostgreSQL: a VACUUM of the tables it touched). A scrub refused after the commit does not undo
 the erase nor fail it (issue 8 item 5): the reply says ``scrub_pending`` and the scrub is owed.
 :class:`OwedScrub` is the one rule for retrying it: one daemon thread per database, a try every
-``every_s`` seconds until one finds nothing owed, stopped with the database. Each store gives it
-its own "try the scrub once" function and keeps what is owed where it belongs (PostgreSQL records
-it in its database, so a restart retries it).
+``every_s`` seconds until one finds nothing owed, stopped with the database, which then tries it
+in its own thread (:meth:`OwedScrub.settle`): once as it closes, and for a bounded wait in a
+command that erased and is about to end (``cli_common.holding``), since the thread dies with the
+process. Each store gives it its own "try the scrub once" function and keeps what is owed where
+it belongs (PostgreSQL records it in its database, so a restart retries it).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 
 __all__ = ["OwedScrub"]
@@ -65,6 +68,25 @@ class OwedScrub:
             thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
+
+    def settle(self, wait_s: float) -> bool:
+        """Stop the background retries (the database closes), then try what is owed here, every
+        ``every_s`` seconds, until a try finds nothing owed or ``wait_s`` has passed (one try
+        at least, however short ``wait_s``); whether nothing is owed any more. A process about
+        to end does so: its background thread would die with it, the scrub not done."""
+        self.stop()
+        if not self.pending:
+            return True
+        deadline = time.monotonic() + wait_s
+        while not self._try_once():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            time.sleep(min(self._every_s, left))
+        with self._lock:
+            self._owes = 0
+        logger.info("%s", self._done)
+        return True
 
     def _retry(self) -> None:
         while not self._stopping.wait(self._every_s):

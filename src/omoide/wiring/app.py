@@ -85,10 +85,18 @@ class Omoide:
     llm: Any = None
     chat_upstream: Any = None  # llm.chat.ChatUpstream, or None without an LLM
 
-    def close(self) -> None:
+    @property
+    def scrub_pending(self) -> bool:
+        """Whether text an erase of this process removed may still be in the store's files
+        (its scrub owed: ``Store.scrub_pending``)."""
+        return self.store.scrub_pending
+
+    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+        """Stop the workers and close the store; an erase's owed scrub is tried for up to
+        ``scrub_wait_s`` (``Store.close``)."""
         self.runner.stop()
         self.auth.flush()  # key uses noted off the request path are written first
-        self.store.close()
+        self.store.close(scrub_wait_s=scrub_wait_s)
 
     def schedule_decay(self) -> int:
         return self.maintenance.schedule_decay()

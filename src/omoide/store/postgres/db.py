@@ -95,10 +95,15 @@ class PgDatabase(Traced):
             timeout=wait_s,  # then a 503 naming why no connection came (pool.py)
         )
         if migrate:
-            with self.pool.connection() as raw:
-                bind_session(raw, CROSS_PERSONA)  # a migration may rewrite any persona's rows
-                apply_migrations(raw)
-                owed = [row[0] for row in raw.execute(SELECT_OWED)]
+            try:
+                with self.pool.connection() as raw:
+                    # a migration may rewrite any persona's rows
+                    bind_session(raw, CROSS_PERSONA)
+                    apply_migrations(raw)
+                    owed = [row[0] for row in raw.execute(SELECT_OWED)]
+            except BaseException:  # a newer Omoide's schema (newer_schema.py), a failed one
+                self.pool.close()
+                raise
             if owed:  # an erase's VACUUM a process that stopped did not get to run
                 logger.warning(
                     "the VACUUM an erase owes on %s is retried in the background",
@@ -253,11 +258,13 @@ class PgDatabase(Traced):
         with self.pool.connection(min(wait_s, self.pool.timeout)) as raw:
             raw.execute("SELECT 1")
 
-    def close(self) -> None:
-        self._scrub.stop()
-        with self._last_owed_lock:
-            last_owed = self._last_owed
-        if self._scrub.pending:
+    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+        """Close the pool. An owed VACUUM is tried first, this process's last chance: once, or
+        for up to ``scrub_wait_s`` seconds (a command about to end: ``cli_common.holding``);
+        one still owed stays recorded for the next process to open the database."""
+        if not self._scrub.settle(scrub_wait_s):
+            with self._last_owed_lock:
+                last_owed = self._last_owed
             logger.warning(
                 "the VACUUM owed after an erase on %s was not done; the next Omoide process "
                 "to open the database retries it, and autovacuum removes the erased rows' old "

@@ -19,6 +19,7 @@ from typing import Any
 import psycopg
 
 from omoide.errors import InvalidInput
+from omoide.store.newer_schema import refuse_newer
 from omoide.store.postgres.fts import FOLD_LATIN_BODIES, FTS_PERSONAS
 from omoide.store.postgres.migration_sql import (
     CONTEXT,
@@ -161,11 +162,19 @@ def apply_migrations(
     upto: int | None = None,
     extra: Callable[[psycopg.Connection[Any]], None] | None = None,
 ) -> list[int]:
-    """Apply every pending migration, each in its own transaction; returns the numbers."""
+    """Apply every pending migration, each in its own transaction; returns the numbers. A
+    database a newer Omoide migrated is refused before anything is written
+    (:func:`~omoide.store.newer_schema.refuse_newer`)."""
     applied = []
     raw.execute("SELECT pg_advisory_lock(%s, %s)", _LOCK)
     try:
         done = set(applied_migrations(raw))
+        recorded = dict(raw.execute("SELECT number, name FROM schema_migrations").fetchall())
+        refuse_newer(
+            recorded,
+            (m.number for m in MIGRATIONS),
+            where=f"the PostgreSQL database {raw.info.dbname!r} on {raw.info.host}",
+        )
         for migration in MIGRATIONS:
             if migration.number in done or (upto is not None and migration.number > upto):
                 continue

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput, StorageUnavailable
+from omoide.store.newer_schema import refuse_newer
 from omoide.store.sqlite.damage import damaged, read_failed
 from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
+from omoide.store.sqlite.migrations import MIGRATIONS
 from omoide.store.sqlite.read_only import open_for_reading
 
 __all__ = ["BackupInfo", "backup", "begins_as_database", "restore"]
@@ -227,6 +229,9 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
     try:
         _check(source, source_path)
         info = _describe(source, source_path)
+        # a newer Omoide's backup would leave a folder this one refuses at every open
+        recorded = dict(source.execute("SELECT number, name FROM schema_migrations").fetchall())
+        refuse_newer(recorded, (m.number for m in MIGRATIONS), where=f"the backup {source_path}")
         if db_path.exists() and db_path.stat().st_size > 0 and not force:
             raise Conflict(
                 f"{db_path.parent} already holds a database; stop the server and "

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
+from omoide.errors import Conflict, InvalidInput, StorageFull, StorageUnavailable
 from omoide.store.owed_scrub import OwedScrub
 from omoide.store.sqlite.damage import (
     DamageRefusing,
@@ -81,11 +81,14 @@ class Database(Traced):
                     f"{unreadable(self.path, cause)}, or give another folder "
                     "(OMOIDE_DATA or --data)"
                 ) from None
+            except Conflict:  # a newer Omoide's schema (newer_schema.py), or an upgrade refused
+                self.close()
+                raise
 
     def _migrate(self, upto: int | None) -> None:
         if self.read_only:
             wanted = [m.number for m in MIGRATIONS if upto is None or m.number <= upto]
-            require_schema(self.conn(), self.path, wanted)
+            require_schema(self.conn(), self.path, wanted, [m.number for m in MIGRATIONS])
             return
         upgrade_alone(self.path, upto=upto)  # an older schema, with no other process in it
         apply_migrations(self.conn(), upto=upto)  # a new database's
@@ -317,9 +320,11 @@ class Database(Traced):
                     conn.close()
             return False
 
-    def close(self) -> None:
-        self._scrub.stop()
-        if self._scrub.pending and not self._tried_checkpoint():  # this process's last chance
+    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+        """Close every connection. An owed checkpoint is tried first, this process's last
+        chance: once, or for up to ``scrub_wait_s`` seconds (a command about to end:
+        ``cli_common.holding``)."""
+        if not self._scrub.settle(scrub_wait_s):
             logger.warning(
                 "erased text stays in the files of %s until the read that holds it ends and "
                 "the next erase, or the next process to open the folder, checkpoints its WAL",

@@ -26,6 +26,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from omoide.errors import InvalidInput
+from omoide.store.newer_schema import refuse_newer
 from omoide.store.sqlite.damage import DamageRefusing
 
 __all__ = [
@@ -106,13 +107,18 @@ def _opened(target: str, timeout: float, path: Path, *, uri: bool = True) -> sql
     return conn
 
 
-def require_schema(conn: sqlite3.Connection, path: Path, wanted: list[int]) -> None:
+def require_schema(
+    conn: sqlite3.Connection, path: Path, wanted: list[int], known: list[int]
+) -> None:
     """Refuse a read-only database whose schema lacks one of ``wanted``'s migrations: it
-    cannot be upgraded where it is."""
+    cannot be upgraded where it is; and one a newer Omoide migrated (a migration ``known``,
+    this Omoide's numbers, does not hold), as a writable one is."""
     try:
-        applied = {row[0] for row in conn.execute("SELECT number FROM schema_migrations")}
+        recorded = dict(conn.execute("SELECT number, name FROM schema_migrations").fetchall())
     except sqlite3.OperationalError:
-        applied = set()
+        recorded = {}
+    refuse_newer(recorded, known, where=f"the database of the data folder {str(path.parent)!r}")
+    applied = set(recorded)
     missing = [number for number in wanted if number not in applied]
     if missing:
         raise InvalidInput(

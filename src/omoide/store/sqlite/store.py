@@ -89,8 +89,16 @@ class SqliteStore:
         self._sessions: dict[str, SessionStore] = {}
         self._handles_lock = threading.Lock()
 
-    def close(self) -> None:
-        self.db.close()
+    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+        """Close the database, trying an erase's owed scrub for up to ``scrub_wait_s`` first
+        (``Database.close``)."""
+        self.db.close(scrub_wait_s=scrub_wait_s)
+
+    @property
+    def scrub_pending(self) -> bool:
+        """Whether text an erase of this process removed may still be in the store's files (its
+        scrub owed: ``Database.erasing``)."""
+        return self.db.scrub_pending
 
     def ping(self) -> None:
         self.db.conn().execute("SELECT 1").fetchone()

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from omoide.errors import Conflict
+from omoide.store.newer_schema import refuse_newer
 from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
 
 __all__ = ["upgrade_alone"]
@@ -36,11 +37,14 @@ def upgrade_alone(path: Path, *, upto: int | None = None) -> None:
     process has it open; Conflict naming both schema versions while one has. A missing, empty
     or never-migrated database is left to :func:`apply_migrations` as before, and so is one
     whose migrations another process of this version finishes while this one waits (two
-    processes started at once on a new folder: the second sees the first half-way)."""
+    processes started at once on a new folder: the second sees the first half-way). A
+    database a newer Omoide migrated is refused before anything is written
+    (:func:`~omoide.store.newer_schema.refuse_newer`)."""
     if not path.exists() or path.stat().st_size == 0:
         return
     wanted = [m.number for m in MIGRATIONS if upto is None or m.number <= upto]
     applied = _applied_in(path)
+    refuse_newer(applied, (m.number for m in MIGRATIONS), where=_named(path))
     if not applied or set(wanted) <= set(applied):
         return
     conn = _alone(path, have=max(applied), want=wanted)
@@ -54,15 +58,21 @@ def upgrade_alone(path: Path, *, upto: int | None = None) -> None:
         conn.close()  # the exclusive lock goes with the connection
 
 
-def _applied_in(path: Path) -> list[int]:
-    """The migrations the database records (none for one with no record yet), read without
-    writing on a connection closed again at once: an open one would count among the processes
-    an upgrade waits for, and ``migrations.applied_migrations`` creates its table."""
+def _named(path: Path) -> str:
+    """How a refusal names the database at ``path``."""
+    return f"the database of the data folder {str(path.parent)!r}"
+
+
+def _applied_in(path: Path) -> dict[int, str]:
+    """The migrations the database records, number → name (none for one with no record yet),
+    read without writing on a connection closed again at once: an open one would count among
+    the processes an upgrade waits for, and ``migrations.applied_migrations`` creates its
+    table."""
     conn = sqlite3.connect(path, isolation_level=None, timeout=1.0)
     try:
         with contextlib.suppress(sqlite3.OperationalError):  # no schema_migrations table
-            return [row[0] for row in conn.execute("SELECT number FROM schema_migrations")]
-        return []
+            return dict(conn.execute("SELECT number, name FROM schema_migrations").fetchall())
+        return {}
     finally:
         conn.close()
 
