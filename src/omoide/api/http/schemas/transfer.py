@@ -46,6 +46,9 @@ class ImportReply(Response):
     # before they were refused), each read as a space
     controls_replaced: int | None = None
     moved_keys: dict[str, str] | None = None
+    # an Omoide export merged: current memories found duplicates but written as their own (key
+    # -> the memory it duplicates), as the pointers naming them, sent there, ran in a ring
+    duplicates_kept: dict[str, str] | None = None
     without_text: int | None = None  # a chat file: messages left out as they hold no text
     # a chat file: the session of each conversation (an OpenAI message list is named by its
     # content: chat-<16 hex digits>), to read or delete it by
