@@ -319,8 +319,8 @@ class RestoreRun:
         batch is checked as the same writes made one after another: a record is checked against
         the stored memories and the batch's records before it that will be written. One whose
         pointers naming it, sent to the memory it duplicates, would run in a ring (that memory's
-        ``summary_ref`` chain leads to a memory naming it) is written as its own (``kept``):
-        the file held no ring, and its merge makes none."""
+        ``superseded_by`` or ``summary_ref`` chain leads to a memory naming it) is written as
+        its own (``kept``): the file held no ring, and its merge makes none."""
         keep = []
         moved: dict[str, str] = {}
         kept: dict[str, str] = {}
