@@ -241,6 +241,12 @@ def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
                 f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
                 f"{d['duplicates']} duplicates skipped"
                 + (
+                    f"; {len(d['duplicates_kept'])} duplicates written as their own memories, "
+                    "as pointers sent to the memories they duplicate would run in a ring"
+                    if d["duplicates_kept"]
+                    else ""
+                )
+                + (
                     f"; {d['controls_replaced']} control characters in tags, emotion labels or "
                     "state values read as spaces"
                     if d["controls_replaced"]

@@ -21,6 +21,7 @@ from omoide.model.admin import (
 from omoide.model.blocks import (
     DEFAULT_BLOCK_TYPE,
     DEFAULT_MAX_TOKENS,
+    DEFAULT_PRIORITY,
     Block,
     BlockPatch,
     StateEntry,
@@ -68,6 +69,7 @@ from omoide.model.memory import (
 __all__ = [
     "DEFAULT_BLOCK_TYPE",
     "DEFAULT_MAX_TOKENS",
+    "DEFAULT_PRIORITY",
     "MEMORY_FIELDS",
     "PERIODIC_KINDS",
     "PERSONA_NAME",

@@ -12,6 +12,7 @@ from omoide.model.memory import UNSET, Unset
 __all__ = [
     "DEFAULT_BLOCK_TYPE",
     "DEFAULT_MAX_TOKENS",
+    "DEFAULT_PRIORITY",
     "Block",
     "BlockPatch",
     "StateEntry",
@@ -20,6 +21,7 @@ __all__ = [
 
 DEFAULT_BLOCK_TYPE = "custom"
 DEFAULT_MAX_TOKENS = 500
+DEFAULT_PRIORITY = 0
 
 
 @dataclass(frozen=True)

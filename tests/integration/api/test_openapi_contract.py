@@ -234,3 +234,60 @@ def test_every_write_under_a_persona_documents_the_409_of_a_raced_erase(app: Omo
         and "409" not in op["responses"]
     ]
     assert missing == []
+
+
+def _undescribed(
+    schema: dict[str, Any], components: dict[str, Any], where: str, seen: frozenset[str]
+) -> list[str]:
+    """Properties in ``schema`` (through references, alternatives, items and maps) that carry
+    no description. A property of an alternative that only constrains a field declared beside
+    it (``{"not": {"type": "null"}}``: an assistant message needs content or a tool call) is
+    no field of its own."""
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        if name in seen or name not in components:
+            return []
+        return _undescribed(components[name], components, where, seen | {name})
+    found = []
+    for name, sub in schema.get("properties", {}).items():
+        if set(sub) != {"not"} and not sub.get("description"):
+            found.append(f"{where}.{name}")
+        found += _undescribed(sub, components, f"{where}.{name}", seen)
+    for key in ("anyOf", "oneOf", "allOf"):
+        for i, sub in enumerate(schema.get(key, [])):
+            found += _undescribed(sub, components, f"{where}|{key}[{i}]", seen)
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            found += _undescribed(schema[key], components, f"{where}.{key}", seen)
+    return found
+
+
+def test_every_request_body_field_says_what_it_is(app: Omoide) -> None:
+    """/docs showed a block's block_type, max_tokens and priority, a memory's tags, kind and
+    validity, and most chat request fields with no word on them (their limits and defaults
+    only in docs/*.md). Every field of every request body, nested ones too (a chat message's,
+    an import file's), carries a description."""
+    components = create_app(app, start_workers=False).openapi()["components"]["schemas"]
+    bare = [
+        place
+        for where, schema in _bodies(app)
+        if " request " in where
+        for place in _undescribed(schema, components, where, frozenset())
+    ]
+    assert bare == []
+
+
+def test_the_description_walker_finds_a_bare_field() -> None:
+    components = {
+        "In": {
+            "type": "object",
+            "properties": {
+                "a": {"type": "string", "description": "said"},
+                "b": {"type": "array", "items": {"$ref": "#/components/schemas/Part"}},
+            },
+            "anyOf": [{"required": ["a"], "properties": {"a": {"not": {"type": "null"}}}}],
+        },
+        "Part": {"type": "object", "properties": {"c": {"type": "string"}}},
+    }
+    found = _undescribed({"$ref": "#/components/schemas/In"}, components, "r", frozenset())
+    assert found == ["r.b", "r.b.items.c"]

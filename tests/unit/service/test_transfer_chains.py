@@ -1,7 +1,8 @@
 """Which rings through a persona's memories a merge refuses (``transfer.chains``): the chains
 as they will be stored, the file's memories the persona holds skipped, moved keys followed; a
-ring of held memories alone let be. (Through HTTP and the CLI:
-tests/integration/api/test_qa42_import_chains.py.)"""
+ring of held memories alone let be; and which duplicates a merge would close a ring by
+sending their pointers to the memory they duplicate (``StoredChains``). (Through HTTP and the
+CLI: tests/integration/api/test_qa42_import_chains.py, test_qa42_merge_rings.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
-from omoide.service.transfer.chains import check_persona_cycles
+from omoide.service.transfer.chains import StoredChains, check_persona_cycles
 
 
 def _held(keys: set[str], pointers: dict[str, str]) -> ExistingRows:
@@ -58,3 +59,42 @@ def test_a_moved_key_is_followed_as_stored() -> None:
     with pytest.raises(InvalidInput) as refused:
         check_persona_cycles(_file(n=("h", 3)), _held({"h"}, {"h": "n_moved"}), moved, "rin")
     assert "'n' → 'h' → 'n' (held: 'h')" in refused.value.message
+
+
+def _summaries(**named: tuple[str, int]) -> dict[str, dict[str, tuple[str, int]]]:
+    return {"superseded_by": {}, "summary_ref": dict(named)}
+
+
+def test_a_duplicate_whose_own_memory_leads_to_it_closes_a_ring() -> None:
+    """a → x → b, b a duplicate of a: x would name a."""
+    chains = StoredChains(_summaries(a=("x", 2), x=("b", 3)), _held(set(), {}), {})
+    assert chains.ring_if_merged("b", "a", {}) == "summary_ref"
+    assert chains.ring_if_merged("x", "b", {}) is None  # b's chain names nothing
+
+
+def test_a_ring_closed_by_two_merges_is_found_at_the_second() -> None:
+    """a → p → d and c → q → b: b into a closes none; then d into c would (c → q → a → p →
+    c), whether b's merge is still pending in the batch or applied."""
+    file = _summaries(a=("p", 2), p=("d", 3), c=("q", 4), q=("b", 5))
+    chains = StoredChains(file, _held(set(), {}), {})
+    assert chains.ring_if_merged("b", "a", {}) is None
+    assert chains.ring_if_merged("d", "c", {}) is None  # b not merged: q names b, no memory
+    assert chains.ring_if_merged("d", "c", {"b": "a"}) == "summary_ref"
+    chains.merge({"b": "a"})
+    assert chains.points["summary_ref"]["q"] == "a"
+    assert chains.ring_if_merged("d", "c", {}) == "summary_ref"
+
+
+def test_a_held_chain_is_followed_and_a_held_ring_passed() -> None:
+    """The duplicated memory is held: its stored pointers are followed (h → n, n the file's,
+    names b); a ring of held memories on the way ends the walk."""
+    existing = ExistingRows(
+        memory_keys=frozenset({"h", "h1", "h2"}),
+        session_ids=frozenset(),
+        block_names=frozenset(),
+        state_rows=frozenset(),
+        pointers={"superseded_by": {}, "summary_ref": {"h": "n", "h1": "h2", "h2": "h1"}},
+    )
+    chains = StoredChains(_summaries(n=("b", 3)), existing, {})
+    assert chains.ring_if_merged("b", "h", {}) == "summary_ref"
+    assert chains.ring_if_merged("b", "h1", {}) is None

@@ -1,6 +1,7 @@
 """The pointers of a memory to another that never run in a cycle (``superseded_by``,
 ``summary_ref``): an import refuses a file whose memories would close one, among themselves or
-(a merge) through memories the persona holds. Checked before anything is written.
+(a merge) through memories the persona holds. Checked before anything is written; a merge
+then keeps its chains so (:class:`StoredChains`) while it finds duplicates.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Collection, Mapping
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
 
-__all__ = ["CHAINS", "check_cycles", "check_persona_cycles"]
+__all__ = ["CHAINS", "StoredChains", "check_cycles", "check_persona_cycles"]
 
 # Each pointer, and why a chain of them ends
 CHAINS = {
@@ -68,29 +69,75 @@ def check_cycles(chain: Mapping[str, tuple[str, int]], name: str) -> None:
     )
 
 
+class StoredChains:
+    """A merge's chains as they will be stored: the persona's pointers and those of the file's
+    memories the import writes, by the keys they are stored under (``chains`` as
+    :func:`check_cycles` takes each; ``keys``: a file key moved on import -> its stored key).
+    A memory of the file whose key the persona holds is skipped, so the held one's pointers
+    stand."""
+
+    def __init__(
+        self,
+        chains: Mapping[str, Mapping[str, tuple[str, int]]],
+        existing: ExistingRows,
+        keys: Mapping[str, str],
+    ) -> None:
+        self.points: dict[str, dict[str, str]] = {}  # a pointer -> a key -> the key it names
+        self.written: dict[str, dict[str, str]] = {}  # a stored key written -> the file's key
+        for name, chain in chains.items():
+            points = dict(existing.pointers.get(name, {}))
+            written: dict[str, str] = {}
+            for key, (named, _) in chain.items():
+                stored = keys.get(key, key)
+                if stored not in existing.memory_keys:
+                    points[stored] = keys.get(named, named)
+                    written[stored] = key
+            self.points[name] = points
+            self.written[name] = written
+
+    def ring_if_merged(self, key: str, into: str, moved: Mapping[str, str]) -> str | None:
+        """The pointer whose chain would run in a ring were the file's memory ``key`` not
+        written and the pointers naming it to name ``into`` instead (a merge found it a
+        duplicate of ``into``), or None; ``moved``: the keys found duplicates before it whose
+        pointers are not yet merged (:meth:`merge`). A ring closes when ``into``'s own chain
+        reaches ``key``: the memory naming ``key`` would name ``into`` (a held one naming it,
+        left so by an older version, would not be rewritten; the memory is written for it
+        all the same, so that pointer names one)."""
+        for name, points in self.points.items():
+            at, seen = into, set()
+            while at in points and at not in seen:
+                seen.add(at)
+                at = moved.get(points[at], points[at])
+                if at == key:
+                    return name
+        return None
+
+    def merge(self, moved: Mapping[str, str]) -> None:
+        """The memories of ``moved`` (a key found a duplicate -> the memory it duplicates)
+        not written, and the pointers that named them naming the memory they duplicate."""
+        for points in self.points.values():
+            for key in moved:
+                points.pop(key, None)
+            for key, named in points.items():
+                points[key] = moved.get(named, named)
+
+
 def check_persona_cycles(
     chains: Mapping[str, Mapping[str, tuple[str, int]]],
     existing: ExistingRows,
     keys: Mapping[str, str],
     persona: str,
-) -> None:
+) -> StoredChains:
     """Refuse a file whose memories would close a ring through memories ``persona`` holds (a
     merge): a memory of the file names a held one whose own chain leads back to one of the
     file's. Today's writes never leave a held pointer naming a memory the persona lacks, but
     an import made before pointers were checked may have, and the file may bring that memory.
-    The chains are taken as they will be stored: the persona's pointers and those of the file's
-    memories the import writes (``chains`` as :func:`check_cycles` takes each; ``keys``: a file
-    key moved on import -> its stored key); a memory of the file whose key the persona holds
-    is skipped, so the held one's pointers stand. A ring of held memories alone is none of the
-    file's doing and is let be. Named from the first line among the file's memories in it."""
+    The chains are taken as they will be stored (:class:`StoredChains`, returned for the
+    merge's duplicates to keep them so). A ring of held memories alone is none of the file's
+    doing and is let be. Named from the first line among the file's memories in it."""
+    stored = StoredChains(chains, existing, keys)
     for name, chain in chains.items():
-        points = dict(existing.pointers.get(name, {}))
-        written: dict[str, str] = {}  # a stored key the import writes -> the file's key
-        for key, (named, _) in chain.items():
-            stored = keys.get(key, key)
-            if stored not in existing.memory_keys:
-                points[stored] = keys.get(named, named)
-                written[stored] = key
+        points, written = stored.points[name], stored.written[name]
         ring = _ring(points, written)
         if ring is None:
             continue
@@ -108,3 +155,4 @@ def check_persona_cycles(
             field=name,
             key=first,
         )
+    return stored

@@ -17,6 +17,7 @@ from omoide.service.dedup_write import Pending, write_deduplicated
 from omoide.service.memories import EVOLVE_JOB
 from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
 from omoide.service.sessions import CONSOLIDATE_JOB, SEGMENT_JOB
+from omoide.service.transfer.chains import StoredChains
 from omoide.service.transfer.records import Lines, is_current, named_keys, read_records
 from omoide.service.transfer.scan import FileScan, file_vector, uses_file_vectors
 from omoide.service.validate import check_timestamp
@@ -45,6 +46,9 @@ class ImportReport:
     # they were refused), each read as a space (``records._replace_controls``)
     controls_replaced: int = 0
     moved_keys: dict[str, str] = field(default_factory=dict)
+    # merge: current memories found duplicates but written as their own (key -> the memory it
+    # duplicates), as the pointers naming them, sent to that memory, would have run in a ring
+    duplicates_kept: dict[str, str] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -62,8 +66,10 @@ class RestoreRun:
         merge: bool,
         on_progress: Progress | None,
         held: set[tuple[str, str, str, str]],
+        chains: StoredChains,
     ) -> None:
         self.service = service
+        self.chains = chains  # the pointers as stored, kept free of rings by _deduplicate
         self.held = held  # the file's state rows stored already, controls and all
         persona = restore.persona
         self.persona = persona
@@ -286,7 +292,9 @@ class RestoreRun:
             # duplicate: the file's key goes to the duplicated memory too
             self.keys = {k: dedup.moved.get(v, v) for k, v in self.keys.items()}
             self.keys.update(dedup.moved)
+            self.chains.merge(dedup.moved)
             self.report.duplicates += len(dedup.moved)
+            self.report.duplicates_kept.update(dedup.kept)
             self.report.memories += written
             # this very record found stored by the check, or by the write: written by
             # another import meanwhile
@@ -294,7 +302,7 @@ class RestoreRun:
             return written
 
         if not self.merge:
-            write(_Dedup(fresh, vectors, {}, 0), None)
+            write(_Dedup(fresh, vectors, {}, {}, 0), None)
             return
         # Merging, as a normal write: the batch is written only if the persona's memories are
         # still at the revision its duplicate check read (else the check is made again)
@@ -309,9 +317,13 @@ class RestoreRun:
         """Merge: a current memory that a normal write would refuse is not imported; links
         that named it go to the memory it duplicates (``moved``, applied once written). The
         batch is checked as the same writes made one after another: a record is checked against
-        the stored memories and the batch's records before it that will be written."""
+        the stored memories and the batch's records before it that will be written. One whose
+        pointers naming it, sent to the memory it duplicates, would run in a ring (that memory's
+        ``superseded_by`` or ``summary_ref`` chain leads to a memory naming it) is written as
+        its own (``kept``): the file held no ring, and its merge makes none."""
         keep = []
         moved: dict[str, str] = {}
+        kept: dict[str, str] = {}
         skipped = 0
         before: list[Pending] = []  # the records before it that will be written and searched
         for i, record in enumerate(records):
@@ -323,6 +335,13 @@ class RestoreRun:
                 if current
                 else None
             )
+            if (
+                found is not None
+                and found[0] != record["key"]
+                and self.chains.ring_if_merged(record["key"], found[0], moved) is not None
+            ):
+                kept[record["key"]] = found[0]
+                found = None
             if found is None:
                 keep.append(i)
                 if record["status"] == "active":  # a tombstoned memory is not searched
@@ -340,16 +359,17 @@ class RestoreRun:
                 skipped += 1  # this very record, written by another import meanwhile
             else:
                 moved[record["key"]] = found[0]
-        return _Dedup([records[i] for i in keep], vectors[keep], moved, skipped)
+        return _Dedup([records[i] for i in keep], vectors[keep], moved, kept, skipped)
 
 
 @dataclass(frozen=True)
 class _Dedup:
     """A merge batch's duplicate check: the records to write (and their vectors), the keys of
-    those not written mapped to the memories they duplicate, and how many were this very
-    record already stored."""
+    those not written mapped to the memories they duplicate, those written though duplicates
+    (a ring) mapped so, and how many were this very record already stored."""
 
     records: list[dict[str, Any]]
     vectors: np.ndarray
     moved: dict[str, str]
+    kept: dict[str, str]
     skipped: int

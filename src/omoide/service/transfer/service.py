@@ -123,7 +123,7 @@ class TransferService:
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
         check_named(scan, restore)
-        check_persona_cycles(scan.chains, existing, keys, persona)
+        chains = check_persona_cycles(scan.chains, existing, keys, persona)
         check_outside(scan, existing.session_ids, persona)
         check_present_sessions(restore, persona, scan.sessions.sessions, existing.session_ids)
         # a stored state row is the file's row when it reads as the import reads the file's
@@ -142,7 +142,7 @@ class TransferService:
                     persona=persona,
                 )
         report = RestoreRun(
-            self, restore, scan, keys, merge, on_progress, held - set(existing.state_rows)
+            self, restore, scan, keys, merge, on_progress, held - set(existing.state_rows), chains
         ).run(lines)
         if self.on_enqueue is not None:
             self.on_enqueue()

@@ -20,6 +20,7 @@ from omoide.errors import NotFound
 from omoide.model import (
     DEFAULT_BLOCK_TYPE,
     DEFAULT_MAX_TOKENS,
+    DEFAULT_PRIORITY,
     Block,
     BlockPatch,
     Unset,
@@ -99,7 +100,7 @@ class BlockStore:
             content="",
             block_type=DEFAULT_BLOCK_TYPE,
             max_tokens=DEFAULT_MAX_TOKENS,
-            priority=0,
+            priority=DEFAULT_PRIORITY,
             metadata={},
             created_at=now,
             updated_at=now,

@@ -46,54 +46,64 @@ class ContentPart(_Message):
     ``image_url`` an object with a ``url`` string; ``input_audio`` and ``file`` objects); a part
     of another type is relayed as sent."""
 
-    type: str = Field(min_length=1)
+    type: str = Field(
+        min_length=1,
+        description="The part's kind: text, image_url, input_audio, file, refusal, or another "
+        "(relayed as sent).",
+    )
 
 
 Content = str | Annotated[list[ContentPart], Field(min_length=1)]
+_CONTENT = "The message's text, or a list of one or more content parts."
+
+
+def _role(role: str) -> Any:
+    """A message's ``role`` field, which names its kind."""
+    return Field(description=f"{role!r}: names the message's kind.")
 
 
 class SystemMessage(_Message):
     """Instructions for the model; ``content`` is required."""
 
-    role: Literal["system"]
-    content: Content
+    role: Literal["system"] = _role("system")
+    content: Content = Field(description=_CONTENT)
 
 
 class DeveloperMessage(_Message):
     """Instructions for the model (newer OpenAI models' name for system); ``content`` is
     required."""
 
-    role: Literal["developer"]
-    content: Content
+    role: Literal["developer"] = _role("developer")
+    content: Content = Field(description=_CONTENT)
 
 
 class UserMessage(_Message):
     """What the user said; ``content`` is required."""
 
-    role: Literal["user"]
-    content: Content
+    role: Literal["user"] = _role("user")
+    content: Content = Field(description=_CONTENT)
 
 
 class _Function(_Message):
     """A tool call's function: its ``name`` and ``arguments`` (JSON text, as OpenAI sends it)."""
 
-    name: str
-    arguments: str | None = None
+    name: str = Field(description="The function's name.")
+    arguments: str | None = Field(None, description="Its arguments: a JSON object as text.")
 
 
 class ToolCall(_Message):
     """One of an assistant message's ``tool_calls``:
     ``{"id": …, "type": "function", "function": {"name": …, "arguments": "<JSON text>"}}``."""
 
-    id: str | None = None
-    function: _Function
+    id: str | None = Field(None, description="The call's id, which a tool message answers.")
+    function: _Function = Field(description="The function called and its arguments.")
 
 
 class _ToolFunction(_Message):
     """A tool's function: its ``name`` and, when given, its ``parameters`` (a JSON Schema
     object)."""
 
-    name: str
+    name: str = Field(description="The function's name.")
     parameters: dict[str, JsonValue] | None = Field(
         None, description="The function's parameters as a JSON Schema: a free-form object."
     )
@@ -102,17 +112,17 @@ class _ToolFunction(_Message):
 class Tool(_Message):
     """One of ``tools``: ``{"type": "function", "function": {"name": …, "parameters": …}}``."""
 
-    function: _ToolFunction
+    function: _ToolFunction = Field(description="The function the model may call.")
 
 
 class _ChosenFunction(_Message):
-    name: str
+    name: str = Field(description="The name of the function the model must call.")
 
 
 class ToolChoice(_Message):
     """``tool_choice`` as an object: ``{"type": "function", "function": {"name": …}}``."""
 
-    function: _ChosenFunction | None = None
+    function: _ChosenFunction | None = Field(None, description="The function to call.")
 
 
 class AssistantMessage(_Message):
@@ -127,17 +137,17 @@ class AssistantMessage(_Message):
             ]
         }
     )
-    role: Literal["assistant"]
-    content: Content | None = None
-    tool_calls: list[ToolCall] | None = None
+    role: Literal["assistant"] = _role("assistant")
+    content: Content | None = Field(None, description=f"{_CONTENT} Null with tool_calls.")
+    tool_calls: list[ToolCall] | None = Field(None, description="The tools the model called.")
 
 
 class ToolMessage(_Message):
     """A tool's result: ``content`` and the ``tool_call_id`` it answers are required."""
 
-    role: Literal["tool"]
-    content: Content
-    tool_call_id: str
+    role: Literal["tool"] = _role("tool")
+    content: Content = Field(description=f"{_CONTENT} The tool's result.")
+    tool_call_id: str = Field(description="The id of the assistant's tool call it answers.")
 
 
 ChatMessage = Annotated[
@@ -155,18 +165,31 @@ class ChatRequest(Request):
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
-    messages: list[ChatMessage] = Field(min_length=1, max_length=MAX_MESSAGES)
-    stream: bool | None = None
+    messages: list[ChatMessage] = Field(
+        min_length=1,
+        max_length=MAX_MESSAGES,
+        description=f"The conversation, 1-{MAX_MESSAGES:,} messages in order; its new turns "
+        "are recorded, and what the persona remembers joins the system prompt.",
+    )
+    stream: bool | None = Field(
+        None, description="true: the reply comes as a text/event-stream of chunks."
+    )
     user: str | None = Field(
         None, description="Names the session (chat-<user>) when no X-Omoide-Session header is sent."
     )
-    tools: list[Tool] | None = None
-    stop: str | list[str] | None = None
+    tools: list[Tool] | None = Field(None, description="Functions the model may call.")
+    stop: str | list[str] | None = Field(
+        None, description="Text (or texts) at which the model stops writing."
+    )
     stream_options: dict[str, JsonValue] | None = Field(
         None,
         description='Relayed as sent (a free-form object, e.g. {"include_usage": true}).',
     )
-    tool_choice: str | ToolChoice | None = None
+    tool_choice: str | ToolChoice | None = Field(
+        None,
+        description="Whether and which tool the model calls: none, auto, required, or an "
+        "object naming the function.",
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -18,6 +18,7 @@ from omoide.service.validate import (
     MAX_INT,
     MAX_METADATA_CHARS,
     MAX_METADATA_DEPTH,
+    MAX_TAG_CHARS,
     MIN_INT,
     NAME_PATTERN,
     NON_BLANK_PATTERN,
@@ -27,6 +28,7 @@ from omoide.service.validate import (
 )
 
 __all__ = [
+    "METADATA_DESCRIPTION",
     "STORAGE_MEANING",
     "TIMESTAMP_DESCRIPTION",
     "BlockName",
@@ -148,7 +150,10 @@ Tag = Annotated[
     str,
     Field(
         pattern=TAG_PATTERN,
-        description=("A tag: 1-64 characters without a comma; surrounding whitespace is trimmed."),
+        description=(
+            f"A tag: 1-{MAX_TAG_CHARS} characters without a comma; surrounding whitespace is "
+            "trimmed."
+        ),
     ),
 ]
 ExternalId = Annotated[
@@ -209,12 +214,8 @@ Number = Annotated[float, Field(ge=MIN_INT, le=MAX_INT, allow_inf_nan=False)]
 JsonValue = TypeAliasType(
     "JsonValue", "str | bool | Int64 | Number | list[JsonValue] | dict[str, JsonValue] | None"
 )
-Metadata = Annotated[
-    dict[str, JsonValue],
-    Field(
-        description=(
-            f"Free-form (the caller's own): any JSON object, at most {MAX_METADATA_CHARS:,} "
-            f"characters as JSON, nested at most {MAX_METADATA_DEPTH} levels, finite numbers only."
-        )
-    ),
-]
+METADATA_DESCRIPTION = (
+    f"Free-form (the caller's own): any JSON object, at most {MAX_METADATA_CHARS:,} "
+    f"characters as JSON, nested at most {MAX_METADATA_DEPTH} levels, finite numbers only."
+)
+Metadata = Annotated[dict[str, JsonValue], Field(description=METADATA_DESCRIPTION)]

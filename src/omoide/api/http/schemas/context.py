@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, create_model, mode
 from typing_extensions import TypedDict
 
 from omoide.api.http.schemas.common import (
+    METADATA_DESCRIPTION,
     BlockName,
     Metadata,
     Request,
@@ -25,6 +26,7 @@ from omoide.config import (
 )
 from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
+from omoide.model import DEFAULT_BLOCK_TYPE, DEFAULT_MAX_TOKENS, DEFAULT_PRIORITY
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
 from omoide.service.state import INTENSITY_PATTERN
 from omoide.service.validate import MAX_INT, MIN_INT
@@ -61,11 +63,13 @@ class StateMap(RootModel[dict[str, Any]]):
             **STATE_MAP_SCHEMA,
             "properties": {
                 "emotion_intensity": {
+                    "description": "How strong the current emotion is: a number 0-1 (or its "
+                    "decimal text, e.g. '0.5'); null closes it.",
                     "anyOf": [
                         {"type": "number", "minimum": 0, "maximum": 1},
                         {"type": "string", "pattern": INTENSITY_PATTERN},
                         {"type": "null"},
-                    ]
+                    ],
                 }
             },
         }
@@ -98,16 +102,32 @@ class StateHistory(Response):
 
 
 class BlockWrite(Request):
-    """Create or update a block; fields not given keep their stored value (or the default:
-    block_type custom, max_tokens 500, priority 0, metadata {}). ``content`` must fit
-    ``max_tokens`` (the server's token estimate)."""
+    """Create or update a block; fields not given (or null) keep their stored value, or a
+    new block's default. ``content`` must fit ``max_tokens`` (the server's token estimate)."""
 
     block_name: BlockName
-    content: str
-    block_type: Literal[BLOCK_TYPES] | None = None  # type: ignore[valid-type]
-    max_tokens: bounded_int(1, MAX_BLOCK_TOKENS) | None = None  # type: ignore[valid-type]
-    priority: bounded_int(-MAX_PRIORITY, MAX_PRIORITY) | None = None  # type: ignore[valid-type]
-    metadata: Metadata | None = None
+    content: str = Field(
+        description="The block's text (may be empty); at most max_tokens tokens, the "
+        "server's estimate."
+    )
+    block_type: Literal[BLOCK_TYPES] | None = Field(  # type: ignore[valid-type]
+        None,
+        description=f"What the block is for: one of {', '.join(BLOCK_TYPES)}; a new block's "
+        f"default {DEFAULT_BLOCK_TYPE}.",
+    )
+    max_tokens: bounded_int(1, MAX_BLOCK_TOKENS) | None = Field(  # type: ignore[valid-type]
+        None,
+        description=f"The block's budget: 1-{MAX_BLOCK_TOKENS:,} tokens; the chat proxy and "
+        f"the context cut the block to it; a new block's default {DEFAULT_MAX_TOKENS}.",
+    )
+    priority: bounded_int(-MAX_PRIORITY, MAX_PRIORITY) | None = Field(  # type: ignore[valid-type]
+        None,
+        description=f"{-MAX_PRIORITY:,} to {MAX_PRIORITY:,}: higher comes first (ties by "
+        f"name) and is trimmed last; a new block's default {DEFAULT_PRIORITY}.",
+    )
+    metadata: Metadata | None = Field(
+        None, description=f"{METADATA_DESCRIPTION} A new block's default {{}}."
+    )
 
 
 class BlockOut(Response):
@@ -140,8 +160,12 @@ class ContextUpdate(Request):
     """``update_context``: give ``user_info`` and/or ``persona_state`` (one transaction)."""
 
     model_config = ConfigDict(json_schema_extra={"minProperties": 1})
-    user_info: StateMap = None  # type: ignore[assignment]
-    persona_state: StateMap = None  # type: ignore[assignment]
+    user_info: StateMap = Field(
+        None, description="What is known of the user: keys to set or close, as PUT user-state."
+    )
+    persona_state: StateMap = Field(
+        None, description="The persona's own state: keys to set or close, as PUT persona-state."
+    )
 
     @model_validator(mode="after")
     def _one_given(self) -> ContextUpdate:

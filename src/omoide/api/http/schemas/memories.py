@@ -8,6 +8,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from omoide.api.http.schemas.common import (
+    METADATA_DESCRIPTION,
     Metadata,
     NonBlank,
     Request,
@@ -20,7 +21,7 @@ from omoide.api.http.schemas.common import (
 )
 from omoide.model import VERSIONED_FIELDS, MemoryKind
 from omoide.service.memories import MAX_CONTENT_CHARS
-from omoide.service.validate import EMOTION_PATTERN, MAX_TAGS
+from omoide.service.validate import EMOTION_PATTERN, MAX_EMOTION_CHARS, MAX_TAG_CHARS, MAX_TAGS
 
 __all__ = [
     "CreateReply",
@@ -41,13 +42,20 @@ __all__ = [
 Kind = Annotated[MemoryKind, Field(strict=False)]
 _EMOTION = Field(
     None,
-    max_length=64,
+    max_length=MAX_EMOTION_CHARS,
     pattern=EMOTION_PATTERN,
     description=(
-        "A label such as joy or worry (≤ 64 chars, not blank, no control characters); null or "
-        "absent: none."
+        f"A label such as joy or worry (≤ {MAX_EMOTION_CHARS} chars, not blank, no control "
+        "characters); null or absent: none."
     ),
 )
+_TAGS = (
+    f"At most {MAX_TAGS} tags, each 1-{MAX_TAG_CHARS} characters without a comma (search "
+    "filters by them)"
+)
+_KINDS = ", ".join(kind.value for kind in MemoryKind)
+_VALID_FROM = "When what the memory says began to be true (null: not said)."
+_VALID_UNTIL = "When it stopped being true (null: still true); after valid_from."
 
 
 class MemoryCreate(Request):
@@ -57,13 +65,13 @@ class MemoryCreate(Request):
         max_length=MAX_CONTENT_CHARS, description="The memory's text (not blank)."
     )
     importance: UnitInterval | None = Field(None, description="0-1, default 0.5; immutable.")
-    tags: list[Tag] | None = Field(None, max_length=MAX_TAGS)
+    tags: list[Tag] | None = Field(None, max_length=MAX_TAGS, description=f"{_TAGS}; default none.")
     emotion_type: str | None = _EMOTION
     emotion_intensity: UnitInterval | None = Field(None, description="0-1, default 0.")
-    kind: Kind | None = Field(None, description="Default note.")
-    valid_from: Timestamp | None = None
-    valid_until: Timestamp | None = None
-    metadata: Metadata | None = None
+    kind: Kind | None = Field(None, description=f"One of {_KINDS}; default note.")
+    valid_from: Timestamp | None = Field(None, description=_VALID_FROM)
+    valid_until: Timestamp | None = Field(None, description=_VALID_UNTIL)
+    metadata: Metadata | None = Field(None, description=METADATA_DESCRIPTION)
 
 
 class MemoryPatch(Request):
@@ -74,13 +82,13 @@ class MemoryPatch(Request):
         None, max_length=MAX_CONTENT_CHARS, description="New text (re-embedded)."
     )
     importance: UnitInterval = Field(None, description="Must equal the current value.")
-    tags: list[Tag] = Field(None, max_length=MAX_TAGS)
+    tags: list[Tag] = Field(None, max_length=MAX_TAGS, description=f"{_TAGS}; replaces them all.")
     emotion_type: str | None = _EMOTION
-    emotion_intensity: UnitInterval = None  # type: ignore[assignment]
-    kind: Kind = None  # type: ignore[assignment]
-    valid_from: Timestamp | None = None
-    valid_until: Timestamp | None = None
-    metadata: Metadata = None  # type: ignore[assignment]
+    emotion_intensity: UnitInterval = Field(None, description="0-1.")
+    kind: Kind = Field(None, description=f"One of {_KINDS}.")
+    valid_from: Timestamp | None = Field(None, description=_VALID_FROM)
+    valid_until: Timestamp | None = Field(None, description=_VALID_UNTIL)
+    metadata: Metadata = Field(None, description=f"Replaces it: {METADATA_DESCRIPTION}")
 
 
 class SourceOut(Response):

@@ -17,8 +17,14 @@ from omoide.api.http.schemas.common import (
     SessionId,
     Timestamp,
 )
+from omoide.engine.attachments import MAX_CAPTION_CHARS
 from omoide.model import SessionEnd
-from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, ROLES
+from omoide.service.event_input import (
+    MAX_EVENT_CHARS,
+    MAX_EVENTS_PER_BATCH,
+    MAX_SPEAKER_CHARS,
+    ROLES,
+)
 
 __all__ = [
     "EpisodeOut",
@@ -49,9 +55,20 @@ class SessionOpened(Response):
 
 
 class EventIn(Request):
-    speaker: Annotated[NonBlank, Field(max_length=200, description="Who spoke (≤ 200 chars).")]
+    speaker: Annotated[
+        NonBlank,
+        Field(
+            max_length=MAX_SPEAKER_CHARS, description=f"Who spoke (≤ {MAX_SPEAKER_CHARS} chars)."
+        ),
+    ]
     role: Literal[ROLES] = Field("user", description="user, assistant or other.")  # type: ignore[valid-type]
-    content: Annotated[NonBlank, Field(max_length=MAX_EVENT_CHARS)]
+    content: Annotated[
+        NonBlank,
+        Field(
+            max_length=MAX_EVENT_CHARS,
+            description=f"What was said: not blank, ≤ {MAX_EVENT_CHARS:,} characters.",
+        ),
+    ]
     timestamp: Timestamp | None = Field(None, description="When it was said (default: now).")
     external_id: ExternalId | Int64 | None = Field(
         None, description="The caller's id; an event re-sent with the same id is skipped."
@@ -59,7 +76,8 @@ class EventIn(Request):
     metadata: Metadata | None = Field(
         None,
         description=(
-            "Free JSON; image_caption (≤ 2,000 characters) describes an image shared in the turn."
+            f"Free JSON; image_caption (≤ {MAX_CAPTION_CHARS:,} characters) describes an image "
+            "shared in the turn."
         ),
     )
 

@@ -46,6 +46,9 @@ class ImportReply(Response):
     # before they were refused), each read as a space
     controls_replaced: int | None = None
     moved_keys: dict[str, str] | None = None
+    # an Omoide export merged: current memories found duplicates but written as their own (key
+    # -> the memory it duplicates), as the pointers naming them, sent there, ran in a ring
+    duplicates_kept: dict[str, str] | None = None
     without_text: int | None = None  # a chat file: messages left out as they hold no text
     # a chat file: the session of each conversation (an OpenAI message list is named by its
     # content: chat-<16 hex digits>), to read or delete it by
@@ -62,6 +65,11 @@ _TIME = {
     "anyOf": [{"type": "string"}, {"type": "number"}, {"type": "null"}],
 }
 _OTHER = {"additionalProperties": _JSON}
+_ROLES_READ = (
+    "user/human and assistant/model are turns; system, developer, tool, function and ipython "
+    "are left out"
+)
+_KEPT = {"description": "kept in the memory's metadata.mem0", **_JSON}
 _MEM0_MEMORY: dict[str, Any] = {
     "title": "Mem0Memory",
     "type": "object",
@@ -69,11 +77,15 @@ _MEM0_MEMORY: dict[str, Any] = {
     **_OTHER,
     "properties": {
         "memory": {"type": "string", "description": "the text ('text' is read too)"},
-        "id": _JSON,
-        "user_id": _JSON,
-        "agent_id": _JSON,
-        "run_id": _JSON,
-        "hash": _JSON,
+        "id": _KEPT,
+        "user_id": {
+            "description": "kept in the memory's metadata.mem0; with the user_id parameter, "
+            "only that user's memories are imported",
+            **_JSON,
+        },
+        "agent_id": _KEPT,
+        "run_id": _KEPT,
+        "hash": _KEPT,
         "categories": {
             "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
             "description": "become tags",
@@ -94,13 +106,15 @@ _CHAT_MESSAGE: dict[str, Any] = {
     "properties": {
         "role": {
             "type": "string",
-            "description": "user/human and assistant/model are turns; "
-            "system, developer, tool, function and ipython are left out",
+            "description": _ROLES_READ,
         },
         "content": {"description": "text, or a list of parts whose text parts are read", **_JSON},
         "timestamp": _TIME,
     },
 }
+_TITLE = "kept in the metadata of the session's first turn"
+_SESSION = "names the session: chat-<it>"
+_TURN_ID = "the turn's external_id"
 _CHATGPT: dict[str, Any] = {
     "title": "ChatGPTConversation",
     "type": "object",
@@ -113,10 +127,13 @@ _CHATGPT: dict[str, Any] = {
             "to node), read from current_node up its parents",
             **_OTHER,
         },
-        "current_node": {"type": "string"},
-        "title": {"type": "string"},
-        "conversation_id": {"type": "string"},
-        "id": {"type": "string"},
+        "current_node": {
+            "type": "string",
+            "description": "the conversation's last message: the turns are read up from it",
+        },
+        "title": {"type": "string", "description": _TITLE},
+        "conversation_id": {"type": "string", "description": _SESSION},
+        "id": {"type": "string", "description": "read when conversation_id is absent"},
         "create_time": _TIME,
     },
 }
@@ -128,23 +145,31 @@ _CLAUDE: dict[str, Any] = {
     "properties": {
         "chat_messages": {
             "type": "array",
+            "description": "the conversation's messages in order",
             "items": {
                 "type": "object",
                 **_OTHER,
                 "properties": {
-                    "sender": {"type": "string"},
-                    "text": {"type": "string"},
-                    "content": _JSON,
-                    "uuid": {"type": "string"},
+                    "sender": {
+                        "type": "string",
+                        "description": _ROLES_READ,
+                    },
+                    "text": {"type": "string", "description": "the message's text"},
+                    "content": {
+                        "description": "its parts, whose text is read when text is empty",
+                        **_JSON,
+                    },
+                    "uuid": {"type": "string", "description": _TURN_ID},
                     "created_at": _TIME,
                 },
             },
         },
-        "uuid": {"type": "string"},
-        "name": {"type": "string"},
+        "uuid": {"type": "string", "description": _SESSION},
+        "name": {"type": "string", "description": _TITLE},
         "created_at": _TIME,
     },
 }
+_MEMORIES = "the memories, each imported as one (a duplicate skipped)"
 IMPORT_JSON_BODY: dict[str, Any] = {
     "anyOf": [
         {
@@ -153,8 +178,12 @@ IMPORT_JSON_BODY: dict[str, Any] = {
             **_OTHER,
             "description": 'source=mem0: {"results": [...]} (or {"memories": [...]})',
             "properties": {
-                "results": {"type": "array", "items": _MEM0_MEMORY},
-                "memories": {"type": "array", "items": _MEM0_MEMORY},
+                "results": {"type": "array", "items": _MEM0_MEMORY, "description": _MEMORIES},
+                "memories": {
+                    "type": "array",
+                    "items": _MEM0_MEMORY,
+                    "description": f"{_MEMORIES}, read when results is absent",
+                },
             },
         },
         {
@@ -164,8 +193,12 @@ IMPORT_JSON_BODY: dict[str, Any] = {
             **_OTHER,
             "description": "source=chat: one conversation as OpenAI messages",
             "properties": {
-                "messages": {"type": "array", "items": _CHAT_MESSAGE},
-                "title": {"type": "string"},
+                "messages": {
+                    "type": "array",
+                    "items": _CHAT_MESSAGE,
+                    "description": "the conversation's messages in order",
+                },
+                "title": {"type": "string", "description": _TITLE},
             },
         },
         {
