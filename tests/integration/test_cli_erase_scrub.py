@@ -16,7 +16,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -57,33 +57,41 @@ def _remembered(text: str) -> str:
 
 
 @contextmanager
-def _older_read(data_dir: Path, lasting_s: float) -> Iterator[None]:
+def _older_read(data_dir: Path, lasting_s: float) -> Iterator[Callable[[], None]]:
     """Another connection's read of a snapshot taken before the erase (a slow export's), ended
-    after ``lasting_s``; the connection stays open, idle, until the block ends."""
+    after ``lasting_s`` or when the block calls what it is given; the connection stays open,
+    idle, until the block ends."""
     conn = sqlite3.connect(data_dir / "omoide.db", isolation_level=None, check_same_thread=False)
     conn.execute("BEGIN")
     conn.execute("SELECT COUNT(*) FROM memories").fetchone()
-    ends = threading.Timer(lasting_s, conn.execute, ("COMMIT",))
+    lock = threading.Lock()
+
+    def end() -> None:
+        with lock:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+
+    ends = threading.Timer(lasting_s, end)
     ends.start()
     try:
-        yield
+        yield end
     finally:
         ends.cancel()
         ends.join()
-        if conn.in_transaction:
-            conn.execute("COMMIT")
+        end()
         conn.close()
 
 
 @contextmanager
-def _vacuum_held(url: str, lasting_s: float) -> Iterator[None]:
-    """Another transaction holding what a VACUUM of ``memories`` takes, for ``lasting_s``."""
+def _vacuum_held(url: str, lasting_s: float) -> Iterator[Callable[[], None]]:
+    """Another transaction holding what a VACUUM of ``memories`` takes, for ``lasting_s`` or
+    until the block calls what it is given; its connection stays open until the block ends."""
     holder = psycopg.connect(url)
     holder.execute("LOCK TABLE memories IN SHARE UPDATE EXCLUSIVE MODE")
     ends = threading.Timer(lasting_s, holder.rollback)
     ends.start()
     try:
-        yield
+        yield holder.rollback
     finally:
         ends.cancel()
         ends.join()
@@ -97,16 +105,17 @@ def _owed(url: str) -> set[str]:
 
 
 @contextmanager
-def _scrub_held(cli_env: dict[str, str], lasting_s: float) -> Iterator[None]:
-    """What holds an erase's scrub back in the store, for ``lasting_s``."""
+def _scrub_held(cli_env: dict[str, str], lasting_s: float) -> Iterator[Callable[[], None]]:
+    """What holds an erase's scrub back in the store, for ``lasting_s`` or until the block
+    calls what it is given (what held it then stays connected, idle, until the block ends)."""
     url = cli_env.get("OMOIDE_DATABASE_URL")
     held = (
         _older_read(Path(cli_env["OMOIDE_DATA"]), lasting_s)
         if url is None
         else _vacuum_held(url, lasting_s)
     )
-    with held:
-        yield
+    with held as end:
+        yield end
 
 
 def _holding(cli_env: dict[str, str], text: str) -> list[str]:
@@ -148,12 +157,17 @@ def test_a_cli_erase_whose_scrub_stays_held_says_so_and_leaves_it_owed(
     cli_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Held past the command's wait: the erase stands, the output says where the text still is,
-    and the scrub stays owed (PostgreSQL: recorded) for the next process to open the store."""
+    and the scrub stays owed (PostgreSQL: recorded) for the next process to open the store,
+    which does it even while what held it stays connected.
+
+    Before (SQLite): the next command left the text in the files while any other connection
+    to the file stayed open (here: what held the scrub, or an earlier command's, open until
+    the garbage collector closed it): only the close of the last one checkpointed."""
     monkeypatch.setattr(cli_common, "SCRUB_WAIT_S", 1.0)
     url = cli_env.get("OMOIDE_DATABASE_URL")
     _run("persona", "create", "rin")
     key = _remembered(f"The user's door code is {PIN}.")
-    with _scrub_held(cli_env, 60.0):
+    with _scrub_held(cli_env, 60.0) as end_hold:
         done = _run("memory", "delete", "-p", "rin", "--purge", key)
         assert done.stdout.startswith(f"erased {key}\n"), done.output
         assert cli_common.SCRUB_PENDING in done.stdout
@@ -163,9 +177,11 @@ def test_a_cli_erase_whose_scrub_stays_held_says_so_and_leaves_it_owed(
         else:
             assert rows_holding(url, PIN) == []  # PostgreSQL's promise is rows: no row holds it
             assert _owed(url) == {"memories"}
-    # What held it ended: the next command that opens the store does the scrub before it ends.
-    monkeypatch.setattr(cli_common, "SCRUB_WAIT_S", 10.0)
-    _remembered("The user grows tomatoes.")
-    assert _holding(cli_env, PIN) == []
-    if url is not None:
-        assert _owed(url) == set()
+        # What held it ended, still connected: the next command that opens the store does the
+        # scrub before it ends.
+        end_hold()
+        monkeypatch.setattr(cli_common, "SCRUB_WAIT_S", 10.0)
+        _remembered("The user grows tomatoes.")
+        assert _holding(cli_env, PIN) == []
+        if url is not None:
+            assert _owed(url) == set()

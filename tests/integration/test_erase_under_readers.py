@@ -152,10 +152,13 @@ def _another_process(data: Path, code: str) -> str:
 def test_a_checkpoint_owed_by_a_process_that_died_is_done_when_the_next_one_opens(
     make_app: Any, data_dir: Path
 ) -> None:
-    """Why an owed checkpoint is not recorded in the file (``Database.erasing``): SQLite
-    checkpoints and deletes the WAL when a process closes its last connection while no read
-    runs, and opening the folder opens and closes one first. Pinned here with the erasing
-    process killed (no close, no last try) and another process's connection left open."""
+    """Why an owed checkpoint is not recorded in the file (``Database.erasing``): opening the
+    folder tries one checkpoint. Pinned here with the erasing process killed (no close, no last
+    try) and the reader's connection left open, idle, so SQLite's own checkpoint at the close
+    of the last connection to the file never runs.
+
+    Before: the open relied on that one (it opens and closes a connection first), and with
+    any other connection open the erased text stayed in the database file."""
     app = make_app()
     app.auth.create_persona("rin")
     key = create(app, "rin", f"The user's door code is {PIN}").key

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import re
 import shutil
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -334,12 +336,25 @@ def migrated_copy(template: Path, db_path: Path) -> None:
 
 def files_holding(folder: Path, text: str) -> list[str]:
     """Names of the files under ``folder`` (database, WAL, shared memory …) whose bytes contain
-    ``text`` in UTF-8: where an erased text could still be read from disk."""
-    needle = text.encode("utf-8")
+    ``text`` in UTF-8: where an erased text could still be read from disk.
+
+    Read by another process (``grep``), not this one: closing a file this process opened drops
+    every POSIX lock the process holds on that file, SQLite's included, so a read of the test's
+    own connection (what holds an erase's scrub back) would stop holding anything for other
+    processes, and a test would pass on a checkpoint only the lost lock let run."""
+    assert "\n" not in text, "grep reads a pattern per line"
+    if not folder.exists():
+        return []
+    done = subprocess.run(
+        ["grep", "-rlaF", "-e", text, "--", str(folder)],
+        capture_output=True,
+        env={**os.environ, "LC_ALL": "C"},  # bytes, not characters
+        check=False,
+    )
+    if done.returncode not in (0, 1):  # 1: no file holds it
+        raise AssertionError(done.stderr.decode(errors="replace"))
     return sorted(
-        str(p.relative_to(folder))
-        for p in folder.rglob("*")
-        if p.is_file() and needle in p.read_bytes()
+        str(Path(name).relative_to(folder)) for name in os.fsdecode(done.stdout).splitlines()
     )
 
 

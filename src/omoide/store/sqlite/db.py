@@ -84,6 +84,9 @@ class Database(Traced):
             except Conflict:  # a newer Omoide's schema (newer_schema.py), or an upgrade refused
                 self.close()
                 raise
+            if not self.read_only:
+                # a checkpoint another process's erase still owes (see :meth:`erasing`)
+                self._tried_checkpoint()
 
     def _migrate(self, upto: int | None) -> None:
         if self.read_only:
@@ -236,12 +239,13 @@ class Database(Traced):
         once the folder takes writes (:attr:`scrub_pending`).
 
         An owed checkpoint is not recorded in the file: one this process could not do before
-        it ended (a crash, or a close while the read lasted) is done by SQLite itself, which
-        copies the whole WAL into the database file and deletes the WAL when a process closes
-        its last connection to the file while no read runs anywhere; the next process to
-        open the folder opens and closes one connection first (``upgrade._applied_in``), so it
-        settles the checkpoint at its open (tests/integration/test_erase_under_readers.py).
-        Only a read still running at that open leaves it to that process's next erase or close.
+        it ended (a crash, or a close while the read lasted) is done by the next process to
+        open the folder, which tries one ``TRUNCATE`` checkpoint at its open, at once
+        (tests/integration/test_erase_under_readers.py). Not SQLite's own checkpoint at the
+        close of a process's last connection: another connection left open anywhere (the
+        process whose read held the erase back, now idle; a ``sqlite3`` shell) keeps that from
+        running. Only a read still running at that open leaves it to the next erase, or to
+        the next process to open the folder after that read.
         """
         with self._write_lock:
             conn = self.conn()
