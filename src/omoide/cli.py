@@ -22,6 +22,7 @@ from omoide.cli_common import (
     _build,
     _print,
     _settings,
+    built,
     data_option,
     folder_hold,
     friendly,
@@ -131,13 +132,13 @@ def persona() -> None:
 @friendly
 def persona_create(data: str | None, as_json: bool, name: str) -> None:
     """Create persona NAME and print its API key (shown only once)."""
-    app = _build(data)
-    created, key = app.auth.create_persona(name)
-    _print(
-        {"name": created.name, "api_key": key},
-        as_json,
-        lambda d: f"created persona {d['name']}\napi key (shown once): {d['api_key']}",
-    )
+    with built(data) as app:
+        created, key = app.auth.create_persona(name)
+        _print(
+            {"name": created.name, "api_key": key},
+            as_json,
+            lambda d: f"created persona {d['name']}\napi key (shown once): {d['api_key']}",
+        )
 
 
 @persona.command("list")
@@ -146,18 +147,18 @@ def persona_create(data: str | None, as_json: bool, name: str) -> None:
 @friendly
 def persona_list(data: str | None, as_json: bool) -> None:
     """List personas with their active memory counts."""
-    app = _build(data)
-    rows = [
-        {"name": p.name, "created_at": p.created_at.isoformat(), "memories": p.memories}
-        for p in app.maintenance.personas()
-    ]
-    _print(
-        rows,
-        as_json,
-        lambda rs: (
-            "\n".join(f"{r['name']}\t{r['memories']} memories" for r in rs) or "(no personas)"
-        ),
-    )
+    with built(data) as app:
+        rows = [
+            {"name": p.name, "created_at": p.created_at.isoformat(), "memories": p.memories}
+            for p in app.maintenance.personas()
+        ]
+        _print(
+            rows,
+            as_json,
+            lambda rs: (
+                "\n".join(f"{r['name']}\t{r['memories']} memories" for r in rs) or "(no personas)"
+            ),
+        )
 
 
 @persona.command("delete")
@@ -233,30 +234,30 @@ def search(
         return f"{'-':^5}" if value is None else f"{value:.3f}"
 
     wanted = split_search_tags(tags, "--tag")  # refused before the folder is opened
-    app = _build(data)
-    request = app.search.build_request(
-        persona,
-        query=query,
-        top_k=top_k,
-        mode=mode,
-        tags=wanted,
-        date_range=date_range,
-        valid_at=valid_at,
-    )
-    rows = render_search(persona, app.search.search(persona, request))["results"]
-    _print(
-        rows,
-        as_json,
-        lambda rs: (
-            "\n".join(
-                f"{r['score']:.3f}  {similarity(r)}  {r.get('key') or r.get('id')}  "
-                f"{one_line(r['content'], 80)}"
-                f"{past_mark(r)}"
-                for r in rs
-            )
-            or "(no results)"
-        ),
-    )
+    with built(data) as app:
+        request = app.search.build_request(
+            persona,
+            query=query,
+            top_k=top_k,
+            mode=mode,
+            tags=wanted,
+            date_range=date_range,
+            valid_at=valid_at,
+        )
+        rows = render_search(persona, app.search.search(persona, request))["results"]
+        _print(
+            rows,
+            as_json,
+            lambda rs: (
+                "\n".join(
+                    f"{r['score']:.3f}  {similarity(r)}  {r.get('key') or r.get('id')}  "
+                    f"{one_line(r['content'], 80)}"
+                    f"{past_mark(r)}"
+                    for r in rs
+                )
+                or "(no results)"
+            ),
+        )
 
 
 @main.command()
@@ -274,30 +275,30 @@ def reindex(data: str | None, persona: str | None, batch: int) -> None:
 def _reindex(data: str | None, persona: str | None, batch: int) -> None:
     from omoide.wiring import vectors_holder
 
-    app = _build(data, check_embedder_record=False)
-    model = app.embedder.model_id
-    plan = app.reindex.plan(persona)
-    names = ", ".join(plan.personas) or "(no personas)"
-    if plan.total == 0:
-        report = app.reindex.run(plan)
-        click.echo(f"{names}: every vector is already {model}", err=True)
-    else:
-        with click.progressbar(
-            length=plan.total, label=f"re-embedding with {model}", file=sys.stderr
-        ) as bar:
-            report = app.reindex.run(plan, batch=batch, on_progress=bar.update)
-        click.echo(
-            f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
-            f"{plan.count('episodes')} episodes re-embedded with {model}",
-            err=True,
-        )
-    if not report.recorded:
-        left = sum(report.remaining.values())
-        raise click.ClickException(
-            f"{left} vectors of other models remain in other personas; "
-            "run `omoide reindex` without -p to finish"
-        )
-    click.echo(f"{vectors_holder(app.settings).place} now uses {model}", err=True)
+    with built(data, check_embedder_record=False) as app:
+        model = app.embedder.model_id
+        plan = app.reindex.plan(persona)
+        names = ", ".join(plan.personas) or "(no personas)"
+        if plan.total == 0:
+            report = app.reindex.run(plan)
+            click.echo(f"{names}: every vector is already {model}", err=True)
+        else:
+            with click.progressbar(
+                length=plan.total, label=f"re-embedding with {model}", file=sys.stderr
+            ) as bar:
+                report = app.reindex.run(plan, batch=batch, on_progress=bar.update)
+            click.echo(
+                f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
+                f"{plan.count('episodes')} episodes re-embedded with {model}",
+                err=True,
+            )
+        if not report.recorded:
+            left = sum(report.remaining.values())
+            raise click.ClickException(
+                f"{left} vectors of other models remain in other personas; "
+                "run `omoide reindex` without -p to finish"
+            )
+        click.echo(f"{vectors_holder(app.settings).place} now uses {model}", err=True)
 
 
 @main.command()
@@ -306,10 +307,10 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
 @friendly
 def decay(data: str | None, persona: str | None) -> None:
     """Recompute FSRS strength for every memory now (all personas, or the one -p names)."""
-    app = _build(data, embedder="hash", check_embedder_record=False)  # decay embeds nothing
-    started = time.perf_counter()
-    n = app.maintenance.decay(persona)
-    click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)
+    with built(data, embedder="hash", check_embedder_record=False) as app:  # decay embeds nothing
+        started = time.perf_counter()
+        n = app.maintenance.decay(persona)
+        click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)
 
 
 @main.command()
@@ -321,12 +322,12 @@ def stats(data: str | None, as_json: bool, persona: str) -> None:
     """Memory statistics for a persona."""
     from omoide.api.render import render_stats
 
-    app = _build(data)
-    _print(
-        render_stats(app.memories.stats(persona)),
-        as_json,
-        lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()),
-    )
+    with built(data) as app:
+        _print(
+            render_stats(app.memories.stats(persona)),
+            as_json,
+            lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()),
+        )
 
 
 @main.command("mcp")

@@ -28,6 +28,7 @@ __all__ = [
     "_build",
     "_print",
     "_settings",
+    "built",
     "data_option",
     "folder_hold",
     "friendly",
@@ -174,12 +175,26 @@ def holding(data: str | None, command: str, **overrides: Any) -> Iterator[Any]:
     used under the folder's shared hold (store/sqlite/folder_lock.py): refused with a clear
     message while ``omoide reindex`` or ``omoide restore`` rewrites the folder, and either of
     those refused while it runs."""
-    with folder_hold(_settings(data), command):
-        app = _build(data, **overrides)
-        try:
-            yield app
-        finally:
+    with folder_hold(_settings(data), command), built(data, scrub_wait=True, **overrides) as app:
+        yield app
+
+
+@contextlib.contextmanager
+def built(data: str | None, *, scrub_wait: bool = False, **overrides: Any) -> Iterator[Any]:
+    """The app of a command, closed as the command ends, whether it succeeds or fails: run
+    in-process (a test, a program that embeds the CLI), an app left to the process's exit
+    kept its database connections (a PostgreSQL pool) open until the garbage collector found
+    them, and an open SQLite connection can hold back a later erase's checkpoint. A command
+    that may erase (``scrub_wait``: every :func:`holding` one) waits for the scrub it owes
+    (:func:`_close`); any other closes at once, an owed scrub tried once (``Omoide.close``)."""
+    app = _build(data, **overrides)
+    try:
+        yield app
+    finally:
+        if scrub_wait:
             _close(app)
+        else:
+            app.close()
 
 
 def _close(app: Any) -> None:

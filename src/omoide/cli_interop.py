@@ -15,8 +15,8 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
-    _build,
     _print,
+    built,
     data_option,
     friendly,
     holding,
@@ -109,35 +109,35 @@ def _unreadable(path: Path, why: str) -> InvalidInput:
 def export_command(data: str | None, persona: str, out: Path | None, with_vectors: bool) -> None:
     """Write every memory, version, link, block, state, setting and conversation of a persona
     as JSON Lines."""
-    app = _build(data)
-    if out is not None:
-        from omoide.wiring import refuse_export_over
+    with built(data) as app:
+        if out is not None:
+            from omoide.wiring import refuse_export_over
 
-        refuse_export_over(app.settings, out)
-    lines = app.transfer.export(persona, with_vectors=with_vectors)
-    if out is None:
-        for line in lines:
-            sys.stdout.write(line)
-        return
-    # A file is written beside its name and renamed over it, so a failed export never leaves a
-    # truncated file under the name. What exists and is no file (/dev/stdout, a named pipe, a
-    # device) is written to as it is: it was replaced by a file of that name (root's
-    # --out /dev/stdout turned /dev/stdout into a file).
-    special = out.exists() and not out.is_file()
-    partial = out if special else out.with_name(out.name + ".partial")
-    count = 0
-    try:
-        with partial.open("w", encoding="utf-8") as handle:
+            refuse_export_over(app.settings, out)
+        lines = app.transfer.export(persona, with_vectors=with_vectors)
+        if out is None:
             for line in lines:
-                handle.write(line)
-                count += 1
-    except OSError as exc:  # a missing folder, no permission, a full disk: a traceback before
+                sys.stdout.write(line)
+            return
+        # A file is written beside its name and renamed over it, so a failed export never leaves a
+        # truncated file under the name. What exists and is no file (/dev/stdout, a named pipe, a
+        # device) is written to as it is: it was replaced by a file of that name (root's
+        # --out /dev/stdout turned /dev/stdout into a file).
+        special = out.exists() and not out.is_file()
+        partial = out if special else out.with_name(out.name + ".partial")
+        count = 0
+        try:
+            with partial.open("w", encoding="utf-8") as handle:
+                for line in lines:
+                    handle.write(line)
+                    count += 1
+        except OSError as exc:  # a missing folder, no permission, a full disk: a traceback before
+            if not special:
+                partial.unlink(missing_ok=True)
+            raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
         if not special:
-            partial.unlink(missing_ok=True)
-        raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
-    if not special:
-        partial.replace(out)
-    click.echo(f"exported persona {persona}: {count} lines to {out}", err=True)
+            partial.replace(out)
+        click.echo(f"exported persona {persona}: {count} lines to {out}", err=True)
 
 
 @click.command("import")

@@ -3,7 +3,6 @@ or a script waits for its evolution and consolidation before it searches)."""
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
 from collections.abc import Callable
@@ -13,8 +12,8 @@ import click
 
 from omoide.cli_common import (
     NUMBER,
-    _build,
     _print,
+    built,
     data_option,
     friendly,
     holding,
@@ -38,24 +37,24 @@ def jobs() -> None:
 @friendly
 def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
     """The persona's job counts and its last failures, as GET /api/jobs/{persona} gives them."""
-    app = _build(data)
-    out = app.maintenance.job_report(persona).as_dict()
-    _print(
-        out,
-        as_json,
-        lambda d: "\n".join(
-            [
-                f"pending={d['pending']} running={d['running']} failed={d['failed']} "
-                f"done={d['done']} "
-                f"scheduled={d['scheduled']}",
-                *(
-                    f"failed job {f['id']} {f['kind']} after {f['attempts']} attempt(s): "
-                    f"{one_line(f['last_error'] or '', 200)}"
-                    for f in d["failures"]
-                ),
-            ]
-        ),
-    )
+    with built(data) as app:
+        out = app.maintenance.job_report(persona).as_dict()
+        _print(
+            out,
+            as_json,
+            lambda d: "\n".join(
+                [
+                    f"pending={d['pending']} running={d['running']} failed={d['failed']} "
+                    f"done={d['done']} "
+                    f"scheduled={d['scheduled']}",
+                    *(
+                        f"failed job {f['id']} {f['kind']} after {f['attempts']} attempt(s): "
+                        f"{one_line(f['last_error'] or '', 200)}"
+                        for f in d["failures"]
+                    ),
+                ]
+            ),
+        )
 
 
 @jobs.command("wait")
@@ -74,7 +73,7 @@ def jobs_wait(data: str | None, as_json: bool, persona: str, timeout: float, run
     """Wait until the persona's queue is empty (pending + running == 0); other personas'
     jobs are not waited for. Progress goes to stderr."""
     # Running jobs writes (notes, vectors): under the folder's hold; only waiting reads.
-    with holding(data, "jobs wait") if run else contextlib.nullcontext(_build(data)) as app:
+    with holding(data, "jobs wait") if run else built(data) as app:
         state = app.queue.wait(persona, timeout=timeout, run=run, on_progress=_queue_progress())
     out = {
         "persona": persona,

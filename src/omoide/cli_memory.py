@@ -12,8 +12,8 @@ import click
 from omoide.cli_common import (
     NUMBER,
     SCRUB_PENDING,
-    _build,
     _print,
+    built,
     data_option,
     friendly,
     holding,
@@ -89,15 +89,15 @@ def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
     """Show one memory."""
     from omoide.api.render import render_memory
 
-    app = _build(data)
-    memory = app.memories.get(persona, key)
-    out = render_memory(memory)
-    mark = _past(out, memory.closed_at(app.clock.now())).strip()
-    _print(
-        out,
-        as_json,
-        lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()) + (f"\n{mark}" if mark else ""),
-    )
+    with built(data) as app:
+        memory = app.memories.get(persona, key)
+        out = render_memory(memory)
+        mark = _past(out, memory.closed_at(app.clock.now())).strip()
+        _print(
+            out,
+            as_json,
+            lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()) + (f"\n{mark}" if mark else ""),
+        )
 
 
 def _past(row: dict[str, Any], closed: bool) -> str:
@@ -118,8 +118,8 @@ def memory_history(data: str | None, as_json: bool, persona: str, key: str) -> N
     from omoide.api.mcp.text import history_text
     from omoide.api.render import render_history
 
-    app = _build(data)
-    _print(render_history(key, app.memories.history(persona, key)), as_json, history_text)
+    with built(data) as app:
+        _print(render_history(key, app.memories.history(persona, key)), as_json, history_text)
 
 
 @memory.command("list")
@@ -132,24 +132,24 @@ def memory_list(data: str | None, as_json: bool, persona: str, limit: int, offse
     """Recent memories, newest first."""
     from omoide.api.render import render_memory
 
-    app = _build(data)
-    now = app.clock.now()
-    memories = app.memories.list_recent(persona, limit=limit, offset=offset)
-    rows = [render_memory(m) for m in memories]
-    marks = [_past(r, m.closed_at(now)) for m, r in zip(memories, rows, strict=True)]
-    _print(
-        rows,
-        as_json,
-        lambda rs: (
-            "\n".join(
-                f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  "
-                f"{one_line(r['content'], 70)}"
-                f"{mark}"
-                for r, mark in zip(rs, marks, strict=True)
-            )
-            or "(no memories)"
-        ),
-    )
+    with built(data) as app:
+        now = app.clock.now()
+        memories = app.memories.list_recent(persona, limit=limit, offset=offset)
+        rows = [render_memory(m) for m in memories]
+        marks = [_past(r, m.closed_at(now)) for m, r in zip(memories, rows, strict=True)]
+        _print(
+            rows,
+            as_json,
+            lambda rs: (
+                "\n".join(
+                    f"{r['key']}  {r['created_at'][:16]}  s={r['strength']:.2f}  "
+                    f"{one_line(r['content'], 70)}"
+                    f"{mark}"
+                    for r, mark in zip(rs, marks, strict=True)
+                )
+                or "(no memories)"
+            ),
+        )
 
 
 @memory.command("delete")
@@ -223,11 +223,11 @@ def session_list(data: str | None, as_json: bool, persona: str, limit: int, offs
     how many turns and episodes it holds."""
     from omoide.api.render import render_session
 
-    app = _build(data)
-    rows = [
-        render_session(s) for s in app.sessions.list_recent(persona, limit=limit, offset=offset)
-    ]
-    _print(rows, as_json, lambda rs: "\n".join(_session_line(r) for r in rs) or "(no sessions)")
+    with built(data) as app:
+        rows = [
+            render_session(s) for s in app.sessions.list_recent(persona, limit=limit, offset=offset)
+        ]
+        _print(rows, as_json, lambda rs: "\n".join(_session_line(r) for r in rs) or "(no sessions)")
 
 
 def _session_line(row: dict[str, Any]) -> str:

@@ -10,9 +10,9 @@ import click
 
 from omoide.cli_common import (
     NumberText,
-    _build,
     _print,
     _settings,
+    built,
     data_option,
     folder_hold,
     friendly,
@@ -25,8 +25,9 @@ __all__ = ["register_ops"]
 
 
 def _keys_app(data: str | None) -> Any:
-    # Keys embed nothing: skip loading the model and the folder's embedder check.
-    return _build(data, embedder="hash", check_embedder_record=False)
+    """The app of a key command, closed as it ends (``built``). Keys embed nothing: no model
+    is loaded and the folder's embedder is not checked."""
+    return built(data, embedder="hash", check_embedder_record=False)
 
 
 def _key_row(info: Any) -> dict[str, Any]:
@@ -49,15 +50,15 @@ def key_group() -> None:
 @friendly
 def key_create(data: str | None, as_json: bool, name: str) -> None:
     """Issue another key for persona NAME and print it (shown only once)."""
-    app = _keys_app(data)
-    issued = app.auth.issue_key(name)
-    _print(
-        {**_key_row(issued.info), "persona": name, "api_key": issued.api_key},
-        as_json,
-        lambda d: (
-            f"issued key {d['key_id']} for {d['persona']}\napi key (shown once): {d['api_key']}"
-        ),
-    )
+    with _keys_app(data) as app:
+        issued = app.auth.issue_key(name)
+        _print(
+            {**_key_row(issued.info), "persona": name, "api_key": issued.api_key},
+            as_json,
+            lambda d: (
+                f"issued key {d['key_id']} for {d['persona']}\napi key (shown once): {d['api_key']}"
+            ),
+        )
 
 
 @key_group.command("list")
@@ -65,21 +66,21 @@ def key_create(data: str | None, as_json: bool, name: str) -> None:
 @friendly
 def key_list(data: str | None, as_json: bool, name: str) -> None:
     """List the keys of persona NAME (ids, fingerprints, creation, last use, revocation)."""
-    app = _keys_app(data)
-    rows = [_key_row(k) for k in app.auth.list_keys(name)]
-    _print(
-        rows,
-        as_json,
-        lambda rs: (
-            "\n".join(
-                f"{r['key_id']}\t{r['fingerprint']}\tcreated {r['created_at'][:19]}\t"
-                f"used {(r['last_used_at'] or 'never')[:19]}"
-                + (f"\trevoked {r['revoked_at'][:19]}" if r["revoked_at"] else "")
-                for r in rs
-            )
-            or "(no keys)"
-        ),
-    )
+    with _keys_app(data) as app:
+        rows = [_key_row(k) for k in app.auth.list_keys(name)]
+        _print(
+            rows,
+            as_json,
+            lambda rs: (
+                "\n".join(
+                    f"{r['key_id']}\t{r['fingerprint']}\tcreated {r['created_at'][:19]}\t"
+                    f"used {(r['last_used_at'] or 'never')[:19]}"
+                    + (f"\trevoked {r['revoked_at'][:19]}" if r["revoked_at"] else "")
+                    for r in rs
+                )
+                or "(no keys)"
+            ),
+        )
 
 
 @key_group.command("revoke")
@@ -90,12 +91,12 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
 @friendly
 def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
     """Revoke key KEY_ID of persona NAME; a running server refuses it from its next request."""
-    app = _keys_app(data)
-    _print(
-        _key_row(app.auth.revoke_key(name, key_id)),
-        as_json,
-        lambda d: f"revoked key {d['key_id']} of {name}",
-    )
+    with _keys_app(data) as app:
+        _print(
+            _key_row(app.auth.revoke_key(name, key_id)),
+            as_json,
+            lambda d: f"revoked key {d['key_id']} of {name}",
+        )
 
 
 def _backup_row(info: Any) -> dict[str, Any]:
