@@ -5,7 +5,10 @@ policy, never a field dropped); system (and developer) messages become ``system`
 (text, an assistant's refusal, images by URL or data URL) become blocks; an assistant's
 ``tool_calls`` become ``tool_use`` blocks and ``tool`` messages ``tool_result`` blocks (text and
 images) of a user turn; ``tools``/``tool_choice``/``parallel_tool_calls``, ``max_tokens``,
-``temperature``, ``top_p``, ``top_k``, ``stop`` and ``user`` (``metadata.user_id``) are mapped.
+``temperature``, ``top_p``, ``top_k``, ``stop`` and ``user`` (``metadata.user_id``) are mapped;
+structured outputs too: a ``json_schema`` ``response_format`` is ``output_config.format`` (the
+answer's text, JSON held to the schema, comes back as the message content) and a tool's
+``strict: true`` the tool's ``strict``.
 Answers, streamed or not, come back as ``chat.completion`` / ``chat.completion.chunk`` objects
 with text, tool calls, a finish reason and usage.
 """
@@ -72,6 +75,10 @@ def request_to_anthropic(body: dict[str, Any], model: str, *, stream: bool) -> d
     stop = body.get("stop")
     if stop:
         out["stop_sequences"] = [stop] if isinstance(stop, str) else list(stop)
+    response_format = body.get("response_format") or {}
+    if response_format.get("type") == "json_schema":  # checked: it holds a schema object
+        schema = response_format["json_schema"]["schema"]
+        out["output_config"] = {"format": {"type": "json_schema", "schema": schema}}
     if body.get("tools"):
         out["tools"] = [_tool(t) for t in body["tools"] if isinstance(t, dict)]
     choice = _tool_choice(body.get("tool_choice"))
@@ -156,6 +163,8 @@ def _tool(tool: dict[str, Any]) -> dict[str, Any]:
     }
     if function.get("description"):
         out["description"] = function["description"]
+    if function.get("strict") is True:  # strict tool use: the call's input held to the schema
+        out["strict"] = True
     return out
 
 

@@ -6,10 +6,12 @@ Every field is either *translated* to the Messages API (``anthropic_chat.py``: m
 field and what the Messages API lacks, before the memory step, compaction or the upstream
 runs, and nothing is recorded. A field is never dropped: a dropped ``n: 3`` came back as one
 choice, a dropped ``response_format`` as prose to a client parsing JSON, a dropped ``seed`` as
-a sample that never repeats. A field at the value that asks for nothing (``n: 1``,
-``logprobs: false``, ``presence_penalty: 0``, ``response_format: {"type": "text"}``, null …)
-is accepted, since there is nothing to do. A field OpenAI's API does not define is refused
-too, as OpenAI refuses it (an ``openai`` upstream gets every field as sent).
+a sample that never repeats. Structured outputs are translated: a ``json_schema``
+``response_format`` (``output_config.format``) and a tool's ``strict: true``. A field at the
+value that asks for nothing (``n: 1``, ``logprobs: false``, ``presence_penalty: 0``,
+``response_format: {"type": "text"}``, null …) is accepted, since there is nothing to do. A
+field OpenAI's API does not define is refused too, as OpenAI refuses it (an ``openai``
+upstream gets every field as sent).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ TRANSLATED = frozenset(
         "stream_options",
         "max_tokens",
         "max_completion_tokens",
+        "response_format",  # text, or json_schema → output_config.format
         "temperature",
         "top_p",
         "top_k",
@@ -46,10 +49,6 @@ TRANSLATED = frozenset(
 # lacks). Null is always "not given".
 UNSUPPORTED: dict[str, tuple[tuple[Any, ...], str]] = {
     "n": ((1,), "answers with one choice per request (n: 1)"),
-    "response_format": (
-        ({"type": "text"},),
-        'has no JSON mode or JSON-schema output (response_format: {"type": "text"})',
-    ),
     "logprobs": ((False,), "returns no token log probabilities"),
     "top_logprobs": ((0,), "returns no token log probabilities"),
     "logit_bias": (({},), "has no token biases"),
@@ -129,6 +128,7 @@ def check_for_anthropic(body: dict[str, Any]) -> None:
         and temperature > 1
     ):
         raise _refused("temperature", "takes a temperature from 0 to 1", value=temperature)
+    _check_response_format(body.get("response_format"))
     for j, tool in enumerate(body.get("tools") or ()):
         _check_tool(f"tools[{j}]", tool)
     _check_tool_choice(body.get("tool_choice"))
@@ -136,21 +136,59 @@ def check_for_anthropic(body: dict[str, Any]) -> None:
         _check_message(f"messages[{i}]", message)
 
 
+_JSON_SCHEMA = 'response_format: {"type": "json_schema", "json_schema": {"name", "schema"}}'
+
+
+def _check_response_format(value: Any) -> None:
+    """Text (nothing to do) or a JSON schema the answer is held to (``output_config.format``);
+    JSON mode without a schema has no Messages API equivalent."""
+    if value is None:
+        return
+    kind = value.get("type") if isinstance(value, dict) else None
+    if kind == "json_object":
+        raise _refused(
+            "response_format",
+            f"has no JSON mode without a schema (send {_JSON_SCHEMA})",
+            value=value,
+        )
+    if kind not in ("text", "json_schema"):
+        raise _refused(
+            "response_format", f"takes text or a JSON schema ({_JSON_SCHEMA})", value=value
+        )
+    _only("response_format", value, {"type"} if kind == "text" else {"type", "json_schema"})
+    if kind == "text":
+        return
+    spec = value.get("json_schema")
+    where = "response_format.json_schema"
+    if not isinstance(spec, dict) or not isinstance(spec.get("schema"), dict):
+        raise _refused(
+            f"{where}.schema" if isinstance(spec, dict) else where,
+            f"needs the JSON schema the answer is held to, as an object ({_JSON_SCHEMA})",
+            shown=" (missing or not an object)",
+        )
+    if spec.get("description") is not None:
+        raise _refused(
+            f"{where}.description",
+            "takes no description of an output format (put it in the schema's own description)",
+        )
+    _only(where, spec, {"name", "schema", "strict", "description"})
+    _check_flag(f"{where}.strict", spec.get("strict"))
+
+
+def _check_flag(where: str, value: Any) -> None:
+    if value is not None and not isinstance(value, bool):
+        raise _refused(where, "takes true or false here", value=value)
+
+
 def _check_tool(where: str, tool: dict[str, Any]) -> None:
-    """``{"type": "function", "function": {"name", "description", "parameters"}}``; a
-    ``strict`` schema is refused, since the Messages API (as the proxy calls it) does not
-    hold a call to it."""
+    """``{"type": "function", "function": {"name", "description", "parameters", "strict"}}``
+    (``strict: true``: the Messages API's strict tool use)."""
     _only(where, tool, {"type", "function"})
     if tool.get("type", "function") != "function":
         raise _refused(f"{where}.type", "takes function tools only", value=tool["type"])
     function = tool.get("function") or {}
     _only(f"{where}.function", function, {"name", "description", "parameters", "strict"})
-    if function.get("strict") not in (None, False):
-        raise _refused(
-            f"{where}.function.strict",
-            "does not hold a tool call to its schema strictly",
-            value=function["strict"],
-        )
+    _check_flag(f"{where}.function.strict", function.get("strict"))
 
 
 def _check_tool_choice(choice: Any) -> None:

@@ -2,11 +2,12 @@
 never dropped; the ones it can are translated. Real HTTP, the local fake API as the upstream.
 
 ``n: 3`` came back as one choice, ``response_format`` as prose to a client parsing JSON,
-``seed``, ``logprobs``, ``logit_bias`` and a ``strict`` tool schema were dropped without a
-word. Each is now a 422 ``invalid_input`` naming the field and what the Messages API lacks,
-before the memory step, the summariser or the upstream runs, with nothing recorded; a field at
-the value that asks for nothing (``n: 1`` …) is accepted. An ``openai`` upstream still gets
-every field as sent.
+``seed``, ``logprobs`` and ``logit_bias`` were dropped without a word (structured outputs, a
+JSON-schema ``response_format`` and a ``strict`` tool, are translated:
+``test_qa42_chat_anthropic_structured.py``). Each is now a 422 ``invalid_input`` naming the
+field and what the Messages API lacks, before the memory step, the summariser or the upstream
+runs, with nothing recorded; a field at the value that asks for nothing (``n: 1`` …) is
+accepted. An ``openai`` upstream still gets every field as sent.
 """
 
 from __future__ import annotations
@@ -46,13 +47,36 @@ REFUSED = [
     pytest.param({"n": 2}, "n", "one choice", id="n"),
     pytest.param({"n": True}, "n", "one choice", id="n-true"),
     pytest.param(
-        {"response_format": {"type": "json_object"}}, "response_format", "JSON", id="json"
+        {"response_format": {"type": "json_object"}},
+        "response_format",
+        'no JSON mode without a schema (send response_format: {"type": "json_schema"',
+        id="json_object",
     ),
     pytest.param(
         {"response_format": {"type": "json_schema", "json_schema": {"name": "x"}}},
-        "response_format",
-        "JSON-schema",
-        id="json_schema",
+        "response_format.json_schema.schema",
+        "needs the JSON schema",
+        id="json_schema-without-schema",
+    ),
+    pytest.param(
+        {"response_format": {"type": "json_schema", "json_schema": "x"}},
+        "response_format.json_schema",
+        "needs the JSON schema",
+        id="json_schema-not-an-object",
+    ),
+    pytest.param(
+        {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": "x", "schema": {}, "description": "A city"},
+            }
+        },
+        "response_format.json_schema.description",
+        "schema's own description",
+        id="json_schema-description",
+    ),
+    pytest.param(
+        {"response_format": {"type": "xml"}}, "response_format", "text or a JSON schema", id="xml"
     ),
     pytest.param({"logprobs": True}, "logprobs", "log probabilities", id="logprobs"),
     pytest.param({"top_logprobs": 3}, "top_logprobs", "log probabilities", id="top_logprobs"),
@@ -75,10 +99,10 @@ REFUSED = [
         id="stream_options",
     ),
     pytest.param(
-        {"tools": [{**TOOL, "function": {**TOOL["function"], "strict": True}}]},
+        {"tools": [{**TOOL, "function": {**TOOL["function"], "strict": "yes"}}]},
         "tools[0].function.strict",
-        "strictly",
-        id="strict-tool",
+        "true or false",
+        id="strict-tool-not-a-flag",
     ),
     pytest.param({"tools": [TOOL], "tool_choice": "any"}, "tool_choice", "auto", id="choice"),
     pytest.param(
