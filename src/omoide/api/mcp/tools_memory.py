@@ -59,8 +59,7 @@ KindArg = Annotated[
         "user), event, instruction."
     ),
 ]
-# A tag: 1-64 characters once trimmed (the service's check_tags): its pattern, in the schema only,
-# so a tag padded with spaces is taken as HTTP takes it (a max_length counted the spaces).
+# A tag: the service's pattern (1-64 characters once trimmed; a max_length counted the spaces)
 Tag = Annotated[str, Field(min_length=1), listed(pattern=TAG_PATTERN)]
 Tags = Annotated[
     list[Tag] | None,
