@@ -289,7 +289,5 @@ def persona_option(
     fn: Callable[..., Any] | None = None, *, help: str = "Persona name.", required: bool = True
 ) -> Any:
     """``--persona/-p NAME``, its name checked as it is read (:func:`persona_name`)."""
-    option = click.option(
-        "--persona", "-p", required=required, default=None, help=help, callback=persona_name
-    )
+    option = click.option("--persona", "-p", required=required, help=help, callback=persona_name)
     return option if fn is None else option(fn)

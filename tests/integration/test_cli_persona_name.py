@@ -90,3 +90,26 @@ def test_a_long_or_odd_persona_name_is_shown_cut_and_in_json_quotes(tmp_path: Pa
             done.stderr.strip() == f"Error: invalid persona name {shown}: use 1-64 ASCII "
             "letters, digits, '_' or '-'"
         ), done.stderr
+
+
+# the commands whose --persona is required (reindex and decay cover every persona without it)
+MISSING = [
+    c for c in COMMANDS if ("-p" in c or "--persona" in c) and c[0] not in ("reindex", "decay")
+]
+
+
+@pytest.mark.parametrize("command", MISSING, ids=" ".join)
+def test_a_missing_persona_option_is_said_missing_before_anything_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """With click 8.3 and later, an option's explicit ``default=None`` is a value: a required
+    ``--persona`` left out ran the command with none, and ``omoide stats`` said "invalid
+    persona name "None"" (``memory list`` opened the folder first)."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("OMOIDE_DATA", str(data))
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "no-such-model")
+    at = command.index("-p" if "-p" in command else "--persona")
+    done = CliRunner().invoke(main, command[:at] + command[at + 2 :])
+    assert done.exit_code == 2, done.output
+    assert done.output.strip().endswith("Error: Missing option '--persona' / '-p'."), done.output
+    assert not data.exists()

@@ -121,13 +121,7 @@ def check_for_anthropic(body: dict[str, Any]) -> None:
     for key in body.get("stream_options") or {}:
         if key != "include_usage":
             raise _unknown(f"stream_options.{key}")
-    temperature = body.get("temperature")
-    if (
-        isinstance(temperature, int | float)
-        and not isinstance(temperature, bool)
-        and temperature > 1
-    ):
-        raise _refused("temperature", "takes a temperature from 0 to 1", value=temperature)
+    _check_values(body)
     _check_response_format(body.get("response_format"))
     for j, tool in enumerate(body.get("tools") or ()):
         _check_tool(f"tools[{j}]", tool)
@@ -178,6 +172,43 @@ def _check_response_format(value: Any) -> None:
 def _check_flag(where: str, value: Any) -> None:
     if value is not None and not isinstance(value, bool):
         raise _refused(where, "takes true or false here", value=value)
+
+
+# The translated fields an OpenAI client sends as numbers or a boolean: (JSON type, lowest,
+# highest) as the Messages API reads them. The translation carries their values as sent, so a
+# string ("0.5") reached the upstream, which refused it, and parallel_tool_calls: "false" asked
+# for nothing at all; max_tokens: 0 was read as unset (4,096 tokens).
+_VALUES: dict[str, tuple[str, float | None, float | None]] = {
+    "temperature": ("number", 0, 1),
+    "top_p": ("number", 0, 1),
+    "top_k": ("integer", 0, None),
+    "max_tokens": ("integer", 1, None),
+    "max_completion_tokens": ("integer", 1, None),
+    "parallel_tool_calls": ("boolean", None, None),
+    "user": ("string", None, None),
+    "safety_identifier": ("string", None, None),
+}
+
+
+def _check_values(body: dict[str, Any]) -> None:
+    """Each of ``_VALUES`` given (not null): of its JSON type and within its range."""
+    for name, (kind, low, high) in _VALUES.items():
+        value = body.get(name)
+        if value is None:
+            continue
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        fits = {
+            "number": number,
+            "integer": number and isinstance(value, int),
+            "boolean": isinstance(value, bool),
+            "string": isinstance(value, str),
+        }[kind]
+        if not fits:
+            article = "an" if kind == "integer" else "a"
+            raise InvalidInput(f"{name} must be {article} {kind}, got {quoted(value)}", field=name)
+        if number and ((low is not None and value < low) or (high is not None and value > high)):
+            span = f"from {low:g} to {high:g}" if high is not None else f"of at least {low:g}"
+            raise _refused(name, f"takes a {name} {span}", value=value)
 
 
 def _check_tool(where: str, tool: dict[str, Any]) -> None:

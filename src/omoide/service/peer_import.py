@@ -33,7 +33,7 @@ from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, ch
 from omoide.service.memories import MemoryService
 from omoide.service.sessions import SessionService
 from omoide.service.transfer import supports_transfer
-from omoide.service.validate import check_happened, is_blank, nfc
+from omoide.service.validate import MAX_EXTERNAL_ID_CHARS, check_happened, is_blank, nfc
 from omoide.store.port import Store, TransferStore
 
 __all__ = ["OPTION_SOURCE", "SOURCES", "PeerImportService", "PeerReport", "misplaced_option"]
@@ -301,7 +301,7 @@ class PeerImportService:
                 # one message id, two messages (in a conversation, or in two given one id):
                 # the second would be skipped as a re-run of the first (keep-first), a turn
                 # lost without a word
-                first = seen.setdefault(turn.external_id[:200], (where, i, turn))
+                first = seen.setdefault(turn.external_id[:MAX_EXTERNAL_ID_CHARS], (where, i, turn))
                 if (first[2].role, first[2].content) != (turn.role, turn.content):
                     raise InvalidInput(
                         f"{where} turn {i}: message id {named(turn.external_id)} is also the id of "
@@ -356,7 +356,7 @@ class PeerImportService:
             "speaker": user_name if turn.role == "user" else assistant_name,
             "role": turn.role,
             "content": turn.content[:MAX_EVENT_CHARS],
-            "external_id": turn.external_id[:200],
+            "external_id": turn.external_id[:MAX_EXTERNAL_ID_CHARS],
             **(
                 {
                     "timestamp": iso(turn.timestamp)

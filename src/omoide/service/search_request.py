@@ -9,7 +9,7 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.engine.dates import parse_date_range
-from omoide.engine.errors import too_long
+from omoide.engine.errors import quoted, too_long
 from omoide.errors import InvalidInput
 from omoide.model import SearchFilters, SearchHit, SearchMode
 from omoide.service.validate import (
@@ -64,8 +64,15 @@ def check_query(query: Any, top_k: Any, mode: Any) -> tuple[str, int, SearchMode
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(too_long("q", MAX_QUERY_CHARS, len(query)), field="q")
     check_text(query, "q")
-    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
-        raise InvalidInput(f"top_k must be an integer from 1 to {MAX_TOP_K}", field="top_k")
+    # the words HTTP's and MCP's argument checks say (a bound and the number given)
+    if isinstance(top_k, bool) or not isinstance(top_k, int):
+        raise InvalidInput(
+            f"top_k must be an integer from 1 to {MAX_TOP_K}, got {quoted(top_k)}", field="top_k"
+        )
+    if top_k < 1:
+        raise InvalidInput(f"top_k must be at least 1, got {top_k}", field="top_k")
+    if top_k > MAX_TOP_K:
+        raise InvalidInput(f"top_k must be at most {MAX_TOP_K}, got {top_k}", field="top_k")
     try:
         search_mode = SearchMode(mode or SearchMode.HYBRID)
     except ValueError:

@@ -10,7 +10,7 @@ import pytest
 
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
-from omoide.service.transfer.chains import StoredChains, check_persona_cycles
+from omoide.service.transfer.chains import StoredChains, check_cycles, check_persona_cycles
 
 
 def _held(keys: set[str], pointers: dict[str, str]) -> ExistingRows:
@@ -98,3 +98,32 @@ def test_a_held_chain_is_followed_and_a_held_ring_passed() -> None:
     chains = StoredChains(_summaries(n=("b", 3)), existing, {})
     assert chains.ring_if_merged("b", "h", {}) == "summary_ref"
     assert chains.ring_if_merged("b", "h1", {}) is None
+
+
+def test_a_long_ring_is_named_by_its_ends_and_how_many_between() -> None:
+    """A ring of 3,000 memories (1,500 held, 1,500 of the file) was a refusal of 75,000
+    characters naming every key; now its first six keys, how many more, and its last two."""
+    keys = [f"m{i:04}" for i in range(3000)]
+    held = {k for i, k in enumerate(keys) if i % 2}
+    ring = {k: keys[(i + 1) % len(keys)] for i, k in enumerate(keys)}
+    file = _file(**{k: (ring[k], 10 + i) for i, k in enumerate(keys) if k not in held})
+    with pytest.raises(InvalidInput) as refused:
+        check_persona_cycles(file, _held(held, {k: ring[k] for k in held}), {}, "rin")
+    message = refused.value.message
+    assert len(message) < 600, message
+    assert (
+        "holds: 'm0000' → 'm0001' → 'm0002' → 'm0003' → 'm0004' → 'm0005' → … 2,993 more … → "
+        "'m2999' → 'm0000' (held: 'm0001', 'm0003', 'm0005', 'm0007', 'm0009', 'm0011', "
+        "'m0013', 'm0015' and 1,492 more)"
+    ) in message
+
+
+def test_a_long_ring_of_the_files_own_is_named_as_short() -> None:
+    chain = {f"m{i:04}": (f"m{(i + 1) % 3000:04}", 7 + i) for i in range(3000)}
+    with pytest.raises(InvalidInput) as refused:
+        check_cycles(chain, "summary_ref")
+    assert refused.value.message.startswith(
+        "line 7: memory record: summary_ref runs in a cycle: 'm0000' → 'm0001' → 'm0002' → "
+        "'m0003' → 'm0004' → 'm0005' → … 2,993 more … → 'm2999' → 'm0000'; "
+    )
+    assert len(refused.value.message) < 400

@@ -22,7 +22,7 @@ from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.model import PERSONA_NAME
 from omoide.service.auth import Principal
-from omoide.service.validate import NAME_PATTERN
+from omoide.service.validate import NAME_PATTERN, NAME_RULE
 from omoide.wiring import Omoide
 
 __all__ = [
@@ -41,9 +41,7 @@ __all__ = [
 
 PersonaPath = Annotated[
     str,
-    Path(
-        pattern=NAME_PATTERN, description=("Persona name: 1-64 ASCII letters, digits, '_' or '-'.")
-    ),
+    Path(pattern=NAME_PATTERN, description=f"Persona name: {NAME_RULE}."),
 ]
 
 

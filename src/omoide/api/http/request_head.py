@@ -13,7 +13,7 @@ from starlette.types import Scope
 
 from omoide.api.http.json_body import JsonRefused
 from omoide.engine.errors import quoted
-from omoide.service.validate import nfc
+from omoide.service.validate import NAME_RULE, nfc
 
 __all__ = ["header_refused", "normal_query", "scope_header"]
 
@@ -36,7 +36,7 @@ _SINGLE_HEADERS = {
 
 
 _HEADER_RULES = {
-    "X-Omoide-Persona": "1-64 ASCII letters, digits, '_' or '-'",
+    "X-Omoide-Persona": NAME_RULE,
     "X-Omoide-Session": "1-128 ASCII letters, digits or _ . : @ -",
 }
 

@@ -14,7 +14,11 @@ from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
     EMOTION_PATTERN,
     EXTERNAL_ID_PATTERN,
+    EXTERNAL_ID_RULE,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
     NAME_PATTERN,
+    NAME_RULE,
     NON_BLANK_PATTERN,
     SESSION_ID_PATTERN,
     STATE_KEY_PATTERN,
@@ -30,13 +34,15 @@ __all__ = ["TYPE_WORDS", "field_path", "json_path", "validation_message", "value
 # pattern.
 PATTERN_RULES = {
     NON_BLANK_PATTERN: "must not be empty or whitespace, nor only invisible characters",
-    NAME_PATTERN: "must be 1-64 ASCII letters, digits, '_' or '-'",
+    NAME_PATTERN: f"must be {NAME_RULE}",
     STATE_KEY_PATTERN: STATE_KEY_RULE.replace("use ", "must be ", 1),
     SESSION_ID_PATTERN: "must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or spaces)",
-    EXTERNAL_ID_PATTERN: "must be 1-200 characters without control characters",
-    TAG_PATTERN: "must be 1-64 characters once trimmed, without a comma or a control character",
+    EXTERNAL_ID_PATTERN: f"must be {EXTERNAL_ID_RULE}",
+    TAG_PATTERN: f"must be 1-{MAX_TAG_CHARS} characters once trimmed, without a comma or a "
+    "control character",
     EMOTION_PATTERN: "must not be blank nor hold a control character (tab and newline included)",
-    TAGS_QUERY_PATTERN: "must be 1-20 comma-separated tags of 1-64 characters each (leave "
+    TAGS_QUERY_PATTERN: f"must be 1-{MAX_TAGS} comma-separated tags of 1-{MAX_TAG_CHARS} "
+    "characters each (leave "
     "tags out for no tag filter)",
     TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
     "2026-03-01T09:30:00+09:00",

@@ -28,7 +28,7 @@ from omoide.api.render import render_search, render_session_end
 from omoide.engine.attachments import MAX_CAPTION_CHARS
 from omoide.errors import OmoideError
 from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, MAX_SPEAKER_CHARS
-from omoide.service.validate import SESSION_ID_PATTERN
+from omoide.service.validate import MAX_EXTERNAL_ID_CHARS, SESSION_ID_PATTERN
 from omoide.wiring import Omoide
 
 __all__ = ["register_episode_tools"]
@@ -76,7 +76,7 @@ class Turn(BaseModel):
     external_id: Annotated[
         str | None,
         Field(
-            max_length=200,
+            max_length=MAX_EXTERNAL_ID_CHARS,
             description=(
                 "Your id for the turn; resending the same turn with it never duplicates it "
                 "(another "

@@ -37,7 +37,7 @@ from omoide.api.render import (
 from omoide.model import UNSET, Unset
 from omoide.service.memories import MAX_CONTENT_CHARS
 from omoide.service.search_request import MAX_TOP_K
-from omoide.service.validate import MAX_EMOTION_CHARS, MAX_FILTER_TAGS, MAX_TAG_CHARS, MAX_TAGS
+from omoide.service.validate import MAX_EMOTION_CHARS, MAX_FILTER_TAGS, MAX_TAGS, TAG_PATTERN
 from omoide.wiring import Omoide
 
 __all__ = ["register_memory_tools"]
@@ -59,7 +59,8 @@ KindArg = Annotated[
         "user), event, instruction."
     ),
 ]
-Tag = Annotated[str, Field(min_length=1, max_length=MAX_TAG_CHARS)]
+# A tag: the service's pattern (1-64 characters once trimmed; a max_length counted the spaces)
+Tag = Annotated[str, Field(min_length=1), listed(pattern=TAG_PATTERN)]
 Tags = Annotated[
     list[Tag] | None,
     Field(

@@ -46,6 +46,26 @@ def _from(ring: list[str], first: str) -> list[str]:
     return [*ring[at:], *ring[:at], first]
 
 
+# A ring's keys a refusal names: at most this many, the rest counted (a ring of 3,000 memories
+# was a message of 75,000 characters).
+_SHOWN = 8
+
+
+def _path(keys: list[str]) -> str:
+    """``'A' → 'B' → 'A'``; a long ring as its first keys, how many more, and its last two."""
+    if len(keys) <= _SHOWN:
+        return " → ".join(map(repr, keys))
+    head, tail = keys[: _SHOWN - 2], keys[-2:]
+    left = len(keys) - len(head) - len(tail)
+    return " → ".join([*map(repr, head), f"… {left:,} more …", *map(repr, tail)])
+
+
+def _listed(keys: list[str]) -> str:
+    """``'A', 'B'``; a long list as its first keys and how many more."""
+    shown = ", ".join(map(repr, keys[:_SHOWN]))
+    return shown if len(keys) <= _SHOWN else f"{shown} and {len(keys) - _SHOWN:,} more"
+
+
 def check_cycles(chain: Mapping[str, tuple[str, int]], name: str) -> None:
     """Refuse memories of the file closed by each other in a ring (A's ``superseded_by``
     names B, B's names A): evolution closes a fact by a newer one, so a chain of them ends at
@@ -58,7 +78,7 @@ def check_cycles(chain: Mapping[str, tuple[str, int]], name: str) -> None:
         return
     first = min(ring, key=lambda k: chain[k][1])
     number = chain[first][1]
-    names = " → ".join(repr(k) for k in _from(ring, first))
+    names = _path(_from(ring, first))
     raise InvalidInput(
         f"line {number}: memory record: {name} runs in a cycle: {names}; "
         f"{CHAINS[name]}; nothing was imported",
@@ -148,7 +168,7 @@ def check_persona_cycles(
         raise InvalidInput(
             f"line {number}: memory record: {name} runs in a cycle through "
             f"{'a memory' if len(held) == 1 else 'memories'} persona {persona!r} holds: "
-            f"{' → '.join(repr(k) for k in shown)} (held: {', '.join(map(repr, held))}); "
+            f"{_path(shown)} (held: {_listed(held)}); "
             f"{CHAINS[name]}; nothing was imported",
             line=number,
             record="memory",

@@ -262,6 +262,30 @@ def check_named(scan: FileScan, restore: PersonaRestoreHandle) -> None:
     )
 
 
+def check_moved_keys(scan: FileScan, keys: dict[str, str], persona: str) -> None:
+    """Refuse a file holding a memory under the key another of its memories is moved to
+    (``keys``: another persona of the folder holds that one's key): the two were one key, the
+    second written skipped as already there, its text lost without a word (a file edited by
+    hand). Checked before anything is written."""
+    file_keys = set(scan.memory_keys)
+    clashes = sorted(
+        (scan.lines[("memory", to)], key, to) for key, to in keys.items() if to in file_keys
+    )
+    if not clashes:
+        return
+    number, key, to = clashes[0]
+    raise InvalidInput(
+        f"line {number}: memory record: key {to!r} is the key the file's memory {key!r} "
+        f"(line {scan.lines[('memory', key)]}) is stored under in persona {persona!r}, since "
+        f"another persona of this folder holds {key!r}: one of the two would be lost; give "
+        "this memory another key; nothing was imported",
+        line=number,
+        record="memory",
+        field="key",
+        key=to,
+    )
+
+
 def _check_end(counted: int, read: int, number: int) -> None:
     """The end record's count against the records read: another count means lines were
     lost or added since the export (a file cut and joined, or edited)."""

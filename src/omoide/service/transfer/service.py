@@ -18,6 +18,7 @@ from omoide.service.transfer.records import Lines, as_imported
 from omoide.service.transfer.restore import ImportReport, RestoreRun
 from omoide.service.transfer.scan import (
     FileScan,
+    check_moved_keys,
     check_named,
     check_outside,
     not_in_file,
@@ -122,6 +123,7 @@ class TransferService:
         scan = self._scan(lines)
         existing = restore.existing()
         keys = {k: moved_key(persona, k) for k in restore.keys_elsewhere(scan.memory_keys)}
+        check_moved_keys(scan, keys, persona)
         check_named(scan, restore)
         chains = check_persona_cycles(scan.chains, existing, keys, persona)
         check_outside(scan, existing.session_ids, persona)

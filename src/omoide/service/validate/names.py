@@ -10,9 +10,12 @@ from omoide.engine.errors import named
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     EXTERNAL_ID_PATTERN,
+    EXTERNAL_ID_RULE,
     MAX_INT,
+    MAX_STATE_KEY_CHARS,
     MIN_INT,
     NAME_PATTERN,
+    NAME_RULE,
     SESSION_ID_PATTERN,
     STATE_KEY_PATTERN,
     matches,
@@ -24,7 +27,7 @@ def check_name(value: Any, field: str, what: str) -> str:
     """A persona name, block name or state key: 1–64 ASCII letters, digits, ``_`` or ``-``."""
     if not isinstance(value, str) or not matches(NAME_PATTERN, value):
         raise InvalidInput(
-            f"{what} {named(value)} is invalid: use 1-64 ASCII letters, digits, '_' or '-'",
+            f"{what} {named(value)} is invalid: use {NAME_RULE}",
             field=field,
         )
     return value
@@ -43,7 +46,7 @@ def check_state_key(value: Any, field: str = "key") -> str:
 
 
 STATE_KEY_RULE = (
-    "use 1-64 characters of any script (e.g. name or 名前) without spaces, "
+    f"use 1-{MAX_STATE_KEY_CHARS} characters of any script (e.g. name or 名前) without spaces, "
     "control or invisible characters, or ASCII punctuation other than '_' and '-'"
 )
 
@@ -74,7 +77,5 @@ def check_external_id(value: Any, field: str) -> str | None:
     if isinstance(value, int) and not isinstance(value, bool) and MIN_INT <= value <= MAX_INT:
         value = str(value)
     if not isinstance(value, str) or not matches(EXTERNAL_ID_PATTERN, value):
-        raise InvalidInput(
-            f"{field} must be a string of 1-200 characters without control characters", field=field
-        )
+        raise InvalidInput(f"{field} must be a string of {EXTERNAL_ID_RULE}", field=field)
     return check_text(value, field)

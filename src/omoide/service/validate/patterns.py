@@ -15,6 +15,9 @@ MAX_TAGS = 20
 MAX_FILTER_TAGS = MAX_TAGS * MAX_TAGS  # a search filter: 20 query values of 20 tags each
 MAX_TAG_CHARS = 64
 MAX_EMOTION_CHARS = 64
+MAX_NAME_CHARS = 64  # a persona name, a block name
+MAX_STATE_KEY_CHARS = 64
+MAX_EXTERNAL_ID_CHARS = 200
 MIN_YEAR = 1900
 MAX_YEAR = 9999
 # Integers are exact in every JSON parser (IEEE doubles) up to 2^53 − 1.
@@ -59,24 +62,28 @@ TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
 # Text that is not blank: it holds one character that is neither whitespace nor invisible (a
 # search, not a full match).
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
-# Persona names, block names, state keys.
-NAME_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+# Persona names, block names.
+NAME_PATTERN = f"^[A-Za-z0-9_-]{{1,{MAX_NAME_CHARS}}}$"
+NAME_RULE = f"1-{MAX_NAME_CHARS} ASCII letters, digits, '_' or '-'"
 # A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
 # invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
 # ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and
 # ``name`` are two keys.
 STATE_KEY_PATTERN = (
     f"^[^{WHITESPACE}{INVISIBLE}{CONTROLS}\\x21-\\x2c\\x2e\\x2f\\x3a-\\x40"
-    "\\x5b-\\x5e\\x60\\x7b-\\x7e]{1,64}$"
+    f"\\x5b-\\x5e\\x60\\x7b-\\x7e]{{1,{MAX_STATE_KEY_CHARS}}}$"
 )
 SESSION_ID_PATTERN = "^[A-Za-z0-9_.:@-]{1,128}$"
-EXTERNAL_ID_PATTERN = "^[^\\x00-\\x1f\\x7f]{1,200}$"
+EXTERNAL_ID_PATTERN = f"^[^\\x00-\\x1f\\x7f]{{1,{MAX_EXTERNAL_ID_CHARS}}}$"
+EXTERNAL_ID_RULE = f"1-{MAX_EXTERNAL_ID_CHARS} characters without control characters"
 # One tag: 1–64 characters once stripped, no comma (the search query separates tags by commas),
-# no control character.
-TAG_PATTERN = (
-    f"^[{WHITESPACE}]*[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}"
-    f"[^{WHITESPACE},{CONTROLS}])?[{WHITESPACE}]*$"
+# no control character: a first character, then up to 62 inside and a last one.
+_TAG = (
+    f"[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,{MAX_TAG_CHARS - 2}}}"
+    f"[^{WHITESPACE},{CONTROLS}])?"
 )
+_BLANK = f"[{WHITESPACE}]*"
+TAG_PATTERN = f"^{_BLANK}{_TAG}{_BLANK}$"
 # An emotion label: not blank, no control character (its length is checked apart).
 EMOTION_PATTERN = (
     f"^[{WHITESPACE}]*[^{CONTROLS}]*[^{WHITESPACE}{INVISIBLE}{CONTROLS}]"
@@ -84,10 +91,10 @@ EMOTION_PATTERN = (
 )
 # A search query value: tags separated by commas (blank pieces are skipped), at least one and
 # at most 20 (a value holding no tag, tags=, is refused: it was no filter at all).
-_TAG = f"[^{WHITESPACE},{CONTROLS}](?:[^,{CONTROLS}]{{0,62}}[^{WHITESPACE},{CONTROLS}])?"
-_BLANK = f"[{WHITESPACE}]*"
 _PIECE = f"{_BLANK}(?:{_TAG}{_BLANK})?"
-TAGS_QUERY_PATTERN = f"^(?:{_BLANK},){{0,19}}{_BLANK}{_TAG}{_BLANK}(?:,{_PIECE}){{0,19}}$"
+TAGS_QUERY_PATTERN = (
+    f"^(?:{_BLANK},){{0,{MAX_TAGS - 1}}}{_BLANK}{_TAG}{_BLANK}(?:,{_PIECE}){{0,{MAX_TAGS - 1}}}$"
+)
 # The syntax of an ISO-8601 date, or date and time with an offset; a time without one matches
 # the syntax and is refused by check_timestamp with its own message.
 TIMESTAMP_PATTERN = (

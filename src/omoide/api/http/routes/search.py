@@ -14,6 +14,7 @@ from omoide.api.render import render_search
 from omoide.model import MemoryKind, SearchMode
 from omoide.service.search_request import MAX_QUERY_CHARS, MAX_TOP_K
 from omoide.service.validate import (
+    MAX_TAG_CHARS,
     MAX_TAGS,
     NON_BLANK_PATTERN,
     TAGS_QUERY_PATTERN,
@@ -50,7 +51,8 @@ def search(
         None,
         max_length=MAX_TAGS,
         description="Every tag must match; repeat the parameter or separate tags by commas "
-        "(each tag 1-64 characters; at most 20 per value). A value holding no tag (tags=) is "
+        f"(each tag 1-{MAX_TAG_CHARS} characters; at most {MAX_TAGS} per value). A value holding "
+        "no tag (tags=) is "
         "refused: leave the parameter out for no tag filter.",
     ),
     date_range: str | None = Query(

@@ -15,12 +15,14 @@ from typing_extensions import TypeAliasType
 
 from omoide.service.validate import (
     EXTERNAL_ID_PATTERN,
+    EXTERNAL_ID_RULE,
     MAX_INT,
     MAX_METADATA_CHARS,
     MAX_METADATA_DEPTH,
     MAX_TAG_CHARS,
     MIN_INT,
     NAME_PATTERN,
+    NAME_RULE,
     NON_BLANK_PATTERN,
     SESSION_ID_PATTERN,
     STATE_KEY_PATTERN,
@@ -128,11 +130,9 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 PersonaName = Annotated[
     str,
-    Field(
-        pattern=NAME_PATTERN, description=("Persona name: 1-64 ASCII letters, digits, '_' or '-'.")
-    ),
+    Field(pattern=NAME_PATTERN, description=f"Persona name: {NAME_RULE}."),
 ]
-BLOCK_NAME_DESCRIPTION = "Block name: 1-64 ASCII letters, digits, '_' or '-'."
+BLOCK_NAME_DESCRIPTION = f"Block name: {NAME_RULE}."
 BlockName = Annotated[str, Field(pattern=NAME_PATTERN, description=BLOCK_NAME_DESCRIPTION)]
 StateKey = Annotated[str, Field(pattern=STATE_KEY_PATTERN)]
 SessionId = Annotated[
@@ -160,7 +160,7 @@ ExternalId = Annotated[
     str,
     Field(
         pattern=EXTERNAL_ID_PATTERN,
-        description=("The caller's id of an event: 1-200 characters, no control characters."),
+        description=f"The caller's id of an event: {EXTERNAL_ID_RULE}.",
     ),
 ]
 NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
