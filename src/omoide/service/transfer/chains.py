@@ -29,12 +29,14 @@ def _ring(points: Mapping[str, str], starts: Collection[str]) -> list[str] | Non
     done: set[str] = set()
     for start in starts:
         path: list[str] = []
+        on_path: set[str] = set()  # path's keys, read in constant time (a chain of thousands)
         key = start
-        while key in points and key not in done and key not in path:
+        while key in points and key not in done and key not in on_path:
             path.append(key)
+            on_path.add(key)
             key = points[key]
         done.update(path)
-        ring = path[path.index(key) :] if key in path else []
+        ring = path[path.index(key) :] if key in on_path else []
         if any(k in starts for k in ring):
             return ring
     return None
