@@ -265,16 +265,19 @@ class Database(Traced):
         return self._scrub.pending
 
     def _scrubbed(self) -> bool:
-        """The erase's checkpoint; False (said in the log) when it has to be owed."""
+        """The erase's checkpoint; False (said in the log) when it has to be owed. It runs
+        after the commit, so no error of it fails the erase: one the folder refuses, a file
+        found damaged (the 503 a read would raise), any other of SQLite's is the scrub's, owed
+        and retried like :meth:`_tried_checkpoint`'s (before: the reply to a committed erase
+        was a 503 saying "nothing was stored", or a 500)."""
         try:
             if self.checkpoint():
                 return True
-        except sqlite3.OperationalError as exc:
-            if not (unwritable(exc) or disk_full(exc)):
-                raise
+        except (sqlite3.Error, StorageUnavailable) as exc:
             logger.warning(
-                "an erase's WAL checkpoint was refused by the data folder %r (%s): the erased "
-                "text stays in its files until it takes writes; retried in the background",
+                "an erase's WAL checkpoint failed in the data folder %r (%s): the erase is "
+                "committed, but the erased text stays in its files until a checkpoint "
+                "succeeds; retried in the background",
                 str(self.path.parent),
                 exc,
             )
