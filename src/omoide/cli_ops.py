@@ -122,7 +122,10 @@ def _backup_row(info: Any) -> dict[str, Any]:
 @click.option("--force", is_flag=True, help="Overwrite the file if it exists.")
 @friendly
 def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -> None:
-    """Copy the database to FILE with SQLite's online backup API (safe while serving)."""
+    """Copy the database to FILE with SQLite's online backup API (safe while serving).
+
+    A folder a newer Omoide upgraded is copied too, with a warning on stderr: this Omoide
+    cannot restore that backup (``omoide restore`` refuses it), the newer one can."""
     from omoide.wiring import backup_database
 
     info = backup_database(_settings(data), target, overwrite=force)
@@ -134,6 +137,12 @@ def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -
             f"({d['bytes']:,} bytes) to {d['path']}"
         ),
     )
+    if info.newer_schema:  # a copy is made all the same: it loses nothing, and reads nothing
+        click.echo(
+            f"warning: {info.newer_schema}, so it cannot restore this backup (nor open "
+            "the folder); restore it with the Omoide that upgraded the folder, or a later one",
+            err=True,
+        )
 
 
 @click.command("restore")

@@ -10,6 +10,7 @@ migration was recorded) and ran on a schema it did not know."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -24,6 +25,7 @@ from click.testing import CliRunner, Result
 from omoide_testing import free_port
 from pg_testing import SEE_ALL, PgServer
 
+from omoide import __version__
 from omoide.cli import main
 from omoide.errors import Conflict
 from omoide.store.postgres.migrations import MIGRATIONS as PG_MIGRATIONS
@@ -169,13 +171,28 @@ def test_the_server_does_not_start_on_a_store_a_newer_omoide_migrated(
 
 @pytest.mark.sqlite_only
 def test_a_newer_omoides_backup_is_not_restored(cli_env: dict[str, str], tmp_path: Path) -> None:
-    """``omoide backup`` still copies the folder (a byte copy, kept for a later upgrade), but
-    ``omoide restore`` of it is refused: it would leave a folder every command refuses."""
+    """``omoide backup`` still copies the folder (a byte copy, kept for a later upgrade),
+    saying on stderr, in one line, that this Omoide cannot restore it (stdout: its usual line,
+    or JSON); ``omoide restore`` of it is refused: it would leave a folder every command refuses.
+    Before: the backup said nothing, and the user learnt it at the restore."""
     data = Path(cli_env["OMOIDE_DATA"])
     _ok("persona", "create", "rin")
     _record_newer(None, data)
     saved = tmp_path / "newer.db"
-    _ok("backup", "--to", str(saved))
+    done = _run("backup", "--to", str(saved))
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("backed up 1 personas, 0 memories"), done.output
+    future, known = _schemas(None)
+    assert done.stderr == (
+        f"warning: the data folder {str(data)!r} (copied whole into {saved}) was upgraded by "
+        f"a newer Omoide (schema {future}, with migrations this one does not know: {future} "
+        f"({FUTURE_NAME})); this Omoide {__version__} knows schema {known} at most, so it "
+        "cannot restore this backup (nor open the folder); restore it with the Omoide that "
+        "upgraded the folder, or a later one\n"
+    )
+    again = _run("backup", "--to", str(tmp_path / "again.db"), "--json")
+    assert json.loads(again.stdout)["schema"] == future  # stdout stays JSON
+    assert again.stderr.startswith("warning: the data folder") and again.stderr.count("\n") == 1
     other = tmp_path / "other"
     done = _run("restore", "--from", str(saved), "--data", str(other))
     assert done.exit_code == 1, done.output

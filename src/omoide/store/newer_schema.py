@@ -16,20 +16,30 @@ from collections.abc import Iterable, Mapping
 from omoide import __version__
 from omoide.errors import Conflict
 
-__all__ = ["refuse_newer"]
+__all__ = ["newer_than", "refuse_newer"]
 
 
-def refuse_newer(recorded: Mapping[int, str], known: Iterable[int], *, where: str) -> None:
-    """Conflict when ``recorded`` (number → name, as the database records them) holds a
-    migration ``known`` (this Omoide's numbers) does not; ``where`` names the database."""
+def newer_than(recorded: Mapping[int, str], known: Iterable[int], *, where: str) -> str | None:
+    """What to say of ``recorded`` (number → name, as the database records them) when it holds
+    a migration ``known`` (this Omoide's numbers) does not, or None; ``where`` names the
+    database."""
     known_numbers = set(known)
     unknown = sorted(number for number in recorded if number not in known_numbers)
     if not unknown:
-        return
+        return None
     named = ", ".join(f"{number} ({recorded[number]})" for number in unknown)
-    raise Conflict(
+    return (
         f"{where} was upgraded by a newer Omoide (schema {max(recorded)}, with migrations "
         f"this one does not know: {named}); this Omoide {__version__} knows schema "
-        f"{max(known_numbers)} at most. Nothing was written: upgrade Omoide to the version "
-        "that upgraded it (or a later one) to use it"
+        f"{max(known_numbers)} at most"
     )
+
+
+def refuse_newer(recorded: Mapping[int, str], known: Iterable[int], *, where: str) -> None:
+    """Conflict when ``recorded`` holds a migration ``known`` does not (:func:`newer_than`)."""
+    newer = newer_than(recorded, known, where=where)
+    if newer is not None:
+        raise Conflict(
+            f"{newer}. Nothing was written: upgrade Omoide to the version that upgraded it "
+            "(or a later one) to use it"
+        )

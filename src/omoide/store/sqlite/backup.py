@@ -9,6 +9,7 @@ after SQLite's integrity check passes, so a failed backup never leaves a half-wr
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import errno
 import os
 import sqlite3
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput, StorageUnavailable
-from omoide.store.newer_schema import refuse_newer
+from omoide.store.newer_schema import newer_than, refuse_newer
 from omoide.store.sqlite.damage import damaged, read_failed
 from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
@@ -34,6 +35,8 @@ class BackupInfo:
     memories: int
     migrations: int
     set_aside: Path | None = None  # a restore's damaged database, kept under this name
+    # a backup of a folder a newer Omoide migrated: what to tell the user (newer_schema.py)
+    newer_schema: str | None = None
 
 
 def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
@@ -175,7 +178,12 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     finally:
         source.close()
     with contextlib.closing(sqlite3.connect(f"file:{target}?mode=ro", uri=True)) as done:
-        return _describe(done, target)
+        info = _describe(done, target)
+        recorded = dict(done.execute("SELECT number, name FROM schema_migrations").fetchall())
+    # a copy of what is there, kept whole; only a restore of it is refused (:func:`restore`)
+    where = f"the data folder {str(db_path.parent)!r} (copied whole into {target})"
+    newer = newer_than(recorded, (m.number for m in MIGRATIONS), where=where)
+    return dataclasses.replace(info, newer_schema=newer)
 
 
 def is_database_file(path: Path, db_path: Path) -> bool:
