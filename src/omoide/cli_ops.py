@@ -125,7 +125,7 @@ def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -
     """Copy the database to FILE with SQLite's online backup API (safe while serving).
 
     A folder a newer Omoide upgraded is copied too, with a warning on stderr: this Omoide
-    cannot restore that backup (``omoide restore`` refuses it), the newer one can."""
+    cannot restore that backup (omoide restore refuses it), the newer one can."""
     from omoide.wiring import backup_database
 
     info = backup_database(_settings(data), target, overwrite=force)
