@@ -158,7 +158,10 @@ def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -
 @click.option(
     "--force",
     is_flag=True,
-    help="Replace the database the data folder already holds (stop the server first).",
+    help=(
+        "Replace the database the data folder already holds (stop the server first); it is "
+        "kept beside it, renamed omoide.db.replaced-TIME."
+    ),
 )
 @friendly
 def restore_command(data: str | None, as_json: bool, source: Path, force: bool) -> None:
@@ -176,6 +179,13 @@ def restore_command(data: str | None, as_json: bool, source: Path, force: bool) 
             + (f" (the damaged database is kept as {info.set_aside})" if info.set_aside else "")
         ),
     )
+    if info.replaced:  # stderr: stdout stays the one line (or the JSON) it always was
+        click.echo(
+            f"the database the folder held is kept as {info.replaced} (a copy of it, as a "
+            "backup is: delete it once the restored folder is what you want; an erase does "
+            "not reach it)",
+            err=True,
+        )
 
 
 def register_ops(main: click.Group, persona: click.Group) -> None:

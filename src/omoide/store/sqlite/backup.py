@@ -14,6 +14,7 @@ import errno
 import os
 import sqlite3
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput, StorageUnavailable
@@ -35,6 +36,7 @@ class BackupInfo:
     memories: int
     migrations: int
     set_aside: Path | None = None  # a restore's damaged database, kept under this name
+    replaced: Path | None = None  # a restore's replaced (readable) database, kept under this name
     # a backup of a folder a newer Omoide migrated: what to tell the user (newer_schema.py)
     newer_schema: str | None = None
 
@@ -220,8 +222,10 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
     """Replace the database at ``db_path`` with the backup ``source_path``.
 
     Refused when ``db_path`` already holds a database, unless ``force`` (stop the server
-    first: a running one keeps serving what it loaded). The backup is checked before anything
-    is written; the copy goes through the backup API, so the target's WAL is handled by SQLite.
+    first: a running one keeps serving what it loaded); that database is then kept, renamed
+    beside it (:func:`_set_aside`), never overwritten. The backup is checked before anything
+    is written; the copy goes through the backup API into a new file. A copy that fails leaves
+    the folder as it was.
     """
     if not source_path.is_file():
         raise InvalidInput(f"no backup file at {source_path}")
@@ -245,16 +249,17 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
                 f"{db_path.parent} already holds a database; stop the server and "
                 "pass --force to replace it"
             )
-        set_aside = _set_aside_if_damaged(db_path)
-        fresh = not (db_path.exists() and db_path.stat().st_size > 0)
+        aside, was_damaged = _set_aside(db_path)
         private_database(db_path)
         try:
             _copy_into(source, db_path)
         except sqlite3.OperationalError as exc:  # a full disk: a traceback, and an empty
-            if fresh:  # database left that the next command migrated as a new folder
-                for made in (db_path, *(db_path.with_name(db_path.name + s) for s in _SIDE_FILES)):
-                    with contextlib.suppress(FileNotFoundError):
-                        made.unlink()
+            # database left that the next command migrated as a new folder
+            for made in (db_path, *(db_path.with_name(db_path.name + s) for s in _SIDE_FILES)):
+                with contextlib.suppress(FileNotFoundError):
+                    made.unlink()
+            if aside is not None:  # the folder as it was
+                _rename(aside, db_path)
             raise InvalidInput(f"cannot restore into {db_path}: {_reason(exc)}") from None
     finally:
         source.close()
@@ -264,33 +269,47 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
         personas=info.personas,
         memories=info.memories,
         migrations=info.migrations,
-        set_aside=set_aside,
+        set_aside=aside if was_damaged else None,
+        replaced=None if was_damaged else aside,
     )
 
 
-def _set_aside_if_damaged(db_path: Path) -> Path | None:
-    """A database SQLite cannot read (damaged, or no database: what ``omoide restore --force``
-    is advised for) cannot be restored over, since the copy opens it first: it is renamed, with
-    its WAL and SHM, to a free ``NAME.damaged[-N]`` beside it and kept; its new name. None
-    when there is none or it reads."""
+def _set_aside(db_path: Path) -> tuple[Path | None, bool]:
+    """The database ``db_path`` holds, renamed with its WAL and SHM so that nothing of it is
+    lost to the restore (whose copy goes into a new file): its new name, and whether SQLite
+    found it damaged; (None, False) when there is none. A damaged one (what ``omoide restore
+    --force`` is advised for: the copy could not open it) goes to a free ``NAME.damaged[-N]``;
+    a readable one to ``NAME.replaced-<UTC time>[-N]``, its WAL folded into it first (when
+    SQLite can) so that it is one file, a backup of what the folder held."""
     if not db_path.exists() or db_path.stat().st_size == 0:
-        return None
+        return None, False
     try:
         with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)) as conn:
             conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-            return None
+        is_damaged = False
     except sqlite3.DatabaseError as exc:
         if not damaged(exc):
             raise
-    aside = db_path.with_name(db_path.name + ".damaged")
+        is_damaged = True
+    if not is_damaged:
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(db_path)) as c:
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the last close removes the WAL
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    name = f"{db_path.name}.damaged" if is_damaged else f"{db_path.name}.replaced-{stamp}"
+    aside = db_path.with_name(name)
     n = 1
     while aside.exists():
         n += 1
-        aside = db_path.with_name(f"{db_path.name}.damaged-{n}")
+        aside = db_path.with_name(f"{name}-{n}")
+    _rename(db_path, aside)
+    return aside, is_damaged
+
+
+def _rename(db_path: Path, to: Path) -> None:
+    """``db_path`` and its side files renamed to ``to`` (and its side files)."""
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(FileNotFoundError):
-            db_path.with_name(db_path.name + suffix).rename(aside.with_name(aside.name + suffix))
-    return aside
+            db_path.with_name(db_path.name + suffix).rename(to.with_name(to.name + suffix))
 
 
 def _copy_into(source: sqlite3.Connection, db_path: Path) -> None:
