@@ -23,6 +23,7 @@ from omoide.cli_common import (
     _print,
     _settings,
     built,
+    close_server,
     data_option,
     folder_hold,
     friendly,
@@ -98,7 +99,9 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
 
     settings = _settings(data, host=host, port=port)
     with folder_hold(settings, "serve"):  # no reindex under a running server
-        app, new_admin_key_file = create_server_app(settings)
+        # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends: uvicorn raises
+        # the signal again once it has stopped, and SIGTERM's would end the process first
+        app, new_admin_key_file = create_server_app(settings, on_stop=close_server)
         url = f"http://{settings.host}:{settings.port}"
         click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
         click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
@@ -361,7 +364,10 @@ def mcp_command(data: str | None, persona: str) -> None:
                 else ""
             )
             raise click.ClickException(exc.message + hint) from None
-        run_stdio(app, persona)
+        try:
+            run_stdio(app, persona)
+        finally:  # the client closed the pipe: an erase's owed scrub is settled first
+            close_server(app)
 
 
 main.add_command(memory)

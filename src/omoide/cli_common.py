@@ -17,10 +17,12 @@ import click
 from omoide.config import Settings
 from omoide.engine.errors import quoted
 from omoide.errors import OmoideError
+from omoide.model import SCRUB_PENDING_MEANS
 
 __all__ = [
     "INTEGER",
     "NUMBER",
+    "SCRUB_LEFT",
     "SCRUB_PENDING",
     "SCRUB_WAIT_S",
     "VERBATIM",
@@ -29,6 +31,7 @@ __all__ = [
     "_print",
     "_settings",
     "built",
+    "close_server",
     "data_option",
     "folder_hold",
     "friendly",
@@ -45,14 +48,16 @@ __all__ = [
 # how long a command that erased waits, before it ends, for the scrub its erase owes
 SCRUB_WAIT_S = 10.0
 
+# who scrubs the files an erase still owes once this process has ended (``scrub_pending``)
+SCRUB_LEFT = (
+    "they are scrubbed by the next Omoide process to open the folder once that read has ended, "
+    "or at the next erase (PostgreSQL: the database records the VACUUM as owed, and the next "
+    "Omoide process to open it runs it; autovacuum meanwhile)"
+)
+
 # what an erasing command says when its text is still in the folder's files (``scrub_pending``)
 SCRUB_PENDING = (
-    "its text is gone from every read, but still in the data folder's files (a read of an "
-    "older snapshot holds them, or the folder refused writes; with PostgreSQL, the VACUUM of "
-    "the tables could not run yet), and this command could not wait longer for them: they "
-    "are scrubbed by the next Omoide process to open the folder once that read has ended, or "
-    "at the next erase (PostgreSQL: the database records the VACUUM as owed, and the next "
-    "Omoide process to open it runs it; autovacuum meanwhile)"
+    f"{SCRUB_PENDING_MEANS}, and this command could not wait longer for them: {SCRUB_LEFT}"
 )
 
 
@@ -206,11 +211,24 @@ def _close(app: Any) -> None:
     (``app.scrub_pending``)."""
     if app.scrub_pending:
         click.echo(
-            "the erased text is still in the database's files (an older read holds them, or "
-            f"their scrub could not run yet): waiting up to {SCRUB_WAIT_S:g} s to scrub them",
+            f"erased: {SCRUB_PENDING_MEANS}: waiting up to {SCRUB_WAIT_S:g} s to scrub them",
             err=True,
         )
     app.close(scrub_wait_s=SCRUB_WAIT_S)
+
+
+def close_server(app: Any) -> None:
+    """Close the app of a server that stops (``omoide serve``, ``omoide mcp``) as a command
+    that erased closes its own (:func:`_close`): the scrub an erase of its owes is waited for,
+    up to :data:`SCRUB_WAIT_S`, since the thread that retried it dies with the process; one
+    still owed after that is said on stderr, in one line (before: one try, at once, and the
+    log's warning only)."""
+    _close(app)
+    if app.scrub_pending:
+        click.echo(
+            f"the server stopped with an erase's scrub owed: {SCRUB_PENDING_MEANS}; {SCRUB_LEFT}",
+            err=True,
+        )
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -7,6 +7,7 @@ type, whichever module of this package defines it.
 
 from omoide.model.admin import (
     PERSONA_NAME,
+    SCRUB_PENDING_MEANS,
     ApiKeyRecord,
     Erased,
     KeyInfo,
@@ -73,6 +74,7 @@ __all__ = [
     "MEMORY_FIELDS",
     "PERIODIC_KINDS",
     "PERSONA_NAME",
+    "SCRUB_PENDING_MEANS",
     "UNSET",
     "VERSIONED_FIELDS",
     "ApiKeyRecord",

@@ -13,6 +13,7 @@ from omoide.model.episodes import SessionEnd
 
 __all__ = [
     "PERSONA_NAME",
+    "SCRUB_PENDING_MEANS",
     "ApiKeyRecord",
     "Erased",
     "KeyInfo",
@@ -59,6 +60,15 @@ class KeyInfo:
     created_at: datetime
     last_used_at: datetime | None
     revoked_at: datetime | None
+
+
+# what ``scrub_pending`` means, in the one wording every reader gets (the CLI's output and
+# stderr, the HTTP schema, MCP's text, the dashboard), each adding who scrubs the files next
+SCRUB_PENDING_MEANS = (
+    "no read finds its text any more, but it is still in the data folder's files (a read of an "
+    "older snapshot holds them, or the folder refused writes; with PostgreSQL, the VACUUM of "
+    "its tables could not run yet)"
+)
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,13 @@ import contextlib
 import enum
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match, Mount
 
@@ -51,8 +52,14 @@ logger = logging.getLogger(__name__)
 
 
 def create_app(
-    omoide: Omoide, *, start_workers: bool = True, extra_routers: tuple[Any, ...] = ()
+    omoide: Omoide,
+    *,
+    start_workers: bool = True,
+    extra_routers: tuple[Any, ...] = (),
+    on_shutdown: Callable[[], None] | None = None,
 ) -> FastAPI:
+    """The app serving ``omoide``; ``on_shutdown`` runs (in a worker thread: it may wait for
+    an erase's owed scrub) as its lifespan ends, after the workers stopped."""
     mcp = McpEndpoint(omoide, host=omoide.settings.host)
 
     @contextlib.asynccontextmanager
@@ -70,6 +77,8 @@ def create_app(
                 await omoide.chat_upstream.aclose()
             if start_workers:
                 omoide.runner.stop()
+            if on_shutdown is not None:
+                await run_in_threadpool(on_shutdown)
 
     app = FastAPI(
         title="Omoide",

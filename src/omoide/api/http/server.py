@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 from fastapi import FastAPI
 
 from omoide.api.http.app import create_app
 from omoide.config import Settings
-from omoide.wiring import build
+from omoide.wiring import Omoide, build
 
 __all__ = ["create_server_app"]
 
 
-def create_server_app(settings: Settings) -> tuple[FastAPI, Path | None]:
+def create_server_app(
+    settings: Settings, *, on_stop: Callable[[Omoide], None] | None = None
+) -> tuple[FastAPI, Path | None]:
     """The app to serve, and the admin key's file if one was generated on this (first) start
-    (the key itself is never printed or logged)."""
+    (the key itself is never printed or logged). ``on_stop`` closes the wiring as the app's
+    lifespan ends (``omoide serve``: ``cli_common.close_server``)."""
     omoide = build(settings)
     try:
         new_key_file = omoide.auth.ensure_admin_key(settings.data_dir, settings.admin_key)
     except BaseException:
         omoide.close()
         raise
-    return create_app(omoide), new_key_file
+    on_shutdown = None if on_stop is None else functools.partial(on_stop, omoide)
+    return create_app(omoide, on_shutdown=on_shutdown), new_key_file

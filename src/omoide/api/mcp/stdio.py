@@ -17,7 +17,9 @@ logger = logging.getLogger(__name__)
 
 
 def run_stdio(omoide: Omoide, persona: str) -> None:
-    """Serve MCP on stdin/stdout for ``persona`` until the client closes the pipe."""
+    """Serve MCP on stdin/stdout for ``persona`` until the client closes the pipe; its job
+    runner is stopped then, and the caller closes ``omoide`` (``omoide mcp``: waiting for an
+    erase's owed scrub, ``cli_common.close_server``)."""
     omoide.maintenance.require_persona(persona)  # NotFound before any protocol traffic
     server = build_mcp_server(omoide, fixed_persona(persona))
     omoide.runner.start()
@@ -25,4 +27,4 @@ def run_stdio(omoide: Omoide, persona: str) -> None:
     try:
         server.run("stdio")
     finally:
-        omoide.close()
+        omoide.runner.stop()

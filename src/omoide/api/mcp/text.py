@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from omoide.model import never_held_window
+from omoide.model import SCRUB_PENDING_MEANS, never_held_window
 
 __all__ = [
     "changes_text",
@@ -28,6 +28,9 @@ __all__ = [
     "stats_text",
     "updated_text",
 ]
+
+# said after an erase whose scrub is owed: the shared wording, as a sentence
+_SCRUB_PENDING = SCRUB_PENDING_MEANS[0].upper() + SCRUB_PENDING_MEANS[1:]
 
 _PREVIEW = 200
 
@@ -90,12 +93,7 @@ def deleted_text(memory: dict[str, Any]) -> str:
                 "too, ask the user, then delete those sessions."
             )
         if memory.get("scrub_pending"):
-            tail += (
-                " No read finds it any more, but its text is still in the data folder's "
-                "files (a read of an older snapshot holds them, or the folder refused "
-                "writes; with PostgreSQL, the VACUUM of its tables could not run yet); the "
-                "server scrubs them as soon as it can."
-            )
+            tail += f" {_SCRUB_PENDING}; the server scrubs them as soon as it can."
         return f"Erased memory {memory['key']}: it and its history are gone.{tail}"
     return (
         f"Deleted {memory['key']} (tombstoned; its history stays readable with "

@@ -30,7 +30,7 @@ from omoide.api.http.dashboard.web import (
 )
 from omoide.api.http.deps import App
 from omoide.errors import Conflict, InvalidInput, NotFound
-from omoide.model import MemoryKind, SearchMode
+from omoide.model import SCRUB_PENDING_MEANS, MemoryKind, SearchMode
 from omoide.wiring import Omoide
 
 router = APIRouter(route_class=DashboardRoute, include_in_schema=False)
@@ -100,6 +100,7 @@ def memories(
         "purged": purged,
         "said_in": said_in,
         "scrub_pending": scrub == "pending",
+        "scrub_pending_means": SCRUB_PENDING_MEANS,
         "filtered": False,
         "keep": "",
     }

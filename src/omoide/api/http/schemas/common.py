@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, with_config
 from typing_extensions import TypeAliasType
 
+from omoide.model import SCRUB_PENDING_MEANS
 from omoide.service.validate import (
     EXTERNAL_ID_PATTERN,
     EXTERNAL_ID_RULE,
@@ -186,13 +187,11 @@ ScrubPending = Annotated[
     Field(
         description=(
             "false: the erased text is nowhere in the data folder. true: the erase is "
-            "committed and no read finds the text, but it is still in the folder's files: the "
-            "folder refused their scrub (it stopped taking writes, or its disk is full) or a "
-            "read of an older snapshot still holds them; the server retries the scrub until "
-            "it succeeds. With PostgreSQL, true when the VACUUM of the touched tables could "
-            "not run after the commit (it waited for another VACUUM or index build, or the "
-            "server refused it): their old row versions stay in its data files until the "
-            "server's retry (or autovacuum) removes them."
+            f"committed and {SCRUB_PENDING_MEANS}; the server retries the scrub until it "
+            "succeeds. (The folder refused writes: it stopped taking them, or its disk is "
+            "full. With PostgreSQL, the VACUUM of the touched tables waited for another VACUUM "
+            "or index build, or the server refused it: their old row versions stay in its data "
+            "files until the server's retry, or autovacuum, removes them.)"
         )
     ),
 ]

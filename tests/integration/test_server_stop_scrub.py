@@ -1,0 +1,203 @@
+"""``omoide serve`` and ``omoide mcp`` settle an erase's owed scrub as they stop, as a command
+that erased does before it ends (``cli_common.SCRUB_WAIT_S``, test_cli_erase_scrub.py): a scrub
+an older read held back past the erase is waited for, and done once that read ends, while the
+process that held it stays connected; one still owed when the wait is over is said on stderr in
+one line (the shared wording, ``SCRUB_PENDING_MEANS``), and the text stays in the files for the
+next process to open the folder.
+
+Before: ``serve`` never closed its store (uvicorn raises SIGTERM again once it has stopped, and
+the process ended there) and ``mcp`` closed it with one try at once: the thread that retried the
+scrub died with the process, and the erased text stayed in the folder's files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from mcp_checks import OPENING_LINES
+from omoide_testing import files_holding, free_port
+
+from omoide.cli import main
+from omoide.cli_common import SCRUB_LEFT, SCRUB_WAIT_S
+from omoide.model import SCRUB_PENDING_MEANS
+
+pytestmark = pytest.mark.sqlite_only  # an older SQLite read holds the scrub back; PostgreSQL's
+# VACUUM at close is settled by the same close (``Database.close``: test_cli_erase_scrub.py)
+
+PIN = "QWKZX-7741"
+WAITING = f"waiting up to {SCRUB_WAIT_S:g} s to scrub them"
+OWED = f"the server stopped with an erase's scrub owed: {SCRUB_PENDING_MEANS}; {SCRUB_LEFT}"
+# ``omoide`` with the scrub wait cut to 1 s, for a stop whose scrub stays held past it
+SHORT_WAIT = (
+    "import sys; from omoide import cli_common; cli_common.SCRUB_WAIT_S = 1.0; "
+    "from omoide.cli import main; main(sys.argv[1:], prog_name='omoide')"
+)
+
+
+@pytest.fixture
+def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """A folder with persona rin and one memory holding :data:`PIN`; the environment of an
+    ``omoide`` process on it."""
+    monkeypatch.delenv("OMOIDE_DATABASE_URL", raising=False)
+    values = {"OMOIDE_DATA": str(data_dir), "OMOIDE_EMBEDDER": "hash"}
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    made = CliRunner().invoke(main, ["persona", "create", "rin", "--json"])
+    assert made.exit_code == 0, made.output
+    values["key"] = json.loads(made.stdout)["api_key"]
+    added = CliRunner().invoke(main, ["memory", "add", "-p", "rin", f"The code is {PIN}."])
+    assert added.exit_code == 0, added.output
+    values["memory"] = added.stdout.split()[-1]
+    return {**os.environ, **values}
+
+
+@contextmanager
+def _older_read(data_dir: Path) -> Iterator[Callable[[], None]]:
+    """Another connection's read of a snapshot taken now (a slow export's), ended when the
+    block calls what it is given; the connection stays open, idle, until the block ends."""
+    conn = sqlite3.connect(data_dir / "omoide.db", isolation_level=None, check_same_thread=False)
+    conn.execute("BEGIN")
+    conn.execute("SELECT COUNT(*) FROM memories").fetchone()
+    lock = threading.Lock()
+
+    def end() -> None:
+        with lock:
+            if conn.in_transaction:
+                conn.execute("COMMIT")
+
+    try:
+        yield end
+    finally:
+        end()
+        conn.close()
+
+
+def _serving(env: dict[str, str], command: list[str]) -> tuple[subprocess.Popen[str], str]:
+    port = free_port()
+    child = subprocess.Popen(
+        [*command, "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health", timeout=2).status_code == 200:
+                return child, url
+        except httpx.TransportError:
+            time.sleep(0.1)
+    child.kill()
+    raise AssertionError(f"omoide serve did not answer: {child.communicate()[1]}")
+
+
+def _purge_over_http(env: dict[str, str], url: str) -> None:
+    headers = {"Authorization": f"Bearer {env['key']}"}
+    done = httpx.delete(
+        f"{url}/api/memories/rin/{env['memory']}?purge=true", headers=headers, timeout=30
+    )
+    assert done.status_code == 200, done.text
+    assert done.json()["scrub_pending"] is True  # held by the older read
+
+
+def _stopped_serve(env: dict[str, str], command: list[str], end_read: Callable[[], None]) -> str:
+    """``omoide serve`` purging the memory while the read holds its scrub, then stopped
+    (SIGTERM); the read ended 1.5 s later (``end_read``, a no-op to keep it); its stderr."""
+    child, url = _serving(env, command)
+    try:
+        _purge_over_http(env, url)
+        child.send_signal(signal.SIGTERM)
+        ends = threading.Timer(1.5, end_read)
+        ends.start()
+        _out, err = child.communicate(timeout=60)
+        ends.join()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    return err
+
+
+def _stopped_mcp(env: dict[str, str], command: list[str], end_read: Callable[[], None]) -> str:
+    """``omoide mcp`` purging the memory (``memory_delete``, ``purge``) while the read holds
+    its scrub, then its client gone (stdin closed); the read ended 1.5 s later; its stderr."""
+    child = subprocess.Popen(
+        [*command, "mcp", "--persona", "rin"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        call = {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "memory_delete", "arguments": {"key": env["memory"], "purge": True}},
+        }
+        child.stdin.write("\n".join([*OPENING_LINES, json.dumps(call)]) + "\n")
+        child.stdin.flush()
+        answers = [json.loads(child.stdout.readline()) for _ in range(2)]
+        result = answers[1]["result"]
+        assert result["structuredContent"]["scrub_pending"] is True, result
+        said = result["content"][0]["text"]
+        assert f"{SCRUB_PENDING_MEANS[0].upper()}{SCRUB_PENDING_MEANS[1:]}; the server" in said
+        child.stdin.close()
+        ends = threading.Timer(1.5, end_read)
+        ends.start()
+        err = child.stderr.read() if child.stderr else ""
+        child.wait(timeout=60)
+        ends.join()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return err
+
+
+STOPS = [pytest.param(_stopped_serve, id="serve"), pytest.param(_stopped_mcp, id="mcp")]
+
+
+@pytest.mark.parametrize("stopped", STOPS)
+def test_a_server_that_stops_settles_the_scrub_an_erase_owes(
+    env: dict[str, str], data_dir: Path, stopped: Callable[..., str]
+) -> None:
+    with _older_read(data_dir) as end_read:
+        started = time.monotonic()
+        err = stopped(env, [sys.executable, "-m", "omoide"], end_read)
+        assert WAITING in err, err
+        assert OWED not in err
+        assert files_holding(data_dir, PIN) == []  # the read's connection is still open
+        assert time.monotonic() - started < 60
+
+
+@pytest.mark.parametrize("stopped", STOPS)
+def test_a_server_that_stops_with_the_scrub_still_held_says_so_in_one_line(
+    env: dict[str, str], data_dir: Path, stopped: Callable[..., str]
+) -> None:
+    with _older_read(data_dir):
+        err = stopped(env, [sys.executable, "-c", SHORT_WAIT], lambda: None)
+        assert "waiting up to 1 s to scrub them" in err, err
+        assert [line for line in err.splitlines() if line.startswith("the server stopped")] == [
+            OWED
+        ]
+        assert files_holding(data_dir, PIN)  # left for the next process to open the folder
+    listed = CliRunner().invoke(main, ["persona", "list"])  # that next process
+    assert listed.exit_code == 0, listed.output
+    assert files_holding(data_dir, PIN) == []
