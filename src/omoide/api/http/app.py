@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import logging
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,13 +17,13 @@ from starlette.routing import Match, Mount
 
 from omoide import __version__
 from omoide.api.errors import INTERNAL_MESSAGE, error_body, error_response
-from omoide.api.http.access_log import AccessLog, record_route, route_template
+from omoide.api.http.access_log import AccessLog, record_route
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.dashboard.web import error_page, is_page
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
-from omoide.api.http.metrics import Metrics
+from omoide.api.http.metrics import Metrics, Observed
 from omoide.api.http.query_check import (
     refuse_refused_body,
     refuse_refused_header,
@@ -123,7 +122,7 @@ def create_app(
         door=lambda path, status, code, message: _door(app, path, status, code, message),
     )
     app.add_middleware(HeadAsGet)
-    _install_middleware(app)
+    app.add_middleware(Observed, metrics=app.state.metrics)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app
 
@@ -308,17 +307,3 @@ def _allowed_methods(app: FastAPI, path: str) -> str:
     if "GET" in allowed and "HEAD" not in allowed:  # HeadAsGet answers it
         allowed.insert(allowed.index("GET") + 1, "HEAD")
     return ", ".join(allowed)
-
-
-def _install_middleware(app: FastAPI) -> None:
-    @app.middleware("http")
-    async def metrics(request: Request, call_next: Any) -> Any:
-        started = time.perf_counter()
-        response = await call_next(request)
-        request.app.state.metrics.observe(
-            request.method,
-            route_template(request.scope),
-            response.status_code,
-            time.perf_counter() - started,
-        )
-        return response
