@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from omoide.api.http.dashboard import shown
 from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
@@ -28,7 +29,11 @@ from omoide.api.http.validation_errors import validation_message
 from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
 from omoide.model import check_persona_name
 from omoide.service.auth import Principal
-from omoide.service.validate import BEYOND_C0_CONTROLS, check_controls, replace_controls
+from omoide.service.validate import (
+    BEYOND_C0_CONTROLS,
+    check_controls,
+    replace_controls,
+)
 
 __all__ = [
     "COOKIE",
@@ -75,7 +80,10 @@ def make_environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=shown.finalize,  # control characters marked, never raw (shown.py)
     )
+    env.filters["as_stored"] = shown.as_stored
+    env.tests["with_controls"] = shown.has_controls
     env.filters["when"] = _when
     env.filters["num"] = _num
     return env
