@@ -55,3 +55,34 @@ def test_control_characters_in_stored_text_are_shown_marked(tab: Tab, site: Site
     assert tab.page.locator("#content").inner_text() == SHOWN
     assert app.blocks.get_block("rin", "notes").content == STORED
     assert tab.errors == []
+
+
+CONTROL_URLS = [
+    ("/login%1b", "the URL's path holds a control character (U+001B at position 7)"),
+    ("/docs%1b", "the URL's path holds a control character (U+001B at position 6)"),
+    ("/%1b", "the URL's path holds a control character (U+001B at position 2)"),
+    ("/p/rin/memories%E2%80%AE", "the URL's path holds a control character (U+202E at position"),
+    ("/p/rin%1b/memories", "the URL's persona holds a control character (U+001B at position 4)"),
+    ("/p/rin/sessions?page=%1b", "query parameter 'page' holds a control character (U+001B"),
+]
+
+
+def test_a_control_character_in_a_page_url_is_the_same_clear_422_page_signed_in_or_out(
+    tab: Tab, site: Site
+) -> None:
+    """A dashboard URL whose fixed part holds a control character (``/login%1b``, a mistyped
+    or doctored link) matched no route: the API's JSON 404 ("no route /login\\u001b"), shown
+    as raw text. It is now the dashboard's error page naming the character, as one in a path
+    segment or query parameter a page reads already was, before and after sign-in alike."""
+    for signed_in in (False, True):
+        if signed_in:
+            tab.sign_in(site.seeded.rin_key)
+        for path, says in CONTROL_URLS:
+            reply = tab.goto(path)
+            assert (reply.status, signed_in) == (422, signed_in), path
+            assert reply.headers["content-type"].startswith("text/html"), path
+            said = tab.page.locator("p.error").inner_text()
+            assert says in said and said.endswith("which it cannot hold; remove it"), said
+            assert tab.page.locator("a[href='/']").count() >= 1, path  # the way back
+            assert "Traceback" not in tab.page.content()
+    assert all("status of 422" in error for error in tab.errors), tab.errors

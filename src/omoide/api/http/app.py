@@ -20,7 +20,7 @@ from omoide.api.errors import INTERNAL_MESSAGE, error_body, error_response
 from omoide.api.http.access_log import AccessLog, record_route
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
-from omoide.api.http.dashboard.web import error_page, is_page
+from omoide.api.http.dashboard.web import error_page, is_page, path_controls
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics, Observed
@@ -201,6 +201,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         message = str(exc.detail)
         path = request.scope.get("path", "")  # as routed (request.url's is percent-encoded)
         page = reader_of(path) is Reader.PAGE  # /mcp answers its own errors (JSON-RPC)
+        status = exc.status_code
         if exc.status_code == 405:  # every method of the path, not only the first route's
             headers["Allow"] = _allowed_methods(app, path)
             if message == "Method Not Allowed":  # the router's own words: which, and what is
@@ -208,6 +209,8 @@ def _install_error_handlers(app: FastAPI) -> None:
                     f"{request.method} is not allowed on {_shown(path)}; it takes "
                     f"{headers['Allow']}"
                 )
+        elif exc.status_code == 404 and page and (refused := path_controls(path)):
+            status, message = 422, refused
         elif exc.status_code == 404 and message == "Not Found":  # no route has this path
             message = (
                 f"no page {_shown(path)}: the dashboard starts at /"
@@ -216,7 +219,7 @@ def _install_error_handlers(app: FastAPI) -> None:
                 "(OpenAPI: /openapi.json)"
             )
         if page:
-            response = error_page(app.state.dashboard, exc.status_code, message)
+            response = error_page(app.state.dashboard, status, message)
             response.headers.update(headers)
             return response
         return JSONResponse(

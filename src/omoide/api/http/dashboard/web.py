@@ -31,6 +31,7 @@ from omoide.model import check_persona_name
 from omoide.service.auth import Principal
 from omoide.service.validate import (
     BEYOND_C0_CONTROLS,
+    CONTROLS,
     check_controls,
     replace_controls,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "form_data",
     "form_page",
     "is_page",
+    "path_controls",
     "render",
     "security_headers",
     "shows_back",
@@ -250,16 +252,30 @@ def form_page(*segments: str) -> RedirectResponse:
 # The first path segments of the dashboard's URLs (its pages, sign-in and out, /docs); ``/`` is
 # its overview. Every other path is the API's (``/api``, ``/v1``, ``/mcp``, ``/health`` …) or
 # no route at all, and is answered in JSON.
+_PATH_CONTROL = re.compile(f"[{CONTROLS}]")
 PAGE_ROOTS = frozenset({"p", "login", "logout", "docs"})
 
 
 def is_page(path: str) -> bool:
     """Whether ``path`` (decoded, as ASGI gives it) is the dashboard's, so that a refusal of it
-    is an HTML page a browser shows (the API's JSON showed as raw text). A NUL in it is ignored
-    here (``/login%00`` is the sign-in page's URL, refused as such)."""
-    path = path.replace("\x00", "")
+    is an HTML page a browser shows (the API's JSON showed as raw text). Its control characters
+    are ignored here (``/login%00`` and ``/login%1b`` are the sign-in page's URL, refused as
+    such: :func:`path_controls`)."""
+    path = _PATH_CONTROL.sub("", path)
     first = path.split("/", 2)[1] if path.startswith("/") else None  # "*" has no segment
     return path == "/" or first in PAGE_ROOTS
+
+
+def path_controls(path: str) -> str | None:
+    """Why a page's path that no route serves is refused when it holds a control character
+    (``/login%1b``, ``/p/rin/memories%e2%80%ae``: a mistyped or doctored link), else None: a
+    422 that names the character, as a path segment a route reads is refused
+    (:func:`_url_controls`), where it was a 404 naming no page, or the API's JSON."""
+    try:
+        check_controls(path, "the URL's path")
+    except InvalidInput as exc:
+        return exc.message
+    return None
 
 
 def error_page(dashboard: Dashboard, status: int, message: str) -> Response:
