@@ -381,7 +381,9 @@ def test_a_memorys_text_is_isolated_from_the_marks_beside_it(server: LiveServer)
     with _signed_in(server, key) as client:
         page = client.get("/p/rin/memories", params={"deleted": "true"})
         assert page.status_code == 200
-        assert "<bdi>\u202eUser likes owls</bdi>" in page.text
+        # isolated, and the override itself shown marked, not raw (dashboard/shown.py)
+        assert "<bdi>⟨U+202E⟩User likes owls</bdi>" in page.text
+        assert "\u202e" not in page.text
 
 
 def _too_long(server: LiveServer, target: bytes) -> tuple[bytes, bytes]:
