@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from omoide_testing import LiveServer
 
 from omoide.cli import main
+from omoide.client import Client
 from omoide.errors import StorageUnavailable
 
 
@@ -69,6 +70,10 @@ def test_an_export_cut_after_its_200_is_seen_cut_and_refused_by_import(
         with pytest.raises(httpx.RemoteProtocolError, match="incomplete chunked read"):
             for chunk in reply.iter_raw():
                 kept += chunk
+    sdk_file = tmp_path / "sdk.jsonl"
+    with Client(server.url, api_key=key) as sdk, pytest.raises(httpx.RemoteProtocolError):
+        sdk.export_to("rin", sdk_file)
+    assert "end" not in [json.loads(line)["type"] for line in sdk_file.read_text().splitlines()]
     lines = bytes(kept).decode().splitlines()
     assert [json.loads(line)["type"] for line in lines] == ["header", "settings", "memory"]
     saved = tmp_path / "rin.jsonl"
