@@ -205,7 +205,7 @@ class LiveServer:
             csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)
             assert csrf is not None
             signed = client.post("/login", data={"key": key, "csrf": csrf.group(1)})
-            assert signed.status_code == 303, signed.text
+            assert (signed.status_code, signed.headers.get("location")) == (303, "/"), signed.text
             yield client
 
 

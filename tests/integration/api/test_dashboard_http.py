@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import html
 import json
 import re
 import select
 import socket
 import stat
-from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import httpx
@@ -17,15 +15,6 @@ import pytest
 from omoide_testing import LiveServer
 
 from omoide.api.http.dashboard.session import SECRET_FILE
-
-
-@contextlib.contextmanager
-def _signed_in(server: LiveServer, key: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        csrf = _csrf(client.get("/login"))
-        reply = client.post("/login", data={"key": key, "csrf": csrf})
-        assert reply.status_code == 303 and reply.headers["location"] == "/"
-        yield client
 
 
 def _csrf(page: httpx.Response) -> str:
@@ -48,7 +37,7 @@ def test_login_without_its_csrf_token_is_refused(server: LiveServer) -> None:
 
 
 def test_session_cookie_is_signed_and_expires(server: LiveServer) -> None:
-    with _signed_in(server, server.admin_key) as client:
+    with server.signed_in(server.admin_key) as client:
         value = client.cookies["omoide_session"]
         assert server.admin_key not in value
         assert client.get("/").status_code == 200
@@ -74,7 +63,7 @@ def test_secret_file_is_private(server: LiveServer) -> None:
 
 
 def test_pages_carry_a_strict_content_security_policy(server: LiveServer) -> None:
-    with _signed_in(server, server.admin_key) as client:
+    with server.signed_in(server.admin_key) as client:
         csp = client.get("/").headers["content-security-policy"]
     assert "script-src 'self';" in csp and "style-src 'self';" in csp
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
@@ -83,7 +72,7 @@ def test_pages_carry_a_strict_content_security_policy(server: LiveServer) -> Non
 def test_persona_key_gets_403_for_another_persona(server: LiveServer) -> None:
     rin_key = server.create_persona("rin")
     server.create_persona("kai")
-    with _signed_in(server, rin_key) as client:
+    with server.signed_in(rin_key) as client:
         assert client.get("/p/rin").status_code == 200
         page = client.get("/p/rin/blocks")
         for path in ("/p/kai", "/p/kai/memories", "/p/kai/settings"):
@@ -124,7 +113,7 @@ def test_purge_needs_its_confirmation(server: LiveServer) -> None:
     key = server.create_persona("rin")
     with server.client(key) as api:
         memory = api.post("/api/memories/rin", json={"content": "Forget me"}).json()["memory"]
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         page = client.get(f"/p/rin/memories/{memory['key']}/purge")
         assert page.status_code == 200
         url = f"/p/rin/memories/{memory['key']}/purge"
@@ -145,7 +134,7 @@ def test_numbers_too_large_for_the_store_are_a_422_not_a_500(server: LiveServer)
     with server.client(key) as api:
         assert api.post("/api/sessions/rin", json={"session_id": "s-1"}).status_code in (200, 201)
     huge = str(10**23)
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         assert client.get("/p/rin/sessions/s-1?after=9007199254740991").status_code == 200
         assert client.get(f"/p/rin/sessions/s-1?after={huge}").status_code == 422
         assert client.get("/p/rin/sessions/s-1?after=9223372036854775808").status_code == 422
@@ -192,7 +181,7 @@ def test_settings_form_reads_numbers_as_the_api_does(server: LiveServer) -> None
     reading JSON numbers, refuses. A number the form takes is now one JSON writes; it is
     accepted or refused as the API treats that number, with the API's message."""
     key = server.create_persona("rin")
-    with _signed_in(server, key) as client, server.client(key) as api:
+    with server.signed_in(key) as client, server.client(key) as api:
         for name, text in NUMBER_TEXTS:
             page = client.get("/p/rin/settings")
             form = client.post(
@@ -246,7 +235,7 @@ def test_settings_form_reads_full_width_digits_as_ascii(
     every date the API reads takes full-width digits; the form now reads full-width forms as
     their ASCII letters (other scripts' digits, such as "٣", stay refused)."""
     key = server.create_persona("rin")
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         page = client.get("/p/rin/settings")
         form = client.post(
             "/p/rin/settings", data={"csrf": _csrf(page), "name": name, "value": text}
@@ -261,7 +250,7 @@ def test_the_sessions_pages_say_how_each_session_ended(server: LiveServer) -> No
         for session_id in ("told", "open"):
             assert api.post("/api/sessions/rin", json={"session_id": session_id}).status_code == 201
         api.post("/api/sessions/rin/told/end").raise_for_status()
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         listed = client.get("/p/rin/sessions")
         assert listed.status_code == 200
         assert re.search(r"<td>[^<]+ by client</td>", listed.text)
@@ -277,7 +266,7 @@ def test_deleting_a_deleted_memory_again_goes_back_to_its_page(server: LiveServe
     with server.client(key) as api:
         made = api.post("/api/memories/rin", json={"content": "Ken drinks green tea."}).json()
     memory = made["memory"]["key"]
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         for _ in range(2):
             page = client.get(f"/p/rin/memories/{memory}")
             gone = client.post(f"/p/rin/memories/{memory}/delete", data={"csrf": _csrf(page)})
@@ -305,7 +294,7 @@ def test_the_blocks_form_reads_numbers_as_the_settings_form(
     """Session 25's probe: the blocks form read ``priority`` with ``int()``, so ``1_0`` was
     ten; it reads a number as the settings form and the query do (``engine.number_text``)."""
     key = server.create_persona("rin")
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         page = client.get("/p/rin/blocks")
         reply = client.post(
             "/p/rin/blocks",
@@ -336,7 +325,7 @@ def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query
     key = server.create_persona("rin")
     with server.client(key) as api:
         assert api.post("/api/sessions/rin", json={"session_id": "s-1"}).status_code in (200, 201)
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         reply = client.get(f"/p/rin/sessions?{query}")
         assert reply.status_code == 422, reply.text
         assert "page" in html.unescape(reply.text)
@@ -361,7 +350,7 @@ def test_a_page_number_that_is_no_json_number_is_a_422(server: LiveServer, query
 def test_a_settings_post_that_names_no_setting_says_so(server: LiveServer) -> None:
     """Session 30: a post without the form's 'name' said "unknown setting ''"."""
     key = server.create_persona("rin")
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         csrf = _csrf(client.get("/p/rin/settings"))
         reply = client.post("/p/rin/settings", data={"csrf": csrf, "value": "5"})
     assert reply.status_code == 422 and reply.headers["content-type"].startswith("text/html")
@@ -378,10 +367,12 @@ def test_a_memorys_text_is_isolated_from_the_marks_beside_it(server: LiveServer)
         made = rin.post("/api/memories/rin", json={"content": "\u202eUser likes owls"})
         assert made.status_code == 201, made.text
         assert rin.delete(f"/api/memories/rin/{made.json()['memory']['key']}").status_code == 200
-    with _signed_in(server, key) as client:
+    with server.signed_in(key) as client:
         page = client.get("/p/rin/memories", params={"deleted": "true"})
         assert page.status_code == 200
-        assert "<bdi>\u202eUser likes owls</bdi>" in page.text
+        # isolated, and the override itself shown marked, not raw (dashboard/shown.py)
+        assert "<bdi>⟨U+202E⟩User likes owls</bdi>" in page.text
+        assert "\u202e" not in page.text
 
 
 def _too_long(server: LiveServer, target: bytes) -> tuple[bytes, bytes]:

@@ -9,9 +9,6 @@ a dashboard URL that only takes its form's POST answering a browser's GET with t
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -121,16 +118,6 @@ def test_a_control_character_in_a_name_is_escaped_as_json_not_python(server: Liv
     assert error["key"] == "a\nb"
 
 
-@contextmanager
-def _signed_in(server: LiveServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        found = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)
-        assert found is not None
-        reply = client.post("/login", data={"key": server.admin_key, "csrf": found.group(1)})
-        assert reply.status_code == 303
-        yield client
-
-
 @pytest.mark.sqlite_only
 def test_a_get_of_a_form_only_dashboard_url_goes_to_the_page_of_its_form(
     server: LiveServer,
@@ -140,7 +127,7 @@ def test_a_get_of_a_form_only_dashboard_url_goes_to_the_page_of_its_form(
         key = rin.post("/api/memories/rin", json={"content": "Ken drinks tea."}).json()["memory"][
             "key"
         ]
-    with _signed_in(server) as client:
+    with server.signed_in(server.admin_key) as client:
         for url, page in [
             (f"/p/rin/memories/{key}/edit", f"/p/rin/memories/{key}"),
             (f"/p/rin/memories/{key}/delete", f"/p/rin/memories/{key}"),
@@ -176,7 +163,7 @@ def test_a_dashboard_page_refuses_a_number_in_the_apis_words(
     server: LiveServer, query: str, said: str
 ) -> None:
     server.create_persona("rin")
-    with _signed_in(server) as client:
+    with server.signed_in(server.admin_key) as client:
         reply = client.get(f"/p/rin/sessions?{query}")
     assert reply.status_code == 422 and reply.headers["content-type"].startswith("text/html")
     assert said in reply.text.replace("&#39;", "'"), reply.text[-600:]

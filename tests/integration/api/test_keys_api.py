@@ -3,7 +3,6 @@ written at most once a minute, the admin key replaced, the admin key's minimum l
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import anyio
@@ -168,12 +167,7 @@ def test_no_key_text_is_stored_beside_its_hash(server: LiveServer) -> None:
 
 def test_a_revoked_key_ends_its_dashboard_session(server: LiveServer) -> None:
     key = server.create_persona("rin")
-    with httpx.Client(base_url=server.url, timeout=30) as browser:
-        page = browser.get("/login").text
-        csrf = re.search(r'name="csrf" value="([^"]+)"', page)
-        assert csrf is not None
-        signed = browser.post("/login", data={"key": key, "csrf": csrf.group(1)})
-        assert signed.status_code == 303
+    with server.signed_in(key) as browser:
         assert browser.get("/p/rin").status_code == 200
         with server.client(key) as rin:
             key_id = rin.get("/api/personas/rin/keys").json()["keys"][0]["key_id"]

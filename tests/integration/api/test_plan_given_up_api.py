@@ -5,7 +5,6 @@ planned start."""
 
 from __future__ import annotations
 
-import re
 from datetime import timedelta
 
 import httpx
@@ -57,10 +56,7 @@ def test_a_plan_given_up_ranks_by_when_and_reads_as_never_held(
     assert shown["current"] is False and shown["valid_until"] == shown["valid_from"]
     assert "never held: cancelled before its planned start" in past_mark(shown)
 
-    with httpx.Client(base_url=server.url, timeout=30) as browser:
-        token = re.search(r'name="csrf" value="([^"]+)"', browser.get("/login").text)
-        assert token is not None
-        browser.post("/login", data={"key": server.admin_key, "csrf": token.group(1)})
+    with server.signed_in(server.admin_key) as browser:
         page = browser.get(f"/p/rin/memories/{plan['key']}")
         assert page.status_code == 200
         assert "never held: cancelled before its planned start" in page.text

@@ -75,11 +75,7 @@ def test_the_dashboard_search_shows_the_similarity_beside_the_score(server: Live
     import re
 
     key, hits = _rin_with_facts(server)
-    with server.client() as client:
-        page = client.get("/login")
-        csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
-        assert csrf is not None
-        assert client.post("/login", data={"key": key, "csrf": csrf.group(1)}).status_code == 303
+    with server.signed_in(key) as client:
         found = client.get("/p/rin/memories", params={"q": QUERY})
     shown = re.findall(r"similarity (-?[0-9.]+)</span>", found.text)
     assert len(shown) == len(FACTS), found.text[:2000]

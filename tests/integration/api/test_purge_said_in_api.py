@@ -4,10 +4,8 @@ dashboard, and the conversation is only erased when the user erases it."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,14 +99,6 @@ def test_memory_delete_purge_names_the_sessions_from_the_cli(tmp_path: Path, mon
     assert "omoide session delete -p rin SESSION_ID" in said
 
 
-@contextlib.contextmanager
-def _signed_in(server: LiveServer, key: str) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        csrf = _csrf(client.get("/login"))
-        client.post("/login", data={"key": key, "csrf": csrf})
-        yield client
-
-
 def _csrf(page: httpx.Response) -> str:
     found = re.search(r'name="csrf" value="([^"]+)"', page.text)
     assert found is not None
@@ -119,7 +109,7 @@ def test_the_dashboard_notice_names_the_sessions(server: LiveServer) -> None:
     api_key = server.create_persona("rin")
     with server.client(api_key) as rin:
         key = _note_holding(chat_notes(rin, server.omoide, "rin", "s1", TURNS), PIN)
-    with _signed_in(server, api_key) as client:
+    with server.signed_in(api_key) as client:
         page = client.get(f"/p/rin/memories/{key}/purge")
         assert "The conversations it was drawn from are not erased" in page.text
         done = client.post(

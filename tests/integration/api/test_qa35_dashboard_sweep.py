@@ -95,11 +95,7 @@ def signed_in(server: LiveServer) -> Iterator[tuple[httpx.Client, str, dict[str,
         "session_id": "s1",
         "block_name": "b1",
     }
-    with httpx.Client(base_url=server.url, timeout=60, follow_redirects=False) as client:
-        signed = client.post(
-            "/login", data={"key": server.admin_key, "csrf": _csrf(client.get("/login"))}
-        )
-        assert signed.status_code == 303
+    with server.signed_in(server.admin_key) as client:
         yield client, _csrf(client.get("/p/rin")), names
 
 

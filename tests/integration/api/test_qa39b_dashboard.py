@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import re
 
-import httpx
 from omoide_testing import LiveServer
 
 
 def _page_text(server: LiveServer, key: str, path: str) -> str:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        login = client.get("/login")
-        csrf = re.search(r'name="csrf" value="([^"]+)"', login.text)
-        assert csrf is not None
-        assert client.post("/login", data={"key": key, "csrf": csrf.group(1)}).status_code == 303
+    with server.signed_in(key) as client:
         page = client.get(path)
         assert page.status_code == 200
         return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.text))

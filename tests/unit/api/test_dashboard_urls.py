@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from omoide.api.http.app import Reader, reader_of
-from omoide.api.http.dashboard.web import is_page
+from omoide.api.http.dashboard.web import is_page, path_controls
 
 
 @pytest.mark.parametrize(
@@ -29,6 +29,12 @@ from omoide.api.http.dashboard.web import is_page
         ("/nope", False),
         ("//p/rin", False),
         ("/\x00", True),
+        ("/login\x1b", True),  # a control character is the page's URL, refused as such
+        ("/docs\u202e", True),
+        ("/\x1b", True),
+        ("/p\x85/rin", True),
+        ("/mcp\x1b", False),
+        ("/api\x1b/stats", False),
         ("*", False),
         ("", False),
         ("/people", False),
@@ -53,3 +59,22 @@ def test_the_dashboards_urls_are_its_pages_and_nothing_else(path: str, page: boo
 )
 def test_one_decision_names_who_reads_an_error_for_a_path(path: str, reader: Reader) -> None:
     assert reader_of(path) is reader
+
+
+@pytest.mark.parametrize(
+    ("path", "refused"),
+    [
+        ("/login\x1b", "the URL's path holds a control character (U+001B at position 7)"),
+        (
+            "/p/rin/memories\u202e",
+            "the URL's path holds a control character (U+202E at position 16)",
+        ),
+        ("/p/rin/nothing", None),
+        ("/p/\u540d\u524d", None),
+    ],
+)
+def test_a_pages_path_holding_a_control_character_is_refused_naming_it(
+    path: str, refused: str | None
+) -> None:
+    said = path_controls(path)
+    assert (said if said is None else said.split(", which")[0]) == refused

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import enum
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -19,13 +18,13 @@ from starlette.routing import Match, Mount
 
 from omoide import __version__
 from omoide.api.errors import INTERNAL_MESSAGE, error_body, error_response
-from omoide.api.http.access_log import AccessLog, record_route, route_template
+from omoide.api.http.access_log import AccessLog, record_route
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
-from omoide.api.http.dashboard.web import error_page, is_page
+from omoide.api.http.dashboard.web import error_page, is_page, path_controls
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
-from omoide.api.http.metrics import Metrics
+from omoide.api.http.metrics import Metrics, Observed
 from omoide.api.http.query_check import (
     refuse_refused_body,
     refuse_refused_header,
@@ -132,7 +131,7 @@ def create_app(
         door=lambda path, status, code, message: _door(app, path, status, code, message),
     )
     app.add_middleware(HeadAsGet)
-    _install_middleware(app)
+    app.add_middleware(Observed, metrics=app.state.metrics)
     app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
     return app
 
@@ -211,6 +210,7 @@ def _install_error_handlers(app: FastAPI) -> None:
         message = str(exc.detail)
         path = request.scope.get("path", "")  # as routed (request.url's is percent-encoded)
         page = reader_of(path) is Reader.PAGE  # /mcp answers its own errors (JSON-RPC)
+        status = exc.status_code
         if exc.status_code == 405:  # every method of the path, not only the first route's
             headers["Allow"] = _allowed_methods(app, path)
             if message == "Method Not Allowed":  # the router's own words: which, and what is
@@ -218,6 +218,8 @@ def _install_error_handlers(app: FastAPI) -> None:
                     f"{request.method} is not allowed on {_shown(path)}; it takes "
                     f"{headers['Allow']}"
                 )
+        elif exc.status_code == 404 and page and (refused := path_controls(path)):
+            status, message = 422, refused
         elif exc.status_code == 404 and message == "Not Found":  # no route has this path
             message = (
                 f"no page {_shown(path)}: the dashboard starts at /"
@@ -226,7 +228,7 @@ def _install_error_handlers(app: FastAPI) -> None:
                 "(OpenAPI: /openapi.json)"
             )
         if page:
-            response = error_page(app.state.dashboard, exc.status_code, message)
+            response = error_page(app.state.dashboard, status, message)
             response.headers.update(headers)
             return response
         return JSONResponse(
@@ -317,17 +319,3 @@ def _allowed_methods(app: FastAPI, path: str) -> str:
     if "GET" in allowed and "HEAD" not in allowed:  # HeadAsGet answers it
         allowed.insert(allowed.index("GET") + 1, "HEAD")
     return ", ".join(allowed)
-
-
-def _install_middleware(app: FastAPI) -> None:
-    @app.middleware("http")
-    async def metrics(request: Request, call_next: Any) -> Any:
-        started = time.perf_counter()
-        response = await call_next(request)
-        request.app.state.metrics.observe(
-            request.method,
-            route_template(request.scope),
-            response.status_code,
-            time.perf_counter() - started,
-        )
-        return response

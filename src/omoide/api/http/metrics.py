@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import defaultdict
 
-__all__ = ["Metrics"]
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from omoide.api.http.access_log import route_template
+
+__all__ = ["Metrics", "Observed"]
 
 _BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
@@ -67,3 +72,36 @@ class Metrics:
             f"omoide_mcp_sessions {mcp_sessions}",
         ]
         return "\n".join(lines) + "\n"
+
+
+class Observed:
+    """Pure ASGI middleware: each reply counted and timed when its status is sent (for a
+    streamed reply, the time to its first byte).
+
+    Not ``@app.middleware("http")``: Starlette's ``BaseHTTPMiddleware`` relays a streamed body
+    through a queue and ends it cleanly when the route's stream raises, so an export cut by a
+    database error mid-stream reached the client as a complete 200. Passed straight through,
+    the error reaches uvicorn, which closes the connection without the closing chunk: the
+    client sees the cut (curl's exit 18, httpx's ``RemoteProtocolError``)."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                self.metrics.observe(
+                    scope["method"],
+                    route_template(scope),
+                    int(message["status"]),
+                    time.perf_counter() - started,
+                )
+            await send(message)
+
+        await self.app(scope, receive, sending)

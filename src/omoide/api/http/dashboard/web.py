@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from omoide.api.http.dashboard import shown
 from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
@@ -28,7 +29,12 @@ from omoide.api.http.validation_errors import validation_message
 from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
 from omoide.model import check_persona_name
 from omoide.service.auth import Principal
-from omoide.service.validate import BEYOND_C0_CONTROLS, check_controls, replace_controls
+from omoide.service.validate import (
+    BEYOND_C0_CONTROLS,
+    CONTROLS,
+    check_controls,
+    replace_controls,
+)
 
 __all__ = [
     "COOKIE",
@@ -43,6 +49,7 @@ __all__ = [
     "form_data",
     "form_page",
     "is_page",
+    "path_controls",
     "render",
     "security_headers",
     "shows_back",
@@ -75,7 +82,10 @@ def make_environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=shown.finalize,  # control characters marked, never raw (shown.py)
     )
+    env.filters["as_stored"] = shown.as_stored
+    env.tests["with_controls"] = shown.has_controls
     env.filters["when"] = _when
     env.filters["num"] = _num
     return env
@@ -242,16 +252,30 @@ def form_page(*segments: str) -> RedirectResponse:
 # The first path segments of the dashboard's URLs (its pages, sign-in and out, /docs); ``/`` is
 # its overview. Every other path is the API's (``/api``, ``/v1``, ``/mcp``, ``/health`` …) or
 # no route at all, and is answered in JSON.
+_PATH_CONTROL = re.compile(f"[{CONTROLS}]")
 PAGE_ROOTS = frozenset({"p", "login", "logout", "docs"})
 
 
 def is_page(path: str) -> bool:
     """Whether ``path`` (decoded, as ASGI gives it) is the dashboard's, so that a refusal of it
-    is an HTML page a browser shows (the API's JSON showed as raw text). A NUL in it is ignored
-    here (``/login%00`` is the sign-in page's URL, refused as such)."""
-    path = path.replace("\x00", "")
+    is an HTML page a browser shows (the API's JSON showed as raw text). Its control characters
+    are ignored here (``/login%00`` and ``/login%1b`` are the sign-in page's URL, refused as
+    such: :func:`path_controls`)."""
+    path = _PATH_CONTROL.sub("", path)
     first = path.split("/", 2)[1] if path.startswith("/") else None  # "*" has no segment
     return path == "/" or first in PAGE_ROOTS
+
+
+def path_controls(path: str) -> str | None:
+    """Why a page's path that no route serves is refused when it holds a control character
+    (``/login%1b``, ``/p/rin/memories%e2%80%ae``: a mistyped or doctored link), else None: a
+    422 that names the character, as a path segment a route reads is refused
+    (:func:`_url_controls`), where it was a 404 naming no page, or the API's JSON."""
+    try:
+        check_controls(path, "the URL's path")
+    except InvalidInput as exc:
+        return exc.message
+    return None
 
 
 def error_page(dashboard: Dashboard, status: int, message: str) -> Response:
