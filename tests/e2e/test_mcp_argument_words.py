@@ -18,6 +18,7 @@ from mcp_checks import raw_initialized, text_of
 from omoide_testing import LiveServer
 
 from omoide.api.mcp import build_mcp_server, fixed_persona
+from omoide.service.search_request import MAX_TOP_K
 from omoide.wiring import Omoide
 
 _TURN = {"speaker": "Rau", "content": "hi"}
@@ -129,8 +130,8 @@ CASES: list[Any] = [
     ),
     pytest.param(
         "episode_search",
-        {"query": "tea", "top_k": 51},
-        "'top_k' must be at most 50 (got 51)",
+        {"query": "tea", "top_k": MAX_TOP_K + 1},
+        f"'top_k' must be at most {MAX_TOP_K} (got {MAX_TOP_K + 1})",
         id="bound",
     ),
     pytest.param(

@@ -13,6 +13,7 @@ from omoide.engine.errors import quoted, too_long
 from omoide.errors import InvalidInput
 from omoide.model import SearchFilters, SearchHit, SearchMode
 from omoide.service.validate import (
+    MAX_DATE_RANGE_CHARS,
     MAX_FILTER_TAGS,
     check_kind,
     check_tags,
@@ -62,7 +63,7 @@ def check_query(query: Any, top_k: Any, mode: Any) -> tuple[str, int, SearchMode
             field="q",
         )
     if len(query) > MAX_QUERY_CHARS:
-        raise InvalidInput(too_long("q", MAX_QUERY_CHARS, len(query)), field="q")
+        raise InvalidInput(too_long("q", MAX_QUERY_CHARS, query), field="q")
     check_text(query, "q")
     # the words HTTP's and MCP's argument checks say (a bound and the number given)
     if isinstance(top_k, bool) or not isinstance(top_k, int):
@@ -101,6 +102,11 @@ def check_filters(
         if is_blank(str(date_range)):
             raise InvalidInput(
                 "date_range must not be empty or whitespace: leave it out for no date filter",
+                field="date_range",
+            )
+        if len(str(date_range)) > MAX_DATE_RANGE_CHARS:
+            raise InvalidInput(
+                too_long("date_range", MAX_DATE_RANGE_CHARS, str(date_range)),
                 field="date_range",
             )
         with engine_input():
