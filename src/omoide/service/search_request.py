@@ -127,8 +127,12 @@ def check_filters(
 
 
 def _valid_at(value: Any, clock: Clock) -> datetime | None:
-    if value is None or value == "":
+    """``now``, a timestamp, or None for no filter; an empty one is refused, as HTTP and MCP
+    refuse it (it was no filter, as if it had applied: ``omoide search --valid-at ''``)."""
+    if value is None:
         return None
+    if value == "":
+        raise InvalidInput('valid_at must not be empty, got ""', field="valid_at")
     if isinstance(value, str) and value.strip().lower() == "now":
         return clock.now()
     return check_timestamp(value, "valid_at")

@@ -219,7 +219,9 @@ class StateService:
             raise InvalidInput("key is required, e.g. key=name", field="key")
         key = check_state_key(key)
         state = self.store.state(persona)
-        when = check_timestamp(at, "at") if at not in (None, "") else None
+        if at == "":  # as HTTP and MCP refuse it: it read the whole history, as if no `at`
+            raise InvalidInput('at must not be empty, got ""', field="at")
+        when = check_timestamp(at, "at")
         if when is None:
             return state.history(kind, key)
         entry = state.valid_at(kind, key, when)
