@@ -18,6 +18,7 @@ from mcp_checks import raw_initialized, text_of
 from omoide_testing import LiveServer
 
 from omoide.api.mcp import build_mcp_server, fixed_persona
+from omoide.service.search_request import MAX_TOP_K
 from omoide.wiring import Omoide
 
 _TURN = {"speaker": "Rau", "content": "hi"}
@@ -129,8 +130,8 @@ CASES: list[Any] = [
     ),
     pytest.param(
         "episode_search",
-        {"query": "tea", "top_k": 51},
-        "'top_k' must be at most 50 (got 51)",
+        {"query": "tea", "top_k": MAX_TOP_K + 1},
+        f"'top_k' must be at most {MAX_TOP_K} (got {MAX_TOP_K + 1})",
         id="bound",
     ),
     pytest.param(
@@ -175,7 +176,8 @@ def test_each_kind_of_bad_argument_is_told_in_the_apis_words(
 def test_nan_and_infinity_are_refused_naming_the_argument(
     server: LiveServer, arguments: str, where: str
 ) -> None:
-    """``min_importance=NaN`` was told "must be at most 1.0 (got NaN)"."""
+    """``min_importance=NaN`` was told "must be at most 1.0 (got NaN)"; -1e999 (which the
+    SDK's reader makes -Infinity) was told of NaN and Infinity only, which it never sent."""
     key = server.create_persona("rin")
     with httpx.Client(
         base_url=server.url,
@@ -197,6 +199,7 @@ def test_nan_and_infinity_are_refused_naming_the_argument(
     result = json.loads(data)["result"]
     assert result["isError"] is True
     assert result["content"][0]["text"] == (
-        f"Error executing tool memory_search: argument '{where}': NaN and Infinity are not "
-        "numbers this reader accepts (numbers must be finite); fix the argument and call again"
+        f"Error executing tool memory_search: argument '{where}': NaN, Infinity and numbers past "
+        "a double's range (1e400) are not numbers this reader accepts (numbers must be finite); "
+        "fix the argument and call again"
     )

@@ -364,3 +364,21 @@ def test_time_since_last_access_is_stated_once() -> None:
             continue
         found = _SINCE_LAST_ACCESS.search(path.read_text(encoding="utf-8"))
         assert found is None, f"{_relative(path)}: {found.group(0) if found else ''}"
+
+
+# The class of a name's characters and its length, as a pattern writes them (``_-]{1,64}``, or
+# in an HTML pattern ``_\-]{1,64}``): persona names, block names, memory keys.
+_NAME_CLASS = re.compile(r"A-Za-z0-9_\\?-\]\{\{?1,")
+
+
+def test_the_name_pattern_is_written_once() -> None:
+    """``model.NAME_PATTERN`` (with ``MAX_NAME_CHARS``) is the one persona/block name pattern:
+    the services' patterns, the HTTP schemas, the store's check and the dashboard's form field
+    take it; ``model/admin.py`` once held a copy of its own beside the services' one."""
+    found = [
+        _relative(path)
+        for path in sorted(SRC.rglob("*"))
+        if path.suffix in {".py", ".html", ".js"}
+        and _NAME_CLASS.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["model/admin.py"], found

@@ -16,6 +16,7 @@ This module imports only the standard library, so every engine module and subpac
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "count_rule",
     "json_type",
     "length_rule",
+    "length_said",
     "named",
     "quoted",
     "short_json",
@@ -86,10 +88,33 @@ def count_rule(limit: int, what: str = "items") -> str:
     return f"must have at most {limit:,} {what}"
 
 
-def too_long(subject: str, limit: int, got: int, unit: str = "characters") -> str:
+def too_long(subject: str, limit: int, got: int | str, unit: str = "characters") -> str:
     """The one wording of a length refusal, on every surface (HTTP, MCP, CLI, import):
-    ``content must be at most 50,000 characters, got 50,001``."""
-    return f"{subject} {length_rule(limit, unit)}, got {got:,}"
+    ``content must be at most 50,000 characters, got 50,001``; ``got`` the text itself, or
+    its length (:func:`length_said`)."""
+    return f"{subject} {length_rule(limit, unit)}, got {length_said(got)}"
+
+
+# How a length is counted, said where it can surprise: in code points of the text in NFC (the
+# one form user text is kept in, ``service.validate.nfc``), which writes a few characters as
+# two or three (composition exclusions: क़ U+0958 is क U+0915 + ◌़ U+093C). Counting the
+# text as sent instead would keep a text longer than the limit, which its export could then
+# not be imported from; so the count stays the stored text's, and the refusal says so when the
+# text holds what such a character becomes: a combining mark, or a Tibetan subjoined letter
+# (U+0FB5, U+0FB7, the only other pieces NFC leaves of one).
+NFC_COUNTED = (
+    "counted in code points of its Unicode NFC form, the form text is kept in, where a few "
+    "characters are two or three (क़ U+0958 is क U+0915 + U+093C)"
+)
+
+
+def length_said(got: int | str) -> str:
+    """A length as a refusal says it: ``50,001``, or for a text holding what NFC may have
+    grown, ``60,000, counted in code points of its Unicode NFC form …`` (:data:`NFC_COUNTED`)."""
+    if isinstance(got, int):
+        return f"{got:,}"
+    grown = any(unicodedata.combining(c) or c in "\u0fb5\u0fb7" for c in got)
+    return f"{len(got):,}, {NFC_COUNTED}" if grown else f"{len(got):,}"
 
 
 def too_many(subject: str, limit: int, got: int, what: str = "items") -> str:

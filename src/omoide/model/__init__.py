@@ -6,6 +6,9 @@ type, whichever module of this package defines it.
 """
 
 from omoide.model.admin import (
+    MAX_NAME_CHARS,
+    NAME_PATTERN,
+    NAME_RULE,
     PERSONA_NAME,
     SCRUB_PENDING_MEANS,
     ApiKeyRecord,
@@ -71,7 +74,10 @@ __all__ = [
     "DEFAULT_BLOCK_TYPE",
     "DEFAULT_MAX_TOKENS",
     "DEFAULT_PRIORITY",
+    "MAX_NAME_CHARS",
     "MEMORY_FIELDS",
+    "NAME_PATTERN",
+    "NAME_RULE",
     "PERIODIC_KINDS",
     "PERSONA_NAME",
     "SCRUB_PENDING_MEANS",

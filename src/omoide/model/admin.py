@@ -12,6 +12,9 @@ from omoide.errors import InvalidInput
 from omoide.model.episodes import SessionEnd
 
 __all__ = [
+    "MAX_NAME_CHARS",
+    "NAME_PATTERN",
+    "NAME_RULE",
     "PERSONA_NAME",
     "SCRUB_PENDING_MEANS",
     "ApiKeyRecord",
@@ -25,18 +28,24 @@ __all__ = [
     "check_persona_name",
 ]
 
-PERSONA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# A name a caller chooses: a persona, a block, a memory key (an import checks one as a name).
+# Defined here, the lowest layer, because the store checks a persona name too; the services'
+# patterns (service/validate/patterns.py) and the HTTP schemas take these, never a copy.
+MAX_NAME_CHARS = 64
+NAME_PATTERN = f"^[A-Za-z0-9_-]{{1,{MAX_NAME_CHARS}}}$"
+NAME_RULE = f"1-{MAX_NAME_CHARS} ASCII letters, digits, '_' or '-'"
+PERSONA_NAME = re.compile(NAME_PATTERN)
 
 
 def check_persona_name(name: str) -> str:
-    """The one persona-name check: ``^[A-Za-z0-9_-]{1,64}$``. The refused name is shown as the
+    """The one persona-name check: :data:`NAME_PATTERN`. The refused name is shown as the
     API shows what it refuses (in JSON's quotes, cut at 64 characters), not in Python's repr
     whole: ``omoide stats --persona`` with 300 characters echoed all of them."""
     if not isinstance(name, str) or not PERSONA_NAME.fullmatch(name):  # "ab\n" too
         text = str(name)
         shown = json.dumps(text if len(text) <= 64 else text[:63] + "…", ensure_ascii=False)
         raise InvalidInput(
-            f"invalid persona name {shown}: use 1-64 ASCII letters, digits, '_' or '-'",
+            f"invalid persona name {shown}: use {NAME_RULE}",
             persona=shown[1:-1] if isinstance(name, str) else None,
         )
     return name

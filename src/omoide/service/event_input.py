@@ -56,12 +56,16 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
             f"{where} has unknown field(s) {', '.join(sorted(unknown))}", field=where
         )
     speaker, content = event.get("speaker"), event.get("content")
-    if not isinstance(speaker, str) or is_blank(speaker) or len(speaker) > MAX_SPEAKER_CHARS:
+    if not isinstance(speaker, str) or is_blank(speaker):
         raise InvalidInput(
             f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
             "characters, "
             "not only whitespace or invisible characters)",
             field=f"{where}.speaker",
+        )
+    if len(speaker) > MAX_SPEAKER_CHARS:
+        raise InvalidInput(
+            too_long(f"{where}.speaker", MAX_SPEAKER_CHARS, speaker), field=f"{where}.speaker"
         )
     if not isinstance(content, str) or is_blank(content):
         raise InvalidInput(
@@ -73,7 +77,7 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
     check_text(content, f"{where}.content")
     if len(content) > MAX_EVENT_CHARS:
         raise InvalidInput(
-            too_long(f"{where}.content", MAX_EVENT_CHARS, len(content)), field=f"{where}.content"
+            too_long(f"{where}.content", MAX_EVENT_CHARS, content), field=f"{where}.content"
         )
     role = event.get("role", "user")
     if role not in ROLES:
@@ -83,12 +87,15 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
     if metadata is not None:
         check_metadata(metadata, f"{where}.metadata")
     caption = (metadata or {}).get(IMAGE_CAPTION)
-    if caption is not None and (not isinstance(caption, str) or len(caption) > MAX_CAPTION_CHARS):
+    if caption is not None and not isinstance(caption, str):
         raise InvalidInput(
             f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
             f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
             field=f"{where}.metadata.{IMAGE_CAPTION}",
         )
+    if caption is not None and len(caption) > MAX_CAPTION_CHARS:
+        said = f"{where}.metadata.{IMAGE_CAPTION}"
+        raise InvalidInput(too_long(said, MAX_CAPTION_CHARS, caption), field=said)
     timestamp = check_happened(event.get("timestamp"), f"{where}.timestamp", now)
     return NewEvent(
         speaker=speaker.strip(),

@@ -13,6 +13,7 @@ from omoide.engine.errors import quoted, too_long
 from omoide.errors import InvalidInput
 from omoide.model import SearchFilters, SearchHit, SearchMode
 from omoide.service.validate import (
+    MAX_DATE_RANGE_CHARS,
     MAX_FILTER_TAGS,
     check_kind,
     check_tags,
@@ -62,7 +63,7 @@ def check_query(query: Any, top_k: Any, mode: Any) -> tuple[str, int, SearchMode
             field="q",
         )
     if len(query) > MAX_QUERY_CHARS:
-        raise InvalidInput(too_long("q", MAX_QUERY_CHARS, len(query)), field="q")
+        raise InvalidInput(too_long("q", MAX_QUERY_CHARS, query), field="q")
     check_text(query, "q")
     # the words HTTP's and MCP's argument checks say (a bound and the number given)
     if isinstance(top_k, bool) or not isinstance(top_k, int):
@@ -103,6 +104,11 @@ def check_filters(
                 "date_range must not be empty or whitespace: leave it out for no date filter",
                 field="date_range",
             )
+        if len(str(date_range)) > MAX_DATE_RANGE_CHARS:
+            raise InvalidInput(
+                too_long("date_range", MAX_DATE_RANGE_CHARS, str(date_range)),
+                field="date_range",
+            )
         with engine_input():
             span = parse_date_range(
                 check_text(str(date_range), "date_range"), now=clock.now(), tz=zone
@@ -121,8 +127,12 @@ def check_filters(
 
 
 def _valid_at(value: Any, clock: Clock) -> datetime | None:
-    if value is None or value == "":
+    """``now``, a timestamp, or None for no filter; an empty one is refused, as HTTP and MCP
+    refuse it (it was no filter, as if it had applied: ``omoide search --valid-at ''``)."""
+    if value is None:
         return None
+    if value == "":
+        raise InvalidInput('valid_at must not be empty, got ""', field="valid_at")
     if isinstance(value, str) and value.strip().lower() == "now":
         return clock.now()
     return check_timestamp(value, "valid_at")

@@ -79,7 +79,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     ``None``, which closes the key, is taken before: :func:`_check_map`.)"""
     where = f"{field}.{key}" if field else key
     number = isinstance(value, int | float) and not isinstance(value, bool)
-    if number and not math.isfinite(value):
+    if isinstance(value, float) and not math.isfinite(value):  # an int is (10**400 too)
         raise InvalidInput(f"{where} must be a finite number, got {short_json(value)}", field=where)
     if number and not MIN_INT <= value <= MAX_INT:  # as HTTP's guard refuses it in any body
         raise InvalidInput(
@@ -112,7 +112,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     check_controls(check_text(value.strip(), where), where, lines=True)
     if not matches(STATE_VALUE_PATTERN, value):  # what is left: the length
         raise InvalidInput(
-            too_long(where, MAX_VALUE_CHARS, len(value.strip())),
+            too_long(where, MAX_VALUE_CHARS, value.strip()),
             field=where,
         )
     return check_text(value.strip(), where)
@@ -219,7 +219,9 @@ class StateService:
             raise InvalidInput("key is required, e.g. key=name", field="key")
         key = check_state_key(key)
         state = self.store.state(persona)
-        when = check_timestamp(at, "at") if at not in (None, "") else None
+        if at == "":  # as HTTP and MCP refuse it: it read the whole history, as if no `at`
+            raise InvalidInput('at must not be empty, got ""', field="at")
+        when = check_timestamp(at, "at")
         if when is None:
             return state.history(kind, key)
         entry = state.valid_at(kind, key, when)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from omoide.engine.errors import count_rule, json_type, length_rule, short_json
+from omoide.engine.errors import count_rule, json_type, length_rule, length_said, short_json
 from omoide.service.chat_messages import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
@@ -161,7 +161,7 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
     if kind == "string_too_long":
         return (
             length_rule(int(ctx.get("max_length", 0))),
-            f"{len(value):,}" if isinstance(value, str) else echo,
+            length_said(value) if isinstance(value, str) else echo,
         )
     if kind in ("too_short", "too_long"):
         count = int(ctx.get("min_length" if kind == "too_short" else "max_length", 0))

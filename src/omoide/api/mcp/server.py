@@ -173,8 +173,9 @@ class OmoideMCP(MCPServer):
                     f"Error executing tool {name}: "
                     + tool_error_message(
                         InvalidInput(
-                            f"argument '{where}': NaN and Infinity are not numbers this "
-                            "reader accepts (numbers must be finite)",
+                            f"argument '{where}': NaN, Infinity and numbers past a double's "
+                            "range (1e400) are not numbers this reader accepts (numbers must "
+                            "be finite)",
                             field=where,
                         )
                     )

@@ -31,7 +31,12 @@ from pydantic import Field
 from omoide.api.errors import raced_erase, tool_error_message
 from omoide.errors import OmoideError
 from omoide.service.search_request import MAX_QUERY_CHARS
-from omoide.service.validate import MAX_METADATA_CHARS, MAX_METADATA_DEPTH
+from omoide.service.validate import (
+    MAX_DATE_RANGE_CHARS,
+    MAX_METADATA_CHARS,
+    MAX_METADATA_DEPTH,
+    MAX_TIMESTAMP_CHARS,
+)
 
 __all__ = [
     "APPEND",
@@ -43,6 +48,7 @@ __all__ = [
     "PersonaResolver",
     "Result",
     "SearchText",
+    "TimestampText",
     "answer",
     "listed",
 ]
@@ -56,10 +62,14 @@ Result = Annotated[CallToolResult, dict[str, Any]]
 SearchText = Annotated[str, Field(min_length=1, max_length=MAX_QUERY_CHARS)]
 """A search query argument (memory_search, episode_search); each tool adds its description."""
 
-DateRangeText = Annotated[str | None, Field(min_length=1, max_length=100)]
+DateRangeText = Annotated[str | None, Field(min_length=1, max_length=MAX_DATE_RANGE_CHARS)]
 """A ``date_range`` argument in words or dates ("last week", "先週", "2026-03-01..2026-03-31");
 an empty one is refused, as HTTP refuses ``date_range=`` (it was no filter, as if it had
 applied), and a blank one by the service (``check_filters``), as on every interface."""
+
+TimestampText = Annotated[str | None, Field(max_length=MAX_TIMESTAMP_CHARS)]
+"""A timestamp argument (ISO-8601, read by the service's ``check_timestamp``), at most as long
+as the service reads one; each tool adds its description."""
 
 METADATA_LIMITS = (
     f"at most {MAX_METADATA_CHARS:,} characters as JSON, nested at most {MAX_METADATA_DEPTH} "

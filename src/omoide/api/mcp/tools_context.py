@@ -13,7 +13,15 @@ from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel, ConfigDict, Field
 
 from omoide.api.mcp import text
-from omoide.api.mcp.tooling import APPEND, READ_ONLY, SET, PersonaResolver, Result, answer
+from omoide.api.mcp.tooling import (
+    APPEND,
+    READ_ONLY,
+    SET,
+    PersonaResolver,
+    Result,
+    TimestampText,
+    answer,
+)
 from omoide.api.render import (
     render_changes,
     render_context,
@@ -156,10 +164,9 @@ def register_context_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         ctx: Context,
         key: StateKey,
         at: Annotated[
-            str | None,
+            TimestampText,
             Field(
                 min_length=1,
-                max_length=64,
                 description=(
                     "ISO-8601 date or time with its offset: only the value that was true then, "
                     "e.g. "

@@ -21,6 +21,7 @@ from omoide.api.mcp.tooling import (
     PersonaResolver,
     Result,
     SearchText,
+    TimestampText,
     answer,
     listed,
 )
@@ -28,6 +29,7 @@ from omoide.api.render import render_search, render_session_end
 from omoide.engine.attachments import MAX_CAPTION_CHARS
 from omoide.errors import OmoideError
 from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, MAX_SPEAKER_CHARS
+from omoide.service.search_request import MAX_TOP_K
 from omoide.service.validate import MAX_EXTERNAL_ID_CHARS, SESSION_ID_PATTERN
 from omoide.wiring import Omoide
 
@@ -64,9 +66,8 @@ class Turn(BaseModel):
         str, Field(min_length=1, description="What was said."), listed(maxLength=MAX_EVENT_CHARS)
     ]
     timestamp: Annotated[
-        str | None,
+        TimestampText,
         Field(
-            max_length=64,
             description=(
                 "ISO-8601 time it was said, with its UTC offset, e.g. '2026-03-01T09:30:00+09:00' "
                 "(default: now)."
@@ -162,7 +163,7 @@ def register_episode_tools(server: MCPServer, omoide: Omoide, persona_of: Person
             SearchText,
             Field(description=("What to look for in past conversations, in any language.")),
         ],
-        top_k: Annotated[int, Field(ge=1, le=50, description="How many excerpts.")] = 5,
+        top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many excerpts.")] = 5,
         date_range: Annotated[
             DateRangeText,
             Field(description=("When it was said: 'last week', '先週', '2026-03-01..2026-03-31'.")),

@@ -23,6 +23,7 @@ from omoide.api.mcp.tooling import (
     PersonaResolver,
     Result,
     SearchText,
+    TimestampText,
     answer,
     listed,
 )
@@ -37,7 +38,13 @@ from omoide.api.render import (
 from omoide.model import UNSET, Unset
 from omoide.service.memories import MAX_CONTENT_CHARS
 from omoide.service.search_request import MAX_TOP_K
-from omoide.service.validate import MAX_EMOTION_CHARS, MAX_FILTER_TAGS, MAX_TAGS, TAG_PATTERN
+from omoide.service.validate import (
+    MAX_EMOTION_CHARS,
+    MAX_FILTER_TAGS,
+    MAX_NAME_CHARS,
+    MAX_TAGS,
+    TAG_PATTERN,
+)
 from omoide.wiring import Omoide
 
 __all__ = ["register_memory_tools"]
@@ -46,7 +53,7 @@ Key = Annotated[
     str,
     Field(
         min_length=1,
-        max_length=64,
+        max_length=MAX_NAME_CHARS,  # a memory key is a name (an import checks it as one)
         description="The memory's key, e.g. 'mem_3f2a9c01d4e5b6a7' (from "
         "memory_create or memory_search).",
     ),
@@ -72,9 +79,8 @@ Tags = Annotated[
 Content = Annotated[str, Field(min_length=1), listed(maxLength=MAX_CONTENT_CHARS)]
 Unit = Annotated[float, Field(ge=0.0, le=1.0)]
 When = Annotated[
-    str | None,
+    TimestampText,
     Field(
-        max_length=64,
         description="ISO-8601 date (00:00 UTC) or time with its UTC offset, e.g. "
         "'2026-03-01' or '2026-03-01T09:30:00+09:00'.",
     ),
@@ -189,22 +195,19 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         ] = None,
         emotion_intensity: Annotated[Unit | None, Field(description="0-1.")] = None,
         valid_from: Annotated[
-            str | None,
+            TimestampText,
             Field(
-                max_length=64,
                 description=(
                     "ISO-8601 start of validity (a time with its offset), or 'none' to remove it."
                 ),
             ),
         ] = None,
         valid_until: Annotated[
-            str | None,
+            TimestampText,
             Field(
-                max_length=64,
                 description=(
                     "ISO-8601 end of validity (the fact stopped being true; a time with its "
-                    "offset), "
-                    "or 'none' to reopen."
+                    "offset), or 'none' to reopen."
                 ),
             ),
         ] = None,
@@ -309,20 +312,17 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
             Field(
                 description=(
                     "When the memory was stored, in words or dates: 'last week', '先週', "
-                    "'yesterday', "
-                    "'2026-03-01', '2026-03-01..2026-03-31'."
+                    "'yesterday', '2026-03-01', '2026-03-01..2026-03-31'."
                 )
             ),
         ] = None,
         valid_at: Annotated[
-            str | None,
+            TimestampText,
             Field(
                 min_length=1,
-                max_length=64,
                 description=(
                     "Only facts true at this time: ISO-8601 (a time with its offset) or 'now' "
-                    "(drops "
-                    "superseded facts)."
+                    "(drops superseded facts)."
                 ),
             ),
         ] = None,

@@ -29,7 +29,7 @@ def check_content(content: Any, *, max_chars: int) -> str:
         )
     check_text(content, "content")
     if len(content) > max_chars:
-        raise InvalidInput(too_long("content", max_chars, len(content)), field="content")
+        raise InvalidInput(too_long("content", max_chars, content), field="content")
     return content.strip()
 
 
@@ -45,9 +45,7 @@ def check_emotion_type(value: Any) -> str | None:
             f"emotion_type must be a string or null, got {json_type(value)}", field="emotion_type"
         )
     if len(value) > MAX_EMOTION_CHARS:
-        raise InvalidInput(
-            too_long("emotion_type", MAX_EMOTION_CHARS, len(value)), field="emotion_type"
-        )
+        raise InvalidInput(too_long("emotion_type", MAX_EMOTION_CHARS, value), field="emotion_type")
     if is_blank(value):
         raise InvalidInput(
             "emotion_type must not be empty (nor only whitespace or invisible "
@@ -62,7 +60,7 @@ def check_unit_interval(value: Any, name: str) -> float:
         raise InvalidInput(
             f"{name} must be a number between 0 and 1, got {quoted(value)}", field=name
         )
-    if math.isnan(value) or not 0.0 <= value <= 1.0:
+    if (isinstance(value, float) and math.isnan(value)) or not 0.0 <= value <= 1.0:
         raise InvalidInput(f"{name} must be between 0 and 1, got {quoted(value)}", field=name)
     return float(value) + 0.0  # -0.0 is 0.0 (PostgreSQL's float keeps the sign, SQLite's not)
 
@@ -105,7 +103,7 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
             )
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(
-                too_long(f"tag {quoted(tag.strip(), 22)}", MAX_TAG_CHARS, len(tag.strip())),
+                too_long(f"tag {quoted(tag.strip(), 22)}", MAX_TAG_CHARS, tag.strip()),
                 field="tags",
             )
         check_controls(check_text(tag, "tags").strip(), "tags")

@@ -48,7 +48,7 @@ def check_metadata(value: Any, field: str = "metadata") -> dict[str, Any]:
         )
     if len(text) > MAX_METADATA_CHARS:
         raise InvalidInput(
-            too_long(field, MAX_METADATA_CHARS, len(text), "characters as JSON"),
+            too_long(field, MAX_METADATA_CHARS, text, "characters as JSON"),
             field=field,
         )
     return value

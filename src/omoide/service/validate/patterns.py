@@ -11,13 +11,22 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+# Persona, block and memory-key names: the model's (the store checks a persona name too).
+from omoide.model import MAX_NAME_CHARS as MAX_NAME_CHARS
+from omoide.model import NAME_PATTERN as NAME_PATTERN
+from omoide.model import NAME_RULE as NAME_RULE
+
 MAX_TAGS = 20
 MAX_FILTER_TAGS = MAX_TAGS * MAX_TAGS  # a search filter: 20 query values of 20 tags each
 MAX_TAG_CHARS = 64
 MAX_EMOTION_CHARS = 64
-MAX_NAME_CHARS = 64  # a persona name, a block name
 MAX_STATE_KEY_CHARS = 64
 MAX_EXTERNAL_ID_CHARS = 200
+# A timestamp as text (the longest, 2026-03-01T09:30:00.123456+09:00, is 32 characters; the
+# rest is room for the surrounding spaces a typed value may hold), and a date range in words
+# or dates (2026-03-01T09:30:00+09:00..2026-03-31T18:00:00+09:00 is 52).
+MAX_TIMESTAMP_CHARS = 64
+MAX_DATE_RANGE_CHARS = 100
 MIN_YEAR = 1900
 MAX_YEAR = 9999
 # Integers are exact in every JSON parser (IEEE doubles) up to 2^53 − 1.
@@ -62,9 +71,6 @@ TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
 # Text that is not blank: it holds one character that is neither whitespace nor invisible (a
 # search, not a full match).
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
-# Persona names, block names.
-NAME_PATTERN = f"^[A-Za-z0-9_-]{{1,{MAX_NAME_CHARS}}}$"
-NAME_RULE = f"1-{MAX_NAME_CHARS} ASCII letters, digits, '_' or '-'"
 # A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
 # invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
 # ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and

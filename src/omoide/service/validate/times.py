@@ -7,11 +7,12 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from omoide.engine.errors import quoted
+from omoide.engine.errors import quoted, too_long
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     MAX_AHEAD,
+    MAX_TIMESTAMP_CHARS,
     MAX_YEAR,
     MIN_YEAR,
     TIMESTAMP_PATTERN,
@@ -25,9 +26,11 @@ def check_timestamp(value: Any, name: str) -> datetime | None:
     arguments, import records, through the services). A time of day without an offset is
     refused: the server cannot know the clock it was read from (reading it as UTC put a
     Tokyo client's 09:00 at 18:00 local). A date alone is that day at 00:00 UTC. Bounds: years
-    1900–9999 once normalised to UTC."""
+    1900–9999 once normalised to UTC; at most :data:`MAX_TIMESTAMP_CHARS` characters of text."""
     if value is None:
         return None
+    if isinstance(value, str) and len(value) > MAX_TIMESTAMP_CHARS:
+        raise InvalidInput(too_long(name, MAX_TIMESTAMP_CHARS, value), field=name)
     if isinstance(value, datetime):
         if value.tzinfo is None or value.utcoffset() is None:
             raise InvalidInput(_no_offset(name, value.isoformat()), field=name)

@@ -27,7 +27,7 @@ from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
 from omoide.api.http.validation_errors import validation_message
 from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
-from omoide.model import check_persona_name
+from omoide.model import NAME_PATTERN, check_persona_name
 from omoide.service.auth import Principal
 from omoide.service.validate import (
     BEYOND_C0_CONTROLS,
@@ -88,6 +88,11 @@ def make_environment() -> Environment:
     env.tests["with_controls"] = shown.has_controls
     env.filters["when"] = _when
     env.filters["num"] = _num
+    # a form's name field checks what the API checks (an HTML pattern is matched whole, in
+    # the ECMAScript "v" mode, where a '-' in a class is escaped)
+    env.globals["name_pattern"] = (
+        NAME_PATTERN.removeprefix("^").removesuffix("$").replace("-]", "\\-]")
+    )
     return env
 
 

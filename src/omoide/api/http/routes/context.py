@@ -42,7 +42,7 @@ from omoide.api.render import (
 )
 from omoide.model import UNSET
 from omoide.service.state import StateKind
-from omoide.service.validate import NAME_PATTERN, STATE_KEY_PATTERN
+from omoide.service.validate import MAX_TIMESTAMP_CHARS, NAME_PATTERN, STATE_KEY_PATTERN
 
 __all__ = [
     "render_block",
@@ -108,6 +108,7 @@ def _state_routes(path: str, kind: StateKind, noun: str) -> None:
         at: str | None = Query(
             None,
             min_length=1,  # an empty one read the whole history, as if no `at`
+            max_length=MAX_TIMESTAMP_CHARS,
             json_schema_extra={"format": "timestamp"},
             description="Only the value valid then: an " + TIMESTAMP_DESCRIPTION,
         ),

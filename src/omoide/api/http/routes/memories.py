@@ -29,14 +29,17 @@ from omoide.api.render import (
     render_purged,
     render_stats,
 )
-from omoide.service.validate import MAX_INT
+from omoide.service.validate import MAX_INT, MAX_NAME_CHARS
 
 router = APIRouter(tags=["memories"])
 
 Persona = Annotated[str, Depends(persona_access)]
 # a memory's key, at most 64 characters (as every stored key, and as MCP's tools take one): a
 # 5,000-character key was looked up and echoed in the 404
-Key = Annotated[str, Path(min_length=1, max_length=64, description="A memory's key (mem_…).")]
+# a memory key is a name (an import checks it as one)
+Key = Annotated[
+    str, Path(min_length=1, max_length=MAX_NAME_CHARS, description="A memory's key (mem_…).")
+]
 READ = errors(401, 403, 404, 422)
 # a write may also lose a race with an erase of what it refers to: 409 (docs/api.md)
 WRITE = errors(401, 403, 404, 409, 413, 422)

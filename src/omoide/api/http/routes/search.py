@@ -14,8 +14,10 @@ from omoide.api.render import render_search
 from omoide.model import MemoryKind, SearchMode
 from omoide.service.search_request import MAX_QUERY_CHARS, MAX_TOP_K
 from omoide.service.validate import (
+    MAX_DATE_RANGE_CHARS,
     MAX_TAG_CHARS,
     MAX_TAGS,
+    MAX_TIMESTAMP_CHARS,
     NON_BLANK_PATTERN,
     TAGS_QUERY_PATTERN,
     split_search_tags,
@@ -58,6 +60,7 @@ def search(
     date_range: str | None = Query(
         None,
         min_length=1,  # an empty one was no filter, as if it had applied
+        max_length=MAX_DATE_RANGE_CHARS,
         json_schema_extra={"format": "date-range"},
         description="When the memory was created, e.g. 'last week', '先週', '3 days ago', "
         "'2026-03', '2026-03-01..2026-03-15' (docs/api.md lists the forms).",
@@ -65,6 +68,7 @@ def search(
     valid_at: str | None = Query(
         None,
         min_length=1,
+        max_length=MAX_TIMESTAMP_CHARS,
         json_schema_extra={"format": "timestamp"},
         description="Only facts valid then: 'now' or an " + TIMESTAMP_DESCRIPTION,
     ),

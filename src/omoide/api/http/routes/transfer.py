@@ -18,6 +18,7 @@ from omoide.api.http.schemas.transfer import IMPORT_JSON_BODY, ImportReply
 from omoide.api.http.uploads import no_room_refused, upload_file
 from omoide.engine import json_text
 from omoide.errors import InvalidInput
+from omoide.service.event_input import MAX_SPEAKER_CHARS
 from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
 
 router = APIRouter(tags=["transfer"])
@@ -130,13 +131,13 @@ async def import_persona(
     user_name: str | None = Query(
         None,
         min_length=1,
-        max_length=200,
+        max_length=MAX_SPEAKER_CHARS,  # a turn's speaker
         description="chat: speaker name of the user's turns (default: user)",
     ),
     assistant_name: str | None = Query(
         None,
         min_length=1,
-        max_length=200,
+        max_length=MAX_SPEAKER_CHARS,
         description="chat: speaker name of the assistant (default: the persona)",
     ),
 ) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from omoide.service.validate import (
     MAX_METADATA_CHARS,
     MAX_METADATA_DEPTH,
     MAX_TAG_CHARS,
+    MAX_TIMESTAMP_CHARS,
     MIN_INT,
     NAME_PATTERN,
     NAME_RULE,
@@ -178,7 +179,12 @@ TIMESTAMP_DESCRIPTION = (
     "1900-9999 once normalised to UTC."
 )
 Timestamp = Annotated[
-    str, Field(json_schema_extra={"format": "timestamp"}, description=TIMESTAMP_DESCRIPTION)
+    str,
+    Field(
+        max_length=MAX_TIMESTAMP_CHARS,
+        json_schema_extra={"format": "timestamp"},
+        description=TIMESTAMP_DESCRIPTION,
+    ),
 ]
 UnitInterval = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
 # an erasing reply's: the erase is committed either way (never undone, never a 503)
