@@ -159,7 +159,9 @@ ChatMessage = Annotated[
 class ChatRequest(Request):
     """An OpenAI chat completions request. Omoide reads ``messages``, ``stream``, ``user`` and
     ``tools``, and checks the shape of ``stop``, ``stream_options`` and ``tool_choice`` (it
-    translates them for an Anthropic upstream); every other field is passed to an OpenAI-compatible
+    translates them for an Anthropic upstream); ``n`` must be 1 (one reply is recorded per
+    turn), ``stream_options.include_usage`` true or false and ``safety_identifier`` at most 64
+    characters, for every upstream; every other field is passed to an OpenAI-compatible
     upstream as sent. An Anthropic upstream gets each field translated or refuses it (422 naming
     it: n other than 1, response_format, seed, logprobs … which the Messages API cannot do)."""
 
