@@ -11,6 +11,7 @@ from omoide.api.http.schemas.common import JsonValue, Request, Response, reply_s
 from omoide.service.chat_messages import (
     ASSISTANT_WITHOUT_CONTENT,
     MAX_MESSAGES,
+    MAX_SAFETY_IDENTIFIER,
     check_messages,
     check_request_fields,
 )
@@ -180,6 +181,18 @@ class ChatRequest(Request):
         None, description="Names the session (chat-<user>) when no X-Omoide-Session header is sent."
     )
     tools: list[Tool] | None = Field(None, description="Functions the model may call.")
+    n: int | None = Field(
+        None,
+        ge=1,
+        le=1,
+        description="1 or absent: one reply is recorded per turn, so several choices are "
+        "refused (which one the user keeps cannot be known).",
+    )
+    safety_identifier: str | None = Field(
+        None,
+        max_length=MAX_SAFETY_IDENTIFIER,
+        description="OpenAI's end-user id for abuse monitoring (a hash), at most 64 characters.",
+    )
     stop: str | list[str] | None = Field(
         None, description="Text (or texts) at which the model stops writing."
     )
