@@ -301,7 +301,8 @@ def apply_summary(
     # Nothing to summarise, or no summary made (an empty "[過去の会話要約]" only adds tokens):
     # only the squeeze below.
     if not split.old or not summary.strip():
-        return _squeeze(split.head, "", kept, base, params, tokens_before)
+        _squeeze(0, kept, base, params)
+        return _result(split.head, "", kept, base, tokens_before)
     note = summary_text(summary, max_chars)
     cost = _note_cost(split.head, note)
     # Turns kept only because the cut moves in steps are compacted like old ones first.
@@ -319,8 +320,7 @@ def apply_summary(
         room = params.budget_tokens - base - kept.tokens - _note_cost(split.head, SUMMARY_PREFIX)
         return SUMMARY_PREFIX + cut_to_tokens(body, max(room, 0))
 
-    note = fitted()
-    _squeeze(split.head, note, kept, base, params, tokens_before)
+    _squeeze(_note_cost(split.head, fitted()), kept, base, params)
     # Squeezing the recent turns (their tool results, long messages) may free the room the cut
     # took from the summary: give it back, up to the whole summary.
     note = fitted()
@@ -338,17 +338,10 @@ def _result(
     return Compaction(tuple(_joined(head, note, kept.turns)), 4, tokens_before, fixed + kept.tokens)
 
 
-def _squeeze(
-    head: Sequence[Message],
-    note: str,
-    kept: _Kept,
-    base: int,
-    params: CompactParams,
-    tokens_before: int,
-) -> Compaction:
-    """Still over: trim, clear and cut the recent turns but the latest, then drop them (in
+def _squeeze(note_cost: int, kept: _Kept, base: int, params: CompactParams) -> None:
+    """Still over: trim, clear and cut the kept turns but the latest, then drop them (in
     ``kept`` itself, which the caller reads after)."""
-    fixed = base + _note_cost(head, note)
+    fixed = base + note_cost
     for cap in (0, *TRUNCATE_CAPS):
         if fixed + kept.tokens <= params.budget_tokens:
             break
@@ -360,7 +353,6 @@ def _squeeze(
         )
     while fixed + kept.tokens > params.budget_tokens and len(kept.turns) > 1:
         kept.drop_oldest()  # whole turns, so a tool call never loses its result
-    return _result(head, note, kept, fixed, tokens_before)
 
 
 def minimum_tokens(messages: Sequence[Message], params: CompactParams) -> int:
