@@ -19,18 +19,24 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
    When even that does not fit, the summary is cut, then the recent turns but the latest are
    trimmed and dropped oldest first.
 
-Token counts use :func:`omoide.engine.tokens.estimate_tokens` (offline), through
+The per-message steps are ``engine/compact_steps.py``. Token counts use
+:func:`omoide.engine.tokens.estimate_tokens` (offline), through
 ``engine/compact_tokens.py`` (what a message and a request cost). No I/O, no clock.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
 from omoide.engine.chat_prompt import into_system_prompt
+from omoide.engine.compact_steps import (
+    CLEARED_TOOL_RESULT,
+    clear_tool_result,
+    trim_message,
+    truncate_message,
+)
 from omoide.engine.compact_tokens import (
     MESSAGE_OVERHEAD,
     Message,
@@ -41,7 +47,6 @@ from omoide.engine.compact_tokens import (
     request_tokens,
     tools_tokens,
 )
-from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
 
 __all__ = [
     "CLEARED_TOOL_RESULT",
@@ -66,11 +71,9 @@ __all__ = [
 ]
 
 SUMMARY_PREFIX = "[過去の会話要約] "
-CLEARED_TOOL_RESULT = "[tool result cleared to save context]"
 # Stage 3 stops at 64 tokens a message: cut shorter, a message says little, and stage 4 (the
 # summary beside whole recent turns) keeps more (bench/results/chat.md).
 TRUNCATE_CAPS = (256, 128, 64)
-_BLANK_RUN = re.compile(r"\n{3,}")
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ class Split:
     old_turns: int
 
 
-_tokens, _truncate = count_tokens, cut_to_tokens
+_tokens = count_tokens
 
 
 # -- turns ----------------------------------------------------------------------------------
@@ -133,46 +136,6 @@ def _recent_count(n_turns: int, keep_recent: int) -> int:
 
 
 # -- stages 1-3 -----------------------------------------------------------------------------
-
-
-def _with_text(message: Message, text: str) -> Message:
-    """The message with its text replaced; content parts collapse to one text part, images
-    become a one-word placeholder."""
-    content = message.get("content")
-    if isinstance(content, list):
-        images = sum(1 for p in content if isinstance(p, dict) and p.get("type") == "image_url")
-        text = text + (" [image]" * images if images else "")
-    return {**message, "content": text}
-
-
-def trim_message(message: Message, line_max_tokens: int) -> Message:
-    """Stage 1: trailing spaces off, blank-line runs to one, long lines cut."""
-    text = message_text(message)
-    if not text:
-        return message
-    lines = [_truncate(line.rstrip(), line_max_tokens) for line in text.split("\n")]
-    trimmed = _BLANK_RUN.sub("\n\n", "\n".join(lines)).strip()
-    return message if trimmed == text else _with_text(message, trimmed)
-
-
-def clear_tool_result(message: Message) -> Message:
-    """Stage 2: a tool result's body becomes a note; the message (and its call id) stays."""
-    if message.get("role") != "tool" or message_text(message) == CLEARED_TOOL_RESULT:
-        return message
-    return {**message, "content": CLEARED_TOOL_RESULT}
-
-
-def truncate_message(message: Message, cap: int) -> Message:
-    """Stage 3: the message's text cut to ``cap`` tokens."""
-    text = message_text(message)
-    if len(text) <= cap and isinstance(message.get("content"), str):
-        return message  # a token is at least one character
-    cut = _truncate(text, cap)
-    return (
-        message
-        if cut == text and isinstance(message.get("content"), str)
-        else _with_text(message, cut)
-    )
 
 
 def compact_mechanical(messages: Sequence[Message], params: CompactParams) -> Compaction:
@@ -261,15 +224,26 @@ def summary_split(
 
 def summary_room(messages: Sequence[Message], params: CompactParams, max_chars: int) -> int:
     """Tokens left for kept turns once the head and a summary of ``max_chars`` are counted
-    (the summary at two characters a token: between English and Japanese)."""
+    (the summary at two characters a token: between English and Japanese; its marker and
+    where it goes counted exactly, as :func:`apply_summary` counts them)."""
     head = split_turns(messages).head
     return (
         params.budget_tokens
         - request_tokens(head, fixed_tokens=params.fixed_tokens)
-        - MESSAGE_OVERHEAD
-        - _tokens(SUMMARY_PREFIX)
+        - _note_cost(head, SUMMARY_PREFIX)
         - max_chars // 2
     )
+
+
+def _note_cost(head: Sequence[Message], note: str) -> int:
+    """What folding ``note`` into the request adds to its tokens, exactly: the note's own,
+    plus a message's overhead when there is no leading system message to join (then it is one
+    of its own). Joined after a blank line (or as one more text part, read after a newline),
+    its runs never merge with the prompt's, so the count adds up."""
+    if not note:
+        return 0
+    folds = bool(head) and head[0].get("role") in ("system", "developer")
+    return _tokens(note) + (0 if folds else MESSAGE_OVERHEAD)
 
 
 def summary_text(text: str, max_chars: int) -> str:
@@ -290,42 +264,63 @@ def _joined(
     return into_system_prompt([*head, *_flatten(recent)], note)
 
 
+class _Kept:
+    """The kept turns with each message's tokens, so that a step recounts only the messages
+    it changed and the request's total is never recounted from scratch."""
+
+    def __init__(self, turns: Iterable[Iterable[Message]]) -> None:
+        self.turns = [list(turn) for turn in turns]
+        self.counts = [[message_tokens(m) for m in turn] for turn in self.turns]
+        self.tokens = sum(map(sum, self.counts))
+
+    def change(self, upto: int, step: Callable[[Message], Message]) -> None:
+        """``step`` applied to every message of the turns before ``upto``."""
+        for turn, counts in zip(self.turns[:upto], self.counts[:upto], strict=True):
+            for i, message in enumerate(turn):
+                new = step(message)
+                if new is not message:
+                    turn[i], count = new, message_tokens(new)
+                    self.tokens += count - counts[i]
+                    counts[i] = count
+
+    def drop_oldest(self) -> None:
+        self.turns.pop(0)
+        self.tokens -= sum(self.counts.pop(0))
+
+
 def apply_summary(
     split: Split, summary: str, *, max_chars: int, params: CompactParams, tokens_before: int
 ) -> Compaction:
-    """Head + the summary + the recent turns; squeezed further only if that is still over."""
+    """Head + the summary + the recent turns; squeezed further only if that is still over.
 
-    def total(msgs: Sequence[Message]) -> int:
-        return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
-
-    recent = [list(turn) for turn in split.recent]
+    Each message is counted once, and again only when a step changed it; the summary costs
+    exactly what folding it into the system message adds (:func:`_note_cost`), so a summary
+    cut to the room left is as long as the budget allows."""
+    kept = _Kept(split.recent)
+    base = request_tokens(split.head, fixed_tokens=params.fixed_tokens)
     # Nothing to summarise, or no summary made (an empty "[過去の会話要約]" only adds tokens):
     # only the squeeze below.
     if not split.old or not summary.strip():
-        return _squeeze(split.head, "", recent, params, tokens_before)
+        _squeeze(0, kept, base, params)
+        return _result(split.head, "", kept, base, tokens_before)
     note = summary_text(summary, max_chars)
+    cost = _note_cost(split.head, note)
     # Turns kept only because the cut moves in steps are compacted like old ones first.
-    extra = len(recent) - _recent_count(len(recent), params.keep_recent)
+    extra = len(kept.turns) - _recent_count(len(kept.turns), params.keep_recent)
     for _, step in _steps(params):
-        if extra <= 0 or total(_joined(split.head, note, recent)) <= params.budget_tokens:
+        if extra <= 0 or base + kept.tokens + cost <= params.budget_tokens:
             break
-        recent[:extra] = [[step(m) for m in turn] for turn in recent[:extra]]
-    if total(_joined(split.head, note, recent)) <= params.budget_tokens:
-        return _squeeze(split.head, note, recent, params, tokens_before)
+        kept.change(extra, step)
+    if base + kept.tokens + cost <= params.budget_tokens:
+        return _result(split.head, note, kept, base + cost, tokens_before)
     body = note[len(SUMMARY_PREFIX) :]
 
     def fitted() -> str:
-        """The summary cut to the room the head and the recent turns leave (counted as a
-        message of its own: at least what folding it into the system message costs)."""
-        room = (
-            params.budget_tokens
-            - total(_joined(split.head, "", recent))
-            - MESSAGE_OVERHEAD
-            - estimate_tokens(SUMMARY_PREFIX)
-        )
-        return SUMMARY_PREFIX + truncate_to_tokens(body, max(room, 0))
+        """The summary cut to the room the head and the recent turns leave."""
+        room = params.budget_tokens - base - kept.tokens - _note_cost(split.head, SUMMARY_PREFIX)
+        return SUMMARY_PREFIX + cut_to_tokens(body, max(room, 0))
 
-    _squeeze(split.head, fitted(), recent, params, tokens_before)
+    _squeeze(_note_cost(split.head, fitted()), kept, base, params)
     # Squeezing the recent turns (their tool results, long messages) may free the room the cut
     # took from the summary: give it back, up to the whole summary.
     note = fitted()
@@ -333,51 +328,39 @@ def apply_summary(
     # added tokens to a request already over, so it is left out.
     if not note[len(SUMMARY_PREFIX) :].strip():
         note = ""
-    messages = _joined(split.head, note, recent)
-    return Compaction(tuple(messages), 4, tokens_before, total(messages))
+    return _result(split.head, note, kept, base + _note_cost(split.head, note), tokens_before)
 
 
-def _squeeze(
-    head: Sequence[Message],
-    note: str,
-    recent: list[list[Message]],
-    params: CompactParams,
-    tokens_before: int,
+def _result(
+    head: Sequence[Message], note: str, kept: _Kept, fixed: int, tokens_before: int
 ) -> Compaction:
-    """Still over: trim, clear and cut the recent turns but the latest, then drop them (in
-    ``recent`` itself, which the caller reads after)."""
+    """The stage-4 request; ``fixed`` counts the head, the request's overhead and the note."""
+    return Compaction(tuple(_joined(head, note, kept.turns)), 4, tokens_before, fixed + kept.tokens)
 
-    def total(msgs: Sequence[Message]) -> int:
-        return request_tokens(msgs, fixed_tokens=params.fixed_tokens)
 
-    result = _joined(head, note, recent)
+def _squeeze(note_cost: int, kept: _Kept, base: int, params: CompactParams) -> None:
+    """Still over: trim, clear and cut the kept turns but the latest, then drop them (in
+    ``kept`` itself, which the caller reads after)."""
+    fixed = base + note_cost
     for cap in (0, *TRUNCATE_CAPS):
-        if total(result) <= params.budget_tokens:
+        if fixed + kept.tokens <= params.budget_tokens:
             break
-        recent[:-1] = [
-            [
-                truncate_message(m, cap)
-                if cap
-                else trim_message(clear_tool_result(m), params.line_max_tokens)
-                for m in turn
-            ]
-            for turn in recent[:-1]
-        ]
-        result = _joined(head, note, recent)
-    while total(result) > params.budget_tokens and len(recent) > 1:
-        recent.pop(0)  # whole turns, so a tool call never loses its result
-        result = _joined(head, note, recent)
-    return Compaction(tuple(result), 4, tokens_before, total(result))
+        kept.change(
+            len(kept.turns) - 1,
+            partial(truncate_message, cap=cap)
+            if cap
+            else lambda m: trim_message(clear_tool_result(m), params.line_max_tokens),
+        )
+    while fixed + kept.tokens > params.budget_tokens and len(kept.turns) > 1:
+        kept.drop_oldest()  # whole turns, so a tool call never loses its result
 
 
 def minimum_tokens(messages: Sequence[Message], params: CompactParams) -> int:
     """The smallest request compaction can produce: head, an empty summary and the latest turn
     (the head and the latest turn are never touched). Any budget at least this is reachable.
-    The summary is counted as a message of its own, as :func:`apply_summary` counts its room,
-    so that no summary is asked for that would then find none."""
+    The summary's marker is counted as :func:`apply_summary` counts its room, so that no
+    summary is asked for that would then find none."""
     parts = split_turns(messages)
     latest = list(parts.turns[-1]) if parts.turns else []
-    floor = [*parts.head, *latest]
-    if len(parts.turns) > 1:
-        floor.append({"role": "system", "content": SUMMARY_PREFIX.strip()})
-    return request_tokens(floor, fixed_tokens=params.fixed_tokens)
+    marker = _note_cost(parts.head, SUMMARY_PREFIX) if len(parts.turns) > 1 else 0
+    return request_tokens([*parts.head, *latest], fixed_tokens=params.fixed_tokens) + marker

@@ -7,7 +7,10 @@ no I/O, no clock.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -56,15 +59,35 @@ _count_memo = lru_cache(maxsize=_MEMO_ENTRIES)(estimate_tokens)
 _cut_memo = lru_cache(maxsize=_MEMO_ENTRIES)(truncate_to_tokens)
 
 
+# A longer text (a pasted log, a 1 MB message) is what compaction reads again at each step;
+# its count is memoised under a digest of the text, so the memo holds no text at all.
+_LONG_ENTRIES = 256
+_long_counts: OrderedDict[bytes, int] = OrderedDict()
+_long_lock = threading.Lock()
+
+
 def count_tokens(text: str) -> int:
-    """:func:`~omoide.engine.tokens.estimate_tokens`, memoised for short texts."""
-    return _count_memo(text) if len(text) <= _MEMO_CHARS else estimate_tokens(text)
+    """:func:`~omoide.engine.tokens.estimate_tokens`, memoised (a long text by its digest)."""
+    if len(text) <= _MEMO_CHARS:
+        return _count_memo(text)
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()
+    with _long_lock:
+        if key in _long_counts:
+            _long_counts.move_to_end(key)
+            return _long_counts[key]
+    count = estimate_tokens(text)
+    with _long_lock:
+        _long_counts[key] = count
+        while len(_long_counts) > _LONG_ENTRIES:
+            _long_counts.popitem(last=False)
+    return count
 
 
 def cut_to_tokens(text: str, max_tokens: int) -> str:
-    """:func:`~omoide.engine.tokens.truncate_to_tokens`, memoised for short texts."""
+    """:func:`~omoide.engine.tokens.truncate_to_tokens`, memoised for short texts (a long one
+    is read only up to the budget). A text that fits is told by its memoised count."""
     if len(text) <= _MEMO_CHARS:
-        return _cut_memo(text, max_tokens)
+        return text if _count_memo(text) <= max_tokens else _cut_memo(text, max_tokens)
     return truncate_to_tokens(text, max_tokens)
 
 

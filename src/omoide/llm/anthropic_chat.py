@@ -20,9 +20,16 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from omoide.errors import InvalidInput
 from omoide.llm.anthropic_fields import check_for_anthropic
 
-__all__ = ["API_VERSION", "StreamTranslator", "completion_from_anthropic", "request_to_anthropic"]
+__all__ = [
+    "API_VERSION",
+    "StreamTranslator",
+    "check_turns",
+    "completion_from_anthropic",
+    "request_to_anthropic",
+]
 
 API_VERSION = "2023-06-01"
 DEFAULT_MAX_TOKENS = 4096  # Anthropic requires a limit; OpenAI clients often send none
@@ -91,6 +98,22 @@ def request_to_anthropic(body: dict[str, Any], model: str, *, stream: bool) -> d
     return out
 
 
+def check_turns(body: dict[str, Any]) -> None:
+    """Refuse a request with no user or assistant turn to send: a system prompt alone, or only
+    messages with empty text, became ``messages: []``, which the Messages API refuses (an
+    ``upstream_rejected_request`` after the memory step had run); an ``openai`` upstream
+    answers such a request."""
+    for message in body.get("messages") or []:
+        if message.get("role") not in ("system", "developer") and _blocks(message):
+            return
+    raise InvalidInput(
+        "messages hold no user or assistant turn with content: the anthropic upstream's "
+        "Messages API needs at least one (a system prompt alone or an empty message cannot be "
+        "sent); add the user's message",
+        field="messages",
+    )
+
+
 def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -125,6 +148,8 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
         try:
             arguments = json.loads(function.get("arguments") or "{}")
         except ValueError:
+            arguments = None
+        if not isinstance(arguments, dict):  # a tool_use input is an object: the text kept
             arguments = {"arguments": function.get("arguments")}
         blocks.append(
             {

@@ -21,7 +21,7 @@ from typing import Any
 from omoide.engine.errors import named, quoted
 from omoide.errors import InvalidInput
 
-__all__ = ["TRANSLATED", "UNSUPPORTED", "check_for_anthropic"]
+__all__ = ["MAX_USER_ID", "TRANSLATED", "UNSUPPORTED", "check_for_anthropic"]
 
 # Request fields the translation carries (``top_k``, not OpenAI's, is the Messages API's own).
 TRANSLATED = frozenset(
@@ -190,8 +190,22 @@ _VALUES: dict[str, tuple[str, float | None, float | None]] = {
 }
 
 
+# The Messages API's longest ``metadata.user_id`` (characters), which ``user`` becomes; a
+# longer one was relayed for the upstream to refuse (``safety_identifier``, which OpenAI holds
+# to 64 characters, is checked for every upstream: ``service/chat_messages.py``).
+MAX_USER_ID = 256
+
+
 def _check_values(body: dict[str, Any]) -> None:
-    """Each of ``_VALUES`` given (not null): of its JSON type and within its range."""
+    """Each of ``_VALUES`` given (not null): of its JSON type and within its range; ``user``
+    no longer than the Messages API's user id."""
+    user = body.get("user")
+    if isinstance(user, str) and len(user) > MAX_USER_ID:
+        raise _refused(
+            "user",
+            f"takes a user id (metadata.user_id) of at most {MAX_USER_ID} characters",
+            shown=f" ({len(user):,} characters)",
+        )
     for name, (kind, low, high) in _VALUES.items():
         value = body.get(name)
         if value is None:

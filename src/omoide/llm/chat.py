@@ -34,6 +34,7 @@ from omoide.llm._http import public_url
 from omoide.llm.anthropic_chat import (
     API_VERSION,
     StreamTranslator,
+    check_turns,
     completion_from_anthropic,
     request_to_anthropic,
 )
@@ -256,8 +257,10 @@ class AnthropicChat(_Upstream):
         return {"x-api-key": cfg.api_key or "", "anthropic-version": API_VERSION}
 
     def check(self, body: dict[str, Any]) -> None:
-        """A field the Messages API cannot do is refused, never dropped (``anthropic_fields``)."""
+        """A field the Messages API cannot do is refused, never dropped (``anthropic_fields``),
+        and so is a request with no turn to send."""
         check_for_anthropic(body)
+        check_turns(body)
 
     async def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         data = await self._json(request_to_anthropic(body, self.model, stream=False))

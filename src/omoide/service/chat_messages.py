@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from omoide.engine.errors import json_type, named, too_many
+from omoide.engine.errors import json_type, named, quoted, too_many
 from omoide.errors import InvalidInput
 
 __all__ = [
     "ASSISTANT_WITHOUT_CONTENT",
     "MAX_MESSAGES",
+    "MAX_SAFETY_IDENTIFIER",
     "PART_PAYLOADS",
     "ROLES",
     "check_messages",
@@ -27,6 +28,7 @@ __all__ = [
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_MESSAGES = 5000
+MAX_SAFETY_IDENTIFIER = 64  # OpenAI's limit on safety_identifier (characters)
 
 # An assistant message may stand without content when it carries any of these (OpenAI's rule).
 ASSISTANT_WITHOUT_CONTENT = ("tool_calls", "function_call", "audio", "refusal")
@@ -96,6 +98,39 @@ def check_request_fields(body: dict[str, Any]) -> None:
     choice = body.get("tool_choice")
     if isinstance(choice, dict) and "function" in choice:
         _check_function("tool_choice", choice, ("name", str))
+    _check_choices(body.get("n"))
+    usage = (body.get("stream_options") or {}).get("include_usage")
+    if usage is not None and not isinstance(usage, bool):
+        raise InvalidInput(
+            f"stream_options.include_usage must be true or false, got {quoted(usage)}",
+            field="stream_options.include_usage",
+        )
+    ident = body.get("safety_identifier")
+    if ident is not None and (not isinstance(ident, str) or len(ident) > MAX_SAFETY_IDENTIFIER):
+        raise InvalidInput(
+            f"safety_identifier must be a string of at most {MAX_SAFETY_IDENTIFIER} characters "
+            f"(a hash of the user's id, as OpenAI asks), got "
+            f"{f'{len(ident):,} characters' if isinstance(ident, str) else json_type(ident)}",
+            field="safety_identifier",
+        )
+
+
+def _check_choices(n: Any) -> None:
+    """``n``: absent, null or 1. The proxy records the reply as the persona's turn; of several
+    choices it cannot know which one the user keeps (recording the first put words in memory
+    the user may have discarded; recording none lost the turn), so it answers with one, for
+    every upstream, streamed or not (the Messages API has one choice per request anyway)."""
+    whole = isinstance(n, int) and not isinstance(n, bool)
+    if n is None or (whole and n == 1):
+        return
+    if not whole:
+        raise InvalidInput(f"n must be an integer, got {quoted(n)}", field="n")
+    raise InvalidInput(
+        f"n: {n} cannot be sent: the chat proxy answers with one choice per request (n: 1), "
+        "since it records the reply as the persona's turn and cannot know which of several "
+        "the user keeps; leave n out and send the request again for another answer",
+        field="n",
+    )
 
 
 def _check_tool_calls(where: str, calls: Any) -> None:

@@ -219,3 +219,23 @@ def test_without_words_drops_the_given_latin_words_with_their_possessive(
 def test_without_words_keeps_the_text_with_no_words_given() -> None:
     text = "Ｗｈａｔ  does Aiko cook?"
     assert without_words(text, set()) is text
+
+
+def _is_japanese_per_character(text: str) -> bool:
+    """is_japanese as it read every character's script (before it searched by regex)."""
+    from omoide.engine.lang.script import Script, _script
+
+    scripts = {_script(ch) for ch in text}
+    if Script.HIRAGANA in scripts or Script.KATAKANA in scripts:
+        return True
+    if Script.HAN in scripts:
+        return Script.HANGUL not in scripts
+    return any(0xFF66 <= ord(ch) <= 0xFF9F for ch in text)
+
+
+_SCRIPT_EDGES = "aé1 。・゠ァヺーヿㇰｰｦﾟ々〆〇一龥㐀豈한ᄀㄱ𠀀𪚲\u3000"
+
+
+@given(st.one_of(st.text(), st.text(alphabet=_SCRIPT_EDGES)))
+def test_is_japanese_reads_as_the_per_character_scripts_did(text: str) -> None:
+    assert is_japanese(text) == _is_japanese_per_character(text)

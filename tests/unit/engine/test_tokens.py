@@ -120,3 +120,29 @@ def test_fitting_leaves_out_only_the_lines_over_the_room_in_order() -> None:
     items = [("a", "short"), ("b", "word " * 50), ("c", "also short")]
     assert fitting(items, 5) == [("a", "short"), ("c", "also short")]
     assert fitting(items, 0) == []
+
+
+def _estimate_run_by_run(text: str) -> int:
+    """estimate_tokens as it read each run of one class (before it counted in the regex
+    engine): ceil(length / characters a token) per run, whitespace free."""
+    from omoide.engine.tokens import _CHARS_PER_TOKEN, _RUNS
+
+    total = 0
+    for run in _RUNS.finditer(text):
+        per = _CHARS_PER_TOKEN.get(run.lastgroup)
+        if per is not None:
+            total += -(-len(run[0]) // per)
+    return total
+
+
+@given(text=st.one_of(TEXT, st.text(alphabet=MIXED, min_size=200, max_size=2000)))
+def test_estimate_tokens_counts_as_run_by_run(text: str) -> None:
+    assert estimate_tokens(text) == _estimate_run_by_run(text)
+
+
+@given(text=st.one_of(TEXT, st.text(alphabet="ab  \n", min_size=50)), max_tokens=st.integers(0, 8))
+def test_truncate_to_tokens_tells_a_long_text_fits_as_a_whole_count_does(
+    text: str, max_tokens: int
+) -> None:
+    """A text far longer than the budget is read only up to it: the same answer."""
+    assert (truncate_to_tokens(text, max_tokens) == text) == (estimate_tokens(text) <= max_tokens)

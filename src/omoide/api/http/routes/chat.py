@@ -235,7 +235,7 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
     try:
         async for chunk in stream:
             for choice in chunk.get("choices") or ():
-                if choice.get("index", 0) == 0:  # n > 1: the first choice is recorded
+                if choice.get("index", 0) == 0:  # one choice: n other than 1 is refused
                     parts.append(message_text(choice.get("delta") or {}))
             yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
         parts.append(_END)

@@ -11,6 +11,7 @@ from omoide.api.http.schemas.common import JsonValue, Request, Response, reply_s
 from omoide.service.chat_messages import (
     ASSISTANT_WITHOUT_CONTENT,
     MAX_MESSAGES,
+    MAX_SAFETY_IDENTIFIER,
     check_messages,
     check_request_fields,
 )
@@ -159,7 +160,9 @@ ChatMessage = Annotated[
 class ChatRequest(Request):
     """An OpenAI chat completions request. Omoide reads ``messages``, ``stream``, ``user`` and
     ``tools``, and checks the shape of ``stop``, ``stream_options`` and ``tool_choice`` (it
-    translates them for an Anthropic upstream); every other field is passed to an OpenAI-compatible
+    translates them for an Anthropic upstream); ``n`` must be 1 (one reply is recorded per
+    turn), ``stream_options.include_usage`` true or false and ``safety_identifier`` at most 64
+    characters, for every upstream; every other field is passed to an OpenAI-compatible
     upstream as sent. An Anthropic upstream gets each field translated or refuses it (422 naming
     it: n other than 1, response_format, seed, logprobs … which the Messages API cannot do)."""
 
@@ -178,6 +181,18 @@ class ChatRequest(Request):
         None, description="Names the session (chat-<user>) when no X-Omoide-Session header is sent."
     )
     tools: list[Tool] | None = Field(None, description="Functions the model may call.")
+    n: int | None = Field(
+        None,
+        ge=1,
+        le=1,
+        description="1 or absent: one reply is recorded per turn, so several choices are "
+        "refused (which one the user keeps cannot be known).",
+    )
+    safety_identifier: str | None = Field(
+        None,
+        max_length=MAX_SAFETY_IDENTIFIER,
+        description="OpenAI's end-user id for abuse monitoring (a hash), at most 64 characters.",
+    )
     stop: str | list[str] | None = Field(
         None, description="Text (or texts) at which the model stops writing."
     )
