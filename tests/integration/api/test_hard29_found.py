@@ -83,7 +83,8 @@ def test_a_long_name_or_value_is_cut_in_the_message(server: LiveServer, ask: Any
     with server.client(server.create_persona("rin")) as rin:
         error = refused(ask(rin), 404, 422)
     message = error["message"]
-    assert "xxxxx…" in message, message[:200]
+    # a value with a length limit is refused by its length (date_range), not echoed
+    assert "xxxxx…" in message or "must be at most" in message, message[:200]
     if "accepted forms" not in message:  # the date reader lists every form it reads
         assert len(message) < MAX_MESSAGE, message[:200]
 
