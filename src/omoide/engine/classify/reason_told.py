@@ -88,6 +88,9 @@ _OWN_CHANGE = re.compile(
     # a thing dropped, given up ("has been off sugar"), a liking come to
     + r"|\bdropped\b|\b(?:been|is|are|went|gone) off\b|\bcome to\b"
 )
+# Read by ``detail_told`` too.
+OWN_CHANGE = _OWN_CHANGE
+PLANNED = _PLANNED
 _NUMBER = re.compile(r"\d+")
 _PREPOSITIONS = frozenset(
     {"in", "at", "to", "from", "for", "with", "on", "near", "by", "of", "under", "into"}
@@ -173,6 +176,11 @@ def _initials(text: str, size: int) -> set[str]:
     """The initials of every ``size`` words in a row of ``text``."""
     firsts = [w[0] for w in re.findall(r"[a-z]+", text)]
     return {"".join(firsts[i : i + size]) for i in range(len(firsts) - size + 1)}
+
+
+def known_in(word: str, old: Sentence) -> bool:
+    """Whether a content word is in the old memory (``_known``); read by ``detail_told``."""
+    return _known(word, old)
 
 
 def _said_in(told: set[str], old: Sentence) -> bool:
