@@ -39,6 +39,7 @@ from omoide.engine.classify.amount_swap import AMOUNT_SWAP_FEATURES, amount_swap
 from omoide.engine.classify.backstory import BACKSTORY_FEATURES, backstory_features
 from omoide.engine.classify.base import Relation
 from omoide.engine.classify.departure import DEPARTURE_FEATURES, departure_features
+from omoide.engine.classify.detail_told import DETAIL_TOLD_FEATURES, detail_told_features
 from omoide.engine.classify.earlier_period import (
     EARLIER_PERIOD_FEATURES,
     earlier_period_features,
@@ -164,6 +165,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *ADDITION_FEATURES,
     *OTHERS_ACT_FEATURES,
     *REASON_TOLD_FEATURES,
+    *DETAIL_TOLD_FEATURES,
     *NAMED_SUBJECT_FEATURES,
     *NAME_SWAP_FEATURES,
     *NAME_CHANGE_FEATURES,
@@ -253,6 +255,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += addition_features(old_s, new_s)
     values += others_act_features(old_s, new_s)
     values += reason_told_features(old_s, new_s)
+    values += detail_told_features(old_s, new_s)
     values += named_subject_features(old_s, new_s)
     values += name_swap_features(old_s, new_s)
     values += name_change_features(old_s, new_s)
