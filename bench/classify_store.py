@@ -169,12 +169,17 @@ def nearest_stamp(thresholds: dict[str, float]) -> str:
     return "|nearest " + ",".join(f"{k} {v:g}" for k, v in sorted(thresholds.items()))
 
 
-def judge_file_hash() -> str:
-    """The packaged judges, so a trace is never read back for another judge."""
+def classifier_code_hash() -> str:
+    """The server's code and packaged judges (every ``.py`` and ``.json`` file of the package),
+    so a trace is never read back for another classifier: a rule changed in a module, not only
+    a refitted judge, judges every set again (session 43 found candidates' runs reading back
+    the other side's verdicts when only a rule had changed)."""
     h = hashlib.sha256()
-    for name in ("judge.json", "dedup_judge.json"):
-        path = resources.files("omoide.engine.classify").joinpath(name)
-        h.update(path.read_bytes() if path.is_file() else b"")
+    root = resources.files("omoide")
+    for path in sorted(Path(str(root)).rglob("*")):
+        if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+            h.update(path.relative_to(Path(str(root))).as_posix().encode())
+            h.update(path.read_bytes())
     return h.hexdigest()[:12]
 
 
@@ -595,7 +600,7 @@ def main() -> int:
     same_fact = calibration.to_raw(SETTINGS.dedup_threshold)
     low, wide = min(band_raw.values()), max(CAPS)
     # "conf": traces hold each verdict's confidence (session 31); an older one is judged again
-    stamp = f"{embedder.model_id}|{judge_file_hash()}|{low:.6f}|{wide}|{NEIGHBOUR_POOL}|conf"
+    stamp = f"{embedder.model_id}|{classifier_code_hash()}|{low:.6f}|{wide}|{NEIGHBOUR_POOL}|conf"
     stamp += notes_stamp(NOTE_THRESHOLDS) + nearest_stamp(NOTE_NEAREST_THRESHOLDS)
 
     judged: dict[str, list[Judged]] = {}
@@ -630,7 +635,7 @@ def main() -> int:
         "embedder": embedder.model_id,
         "classifier": f"rules + learned judge ({judge_name}), as a server on "
         f"{args.embedder} runs it",
-        "judges": judge_file_hash(),
+        "judges": classifier_code_hash(),
         "note_thresholds": dict(NOTE_THRESHOLDS),
         "reviewed": None if args.reviewed == "none" else Path(args.reviewed).name,
         "bands": {str(b): round(r, 4) for b, r in band_raw.items()},
