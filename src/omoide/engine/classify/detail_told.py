@@ -2,7 +2,7 @@
 
 **Trigger** (``detail_of_old_thing``). An English new memory opens with the old memory's thing
 named as known: a definite or possessive phrase ("the …", "my / her / his / their …", "the
-user's …", "Priya's …", "last week's …") or a place or occasion said first ("at the …",
+user's …", "Ines's …", "last week's …") or a place or occasion said first ("at the …",
 "for the …"), whose words up to the first verb, preposition or clause word are every one in
 the old memory (as ``reason_told`` reads a word in it: a word, a stem, initials), two of them
 at least, or one that is not the owner's name. The rest of the sentence tells something of
@@ -13,13 +13,13 @@ does not have (``quantity_compare.changed_units``), and both are about one subje
 names the old owner). The old memory is not a plan or wish beside a new one told as done (a
 plan's thing bought, booked, finished, gone ahead).
 
-**Why.** "Priya is planning a trip to Lisbon" / "Priya's Lisbon trip is in May", "Tom keeps his
-keys on a brass ring with a bottle opener" / "The bottle opener on Tom's brass key ring came
-from a pub in Whitby", "Our boiler broke in January" / "The boiler that broke in January had a
-failed pump": the new memory presupposes the old fact (the thing it names is there as the old
-memory tells) and adds to it (EXTENDABLE). On the training sources the English net never saw,
-a detail told was the largest kind of the judge's false closes (``bench/results/judge42.md``:
-21 of 61; ``judge43.md``).
+**Why.** "Ines is planning a walking holiday in Umbria" / "Ines's Umbria holiday starts on a
+Monday", "Dov hangs his bike lock on a hook by the door" / "The hook by Dov's door was a gift
+from his aunt", "Our kettle stopped working in spring" / "The kettle that stopped working in
+spring had a loose switch": the new memory presupposes the old fact (the thing it names is
+there as the old memory tells) and adds to it (EXTENDABLE). On the training sources the
+English net never saw, a detail told was the largest kind of the judge's false closes
+(``bench/results/judge42.md``: 21 of 61; ``judge43.md``).
 
 **Outcome.** 1 for such a pair: a cap on the judge's close (``judge_signals.JUDGE_CAPS``); a
 sure rule still closes. No I/O; deterministic.
@@ -73,7 +73,7 @@ _GONE = re.compile(
     r"\b(?:stolen|lost|sold|renamed|broke|broken|died|closed|gave away|given away|taken on"
     r"|replaced|moved|switched)\b"
 )
-# Something that happened to the thing: a perfect or a passive ("has been ripped out", "was
+# Something that happened to the thing: a perfect or a passive ("has been painted over", "was
 # revoked", "has hired"), an end or an arrival: a change of the old fact, not a detail of it.
 _HAPPENED = re.compile(
     r"\b(?:has|have|had)(?: been| got)? [a-z]+(?:ed|en|wn|ne|lt|pt|ght|ung|ot|id)\b"
@@ -109,7 +109,7 @@ def detail_of_old_thing(old: Sentence, new: Sentence) -> bool:
     if OWN_CHANGE.search(new.text) or _GONE.search(new.text) or _HAPPENED.search(new.text):
         return False
     if _other_time(old.text, new.text):
-        return False  # a month or day replaced ("in October" → "will run in February")
+        return False  # a month or day replaced ("in a month" → "in another month")
     if PLANNED.search(old.text) and _DONE.search(new.text):
         return False  # a plan's thing bought or done: the plan carried out
     if not set(_NUMBER.findall(new.text)) <= set(_NUMBER.findall(old.text)):
@@ -128,10 +128,10 @@ def detail_of_old_thing(old: Sentence, new: Sentence) -> bool:
         return False  # the old memory's own subject: what follows is its value said again
     rest = _after_modifiers(words[len(phrase) :], old)
     if rest[:1] and rest[0] in _COPULAS and _other_modifier(old, new, named):
-        return False  # the thing's kind told afresh ("stroke ward" → "Aoife's ward is …")
+        return False  # the thing's kind told afresh ("night shift" → "Ines's shift is …")
     told = parse(" ".join(rest), "en").content
     if any(w in named for w in told):
-        return False  # the thing's value said again ("Kwame's watch is Blue Watch")
+        return False  # the thing's value said again ("Dov's team is the green team")
     said_again = {w for w in told if w not in people and known_in(w, old)}
     return len(said_again) <= _MAX_SAID_AGAIN
 
@@ -166,8 +166,8 @@ def _phrase(words: list[str]) -> list[str]:
 
 
 def _after_modifiers(words: list[str], old: Sentence) -> list[str]:
-    """What follows the phrase's modifiers of the old memory's words ("on Tom's brass key
-    ring", "from the Ottolenghi book"): a preposition, then the words in it that follow."""
+    """What follows the phrase's modifiers of the old memory's words ("by Dov's
+    door", "from the blue cookbook"): a preposition, then the words in it that follow."""
     i = 0
     while i < len(words) and words[i] in _MODIFIER_PREPOSITIONS:
         j = i + 1
@@ -194,8 +194,8 @@ def _other_time(old: str, new: str) -> bool:
 
 def _subject(old: Sentence) -> Sentence:
     """The old memory's subject when it opens with a thing (its words up to a verb of being or
-    having, a preposition or a clause word); nothing when it opens with its owner ("Priya is
-    planning a trip …", "Hannah hands down …", "the user …")."""
+    having, a preposition or a clause word); nothing when it opens with its owner ("Ines is
+    planning a holiday …", "Dov lends …", "the user …")."""
     opening = _OPENING.match(old.text)
     words = _WORD.findall(old.text[opening.end() :] if opening is not None else old.text)
     owner_first = opening is None and words and words[0] == old.owner
@@ -204,7 +204,7 @@ def _subject(old: Sentence) -> Sentence:
     return parse(" ".join(_phrase(words)), "en")
 
 
-# "Instead", and what it stands for: "instead of phone reminders", or "instead" alone.
+# "Instead", and what it stands for: "instead of a paper list", or "instead" alone.
 _INSTEAD = re.compile(r"\binstead(?: of ([^,;.]+))?")
 # The old thing's words the rest of the new memory may say again: its doing ("wears").
 _MAX_SHARED = 1
@@ -212,8 +212,8 @@ _MAX_SHARED = 1
 
 def alternative_to_refused(old: Sentence, new: Sentence) -> bool:
     """Whether the new memory tells what is done instead of a thing the old one says is not
-    done: the old memory says no ("never wears sunglasses", "doesn't take the Tube at rush
-    hour"), the new one says no no and no change of its own, tells "instead" ("instead of
+    done: the old memory says no ("never wears sunglasses", "doesn't drive into town on
+    market day"), the new one says no no and no change of its own, tells "instead" ("instead of
     sunglasses": every word of what it stands for in the old memory), and the rest of it says
     at most one of the old memory's words (its doing; not its thing). The old no is kept, and
     the new memory adds how it is lived (EXTENDABLE); "now drinks coffee instead of tea" beside

@@ -5,8 +5,8 @@
 clause after its comma); the head says next to nothing the old memory does not: every content
 word of it is in the old memory (as a word, a stem either is the start of, "caller" beside
 "calls", or the initials of old words in a row, "BSL"), or all but one of at least three, that
-one not after a preposition (the old fact's doing said in other words, "started sharing the
-school run" beside "take turns doing the school run"; a place or thing after "in", "at", "to"
+one not after a preposition (the old fact's doing said in other words, "started splitting the
+weekly shop" beside "takes turns doing the weekly shop"; a place or thing after "in", "at", "to"
 … is a value, and another one replaces the old); no number of its own, no no, end or change
 word of its own ("not", "stopped", "now", "no longer", "still", "again", "back", "put … off",
 "withdrew"), no amount the old one does not have (``quantity_compare.changed_units``), and
@@ -69,7 +69,7 @@ _REASON = re.compile(r"\bbecause\b|, as\b")
 # ("Since …," and "As of …," tell a time: a change from then.)
 _REASON_FIRST = re.compile(r"^because\b[^,]*,\s*")
 # A start told of the old fact itself ("started baking bread because …" beside "bakes
-# bread", "became a caller because …" beside "calls the dances"): the head keeps the old
+# bread", "became a reader because …" beside "reads the lessons"): the head keeps the old
 # value, so the start is the fact's beginning, not a change (session 30). Left out of the
 # head before its own change words are looked for.
 _START = re.compile(r"\b(?:started|starts|began|begun|took up|takes up|picked up|took on|became)\b")
@@ -123,8 +123,8 @@ def reason_for_old_fact(old: Sentence, new: Sentence) -> bool:
 
 
 def _named_first(old: Sentence, said: str) -> bool:
-    """Whether the head begins with the old memory's owner by name ("Priya only took on …"
-    beside "Priya is …"), whoever a pronoun in the reason is read as."""
+    """Whether the head begins with the old memory's owner by name ("Ines only took on …"
+    beside "Ines is …"), whoever a pronoun in the reason is read as."""
     return old.owner != USER and re.match(rf"{re.escape(old.owner)}\b(?!')", said) is not None
 
 
@@ -252,7 +252,7 @@ def _held_since(old: Sentence, new: Sentence) -> bool:
     if not head.content or head.negative or _OWN_CHANGE.search(said) or _NUMBER.search(said):
         return False
     if changed_units(old.quantities, head.quantities):
-        return False  # another amount ("has three cats since …" beside "has two cats")
+        return False  # another amount ("has four hens since …" beside "has two hens")
     return _mostly_said_in(set(head.content), old, said)
 
 
