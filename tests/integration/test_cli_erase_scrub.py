@@ -13,7 +13,6 @@ again at close, and waited for the next process to open the database."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +22,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from click.testing import CliRunner, Result
+from older_read import older_read
 from omoide_testing import files_holding
 from pg_testing import rows_holding
 
@@ -57,32 +57,6 @@ def _remembered(text: str) -> str:
 
 
 @contextmanager
-def _older_read(data_dir: Path, lasting_s: float) -> Iterator[Callable[[], None]]:
-    """Another connection's read of a snapshot taken before the erase (a slow export's), ended
-    after ``lasting_s`` or when the block calls what it is given; the connection stays open,
-    idle, until the block ends."""
-    conn = sqlite3.connect(data_dir / "omoide.db", isolation_level=None, check_same_thread=False)
-    conn.execute("BEGIN")
-    conn.execute("SELECT COUNT(*) FROM memories").fetchone()
-    lock = threading.Lock()
-
-    def end() -> None:
-        with lock:
-            if conn.in_transaction:
-                conn.execute("COMMIT")
-
-    ends = threading.Timer(lasting_s, end)
-    ends.start()
-    try:
-        yield end
-    finally:
-        ends.cancel()
-        ends.join()
-        end()
-        conn.close()
-
-
-@contextmanager
 def _vacuum_held(url: str, lasting_s: float) -> Iterator[Callable[[], None]]:
     """Another transaction holding what a VACUUM of ``memories`` takes, for ``lasting_s`` or
     until the block calls what it is given; its connection stays open until the block ends."""
@@ -110,7 +84,7 @@ def _scrub_held(cli_env: dict[str, str], lasting_s: float) -> Iterator[Callable[
     calls what it is given (what held it then stays connected, idle, until the block ends)."""
     url = cli_env.get("OMOIDE_DATABASE_URL")
     held = (
-        _older_read(Path(cli_env["OMOIDE_DATA"]), lasting_s)
+        older_read(Path(cli_env["OMOIDE_DATA"]), lasting_s)
         if url is None
         else _vacuum_held(url, lasting_s)
     )

@@ -104,3 +104,27 @@ def test_a_forced_restore_that_fails_leaves_the_folders_database(
     assert sorted(p.name for p in data.iterdir() if "omoide.db" in p.name) == ["omoide.db"]
     assert run("persona", "list").output == "rin\t1 memories\n"
     assert _contents(data / "omoide.db") == ["The user moved to Sendai"]
+
+
+def test_a_forced_restore_interrupted_puts_the_folders_database_back(
+    run, data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl+C during the copy (or any error other than SQLite's OperationalError): the folder's
+    database, renamed aside for the copy, is put back, not left under its other name beside a
+    new empty database the next command would take for a new folder."""
+    assert run("persona", "create", "rin").exit_code == 0
+    saved = tmp_path / "saved.db"
+    assert run("backup", "--to", str(saved)).exit_code == 0
+    assert run("memory", "add", "-p", "rin", "The user moved to Sendai").exit_code == 0
+    from omoide.store.sqlite import backup
+
+    def interrupted(source: sqlite3.Connection, db_path: Path) -> None:
+        sqlite3.connect(db_path).close()  # the copy had begun
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(backup, "_copy_into", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        backup.restore(saved, data / "omoide.db", force=True)
+    monkeypatch.undo()
+    assert sorted(p.name for p in data.iterdir() if "omoide.db" in p.name) == ["omoide.db"]
+    assert _contents(data / "omoide.db") == ["The user moved to Sendai"]

@@ -14,19 +14,18 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 from click.testing import CliRunner
 from mcp_checks import OPENING_LINES
+from older_read import older_read
 from omoide_testing import files_holding, free_port
 
 from omoide.cli import main
@@ -61,27 +60,6 @@ def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     assert added.exit_code == 0, added.output
     values["memory"] = added.stdout.split()[-1]
     return {**os.environ, **values}
-
-
-@contextmanager
-def _older_read(data_dir: Path) -> Iterator[Callable[[], None]]:
-    """Another connection's read of a snapshot taken now (a slow export's), ended when the
-    block calls what it is given; the connection stays open, idle, until the block ends."""
-    conn = sqlite3.connect(data_dir / "omoide.db", isolation_level=None, check_same_thread=False)
-    conn.execute("BEGIN")
-    conn.execute("SELECT COUNT(*) FROM memories").fetchone()
-    lock = threading.Lock()
-
-    def end() -> None:
-        with lock:
-            if conn.in_transaction:
-                conn.execute("COMMIT")
-
-    try:
-        yield end
-    finally:
-        end()
-        conn.close()
 
 
 def _serving(env: dict[str, str], command: list[str]) -> tuple[subprocess.Popen[str], str]:
@@ -178,7 +156,7 @@ STOPS = [pytest.param(_stopped_serve, id="serve"), pytest.param(_stopped_mcp, id
 def test_a_server_that_stops_settles_the_scrub_an_erase_owes(
     env: dict[str, str], data_dir: Path, stopped: Callable[..., str]
 ) -> None:
-    with _older_read(data_dir) as end_read:
+    with older_read(data_dir) as end_read:
         started = time.monotonic()
         err = stopped(env, [sys.executable, "-m", "omoide"], end_read)
         assert WAITING in err, err
@@ -191,7 +169,7 @@ def test_a_server_that_stops_settles_the_scrub_an_erase_owes(
 def test_a_server_that_stops_with_the_scrub_still_held_says_so_in_one_line(
     env: dict[str, str], data_dir: Path, stopped: Callable[..., str]
 ) -> None:
-    with _older_read(data_dir):
+    with older_read(data_dir):
         err = stopped(env, [sys.executable, "-c", SHORT_WAIT], lambda: None)
         assert "waiting up to 1 s to scrub them" in err, err
         assert [line for line in err.splitlines() if line.startswith("the server stopped")] == [

@@ -105,3 +105,20 @@ def test_the_block_editor_refusing_a_control_character_holds_the_form_without_it
         assert 'name="block_name" value="notes "' in reply.text
         retried = page.post("/p/rin/blocks", data={**form, "block_name": "notes", "csrf": csrf})
         assert retried.status_code == 303
+
+
+def test_a_memorys_text_is_isolated_from_the_marks_beside_it(server: LiveServer) -> None:
+    """A memory holding a right-to-left override (U+202E) or Hebrew/Arabic text: outside a
+    ``<bdi>``, the bidi algorithm reorders the "closed · valid until …" and "deleted" marks
+    written after it in the same cell, and an override left open reverses them."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        made = rin.post("/api/memories/rin", json={"content": "\u202eUser likes owls"})
+        assert made.status_code == 201, made.text
+        assert rin.delete(f"/api/memories/rin/{made.json()['memory']['key']}").status_code == 200
+    with server.signed_in(key) as client:
+        page = client.get("/p/rin/memories", params={"deleted": "true"})
+        assert page.status_code == 200
+        # isolated, and the override itself shown marked, not raw (dashboard/shown.py)
+        assert "<bdi>⟨U+202E⟩User likes owls</bdi>" in page.text
+        assert "\u202e" not in page.text

@@ -3,10 +3,12 @@ labels of /metrics, through real HTTP."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import socket
 import time
+from typing import Any
 
 import httpx
 import pytest
@@ -133,3 +135,21 @@ def test_a_query_rewritten_on_the_way_in_keeps_its_route_and_persona_in_the_log(
     writes = [f for f in fields if f["route"] == "/api/memories/{persona}"]
     assert [w["status"] for w in writes] == [422, 201, 201], fields
     assert all(w["persona"] == "rin" for w in writes), fields
+
+
+def test_an_unexpected_error_is_counted_in_metrics_as_its_500(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A route that raises is answered 500 by Starlette's outermost layer, outside the metrics
+    middleware: the access log said it, /metrics never counted it (a 5xx alert missed it)."""
+
+    def broken() -> Any:
+        raise RuntimeError("injected: a route failed unexpectedly")
+
+    monkeypatch.setattr(server.omoide.maintenance, "personas", broken)
+    with server.admin() as admin, contextlib.suppress(httpx.TransportError):
+        assert admin.get("/api/personas").status_code == 500
+    monkeypatch.undo()
+    with server.admin() as admin:
+        text = admin.get("/metrics").text
+    assert 'omoide_http_requests_total{method="GET",route="/api/personas",status="500"} 1' in text

@@ -68,16 +68,17 @@ def create_app(
         if start_workers:
             omoide.runner.start()
             omoide.warm_up()
-        try:
+        # run as the app ends, last first, each whatever failed before it (a chat client that
+        # fails to close leaves no worker running, no store open)
+        async with contextlib.AsyncExitStack() as ending:
+            if on_shutdown is not None:
+                ending.push_async_callback(run_in_threadpool, on_shutdown)
+            if start_workers:
+                ending.callback(omoide.runner.stop)
+            if omoide.chat_upstream is not None:
+                ending.push_async_callback(omoide.chat_upstream.aclose)
             async with mcp.running():  # the MCP SDK's session manager lives as long as the app
                 yield
-        finally:
-            if omoide.chat_upstream is not None:
-                await omoide.chat_upstream.aclose()
-            if start_workers:
-                omoide.runner.stop()
-            if on_shutdown is not None:
-                await run_in_threadpool(on_shutdown)
 
     app = FastAPI(
         title="Omoide",

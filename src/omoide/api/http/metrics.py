@@ -76,7 +76,8 @@ class Metrics:
 
 class Observed:
     """Pure ASGI middleware: each reply counted and timed when its status is sent (for a
-    streamed reply, the time to its first byte).
+    streamed reply, the time to its first byte); an unexpected error before any status as
+    the 500 it is answered with.
 
     Not ``@app.middleware("http")``: Starlette's ``BaseHTTPMiddleware`` relays a streamed body
     through a queue and ends it cleanly when the route's stream raises, so an export cut by a
@@ -93,15 +94,24 @@ class Observed:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
+        counted = False
+
+        def count(status: int) -> None:
+            nonlocal counted
+            counted = True
+            seconds = time.perf_counter() - started
+            self.metrics.observe(scope["method"], route_template(scope), status, seconds)
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
-                self.metrics.observe(
-                    scope["method"],
-                    route_template(scope),
-                    int(message["status"]),
-                    time.perf_counter() - started,
-                )
+                count(int(message["status"]))
             await send(message)
 
-        await self.app(scope, receive, sending)
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            # the 500 is sent by Starlette's outermost layer, outside this one: counted here
+            # (a cancelled request, a BaseException, answered nothing and is not counted)
+            if not counted:
+                count(500)
+            raise

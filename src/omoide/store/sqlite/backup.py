@@ -250,17 +250,19 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
                 "pass --force to replace it"
             )
         aside, was_damaged = _set_aside(db_path)
-        private_database(db_path)
         try:
+            private_database(db_path)
             _copy_into(source, db_path)
-        except sqlite3.OperationalError as exc:  # a full disk: a traceback, and an empty
-            # database left that the next command migrated as a new folder
+        except BaseException as exc:  # a full disk, Ctrl+C: the folder as it was (an empty
+            # database left was migrated by the next command as a new folder)
             for made in (db_path, *(db_path.with_name(db_path.name + s) for s in _SIDE_FILES)):
                 with contextlib.suppress(FileNotFoundError):
                     made.unlink()
-            if aside is not None:  # the folder as it was
+            if aside is not None:
                 _rename(aside, db_path)
-            raise InvalidInput(f"cannot restore into {db_path}: {_reason(exc)}") from None
+            if isinstance(exc, sqlite3.OperationalError):  # a traceback before
+                raise InvalidInput(f"cannot restore into {db_path}: {_reason(exc)}") from None
+            raise
     finally:
         source.close()
     return BackupInfo(
