@@ -116,17 +116,26 @@ def _purge_over_http(env: dict[str, str], url: str) -> None:
     assert done.json()["scrub_pending"] is True  # held by the older read
 
 
-def _stopped_serve(env: dict[str, str], command: list[str], end_read: Callable[[], None]) -> str:
+def _stopped_serve(
+    env: dict[str, str],
+    command: list[str],
+    end_read: Callable[[], None],
+    signum: signal.Signals = signal.SIGTERM,
+) -> str:
     """``omoide serve`` purging the memory while the read holds its scrub, then stopped
-    (SIGTERM); the read ended 1.5 s later (``end_read``, a no-op to keep it); its stderr."""
+    (``signum``); the read ended 1.5 s later (``end_read``, a no-op to keep it); its stderr.
+    A server stopped on purpose exits 0, saying nothing more (before: SIGTERM ended it by
+    the signal uvicorn raised again, status -15)."""
     child, url = _serving(env, command)
     try:
         _purge_over_http(env, url)
-        child.send_signal(signal.SIGTERM)
+        child.send_signal(signum)
         ends = threading.Timer(1.5, end_read)
         ends.start()
         _out, err = child.communicate(timeout=60)
         ends.join()
+        assert child.returncode == 0, err
+        assert "Aborted!" not in err and "Traceback" not in err, err
     finally:
         if child.poll() is None:
             child.kill()
@@ -189,6 +198,7 @@ def _stopped_mcp(
 
 STOPS = [
     pytest.param(_stopped_serve, id="serve"),
+    pytest.param(functools.partial(_stopped_serve, signum=signal.SIGINT), id="serve-sigint"),
     pytest.param(_stopped_mcp, id="mcp"),
     # before: SIGTERM ended the process at once (its store never closed, the scrub not
     # waited for), and SIGINT waited for the client's next line or its closing the pipe
