@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from omoide.clock import Clock, iso
 from omoide.engine import json_text
-from omoide.engine.errors import named, too_long
+from omoide.engine.errors import named
 from omoide.engine.peer_chats import ChatConversation, ChatTurn, parse_chat
 from omoide.engine.peer_formats import (
     PeerFormatError,
@@ -34,16 +34,10 @@ from omoide.service.memories import MemoryService
 from omoide.service.sessions import SessionService
 from omoide.service.transfer import supports_transfer
 from omoide.service.validate import MAX_EXTERNAL_ID_CHARS, check_happened, is_blank, nfc
+from omoide.service.validate.names import check_user_id
 from omoide.store.port import Store, TransferStore
 
-__all__ = [
-    "MAX_USER_ID_CHARS",
-    "OPTION_SOURCE",
-    "SOURCES",
-    "PeerImportService",
-    "PeerReport",
-    "misplaced_option",
-]
+__all__ = ["OPTION_SOURCE", "SOURCES", "PeerImportService", "PeerReport", "misplaced_option"]
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +46,6 @@ LINK_WEIGHT = 0.5
 # The import options each read by one source only: given with another, they would be ignored
 # (a mem0 import with user_name instead of user_id took every user's memories).
 OPTION_SOURCE = {"user_id": "mem0", "user_name": "chat", "assistant_name": "chat"}
-MAX_USER_ID_CHARS = MAX_EXTERNAL_ID_CHARS  # mem0's user_id: an id of the system it came from
 
 
 def misplaced_option(source: str, given: Mapping[str, object]) -> str | None:
@@ -112,10 +105,7 @@ class PeerImportService:
         nothing to import (empty, or no memory in it) is refused, never reported as 0 imported.
         A chat's user turns are spoken by ``user_name`` (``"user"`` when not given)."""
         self.store.get_persona(persona)
-        if user_id == "":  # HTTP and the CLI refuse it alike (it matched no memory)
-            raise InvalidInput('user_id must not be empty, got ""', field="user_id")
-        if user_id is not None and len(user_id) > MAX_USER_ID_CHARS:
-            raise InvalidInput(too_long("user_id", MAX_USER_ID_CHARS, user_id), field="user_id")
+        check_user_id(user_id)  # as HTTP refuses it
         if not text.strip():
             raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
         if is_export(text):  # said only that it was not JSON, or not an entity

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from omoide_testing import LiveServer
 
 from omoide.cli import main
-from omoide.service.peer_import import MAX_USER_ID_CHARS
+from omoide.service.validate import MAX_USER_ID_CHARS
 
 FILE = '[{"id": "m1", "memory": "The user keeps bees.", "user_id": "u1"}]'
 CASES = [

@@ -19,7 +19,8 @@ from omoide.api.http.uploads import no_room_refused, upload_file
 from omoide.engine import json_text
 from omoide.errors import InvalidInput
 from omoide.service.event_input import MAX_SPEAKER_CHARS
-from omoide.service.peer_import import MAX_USER_ID_CHARS, OPTION_SOURCE, misplaced_option
+from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
+from omoide.service.validate import MAX_USER_ID_CHARS
 
 router = APIRouter(tags=["transfer"])
 
