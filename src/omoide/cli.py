@@ -32,6 +32,7 @@ from omoide.cli_common import (
     on_named_persona,
     one_line,
     persona_option,
+    run_until_stopped,
 )
 from omoide.cli_interop import register as _register_interop
 from omoide.cli_jobs import jobs
@@ -91,16 +92,15 @@ def main(ctx: click.Context, verbose: bool) -> None:
 @click.option("--port", default=None, type=INTEGER, help="Port (default: $OMOIDE_PORT or 8765).")
 @friendly
 def serve(data: str | None, host: str | None, port: int | None) -> None:
-    """Run the HTTP API (and MCP at /mcp) with background workers."""
-    import uvicorn
-
+    """Run the HTTP API (and MCP at /mcp) with background workers, until Ctrl+C or SIGTERM
+    (exit status 0)."""
     from omoide.api.http.protocol import OmoideH11Protocol
     from omoide.api.http.server import create_server_app
 
     settings = _settings(data, host=host, port=port)
     with folder_hold(settings, "serve"):  # no reindex under a running server
-        # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends: uvicorn raises
-        # the signal again once it has stopped, and SIGTERM's would end the process first
+        # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends, the stop being
+        # the server's normal end (run_until_stopped: exit status 0)
         app, new_admin_key_file = create_server_app(settings, on_stop=close_server)
         url = f"http://{settings.host}:{settings.port}"
         click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
@@ -115,7 +115,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
         sys.setswitchinterval(0.001)
         # An MCP client's open event stream (GET /mcp) never ends on its own: without a
         # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
-        uvicorn.run(
+        run_until_stopped(
             app,
             host=settings.host,
             port=settings.port,

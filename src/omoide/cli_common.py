@@ -42,6 +42,7 @@ __all__ = [
     "page_options",
     "persona_name",
     "persona_option",
+    "run_until_stopped",
 ]
 
 
@@ -229,6 +230,31 @@ def close_server(app: Any) -> None:
             f"the server stopped with an erase's scrub owed: {SCRUB_PENDING_MEANS}; {SCRUB_LEFT}",
             err=True,
         )
+
+
+def run_until_stopped(app: Any, **config: Any) -> None:
+    """Serve ``app`` with uvicorn (``config``: ``uvicorn.Config``'s) until it is stopped (Ctrl+C,
+    SIGTERM), then return, so that ``omoide serve`` ends as a server stopped on purpose does:
+    exit status 0, nothing more said. The app was closed as its lifespan ended
+    (:func:`close_server`). uvicorn's own ``run`` raises the stopping signal again once it has
+    stopped: SIGTERM then ended the process by it (status -15, before the folder's hold was let
+    go), and a second Ctrl+C during the stop printed a KeyboardInterrupt traceback. A server
+    that never started (its port taken) exits 3, as uvicorn's ``run`` does."""
+    import uvicorn
+
+    class _Server(uvicorn.Server):
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                try:
+                    yield
+                finally:  # stopped on purpose: nothing to raise again
+                    self._captured_signals.clear()
+
+    server = _Server(uvicorn.Config(app, **config))
+    server.run()
+    if not server.started:
+        raise SystemExit(3)
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -7,10 +7,12 @@ next process to open the folder.
 
 Before: ``serve`` never closed its store (uvicorn raises SIGTERM again once it has stopped, and
 the process ended there) and ``mcp`` closed it with one try at once: the thread that retried the
-scrub died with the process, and the erased text stayed in the folder's files."""
+scrub died with the process, and the erased text stayed in the folder's files. ``mcp`` sent
+SIGTERM died at once, its store not closed; sent SIGINT, it waited for its client's next line."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -92,17 +94,26 @@ def _purge_over_http(env: dict[str, str], url: str) -> None:
     assert done.json()["scrub_pending"] is True  # held by the older read
 
 
-def _stopped_serve(env: dict[str, str], command: list[str], end_read: Callable[[], None]) -> str:
+def _stopped_serve(
+    env: dict[str, str],
+    command: list[str],
+    end_read: Callable[[], None],
+    signum: signal.Signals = signal.SIGTERM,
+) -> str:
     """``omoide serve`` purging the memory while the read holds its scrub, then stopped
-    (SIGTERM); the read ended 1.5 s later (``end_read``, a no-op to keep it); its stderr."""
+    (``signum``); the read ended 1.5 s later (``end_read``, a no-op to keep it); its stderr.
+    A server stopped on purpose exits 0, saying nothing more (before: SIGTERM ended it by
+    the signal uvicorn raised again, status -15)."""
     child, url = _serving(env, command)
     try:
         _purge_over_http(env, url)
-        child.send_signal(signal.SIGTERM)
+        child.send_signal(signum)
         ends = threading.Timer(1.5, end_read)
         ends.start()
         _out, err = child.communicate(timeout=60)
         ends.join()
+        assert child.returncode == 0, err
+        assert "Aborted!" not in err and "Traceback" not in err, err
     finally:
         if child.poll() is None:
             child.kill()
@@ -110,9 +121,15 @@ def _stopped_serve(env: dict[str, str], command: list[str], end_read: Callable[[
     return err
 
 
-def _stopped_mcp(env: dict[str, str], command: list[str], end_read: Callable[[], None]) -> str:
+def _stopped_mcp(
+    env: dict[str, str],
+    command: list[str],
+    end_read: Callable[[], None],
+    signum: signal.Signals | None = None,
+) -> str:
     """``omoide mcp`` purging the memory (``memory_delete``, ``purge``) while the read holds
-    its scrub, then its client gone (stdin closed); the read ended 1.5 s later; its stderr."""
+    its scrub, then its client gone (stdin closed), or, with ``signum``, sent that signal with
+    its client still connected (it exits 0); the read ended 1.5 s later; its stderr."""
     child = subprocess.Popen(
         [*command, "mcp", "--persona", "rin"],
         env=env,
@@ -136,12 +153,20 @@ def _stopped_mcp(env: dict[str, str], command: list[str], end_read: Callable[[],
         assert result["structuredContent"]["scrub_pending"] is True, result
         said = result["content"][0]["text"]
         assert f"{SCRUB_PENDING_MEANS[0].upper()}{SCRUB_PENDING_MEANS[1:]}; the server" in said
-        child.stdin.close()
+        if signum is None:
+            child.stdin.close()
+        else:
+            child.send_signal(signum)
         ends = threading.Timer(1.5, end_read)
         ends.start()
+        if signum is not None:  # bounded: before, SIGINT waited for the client's next line
+            child.wait(timeout=60)  # (its stderr, a few log lines, fits in the pipe)
         err = child.stderr.read() if child.stderr else ""
         child.wait(timeout=60)
         ends.join()
+        if signum is not None:
+            assert child.returncode == 0, err
+            assert "Traceback" not in err, err
     finally:
         if child.poll() is None:
             child.kill()
@@ -149,7 +174,15 @@ def _stopped_mcp(env: dict[str, str], command: list[str], end_read: Callable[[],
     return err
 
 
-STOPS = [pytest.param(_stopped_serve, id="serve"), pytest.param(_stopped_mcp, id="mcp")]
+STOPS = [
+    pytest.param(_stopped_serve, id="serve"),
+    pytest.param(functools.partial(_stopped_serve, signum=signal.SIGINT), id="serve-sigint"),
+    pytest.param(_stopped_mcp, id="mcp"),
+    # before: SIGTERM ended the process at once (its store never closed, the scrub not
+    # waited for), and SIGINT waited for the client's next line or its closing the pipe
+    pytest.param(functools.partial(_stopped_mcp, signum=signal.SIGTERM), id="mcp-sigterm"),
+    pytest.param(functools.partial(_stopped_mcp, signum=signal.SIGINT), id="mcp-sigint"),
+]
 
 
 @pytest.mark.parametrize("stopped", STOPS)

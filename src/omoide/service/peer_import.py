@@ -34,6 +34,7 @@ from omoide.service.memories import MemoryService
 from omoide.service.sessions import SessionService
 from omoide.service.transfer import supports_transfer
 from omoide.service.validate import MAX_EXTERNAL_ID_CHARS, check_happened, is_blank, nfc
+from omoide.service.validate.names import check_user_id
 from omoide.store.port import Store, TransferStore
 
 __all__ = ["OPTION_SOURCE", "SOURCES", "PeerImportService", "PeerReport", "misplaced_option"]
@@ -104,6 +105,7 @@ class PeerImportService:
         nothing to import (empty, or no memory in it) is refused, never reported as 0 imported.
         A chat's user turns are spoken by ``user_name`` (``"user"`` when not given)."""
         self.store.get_persona(persona)
+        check_user_id(user_id)  # as HTTP refuses it
         if not text.strip():
             raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
         if is_export(text):  # said only that it was not JSON, or not an entity

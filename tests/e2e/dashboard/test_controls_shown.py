@@ -34,7 +34,7 @@ def test_control_characters_in_stored_text_are_shown_marked(tab: Tab, site: Site
     tab.goto(f"/p/rin/memories/{key}")
     assert tab.page.locator("#content").inner_text() == SHOWN
     assert tab.page.locator("textarea[name=content]").input_value() == STORED  # as stored
-    assert "control characters" in tab.page.locator(".controls-note").inner_text()
+    assert "control or invisible characters" in tab.page.locator(".controls-note").inner_text()
     assert _raw(tab.page.locator("body").inner_text()) == []
     tab.goto("/p/rin/blocks")
     assert tab.page.locator("#block-notes td.content").inner_text() == SHOWN
@@ -54,6 +54,34 @@ def test_control_characters_in_stored_text_are_shown_marked(tab: Tab, site: Site
     assert (memory.content, memory.tags) == (STORED, ("kept",))
     assert tab.page.locator("#content").inner_text() == SHOWN
     assert app.blocks.get_block("rin", "notes").content == STORED
+    assert tab.errors == []
+
+
+# a zero-width space, a soft hyphen and a word joiner hiding inside a word, LRM, a BOM mid-text
+# and tag characters (unseen ASCII); kept: a ZWJ emoji sequence and a Persian ZWNJ
+HIDDEN = (
+    "pay\u200bpal \u00adad\u2060min \u200eok\ufeff, "
+    "\U000e0069\U000e0067\U000e006e, 👩\u200d💻 می\u200cخواهم"
+)
+HIDDEN_SHOWN = (
+    "pay⟨U+200B⟩pal ⟨U+00AD⟩ad⟨U+2060⟩min ⟨U+200E⟩ok⟨U+FEFF⟩, "
+    "⟨U+E0069⟩⟨U+E0067⟩⟨U+E006E⟩, 👩\u200d💻 می\u200cخواهم"
+)
+
+
+def test_invisible_format_characters_are_shown_marked_and_joiners_in_scripts_kept(
+    tab: Tab, site: Site
+) -> None:
+    """Before: a zero-width space, LRM, a BOM or tag characters were written into the page
+    raw, unseen, so "pay\u200bpal" read as "paypal" and hidden ASCII went unnoticed."""
+    app = site.omoide
+    created = app.memories.create("rin", app.memories.build_new(content=HIDDEN))
+    assert created.memory is not None
+    tab.sign_in(site.admin_key)
+    tab.goto(f"/p/rin/memories/{created.memory.key}")
+    assert tab.page.locator("#content").inner_text() == HIDDEN_SHOWN
+    assert tab.page.locator("textarea[name=content]").input_value() == HIDDEN  # as stored
+    assert tab.page.locator(".controls-note").count() == 1
     assert tab.errors == []
 
 

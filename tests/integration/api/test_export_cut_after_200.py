@@ -7,6 +7,8 @@ raises after one memory, as a disk failing mid-read would."""
 from __future__ import annotations
 
 import json
+import logging
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,3 +89,57 @@ def test_an_export_cut_after_its_200_is_seen_cut_and_refused_by_import(
         "Error: the file stops after line 3 without its end record: it was cut off (an "
         "interrupted download or copy); nothing was imported. Import the whole file\n"
     )
+
+
+class _Kept(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_an_export_cut_after_its_200_is_one_log_line_naming_the_request_and_the_cause(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server's log says the cut in the request's one line, at ERROR, with its cause;
+    before: that line said a plain 200, and uvicorn's "Exception in ASGI application" with a
+    traceback followed (on ``uvicorn.error``, which the process's stderr shows)."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        for text in ("The user keeps bees.", "The user grows tomatoes."):
+            assert rin.post("/api/memories/rin", json={"content": text}).status_code == 201
+    monkeypatch.setattr(server.omoide.transfer, "store", _FailingStore(server.omoide.store))
+    uvicorn_said = _Kept()
+    logging.getLogger("uvicorn.error").addHandler(uvicorn_said)
+    try:
+        with (
+            caplog.at_level(logging.INFO, logger="omoide.access"),
+            server.client(key) as rin,
+            rin.stream("GET", "/api/export/rin") as reply,
+        ):
+            assert reply.status_code == 200
+            with pytest.raises(httpx.RemoteProtocolError, match="incomplete chunked read"):
+                for _chunk in reply.iter_raw():
+                    pass
+        deadline = time.monotonic() + 10  # the server's task logs as the connection closes
+        while time.monotonic() < deadline and not _export_lines(caplog):
+            time.sleep(0.01)
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(uvicorn_said)
+    [line] = _export_lines(caplog)
+    assert line.levelno == logging.ERROR
+    cause = "StorageUnavailable: the database failed a read (injected)"
+    assert line.getMessage() == f"GET /api/export/{{persona}} 200 cut off after its status: {cause}"
+    assert (line.status, line.persona, line.cut) == (200, "rin", cause)  # type: ignore[attr-defined]
+    said = [r for r in uvicorn_said.records if r.levelno >= logging.WARNING]
+    assert said == [], [r.getMessage() for r in said]
+
+
+def _export_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [
+        r
+        for r in caplog.records
+        if r.name == "omoide.access" and r.getMessage().startswith("GET /api/export/")
+    ]

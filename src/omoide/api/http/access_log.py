@@ -3,7 +3,8 @@
 Logged on ``omoide.access`` at INFO: method, route template (``/api/memories/{persona}``, never
 the raw path or query string, which can carry content), status, duration in ms and the persona
 (a path parameter, or the persona of an ``/mcp`` key or of a chat proxy request). Never
-headers, keys or bodies.
+headers, keys or bodies. A reply that fails after its status was sent (a streamed export) is
+that one line at ERROR with the cause in ``cut`` (:class:`StreamCut`), not a traceback.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ __all__ = [
     "PERSONA_SCOPE_KEY",
     "ROUTED_SCOPE_KEY",
     "AccessLog",
+    "StreamCut",
     "record_persona",
     "record_route",
     "route_template",
 ]
 
 logger = logging.getLogger("omoide.access")
+
+_CAUSE_MAX = 300  # the cause of a cut reply, as logged: its exception's type and message
 
 PERSONA_SCOPE_KEY = "omoide.persona"
 """Where a handler that learns the persona from the key (``/mcp``, the chat proxy) leaves it
@@ -94,8 +98,17 @@ def _persona(scope: Scope) -> str | None:
     return found if isinstance(found, str) else None
 
 
+class StreamCut(Exception):
+    """A reply that failed after its status was sent (an export's database read failing
+    between two records), raised on to uvicorn, which then closes the connection without the
+    closing chunk: the client sees the cut. :class:`AccessLog` has logged it in its one line,
+    at ERROR, with the cause (``cut``); uvicorn's own report of it, a traceback, is dropped
+    (``api.http.protocol``)."""
+
+
 class AccessLog:
-    """Pure ASGI middleware (streams such as MCP's event stream pass through untouched)."""
+    """Pure ASGI middleware (streams such as MCP's event stream pass through untouched). A
+    reply cut after its status is logged at ERROR, naming the cause (:class:`StreamCut`)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -105,27 +118,40 @@ class AccessLog:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = [500]
+        status: list[int] = []
         scope[ROUTED_SCOPE_KEY] = {}
+        cut: list[str] = []
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
-                status[0] = int(message["status"])
+                status.append(int(message["status"]))
             await send(message)
 
         try:
             await self.app(scope, receive, sending)
+        except Exception as exc:
+            if not status:
+                raise  # uvicorn answers it 500
+            cause: BaseException = exc
+            while cause.__cause__ is not None:  # Starlette's "response already started" wraps it
+                cause = cause.__cause__
+            cut.append(f"{type(cause).__name__}: {cause}"[:_CAUSE_MAX])
+            raise StreamCut from exc
         finally:
-            logger.info(
-                "%s %s %d",
-                scope["method"],
-                route_template(scope),
-                status[0],
-                extra={
-                    "method": scope["method"],
-                    "route": route_template(scope),
-                    "status": status[0],
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 1),
-                    "persona": _persona(scope),
-                },
-            )
+            fields = {
+                "method": scope["method"],
+                "route": route_template(scope),
+                "status": status[0] if status else 500,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+                "persona": _persona(scope),
+            }
+            if cut:
+                logger.error(
+                    "%s %s %d cut off after its status: %s",
+                    *(fields["method"], fields["route"], fields["status"], cut[0]),
+                    extra={**fields, "cut": cut[0]},
+                )
+            else:
+                logger.info(
+                    "%s %s %d", fields["method"], fields["route"], fields["status"], extra=fields
+                )

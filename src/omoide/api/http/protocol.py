@@ -22,14 +22,19 @@ Trigger / why / outcome:
   (docs/dashboard.md); the API's JSON showed in the browser as raw text. Which URL is a page,
   and the page, are the app's to say (:data:`RefusalPage`, ``app.state.refusal_page``, set by
   ``api.http.app``): this connection layer knows nothing of the dashboard.
+- a reply that failed after its status was sent (``access_log.StreamCut``) → the connection
+  is closed without the closing chunk, as uvicorn does, but without its "Exception in ASGI
+  application" traceback: the request log has the one line saying so.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
 import sys
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote
 
 import h11
@@ -37,6 +42,7 @@ from starlette.responses import Response
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from omoide.api.errors import error_body
+from omoide.api.http.access_log import StreamCut
 
 __all__ = ["OmoideH11Protocol", "RefusalPage", "encode_request_target"]
 
@@ -149,8 +155,26 @@ def encode_request_target(data: bytes) -> bytes:
     return b"%s %s %s%s" % (first, encoded, version, data[end:])
 
 
+class _LoggedCuts(logging.Filter):
+    """Drops uvicorn's "Exception in ASGI application" traceback for a reply cut after its
+    status (:class:`~omoide.api.http.access_log.StreamCut`): the request log said it in one
+    line, with the cause."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], StreamCut))
+
+
+_LOGGED_CUTS = _LoggedCuts()
+
+
 class OmoideH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with the request-line changes of the module docstring."""
+    """uvicorn's h11 protocol with the request-line changes of the module docstring; a reply
+    cut after its status is not reported again, as a traceback (:class:`_LoggedCuts`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if _LOGGED_CUTS not in self.logger.filters:
+            self.logger.addFilter(_LOGGED_CUTS)
 
     def data_received(self, data: bytes) -> None:
         if self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:

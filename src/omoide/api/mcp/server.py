@@ -28,6 +28,7 @@ from omoide import __version__
 from omoide.api.errors import tool_error_message
 from omoide.api.http.validation_errors import TYPE_WORDS, json_path
 from omoide.api.mcp.protocol import AnsweredLines, CheckedLines, ClearParams, clauses
+from omoide.api.mcp.stdio_stop import StdinLines, stop_on_signal
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
@@ -104,16 +105,19 @@ class OmoideMCP(MCPServer):
         stdin = open(  # noqa: SIM115
             os.dup(0), encoding="utf-8", errors="surrogateescape", closefd=False
         )
-        keys = CheckedLines(anyio.wrap_file(stdin))
-        async with stdio_server(stdin=keys) as (
-            read_stream,  # type: ignore[arg-type]
-            write_stream,
-        ):
-            await lowlevel.run(
-                AnsweredLines(read_stream, write_stream, keys),
+        keys = CheckedLines(StdinLines(stdin))
+        async with anyio.create_task_group() as stopping:
+            stopping.start_soon(stop_on_signal, stopping.cancel_scope)
+            async with stdio_server(stdin=keys) as (  # type: ignore[arg-type]
+                read_stream,
                 write_stream,
-                lowlevel.create_initialization_options(),
-            )
+            ):
+                await lowlevel.run(
+                    AnsweredLines(read_stream, write_stream, keys),
+                    write_stream,
+                    lowlevel.create_initialization_options(),
+                )
+            stopping.cancel_scope.cancel()  # the client closed the pipe: no signal to wait for
 
     def add_tool(
         self,

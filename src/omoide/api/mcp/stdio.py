@@ -17,7 +17,8 @@ logger = logging.getLogger(__name__)
 
 
 def run_stdio(omoide: Omoide, persona: str) -> None:
-    """Serve MCP on stdin/stdout for ``persona`` until the client closes the pipe; its job
+    """Serve MCP on stdin/stdout for ``persona`` until the client closes the pipe or a
+    SIGTERM or SIGINT arrives (``stdio_stop``); its job
     runner is stopped then, and the caller closes ``omoide`` (``omoide mcp``: waiting for an
     erase's owed scrub, ``cli_common.close_server``)."""
     omoide.maintenance.require_persona(persona)  # NotFound before any protocol traffic

@@ -28,7 +28,8 @@ Bounds (docs/api.md lists them):
   the bidirectional embeddings, overrides and isolates), state values none but tab and line
   breaks (:func:`check_controls`); an import replaces each with a space
   (:func:`replace_controls`) and counts them in its report;
-- external ids: 1–200 characters, no control characters;
+- external ids: 1–200 characters, no control characters; a mem0 import's ``user_id``: 1–200
+  characters;
 - metadata: a JSON object of at most 10,000 characters as JSON, nested at most 8 deep.
 
 Also the one place where the engine's errors meet the caller: :func:`engine_input`.
@@ -63,6 +64,7 @@ from omoide.service.validate.names import (
     check_name,
     check_session_id,
     check_state_key,
+    check_user_id,
 )
 from omoide.service.validate.patterns import (
     BEYOND_C0_CONTROLS,
@@ -84,6 +86,7 @@ from omoide.service.validate.patterns import (
     MAX_TAG_CHARS,
     MAX_TAGS,
     MAX_TIMESTAMP_CHARS,
+    MAX_USER_ID_CHARS,
     MAX_YEAR,
     MIN_INT,
     MIN_YEAR,
@@ -134,6 +137,7 @@ __all__ = [
     "MAX_TAGS",
     "MAX_TAG_CHARS",
     "MAX_TIMESTAMP_CHARS",
+    "MAX_USER_ID_CHARS",
     "MAX_YEAR",
     "MIN_INT",
     "MIN_YEAR",
@@ -161,6 +165,7 @@ __all__ = [
     "check_text",
     "check_timestamp",
     "check_unit_interval",
+    "check_user_id",
     "check_window",
     "check_window_fits",
     "engine_input",

@@ -1,18 +1,19 @@
 """Names and ids a caller chooses: persona, block and state-key names, session ids, external
-ids."""
+ids, a mem0 import's user_id."""
 
 from __future__ import annotations
 
 import unicodedata
 from typing import Any
 
-from omoide.engine.errors import named
+from omoide.engine.errors import named, too_long
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import (
     EXTERNAL_ID_PATTERN,
     EXTERNAL_ID_RULE,
     MAX_INT,
     MAX_STATE_KEY_CHARS,
+    MAX_USER_ID_CHARS,
     MIN_INT,
     NAME_PATTERN,
     NAME_RULE,
@@ -79,3 +80,12 @@ def check_external_id(value: Any, field: str) -> str | None:
     if not isinstance(value, str) or not matches(EXTERNAL_ID_PATTERN, value):
         raise InvalidInput(f"{field} must be a string of {EXTERNAL_ID_RULE}", field=field)
     return check_text(value, field)
+
+
+def check_user_id(value: str | None) -> None:
+    """A mem0 import's ``user_id`` (None: every user's): 1 to :data:`MAX_USER_ID_CHARS`
+    characters, refused alike over HTTP and by the CLI."""
+    if value == "":
+        raise InvalidInput('user_id must not be empty, got ""', field="user_id")
+    if value is not None and len(value) > MAX_USER_ID_CHARS:
+        raise InvalidInput(too_long("user_id", MAX_USER_ID_CHARS, value), field="user_id")

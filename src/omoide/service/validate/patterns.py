@@ -22,6 +22,7 @@ MAX_TAG_CHARS = 64
 MAX_EMOTION_CHARS = 64
 MAX_STATE_KEY_CHARS = 64
 MAX_EXTERNAL_ID_CHARS = 200
+MAX_USER_ID_CHARS = MAX_EXTERNAL_ID_CHARS  # a mem0 import's user_id: an id of the system it left
 # A timestamp as text (the longest, 2026-03-01T09:30:00.123456+09:00, is 32 characters; the
 # rest is room for the surrounding spaces a typed value may hold), and a date range in words
 # or dates (2026-03-01T09:30:00+09:00..2026-03-31T18:00:00+09:00 is 52).

@@ -20,6 +20,7 @@ from omoide.engine import json_text
 from omoide.errors import InvalidInput
 from omoide.service.event_input import MAX_SPEAKER_CHARS
 from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
+from omoide.service.validate import MAX_USER_ID_CHARS
 
 router = APIRouter(tags=["transfer"])
 
@@ -126,7 +127,10 @@ async def import_persona(
     ),
     source: Source = Query("omoide", description="What wrote the file"),
     user_id: str | None = Query(
-        None, min_length=1, max_length=200, description="mem0: only this user_id's memories"
+        None,
+        min_length=1,
+        max_length=MAX_USER_ID_CHARS,
+        description="mem0: only this user_id's memories",
     ),
     user_name: str | None = Query(
         None,
