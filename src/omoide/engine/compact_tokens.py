@@ -11,8 +11,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 from omoide.engine.tokens import estimate_tokens, truncate_to_tokens
@@ -50,13 +49,65 @@ def message_text(message: Message) -> str:
 
 
 # A chat resends its whole history on every request: counting and cutting the same texts again
-# is most of compaction's cost, so both are memoised (pure functions; bounded caches).
-# Only texts up to _MEMO_CHARS are kept, so the caches stay small (8192 × 4000 characters at
-# most) whatever clients send.
+# is most of compaction's cost, so both are memoised (pure functions; bounded memos). Only texts
+# up to _MEMO_CHARS are kept, and each memo holds at most _MEMO_ENTRIES entries and
+# _MEMO_TOTAL_CHARS characters (keys and values), so it stays within a few MB (~2 MB of text
+# for 4-byte characters) whatever clients send.
 _MEMO_ENTRIES = 1 << 13
 _MEMO_CHARS = 4000
-_count_memo = lru_cache(maxsize=_MEMO_ENTRIES)(estimate_tokens)
-_cut_memo = lru_cache(maxsize=_MEMO_ENTRIES)(truncate_to_tokens)
+_MEMO_TOTAL_CHARS = 1 << 19
+
+
+class _TextMemo:
+    """A least-recently-used memo bounded by entries and by the characters it holds."""
+
+    def __init__(self, max_entries: int, max_chars: int) -> None:
+        self.max_entries = max_entries
+        self.max_chars = max_chars
+        self.chars = 0
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable) -> tuple[bool, Any]:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return False, None
+            self._items.move_to_end(key)
+            return True, item[0]
+
+    def put(self, key: Hashable, value: Any, chars: int) -> None:
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.chars -= old[1]
+            self._items[key] = (value, chars)
+            self.chars += chars
+            while len(self._items) > self.max_entries or self.chars > self.max_chars:
+                self.chars -= self._items.popitem(last=False)[1][1]
+
+
+_counts = _TextMemo(_MEMO_ENTRIES, _MEMO_TOTAL_CHARS)
+_cuts = _TextMemo(_MEMO_ENTRIES, _MEMO_TOTAL_CHARS)
+
+
+def _short_count(text: str) -> int:
+    found, count = _counts.get(text)
+    if not found:
+        count = estimate_tokens(text)
+        _counts.put(text, count, len(text))
+    return count
+
+
+def _short_cut(text: str, max_tokens: int) -> str:
+    found, cut = _cuts.get((text, max_tokens))
+    if not found:
+        cut = truncate_to_tokens(text, max_tokens)
+        _cuts.put((text, max_tokens), cut, len(text) + len(cut))
+    return cut
 
 
 # A longer text (a pasted log, a 1 MB message) is what compaction reads again at each step;
@@ -69,7 +120,7 @@ _long_lock = threading.Lock()
 def count_tokens(text: str) -> int:
     """:func:`~omoide.engine.tokens.estimate_tokens`, memoised (a long text by its digest)."""
     if len(text) <= _MEMO_CHARS:
-        return _count_memo(text)
+        return _short_count(text)
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()
     with _long_lock:
         if key in _long_counts:
@@ -87,7 +138,7 @@ def cut_to_tokens(text: str, max_tokens: int) -> str:
     """:func:`~omoide.engine.tokens.truncate_to_tokens`, memoised for short texts (a long one
     is read only up to the budget). A text that fits is told by its memoised count."""
     if len(text) <= _MEMO_CHARS:
-        return text if _count_memo(text) <= max_tokens else _cut_memo(text, max_tokens)
+        return text if _short_count(text) <= max_tokens else _short_cut(text, max_tokens)
     return truncate_to_tokens(text, max_tokens)
 
 
