@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from omoide.cli import main
+from omoide.service.event_input import MAX_SPEAKER_CHARS
 
 
 @pytest.mark.parametrize(
@@ -32,4 +33,25 @@ def test_an_import_option_of_another_source_is_refused_before_anything_is_built(
     assert done.exit_code == 1, done.output
     assert done.output.startswith(f"Error: {said}")
     assert len(done.output.strip().splitlines()) == 1
+    assert not data.exists()
+
+
+@pytest.mark.parametrize("option", ["--user-name", "--assistant-name"])
+def test_a_speaker_name_too_long_is_refused_naming_the_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """It was told as the first turn's ("conversation '…' turn 0.speaker must be at most 200
+    characters"), a turn the user never wrote; HTTP names its user_name, as this its option."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("OMOIDE_DATA", str(data))
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "no-such-model")  # reaching the build would fail
+    file = tmp_path / "chat.json"
+    file.write_text('[{"role": "user", "content": "hi"}]', encoding="utf-8")
+    name = "K" * (MAX_SPEAKER_CHARS + 1)
+    done = CliRunner().invoke(
+        main, ["import", "-p", "rin", "--from", "chat", option, name, str(file)]
+    )
+    assert done.exit_code == 1, done.output
+    said = f"{option} must be at most {MAX_SPEAKER_CHARS} characters, got {len(name)}"
+    assert done.output.strip() == f"Error: {said}"
     assert not data.exists()

@@ -10,6 +10,8 @@ import json
 import pytest
 from omoide_testing import LiveServer
 
+from omoide.service.event_input import MAX_SPEAKER_CHARS
+
 MEM0 = json.dumps(
     [
         {"memory": "Alex likes jazz", "user_id": "alex"},
@@ -84,3 +86,21 @@ def test_an_mcp_memory_file_sent_as_json_is_told_to_send_json_lines(server: Live
         )
         assert sent.status_code == 200, sent.text
         assert sent.json()["memories"] == 2
+
+
+@pytest.mark.parametrize("field", ["user_name", "assistant_name"])
+def test_a_speaker_name_too_long_is_refused_naming_it(server: LiveServer, field: str) -> None:
+    """The CLI's --user-name and --assistant-name are told in the same words."""
+    name = "K" * (MAX_SPEAKER_CHARS + 1)
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post(
+            "/api/import/rin",
+            params={"source": "chat", field: name},
+            content=b'[{"role": "user", "content": "hi"}]',
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 422, reply.text
+        error = reply.json()["error"]
+        assert error["field"] == field
+        said = f"{field} must be at most {MAX_SPEAKER_CHARS} characters, got {len(name)}"
+        assert error["message"] == said
