@@ -130,7 +130,8 @@ def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -
 
     info = backup_database(_settings(data), target, overwrite=force)
     _print(
-        _backup_row(info),
+        # newer_schema: what the warning below says of a folder a newer Omoide upgraded, or null
+        {**_backup_row(info), "newer_schema": info.newer_schema},
         as_json,
         lambda d: (
             f"backed up {d['personas']} personas, {d['memories']} memories "
@@ -171,8 +172,12 @@ def restore_command(data: str | None, as_json: bool, source: Path, force: bool) 
     settings = _settings(data)
     with folder_hold(settings, "restore", exclusive=True):  # refused while a server runs
         info = restore_database(settings, source, force=force)
+    kept = {  # where the database the folder held is kept (--force), or null
+        "replaced": str(info.replaced) if info.replaced else None,
+        "damaged": str(info.set_aside) if info.set_aside else None,
+    }
     _print(
-        _backup_row(info),
+        {**_backup_row(info), **kept},
         as_json,
         lambda d: (
             f"restored {d['personas']} personas, {d['memories']} memories into {d['path']}"

@@ -191,7 +191,15 @@ def test_a_newer_omoides_backup_is_not_restored(cli_env: dict[str, str], tmp_pat
         "upgraded the folder, or a later one\n"
     )
     again = _run("backup", "--to", str(tmp_path / "again.db"), "--json")
-    assert json.loads(again.stdout)["schema"] == future  # stdout stays JSON
+    told = json.loads(again.stdout)  # stdout stays JSON, and says what the warning says
+    assert told["schema"] == future
+    assert told["newer_schema"] is not None
+    assert (
+        again.stderr
+        == f"warning: {told['newer_schema']}, so it cannot restore this "
+        + (done.stderr.split(", so it cannot restore this ", 1)[1])
+    )
+    assert str(tmp_path / "again.db") in told["newer_schema"]
     assert again.stderr.startswith("warning: the data folder") and again.stderr.count("\n") == 1
     other = tmp_path / "other"
     done = _run("restore", "--from", str(saved), "--data", str(other))
@@ -218,3 +226,14 @@ def test_a_read_only_folder_a_newer_omoide_migrated_is_refused_as_a_writable_one
     finally:
         conn.close()
     _refused_in_one_line(f"Error: {refused.value.message}", None)
+
+
+@pytest.mark.sqlite_only
+def test_a_backup_of_a_current_folder_says_no_newer_schema(
+    cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    _ok("persona", "create", "rin")
+    done = _run("backup", "--to", str(tmp_path / "now.db"), "--json")
+    assert done.exit_code == 0 and done.stderr == "", done.output
+    told = json.loads(done.stdout)
+    assert told["newer_schema"] is None and told["schema"] == _schemas(None)[1]

@@ -7,6 +7,7 @@ Before: every command, ``serve`` included, was a traceback of ``sqlite3.Database
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -71,3 +72,10 @@ def test_a_damaged_database_is_one_line_and_restore_force_replaces_it(
     assert done.output.endswith(f"(the damaged database is kept as {data / 'omoide.db.damaged'})\n")
     assert (data / "omoide.db.damaged").read_bytes() == damaged
     assert run("persona", "list").output == "rin\t1 memories\n"
+    database.write_bytes(damaged)  # damaged again: --json says where this one is kept
+    (data / "omoide.db-wal").unlink(missing_ok=True)
+    again = run("restore", "--from", str(saved), "--force", "--json")
+    assert again.exit_code == 0, again.output
+    told = json.loads(again.stdout)
+    assert (told["damaged"], told["replaced"]) == (str(data / "omoide.db.damaged-2"), None)
+    assert (data / "omoide.db.damaged-2").read_bytes() == damaged

@@ -8,6 +8,7 @@ gone for good."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -128,3 +129,27 @@ def test_a_forced_restore_interrupted_puts_the_folders_database_back(
     monkeypatch.undo()
     assert sorted(p.name for p in data.iterdir() if "omoide.db" in p.name) == ["omoide.db"]
     assert _contents(data / "omoide.db") == ["The user moved to Sendai"]
+
+
+def test_restore_json_says_where_the_replaced_database_is_kept(
+    run, data: Path, tmp_path: Path
+) -> None:
+    """``--json`` carried only the counts: where the replaced database went was said on stderr
+    alone, which a script reading stdout never saw."""
+    assert run("persona", "create", "rin").exit_code == 0
+    saved = tmp_path / "saved.db"
+    assert run("backup", "--to", str(saved)).exit_code == 0
+    elsewhere = tmp_path / "elsewhere"
+    fresh = run("restore", "--from", str(saved), "--data", str(elsewhere), "--json")
+    assert fresh.exit_code == 0, fresh.output
+    told = json.loads(fresh.stdout)
+    assert (told["replaced"], told["damaged"]) == (None, None)  # nothing was there to keep
+    assert told["path"] == str(elsewhere / "omoide.db") and told["personas"] == 1
+
+    done = run("restore", "--from", str(saved), "--force", "--json")
+    assert done.exit_code == 0, done.output
+    told = json.loads(done.stdout)
+    kept = Path(done.stderr.split(" is kept as ")[1].split()[0])
+    assert told["replaced"] == str(kept) and kept.parent == data and kept.exists()
+    assert told["damaged"] is None
+    assert {"path", "bytes", "personas", "memories", "schema"} <= told.keys()
