@@ -343,11 +343,13 @@ def mcp_command(data: str | None, persona: str) -> None:
     consolidation, decay) run in this process while the client is connected.
     """
     from omoide.api.mcp import run_stdio
+    from omoide.api.mcp.stdio_stop import OrderlyStop
     from omoide.errors import NotFound
 
     # Nothing may reach stdout before the protocol starts (a model loader printing would
     # corrupt the client's first read), so building happens with stdout sent to stderr.
-    with contextlib.ExitStack() as held:
+    # SIGTERM or SIGINT during the build unwinds it, during the close waits for it: exit 0.
+    with OrderlyStop() as stopping, contextlib.ExitStack() as held:
         with contextlib.redirect_stdout(sys.stderr):
             try:
                 held.enter_context(folder_hold(_settings(data), "mcp"))  # no reindex under it
@@ -355,18 +357,18 @@ def mcp_command(data: str | None, persona: str) -> None:
             except OmoideError as exc:
                 raise click.ClickException(exc.message) from None
         try:
-            app.maintenance.require_persona(persona)
-        except OmoideError as exc:
-            app.close()
-            hint = (
-                f"; create it with: omoide persona create {persona}"
-                if isinstance(exc, NotFound)
-                else ""
-            )
-            raise click.ClickException(exc.message + hint) from None
-        try:
+            try:
+                app.maintenance.require_persona(persona)
+            except OmoideError as exc:
+                hint = (
+                    f"; create it with: omoide persona create {persona}"
+                    if isinstance(exc, NotFound)
+                    else ""
+                )
+                raise click.ClickException(exc.message + hint) from None
             run_stdio(app, persona)
         finally:  # the client closed the pipe: an erase's owed scrub is settled first
+            stopping.hold()
             close_server(app)
 
 

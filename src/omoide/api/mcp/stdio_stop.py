@@ -7,7 +7,12 @@ stdin is read by a daemon thread of its own, one line at a time (the client is h
 while a line waits, as the SDK's reader held it): a stop by signal does not wait for the
 client's next line, and the thread still blocked reading when the process ends does not
 hold it open (the SDK's reader thread did both: Ctrl+C hung until the client wrote or closed
-the pipe, and SIGTERM ended the process at once, its store never closed)."""
+the pipe, and SIGTERM ended the process at once, its store never closed).
+
+Outside the protocol loop (the store's build before it, the close after it) the same signals
+are :class:`OrderlyStop`'s: during the build the first one unwinds it (what was opened is
+closed) and the command exits 0; during the close it is logged and the close goes on (before:
+SIGTERM killed the process, SIGINT said "Aborted!" and exited 1)."""
 
 from __future__ import annotations
 
@@ -16,11 +21,12 @@ import logging
 import signal
 import threading
 from collections.abc import AsyncIterator
-from typing import TextIO
+from types import FrameType, TracebackType
+from typing import Any, TextIO
 
 import anyio
 
-__all__ = ["STOP_SIGNALS", "StdinLines", "stop_on_signal"]
+__all__ = ["STOP_SIGNALS", "OrderlyStop", "StdinLines", "stop_on_signal"]
 
 logger = logging.getLogger(__name__)
 
@@ -58,8 +64,66 @@ class StdinLines:
 
 async def stop_on_signal(scope: anyio.CancelScope) -> None:
     """Cancel ``scope`` (the protocol loop's) at the first of :data:`STOP_SIGNALS`; logged."""
-    with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
-        async for signum in received:
-            logger.info("MCP stdio server stopping (%s)", signal.Signals(signum).name)
-            scope.cancel()
+    try:
+        with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
+            async for signum in received:
+                logger.info("MCP stdio server stopping (%s)", signal.Signals(signum).name)
+                scope.cancel()
+                return
+    finally:  # asyncio put the default handlers back: the stop from here on is OrderlyStop's
+        if _entered:
+            _entered[-1].hold()
+
+
+_entered: list[OrderlyStop] = []  # the OrderlyStop entered (omoide mcp's), if any
+
+
+class _Stopping(BaseException):
+    """Raised by :class:`OrderlyStop`'s handler to unwind what ``omoide mcp`` was doing."""
+
+
+class OrderlyStop:
+    """While entered, SIGTERM and SIGINT stop ``omoide mcp`` in order. The first one unwinds
+    what runs (raising an exception that ``with`` blocks and ``finally`` clauses see, as
+    Ctrl+C's ``KeyboardInterrupt`` does), and leaving the block ends it quietly, so that the
+    command exits 0; after :meth:`hold` (the close, which must not be cut short), or after
+    that first one, a signal is only logged. The protocol loop installs its own handlers
+    meanwhile (:func:`stop_on_signal`); :meth:`hold` puts these back once it has ended."""
+
+    def __init__(self) -> None:
+        self._raising = True
+        self._before: dict[int, Any] = {}
+
+    def __enter__(self) -> OrderlyStop:
+        self._before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, self._handle)
+        _entered.append(self)
+        return self
+
+    def hold(self) -> None:
+        """From now on a signal is logged only: what runs is let finish."""
+        self._raising = False
+        for signum in STOP_SIGNALS:
+            signal.signal(signum, self._handle)
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        name = signal.Signals(signum).name
+        if not self._raising:
+            logger.info("MCP stdio server already stopping (%s): closing first", name)
             return
+        self._raising = False
+        logger.info("MCP stdio server stopping (%s)", name)
+        raise _Stopping
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool:
+        self._raising = False
+        _entered.remove(self)
+        for signum, handler in self._before.items():
+            signal.signal(signum, handler)
+        return kind is not None and issubclass(kind, _Stopping)

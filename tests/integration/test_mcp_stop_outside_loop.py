@@ -1,0 +1,109 @@
+"""``omoide mcp`` sent SIGTERM or SIGINT outside its protocol loop, while its store is built
+(a model loading) or while it closes (an erase's owed scrub waited for), stops in order: the
+build is unwound, the close goes on to its end, and the process exits 0 with no traceback.
+
+Before: only the loop had handlers: SIGTERM killed the process there (status -15, the store
+not closed), SIGINT said "Aborted!" and exited 1, the close cut short."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from omoide.cli import main
+
+pytestmark = pytest.mark.sqlite_only  # the signal handling is the command's, not the store's
+
+# ``omoide`` whose build and close each say so on stderr and take a while
+SLOW = """
+import sys, time
+from omoide import cli
+real_build, real_close = cli._build, cli.close_server
+def build(data):
+    print("building", file=sys.stderr, flush=True)
+    time.sleep(float(sys.argv[1]))
+    return real_build(data)
+def close(app):
+    print("closing", file=sys.stderr, flush=True)
+    time.sleep(float(sys.argv[2]))
+    real_close(app)
+    print("closed", file=sys.stderr, flush=True)
+cli._build, cli.close_server = build, close
+cli.main(sys.argv[3:], prog_name="omoide")
+"""
+
+
+@pytest.fixture
+def env(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    monkeypatch.delenv("OMOIDE_DATABASE_URL", raising=False)
+    values = {"OMOIDE_DATA": str(data_dir), "OMOIDE_EMBEDDER": "hash"}
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    made = CliRunner().invoke(main, ["persona", "create", "rin"])
+    assert made.exit_code == 0, made.output
+    return {**os.environ, **values}
+
+
+def _stopped(env: dict[str, str], signum: signal.Signals, at: str, waits: tuple[str, str]) -> str:
+    """``omoide mcp`` sent ``signum`` once its stderr says ``at``; its stderr, after it exited
+    0 (its client closes stdin at once: the protocol loop ends as soon as it starts)."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", SLOW, *waits, "mcp", "--persona", "rin"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stderr is not None
+    child.stdin.close()
+    try:
+        said = []
+        while (line := child.stderr.readline()) and line != f"{at}\n":
+            said.append(line)
+        assert line == f"{at}\n", "".join(said)
+        child.send_signal(signum)
+        started = time.monotonic()
+        err = "".join(said) + line + child.stderr.read()
+        child.wait(timeout=60)
+        assert child.returncode == 0, err
+        assert "Traceback" not in err and "Aborted" not in err, err
+        assert time.monotonic() - started < 20, err  # not the build's 30 s sleep
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_stop_during_the_build_unwinds_it_and_exits_0(
+    env: dict[str, str], signum: signal.Signals
+) -> None:
+    err = _stopped(env, signum, "building", ("30", "0"))
+    assert "closing" not in err  # no store was built: nothing to close
+    # the folder is left as it was, usable at once
+    done = subprocess.run(
+        [sys.executable, "-m", "omoide.cli", "persona", "list"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, "rin\t0 memories\n"), done.stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+def test_a_stop_during_the_close_lets_it_finish_and_exits_0(
+    env: dict[str, str], signum: signal.Signals
+) -> None:
+    err = _stopped(env, signum, "closing", ("0", "2"))
+    assert err.endswith("closed\n"), err
