@@ -113,8 +113,7 @@ def _short_cut(text: str, max_tokens: int) -> str:
 # A longer text (a pasted log, a 1 MB message) is what compaction reads again at each step;
 # its count is memoised under a digest of the text, so the memo holds no text at all.
 _LONG_ENTRIES = 256
-_long_counts: OrderedDict[bytes, int] = OrderedDict()
-_long_lock = threading.Lock()
+_long_counts = _TextMemo(_LONG_ENTRIES, max_chars=0)  # holds digests only: no characters
 
 
 def count_tokens(text: str) -> int:
@@ -122,15 +121,10 @@ def count_tokens(text: str) -> int:
     if len(text) <= _MEMO_CHARS:
         return _short_count(text)
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).digest()
-    with _long_lock:
-        if key in _long_counts:
-            _long_counts.move_to_end(key)
-            return _long_counts[key]
-    count = estimate_tokens(text)
-    with _long_lock:
-        _long_counts[key] = count
-        while len(_long_counts) > _LONG_ENTRIES:
-            _long_counts.popitem(last=False)
+    found, count = _long_counts.get(key)
+    if not found:
+        count = estimate_tokens(text)
+        _long_counts.put(key, count, 0)
     return count
 
 

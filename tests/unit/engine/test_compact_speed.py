@@ -8,7 +8,6 @@ import dataclasses
 import hashlib
 import json
 import random
-from collections import OrderedDict
 from typing import Any
 
 import pytest
@@ -111,6 +110,6 @@ def test_each_long_text_is_counted_once(name: str, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(tokens, "estimate_tokens", counting)
     monkeypatch.setattr(compact_tokens, "estimate_tokens", counting)
-    monkeypatch.setattr(compact_tokens, "_long_counts", OrderedDict())  # none counted yet
+    monkeypatch.setattr(compact_tokens, "_long_counts", compact_tokens._TextMemo(256, 0))  # empty
     compressed(name)
     assert seen and max(seen.values()) == 1, sorted((n, len(t)) for t, n in seen.items())
