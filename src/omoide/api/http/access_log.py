@@ -120,7 +120,7 @@ class AccessLog:
         started = time.perf_counter()
         status: list[int] = []
         scope[ROUTED_SCOPE_KEY] = {}
-        cut: list[str] = []
+        cut: str | None = None
 
         async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -135,7 +135,7 @@ class AccessLog:
             cause: BaseException = exc
             while cause.__cause__ is not None:  # Starlette's "response already started" wraps it
                 cause = cause.__cause__
-            cut.append(f"{type(cause).__name__}: {cause}"[:_CAUSE_MAX])
+            cut = f"{type(cause).__name__}: {cause}"[:_CAUSE_MAX]
             raise StreamCut from exc
         finally:
             fields = {
@@ -148,8 +148,8 @@ class AccessLog:
             if cut:
                 logger.error(
                     "%s %s %d cut off after its status: %s",
-                    *(fields["method"], fields["route"], fields["status"], cut[0]),
-                    extra={**fields, "cut": cut[0]},
+                    *(fields["method"], fields["route"], fields["status"], cut),
+                    extra={**fields, "cut": cut},
                 )
             else:
                 logger.info(

@@ -34,7 +34,6 @@ import logging
 import re
 import sys
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import unquote
 
 import h11
@@ -164,17 +163,13 @@ class _LoggedCuts(logging.Filter):
         return not (record.exc_info and isinstance(record.exc_info[1], StreamCut))
 
 
-_LOGGED_CUTS = _LoggedCuts()
+# uvicorn's one error logger: the filter is added once, when the protocol is first imported.
+logging.getLogger("uvicorn.error").addFilter(_LoggedCuts())
 
 
 class OmoideH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with the request-line changes of the module docstring; a reply
     cut after its status is not reported again, as a traceback (:class:`_LoggedCuts`)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        if _LOGGED_CUTS not in self.logger.filters:
-            self.logger.addFilter(_LOGGED_CUTS)
 
     def data_received(self, data: bytes) -> None:
         if self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:

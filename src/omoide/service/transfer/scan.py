@@ -267,9 +267,10 @@ def check_moved_keys(scan: FileScan, keys: dict[str, str], persona: str) -> None
     (``keys``: another persona of the folder holds that one's key): the two were one key, the
     second written skipped as already there, its text lost without a word (a file edited by
     hand). Checked before anything is written."""
-    file_keys = set(scan.memory_keys)
     clashes = sorted(
-        (scan.lines[("memory", to)], key, to) for key, to in keys.items() if to in file_keys
+        (scan.lines[("memory", to)], key, to)
+        for key, to in keys.items()
+        if ("memory", to) in scan.lines
     )
     if not clashes:
         return

@@ -276,7 +276,11 @@ async def purge_memory(
         [
             ("purged", ", ".join([key, *purged.also])),
             *(("said_in", s) for s in purged.said_in[:SAID_IN_NAMED]),
-            *[("said_more", str(n)) for n in [len(purged.said_in) - SAID_IN_NAMED] if n > 0],
+            *(
+                [("said_more", str(len(purged.said_in) - SAID_IN_NAMED))]
+                if len(purged.said_in) > SAID_IN_NAMED
+                else []
+            ),
             *([("scrub", "pending")] if purged.scrub_pending else []),
         ]
     )
