@@ -39,7 +39,7 @@ from omoide.cli_jobs import jobs
 from omoide.cli_memory import memory, session
 from omoide.cli_migrate import migrate
 from omoide.cli_ops import register_ops
-from omoide.errors import OmoideError
+from omoide.errors import NotFound, OmoideError
 
 __all__ = ["main"]
 
@@ -344,7 +344,6 @@ def mcp_command(data: str | None, persona: str) -> None:
     """
     from omoide.api.mcp import run_stdio
     from omoide.api.mcp.stdio_stop import OrderlyStop
-    from omoide.errors import NotFound
 
     # Nothing may reach stdout before the protocol starts (a model loader printing would
     # corrupt the client's first read), so building happens with stdout sent to stderr.
@@ -357,19 +356,24 @@ def mcp_command(data: str | None, persona: str) -> None:
             except OmoideError as exc:
                 raise click.ClickException(exc.message) from None
         try:
-            try:
-                app.maintenance.require_persona(persona)
-            except OmoideError as exc:
-                hint = (
-                    f"; create it with: omoide persona create {persona}"
-                    if isinstance(exc, NotFound)
-                    else ""
-                )
-                raise click.ClickException(exc.message + hint) from None
-            run_stdio(app, persona)
+            _require_mcp_persona(app, persona)  # before any protocol traffic
+            run_stdio(app, persona, after_signals=stopping.hold)
         finally:  # the client closed the pipe: an erase's owed scrub is settled first
             stopping.hold()
             close_server(app)
+
+
+def _require_mcp_persona(app: Any, persona: str) -> None:
+    """``persona`` exists, else the one line ``omoide mcp`` exits with (how to create it)."""
+    try:
+        app.maintenance.require_persona(persona)
+    except OmoideError as exc:
+        hint = (
+            f"; create it with: omoide persona create {persona}"
+            if isinstance(exc, NotFound)
+            else ""
+        )
+        raise click.ClickException(exc.message + hint) from None
 
 
 main.add_command(memory)

@@ -706,3 +706,13 @@ def test_an_unreachable_database_is_one_line_with_the_password_hidden(
         assert result.output.startswith("Error: cannot connect to the PostgreSQL database")
         assert "hunter2secret" not in result.output and "ken:***@" in result.output
         assert "Traceback" not in result.output
+
+
+def test_mcp_for_an_unknown_persona_exits_with_one_line_saying_how_to_create_it(run) -> None:
+    """Checked once, before any protocol traffic, by the command (with its hint)."""
+    result = run("mcp", "--persona", "ghost")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (
+        "Error: unknown persona 'ghost'; create it with: omoide persona create ghost"
+    )
+    assert "Traceback" not in result.output

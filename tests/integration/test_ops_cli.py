@@ -15,6 +15,7 @@ from omoide_testing import LiveServer
 from omoide.cli import main
 from omoide.config import Settings
 from omoide.embed.hashing import HashEmbedder
+from omoide.store.sqlite.migrations import MIGRATIONS
 from omoide.wiring import build
 
 ENV = {"OMOIDE_EMBEDDER": "hash"}
@@ -95,6 +96,7 @@ def test_backup_while_the_server_writes_then_restore(
             assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             assert conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0] == info["memories"]
         assert info["personas"] == 1 and info["memories"] >= 5
+        assert (info["schema"], info["newer_schema"]) == (MIGRATIONS[-1].number, None)
         assert oct(target.stat().st_mode & 0o777) == oct(0o600)
     assert backups[-1][1]["memories"] >= backups[0][1]["memories"]
 
@@ -109,7 +111,9 @@ def test_backup_while_the_server_writes_then_restore(
     fresh = tmp_path / "restored"
     code, out = run("restore", "--data", str(fresh), "--from", str(target), "--json")
     assert code == 0, out
-    assert json.loads(out)["memories"] == backups[-1][1]["memories"]
+    restored = json.loads(out)
+    assert restored["memories"] == backups[-1][1]["memories"]
+    assert restored["schema"] == MIGRATIONS[-1].number
     app = build(Settings.from_env({}, data_dir=fresh), embedder=HashEmbedder(), llm=None)
     try:
         assert len(app.memories.list_recent("rin", limit=1000)) == backups[-1][1]["memories"]

@@ -42,13 +42,15 @@ TRANSLATED = frozenset(
         "parallel_tool_calls",
         "user",
         "safety_identifier",
+        # 1 or null: any other is refused for every upstream before this check
+        # (``service.chat_messages``), and the Messages API answers with one choice
+        "n",
     }
 )
 
 # OpenAI fields the Messages API cannot honour → (the values that ask for nothing, what it
 # lacks). Null is always "not given".
 UNSUPPORTED: dict[str, tuple[tuple[Any, ...], str]] = {
-    "n": ((1,), "answers with one choice per request (n: 1)"),
     "logprobs": ((False,), "returns no token log probabilities"),
     "top_logprobs": ((0,), "returns no token log probabilities"),
     "logit_bias": (({},), "has no token biases"),
@@ -177,7 +179,8 @@ def _check_flag(where: str, value: Any) -> None:
 # The translated fields an OpenAI client sends as numbers or a boolean: (JSON type, lowest,
 # highest) as the Messages API reads them. The translation carries their values as sent, so a
 # string ("0.5") reached the upstream, which refused it, and parallel_tool_calls: "false" asked
-# for nothing at all; max_tokens: 0 was read as unset (4,096 tokens).
+# for nothing at all; max_tokens: 0 was read as unset (4,096 tokens). ``user`` and
+# ``safety_identifier`` are strings by the request's schema, for every upstream.
 _VALUES: dict[str, tuple[str, float | None, float | None]] = {
     "temperature": ("number", 0, 1),
     "top_p": ("number", 0, 1),
@@ -185,8 +188,6 @@ _VALUES: dict[str, tuple[str, float | None, float | None]] = {
     "max_tokens": ("integer", 1, None),
     "max_completion_tokens": ("integer", 1, None),
     "parallel_tool_calls": ("boolean", None, None),
-    "user": ("string", None, None),
-    "safety_identifier": ("string", None, None),
 }
 
 
@@ -215,7 +216,6 @@ def _check_values(body: dict[str, Any]) -> None:
             "number": number,
             "integer": number and isinstance(value, int),
             "boolean": isinstance(value, bool),
-            "string": isinstance(value, str),
         }[kind]
         if not fits:
             article = "an" if kind == "integer" else "a"

@@ -25,6 +25,7 @@ __all__ = [
     "ROLES",
     "check_event",
     "check_events",
+    "check_speaker_name",
 ]
 
 ROLES = ("user", "assistant", "other")
@@ -105,3 +106,13 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
         external_id=external_id,
         metadata=metadata,
     )
+
+
+def check_speaker_name(subject: str, name: str | None) -> None:
+    """A chat import's ``user_name`` or ``assistant_name`` (None: the default) no longer than
+    a turn's speaker may be, refused naming ``subject``: the field (``peer_import``), or the
+    CLI's option, which checks it before anything is built. Told as the first turn's instead
+    ("conversation '…' turn 0.speaker must be at most 200 characters"), it named a turn the
+    user never wrote."""
+    if name is not None and len(name) > MAX_SPEAKER_CHARS:
+        raise InvalidInput(too_long(subject, MAX_SPEAKER_CHARS, len(name)), field=subject)

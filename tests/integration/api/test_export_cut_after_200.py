@@ -100,7 +100,7 @@ class _Kept(logging.Handler):
         self.records.append(record)
 
 
-def test_an_export_cut_after_its_200_is_one_log_line_naming_the_request_and_the_cause(
+def test_an_export_cut_after_its_200_is_one_log_line_and_one_count_naming_the_request(
     server: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The server's log says the cut in the request's one line, at ERROR, with its cause;
@@ -135,6 +135,12 @@ def test_an_export_cut_after_its_200_is_one_log_line_naming_the_request_and_the_
     assert (line.status, line.persona, line.cut) == (200, "rin", cause)  # type: ignore[attr-defined]
     said = [r for r in uvicorn_said.records if r.levelno >= logging.WARNING]
     assert said == [], [r.getMessage() for r in said]
+    with server.admin() as admin:
+        text = admin.get("/metrics").text
+    # counted once, with the status it was sent (when it was sent), not also as a 500
+    export = 'omoide_http_requests_total{method="GET",route="/api/export/{persona}"'
+    assert f'{export},status="200"}} 1' in text, text
+    assert f'{export},status="500"}}' not in text, text
 
 
 def _export_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:

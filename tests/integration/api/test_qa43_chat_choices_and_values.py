@@ -84,6 +84,7 @@ REFUSED = [
     pytest.param(
         {"safety_identifier": 7}, "safety_identifier", "got a number", id="safety_identifier-number"
     ),
+    pytest.param({"user": 7}, "user", "a string", id="user-number"),
 ]
 
 

@@ -423,3 +423,22 @@ def test_the_cli_says_how_many_blank_observations_it_skipped(tmp_path: Path, mon
     )
     assert result.exit_code == 0, result.output
     assert "1 memories" in result.stdout and "1 blank observations skipped" in result.stdout
+
+
+@pytest.mark.parametrize("field", ["user_name", "assistant_name"])
+def test_a_chat_speaker_name_too_long_is_refused_by_the_service_naming_it(
+    app: Omoide, persona: str, field: str
+) -> None:
+    """The service's own rule, which the CLI applies (naming its option) before anything is
+    built and HTTP's query declares: not a refusal of the first turn, which the user never
+    wrote."""
+    from omoide.errors import InvalidInput
+    from omoide.service.event_input import MAX_SPEAKER_CHARS
+
+    name = "K" * (MAX_SPEAKER_CHARS + 1)
+    chat = json.dumps([{"role": "user", "content": "hi"}])
+    with pytest.raises(InvalidInput) as refused:
+        app.peers.import_text(persona, "chat", chat, **{field: name})
+    said = f"{field} must be at most {MAX_SPEAKER_CHARS} characters, got {len(name)}"
+    assert (refused.value.message, refused.value.fields) == (said, {"field": field})
+    assert app.peers.import_text(persona, "chat", chat, **{field: name[:-1]}).events == 1

@@ -239,3 +239,51 @@ _SCRIPT_EDGES = "aé1 。・゠ァヺーヿㇰｰｦﾟ々〆〇一龥㐀豈한�
 @given(st.one_of(st.text(), st.text(alphabet=_SCRIPT_EDGES)))
 def test_is_japanese_reads_as_the_per_character_scripts_did(text: str) -> None:
     assert is_japanese(text) == _is_japanese_per_character(text)
+
+
+def _script_by_comparisons(ch: str) -> Script:
+    """A character's script as ``_script`` read it before its spans were one table (the
+    code points written out a second time in comparisons)."""
+    cp = ord(ch)
+    if 0x3040 <= cp <= 0x309F:
+        return Script.HIRAGANA
+    if cp in (0x30A0, 0x30FB):
+        return Script.OTHER
+    if 0x30A0 <= cp <= 0x30FF or 0x31F0 <= cp <= 0x31FF or cp == 0xFF70:
+        return Script.KATAKANA
+    if 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2FFFF:
+        return Script.HAN
+    if 0xF900 <= cp <= 0xFAFF or cp in (0x3005, 0x3006, 0x3007):
+        return Script.HAN
+    if 0xAC00 <= cp <= 0xD7AF or 0x1100 <= cp <= 0x11FF or 0x3130 <= cp <= 0x318F:
+        return Script.HANGUL
+    if ch.isalnum():
+        return Script.LATIN
+    return Script.OTHER
+
+
+_CJK_SCRIPTS = {Script.HAN, Script.HIRAGANA, Script.KATAKANA, Script.HANGUL}
+
+
+def test_every_character_has_the_script_the_comparisons_gave() -> None:
+    from omoide.engine.lang.script import _script
+
+    for cp in range(0x110000):
+        ch = chr(cp)
+        assert _script(ch) == _script_by_comparisons(ch), hex(cp)
+
+
+@given(st.one_of(st.text(), st.text(alphabet=_SCRIPT_EDGES)))
+def test_has_cjk_answers_as_reading_each_character_did(text: str) -> None:
+    """has_cjk is one regex search now; it was a loop over every character's script."""
+    assert has_cjk(text) == any(_script_by_comparisons(ch) in _CJK_SCRIPTS for ch in text)
+
+
+@given(
+    st.one_of(
+        st.text(alphabet=st.characters(min_codepoint=0x1F000, max_codepoint=0x30FFF)),
+        st.text(alphabet=st.characters(codec="utf-8"), max_size=50),
+    )
+)
+def test_has_cjk_answers_as_before_on_astral_characters(text: str) -> None:
+    assert has_cjk(text) == any(_script_by_comparisons(ch) in _CJK_SCRIPTS for ch in text)

@@ -1,4 +1,5 @@
-"""The request log: one structured line per HTTP request, and the route template of a request.
+"""The request log: one structured line per HTTP request, its count and latency in the metrics,
+and the route template of a request.
 
 Logged on ``omoide.access`` at INFO: method, route template (``/api/memories/{persona}``, never
 the raw path or query string, which can carry content), status, duration in ms and the persona
@@ -16,6 +17,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from omoide.api.http.metrics import Metrics
 
 __all__ = [
     "PERSONA_SCOPE_KEY",
@@ -107,31 +110,52 @@ class StreamCut(Exception):
 
 
 class AccessLog:
-    """Pure ASGI middleware (streams such as MCP's event stream pass through untouched). A
-    reply cut after its status is logged at ERROR, naming the cause (:class:`StreamCut`)."""
+    """Pure ASGI middleware, the outermost: one pass over each request gives its log line and
+    its metrics. The reply is counted and timed in :class:`Metrics` when its status is sent
+    (for a streamed reply, the time to its first byte); an unexpected error before any status
+    as the 500 it is answered with. The log line is written when the reply has ended; a reply
+    cut after its status is logged at ERROR, naming the cause (:class:`StreamCut`).
 
-    def __init__(self, app: ASGIApp) -> None:
+    Not ``@app.middleware("http")``: Starlette's ``BaseHTTPMiddleware`` relays a streamed body
+    through a queue and ends it cleanly when the route's stream raises, so an export cut by a
+    database error mid-stream reached the client as a complete 200. Passed straight through
+    (streams such as MCP's event stream untouched), the error reaches uvicorn, which closes the
+    connection without the closing chunk: the client sees the cut (curl's exit 18, httpx's
+    ``RemoteProtocolError``)."""
+
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status: list[int] = []
+        status: int | None = None
         scope[ROUTED_SCOPE_KEY] = {}
         cut: str | None = None
 
+        def count(sent: int) -> None:
+            seconds = time.perf_counter() - started
+            self.metrics.observe(scope["method"], route_template(scope), sent, seconds)
+
         async def sending(message: Message) -> None:
+            nonlocal status
             if message["type"] == "http.response.start":
-                status.append(int(message["status"]))
+                status = int(message["status"])
+                count(status)
             await send(message)
 
         try:
             await self.app(scope, receive, sending)
         except Exception as exc:
-            if not status:
-                raise  # uvicorn answers it 500
+            if status is None:
+                # the 500 is sent by Starlette's outermost layer, outside this one: counted
+                # here (a cancelled request, a BaseException, answered nothing and is not
+                # counted, though it is logged)
+                count(500)
+                raise
             cause: BaseException = exc
             while cause.__cause__ is not None:  # Starlette's "response already started" wraps it
                 cause = cause.__cause__
@@ -141,7 +165,7 @@ class AccessLog:
             fields = {
                 "method": scope["method"],
                 "route": route_template(scope),
-                "status": status[0] if status else 500,
+                "status": 500 if status is None else status,
                 "duration_ms": round((time.perf_counter() - started) * 1000, 1),
                 "persona": _persona(scope),
             }

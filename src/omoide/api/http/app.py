@@ -24,7 +24,7 @@ from omoide.api.http.dashboard import install_dashboard
 from omoide.api.http.dashboard.web import error_page, is_page, path_controls
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
-from omoide.api.http.metrics import Metrics, Observed
+from omoide.api.http.metrics import Metrics
 from omoide.api.http.query_check import (
     refuse_refused_body,
     refuse_refused_header,
@@ -119,7 +119,8 @@ def create_app(
     app.state.refusal_page = lambda path, status, message: _page_answer(app, path, status, message)
     _declare_app_wide_errors(app)
     _install_error_handlers(app)
-    # Inner to outer: the guard sees every body before a route does; metrics see every reply.
+    # Inner to outer: the guard sees every body before a route does; the access log
+    # (and its metrics) sees every reply.
     app.add_middleware(RacedErase, refused=_refused)  # a route's lost race: its 409, there
     # the API's routes and the dashboard's pages (``page=``, ``after=``) alike
     app.add_middleware(
@@ -132,8 +133,8 @@ def create_app(
         door=lambda path, status, code, message: _door(app, path, status, code, message),
     )
     app.add_middleware(HeadAsGet)
-    app.add_middleware(Observed, metrics=app.state.metrics)
-    app.add_middleware(AccessLog)  # outermost: one log line per request, 413s included
+    # outermost: one log line and one count per request, 413s included
+    app.add_middleware(AccessLog, metrics=app.state.metrics)
     return app
 
 

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections import defaultdict
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from omoide.api.http.access_log import route_template
-
-__all__ = ["Metrics", "Observed"]
+__all__ = ["Metrics"]
 
 _BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
 class Metrics:
+    """What ``/metrics`` renders; the request log's middleware
+    (:class:`~omoide.api.http.access_log.AccessLog`) observes each reply."""
+
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._count: dict[tuple[str, str, int], int] = defaultdict(int)
@@ -72,46 +70,3 @@ class Metrics:
             f"omoide_mcp_sessions {mcp_sessions}",
         ]
         return "\n".join(lines) + "\n"
-
-
-class Observed:
-    """Pure ASGI middleware: each reply counted and timed when its status is sent (for a
-    streamed reply, the time to its first byte); an unexpected error before any status as
-    the 500 it is answered with.
-
-    Not ``@app.middleware("http")``: Starlette's ``BaseHTTPMiddleware`` relays a streamed body
-    through a queue and ends it cleanly when the route's stream raises, so an export cut by a
-    database error mid-stream reached the client as a complete 200. Passed straight through,
-    the error reaches uvicorn, which closes the connection without the closing chunk: the
-    client sees the cut (curl's exit 18, httpx's ``RemoteProtocolError``)."""
-
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
-        self.app = app
-        self.metrics = metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        counted = False
-
-        def count(status: int) -> None:
-            nonlocal counted
-            counted = True
-            seconds = time.perf_counter() - started
-            self.metrics.observe(scope["method"], route_template(scope), status, seconds)
-
-        async def sending(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                count(int(message["status"]))
-            await send(message)
-
-        try:
-            await self.app(scope, receive, sending)
-        except Exception:
-            # the 500 is sent by Starlette's outermost layer, outside this one: counted here
-            # (a cancelled request, a BaseException, answered nothing and is not counted)
-            if not counted:
-                count(500)
-            raise

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import anyio
@@ -90,24 +90,29 @@ def persona_for_key(auth: AuthService, authorization: str | None) -> str:
     return principal.persona
 
 
+def _nothing() -> None:
+    pass
+
+
 class OmoideMCP(MCPServer):
     """MCPServer whose argument errors read as one clear line per bad argument, and whose
     stdio answers a line that is not a JSON-RPC message (``protocol.AnsweredLines``)."""
 
-    async def run_stdio_async(self) -> None:
+    async def run_stdio_async(self, *, after_signals: Callable[[], None] = _nothing) -> None:
         """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading, and the
         lines read through :class:`~omoide.api.mcp.protocol.CheckedLines` (stdin read as UTF-8,
         each byte that is not UTF-8 kept apart, so that its line is refused as not UTF-8,
         where the SDK's reading as U+FFFD said "expected a value"; from a duplicate of fd 0
         that is never closed, as the SDK never closes its own: a worker thread may still be
-        blocked reading it when the server stops)."""
+        blocked reading it when the server stops). SIGTERM and SIGINT end the loop; once its
+        handlers are gone, ``after_signals()`` (:func:`.stdio_stop.stop_on_signal`)."""
         lowlevel = self._lowlevel_server
         stdin = open(  # noqa: SIM115
             os.dup(0), encoding="utf-8", errors="surrogateescape", closefd=False
         )
         keys = CheckedLines(StdinLines(stdin))
         async with anyio.create_task_group() as stopping:
-            stopping.start_soon(stop_on_signal, stopping.cancel_scope)
+            stopping.start_soon(stop_on_signal, stopping.cancel_scope, after_signals)
             async with stdio_server(stdin=keys) as (  # type: ignore[arg-type]
                 read_stream,
                 write_stream,
@@ -283,7 +288,7 @@ def _invalid_arguments(error: ValidationError) -> InvalidInput:
     return InvalidInput(f"{noun} " + "; ".join(problems), field=json_path(first) or "arguments")
 
 
-def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> MCPServer:
+def build_mcp_server(omoide: Omoide, persona_of: PersonaResolver) -> OmoideMCP:
     """The MCP server with every tool registered, bound to ``omoide`` and a persona resolver."""
     server = OmoideMCP(
         "omoide",

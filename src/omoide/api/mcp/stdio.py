@@ -6,7 +6,11 @@ job runner works in this process so that evolution and decay happen while the cl
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
+
+import anyio
 
 from omoide.api.mcp.server import build_mcp_server, fixed_persona
 from omoide.wiring import Omoide
@@ -16,16 +20,19 @@ __all__ = ["run_stdio"]
 logger = logging.getLogger(__name__)
 
 
-def run_stdio(omoide: Omoide, persona: str) -> None:
-    """Serve MCP on stdin/stdout for ``persona`` until the client closes the pipe or a
-    SIGTERM or SIGINT arrives (``stdio_stop``); its job
-    runner is stopped then, and the caller closes ``omoide`` (``omoide mcp``: waiting for an
-    erase's owed scrub, ``cli_common.close_server``)."""
-    omoide.maintenance.require_persona(persona)  # NotFound before any protocol traffic
+def run_stdio(
+    omoide: Omoide, persona: str, *, after_signals: Callable[[], None] = lambda: None
+) -> None:
+    """Serve MCP on stdin/stdout for ``persona``, an existing one (the caller has checked:
+    ``omoide mcp``, before any protocol traffic), until the client closes the pipe or a
+    SIGTERM or SIGINT arrives (``stdio_stop``; ``after_signals()`` once the loop's handlers
+    are gone: ``omoide mcp`` puts its :class:`~omoide.api.mcp.stdio_stop.OrderlyStop`'s
+    back). Its job runner is stopped then, and the caller closes ``omoide`` (``omoide mcp``:
+    waiting for an erase's owed scrub, ``cli_common.close_server``)."""
     server = build_mcp_server(omoide, fixed_persona(persona))
     omoide.runner.start()
     logger.info("MCP stdio server for persona %s (data: %s)", persona, omoide.settings.data_dir)
     try:
-        server.run("stdio")
+        anyio.run(functools.partial(server.run_stdio_async, after_signals=after_signals))
     finally:
         omoide.runner.stop()

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import signal
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from types import FrameType, TracebackType
 from typing import Any, TextIO
 
@@ -62,20 +62,18 @@ class StdinLines:
             yield line
 
 
-async def stop_on_signal(scope: anyio.CancelScope) -> None:
-    """Cancel ``scope`` (the protocol loop's) at the first of :data:`STOP_SIGNALS`; logged."""
+async def stop_on_signal(scope: anyio.CancelScope, after: Callable[[], None]) -> None:
+    """Cancel ``scope`` (the protocol loop's) at the first of :data:`STOP_SIGNALS`; logged.
+    Then ``after()``: asyncio has put the default handlers back, and the stop from here on is
+    the caller's (``omoide mcp``: its :meth:`OrderlyStop.hold`)."""
     try:
         with anyio.open_signal_receiver(*STOP_SIGNALS) as received:
             async for signum in received:
                 logger.info("MCP stdio server stopping (%s)", signal.Signals(signum).name)
                 scope.cancel()
                 return
-    finally:  # asyncio put the default handlers back: the stop from here on is OrderlyStop's
-        if _entered:
-            _entered[-1].hold()
-
-
-_entered: list[OrderlyStop] = []  # the OrderlyStop entered (omoide mcp's), if any
+    finally:
+        after()
 
 
 class _Stopping(BaseException):
@@ -98,7 +96,6 @@ class OrderlyStop:
         self._before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
         for signum in STOP_SIGNALS:
             signal.signal(signum, self._handle)
-        _entered.append(self)
         return self
 
     def hold(self) -> None:
@@ -123,7 +120,6 @@ class OrderlyStop:
         tb: TracebackType | None,
     ) -> bool:
         self._raising = False
-        _entered.remove(self)
         for signum, handler in self._before.items():
             signal.signal(signum, handler)
         return kind is not None and issubclass(kind, _Stopping)

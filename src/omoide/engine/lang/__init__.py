@@ -6,6 +6,7 @@ words; no other module keeps its own detector, tokeniser or stopword list.
 
 from omoide.engine.lang.calendar_words import EN_MONTH_ABBREVIATIONS, EN_MONTHS, EN_WEEKDAYS
 from omoide.engine.lang.script import (
+    CJK_CLASS,
     Lang,
     Run,
     Script,
@@ -38,6 +39,7 @@ from omoide.engine.lang.words import (
 )
 
 __all__ = [
+    "CJK_CLASS",
     "CONVERSATION_FILLER",
     "EN_MONTHS",
     "EN_MONTH_ABBREVIATIONS",

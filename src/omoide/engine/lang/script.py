@@ -8,6 +8,7 @@ Only the standard library; no I/O.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 __all__ = [
+    "CJK_CLASS",
     "Lang",
     "Run",
     "Script",
@@ -87,26 +89,47 @@ def _latin(ch: str) -> bool:
     return unicodedata.name(ch, "").startswith("LATIN ")
 
 
+# The CJK code points by script, written once: :func:`_script` reads a character's script from
+# them, the regex classes below (and PostgreSQL's, :data:`CJK_CLASS`) are built from them.
+# Every character outside them is Latin when alphanumeric, else a separator.
+_SPANS: tuple[tuple[int, int, Script], ...] = (
+    (0x1100, 0x11FF, Script.HANGUL),  # jamo
+    (0x3005, 0x3007, Script.HAN),  # 々 〆 〇
+    (0x3040, 0x309F, Script.HIRAGANA),
+    # not ゠ (U+30A0) or ・ (U+30FB): they separate words (トモエ・ミドリ)
+    (0x30A1, 0x30FA, Script.KATAKANA),
+    (0x30FC, 0x30FF, Script.KATAKANA),  # ー (the long-vowel mark), ヽ ヾ ヿ
+    (0x3130, 0x318F, Script.HANGUL),  # compatibility jamo
+    (0x31F0, 0x31FF, Script.KATAKANA),  # small katakana for Ainu
+    (0x3400, 0x4DBF, Script.HAN),
+    (0x4E00, 0x9FFF, Script.HAN),
+    (0xAC00, 0xD7AF, Script.HANGUL),  # syllables
+    (0xF900, 0xFAFF, Script.HAN),  # compatibility ideographs
+    (0xFF70, 0xFF70, Script.KATAKANA),  # ｰ, the half-width long-vowel mark
+    (0x20000, 0x2FFFF, Script.HAN),
+)
+_STARTS = [low for low, _, _ in _SPANS]  # sorted: _script finds a span by bisection
+
+
 def _script(ch: str) -> Script:
     cp = ord(ch)
-    if 0x3040 <= cp <= 0x309F:
-        return Script.HIRAGANA
-    if cp in (0x30A0, 0x30FB):  # ゠ and ・ separate words (トモエ・ミドリ)
-        return Script.OTHER
-    if 0x30A0 <= cp <= 0x30FF or 0x31F0 <= cp <= 0x31FF or cp == 0xFF70:
-        return Script.KATAKANA
-    if 0x4E00 <= cp <= 0x9FFF or 0x3400 <= cp <= 0x4DBF or 0x20000 <= cp <= 0x2FFFF:
-        return Script.HAN
-    if 0xF900 <= cp <= 0xFAFF or cp in (0x3005, 0x3006, 0x3007):
-        return Script.HAN
-    if 0xAC00 <= cp <= 0xD7AF or 0x1100 <= cp <= 0x11FF or 0x3130 <= cp <= 0x318F:
-        return Script.HANGUL
-    if ch.isalnum():
-        return Script.LATIN
-    return Script.OTHER
+    i = bisect.bisect_right(_STARTS, cp) - 1
+    if i >= 0 and cp <= _SPANS[i][1]:
+        return _SPANS[i][2]
+    return Script.LATIN if ch.isalnum() else Script.OTHER
 
 
 _CJK = frozenset({Script.HAN, Script.HIRAGANA, Script.KATAKANA, Script.HANGUL})
+
+
+def _class(scripts: frozenset[Script]) -> str:
+    """The characters of ``scripts`` as a regex class (Python's syntax and PostgreSQL's)."""
+    return "[" + "".join(f"{chr(a)}-{chr(b)}" for a, b, s in _SPANS if s in scripts) + "]"
+
+
+CJK_CLASS = _class(_CJK)
+"""The characters for which :func:`has_cjk` is true, as a regex class: the PostgreSQL adapter
+decides a text's script group in SQL with it."""
 
 
 def script_runs(text: str) -> list[Run]:
@@ -128,17 +151,19 @@ def is_cjk(script: Script) -> bool:
     return script in _CJK
 
 
-def has_cjk(text: str) -> bool:
-    return any(_script(ch) in _CJK for ch in text)
-
-
-# What :func:`_script` reads as kana, Han and Hangul, and half-width kana, as character
+# What :func:`_script` reads as CJK, kana, Han and Hangul, and half-width kana, as compiled
 # classes: searching for them runs in the regex engine, not a call per character (a chat of
 # long turns spent most of its offline summary here).
-_KANA = re.compile("[\u3040-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff\uff70]")
+_CJK_SEARCH = re.compile(CJK_CLASS)
+_KANA = re.compile(_class(frozenset({Script.HIRAGANA, Script.KATAKANA})))
 _HALF_WIDTH_KANA = re.compile("[\uff66-\uff9f]")
-_HAN = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002ffff\uf900-\ufaff\u3005-\u3007]")
-_HANGUL = re.compile("[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]")
+_HAN = re.compile(_class(frozenset({Script.HAN})))
+_HANGUL = re.compile(_class(frozenset({Script.HANGUL})))
+
+
+def has_cjk(text: str) -> bool:
+    """Whether any character of ``text`` is Han, kana or Hangul."""
+    return _CJK_SEARCH.search(text) is not None
 
 
 def is_japanese(text: str) -> bool:

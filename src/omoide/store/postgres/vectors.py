@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from omoide.engine.lang import CJK_CLASS  # has_cjk's characters: language 1, decided in SQL
 from omoide.store.centring import LANGUAGES, centred_cosines, language_centroids, language_of
 from omoide.store.postgres.pgvector_bytes import decode_wire, wire_vectors
 from omoide.store.postgres.rls import NO_PERSONA, bind_session
@@ -47,29 +48,6 @@ _EXACT_ALLOWED = 50_000  # filtered searches scan the allowed rows exactly up to
 _CENTROID_SAMPLE = 20_000
 _CENTROID_TTL_S = 300.0
 _EF_MAX = 1000
-# The characters for which engine.lang.has_cjk is true (language 1), as a regex class.
-CJK_CLASS = (
-    "["
-    + "".join(
-        f"{chr(a)}-{chr(b)}"
-        for a, b in (
-            (0x3040, 0x309F),
-            (0x30A1, 0x30FA),
-            (0x30FC, 0x30FF),
-            (0x31F0, 0x31FF),
-            (0xFF70, 0xFF70),
-            (0x4E00, 0x9FFF),
-            (0x3400, 0x4DBF),
-            (0x20000, 0x2FFFF),
-            (0xF900, 0xFAFF),
-            (0x3005, 0x3007),
-            (0xAC00, 0xD7AF),
-            (0x1100, 0x11FF),
-            (0x3130, 0x318F),
-        )
-    )
-    + "]"
-)
 
 
 class PgVectorSearch:

@@ -41,20 +41,23 @@ class BackupInfo:
     newer_schema: str | None = None
 
 
-def _describe(conn: sqlite3.Connection, path: Path) -> BackupInfo:
+def _describe(conn: sqlite3.Connection, path: Path) -> tuple[BackupInfo, dict[int, str]]:
+    """What the database at ``path`` holds, and the migrations it records (number → name:
+    whether a newer Omoide wrote it, :mod:`omoide.store.newer_schema`)."""
     try:
         personas = conn.execute("SELECT COUNT(*) FROM personas").fetchone()[0]
         memories = conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
-        migrations = conn.execute("SELECT MAX(number) FROM schema_migrations").fetchone()[0]
+        recorded = dict(conn.execute("SELECT number, name FROM schema_migrations").fetchall())
     except sqlite3.DatabaseError:
         raise InvalidInput(f"{path} is not an Omoide database") from None
-    return BackupInfo(
+    info = BackupInfo(
         path=path,
         bytes=path.stat().st_size,
         personas=personas,
         memories=memories,
-        migrations=int(migrations or 0),
+        migrations=max(recorded, default=0),
     )
+    return info, recorded
 
 
 _SIDE_FILES = ("-journal", "-wal", "-shm")  # a copy cut short leaves its rollback journal
@@ -180,8 +183,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     finally:
         source.close()
     with contextlib.closing(sqlite3.connect(f"file:{target}?mode=ro", uri=True)) as done:
-        info = _describe(done, target)
-        recorded = dict(done.execute("SELECT number, name FROM schema_migrations").fetchall())
+        info, recorded = _describe(done, target)
     # a copy of what is there, kept whole; only a restore of it is refused (:func:`restore`)
     where = f"the data folder {str(db_path.parent)!r} (copied whole into {target})"
     newer = newer_than(recorded, (m.number for m in MIGRATIONS), where=where)
@@ -240,9 +242,8 @@ def restore(source_path: Path, db_path: Path, *, force: bool = False) -> BackupI
         raise InvalidInput(f"{source_path} is not a readable SQLite database: {exc}") from None
     try:
         _check(source, source_path)
-        info = _describe(source, source_path)
+        info, recorded = _describe(source, source_path)
         # a newer Omoide's backup would leave a folder this one refuses at every open
-        recorded = dict(source.execute("SELECT number, name FROM schema_migrations").fetchall())
         refuse_newer(recorded, (m.number for m in MIGRATIONS), where=f"the backup {source_path}")
         if db_path.exists() and db_path.stat().st_size > 0 and not force:
             raise Conflict(
