@@ -25,6 +25,7 @@ from omoide.cli_common import (
     built,
     close_server,
     data_option,
+    field_lines,
     folder_hold,
     friendly,
     holding,
@@ -329,7 +330,7 @@ def stats(data: str | None, as_json: bool, persona: str) -> None:
         _print(
             render_stats(app.memories.stats(persona)),
             as_json,
-            lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()),
+            field_lines,
         )
 
 

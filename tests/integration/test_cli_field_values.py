@@ -1,0 +1,64 @@
+"""``omoide memory get`` and ``omoide stats`` without ``--json`` print one ``field: value``
+line per field of the JSON the API answers (api/render.py), each value as JSON writes it:
+``tags: ["home", "tea"]``, ``emotion_type: null``, ``by_kind: {"note": 1}``. They printed
+Python's forms (``['home', 'tea']``, ``None``, ``{'note': 1}``), which no other surface
+writes. Through click's runner, on a real data folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from omoide.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    monkeypatch.setenv("OMOIDE_DATA", str(tmp_path / "data"))
+    runner = CliRunner()
+
+    def invoke(*args: str) -> click.testing.Result:
+        result = runner.invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result
+
+    return invoke
+
+
+def test_memory_get_prints_each_value_as_json_writes_it(run) -> None:
+    run("persona", "create", "rin")
+    added = run(
+        "memory",
+        "add",
+        "-p",
+        "rin",
+        "Ken drinks green tea",
+        "--tag",
+        "home",
+        "--tag",
+        "tea",
+        "--json",
+    )
+    key = json.loads(added.output)["memory"]["key"]
+    lines = run("memory", "get", "-p", "rin", key).output.splitlines()
+    assert f"key: {key}" in lines
+    assert "content: Ken drinks green tea" in lines  # text as it is, not quoted
+    assert 'tags: ["home", "tea"]' in lines
+    assert "emotion_type: null" in lines
+    assert "metadata: {}" in lines
+    assert "sources: []" in lines
+    assert not any("None" in line or "['" in line for line in lines), lines
+
+
+def test_stats_prints_each_value_as_json_writes_it(run) -> None:
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "Ken drinks green tea", "--kind", "preference")
+    lines = run("stats", "-p", "rin").output.splitlines()
+    assert "persona: rin" in lines
+    assert "active: 1" in lines
+    assert 'by_kind: {"preference": 1}' in lines
