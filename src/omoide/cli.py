@@ -19,6 +19,7 @@ from omoide.cli_common import (
     INTEGER,
     SCRUB_PENDING,
     VERBATIM,
+    NumberText,
     _build,
     _print,
     _settings,
@@ -267,7 +268,13 @@ def search(
 @main.command()
 @data_option
 @persona_option(help="Only this persona (default: all).", required=False)
-@click.option("--batch", default=64, type=INTEGER, show_default=True)
+@click.option(
+    "--batch",
+    default=64,
+    type=NumberText(int, minimum=1),
+    show_default=True,
+    help="Rows re-embedded and written per transaction.",
+)
 @friendly
 def reindex(data: str | None, persona: str | None, batch: int) -> None:
     """Re-embed memories, conversation turns and episodes with the configured embedder (after

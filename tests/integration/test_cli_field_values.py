@@ -1,8 +1,10 @@
-"""``omoide memory get`` and ``omoide stats`` without ``--json`` print one ``field: value``
-line per field of the JSON the API answers (api/render.py), each value as JSON writes it:
+"""The CLI as the README documents it, through click's runner on a real data folder.
+
+``omoide memory get`` and ``omoide stats`` without ``--json`` print one ``field: value`` line
+per field of the JSON the API answers (api/render.py), each value as JSON writes it:
 ``tags: ["home", "tea"]``, ``emotion_type: null``, ``by_kind: {"note": 1}``. They printed
 Python's forms (``['home', 'tea']``, ``None``, ``{'note': 1}``), which no other surface
-writes. Through click's runner, on a real data folder."""
+writes."""
 
 from __future__ import annotations
 
@@ -62,3 +64,18 @@ def test_stats_prints_each_value_as_json_writes_it(run) -> None:
     assert "persona: rin" in lines
     assert "active: 1" in lines
     assert 'by_kind: {"preference": 1}' in lines
+
+
+@pytest.mark.parametrize("batch", ["0", "-5"])
+def test_reindex_refuses_a_batch_below_one(tmp_path: Path, monkeypatch, batch: str) -> None:
+    """``omoide reindex --batch 0`` was a traceback; ``--batch -5`` re-embedded nothing and
+    said every row was done. Refused as a bad option, before the folder is opened."""
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    monkeypatch.setenv("OMOIDE_DATA", str(tmp_path / "data"))
+    result = CliRunner().invoke(main, ["reindex", "--batch", batch])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert f"Invalid value for '--batch': must be an integer of at least 1, got \"{batch}\"" in (
+        result.output
+    )
+    assert not (tmp_path / "data").exists()
