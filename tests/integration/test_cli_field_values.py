@@ -79,3 +79,15 @@ def test_reindex_refuses_a_batch_below_one(tmp_path: Path, monkeypatch, batch: s
         result.output
     )
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("timeout", ["-1", "3601"])
+def test_jobs_wait_names_its_bounds_and_what_was_sent(run, timeout: str) -> None:
+    """README: `omoide jobs wait` waits 600 s by default; it takes 0 to 3600 (an hour), and a
+    refusal says what was sent, as the API's do."""
+    run("persona", "create", "rin")
+    refused = CliRunner().invoke(main, ["jobs", "wait", "-p", "rin", "--timeout", timeout])
+    assert refused.exit_code == 1, refused.output
+    assert refused.output.strip() == (
+        f"Error: timeout must be between 0 and 3600 seconds, got {timeout}"
+    )
