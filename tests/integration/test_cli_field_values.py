@@ -91,3 +91,27 @@ def test_jobs_wait_names_its_bounds_and_what_was_sent(run, timeout: str) -> None
     assert refused.output.strip() == (
         f"Error: timeout must be between 0 and 3600 seconds, got {timeout}"
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "value", "message"),
+    [
+        pytest.param("memory", "--limit", "0", "limit must be at least 1, got 0", id="memory-0"),
+        pytest.param(
+            "memory", "--limit", "5000", "limit must be at most 1000, got 5000", id="memory-5000"
+        ),
+        pytest.param("memory", "--offset", "-1", "offset must be at least 0, got -1", id="m-off"),
+        pytest.param("session", "--limit", "0", "limit must be at least 1, got 0", id="session-0"),
+        pytest.param("session", "--offset", "-1", "offset must be at least 0, got -1", id="s-off"),
+    ],
+)
+def test_a_list_page_out_of_bounds_is_told_in_the_apis_words(
+    run, command: str, option: str, value: str, message: str
+) -> None:
+    """docs/api.md: a bound is told in the same words on every surface; ``memory list
+    --limit 0`` said "limit must be between 1 and 1000" where HTTP says "limit must be at
+    least 1, got 0"."""
+    run("persona", "create", "rin")
+    refused = CliRunner().invoke(main, [command, "list", "-p", "rin", option, value])
+    assert refused.exit_code == 1, refused.output
+    assert refused.output.strip() == f"Error: {message}"
