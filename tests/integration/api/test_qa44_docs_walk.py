@@ -49,3 +49,27 @@ def test_a_float_bound_is_told_as_the_docs_write_it(
         refused = rin.request(method, path, **sent)
         assert refused.status_code == 422, refused.text
         assert refused.json()["error"]["message"] == message
+
+
+def test_a_whitespace_body_asks_for_nothing(server: LiveServer) -> None:
+    """docs/api.md: "No body, whitespace and `{}` ask for nothing and are accepted." A body of
+    spaces sent as JSON (curl -d ' ', a client that writes a blank line) was refused as "not
+    valid JSON: the text is empty" on every route; it is read as no body: a route that takes
+    none answers, one whose body is optional opens with its defaults, one that needs a body
+    says it is required."""
+    key = server.create_persona("rin")
+    json_type = {"content-type": "application/json"}
+    with server.client(key) as rin:
+        for blank in (b" ", b"  \n", b"\r\n\t"):
+            begun = rin.post("/api/context/rin/session", content=blank, headers=json_type)
+            assert begun.status_code == 201, (blank, begun.text)
+            session = begun.json()["session_id"]
+            ended = rin.post(f"/api/sessions/rin/{session}/end", content=blank, headers=json_type)
+            assert ended.status_code == 200, (blank, ended.text)
+            listed = rin.request("GET", "/api/memories/rin", content=blank, headers=json_type)
+            assert listed.status_code == 200, (blank, listed.text)
+            opened = rin.post("/api/sessions/rin", content=blank, headers=json_type)
+            assert opened.status_code == 201, (blank, opened.text)
+            needed = rin.post("/api/memories/rin", content=blank, headers=json_type)
+            assert needed.status_code == 422, (blank, needed.text)
+            assert needed.json()["error"]["message"] == "request body is required"
