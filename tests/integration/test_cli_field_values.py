@@ -115,3 +115,16 @@ def test_a_list_page_out_of_bounds_is_told_in_the_apis_words(
     refused = CliRunner().invoke(main, [command, "list", "-p", "rin", option, value])
     assert refused.exit_code == 1, refused.output
     assert refused.output.strip() == f"Error: {message}"
+
+
+def test_an_import_says_how_many_keys_it_moved(run, tmp_path: Path) -> None:
+    """docs/import.md: a persona's file imported into another persona of the same folder gives
+    each memory a new key, and "the report lists the moved keys": the CLI's line says how
+    many (``--json`` maps each), as it says how many duplicates it kept."""
+    run("persona", "create", "rin")
+    run("memory", "add", "-p", "rin", "Ken drinks green tea every morning")
+    run("memory", "add", "-p", "rin", "Ken's sister lives in Kyoto")
+    exported = tmp_path / "rin.jsonl"
+    run("export", "-p", "rin", "--out", str(exported))
+    said = run("import", "-p", "haru", str(exported)).output
+    assert "; 2 keys moved (another persona of this folder holds them" in said, said
