@@ -19,12 +19,14 @@ from omoide.cli_common import (
     INTEGER,
     SCRUB_PENDING,
     VERBATIM,
+    NumberText,
     _build,
     _print,
     _settings,
     built,
     close_server,
     data_option,
+    field_lines,
     folder_hold,
     friendly,
     holding,
@@ -266,7 +268,13 @@ def search(
 @main.command()
 @data_option
 @persona_option(help="Only this persona (default: all).", required=False)
-@click.option("--batch", default=64, type=INTEGER, show_default=True)
+@click.option(
+    "--batch",
+    default=64,
+    type=NumberText(int, minimum=1),
+    show_default=True,
+    help="Rows re-embedded and written per transaction.",
+)
 @friendly
 def reindex(data: str | None, persona: str | None, batch: int) -> None:
     """Re-embed memories, conversation turns and episodes with the configured embedder (after
@@ -329,7 +337,7 @@ def stats(data: str | None, as_json: bool, persona: str) -> None:
         _print(
             render_stats(app.memories.stats(persona)),
             as_json,
-            lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()),
+            field_lines,
         )
 
 

@@ -291,6 +291,16 @@ def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text(data))
 
 
+def field_lines(row: dict[str, Any]) -> str:
+    """One ``field: value`` line per field of a result's JSON (api/render.py): a text as it
+    is, every other value as JSON writes it (``tags: ["home"]``, ``emotion_type: null``),
+    never Python's ``['home']`` or ``None``."""
+    return "\n".join(
+        f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
+        for k, v in row.items()
+    )
+
+
 def one_line(text: str, width: int) -> str:
     """``text`` on one line of at most ``width`` characters: every run of whitespace (line
     breaks included: an episode is one line per turn) becomes one space, and a longer text ends

@@ -244,6 +244,12 @@ def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
                 f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
                 f"{d['duplicates']} duplicates skipped"
                 + (
+                    f"; {len(d['moved_keys'])} keys moved (another persona of this folder holds "
+                    "them; --json maps each to its new key)"
+                    if d["moved_keys"]
+                    else ""
+                )
+                + (
                     f"; {len(d['duplicates_kept'])} duplicates written as their own memories, "
                     "as pointers sent to the memories they duplicate would run in a ring"
                     if d["duplicates_kept"]

@@ -61,7 +61,13 @@ def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
 @data_option
 @json_option
 @persona_option
-@click.option("--timeout", default=600.0, type=NUMBER, show_default=True, help="Seconds.")
+@click.option(
+    "--timeout",
+    default=600,
+    type=NUMBER,
+    show_default=True,
+    help="Seconds to wait at most (0-3600).",
+)
 @click.option(
     "--run/--no-run",
     default=True,

@@ -15,6 +15,7 @@ from omoide.cli_common import (
     _print,
     built,
     data_option,
+    field_lines,
     friendly,
     holding,
     json_option,
@@ -96,7 +97,7 @@ def memory_get(data: str | None, as_json: bool, persona: str, key: str) -> None:
         _print(
             out,
             as_json,
-            lambda d: "\n".join(f"{k}: {v}" for k, v in d.items()) + (f"\n{mark}" if mark else ""),
+            lambda d: field_lines(d) + (f"\n{mark}" if mark else ""),
         )
 
 

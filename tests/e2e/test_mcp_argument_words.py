@@ -135,6 +135,12 @@ CASES: list[Any] = [
         id="bound",
     ),
     pytest.param(
+        "memory_create",
+        {"content": "tea", "importance": 2},
+        "'importance' must be at most 1 (got 2)",  # a float's bound, not "1.0" (session 44)
+        id="float-bound",
+    ),
+    pytest.param(
         "session_end",
         {"session_id": "a b"},
         "'session_id' must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or "

@@ -11,7 +11,7 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 from omoide.embed.hashing import HashEmbedder
-from omoide.errors import EmbedderMismatch
+from omoide.errors import EmbedderMismatch, InvalidInput
 from omoide.wiring import Omoide
 
 TABLES = ("memory_vectors", "event_vectors", "episode_vectors")
@@ -180,3 +180,18 @@ def test_reindex_of_one_persona_leaves_the_record_until_all_are_done(
     assert recorded(moving) == ("hash-ngram-256", 256)
     assert moving.reindex.run(moving.reindex.plan("haru")).recorded
     assert recorded(moving) == ("hash-ngram-64", 64)
+
+
+@pytest.mark.parametrize("batch", [0, -5])
+def test_reindex_refuses_a_batch_below_one_before_anything(
+    make_app: Callable[..., Omoide], app: Omoide, batch: int
+) -> None:
+    """A batch of 0 was a traceback (``range()`` step 0); a negative one re-embedded nothing,
+    reported every row done and left the folder on the old model."""
+    fill(app)
+    before = vectors(app)
+    moving = make_app(embedder=HashEmbedder(dim=64), check_embedder_record=False)
+    with pytest.raises(InvalidInput) as refused:
+        moving.reindex.run(moving.reindex.plan(), batch=batch)
+    assert refused.value.message == f"batch must be at least 1, got {batch}"
+    assert vectors(moving) == before and recorded(moving) == ("hash-ngram-256", 256)

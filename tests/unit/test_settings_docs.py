@@ -20,8 +20,9 @@ def allowed(setting: Setting) -> str:
     if setting.type is bool:
         return "`true`, `false`"
     if setting.minimum is not None or setting.maximum is not None:
-        low = "" if setting.minimum is None else f"{setting.minimum:g}"
-        high = "" if setting.maximum is None else f"{setting.maximum:g}"
+        # written out, as a refusal says it ("must be ≤ 2000000"), never "2e+06"
+        low = "" if setting.minimum is None else f"{setting.minimum:.15g}"
+        high = "" if setting.maximum is None else f"{setting.maximum:.15g}"
         return f"{low} – {high}"
     return "IANA zone name" if setting.name == "timezone" else "any"
 

@@ -17,7 +17,7 @@ import numpy as np
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.fsrs import initial_stability
-from omoide.errors import Conflict, InvalidInput
+from omoide.errors import Conflict
 from omoide.model import (
     UNSET,
     CreateOutcome,
@@ -35,9 +35,7 @@ from omoide.service.keyed_locks import KeyedLocks
 from omoide.service.memory_input import checked_changes, checked_new
 from omoide.service.memory_reads import record_recalls, with_live_strength
 from omoide.service.settings import SettingsService
-from omoide.service.validate import (
-    MAX_INT,
-)
+from omoide.service.validate import check_page
 from omoide.store.port import Store, UnitOfWork
 
 __all__ = [
@@ -270,10 +268,7 @@ class MemoryService:
     def list_recent(
         self, persona: str, *, limit: int = 20, offset: int = 0, include_deleted: bool = False
     ) -> list[Memory]:
-        if not 1 <= limit <= 1000:
-            raise InvalidInput("limit must be between 1 and 1000", field="limit")
-        if not 0 <= offset <= MAX_INT:
-            raise InvalidInput(f"offset must be from 0 to {MAX_INT}", field="offset")
+        check_page(limit, offset)
         now = self.clock.now()
         return [
             with_live_strength(m, now)

@@ -89,8 +89,10 @@ class QueueService:
         with each new state (for a progress line). Returns the last state seen.
         """
         if not 0 <= timeout <= MAX_WAIT_S:
+            sent = int(timeout) if float(timeout).is_integer() else timeout
             raise InvalidInput(
-                f"timeout must be between 0 and {MAX_WAIT_S:.0f} seconds", field="timeout"
+                f"timeout must be between 0 and {MAX_WAIT_S:.0f} seconds, got {sent}",
+                field="timeout",
             )
         persona_id = self.store.get_persona(persona).id
         deadline = self._monotonic() + timeout

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import turn_text
-from omoide.errors import EmbedderMismatch
+from omoide.errors import EmbedderMismatch, InvalidInput
 from omoide.model import StaleRow
 from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
 from omoide.store.port import Store, VectorModelStore, VectorTableRef
@@ -182,6 +182,8 @@ class ReindexService:
         """Re-embed the plan's rows in batches (each batch one transaction, so an interrupted
         run resumes where it stopped), then record the configured embedder if no vector of
         another model is left in the folder. ``on_progress(n)`` after each batch of n rows."""
+        if batch < 1:  # 0 stopped range() with a traceback; below, nothing ran and all "done"
+            raise InvalidInput(f"batch must be at least 1, got {batch}", field="batch")
         done = 0
         for work in plan.work:
             for start in range(0, len(work.rows), batch):

@@ -29,7 +29,6 @@ from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.consolidate import Consolidator
 from omoide.engine.segment import OfflineSegmenter, Segmenter
-from omoide.errors import InvalidInput
 from omoide.model import (
     Episode,
     OpenedSession,
@@ -42,14 +41,17 @@ from omoide.service.episode_work import CONSOLIDATE_JOB, SEGMENT_JOB, EpisodeWor
 from omoide.service.event_input import check_events
 from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
-from omoide.service.validate import MAX_INT, check_happened, check_session_id
+from omoide.service.validate import (
+    MAX_LIST_LIMIT,
+    check_happened,
+    check_page,
+    check_session_id,
+)
 from omoide.store.port import Store, UnitOfWork
 
 __all__ = ["CONSOLIDATE_JOB", "MAX_LIST_LIMIT", "SEGMENT_JOB", "SessionService"]
 
 logger = logging.getLogger(__name__)
-
-MAX_LIST_LIMIT = 1000
 
 
 class SessionService(EpisodeWork):
@@ -198,10 +200,7 @@ class SessionService(EpisodeWork):
         self, persona: str, *, limit: int = 20, offset: int = 0
     ) -> list[SessionSummary]:
         """The persona's conversations, newest first: ``limit`` (1-1000) after ``offset``."""
-        if not 1 <= limit <= MAX_LIST_LIMIT:
-            raise InvalidInput(f"limit must be between 1 and {MAX_LIST_LIMIT}", field="limit")
-        if not 0 <= offset <= MAX_INT:
-            raise InvalidInput(f"offset must be from 0 to {MAX_INT}", field="offset")
+        check_page(limit, offset)
         return self.store.sessions_meta(persona).page(limit=limit, offset=offset)
 
     def episodes(self, persona: str, session_id: str) -> list[tuple[Episode, list[str]]]:

@@ -131,6 +131,12 @@ _CONTAINERS = {"list_type", *_NOT_AN_OBJECT}
 _CHOICES = 200  # the choices of a Literal of 600 time zones are cut here ("…")
 
 
+def _bound(limit: Any) -> Any:
+    """A bound as the docs write it: a float field's whole bound without its ".0" (pydantic
+    hands ``le=600`` of a float as 600.0: "at most 600", not "at most 600.0")."""
+    return int(limit) if isinstance(limit, float) and limit.is_integer() else limit
+
+
 def value_rule(error: Any) -> tuple[str, str | None] | None:
     """What a value must be, in the API's words, and what was sent as the refusal echoes it
     (None: nothing to echo), for each kind of pydantic error a client can cause; None for a
@@ -144,7 +150,7 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
     echo = short_json(value)
     if kind in _BOUNDS:  # a query's number is read from its text: told as sent, unquoted
         words, name = _BOUNDS[kind]
-        return f"must be {words} {ctx.get(name)}", value if isinstance(value, str) else echo
+        return f"must be {words} {_bound(ctx.get(name))}", value if isinstance(value, str) else echo
     if kind in _TYPES:
         return (
             f"must be {TYPE_WORDS[_TYPES[kind]]}",

@@ -35,9 +35,9 @@ Bounds (docs/api.md lists them):
 Also the one place where the engine's errors meet the caller: :func:`engine_input`.
 
 The rules live in modules by what they check: ``patterns`` (the bounds and patterns), ``text``
-(storable, not blank), ``names`` (names and ids), ``memory_fields`` (content, kind, tags,
-emotion, weights), ``times`` (timestamps, windows), ``metadata`` (JSON values) and
-``engine_input``; this package re-exports them all.
+(storable, not blank), ``names`` (names and ids), ``page`` (a list's limit and offset),
+``memory_fields`` (content, kind, tags, emotion, weights), ``times`` (timestamps, windows),
+``metadata`` (JSON values) and ``engine_input``; this package re-exports them all.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ from omoide.service.validate.names import (
     check_state_key,
     check_user_id,
 )
+from omoide.service.validate.page import MAX_LIST_LIMIT, check_page
 from omoide.service.validate.patterns import (
     BEYOND_C0_CONTROLS,
     CONTROLS,
@@ -130,6 +131,7 @@ __all__ = [
     "MAX_EXTERNAL_ID_CHARS",
     "MAX_FILTER_TAGS",
     "MAX_INT",
+    "MAX_LIST_LIMIT",
     "MAX_METADATA_CHARS",
     "MAX_METADATA_DEPTH",
     "MAX_NAME_CHARS",
@@ -159,6 +161,7 @@ __all__ = [
     "check_kind",
     "check_metadata",
     "check_name",
+    "check_page",
     "check_session_id",
     "check_state_key",
     "check_tags",
