@@ -24,9 +24,8 @@ from omoide.cli_common import (
     persona_option,
 )
 from omoide.engine import json_text
-from omoide.engine.errors import too_long
 from omoide.errors import Conflict, InvalidInput
-from omoide.service.event_input import MAX_SPEAKER_CHARS
+from omoide.service.event_input import check_speaker_name
 from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
 
 __all__ = ["register"]
@@ -186,6 +185,8 @@ def import_command(
 ) -> None:
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
+    for option, name in (("--user-name", user_name), ("--assistant-name", assistant_name)):
+        check_speaker_name(name, option)  # as HTTP checks user_name: "" was "not given"
     given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
     misplaced = misplaced_option(source, given)
     if misplaced is not None:  # ignoring it would import otherwise than asked
@@ -194,9 +195,6 @@ def import_command(
             f"{option} applies only to --from {OPTION_SOURCE[misplaced]}, and this import is "
             f"--from {source}: leave it out, or give the --from it belongs to"
         )
-    for option, name in (("--user-name", user_name), ("--assistant-name", assistant_name)):
-        if name is not None and len(name) > MAX_SPEAKER_CHARS:  # HTTP's user_name check
-            raise InvalidInput(too_long(option, MAX_SPEAKER_CHARS, len(name)))
     request = _ImportRequest(file, merge, source, user_id, user_name, assistant_name, as_json)
     with holding(data, "import") as app:
         _import(app, persona, request)

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS
-from omoide.engine.errors import too_long, too_many
+from omoide.engine.errors import quoted, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import NewEvent
 from omoide.service.validate import (
@@ -25,12 +25,31 @@ __all__ = [
     "ROLES",
     "check_event",
     "check_events",
+    "check_speaker_name",
 ]
 
 ROLES = ("user", "assistant", "other")
 MAX_EVENTS_PER_BATCH = 1000
 MAX_EVENT_CHARS = 50_000
 MAX_SPEAKER_CHARS = 200
+
+
+def check_speaker_name(value: str | None, where: str) -> None:
+    """A speaker name given as an option (a chat import's ``user_name`` or ``assistant_name``;
+    ``where`` names it as the caller gave it: ``--user-name``, ``user_name``): None is not
+    given; else not blank and at most :data:`MAX_SPEAKER_CHARS` characters. Before, ``""`` fell
+    back to the default without a word, and a blank or too long one was refused as the first
+    turn's speaker, a turn the user never wrote."""
+    if value is None:
+        return
+    if is_blank(value):
+        raise InvalidInput(
+            f"{where} must not be empty (nor only whitespace or invisible characters), got "
+            f"{quoted(value)}; leave it out for the default speaker name",
+            field=where,
+        )
+    if len(value) > MAX_SPEAKER_CHARS:
+        raise InvalidInput(too_long(where, MAX_SPEAKER_CHARS, value), field=where)
 
 
 def check_events(events: Any, now: datetime) -> list[NewEvent]:

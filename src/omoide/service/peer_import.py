@@ -29,7 +29,12 @@ from omoide.engine.peer_formats import (
 from omoide.engine.transfer_format import is_export
 from omoide.errors import InvalidInput
 from omoide.model import NewMemory, SessionEnd
-from omoide.service.event_input import MAX_EVENT_CHARS, MAX_EVENTS_PER_BATCH, check_event
+from omoide.service.event_input import (
+    MAX_EVENT_CHARS,
+    MAX_EVENTS_PER_BATCH,
+    check_event,
+    check_speaker_name,
+)
 from omoide.service.memories import MemoryService
 from omoide.service.sessions import SessionService
 from omoide.service.transfer import supports_transfer
@@ -103,9 +108,12 @@ class PeerImportService:
     ) -> PeerReport:
         """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it. A file with
         nothing to import (empty, or no memory in it) is refused, never reported as 0 imported.
-        A chat's user turns are spoken by ``user_name`` (``"user"`` when not given)."""
+        A chat's user turns are spoken by ``user_name`` (``"user"`` when not given; a blank
+        one is refused, never read as not given)."""
         self.store.get_persona(persona)
         check_user_id(user_id)  # as HTTP refuses it
+        check_speaker_name(user_name, "user_name")
+        check_speaker_name(assistant_name, "assistant_name")
         if not text.strip():
             raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
         if is_export(text):  # said only that it was not JSON, or not an entity
@@ -120,7 +128,7 @@ class PeerImportService:
                 source,
                 text,
                 user_id=user_id,
-                user_name=user_name or "user",
+                user_name="user" if user_name is None else user_name,
                 assistant_name=assistant_name,
                 on_progress=on_progress,
             )
