@@ -106,10 +106,12 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
     if metadata is not None:
         check_metadata(metadata, f"{where}.metadata")
     caption = (metadata or {}).get(IMAGE_CAPTION)
-    if caption is not None and not isinstance(caption, str):
+    if caption is not None and (not isinstance(caption, str) or is_blank(caption)):
+        # a blank one was stored, then read as no caption: refused as blank text is elsewhere
         raise InvalidInput(
             f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
-            f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+            f"{MAX_CAPTION_CHARS:,} characters, not blank) describing a shared image; leave "
+            "it out when the turn shared none",
             field=f"{where}.metadata.{IMAGE_CAPTION}",
         )
     if caption is not None and len(caption) > MAX_CAPTION_CHARS:

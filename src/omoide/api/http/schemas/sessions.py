@@ -76,7 +76,7 @@ class EventIn(Request):
     metadata: Metadata | None = Field(
         None,
         description=(
-            f"Free JSON; image_caption (≤ {MAX_CAPTION_CHARS:,} characters) describes an image "
+            f"Free JSON; image_caption (≤ {MAX_CAPTION_CHARS:,} characters, not blank) describes an image "
             "shared in the turn."
         ),
     )
