@@ -8,8 +8,10 @@ traceback.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -101,7 +103,9 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     with folder_hold(settings, "serve"):  # no reindex under a running server
         # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends, the stop being
         # the server's normal end (run_until_stopped: exit status 0)
-        app, new_admin_key_file = create_server_app(settings, on_stop=close_server)
+        hurry = threading.Event()  # set by a second Ctrl+C: stop waiting for an owed scrub
+        on_stop = functools.partial(close_server, hurry=hurry)
+        app, new_admin_key_file = create_server_app(settings, on_stop=on_stop)
         url = f"http://{settings.host}:{settings.port}"
         click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
         click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
@@ -117,6 +121,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
         # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
         run_until_stopped(
             app,
+            hurry=hurry,
             host=settings.host,
             port=settings.port,
             log_level="warning",
