@@ -250,9 +250,10 @@ def run_until_stopped(app: Any, *, hurry: threading.Event | None = None, **confi
 
     A second stop signal (Ctrl+C again, SIGTERM) while stopping sets ``hurry``, which ends
     :func:`close_server`'s wait for an owed scrub at once (it ran its full 10 s), and uvicorn's
-    wait for open connections; the app is still closed (uvicorn skips the app's shutdown
-    on a forced quit: its store then stayed open and an owed scrub went unsaid), and the
-    process still exits 0: everything written is committed, and what the scrub left is said."""
+    wait for open connections; the app is still closed as its lifespan ends (uvicorn skips the
+    app's shutdown on a forced quit: it was closed only as the event loop cancelled the
+    lifespan, a traceback on stderr), and the process still exits 0: everything written is
+    committed, and what the scrub left is said."""
     import uvicorn
 
     class _Server(uvicorn.Server):
@@ -273,7 +274,7 @@ def run_until_stopped(app: Any, *, hurry: threading.Event | None = None, **confi
             await super().shutdown(sockets)
             ended = getattr(self.lifespan, "shutdown_event", None)  # uvicorn's LifespanOn
             if self.force_exit and ended is not None and not ended.is_set():
-                await self.lifespan.shutdown()  # skipped on a forced quit: closed all the same
+                await self.lifespan.shutdown()  # skipped on a forced quit: ended all the same
 
     server = _Server(uvicorn.Config(app, **config))
     server.run()
