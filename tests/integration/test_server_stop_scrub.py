@@ -236,15 +236,18 @@ def test_a_second_ctrl_c_stops_the_scrub_wait_at_once_saying_what_it_left(
                 assert time.monotonic() < deadline, said
             asked = time.monotonic()
             child.send_signal(signal.SIGINT)
-            _out, err = child.communicate(timeout=30)
-            took = time.monotonic() - asked
+            while not any(line.startswith("the server stopped") for line in said):
+                said.append(child.stderr.readline())  # what the wait ended with
+                assert time.monotonic() < deadline + 30, said
+            took = time.monotonic() - asked  # the process's own exit (its models freed) aside
+            _out, err = child.communicate(timeout=60)
         finally:
             if child.poll() is None:
                 child.kill()
                 child.communicate()
         err = "".join(said) + err
         assert child.returncode == 0, err
-        assert took < SCRUB_WAIT_S, (took, err)  # the wait alone was SCRUB_WAIT_S
+        assert took < SCRUB_WAIT_S / 2, (took, err)  # the wait alone was SCRUB_WAIT_S
         assert "Traceback" not in err and "Aborted!" not in err, err
         assert "stopped waiting for the erase's scrub (a second Ctrl+C)" in err, err
         assert [line for line in err.splitlines() if line.startswith("the server stopped")] == [
