@@ -108,8 +108,7 @@ class PeerImportService:
     ) -> PeerReport:
         """Parse ``text`` as ``source`` (one of :data:`SOURCES`) and import it. A file with
         nothing to import (empty, or no memory in it) is refused, never reported as 0 imported.
-        A chat's user turns are spoken by ``user_name`` (``"user"`` when not given; a blank
-        one is refused, never read as not given)."""
+        A chat's user turns are spoken by ``user_name`` (``"user"`` when not given)."""
         self.store.get_persona(persona)
         check_user_id(user_id)  # as HTTP refuses it
         check_speaker_name(user_name, "user_name")
