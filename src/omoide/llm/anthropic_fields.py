@@ -78,7 +78,8 @@ _MESSAGE_UNSUPPORTED = {
 }
 # A content part's type → its keys (``image_url`` holds ``url`` and ``detail``). ``cache_control``
 # is not OpenAI's, but clients that cache Anthropic prompts through an OpenAI-shaped API
-# (OpenRouter, LiteLLM) put it on parts: it is carried to the block (``_CACHE_CONTROL``).
+# (OpenRouter, LiteLLM) put it on parts: checked (``_check_cache_control``), then carried to
+# the block (``anthropic_chat._part``).
 _PART_KEYS = {
     "text": frozenset({"type", "text", "cache_control"}),
     "refusal": frozenset({"type", "refusal", "cache_control"}),
