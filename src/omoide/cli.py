@@ -8,8 +8,10 @@ traceback.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -103,7 +105,9 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     with folder_hold(settings, "serve"):  # no reindex under a running server
         # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends, the stop being
         # the server's normal end (run_until_stopped: exit status 0)
-        app, new_admin_key_file = create_server_app(settings, on_stop=close_server)
+        hurry = threading.Event()  # set by a second Ctrl+C: stop waiting for an owed scrub
+        on_stop = functools.partial(close_server, hurry=hurry)
+        app, new_admin_key_file = create_server_app(settings, on_stop=on_stop)
         url = f"http://{settings.host}:{settings.port}"
         click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
         click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
@@ -119,6 +123,7 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
         # graceful-shutdown timeout, Ctrl+C would wait for every connected client to leave.
         run_until_stopped(
             app,
+            hurry=hurry,
             host=settings.host,
             port=settings.port,
             log_level="warning",
@@ -376,11 +381,8 @@ def _require_mcp_persona(app: Any, persona: str) -> None:
     try:
         app.maintenance.require_persona(persona)
     except OmoideError as exc:
-        hint = (
-            f"; create it with: omoide persona create {persona}"
-            if isinstance(exc, NotFound)
-            else ""
-        )
+        hint = f"; create it with: omoide persona create {persona}"
+        hint = hint if isinstance(exc, NotFound) else ""
         raise click.ClickException(exc.message + hint) from None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -203,28 +204,34 @@ def built(data: str | None, *, scrub_wait: bool = False, **overrides: Any) -> It
             app.close()
 
 
-def _close(app: Any) -> None:
+def _close(app: Any, hurry: threading.Event | None = None) -> None:
     """Close the app of a command about to end. A scrub its erase owes (``scrub_pending``:
     an older read holds the erased text, a VACUUM waits for its table) is tried for up to
     :data:`SCRUB_WAIT_S` first, said on stderr: no thread of this process outlives it to
     retry it, and the erased text would otherwise stay in the files until another process
-    opens the store. The command's output then says whether it is still owed
-    (``app.scrub_pending``)."""
+    opens the store. ``hurry`` set (a server's second Ctrl+C) ends the wait at once, said too.
+    The command's output then says whether it is still owed (``app.scrub_pending``)."""
     if app.scrub_pending:
         click.echo(
             f"erased: {SCRUB_PENDING_MEANS}: waiting up to {SCRUB_WAIT_S:g} s to scrub them",
             err=True,
         )
-    app.close(scrub_wait_s=SCRUB_WAIT_S)
+    app.close(scrub_wait_s=SCRUB_WAIT_S, give_up=hurry)
+    if hurry is not None and hurry.is_set() and app.scrub_pending:
+        click.echo(HURRIED, err=True)
 
 
-def close_server(app: Any) -> None:
+# said when a second Ctrl+C (or SIGTERM) ended the wait for an owed scrub
+HURRIED = "stopped waiting for the erase's scrub (a second Ctrl+C)"
+
+
+def close_server(app: Any, hurry: threading.Event | None = None) -> None:
     """Close the app of a server that stops (``omoide serve``, ``omoide mcp``) as a command
     that erased closes its own (:func:`_close`): the scrub an erase of its owes is waited for,
-    up to :data:`SCRUB_WAIT_S`, since the thread that retried it dies with the process; one
-    still owed after that is said on stderr, in one line (before: one try, at once, and the
-    log's warning only)."""
-    _close(app)
+    up to :data:`SCRUB_WAIT_S` (or until ``hurry`` is set: ``omoide serve``'s second Ctrl+C),
+    since the thread that retried it dies with the process; one still owed after that is said
+    on stderr, in one line (before: one try, at once, and the log's warning only)."""
+    _close(app, hurry)
     if app.scrub_pending:
         click.echo(
             f"the server stopped with an erase's scrub owed: {SCRUB_PENDING_MEANS}; {SCRUB_LEFT}",
@@ -232,14 +239,21 @@ def close_server(app: Any) -> None:
         )
 
 
-def run_until_stopped(app: Any, **config: Any) -> None:
+def run_until_stopped(app: Any, *, hurry: threading.Event | None = None, **config: Any) -> None:
     """Serve ``app`` with uvicorn (``config``: ``uvicorn.Config``'s) until it is stopped (Ctrl+C,
     SIGTERM), then return, so that ``omoide serve`` ends as a server stopped on purpose does:
     exit status 0, nothing more said. The app was closed as its lifespan ended
     (:func:`close_server`). uvicorn's own ``run`` raises the stopping signal again once it has
     stopped: SIGTERM then ended the process by it (status -15, before the folder's hold was let
     go), and a second Ctrl+C during the stop printed a KeyboardInterrupt traceback. A server
-    that never started (its port taken) exits 3, as uvicorn's ``run`` does."""
+    that never started (its port taken) exits 3, as uvicorn's ``run`` does.
+
+    A second stop signal (Ctrl+C again, SIGTERM) while stopping sets ``hurry``, which ends
+    :func:`close_server`'s wait for an owed scrub at once (it ran its full 10 s), and uvicorn's
+    wait for open connections; the app is still closed as its lifespan ends (uvicorn skips the
+    app's shutdown on a forced quit: it was closed only as the event loop cancelled the
+    lifespan, a traceback on stderr), and the process still exits 0: everything written is
+    committed, and what the scrub left is said."""
     import uvicorn
 
     class _Server(uvicorn.Server):
@@ -250,6 +264,17 @@ def run_until_stopped(app: Any, **config: Any) -> None:
                     yield
                 finally:  # stopped on purpose: nothing to raise again
                     self._captured_signals.clear()
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.should_exit and hurry is not None:
+                hurry.set()
+            super().handle_exit(sig, frame)
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            await super().shutdown(sockets)
+            ended = getattr(self.lifespan, "shutdown_event", None)  # uvicorn's LifespanOn
+            if self.force_exit and ended is not None and not ended.is_set():
+                await self.lifespan.shutdown()  # skipped on a forced quit: ended all the same
 
     server = _Server(uvicorn.Config(app, **config))
     server.run()

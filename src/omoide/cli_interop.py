@@ -185,6 +185,8 @@ def import_command(
 ) -> None:
     """Import FILE into a persona: an Omoide export (restored as it was), or another system's
     file (--from mem0 | mcp-memory | chat)."""
+    for option, name in (("--user-name", user_name), ("--assistant-name", assistant_name)):
+        check_speaker_name(name, option)  # as HTTP checks user_name: "" was "not given"
     given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
     misplaced = misplaced_option(source, given)
     if misplaced is not None:  # ignoring it would import otherwise than asked
@@ -193,8 +195,6 @@ def import_command(
             f"{option} applies only to --from {OPTION_SOURCE[misplaced]}, and this import is "
             f"--from {source}: leave it out, or give the --from it belongs to"
         )
-    check_speaker_name("--user-name", user_name)  # before anything is built
-    check_speaker_name("--assistant-name", assistant_name)
     request = _ImportRequest(file, merge, source, user_id, user_name, assistant_name, as_json)
     with holding(data, "import") as app:
         _import(app, persona, request)

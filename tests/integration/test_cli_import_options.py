@@ -55,3 +55,27 @@ def test_a_speaker_name_too_long_is_refused_naming_the_option(
     said = f"{option} must be at most {MAX_SPEAKER_CHARS} characters, got {len(name)}"
     assert done.output.strip() == f"Error: {said}"
     assert not data.exists()
+
+
+@pytest.mark.parametrize("option", ["--user-name", "--assistant-name"])
+@pytest.mark.parametrize("name", ["", "  ", "\u200b"], ids=["empty", "spaces", "invisible"])
+def test_a_blank_speaker_name_is_refused_naming_the_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, name: str
+) -> None:
+    """Session 44: ``--user-name ""`` imported the turns as spoken by "user" (and
+    ``--assistant-name ""`` by the persona), the option dropped without a word; a blank one
+    was refused as the first turn's speaker. Both are one line naming the option, exit status
+    1, before the data folder is opened (with any --from: "" was "not given" there too)."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("OMOIDE_DATA", str(data))
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "no-such-model")  # reaching the build would fail
+    file = tmp_path / "chat.json"
+    file.write_text('[{"role": "user", "content": "hi"}]', encoding="utf-8")
+    for source in ("chat", "mem0"):
+        done = CliRunner().invoke(
+            main, ["import", "-p", "rin", "--from", source, option, name, str(file)]
+        )
+        assert done.exit_code == 1, done.output
+        assert done.output.startswith(f"Error: {option} must not be empty"), done.output
+        assert len(done.output.strip().splitlines()) == 1
+        assert not data.exists()

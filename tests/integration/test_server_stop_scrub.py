@@ -16,6 +16,7 @@ import functools
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -212,3 +213,80 @@ def test_a_server_that_stops_with_the_scrub_still_held_says_so_in_one_line(
     listed = CliRunner().invoke(main, ["persona", "list"])  # that next process
     assert listed.exit_code == 0, listed.output
     assert files_holding(data_dir, PIN) == []
+
+
+def test_a_second_ctrl_c_stops_the_scrub_wait_at_once_saying_what_it_left(
+    env: dict[str, str], data_dir: Path
+) -> None:
+    """Session 44: a second Ctrl+C while ``omoide serve`` waited for an erase's owed scrub did
+    nothing: the wait ran its full 10 s. It now stops waiting at once, says so, and the
+    server ends as the wait's end would: the owed scrub said in its one line (the erased text
+    left in the files for the next process to open the folder, which scrubs it), the store
+    closed, exit status 0."""
+    with older_read(data_dir):
+        child, url = _serving(env, [sys.executable, "-m", "omoide"])
+        try:
+            _purge_over_http(env, url)
+            child.send_signal(signal.SIGINT)
+            deadline = time.monotonic() + 30
+            assert child.stderr is not None
+            said: list[str] = []
+            while not any(WAITING in line for line in said):  # the wait has begun
+                said.append(child.stderr.readline())
+                assert time.monotonic() < deadline, said
+            asked = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            while not any(line.startswith("the server stopped") for line in said):
+                said.append(child.stderr.readline())  # what the wait ended with
+                assert time.monotonic() < deadline + 30, said
+            took = time.monotonic() - asked  # the process's own exit (its models freed) aside
+            _out, err = child.communicate(timeout=60)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+        err = "".join(said) + err
+        assert child.returncode == 0, err
+        assert took < SCRUB_WAIT_S / 2, (took, err)  # the wait alone was SCRUB_WAIT_S
+        assert "Traceback" not in err and "Aborted!" not in err, err
+        assert "stopped waiting for the erase's scrub (a second Ctrl+C)" in err, err
+        assert [line for line in err.splitlines() if line.startswith("the server stopped")] == [
+            OWED
+        ]
+        assert files_holding(data_dir, PIN)  # left for the next process to open the folder
+    listed = CliRunner().invoke(main, ["persona", "list"])  # that next process
+    assert listed.exit_code == 0, listed.output
+    assert files_holding(data_dir, PIN) == []
+
+
+def test_a_second_ctrl_c_while_a_request_is_open_still_closes_the_app(
+    env: dict[str, str], data_dir: Path
+) -> None:
+    """A second Ctrl+C while ``omoide serve`` waited for an open request (its body still
+    coming) is uvicorn's forced quit, which skips the app's shutdown: the app was closed only
+    as the event loop cancelled its lifespan, and the lifespan's and the open request's
+    cancellations were two tracebacks on stderr. The app's shutdown runs all the same, at once
+    (no scrub wait): the owed scrub said in its one line, no traceback, exit status 0."""
+    with older_read(data_dir):
+        child, url = _serving(env, [sys.executable, "-m", "omoide"])
+        host, port = url.removeprefix("http://").split(":")
+        try:
+            _purge_over_http(env, url)
+            with socket.create_connection((host, int(port)), timeout=10) as held:
+                held.sendall(
+                    f"POST /api/memories/rin HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                    f"{env['key']}\r\nContent-Type: application/json\r\nContent-Length: 100"
+                    '\r\n\r\n{"content": '.encode()
+                )
+                time.sleep(0.5)  # the request is in the app, waiting for the rest of its body
+                child.send_signal(signal.SIGINT)
+                time.sleep(1)  # uvicorn waits for it (up to 3 s)
+                child.send_signal(signal.SIGINT)
+                _out, err = child.communicate(timeout=30)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.communicate()
+    assert child.returncode == 0, err
+    assert "Traceback" not in err, err
+    assert [line for line in err.splitlines() if line.startswith("the server stopped")] == [OWED]

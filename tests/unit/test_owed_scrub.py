@@ -160,6 +160,26 @@ def test_settle_gives_up_after_its_wait_and_leaves_the_scrub_owed() -> None:
     assert (owed.pending, threads(name)) == (True, [])
 
 
+def test_settle_stops_waiting_once_given_up_and_leaves_the_scrub_owed() -> None:
+    """``omoide serve``'s second Ctrl+C: the wait ends then, not at its end (session 44)."""
+    tries = Tries(*[False] * 100_000)
+    owed, name = scrub(tries)
+    owed.owe()
+    give_up = threading.Event()
+    timer = threading.Timer(0.2, give_up.set)
+    timer.start()
+    started = time.monotonic()
+    assert owed.settle(wait_s=30.0, give_up=give_up) is False
+    timer.join()
+    assert 0.2 <= time.monotonic() - started < 5.0
+    assert (owed.pending, threads(name)) == (True, [])
+    already = Tries(*[False] * 10)
+    at_once, _ = scrub(already)
+    at_once.owe()
+    assert at_once.settle(wait_s=30.0, give_up=give_up) is False  # set before: one try only
+    assert at_once.pending
+
+
 def test_settle_with_no_wait_tries_once_and_with_nothing_owed_tries_nothing() -> None:
     refused = Tries(*[False] * 1000)
     owed, _ = scrub(refused)

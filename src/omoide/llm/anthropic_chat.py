@@ -2,7 +2,8 @@
 
 Requests: what the Messages API cannot do is refused first (``anthropic_fields.py``: one
 policy, never a field dropped); system (and developer) messages become ``system``; content parts
-(text, an assistant's refusal, images by URL or data URL) become blocks; an assistant's
+(text, an assistant's refusal, images by URL or data URL) become blocks, a part's
+``cache_control`` the block's (a system message's is not carried: ``_text``); an assistant's
 ``tool_calls`` become ``tool_use`` blocks and ``tool`` messages ``tool_result`` blocks (text and
 images) of a user turn; ``tools``/``tool_choice``/``parallel_tool_calls``, ``max_tokens``,
 ``temperature``, ``top_p``, ``top_k``, ``stop`` and ``user`` (``metadata.user_id``) are mapped;
@@ -115,6 +116,8 @@ def check_turns(body: dict[str, Any]) -> None:
 
 
 def _text(content: Any) -> str:
+    """A system message's text: its parts' ``cache_control`` is not carried (the system prompt,
+    the persona's memory appended to it, goes as one text, different from turn to turn)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -168,7 +171,15 @@ _TEXT_PARTS = {"text": "text", "refusal": "refusal"}
 
 
 def _part(part: dict[str, Any]) -> dict[str, Any] | None:
-    """A text, refusal or image part (``check_for_anthropic`` refused any other) as a block."""
+    """A text, refusal or image part (``check_for_anthropic`` refused any other) as a block,
+    with the part's ``cache_control`` (a prompt-caching breakpoint) when it has one."""
+    block = _block(part)
+    if block is not None and part.get("cache_control") is not None:
+        block["cache_control"] = part["cache_control"]
+    return block
+
+
+def _block(part: dict[str, Any]) -> dict[str, Any] | None:
     kind = part.get("type")
     if kind in _TEXT_PARTS:
         text = part.get(_TEXT_PARTS[kind])

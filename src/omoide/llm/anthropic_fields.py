@@ -78,12 +78,17 @@ _MESSAGE_UNSUPPORTED = {
     "function_call": "takes tool_calls only (function_call is OpenAI's old form)",
     "audio": "cannot be given an earlier audio answer",
 }
-# A content part's type → its keys (``image_url`` holds ``url`` and ``detail``).
+# A content part's type → its keys (``image_url`` holds ``url`` and ``detail``). ``cache_control``
+# is not OpenAI's, but clients that cache Anthropic prompts through an OpenAI-shaped API
+# (OpenRouter, LiteLLM) put it on parts: checked (``_check_cache_control``), then carried to
+# the block (``anthropic_chat._part``).
 _PART_KEYS = {
-    "text": frozenset({"type", "text"}),
-    "refusal": frozenset({"type", "refusal"}),
-    "image_url": frozenset({"type", "image_url"}),
+    "text": frozenset({"type", "text", "cache_control"}),
+    "refusal": frozenset({"type", "refusal", "cache_control"}),
+    "image_url": frozenset({"type", "image_url", "cache_control"}),
 }
+# The Messages API's cache breakpoint: ``{"type": "ephemeral"}``, with a ``ttl`` of 5m or 1h.
+_CACHE_TTLS = ("5m", "1h")
 _TOOL_CHOICES = ("auto", "required", "none")
 
 
@@ -99,8 +104,13 @@ def _refused(where: str, lacks: str, *, value: Any = None, shown: str = "") -> I
 
 
 def _unknown(where: str) -> InvalidInput:
+    """A field neither API defines for this proxy (``num_ctx``, an Ollama option): an
+    ``openai`` upstream gets it as sent and judges it; the Messages API refuses a field it does
+    not define, so it is refused here, before anything runs, naming it."""
     return _refused(
-        where, "is not given this field (it is not one of OpenAI's that this proxy translates)"
+        where,
+        "defines no such field, and it is not one of OpenAI's that this proxy translates (an "
+        "openai upstream gets every field as sent)",
     )
 
 
@@ -276,6 +286,7 @@ def _check_part(where: str, part: dict[str, Any], *, system: bool) -> None:
         takes = "text parts in a system prompt" if system else "text and image_url parts here"
         raise _refused(where, f"takes {takes}", shown=f" (a content part of type {named(kind)})")
     _only(where, part, _PART_KEYS[kind])
+    _check_cache_control(f"{where}.cache_control", part.get("cache_control"))
     if kind == "image_url":
         image = part.get("image_url") or {}
         _only(f"{where}.image_url", image, {"url", "detail"})
@@ -285,6 +296,24 @@ def _check_part(where: str, part: dict[str, Any], *, system: bool) -> None:
                 "reads an image at its own resolution (no low-detail mode)",
                 value=image["detail"],
             )
+
+
+def _check_cache_control(where: str, value: Any) -> None:
+    """A part's cache breakpoint, as the Messages API takes it: ``{"type": "ephemeral"}``,
+    with an optional ``ttl`` of ``5m`` or ``1h`` (null: none)."""
+    if value is None:
+        return
+    if (
+        not isinstance(value, dict)
+        or value.get("type") != "ephemeral"
+        or not set(value) <= {"type", "ttl"}
+        or value.get("ttl", "5m") not in _CACHE_TTLS
+    ):
+        raise _refused(
+            where,
+            'takes a cache breakpoint as {"type": "ephemeral"}, with a ttl of 5m or 1h',
+            value=value,
+        )
 
 
 def _only(where: str, item: Any, allowed: set[str] | frozenset[str]) -> None:

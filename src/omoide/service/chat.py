@@ -65,15 +65,33 @@ class Prepared:
 
 def session_id_for(messages: Sequence[dict[str, Any]], *, header: str | None, user: Any) -> str:
     """The conversation's session: the ``X-Omoide-Session`` header, else ``chat-<user>``, else
-    derived from the conversation's first user message (the same on every later request)."""
+    derived from the conversation's first user message (the same on every later request;
+    :func:`_opening`)."""
     if header is not None:
         return check_session_id(header, "X-Omoide-Session")
     if isinstance(user, str) and user.strip():
         if not _SESSION_ID.fullmatch(user.strip()):
             return "chat-" + _digest([user.strip()])[:24]
         return f"chat-{user.strip()}"
-    first = next((message_text(m) for m in messages if m.get("role") == "user"), "")
-    return "chat-" + _digest([first])[:24]
+    return "chat-" + _digest(_opening(messages))[:24]
+
+
+def _opening(messages: Sequence[dict[str, Any]]) -> list[Any]:
+    """What names a derived session: the first user message's text, and its parts that are
+    not text (an image …) when it has any, so that two conversations opening with different
+    images (and the same words, or none) are two sessions; before, every image-only opening
+    was the text "" and all of them one session. An opening of text alone is named as it
+    always was."""
+    first = next((m for m in messages if m.get("role") == "user"), None)
+    if first is None:
+        return [""]
+    content = first.get("content")
+    others = (
+        [p for p in content if isinstance(p, dict) and p.get("type") != "text"]
+        if isinstance(content, list)
+        else []
+    )
+    return [message_text(first), others] if others else [message_text(first)]
 
 
 def _user_turn_id(messages: Sequence[dict[str, Any]], index: int) -> str:

@@ -71,12 +71,51 @@ def check_messages(messages: Any) -> list[dict[str, Any]]:
     return messages
 
 
+# OpenAI's typed scalar request fields → their JSON type, checked for every upstream (and
+# with none configured): a value of another type is refused by OpenAI's API and the Messages
+# API alike, but was relayed to an openai upstream after the memory step had run, and without
+# an upstream it was a 503 before its 422. The ranges are the upstream's (an anthropic
+# upstream's: ``llm/anthropic_fields.py``).
+_SCALARS = {
+    "model": "string",
+    "user": "string",
+    "temperature": "number",
+    "top_p": "number",
+    "presence_penalty": "number",
+    "frequency_penalty": "number",
+    "max_tokens": "integer",
+    "max_completion_tokens": "integer",
+    "seed": "integer",
+    "top_logprobs": "integer",
+    "logprobs": "boolean",
+    "parallel_tool_calls": "boolean",
+    "store": "boolean",
+}
+
+
+def _of_type(value: Any, kind: str) -> bool:
+    """Whether ``value`` is of the JSON type ``kind`` (a boolean is no number)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return {
+        "string": isinstance(value, str),
+        "number": number,
+        "integer": number and isinstance(value, int),
+        "boolean": isinstance(value, bool),
+    }[kind]
+
+
 def check_request_fields(body: dict[str, Any]) -> None:
     """The request fields besides ``messages`` that the proxy reads or translates for the
     upstream: ``tools`` (a list of ``{"type": "function", "function": {"name": …}}``),
     ``stop`` (a string or a list of strings), ``stream_options`` and ``tool_choice`` (an
-    object, or for ``tool_choice`` a string). Each was read as sent (``stop: 1`` or
-    ``tools: [{"function": 5}]`` was a 500)."""
+    object, or for ``tool_choice`` a string), and the JSON type of OpenAI's scalar fields
+    (``_SCALARS``: ``model`` and ``user`` strings, ``temperature`` a number …). Each was read
+    as sent (``stop: 1`` or ``tools: [{"function": 5}]`` was a 500)."""
+    for name, kind in _SCALARS.items():
+        value = body.get(name)
+        if value is not None and not _of_type(value, kind):
+            article = "an" if kind == "integer" else "a"
+            raise InvalidInput(f"{name} must be {article} {kind}, got {quoted(value)}", field=name)
     tools = body.get("tools")
     if tools is not None:
         if not isinstance(tools, list):

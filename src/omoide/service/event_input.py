@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS
-from omoide.engine.errors import too_long, too_many
+from omoide.engine.errors import quoted, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import NewEvent
 from omoide.service.validate import (
@@ -32,6 +32,24 @@ ROLES = ("user", "assistant", "other")
 MAX_EVENTS_PER_BATCH = 1000
 MAX_EVENT_CHARS = 50_000
 MAX_SPEAKER_CHARS = 200
+
+
+def check_speaker_name(value: str | None, where: str) -> None:
+    """A speaker name given as an option (a chat import's ``user_name`` or ``assistant_name``;
+    ``where`` names it as the caller gave it: ``--user-name``, ``user_name``): None is not
+    given; else not blank and at most :data:`MAX_SPEAKER_CHARS` characters. Before, ``""`` fell
+    back to the default without a word, and a blank or too long one was refused as the first
+    turn's speaker, a turn the user never wrote."""
+    if value is None:
+        return
+    if is_blank(value):
+        raise InvalidInput(
+            f"{where} must not be empty (nor only whitespace or invisible characters), got "
+            f"{quoted(value)}; leave it out for the default speaker name",
+            field=where,
+        )
+    if len(value) > MAX_SPEAKER_CHARS:
+        raise InvalidInput(too_long(where, MAX_SPEAKER_CHARS, value), field=where)
 
 
 def check_events(events: Any, now: datetime) -> list[NewEvent]:
@@ -88,10 +106,12 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
     if metadata is not None:
         check_metadata(metadata, f"{where}.metadata")
     caption = (metadata or {}).get(IMAGE_CAPTION)
-    if caption is not None and not isinstance(caption, str):
+    if caption is not None and (not isinstance(caption, str) or is_blank(caption)):
+        # a blank one was stored, then read as no caption: refused as blank text is elsewhere
         raise InvalidInput(
             f"{where}.metadata.{IMAGE_CAPTION} must be a string (≤ "
-            f"{MAX_CAPTION_CHARS:,} characters) describing a shared image",
+            f"{MAX_CAPTION_CHARS:,} characters, not blank) describing a shared image; leave "
+            "it out when the turn shared none",
             field=f"{where}.metadata.{IMAGE_CAPTION}",
         )
     if caption is not None and len(caption) > MAX_CAPTION_CHARS:
@@ -106,13 +126,3 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
         external_id=external_id,
         metadata=metadata,
     )
-
-
-def check_speaker_name(subject: str, name: str | None) -> None:
-    """A chat import's ``user_name`` or ``assistant_name`` (None: the default) no longer than
-    a turn's speaker may be, refused naming ``subject``: the field (``peer_import``), or the
-    CLI's option, which checks it before anything is built. Told as the first turn's instead
-    ("conversation '…' turn 0.speaker must be at most 200 characters"), it named a turn the
-    user never wrote."""
-    if name is not None and len(name) > MAX_SPEAKER_CHARS:
-        raise InvalidInput(too_long(subject, MAX_SPEAKER_CHARS, len(name)), field=subject)

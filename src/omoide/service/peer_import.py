@@ -111,8 +111,8 @@ class PeerImportService:
         A chat's user turns are spoken by ``user_name`` (``"user"`` when not given)."""
         self.store.get_persona(persona)
         check_user_id(user_id)  # as HTTP refuses it
-        check_speaker_name("user_name", user_name)  # as HTTP's query refuses them
-        check_speaker_name("assistant_name", assistant_name)
+        check_speaker_name(user_name, "user_name")
+        check_speaker_name(assistant_name, "assistant_name")
         if not text.strip():
             raise InvalidInput(f"{source} file: the file is empty; nothing was imported")
         if is_export(text):  # said only that it was not JSON, or not an entity
@@ -127,7 +127,7 @@ class PeerImportService:
                 source,
                 text,
                 user_id=user_id,
-                user_name=user_name or "user",
+                user_name="user" if user_name is None else user_name,
                 assistant_name=assistant_name,
                 on_progress=on_progress,
             )

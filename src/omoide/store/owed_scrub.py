@@ -69,20 +69,21 @@ class OwedScrub:
         if thread is not None and thread is not threading.current_thread():
             thread.join()
 
-    def settle(self, wait_s: float) -> bool:
+    def settle(self, wait_s: float, *, give_up: threading.Event | None = None) -> bool:
         """Stop the background retries (the database closes), then try what is owed here, every
-        ``every_s`` seconds, until a try finds nothing owed or ``wait_s`` has passed (one try
-        at least, however short ``wait_s``); whether nothing is owed any more. A process about
-        to end does so: its background thread would die with it, the scrub not done."""
+        ``every_s`` seconds, until a try finds nothing owed, ``wait_s`` has passed or
+        ``give_up`` is set (``omoide serve``'s second Ctrl+C); one try at least, however short
+        the wait; whether nothing is owed any more. A process about to end does so: its
+        background thread would die with it, the scrub not done."""
         self.stop()
         if not self.pending:
             return True
         deadline = time.monotonic() + wait_s
+        given_up = give_up or threading.Event()
         while not self._try_once():
             left = deadline - time.monotonic()
-            if left <= 0:
+            if left <= 0 or given_up.wait(min(self._every_s, left)):
                 return False
-            time.sleep(min(self._every_s, left))
         with self._lock:
             self._owes = 0
         logger.info("%s", self._done)

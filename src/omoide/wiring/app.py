@@ -91,12 +91,12 @@ class Omoide:
         (its scrub owed: ``Store.scrub_pending``)."""
         return self.store.scrub_pending
 
-    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+    def close(self, *, scrub_wait_s: float = 0.0, give_up: threading.Event | None = None) -> None:
         """Stop the workers and close the store; an erase's owed scrub is tried for up to
-        ``scrub_wait_s`` (``Store.close``)."""
+        ``scrub_wait_s``, unless ``give_up`` is set first (``Store.close``)."""
         self.runner.stop()
         self.auth.flush()  # key uses noted off the request path are written first
-        self.store.close(scrub_wait_s=scrub_wait_s)
+        self.store.close(scrub_wait_s=scrub_wait_s, give_up=give_up)
 
     def schedule_decay(self) -> int:
         return self.maintenance.schedule_decay()

@@ -256,15 +256,16 @@ def test_upstream_failures_map_to_502_or_504(
 def test_a_request_the_upstream_refuses_as_invalid_is_a_422_not_a_502(
     proxy: LiveServer, fake_api: FakeAPI, stream: bool
 ) -> None:
-    """``temperature: "hot"`` is relayed as sent; the upstream's 400 is the client's to fix
-    (it used to come back as a 502, a server failure)."""
+    """``temperature: 5`` is relayed as sent (its range is the upstream's; one of another
+    JSON type is refused first: test_qa44_chat_checked_first_api.py); the upstream's 400 is
+    the client's to fix (it used to come back as a 502, a server failure)."""
     key = proxy.create_persona("rin")
-    fake_api.queue(Reply(400, api_error("Invalid type for 'temperature': expected a number")))
+    fake_api.queue(Reply(400, api_error("Invalid 'temperature': 5 is greater than 2")))
     with pytest.raises(openai.APIStatusError) as caught:
         sdk(proxy, key).chat.completions.create(
             model="x",
             stream=stream,
-            temperature="hot",  # type: ignore[arg-type]
+            temperature=5,
             messages=[{"role": "user", "content": "hi"}],
         )
     assert caught.value.status_code == 422

@@ -104,3 +104,25 @@ def test_a_speaker_name_too_long_is_refused_naming_it(server: LiveServer, field:
         assert error["field"] == field
         said = f"{field} must be at most {MAX_SPEAKER_CHARS} characters, got {len(name)}"
         assert error["message"] == said
+
+
+@pytest.mark.parametrize("field", ["user_name", "assistant_name"])
+@pytest.mark.parametrize("name", ["", "   ", "\u200b"], ids=["empty", "spaces", "invisible"])
+def test_a_blank_speaker_name_is_refused_naming_it(
+    server: LiveServer, field: str, name: str
+) -> None:
+    """Session 44: ``""`` was refused by the query's own rule, but a blank name was told as
+    the first turn's speaker ("conversation '…' turn 0.speaker must be …"), a turn the user
+    never wrote. Both name the option, and nothing is imported."""
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post(
+            "/api/import/rin",
+            params={"source": "chat", field: name},
+            content=b'[{"role": "user", "content": "hi"}]',
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 422, reply.text
+        error = reply.json()["error"]
+        assert error["field"] == field, error
+        assert "turn" not in error["message"], error
+        assert rin.get("/api/sessions/rin").json()["sessions"] == []

@@ -29,6 +29,7 @@ Trigger / why / outcome:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -157,10 +158,13 @@ def encode_request_target(data: bytes) -> bytes:
 class _LoggedCuts(logging.Filter):
     """Drops uvicorn's "Exception in ASGI application" traceback for a reply cut after its
     status (:class:`~omoide.api.http.access_log.StreamCut`): the request log said it in one
-    line, with the cause."""
+    line, with the cause; and for a request cancelled because the server quit while it was
+    open (a second Ctrl+C: uvicorn cancels what is left, which it never does otherwise, a
+    client that leaves being told by ``http.disconnect``), the stop being asked for."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (record.exc_info and isinstance(record.exc_info[1], StreamCut))
+        cause = record.exc_info[1] if record.exc_info else None
+        return not isinstance(cause, StreamCut | asyncio.CancelledError)
 
 
 # uvicorn's one error logger: the filter is added once, when the protocol is first imported.

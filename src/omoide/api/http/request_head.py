@@ -12,6 +12,7 @@ from urllib.parse import quote, unquote_to_bytes, urlencode
 from starlette.types import Scope
 
 from omoide.api.http.json_body import JsonRefused
+from omoide.api.http.target import BAD_ESCAPE, ESCAPE_RULE
 from omoide.engine.errors import quoted
 from omoide.service.validate import NAME_RULE, nfc
 
@@ -89,7 +90,8 @@ def normal_query(query: bytes) -> bytes | None:
     would otherwise have Starlette read them as Latin-1: mojibake), and put in NFC. A query
     string that is not ASCII, or not NFC, is sent on re-encoded (ASCII, percent-escapes), so
     every client's ``q=大阪`` is one text. Raises :class:`JsonRefused` naming the parameter
-    whose bytes are not UTF-8 or hold NUL."""
+    whose bytes are not UTF-8, hold NUL, or hold a ``%`` that starts no percent-escape
+    (``q=100%``: written ``%25``)."""
     if not query:
         return None
     pairs = [_query_pair(piece) for piece in query.split(b"&") if piece]
@@ -103,6 +105,8 @@ def normal_query(query: bytes) -> bytes | None:
 
 def _query_pair(piece: bytes) -> tuple[str, str]:
     raw_name, _, raw_value = piece.partition(b"=")
+    if (bad := BAD_ESCAPE.search(raw_name)) is not None:
+        raise JsonRefused(f"a query parameter name {_not_an_escape(raw_name, bad.start())}")
     try:
         name = _query_text(raw_name)
     except UnicodeDecodeError:
@@ -110,6 +114,9 @@ def _query_pair(piece: bytes) -> tuple[str, str]:
             "a query parameter name is not UTF-8 text once percent-decoded; "
             "send names and values as UTF-8"
         ) from None
+    if (bad := BAD_ESCAPE.search(raw_value)) is not None:  # "%ZZ" was read as itself
+        said = _not_an_escape(raw_value, bad.start())
+        raise JsonRefused(f"query parameter {name!r} {said}", field=name)
     try:
         value = _query_text(raw_value)
     except UnicodeDecodeError:
@@ -124,6 +131,12 @@ def _query_pair(piece: bytes) -> tuple[str, str]:
             field=name if "\x00" not in name else None,
         )
     return name, value
+
+
+def _not_an_escape(raw: bytes, at: int) -> str:
+    """What a refusal says of ``raw``, whose ``%`` at ``at`` starts no percent-escape."""
+    shown = raw[at : at + 3].decode("utf-8", "replace")
+    return f"holds {shown!r}, not a percent-escape; {ESCAPE_RULE} (e.g. q=100%25)"
 
 
 def _query_text(raw: bytes) -> str:

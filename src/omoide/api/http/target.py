@@ -12,6 +12,10 @@ Trigger / why / outcome:
 - a path whose percent-escapes are not UTF-8 (``/api/stats/%E3%81``): read with U+FFFD in
   place of the bytes, then refused as if the client had sent that character → 422 saying so,
   as the guard says it of a query parameter.
+- a ``%`` not followed by two hex digits (``/api/memories/rin/%ZZ``, a ``%`` sent as itself):
+  not a percent-escape (RFC 3986 §2.1), and it was read as the text ``%ZZ`` while ``%41`` is
+  ``A``, so what a bare ``%`` meant hung on the characters after it → 422 saying to write it
+  as ``%25``, as the guard says it of a query parameter (``request_head.normal_query``).
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ from urllib.parse import unquote, unquote_to_bytes
 
 from starlette.types import Scope
 
-__all__ = ["TargetRefused", "origin_form"]
+__all__ = ["BAD_ESCAPE", "ESCAPE_RULE", "TargetRefused", "origin_form"]
 
 _ABSOLUTE = re.compile(rb"(?i)https?://([^/?#]*)(.*)")
+# A "%" that does not start a percent-escape: not followed by two hex digits.
+BAD_ESCAPE = re.compile(rb"%(?![0-9A-Fa-f]{2})")
+ESCAPE_RULE = "a '%' starts a percent-escape of two hex digits: send a '%' itself as %25"
 
 
 class TargetRefused(Exception):
@@ -36,8 +43,8 @@ class TargetRefused(Exception):
 
 def origin_form(scope: Scope) -> Scope:
     """``scope`` with its target in origin-form (an absolute-form one read as its path and
-    authority); :class:`TargetRefused` for a target of another form or a path that is not
-    UTF-8 once percent-decoded."""
+    authority); :class:`TargetRefused` for a target of another form, or a path holding a
+    ``%`` that starts no percent-escape or that is not UTF-8 once percent-decoded."""
     raw = bytes(scope.get("raw_path") or scope.get("path", "").encode("utf-8", "replace"))
     absolute = _ABSOLUTE.fullmatch(raw)
     if absolute is not None:
@@ -59,6 +66,10 @@ def origin_form(scope: Scope) -> Scope:
             f"(e.g. GET /api/stats/rin HTTP/1.1) or a full URL "
             f"(http://host:port/api/…); got {shown!r:.100}",
         )
+    bad = BAD_ESCAPE.search(raw)
+    if bad is not None:
+        shown = raw[bad.start() : bad.start() + 3].decode("ascii", "replace")
+        raise TargetRefused(422, f"the path holds {shown!r}, not a percent-escape; {ESCAPE_RULE}")
     try:
         unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
+from omoide.engine.attachments import IMAGE_CAPTION
 from omoide.engine.transfer_format import MEMORY_POINTERS, FormatError, decode_line
 from omoide.errors import InvalidInput
 from omoide.service.blocks import check_block
@@ -253,7 +254,19 @@ def read_records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]
             controls = _replace_controls(kind, record)
             if kind == "memory":
                 _tags_once(record)
+            elif kind == "event":
+                _blank_caption_dropped(record)
             yield number, kind, record, controls
+
+
+def _blank_caption_dropped(record: dict[str, Any]) -> None:
+    """An event's blank ``metadata.image_caption`` left out: a file written before a blank one
+    was refused (``event_input.check_event``) still imports, the caption read as none, as it
+    was read then (``engine.attachments.image_caption``)."""
+    metadata = record.get("metadata")
+    caption = metadata.get(IMAGE_CAPTION) if isinstance(metadata, dict) else None
+    if isinstance(caption, str) and is_blank(caption):
+        del metadata[IMAGE_CAPTION]
 
 
 def _images(version: Any) -> list[tuple[str, dict[str, Any]]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
@@ -58,6 +59,7 @@ class Store(PersonaStore, ApiKeyStore, Protocol):
         """Whether text an erase of this process removed may still be in the store's files."""
         ...
 
-    def close(self, *, scrub_wait_s: float = 0.0) -> None:
-        """Close the store, trying an erase's owed scrub for up to ``scrub_wait_s`` first."""
+    def close(self, *, scrub_wait_s: float = 0.0, give_up: threading.Event | None = None) -> None:
+        """Close the store, trying an erase's owed scrub for up to ``scrub_wait_s`` first (the
+        wait ends early once ``give_up`` is set)."""
         ...

@@ -258,11 +258,12 @@ class PgDatabase(Traced):
         with self.pool.connection(min(wait_s, self.pool.timeout)) as raw:
             raw.execute("SELECT 1")
 
-    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+    def close(self, *, scrub_wait_s: float = 0.0, give_up: threading.Event | None = None) -> None:
         """Close the pool. An owed VACUUM is tried first, this process's last chance: once, or
-        for up to ``scrub_wait_s`` seconds (a command about to end: ``cli_common.holding``);
-        one still owed stays recorded for the next process to open the database."""
-        if not self._scrub.settle(scrub_wait_s):
+        for up to ``scrub_wait_s`` seconds (a command about to end: ``cli_common.holding``)
+        unless ``give_up`` is set first; one still owed stays recorded for the next process to
+        open the database."""
+        if not self._scrub.settle(scrub_wait_s, give_up=give_up):
             with self._last_owed_lock:
                 last_owed = self._last_owed
             logger.warning(

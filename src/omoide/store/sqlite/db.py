@@ -327,11 +327,11 @@ class Database(Traced):
                     conn.close()
             return False
 
-    def close(self, *, scrub_wait_s: float = 0.0) -> None:
+    def close(self, *, scrub_wait_s: float = 0.0, give_up: threading.Event | None = None) -> None:
         """Close every connection. An owed checkpoint is tried first, this process's last
         chance: once, or for up to ``scrub_wait_s`` seconds (a command about to end:
-        ``cli_common.holding``)."""
-        if not self._scrub.settle(scrub_wait_s):
+        ``cli_common.holding``) unless ``give_up`` is set first."""
+        if not self._scrub.settle(scrub_wait_s, give_up=give_up):
             logger.warning(
                 "erased text stays in the files of %s until the read that holds it ends and "
                 "the next erase, or the next process to open the folder, checkpoints its WAL",

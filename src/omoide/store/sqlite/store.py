@@ -89,10 +89,10 @@ class SqliteStore:
         self._sessions: dict[str, SessionStore] = {}
         self._handles_lock = threading.Lock()
 
-    def close(self, *, scrub_wait_s: float = 0.0) -> None:
-        """Close the database, trying an erase's owed scrub for up to ``scrub_wait_s`` first
-        (``Database.close``)."""
-        self.db.close(scrub_wait_s=scrub_wait_s)
+    def close(self, *, scrub_wait_s: float = 0.0, give_up: threading.Event | None = None) -> None:
+        """Close the database, trying an erase's owed scrub for up to ``scrub_wait_s`` first,
+        unless ``give_up`` is set (``Database.close``)."""
+        self.db.close(scrub_wait_s=scrub_wait_s, give_up=give_up)
 
     @property
     def scrub_pending(self) -> bool:

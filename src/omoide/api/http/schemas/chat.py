@@ -160,11 +160,13 @@ ChatMessage = Annotated[
 class ChatRequest(Request):
     """An OpenAI chat completions request. Omoide reads ``messages``, ``stream``, ``user`` and
     ``tools``, and checks the shape of ``stop``, ``stream_options`` and ``tool_choice`` (it
-    translates them for an Anthropic upstream); ``n`` must be 1 (one reply is recorded per
-    turn), ``stream_options.include_usage`` true or false and ``safety_identifier`` at most 64
-    characters, for every upstream; every other field is passed to an OpenAI-compatible
-    upstream as sent. An Anthropic upstream gets each field translated or refuses it (422 naming
-    it: n other than 1, response_format, seed, logprobs … which the Messages API cannot do)."""
+    translates them for an Anthropic upstream) and the JSON type of OpenAI's typed fields
+    (``model`` a string, ``temperature`` a number, ``max_tokens`` an integer …); ``n`` must be
+    1 (one reply is recorded per turn), ``stream_options.include_usage`` true or false and
+    ``safety_identifier`` at most 64 characters, for every upstream; every other field is
+    passed to an OpenAI-compatible upstream as sent. An Anthropic upstream gets each field
+    translated or refuses it (422 naming it: n other than 1, response_format, seed, logprobs …
+    which the Messages API cannot do)."""
 
     model_config = ConfigDict(extra="allow")
     __pydantic_extra__: dict[str, JsonValue]  # type: ignore[assignment]
@@ -181,6 +183,39 @@ class ChatRequest(Request):
         None, description="Names the session (chat-<user>) when no X-Omoide-Session header is sent."
     )
     tools: list[Tool] | None = Field(None, description="Functions the model may call.")
+    model: str | None = Field(
+        None,
+        description="Any model id: the configured upstream's model (OMOIDE_LLM_MODEL) answers.",
+    )
+    temperature: float | None = Field(
+        None, description="Sampling temperature (its range is the upstream's; Anthropic: 0-1)."
+    )
+    top_p: float | None = Field(None, description="Nucleus sampling (Anthropic: 0-1).")
+    presence_penalty: float | None = Field(
+        None, description="OpenAI's presence penalty (an anthropic upstream takes only 0)."
+    )
+    frequency_penalty: float | None = Field(
+        None, description="OpenAI's frequency penalty (an anthropic upstream takes only 0)."
+    )
+    max_tokens: int | None = Field(None, description="The longest answer, in tokens.")
+    max_completion_tokens: int | None = Field(
+        None, description="The longest answer, in tokens (OpenAI's newer name)."
+    )
+    seed: int | None = Field(
+        None, description="OpenAI's sampling seed (an anthropic upstream has none)."
+    )
+    top_logprobs: int | None = Field(
+        None, description="Log probabilities of this many tokens (not with anthropic)."
+    )
+    logprobs: bool | None = Field(
+        None, description="Whether to return log probabilities (not with anthropic)."
+    )
+    parallel_tool_calls: bool | None = Field(
+        None, description="false: the model calls at most one tool per answer."
+    )
+    store: bool | None = Field(
+        None, description="OpenAI's stored completions (an anthropic upstream stores none)."
+    )
     n: int | None = Field(
         None,
         ge=1,

@@ -76,8 +76,8 @@ class EventIn(Request):
     metadata: Metadata | None = Field(
         None,
         description=(
-            f"Free JSON; image_caption (≤ {MAX_CAPTION_CHARS:,} characters) describes an image "
-            "shared in the turn."
+            f"Free JSON; image_caption (≤ {MAX_CAPTION_CHARS:,} characters, not blank) "
+            "describes an image shared in the turn."
         ),
     )
 
