@@ -8,7 +8,8 @@ the old memory (as ``reason_told`` reads a word in it: a word, a stem, initials)
 at least, or one that is not the owner's name. The rest of the sentence tells something of
 that thing: where it came from, when it is, what it was on one occasion. The new memory says
 no no, end or change word ("not", "stopped", "now", "no longer", "instead", "still", "again",
-"back", "put … off", "dropped"), no number the old one does not have, no amount the old one
+"back", "put … off", "dropped"; a stop at a place on the way, "they always stop at the kiosk",
+is a visit and no end, session 44), no number the old one does not have, no amount the old one
 does not have (``quantity_compare.changed_units``), and both are about one subject (or it
 names the old owner). The old memory is not a plan or wish beside a new one told as done (a
 plan's thing bought, booked, finished, gone ahead).
@@ -98,6 +99,10 @@ _MODIFIER_PREPOSITIONS = frozenset({"on", "of", "from", "in", "at", "with", "for
 _MAX_SAID_AGAIN = 1
 
 
+# A stop at a place on the way: a visit ("they always stop at the kiosk"), not an end.
+_VISIT = re.compile(r"\bstop(?:s|ped)? (?:off )?(?:at|by) (?:the|a|an)\b")
+
+
 def detail_of_old_thing(old: Sentence, new: Sentence) -> bool:
     """Whether the new memory tells a detail of the thing the old one names (docstring)."""
     old, new = undated(old), undated(new)
@@ -106,7 +111,8 @@ def detail_of_old_thing(old: Sentence, new: Sentence) -> bool:
     opening = _OPENING.match(new.text)
     if opening is None or not _one_owner(old, new):
         return False
-    if OWN_CHANGE.search(new.text) or _GONE.search(new.text) or _HAPPENED.search(new.text):
+    unvisited = _VISIT.sub(" ", new.text)  # "stops at the café" is a visit, not an end
+    if OWN_CHANGE.search(unvisited) or _GONE.search(new.text) or _HAPPENED.search(new.text):
         return False
     if _other_time(old.text, new.text):
         return False  # a month or day replaced ("in a month" → "in another month")

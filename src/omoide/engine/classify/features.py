@@ -57,6 +57,7 @@ from omoide.engine.classify.name_told import NAME_TOLD_FEATURES, name_told_featu
 from omoide.engine.classify.negation_turn import NEGATION_TURN_FEATURES, negation_turn_features
 from omoide.engine.classify.note_retold import NOTE_RETOLD_FEATURES, note_retold_features
 from omoide.engine.classify.note_shapes import NOTE_SHAPE_FEATURES, note_shape_features
+from omoide.engine.classify.occasion_told import OCCASION_TOLD_FEATURES, occasion_told_features
 from omoide.engine.classify.offline import SIGNAL_NAMES, decide
 from omoide.engine.classify.one_off import ONE_OFF_FEATURES, one_off_features
 from omoide.engine.classify.one_slot import ONE_SLOT_FEATURES, one_slot_features
@@ -166,6 +167,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *OTHERS_ACT_FEATURES,
     *REASON_TOLD_FEATURES,
     *DETAIL_TOLD_FEATURES,
+    *OCCASION_TOLD_FEATURES,
     *NAMED_SUBJECT_FEATURES,
     *NAME_SWAP_FEATURES,
     *NAME_CHANGE_FEATURES,
@@ -256,6 +258,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += others_act_features(old_s, new_s)
     values += reason_told_features(old_s, new_s)
     values += detail_told_features(old_s, new_s)
+    values += occasion_told_features(old_s, new_s)
     values += named_subject_features(old_s, new_s)
     values += name_swap_features(old_s, new_s)
     values += name_change_features(old_s, new_s)

@@ -95,7 +95,9 @@ SURE_ONLY: tuple[str, ...] = (
 # long the old state has held (``reason_told``). Session 43 (``bench/results/judge43.md``): a
 # detail of the thing the old memory names, named as known, and what is done instead of a
 # thing the old memory says is not done (``detail_told``; on the training sources the English
-# net never saw, 7 false closes removed and no right one lost).
+# net never saw, 7 false closes removed and no right one lost). Session 44
+# (``bench/results/judge44.md``): a mishap on one occasion beside a present fact, an earlier
+# occasion beside a plan placed ahead, a thing bought for a plan (``occasion_told``).
 JUDGE_CAPS: tuple[str, ...] = (
     "one_off_beside_habit",
     "once_beside_state",
@@ -105,6 +107,9 @@ JUDGE_CAPS: tuple[str, ...] = (
     "duration_of_old_state",
     "detail_of_old_thing",
     "alternative_to_refused",
+    "mishap_on_one_occasion",
+    "earlier_occasion_beside_plan",
+    "bought_for_plan",
 )
 _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
 

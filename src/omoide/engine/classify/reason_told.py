@@ -16,6 +16,13 @@ on", "became") is the old fact's beginning, not a change, when the rest of the h
 old fact (sessions 30, 42b; not when the old memory is a plan or wish: a plan begun is
 carried out). What follows "because" may tell of an end or a change ("I walk to work because
 the bus company stopped the route"): that is the reason, not a change of the old fact.
+Since session 44 "after" and an event ("after reading …", "after she moved …") is a connective
+too, when the head tells the old fact begun or its rule made ("joined …", "took up …", "set
+the limit …", "banned …") and the old memory is no plan or wish (a plan begun after an event
+is the plan carried out); "after" beside a present habit tells a time ("stretches after
+running") and is not read. A start with a doing said in other words ("started wearing the
+lanyard" beside "keeps her keys on a lanyard") asks the old memory for the rest of the head,
+not the doing. A hyphened "no" ("a no-sugar rule") is a word of the thing, not a no.
 
 **Why.** "Is a nurse and walks to the hospital" and "walks because the bus was cut" are one
 fact and its reason (EXTENDABLE). The end word inside the reason drew the judge to a close
@@ -36,7 +43,11 @@ three since session 42b, "has kept the coats in bags since …" beside "stores t
 bags"; no number, no other amount, no end word such as "dropped" or "has been off", and the
 old memory tells no start or length of its own, session 30), the old memory tells no finished past
 occasion, the new one says no no and no end, "instead", "now", "no longer" or "but" (でも,
-けど, が、, 今は) beside it. A state said as reached some years ago, beside an old memory that
+けど, が、, 今は) beside it. English, since session 44: when the subject is read otherwise
+("My aunt's clock has stood in my hall since 2019" beside "I keep my aunt's clock in the
+hall"), the old fact in the perfect still counts when every content word of its head is in the
+old memory, no person the old subject lacks is added and nothing is another's "own".
+A state said as reached some years ago, beside an old memory that
 holds it with a no of its own ("is vegan, eats no eggs"), drew the judge to a close (round 26,
 C 0.85: the old no read as turned).
 
@@ -53,6 +64,7 @@ from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.negation_turn import same_people
 from omoide.engine.classify.one_off import undated
 from omoide.engine.classify.quantity_compare import changed_units
+from omoide.engine.classify.subject import new_person_in_subject
 from omoide.engine.classify.text import USER, Sentence, parse
 
 __all__ = [
@@ -65,6 +77,20 @@ __all__ = [
 REASON_TOLD_FEATURES: tuple[str, ...] = ("reason_for_old_fact", "duration_of_old_state")
 
 _REASON = re.compile(r"\bbecause\b|, as\b")
+# An event after which the head was done: a gerund or a clause of its own ("after reading …",
+# "after she moved …"; not a time of day or of the week: "after work", "after training").
+_AFTER_EVENT = re.compile(
+    r"\bafter (?:(?!(?:morning|evening|spring|during|training|swimming|nothing|something"
+    r"|everything|anything|wedding|meeting|ceiling)\b)[a-z]{3,}ing\b"
+    r"|(?:she|he|they|i|we) [a-z]+ed\b)"
+)
+# A head told as the old fact's beginning, its verb a start or the making of a rule
+# ("started …", "took up …", "joined …", "set the limit …", "banned …"), the subject and at
+# most two words before it.
+_DONE = re.compile(
+    r"^(?:[a-z']+ ){1,3}(?:has |have |had )?(?:started|began|took up|picked up|joined"
+    r"|signed up|set up|set|got into|became|introduced|banned|adopted)\b"
+)
 # The reason said first ("Because …, the user …"): the head is the clause after its comma.
 # ("Since …," and "As of …," tell a time: a change from then.)
 _REASON_FIRST = re.compile(r"^because\b[^,]*,\s*")
@@ -77,12 +103,13 @@ _PLANNED = re.compile(
     lex.PLAN["en"] + r"|\bwants? to\b|\bhopes? to\b|\bwould like\b"
     r"|\bthinking (?:about|of)\b|\bconsidering\b"
 )
+_START_DOING = re.compile(r"\b(?:started|began) ([a-z]{3,}ing) (?:the|her|his|their|my|our)\b")
 _START_LEMMAS = frozenset({"start", "begin", "take", "pick", "become"})
 _OWN_CHANGE = re.compile(
     lex.STOPPED["en"]
     + "|"
     + lex.CHANGE["en"]
-    + r"|\bnot\b|\bno\b|\bnever\b|\bstill\b|\bagain\b|\bback\b|\binstead\b"
+    + r"|\bnot\b|\bno\b(?!-)|\bnever\b|\bstill\b|\bagain\b|\bback\b|\binstead\b"
     # an end with its object inside ("put the trip off", "called the swap off") or pulled out
     + r"|\b(?:put|puts|called|calls)\b[^,;]{0,40}\boff\b|\bwithdr[ae]wn?\b|\bpulled out\b"
     # a thing dropped, given up ("has been off sugar"), a liking come to
@@ -106,6 +133,8 @@ def reason_for_old_fact(old: Sentence, new: Sentence) -> bool:
     said = _head(new.text)
     if said is None or not (same_people(old, new) or _named_first(old, said)):
         return False
+    if _PLANNED.search(old.text) and _begun_after(new.text) is not None:
+        return False  # a plan or wish, and a thing begun after an event: the plan carried out
     if _PLANNED.search(old.text) and _START.search(said):
         return False  # a plan or wish begun is the plan carried out, not its reason
     head = parse(said, "en")
@@ -119,6 +148,11 @@ def reason_for_old_fact(old: Sentence, new: Sentence) -> bool:
     ):
         return False
     told = set(head.content) - (_START_LEMMAS if started else set())
+    doing = _START_DOING.search(said)
+    if doing is not None and len(told) >= 2:
+        # the old fact's doing begun, said in other words ("started wearing the lanyard" beside
+        # "keeps her keys on a lanyard"): the thing it is done to must be the old memory's
+        told -= {en_lemma(doing.group(1))}
     return bool(told) and _mostly_said_in(told, old, said)
 
 
@@ -130,14 +164,29 @@ def _named_first(old: Sentence, said: str) -> bool:
 
 def _head(text: str) -> str | None:
     """The clause a reason is told for: before the connective, or after the reason said
-    first; None when there is no reason or no clause."""
+    first; None when there is no reason or no clause. "After" and an event ("after reading
+    …", "after she moved …") tells a reason only for a head that tells the old fact begun or
+    its rule made ("banned sweets after seeing the dentist …"): after a present habit it tells
+    a time ("stretches after running")."""
     first = _REASON_FIRST.match(text)
     if first is not None:
         return text[first.end() :] or None
     reason = _REASON.search(text)
+    after = _begun_after(text)
+    if after is not None and (reason is None or after < reason.start()):
+        return text[:after]
     if reason is None or reason.start() == 0:
         return None
     return text[: reason.start()]
+
+
+def _begun_after(text: str) -> int | None:
+    """Where "after" and an event begins, when the clause before it tells the old fact begun
+    or its rule made (``_DONE``); None otherwise."""
+    after = _AFTER_EVENT.search(text)
+    if after is None or after.start() == 0 or not _DONE.match(text[: after.start()]):
+        return None
+    return after.start()
 
 
 def _mostly_said_in(told: set[str], old: Sentence, said: str) -> bool:
@@ -210,8 +259,17 @@ _BESIDE = {
 def duration_of_old_state(old: Sentence, new: Sentence) -> bool:
     """Whether the new memory tells how long the old memory's state has held (docstring)."""
     old, new = undated(old), undated(new)
-    if old.lang != new.lang or not same_people(old, new) or new.negative or old.past_occasion:
+    if old.lang != new.lang or new.negative or old.past_occasion:
         return False
+    if not same_people(old, new):
+        # the subject read otherwise ("My aunt's clock has stood in my hall since …" beside
+        # "I keep my aunt's clock in the hall"): every word of the head is the old memory's
+        return (
+            new.lang == "en"
+            and not new_person_in_subject(old, new)
+            and re.search(r"\bown\b", new.text) is None  # another's own thing
+            and _held_since(old, new, every_word=True)
+        )
     lang = new.lang
     if lang == "ja":
         since = _JA_SINCE.search(new.text)
@@ -239,7 +297,7 @@ _EN_HELD = re.compile(
 _EN_LENGTH = re.compile(r"\bsince\b|\bfor (?:\w+ )?(?:years?|months?|decades?|weeks?)\b")
 
 
-def _held_since(old: Sentence, new: Sentence) -> bool:
+def _held_since(old: Sentence, new: Sentence, *, every_word: bool = False) -> bool:
     """Whether the English new memory is the old fact in the perfect with a start or a length,
     its head telling next to nothing the old memory does not (``_mostly_said_in``: "has kept
     the coats in bags" beside "stores the coats in bags"), no number, no other amount, no
@@ -253,6 +311,8 @@ def _held_since(old: Sentence, new: Sentence) -> bool:
         return False
     if changed_units(old.quantities, head.quantities):
         return False  # another amount ("has four hens since …" beside "has two hens")
+    if every_word:
+        return all(_known(w, old) for w in head.content)
     return _mostly_said_in(set(head.content), old, said)
 
 
