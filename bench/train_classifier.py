@@ -5,10 +5,10 @@
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
 The packaged judge was trained on sixty-three sources written by sixty-three different people (a run
-today also reads the sets seen since: ``classify_holdout42`` … ``66``, ``classify_short1`` and
-``2``, ``classify_notes22`` … ``44``, one hundred and thirteen in all; session 30 measured a refit
+today also reads the sets seen since: ``classify_holdout42`` … ``67``, ``classify_short1`` and
+``2``, ``classify_notes22`` … ``45``, one hundred and fifteen in all; session 30 measured a refit
 on seventy-three and did not ship it, ``bench/results/fresh_s30.md``; ``--leave-out
-holdout64,holdout65,holdout66,notes42,notes43,notes44`` keeps the freshest seen writers out, as
+holdout65,holdout66,holdout67,notes43,notes44,notes45`` keeps the freshest seen writers out, as
 ``classify_split.py`` does): every pair of ``bench/data/classify_pairs.jsonl`` (1,011, train and the
 seen validation split), the forty-one held-out sets ``bench/data/classify_holdout.jsonl``
 (308), ``classify_holdout2.jsonl`` (346),
