@@ -36,6 +36,7 @@ __all__ = [
     "folder_hold",
     "friendly",
     "holding",
+    "how_many",
     "json_option",
     "on_named_persona",
     "one_line",
@@ -289,6 +290,13 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def _print(data: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else text(data))
+
+
+def how_many(count: int, one: str) -> str:
+    """``count`` and its noun, singular for exactly one: ``how_many(1, "memory")`` is
+    "1 memory", ``how_many(3, "memory")`` "3 memories", ``how_many(0, "turn")`` "0 turns"."""
+    many = one[:-1] + "ies" if one.endswith("ry") else one + "s"
+    return f"{count} {one if count == 1 else many}"
 
 
 def one_line(text: str, width: int) -> str:

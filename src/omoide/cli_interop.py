@@ -20,6 +20,7 @@ from omoide.cli_common import (
     data_option,
     friendly,
     holding,
+    how_many,
     json_option,
     persona_option,
 )
@@ -139,7 +140,7 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
             raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
         if not special:
             partial.replace(out)
-        click.echo(f"exported persona {persona}: {count} lines to {out}", err=True)
+        click.echo(f"exported persona {persona}: {how_many(count, 'line')} to {out}", err=True)
 
 
 @click.command("import")
@@ -241,19 +242,20 @@ def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
             out,
             as_json,
             lambda d: (
-                f"imported into {persona}: {d['memories']} memories, {d['sessions']} sessions "
-                f"({d['events']} turns, {d['episodes']} episodes), {d['blocks']} blocks, "
-                f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
-                f"{d['duplicates']} duplicates skipped"
+                f"imported into {persona}: {how_many(d['memories'], 'memory')}, "
+                f"{how_many(d['sessions'], 'session')} ({how_many(d['events'], 'turn')}, "
+                f"{how_many(d['episodes'], 'episode')}), {how_many(d['blocks'], 'block')}, "
+                f"{how_many(d['state'], 'state row')}, {how_many(d['links'], 'link')}; "
+                f"{d['skipped']} already there, {how_many(d['duplicates'], 'duplicate')} skipped"
                 + (
-                    f"; {len(d['duplicates_kept'])} duplicates written as their own memories, "
-                    "as pointers sent to the memories they duplicate would run in a ring"
+                    f"; {how_many(len(d['duplicates_kept']), 'duplicate')} written as their own "
+                    "memories, as pointers sent to the memories they duplicate would run in a ring"
                     if d["duplicates_kept"]
                     else ""
                 )
                 + (
-                    f"; {d['controls_replaced']} control characters in tags, emotion labels or "
-                    "state values read as spaces"
+                    f"; {how_many(d['controls_replaced'], 'control character')} in tags, "
+                    "emotion labels or state values read as spaces"
                     if d["controls_replaced"]
                     else ""
                 )
@@ -280,15 +282,20 @@ def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
         report.as_dict(),
         as_json,
         lambda d: (
-            f"imported into {persona} from {source}: {d['memories']} memories "
-            f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
-            f"sessions ({d['events']} turns)"
+            f"imported into {persona} from {source}: "
+            f"{how_many(d['memories'], 'memory')} "
+            f"({how_many(d['duplicates'], 'duplicate')} skipped), {how_many(d['links'], 'link')}, "
+            f"{how_many(d['sessions'], 'session')} ({how_many(d['events'], 'turn')})"
             + (
-                f"; {d['without_text']} messages without text left out"
+                f"; {how_many(d['without_text'], 'message')} without text left out"
                 if d.get("without_text")
                 else ""
             )
-            + (f"; {d['skipped']} blank observations skipped" if d.get("skipped") else "")
+            + (
+                f"; {how_many(d['skipped'], 'blank observation')} skipped"
+                if d.get("skipped")
+                else ""
+            )
         ),
     )
 

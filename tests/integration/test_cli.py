@@ -144,7 +144,7 @@ def test_session_and_persona_delete(run, tmp_path: Path) -> None:
 
     run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827")
     refused = run("persona", "delete", "rin", input="n\n")
-    assert refused.exit_code == 1 and "rin\t1 memories" in run("persona", "list").output
+    assert refused.exit_code == 1 and "rin\t1 memory" in run("persona", "list").output
     assert run("persona", "delete", "rin", input="y\n").exit_code == 0
     assert run("persona", "list").output.strip() == "(no personas)"
     assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
@@ -221,7 +221,7 @@ def test_reindex_reembeds_vectors_of_another_model(
     with sqlite3.connect(conn_path) as conn:
         conn.execute("UPDATE memory_vectors SET model_id = 'old-model'")
     result = run("reindex", "-p", "rin")
-    assert "1 memories, 0 turns, 0 episodes re-embedded" in result.output
+    assert "1 memory, 0 turns, 0 episodes re-embedded" in result.output
     with sqlite3.connect(conn_path) as conn:
         assert conn.execute("SELECT model_id FROM memory_vectors").fetchone()[0] == "hash-ngram-256"
 
@@ -283,7 +283,7 @@ def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_pat
         assert "Run `omoide reindex`" in refused.output
     reindexed = run("reindex")
     assert reindexed.exit_code == 0, reindexed.output
-    assert "1 memories, 0 turns, 0 episodes re-embedded" in reindexed.stderr
+    assert "1 memory, 0 turns, 0 episodes re-embedded" in reindexed.stderr
     assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
 
 
