@@ -324,10 +324,10 @@ def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
 
     settings = _settings(data)
     embedder = build_embedder(settings)
+    service = CalibrationService(embedder, settings.data_dir, SystemClock())
+    service.require_calibratable()  # refused before "measuring…" is printed
     click.echo(f"measuring {embedder.model_id} ({embedder.dim} dimensions)…", err=True)
-    report = CalibrationService(embedder, settings.data_dir, SystemClock()).calibrate(
-        save=not dry_run
-    )
+    report = service.calibrate(save=not dry_run)
     out = {
         "model_id": report.model_id,
         "anchors": [list(a) for a in report.calibration.anchors],
