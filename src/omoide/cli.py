@@ -286,7 +286,7 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
 
     with built(data, check_embedder_record=False) as app:
         model = app.embedder.model_id
-        plan = app.reindex.plan(persona)
+        plan = app.reindex.plan(persona, holder=vectors_holder(app.settings))
         names = ", ".join(plan.personas) or "(no personas)"
         if plan.total == 0:
             report = app.reindex.run(plan)
