@@ -32,6 +32,7 @@ from omoide.cli_common import (
     folder_hold,
     friendly,
     holding,
+    how_many,
     json_option,
     on_named_persona,
     one_line,
@@ -166,7 +167,8 @@ def persona_list(data: str | None, as_json: bool) -> None:
             rows,
             as_json,
             lambda rs: (
-                "\n".join(f"{r['name']}\t{r['memories']} memories" for r in rs) or "(no personas)"
+                "\n".join(f"{r['name']}\t{how_many(r['memories'], 'memory')}" for r in rs)
+                or "(no personas)"
             ),
         )
 
@@ -198,9 +200,13 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
         },
         as_json,
         lambda d: (
-            f"erased persona {d['name']} ({d['memories']} memories, "
-            f"{d['sessions']} sessions"
-            + (f", {d['jobs_discarded']} background jobs discarded" if d["jobs_discarded"] else "")
+            f"erased persona {d['name']} ({how_many(d['memories'], 'memory')}, "
+            f"{how_many(d['sessions'], 'session')}"
+            + (
+                f", {how_many(d['jobs_discarded'], 'background job')} discarded"
+                if d["jobs_discarded"]
+                else ""
+            )
             + ")"
             + (f"\n{SCRUB_PENDING}" if d["scrub_pending"] else "")
         ),
@@ -293,7 +299,7 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
 
     with built(data, check_embedder_record=False) as app:
         model = app.embedder.model_id
-        plan = app.reindex.plan(persona)
+        plan = app.reindex.plan(persona, holder=vectors_holder(app.settings))
         names = ", ".join(plan.personas) or "(no personas)"
         if plan.total == 0:
             report = app.reindex.run(plan)
@@ -304,14 +310,16 @@ def _reindex(data: str | None, persona: str | None, batch: int) -> None:
             ) as bar:
                 report = app.reindex.run(plan, batch=batch, on_progress=bar.update)
             click.echo(
-                f"{names}: {plan.count('memories')} memories, {plan.count('events')} turns, "
-                f"{plan.count('episodes')} episodes re-embedded with {model}",
+                f"{names}: {how_many(plan.count('memories'), 'memory')}, "
+                f"{how_many(plan.count('events'), 'turn')}, "
+                f"{how_many(plan.count('episodes'), 'episode')} re-embedded with {model}",
                 err=True,
             )
         if not report.recorded:
             left = sum(report.remaining.values())
             raise click.ClickException(
-                f"{left} vectors of other models remain in other personas; "
+                f"{how_many(left, 'vector')} of other models "
+                f"{'remains' if left == 1 else 'remain'} in other personas; "
                 "run `omoide reindex` without -p to finish"
             )
         click.echo(f"{vectors_holder(app.settings).place} now uses {model}", err=True)
@@ -326,7 +334,8 @@ def decay(data: str | None, persona: str | None) -> None:
     with built(data, embedder="hash", check_embedder_record=False) as app:  # decay embeds nothing
         started = time.perf_counter()
         n = app.maintenance.decay(persona)
-        click.echo(f"decayed {n} memories in {time.perf_counter() - started:.2f} s", err=True)
+        took = time.perf_counter() - started
+        click.echo(f"decayed {how_many(n, 'memory')} in {took:.2f} s", err=True)
 
 
 @main.command()

@@ -37,6 +37,7 @@ __all__ = [
     "folder_hold",
     "friendly",
     "holding",
+    "how_many",
     "json_option",
     "on_named_persona",
     "one_line",
@@ -324,6 +325,13 @@ def field_lines(row: dict[str, Any]) -> str:
         f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
         for k, v in row.items()
     )
+
+
+def how_many(count: int, one: str) -> str:
+    """``count`` and its noun, singular for exactly one: ``how_many(1, "memory")`` is
+    "1 memory", ``how_many(3, "memory")`` "3 memories", ``how_many(0, "turn")`` "0 turns"."""
+    many = one[:-1] + "ies" if one.endswith("ry") else one + "s"
+    return f"{count} {one if count == 1 else many}"
 
 
 def one_line(text: str, width: int) -> str:

@@ -20,6 +20,7 @@ from omoide.cli_common import (
     data_option,
     friendly,
     holding,
+    how_many,
     json_option,
     persona_option,
 )
@@ -138,7 +139,7 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
             raise click.ClickException(f"cannot write {out}: {exc.strerror or exc}") from None
         if not special:
             partial.replace(out)
-        click.echo(f"exported persona {persona}: {count} lines to {out}", err=True)
+        click.echo(f"exported persona {persona}: {how_many(count, 'line')} to {out}", err=True)
 
 
 @click.command("import")
@@ -239,25 +240,26 @@ def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
             out,
             as_json,
             lambda d: (
-                f"imported into {persona}: {d['memories']} memories, {d['sessions']} sessions "
-                f"({d['events']} turns, {d['episodes']} episodes), {d['blocks']} blocks, "
-                f"{d['state']} state rows, {d['links']} links; {d['skipped']} already there, "
-                f"{d['duplicates']} duplicates skipped"
+                f"imported into {persona}: {how_many(d['memories'], 'memory')}, "
+                f"{how_many(d['sessions'], 'session')} ({how_many(d['events'], 'turn')}, "
+                f"{how_many(d['episodes'], 'episode')}), {how_many(d['blocks'], 'block')}, "
+                f"{how_many(d['state'], 'state row')}, {how_many(d['links'], 'link')}; "
+                f"{d['skipped']} already there, {how_many(d['duplicates'], 'duplicate')} skipped"
                 + (
-                    f"; {len(d['moved_keys'])} keys moved (another persona of this folder holds "
-                    "them; --json maps each to its new key)"
+                    f"; {how_many(len(d['moved_keys']), 'key')} moved (another persona of this "
+                    "folder holds them; --json maps each to its new key)"
                     if d["moved_keys"]
                     else ""
                 )
                 + (
-                    f"; {len(d['duplicates_kept'])} duplicates written as their own memories, "
-                    "as pointers sent to the memories they duplicate would run in a ring"
+                    f"; {how_many(len(d['duplicates_kept']), 'duplicate')} written as their own "
+                    "memories, as pointers sent to the memories they duplicate would run in a ring"
                     if d["duplicates_kept"]
                     else ""
                 )
                 + (
-                    f"; {d['controls_replaced']} control characters in tags, emotion labels or "
-                    "state values read as spaces"
+                    f"; {how_many(d['controls_replaced'], 'control character')} in tags, "
+                    "emotion labels or state values read as spaces"
                     if d["controls_replaced"]
                     else ""
                 )
@@ -284,15 +286,20 @@ def _import_into(app: Any, persona: str, request: _ImportRequest) -> None:
         report.as_dict(),
         as_json,
         lambda d: (
-            f"imported into {persona} from {source}: {d['memories']} memories "
-            f"({d['duplicates']} duplicates skipped), {d['links']} links, {d['sessions']} "
-            f"sessions ({d['events']} turns)"
+            f"imported into {persona} from {source}: "
+            f"{how_many(d['memories'], 'memory')} "
+            f"({how_many(d['duplicates'], 'duplicate')} skipped), {how_many(d['links'], 'link')}, "
+            f"{how_many(d['sessions'], 'session')} ({how_many(d['events'], 'turn')})"
             + (
-                f"; {d['without_text']} messages without text left out"
+                f"; {how_many(d['without_text'], 'message')} without text left out"
                 if d.get("without_text")
                 else ""
             )
-            + (f"; {d['skipped']} blank observations skipped" if d.get("skipped") else "")
+            + (
+                f"; {how_many(d['skipped'], 'blank observation')} skipped"
+                if d.get("skipped")
+                else ""
+            )
         ),
     )
 
@@ -321,10 +328,10 @@ def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
 
     settings = _settings(data)
     embedder = build_embedder(settings)
+    service = CalibrationService(embedder, settings.data_dir, SystemClock())
+    service.require_calibratable()  # refused before "measuring…" is printed
     click.echo(f"measuring {embedder.model_id} ({embedder.dim} dimensions)…", err=True)
-    report = CalibrationService(embedder, settings.data_dir, SystemClock()).calibrate(
-        save=not dry_run
-    )
+    report = service.calibrate(save=not dry_run)
     out = {
         "model_id": report.model_id,
         "anchors": [list(a) for a in report.calibration.anchors],

@@ -17,6 +17,7 @@ from omoide.cli_common import (
     data_option,
     friendly,
     holding,
+    how_many,
     json_option,
     one_line,
     persona_option,
@@ -48,7 +49,8 @@ def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
                     f"done={d['done']} "
                     f"scheduled={d['scheduled']}",
                     *(
-                        f"failed job {f['id']} {f['kind']} after {f['attempts']} attempt(s): "
+                        f"failed job {f['id']} {f['kind']} after "
+                        f"{how_many(f['attempts'], 'attempt')}: "
                         f"{one_line(f['last_error'] or '', 200)}"
                         for f in d["failures"]
                     ),

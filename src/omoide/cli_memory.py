@@ -18,6 +18,7 @@ from omoide.cli_common import (
     field_lines,
     friendly,
     holding,
+    how_many,
     json_option,
     one_line,
     page_options,
@@ -245,7 +246,8 @@ def _session_line(row: dict[str, Any]) -> str:
         else f"started {row['started_at'][:16]}, no turns"
     )
     return (
-        f"{row['session_id']}  {state}  {span}  {row['events']} turns  {row['episodes']} episodes"
+        f"{row['session_id']}  {state}  {span}  {how_many(row['events'], 'turn')}  "
+        f"{how_many(row['episodes'], 'episode')}"
     )
 
 
@@ -275,8 +277,8 @@ def session_delete(
         },
         as_json,
         lambda d: (
-            f"erased {d['session_id']} ({d['events']} events, {d['episodes']} "
-            f"episodes, {len(d['notes'])} notes)"
+            f"erased {d['session_id']} ({how_many(d['events'], 'event')}, "
+            f"{how_many(d['episodes'], 'episode')}, {how_many(len(d['notes']), 'note')})"
             + (f"\n{SCRUB_PENDING}" if d["scrub_pending"] else "")
         ),
     )

@@ -16,6 +16,7 @@ from omoide.cli_common import (
     data_option,
     folder_hold,
     friendly,
+    how_many,
     json_option,
     on_named_persona,
 )
@@ -134,7 +135,8 @@ def backup_command(data: str | None, as_json: bool, target: Path, force: bool) -
         {**_backup_row(info), "newer_schema": info.newer_schema},
         as_json,
         lambda d: (
-            f"backed up {d['personas']} personas, {d['memories']} memories "
+            f"backed up {how_many(d['personas'], 'persona')}, "
+            f"{how_many(d['memories'], 'memory')} "
             f"({d['bytes']:,} bytes) to {d['path']}"
         ),
     )
@@ -180,7 +182,8 @@ def restore_command(data: str | None, as_json: bool, source: Path, force: bool) 
         {**_backup_row(info), **kept},
         as_json,
         lambda d: (
-            f"restored {d['personas']} personas, {d['memories']} memories into {d['path']}"
+            f"restored {how_many(d['personas'], 'persona')}, "
+            f"{how_many(d['memories'], 'memory')} into {d['path']}"
             + (f" (the damaged database is kept as {info.set_aside})" if info.set_aside else "")
         ),
     )

@@ -144,7 +144,7 @@ def test_session_and_persona_delete(run, tmp_path: Path) -> None:
 
     run("memory", "add", "-p", "rin", "Locker code ZQXJV-4827")
     refused = run("persona", "delete", "rin", input="n\n")
-    assert refused.exit_code == 1 and "rin\t1 memories" in run("persona", "list").output
+    assert refused.exit_code == 1 and "rin\t1 memory" in run("persona", "list").output
     assert run("persona", "delete", "rin", input="y\n").exit_code == 0
     assert run("persona", "list").output.strip() == "(no personas)"
     assert files_holding(tmp_path / "data", "ZQXJV-4827") == []
@@ -221,7 +221,7 @@ def test_reindex_reembeds_vectors_of_another_model(
     with sqlite3.connect(conn_path) as conn:
         conn.execute("UPDATE memory_vectors SET model_id = 'old-model'")
     result = run("reindex", "-p", "rin")
-    assert "1 memories, 0 turns, 0 episodes re-embedded" in result.output
+    assert "1 memory, 0 turns, 0 episodes re-embedded" in result.output
     with sqlite3.connect(conn_path) as conn:
         assert conn.execute("SELECT model_id FROM memory_vectors").fetchone()[0] == "hash-ngram-256"
 
@@ -259,6 +259,32 @@ def test_another_embedder_is_refused_until_reindex(run, tmp_path: Path) -> None:
     assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
 
 
+def test_reindex_of_one_persona_is_refused_when_the_embedder_changes(run, tmp_path: Path) -> None:
+    """``reindex -p rin`` after changing OMOIDE_EMBEDDER re-embedded rin alone: the folder then
+    held vectors of two models, refused by either embedder until a reindex of every persona.
+    Refused before anything is re-embedded, naming the command that works."""
+    import sqlite3
+
+    run("persona", "create", "rin")
+    run("persona", "create", "haru")
+    run("memory", "add", "-p", "rin", "User lives in Tokyo")
+    run("memory", "add", "-p", "haru", "User plays the cello")
+    _record_other_embedder(tmp_path / "data")
+    refused = run("reindex", "-p", "rin")
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("Error: ") and len(refused.stderr.splitlines()) == 1
+    assert E5 in refused.stderr and "hash-ngram-256" in refused.stderr
+    assert "run `omoide reindex` without -p" in refused.stderr
+    assert "re-embedding with" not in refused.output
+    with sqlite3.connect(tmp_path / "data" / "omoide.db") as conn:
+        assert {r[0] for r in conn.execute("SELECT model_id FROM memory_vectors")} == {E5}
+        assert conn.execute("SELECT model_id FROM embedder").fetchone()[0] == E5
+    reindexed = run("reindex")
+    assert reindexed.exit_code == 0, reindexed.output
+    assert "2 memories, 0 turns, 0 episodes re-embedded" in reindexed.stderr
+    assert "already" in run("reindex", "-p", "rin").output  # the embedder unchanged: -p works
+
+
 def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_path: Path) -> None:
     """The folder records the configured embedder, but some of its vectors come from another
     model (written under the record before the folder lock existed, e.g. a server left running
@@ -283,7 +309,7 @@ def test_a_folder_written_by_two_embedders_is_refused_until_reindex(run, tmp_pat
         assert "Run `omoide reindex`" in refused.output
     reindexed = run("reindex")
     assert reindexed.exit_code == 0, reindexed.output
-    assert "1 memories, 0 turns, 0 episodes re-embedded" in reindexed.stderr
+    assert "1 memory, 0 turns, 0 episodes re-embedded" in reindexed.stderr
     assert "Tokyo" in run("search", "-p", "rin", "Tokyo").stdout
 
 

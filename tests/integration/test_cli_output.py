@@ -249,3 +249,17 @@ def test_memory_add_reads_its_text_from_stdin_given_a_dash(run) -> None:
     assert json.loads(added.output)["memory"]["content"] == "Ken drinks green tea."
     blank = run("memory", "add", "-p", "rin", "-", input="  \n")
     assert blank.exit_code == 1 and "content must not be empty" in blank.output
+
+
+def test_counts_print_singular_for_one_and_plural_otherwise(run) -> None:
+    run("persona", "create", "rin")
+    run("persona", "create", "ami")
+    run("memory", "add", "-p", "rin", "The user plays the cello.")
+    for text in ("The user lives in Osaka.", "The user likes green tea."):
+        run("memory", "add", "-p", "ami", text)
+    assert sorted(run("persona", "list").output.splitlines()) == [
+        "ami\t2 memories",
+        "rin\t1 memory",
+    ]
+    erased = run("persona", "delete", "rin", "--yes")
+    assert erased.output.startswith("erased persona rin (1 memory, 0 sessions")

@@ -181,7 +181,7 @@ def test_a_newer_omoides_backup_is_not_restored(cli_env: dict[str, str], tmp_pat
     saved = tmp_path / "newer.db"
     done = _run("backup", "--to", str(saved))
     assert done.exit_code == 0, done.output
-    assert done.stdout.startswith("backed up 1 personas, 0 memories"), done.output
+    assert done.stdout.startswith("backed up 1 persona, 0 memories"), done.output
     future, known = _schemas(None)
     assert done.stderr == (
         f"warning: the data folder {str(data)!r} (copied whole into {saved}) was upgraded by "

@@ -350,7 +350,7 @@ def test_a_restore_onto_a_full_disk_is_one_line_and_leaves_no_empty_database(
     monkeypatch.setattr(backup.sqlite3, "connect", connect)
     again = run("restore", "--data", str(restored), "--from", str(saved))
     assert again.exit_code == 0, again.output
-    assert run("persona", "list", "--data", str(restored)).output == "rin\t1 memories\n"
+    assert run("persona", "list", "--data", str(restored)).output == "rin\t1 memory\n"
 
 
 # An older Omoide's process on the folder: a connection that has read the database and stays

@@ -71,7 +71,7 @@ def test_a_damaged_database_is_one_line_and_restore_force_replaces_it(
     assert done.exit_code == 0, done.output
     assert done.output.endswith(f"(the damaged database is kept as {data / 'omoide.db.damaged'})\n")
     assert (data / "omoide.db.damaged").read_bytes() == damaged
-    assert run("persona", "list").output == "rin\t1 memories\n"
+    assert run("persona", "list").output == "rin\t1 memory\n"
     database.write_bytes(damaged)  # damaged again: --json says where this one is kept
     (data / "omoide.db-wal").unlink(missing_ok=True)
     again = run("restore", "--from", str(saved), "--force", "--json")

@@ -169,16 +169,22 @@ def test_reindex_embeds_the_same_text_as_ingestion(
     assert vectors(app) == before
 
 
-def test_reindex_of_one_persona_leaves_the_record_until_all_are_done(
+def test_reindex_of_one_persona_is_refused_when_the_embedder_changes(
     make_app: Callable[..., Omoide], app: Omoide
 ) -> None:
+    """One persona re-embedded with a new model left the others' vectors of the old one: a
+    folder neither embedder could open. Refused before anything is written; every persona at
+    once re-embeds and records the new model."""
     fill(app)
     fill(app, "haru")
+    before = vectors(app)
     moving = make_app(embedder=HashEmbedder(dim=64), check_embedder_record=False)
-    first = moving.reindex.run(moving.reindex.plan("rin"))
-    assert not first.recorded and sum(first.remaining.values()) > 0
-    assert recorded(moving) == ("hash-ngram-256", 256)
-    assert moving.reindex.run(moving.reindex.plan("haru")).recorded
+    with pytest.raises(EmbedderMismatch) as refused:
+        moving.reindex.plan("rin")
+    assert "run `omoide reindex` without -p" in refused.value.message
+    assert refused.value.fields["recorded"] == ["hash-ngram-256 (256 dimensions)"]
+    assert vectors(moving) == before and recorded(moving) == ("hash-ngram-256", 256)
+    assert moving.reindex.run(moving.reindex.plan()).recorded
     assert recorded(moving) == ("hash-ngram-64", 64)
 
 
@@ -195,3 +201,22 @@ def test_reindex_refuses_a_batch_below_one_before_anything(
         moving.reindex.run(moving.reindex.plan(), batch=batch)
     assert refused.value.message == f"batch must be at least 1, got {batch}"
     assert vectors(moving) == before and recorded(moving) == ("hash-ngram-256", 256)
+
+
+def test_reindex_of_one_persona_re_embeds_another_models_vectors_under_the_record(
+    app: Omoide,
+) -> None:
+    """With the recorded embedder configured, one persona's stray vectors of another model
+    are re-embedded by ``plan(persona)`` alone; the record stays."""
+    fill(app)
+    fill(app, "haru")
+    before = vectors(app)
+    conn = app.store.db.conn()
+    moved = conn.execute(
+        "UPDATE memory_vectors SET model_id = 'old-model' WHERE memory_id IN "
+        "(SELECT id FROM memories WHERE persona_id = "
+        "(SELECT id FROM personas WHERE name = 'rin'))"
+    )
+    report = app.reindex.run(app.reindex.plan("rin"))
+    assert report.recorded and report.reembedded == moved.rowcount > 0
+    assert vectors(app) == before

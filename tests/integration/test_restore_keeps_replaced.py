@@ -54,7 +54,7 @@ def test_a_forced_restore_keeps_the_database_it_replaces(run, data: Path, tmp_pa
 
     done = run("restore", "--from", str(saved), "--force")
     assert done.exit_code == 0, done.output
-    assert done.stdout == f"restored 1 personas, 1 memories into {data / 'omoide.db'}\n"
+    assert done.stdout == f"restored 1 persona, 1 memory into {data / 'omoide.db'}\n"
     said = re.fullmatch(
         r"the database the folder held is kept as (\S+) \(a copy of it, as a backup is: delete "
         r"it once the restored folder is what you want; an erase does not reach it\)\n",
@@ -67,7 +67,7 @@ def test_a_forced_restore_keeps_the_database_it_replaces(run, data: Path, tmp_pa
     assert not kept.with_name(kept.name + "-wal").exists()  # one file, as a backup is
     assert oct(kept.stat().st_mode & 0o777) == oct(0o600)
     assert _contents(kept) == ["The user keeps bees", "The user moved to Sendai"]
-    assert run("persona", "list").output == "rin\t1 memories\n"
+    assert run("persona", "list").output == "rin\t1 memory\n"
 
     # taken back: the memory written after the backup is there again
     back = run("restore", "--from", str(kept), "--force", "--json")
@@ -103,7 +103,7 @@ def test_a_forced_restore_that_fails_leaves_the_folders_database(
     assert done.output.startswith(f"Error: cannot restore into {data / 'omoide.db'}: the disk")
     monkeypatch.setattr(backup.sqlite3, "connect", connect)
     assert sorted(p.name for p in data.iterdir() if "omoide.db" in p.name) == ["omoide.db"]
-    assert run("persona", "list").output == "rin\t1 memories\n"
+    assert run("persona", "list").output == "rin\t1 memory\n"
     assert _contents(data / "omoide.db") == ["The user moved to Sendai"]
 
 

@@ -6,6 +6,7 @@ The body itself is :func:`omoide.errors.error_body`, the only place that builds 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from starlette.responses import JSONResponse
 
@@ -20,6 +21,7 @@ from omoide.errors import (
 __all__ = [
     "INTERNAL_MESSAGE",
     "error_body",
+    "error_bytes",
     "error_response",
     "raced_erase",
     "tool_error_message",
@@ -30,6 +32,13 @@ logger = logging.getLogger(__name__)
 # What a client is told of a fault of ours (the log has the rest): the app's last-resort 500,
 # and the error event that ends a chat stream it broke.
 INTERNAL_MESSAGE = "internal error; see the server log"
+
+
+def error_bytes(code: str, message: str, **fields: Any) -> bytes:
+    """The error body as the bytes a route's ``JSONResponse`` writes (compact UTF-8 JSON), for
+    the refusals written below the app (the body guard, the HTTP protocol): one serialisation,
+    whichever layer answers."""
+    return bytes(JSONResponse(error_body(code, message, **fields)).body)
 
 
 def error_response(exc: OmoideError) -> JSONResponse:

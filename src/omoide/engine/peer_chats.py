@@ -202,13 +202,21 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
         )
         content = message.get("content")
         said.add(
-            role, content, _text(content), message.get("create_time"), message.get("id") or node
+            role, content, _text(content), message.get("create_time"), _id(message.get("id"), node)
         )
     return said.conversation(
         str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{said.named_by_content()}"),
         str(conv.get("title") or ""),
         foreign_time(conv.get("create_time")),
     )
+
+
+def _id(given: Any, fallback: str | int) -> Any:
+    """A message's id, or ``fallback`` (its node, its place) when it has none: absent, empty or
+    only whitespace (a turn's external id must show something; such an id is no id)."""
+    if not given or (isinstance(given, str) and not given.strip()):
+        return fallback
+    return given
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:
@@ -238,7 +246,11 @@ def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
         role = _role(message.get("sender"), f"conversation {index}: message {i}")
         text = _text(message.get("text")) or _text(message.get("content"))
         said.add(
-            role, message.get("content"), text, message.get("created_at"), message.get("uuid") or i
+            role,
+            message.get("content"),
+            text,
+            message.get("created_at"),
+            _id(message.get("uuid"), i),
         )
     return said.conversation(
         str(conv.get("uuid") or f"claude-{said.named_by_content()}"),

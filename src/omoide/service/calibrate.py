@@ -50,11 +50,8 @@ class CalibrationService:
         self, *, save: bool = True, force: bool = False, pairs: list[Pair] | None = None
     ) -> CalibrationReport:
         model_id = self.embedder.model_id
-        if is_bundled(model_id) and not force:
-            raise InvalidInput(
-                f"{model_id} ships a calibration measured by bench/calibrate.py;"
-                " `omoide calibrate` is for embedders Omoide does not ship"
-            )
+        if not force:
+            self.require_calibratable()
         pairs = pairs if pairs is not None else bundled_pairs()
         tune, hold = split_pairs([p.label for p in pairs], pairs)
         try:
@@ -88,6 +85,16 @@ class CalibrationService:
         )
         self.embedder.calibration = fitted
         return CalibrationReport(**{**report.__dict__, "saved_to": path})
+
+    def require_calibratable(self) -> None:
+        """Refuse an embedder Omoide ships (e5, use, hash): its calibration was measured by
+        bench/calibrate.py. Callable before any work starts, so nothing is measured first."""
+        model_id = self.embedder.model_id
+        if is_bundled(model_id):
+            raise InvalidInput(
+                f"{model_id} ships a calibration measured by bench/calibrate.py;"
+                " `omoide calibrate` is for embedders Omoide does not ship"
+            )
 
     def _cosines(self, pairs: list[Pair]) -> dict[str, np.ndarray]:
         texts = list(dict.fromkeys(t for p in pairs for t in (p.a, p.b)))

@@ -158,12 +158,15 @@ class ReindexService:
         self.clock = clock
         self.models = models
 
-    def plan(self, persona: str | None = None) -> ReindexPlan:
+    def plan(self, persona: str | None = None, *, holder: Holder = FOLDER) -> ReindexPlan:
         """The rows of ``persona`` (or of every persona) whose vectors are not the configured
-        model's. NotFound for an unknown persona."""
+        model's. NotFound for an unknown persona; EmbedderMismatch for one persona when the
+        configured embedder is not the one ``holder`` records (:func:`_one_persona_refused`)."""
         personas = (
             [self.store.get_persona(persona)] if persona is not None else self.store.list_personas()
         )
+        if persona is not None:
+            self._one_persona_refused(persona, holder)
         plan = ReindexPlan(personas=[p.name for p in personas])
         for p in personas:
             for spec in self.models.tables:
@@ -171,6 +174,27 @@ class ReindexService:
                 if rows:
                     plan.work.append(_Work(p.name, p.id, spec, rows))
         return plan
+
+    def _one_persona_refused(self, persona: str, holder: Holder) -> None:
+        """Trigger: one persona's reindex with another embedder than the recorded one. Why: it
+        left the other personas' vectors of the old model beside the new ones, a folder that
+        neither embedder could open until every persona was re-embedded. Outcome: refused
+        before anything is re-embedded; one persona is reindexed while the embedder is the
+        recorded one (vectors of another model written under the record)."""
+        recorded = self.models.recorded()
+        configured = (self.embedder.model_id, self.embedder.dim)
+        if recorded is None or (recorded.model_id, recorded.dim) == configured:
+            return
+        made_by = f"{recorded.model_id} ({recorded.dim} dimensions)"
+        raise EmbedderMismatch(
+            f"{holder.place} records the embedder {made_by} and the configured one is "
+            f"{self.embedder.model_id} ({self.embedder.dim} dimensions): re-embedding persona "
+            f"{persona!r} alone would leave the other personas' vectors of the old model, and "
+            f"{holder.short} usable by neither embedder; run `omoide reindex` without -p to "
+            "re-embed every persona (stop the server first)",
+            configured=self.embedder.model_id,
+            recorded=[made_by],
+        )
 
     def run(
         self,

@@ -148,7 +148,7 @@ def test_the_cli_says_how_many_duplicates_it_kept(
     said = run("import", "-p", "dst", "--merge", str(file)).output.strip().splitlines()[-1]
     assert said.startswith("imported into dst: 3 memories"), said
     assert (
-        "0 duplicates skipped; 1 duplicates written as their own memories, as pointers sent to "
+        "0 duplicates skipped; 1 duplicate written as their own memories, as pointers sent to "
         "the memories they duplicate would run in a ring"
     ) in said, said
     # into another persona of the folder, whose keys the import moves: named as stored

@@ -111,6 +111,22 @@ def test_calibrate_stores_a_mapping_every_command_uses(tmp_path: Path) -> None:
     assert refused.exit_code == 1 and "ships a calibration" in refused.output
 
 
+@pytest.mark.parametrize(
+    "dry_run", [pytest.param([], id="store"), pytest.param(["--dry-run"], id="dry-run")]
+)
+def test_calibrate_refuses_a_bundled_embedder_before_measuring(
+    tmp_path: Path, dry_run: list[str]
+) -> None:
+    refused = CliRunner().invoke(
+        main,
+        ["calibrate", *dry_run],
+        env={"OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data")},
+    )
+    assert refused.exit_code == 1
+    assert "measuring" not in refused.output
+    assert refused.stderr.startswith("Error: hash") and "ships a calibration" in refused.stderr
+
+
 class _TinyModel:
     """Stands in for a loaded sentence-transformers model (the library is an optional extra):
     the two calls the adapter makes, over fixed random projections of byte counts."""

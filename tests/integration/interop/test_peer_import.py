@@ -221,7 +221,7 @@ def test_peer_import_from_the_cli(tmp_path: Path, monkeypatch) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "created persona noor" in result.stderr
-    assert "1 sessions (4 turns)" in result.stdout
+    assert "1 session (4 turns)" in result.stdout
     result = CliRunner().invoke(
         main,
         ["import", "-p", "noor", "--from", "mem0", "--data", data, str(PEERS / "mem0.json")],
@@ -422,7 +422,7 @@ def test_the_cli_says_how_many_blank_observations_it_skipped(tmp_path: Path, mon
         catch_exceptions=False,
     )
     assert result.exit_code == 0, result.output
-    assert "1 memories" in result.stdout and "1 blank observations skipped" in result.stdout
+    assert "1 memory " in result.stdout and "1 blank observation skipped" in result.stdout
 
 
 @pytest.mark.parametrize("field", ["user_name", "assistant_name"])

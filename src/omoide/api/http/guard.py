@@ -68,7 +68,7 @@ import anyio
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from omoide.api.errors import error_body
+from omoide.api.errors import error_bytes
 from omoide.api.http.json_body import JsonRefused, encoding_refusal, is_json_media, strict_json
 from omoide.api.http.request_head import header_refused, normal_query, scope_header
 from omoide.api.http.target import TargetRefused, origin_form
@@ -383,7 +383,7 @@ async def _answer(
     field: str | None = None,
 ) -> None:
     extra = {"field": field} if field else {}
-    payload = json.dumps(error_body(code, message, **extra), ensure_ascii=False).encode("utf-8")
+    payload = error_bytes(code, message, **extra)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(payload)).encode()),

@@ -30,7 +30,6 @@ Trigger / why / outcome:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 import sys
@@ -41,7 +40,7 @@ import h11
 from starlette.responses import Response
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from omoide.api.errors import error_body
+from omoide.api.errors import error_bytes
 from omoide.api.http.access_log import StreamCut
 
 __all__ = ["OmoideH11Protocol", "RefusalPage", "encode_request_target"]
@@ -52,15 +51,12 @@ RefusalPage = Callable[[str, int, str], Response | None]
 
 _HIGH = re.compile(rb"[\x80-\xff]")
 _LINE_MAX = 64 * 1024  # a request line longer than this is left to h11's own limit
-_BAD_REQUEST = json.dumps(
-    error_body(
-        "bad_request",
-        "the request is not valid HTTP/1.1 and was not read (its request line or a "
-        "header is malformed); a URL must be ASCII: percent-encode other characters as UTF-8 "
-        "(curl: -G --data-urlencode 'q=…')",
-    ),
-    ensure_ascii=False,
-).encode("utf-8")
+_BAD_REQUEST = error_bytes(
+    "bad_request",
+    "the request is not valid HTTP/1.1 and was not read (its request line or a "
+    "header is malformed); a URL must be ASCII: percent-encode other characters as UTF-8 "
+    "(curl: -G --data-urlencode 'q=…')",
+)
 
 
 _HEAD_MAX = h11._connection.DEFAULT_MAX_INCOMPLETE_EVENT_SIZE  # uvicorn's, as it sets none
@@ -186,12 +182,12 @@ class OmoideH11Protocol(H11Protocol):
         # words: h11's are the error being handled
         said = _framing_words(sys.exc_info()[1])
         if said is not None:
-            body = json.dumps(error_body("bad_request", said)).encode("utf-8")
+            body = error_bytes("bad_request", said)
         pending = self.conn.trailing_data[0]
         if len(pending) > _HEAD_MAX and b"\r\n\r\n" not in pending and b"\n\n" not in pending:
             status = 414 if b"\n" not in pending else 431
             code, message = _TOO_LONG[status]
-            body = json.dumps(error_body(code, message)).encode("utf-8")
+            body = error_bytes(code, message)
             reason = b"URI Too Long" if status == 414 else b"Request Header Fields Too Large"
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         page = _page_refusal(pending, self.config.app, status) if status != 400 else None

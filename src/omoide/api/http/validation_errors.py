@@ -20,6 +20,7 @@ from omoide.service.validate import (
     NAME_PATTERN,
     NAME_RULE,
     NON_BLANK_PATTERN,
+    NON_BLANK_RULE,
     SESSION_ID_PATTERN,
     STATE_KEY_PATTERN,
     TAG_PATTERN,
@@ -33,7 +34,7 @@ __all__ = ["TYPE_WORDS", "field_path", "json_path", "validation_message", "value
 # What each pattern of service/validate/patterns.py means, said to the client instead of the
 # pattern.
 PATTERN_RULES = {
-    NON_BLANK_PATTERN: "must not be empty or whitespace, nor only invisible characters",
+    NON_BLANK_PATTERN: NON_BLANK_RULE,
     NAME_PATTERN: f"must be {NAME_RULE}",
     STATE_KEY_PATTERN: STATE_KEY_RULE.replace("use ", "must be ", 1),
     SESSION_ID_PATTERN: "must be 1-128 ASCII letters, digits or _ . : @ - (no '/' or spaces)",

@@ -41,6 +41,7 @@ __all__ = [
     "as_imported",
     "check_record",
     "is_current",
+    "kept_external_id",
     "named_keys",
     "read_records",
 ]
@@ -255,6 +256,7 @@ def read_records(lines: Lines) -> Iterator[tuple[int, str, dict[str, Any], int]]
             if kind == "memory":
                 _tags_once(record)
             elif kind == "event":
+                record["external_id"] = kept_external_id(record.get("external_id"))
                 _blank_caption_dropped(record)
             yield number, kind, record, controls
 
@@ -267,6 +269,13 @@ def _blank_caption_dropped(record: dict[str, Any]) -> None:
     caption = metadata.get(IMAGE_CAPTION) if isinstance(metadata, dict) else None
     if isinstance(caption, str) and is_blank(caption):
         del metadata[IMAGE_CAPTION]
+
+
+def kept_external_id(value: Any) -> Any:
+    """A turn's ``external_id`` as an import keeps it: one of only whitespace or invisible
+    characters, which the API stored before it refused it (``check_external_id``), is read as
+    no id (the turn is kept); any other value as it is, for the checks to judge."""
+    return None if isinstance(value, str) and is_blank(value) else value
 
 
 def _images(version: Any) -> list[tuple[str, dict[str, Any]]]:

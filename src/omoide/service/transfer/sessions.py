@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from omoide.errors import Conflict, InvalidInput
+from omoide.service.transfer.records import kept_external_id
 from omoide.store.port import PersonaRestoreHandle
 
 __all__ = ["SessionDigest", "SessionScan", "check_present_sessions", "turn_digest"]
@@ -37,7 +38,10 @@ _MOD = 1 << 128
 
 
 def turn_digest(seq: int, speaker: str, role: str, content: str, external_id: str | None) -> int:
-    """One turn as a number; a session's digest is the sum of its turns' (order-free)."""
+    """One turn as a number; a session's digest is the sum of its turns' (order-free). A blank
+    id stored before the API refused it counts as none, as the file's is read (a re-run of an
+    export holding one stays a re-run)."""
+    external_id = kept_external_id(external_id)
     text = json.dumps([seq, speaker, role, content, external_id], ensure_ascii=False)
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest(), "big")
 

@@ -13,6 +13,7 @@ from omoide.service.validate.patterns import (
     MAX_EMOTION_CHARS,
     MAX_TAG_CHARS,
     MAX_TAGS,
+    NON_BLANK_RULE,
     TAG_PATTERN,
     matches,
 )
@@ -23,10 +24,7 @@ def check_content(content: Any, *, max_chars: int) -> str:
     if not isinstance(content, str):
         raise InvalidInput("content must be a string", field="content")
     if is_blank(content):
-        raise InvalidInput(
-            "content must not be empty or whitespace, nor only invisible characters",
-            field="content",
-        )
+        raise InvalidInput(f"content {NON_BLANK_RULE}", field="content")
     check_text(content, "content")
     if len(content) > max_chars:
         raise InvalidInput(too_long("content", max_chars, content), field="content")

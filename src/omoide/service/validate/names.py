@@ -17,11 +17,12 @@ from omoide.service.validate.patterns import (
     MIN_INT,
     NAME_PATTERN,
     NAME_RULE,
+    NON_BLANK_RULE,
     SESSION_ID_PATTERN,
     STATE_KEY_PATTERN,
     matches,
 )
-from omoide.service.validate.text import check_text
+from omoide.service.validate.text import check_text, is_blank
 
 
 def check_name(value: Any, field: str, what: str) -> str:
@@ -72,13 +73,17 @@ def check_session_id(value: Any, field: str = "session_id") -> str:
 
 
 def check_external_id(value: Any, field: str) -> str | None:
-    """A string (or an integer, kept as its text) of 1–200 characters, no control characters."""
+    """A string (or an integer, kept as its text) of 1–200 characters, no control characters,
+    not blank (only whitespace or invisible characters: refused as any blank text is; an
+    import reads one in an older export as no id, ``transfer.records``)."""
     if value is None:
         return None
     if isinstance(value, int) and not isinstance(value, bool) and MIN_INT <= value <= MAX_INT:
         value = str(value)
     if not isinstance(value, str) or not matches(EXTERNAL_ID_PATTERN, value):
         raise InvalidInput(f"{field} must be a string of {EXTERNAL_ID_RULE}", field=field)
+    if is_blank(value):
+        raise InvalidInput(f"{field} {NON_BLANK_RULE}", field=field)
     return check_text(value, field)
 
 

@@ -72,6 +72,7 @@ TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
 # Text that is not blank: it holds one character that is neither whitespace nor invisible (a
 # search, not a full match).
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
+NON_BLANK_RULE = "must not be empty or whitespace, nor only invisible characters"
 # A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
 # invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
 # ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and

@@ -162,7 +162,7 @@ ExternalId = Annotated[
     str,
     Field(
         pattern=EXTERNAL_ID_PATTERN,
-        description=f"The caller's id of an event: {EXTERNAL_ID_RULE}.",
+        description=f"The caller's id of an event: {EXTERNAL_ID_RULE}, not blank.",
     ),
 ]
 NonBlank = Annotated[str, Field(pattern=NON_BLANK_PATTERN)]
