@@ -37,6 +37,7 @@ from omoide.cli_common import (
     on_named_persona,
     one_line,
     persona_option,
+    require_mcp_persona,
     run_until_stopped,
 )
 from omoide.cli_interop import register as _register_interop
@@ -44,7 +45,7 @@ from omoide.cli_jobs import jobs
 from omoide.cli_memory import memory, session
 from omoide.cli_migrate import migrate
 from omoide.cli_ops import register_ops
-from omoide.errors import NotFound, OmoideError
+from omoide.errors import OmoideError
 
 __all__ = ["main"]
 
@@ -378,21 +379,11 @@ def mcp_command(data: str | None, persona: str) -> None:
             except OmoideError as exc:
                 raise click.ClickException(exc.message) from None
         try:
-            _require_mcp_persona(app, persona)  # before any protocol traffic
+            require_mcp_persona(app, persona)  # before any protocol traffic
             run_stdio(app, persona, after_signals=stopping.hold)
         finally:  # the client closed the pipe: an erase's owed scrub is settled first
             stopping.hold()
             close_server(app)
-
-
-def _require_mcp_persona(app: Any, persona: str) -> None:
-    """``persona`` exists, else the one line ``omoide mcp`` exits with (how to create it)."""
-    try:
-        app.maintenance.require_persona(persona)
-    except OmoideError as exc:
-        hint = f"; create it with: omoide persona create {persona}"
-        hint = hint if isinstance(exc, NotFound) else ""
-        raise click.ClickException(exc.message + hint) from None
 
 
 main.add_command(memory)

@@ -17,7 +17,7 @@ import click
 
 from omoide.config import Settings
 from omoide.engine.errors import quoted
-from omoide.errors import OmoideError
+from omoide.errors import NotFound, OmoideError
 from omoide.model import SCRUB_PENDING_MEANS
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "built",
     "close_server",
     "data_option",
+    "field_lines",
     "folder_hold",
     "friendly",
     "holding",
@@ -44,6 +45,7 @@ __all__ = [
     "page_options",
     "persona_name",
     "persona_option",
+    "require_mcp_persona",
     "run_until_stopped",
 ]
 
@@ -378,3 +380,13 @@ def persona_option(
     """``--persona/-p NAME``, its name checked as it is read (:func:`persona_name`)."""
     option = click.option("--persona", "-p", required=required, help=help, callback=persona_name)
     return option if fn is None else option(fn)
+
+
+def require_mcp_persona(app: Any, persona: str) -> None:
+    """``persona`` exists, else the one line ``omoide mcp`` exits with (how to create it)."""
+    try:
+        app.maintenance.require_persona(persona)
+    except OmoideError as exc:
+        hint = f"; create it with: omoide persona create {persona}"
+        hint = hint if isinstance(exc, NotFound) else ""
+        raise click.ClickException(exc.message + hint) from None
