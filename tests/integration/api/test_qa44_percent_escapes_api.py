@@ -89,3 +89,14 @@ def test_a_percent_sent_as_an_escape_is_read_as_before(server: LiveServer) -> No
     assert status == 200 and json.loads(body)["query"] == "100% sure", body
     status, body = _get(server, "/api/memories/rin/100%25", key)
     assert status == 404 and "'100%'" in json.loads(body)["error"]["message"], body
+
+
+def test_encoded_characters_still_read_as_they_mean(server: LiveServer) -> None:
+    """%2F, %25 and a UTF-8 escape are well-formed: each is read as its character in a query
+    value, and %25 and a UTF-8 escape in a key of the path, sent byte for byte (a path's %2F is
+    a '/' to the router, as it was before)."""
+    key = server.create_persona("rin")
+    status, body = _get(server, "/api/search/rin?q=%E3%81%82%2F%25", key)
+    assert status == 200 and json.loads(body)["query"] == "あ/%", body
+    status, body = _get(server, "/api/memories/rin/%E3%81%82%25", key)
+    assert status == 404 and "'あ%'" in json.loads(body)["error"]["message"], body
