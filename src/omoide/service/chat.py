@@ -81,13 +81,18 @@ def _opening(messages: Sequence[dict[str, Any]]) -> list[Any]:
     not text (an image …) when it has any, so that two conversations opening with different
     images (and the same words, or none) are two sessions; before, every image-only opening
     was the text "" and all of them one session. An opening of text alone is named as it
-    always was."""
+    always was. A part's ``cache_control`` is left out: a client caching the prompt marks the
+    latest message, so the opening carries it on the first request only."""
     first = next((m for m in messages if m.get("role") == "user"), None)
     if first is None:
         return [""]
     content = first.get("content")
     others = (
-        [p for p in content if isinstance(p, dict) and p.get("type") != "text"]
+        [
+            {key: value for key, value in p.items() if key != "cache_control"}
+            for p in content
+            if isinstance(p, dict) and p.get("type") != "text"
+        ]
         if isinstance(content, list)
         else []
     )

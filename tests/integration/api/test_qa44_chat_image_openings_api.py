@@ -62,3 +62,19 @@ def test_an_opening_of_text_alone_keeps_its_session_name() -> None:
     assert session_id_for(parts, header=None, user=None) == session_id_for(
         said, header=None, user=None
     )
+
+
+def test_a_cache_control_marker_moved_on_keeps_the_session(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
+) -> None:
+    """A client that caches the prompt (OpenRouter, LiteLLM) marks the latest message's parts
+    with ``cache_control``: the opening image carries it on the first request only. The marker
+    is no part of what the image is, so the conversation stays in its session."""
+    proxy = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
+    key = proxy.create_persona("rin")
+    marked = _image(CAT)
+    marked["content"][0]["cache_control"] = {"type": "ephemeral"}
+    first = _session(proxy, key, fake_api, [marked])
+    text = {"type": "text", "text": "And this?", "cache_control": {"type": "ephemeral"}}
+    later = [_image(CAT), {"role": "assistant", "content": "Nice!"}]
+    assert _session(proxy, key, fake_api, [*later, {"role": "user", "content": [text]}]) == first
