@@ -41,15 +41,10 @@ from omoide.service.episode_work import CONSOLIDATE_JOB, SEGMENT_JOB, EpisodeWor
 from omoide.service.event_input import check_events
 from omoide.service.memories import MemoryService
 from omoide.service.settings import SettingsService
-from omoide.service.validate import (
-    MAX_LIST_LIMIT,
-    check_happened,
-    check_page,
-    check_session_id,
-)
+from omoide.service.validate import check_happened, check_page, check_session_id
 from omoide.store.port import Store, UnitOfWork
 
-__all__ = ["CONSOLIDATE_JOB", "MAX_LIST_LIMIT", "SEGMENT_JOB", "SessionService"]
+__all__ = ["CONSOLIDATE_JOB", "SEGMENT_JOB", "SessionService"]
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,6 @@
-"""A list's page (``limit``, ``offset``), checked for the CLI and MCP callers in the words the
-HTTP routes use for the same query parameters ("limit must be at least 1, got 0")."""
+"""A list's page (``limit``, ``offset``), checked for a caller of the services (the CLI's
+``memory list`` and ``session list``) in the words the HTTP routes use for the same query
+parameters ("limit must be at least 1, got 0"), whose schemas declare the same bounds."""
 
 from __future__ import annotations
 

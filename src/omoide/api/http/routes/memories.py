@@ -29,7 +29,7 @@ from omoide.api.render import (
     render_purged,
     render_stats,
 )
-from omoide.service.validate import MAX_INT, MAX_NAME_CHARS
+from omoide.service.validate import MAX_INT, MAX_LIST_LIMIT, MAX_NAME_CHARS
 
 router = APIRouter(tags=["memories"])
 
@@ -77,7 +77,7 @@ async def create_memory(persona: Persona, body: MemoryCreate, app: App) -> JSONR
 def list_memories(
     persona: Persona,
     app: App,
-    limit: int = Query(20, ge=1, le=1000, description="How many memories (1-1000)."),
+    limit: int = Query(20, ge=1, le=MAX_LIST_LIMIT, description="How many memories (1-1000)."),
     offset: int = Query(
         0,
         ge=0,

@@ -21,8 +21,7 @@ from omoide.api.http.schemas import (
     errors,
 )
 from omoide.api.render import render_episode, render_session, render_session_end, ts
-from omoide.service.sessions import MAX_LIST_LIMIT
-from omoide.service.validate import MAX_INT, SESSION_ID_PATTERN
+from omoide.service.validate import MAX_INT, MAX_LIST_LIMIT, SESSION_ID_PATTERN
 
 router = APIRouter(tags=["sessions"])
 
