@@ -203,6 +203,20 @@ def test_reindex_refuses_a_batch_below_one_before_anything(
     assert vectors(moving) == before and recorded(moving) == ("hash-ngram-256", 256)
 
 
+def test_reindex_of_the_only_persona_with_vectors_is_not_refused(
+    make_app: Callable[..., Omoide], app: Omoide
+) -> None:
+    """``-p`` of the one persona whose vectors there are (a folder of one persona, or whose
+    others hold none) leaves no vector of the old model: it re-embeds and records the new
+    embedder, as it did before the refusal above, which would say of other personas' vectors
+    that do not exist."""
+    fill(app)
+    app.auth.create_persona("haru")  # a persona with nothing embedded
+    moving = make_app(embedder=HashEmbedder(dim=64), check_embedder_record=False)
+    assert moving.reindex.run(moving.reindex.plan("rin")).recorded
+    assert recorded(moving) == ("hash-ngram-64", 64)
+
+
 def test_reindex_of_one_persona_re_embeds_another_models_vectors_under_the_record(
     app: Omoide,
 ) -> None:

@@ -180,10 +180,19 @@ class ReindexService:
         left the other personas' vectors of the old model beside the new ones, a folder that
         neither embedder could open until every persona was re-embedded. Outcome: refused
         before anything is re-embedded; one persona is reindexed while the embedder is the
-        recorded one (vectors of another model written under the record)."""
+        recorded one (vectors of another model written under the record), or when no other
+        persona holds a vector to re-embed (a folder of one persona: nothing is left behind,
+        and the run records the new embedder)."""
         recorded = self.models.recorded()
         configured = (self.embedder.model_id, self.embedder.dim)
         if recorded is None or (recorded.model_id, recorded.dim) == configured:
+            return
+        others = (p for p in self.store.list_personas() if p.name != persona)
+        if not any(
+            self.models.stale(spec, p.id, self.embedder.model_id)
+            for p in others
+            for spec in self.models.tables
+        ):
             return
         made_by = f"{recorded.model_id} ({recorded.dim} dimensions)"
         raise EmbedderMismatch(
