@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -213,10 +214,26 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
 
 def _id(given: Any, fallback: str | int) -> Any:
     """A message's id, or ``fallback`` (its node, its place) when it has none: absent, empty or
-    only whitespace (a turn's external id must show something; such an id is no id)."""
-    if not given or (isinstance(given, str) and not given.strip()):
+    showing nothing (a turn's external id must show something; such an id is no id)."""
+    if not given or (isinstance(given, str) and _shows_nothing(given)):
         return fallback
     return given
+
+
+# Characters that show nothing: whitespace, and these categories (format characters such as
+# U+200B and U+FEFF, marks with no base, unassigned) and the fillers drawn as blank space.
+_UNSEEN_CATEGORIES = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Me", "Mn", "Zl", "Zp", "Zs"})
+_BLANK_FILLERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+
+
+def _shows_nothing(text: str) -> bool:
+    """Whether ``text`` holds no character that shows: at least every text the service refuses
+    as blank (``service.validate.is_blank``: a test compares every code point), so that an id
+    read here is never one its check refuses."""
+    return all(
+        c.isspace() or c in _BLANK_FILLERS or unicodedata.category(c) in _UNSEEN_CATEGORIES
+        for c in text
+    )
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:

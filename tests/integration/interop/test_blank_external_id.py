@@ -87,3 +87,25 @@ def test_a_chat_export_message_with_a_blank_id_imports_under_its_place(cli, tmp_
     out = tmp_path / "rin.jsonl"
     assert cli("export", "-p", "rin", "--out", str(out)).exit_code == 0
     assert [e["external_id"] for e in _events(out)] == ["0", "m2"]
+
+
+@pytest.mark.parametrize(
+    "blank", ["\u200b", "\ufeff\u2060", "\u3164"], ids=["zwsp", "bom-wj", "filler"]
+)
+def test_a_chat_export_message_id_of_invisible_characters_imports_under_its_place(
+    cli, tmp_path: Path, blank: str
+) -> None:
+    """An id of only invisible characters is as blank as one of whitespace (the service
+    refuses both as a turn's id): no id, the message's place names the turn. The whole import
+    was refused naming the turn's external_id."""
+    chat = tmp_path / "chat.json"
+    messages = [
+        {"uuid": blank, "sender": "human", "text": "I drink green tea."},
+        {"uuid": "m2", "sender": "assistant", "text": "Noted: green tea."},
+    ]
+    chat.write_text(json.dumps([{"uuid": "c1", "chat_messages": messages}]), encoding="utf-8")
+    done = cli("import", "-p", "rin", "--from", "chat", str(chat))
+    assert done.exit_code == 0, done.output
+    out = tmp_path / "rin.jsonl"
+    assert cli("export", "-p", "rin", "--out", str(out)).exit_code == 0
+    assert [e["external_id"] for e in _events(out)] == ["0", "m2"]

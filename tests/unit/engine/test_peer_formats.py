@@ -162,3 +162,15 @@ def test_a_time_past_the_calendar_in_utc_is_kept_as_written(when: str) -> None:
     """It raised OverflowError (a 500 on import); as any time it cannot read as UTC, it stays
     the text it was, for the import's time check to refuse naming it."""
     assert foreign_time(when) == when
+
+
+def test_a_message_id_the_service_refuses_as_blank_is_read_as_no_id() -> None:
+    """Every character the service's ``is_blank`` reads as showing nothing is one the chat
+    reader does too, so a message id of them is replaced by the message's place and never
+    refused as a blank external id (which refused the whole import)."""
+    from omoide.engine.peer_chats import _shows_nothing
+    from omoide.service.validate.text import is_blank
+
+    missed = [hex(c) for c in range(0x110000) if is_blank(chr(c)) and not _shows_nothing(chr(c))]
+    assert missed == []
+    assert not _shows_nothing("m\u200b1") and not _shows_nothing("é")
