@@ -28,6 +28,10 @@ class ChatTurn:
     content: str
     timestamp: Stamp
     external_id: str
+    # The message had no id of its own (none, or one showing nothing): ``external_id`` is its
+    # place. A server before session 44 stored a blank one as the turn's id (an import matches
+    # such a stored turn by its role and text, ``service.peer_import``).
+    unnamed: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,12 +53,18 @@ class _Said:
     turns: list[ChatTurn] = field(default_factory=list)
     without_text: list[str] = field(default_factory=list)
 
-    def add(self, role: str | None, content: Any, text: str, when: Any, turn_id: Any) -> None:
+    def add(
+        self, role: str | None, content: Any, text: str, when: Any, given: Any, place: str | int
+    ) -> None:
         """One message: with a role and text, a turn said at ``when`` (the file's time) named
-        ``turn_id``; with a role and no text, the kinds of its ``content``; without a role (a
-        system or tool message), nothing."""
+        by its id ``given`` or, without one (:func:`_own_id`), by its ``place``; with a role and no
+        text, the kinds of its ``content``; without a role (a system or tool message), nothing."""
         if role and text:
-            self.turns.append(ChatTurn(role, text, foreign_time(when), str(turn_id)))
+            own = _own_id(given)
+            turn_id = str(place if own is None else own)
+            self.turns.append(
+                ChatTurn(role, text, foreign_time(when), turn_id, unnamed=own is None)
+            )
         elif role:
             self.without_text.append(_part_kinds(content))
 
@@ -173,7 +183,7 @@ def _openai(messages: Any, title: str) -> ChatConversation:
             raise PeerFormatError(f"message {i}: must be an object")
         role = _role(message.get("role"), f"message {i}")
         content = message.get("content")
-        said.add(role, content, _text(content), message.get("timestamp"), i)
+        said.add(role, content, _text(content), message.get("timestamp"), None, i)
     return said.conversation(said.named_by_content(), title, None)
 
 
@@ -202,9 +212,7 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
             f"conversation {index}: message {message.get('id') or node}",
         )
         content = message.get("content")
-        said.add(
-            role, content, _text(content), message.get("create_time"), _id(message.get("id"), node)
-        )
+        said.add(role, content, _text(content), message.get("create_time"), message.get("id"), node)
     return said.conversation(
         str(conv.get("conversation_id") or conv.get("id") or f"chatgpt-{said.named_by_content()}"),
         str(conv.get("title") or ""),
@@ -212,11 +220,11 @@ def _chatgpt(conv: dict[str, Any], index: int) -> ChatConversation:
     )
 
 
-def _id(given: Any, fallback: str | int) -> Any:
-    """A message's id, or ``fallback`` (its node, its place) when it has none: absent, empty or
-    showing nothing (a turn's external id must show something; such an id is no id)."""
+def _own_id(given: Any) -> Any:
+    """A message's id, or None when it has none: absent, empty or showing nothing (a turn's
+    external id must show something; such an id is no id, and its place names the turn)."""
     if not given or (isinstance(given, str) and _shows_nothing(given)):
-        return fallback
+        return None
     return given
 
 
@@ -267,7 +275,8 @@ def _claude(conv: dict[str, Any], index: int) -> ChatConversation:
             message.get("content"),
             text,
             message.get("created_at"),
-            _id(message.get("uuid"), i),
+            message.get("uuid"),
+            i,
         )
     return said.conversation(
         str(conv.get("uuid") or f"claude-{said.named_by_content()}"),

@@ -109,3 +109,53 @@ def test_a_chat_export_message_id_of_invisible_characters_imports_under_its_plac
     out = tmp_path / "rin.jsonl"
     assert cli("export", "-p", "rin", "--out", str(out)).exit_code == 0
     assert [e["external_id"] for e in _events(out)] == ["0", "m2"]
+
+
+@pytest.mark.parametrize("blank", ["  ", "\u200b"], ids=["spaces", "zwsp"])
+def test_a_chat_file_imported_when_its_blank_message_id_was_stored_re_imports_as_a_re_run(
+    cli, tmp_path: Path, blank: str
+) -> None:
+    """A server before session 44 stored a chat message's blank id as the turn's external id;
+    now the message's place names the turn. Re-importing the same file matched no stored id
+    and added the turn again (3 turns for 2): a stored blank id is read as no id, as an Omoide
+    export's is (``transfer.records.kept_external_id``), and the message without an id is
+    the stored turn of its role and text. A message the older import had not seen is added."""
+    chat = tmp_path / "chat.json"
+    messages = [
+        {"uuid": blank, "sender": "human", "text": "I drink green tea."},
+        {"uuid": "m2", "sender": "assistant", "text": "Noted: green tea."},
+    ]
+    chat.write_text(json.dumps([{"uuid": "c1", "chat_messages": messages}]), encoding="utf-8")
+    assert cli("import", "-p", "rin", "--from", "chat", str(chat)).exit_code == 0
+    # the folder as the older server left it: the message's blank id stored
+    db = sqlite3.connect(tmp_path / "data" / "omoide.db")
+    with db:
+        db.execute("UPDATE session_events SET external_id = ? WHERE external_id = '0'", (blank,))
+    db.close()
+
+    again = cli("import", "-p", "rin", "--from", "chat", str(chat))
+    assert again.exit_code == 0, again.output
+    assert "0 turns" in again.output
+    out = tmp_path / "rin.jsonl"
+    assert cli("export", "-p", "rin", "--out", str(out)).exit_code == 0
+    assert [(e["external_id"], e["content"]) for e in _events(out)] == [
+        (blank, "I drink green tea."),
+        ("m2", "Noted: green tea."),
+    ]
+
+    # the conversation went on: its new messages are added, the old ones are not
+    messages += [
+        {"uuid": blank * 2, "sender": "human", "text": "I drink green tea."},
+        {"uuid": "m4", "sender": "assistant", "text": "Still green tea, then."},
+    ]
+    chat.write_text(json.dumps([{"uuid": "c1", "chat_messages": messages}]), encoding="utf-8")
+    more = cli("import", "-p", "rin", "--from", "chat", str(chat))
+    assert more.exit_code == 0, more.output
+    assert "2 turns" in more.output
+    assert cli("export", "-p", "rin", "--out", str(out)).exit_code == 0
+    assert [(e["external_id"], e["content"]) for e in _events(out)] == [
+        (blank, "I drink green tea."),
+        ("m2", "Noted: green tea."),
+        ("2", "I drink green tea."),
+        ("m4", "Still green tea, then."),
+    ]
