@@ -11,6 +11,7 @@ from omoide.engine.errors import quoted, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import NewEvent
 from omoide.service.validate import (
+    NON_BLANK_RULE,
     check_external_id,
     check_happened,
     check_metadata,
@@ -44,8 +45,8 @@ def check_speaker_name(value: str | None, where: str) -> None:
         return
     if is_blank(value):
         raise InvalidInput(
-            f"{where} must not be empty (nor only whitespace or invisible characters), got "
-            f"{quoted(value)}; leave it out for the default speaker name",
+            f"{where} {NON_BLANK_RULE}, got {quoted(value)}; leave it out for the default "
+            "speaker name",
             field=where,
         )
     if len(value) > MAX_SPEAKER_CHARS:

@@ -23,6 +23,7 @@ from omoide.model import StateEntry, StateKind
 from omoide.service.validate import (
     MAX_INT,
     MIN_INT,
+    NON_BLANK_RULE,
     TEXT_CONTROLS,
     WHITESPACE,
     check_controls,
@@ -106,9 +107,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
             f"{where} must be a string or a number{hint}, got {json_type(value)}", field=where
         )
     if is_blank(value):
-        raise InvalidInput(
-            f"{where} must not be empty (nor only whitespace or invisible characters)", field=where
-        )
+        raise InvalidInput(f"{where} {NON_BLANK_RULE}", field=where)
     check_controls(check_text(value.strip(), where), where, lines=True)
     if not matches(STATE_VALUE_PATTERN, value):  # what is left: the length
         raise InvalidInput(

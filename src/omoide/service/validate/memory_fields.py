@@ -46,8 +46,7 @@ def check_emotion_type(value: Any) -> str | None:
         raise InvalidInput(too_long("emotion_type", MAX_EMOTION_CHARS, value), field="emotion_type")
     if is_blank(value):
         raise InvalidInput(
-            "emotion_type must not be empty (nor only whitespace or invisible "
-            "characters); leave it out or send null for no emotion",
+            f"emotion_type {NON_BLANK_RULE}; leave it out or send null for no emotion",
             field="emotion_type",
         )
     return check_controls(check_text(value, "emotion_type").strip(), "emotion_type")

@@ -72,6 +72,7 @@ TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
 # Text that is not blank: it holds one character that is neither whitespace nor invisible (a
 # search, not a full match).
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
+# The one wording of a refused blank text (``is_blank``) on every surface, after the field's name.
 NON_BLANK_RULE = "must not be empty or whitespace, nor only invisible characters"
 # A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
 # invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
