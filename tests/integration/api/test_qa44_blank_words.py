@@ -18,7 +18,7 @@ from omoide.wiring import Omoide
 
 
 @pytest.mark.parametrize("field", ["user_name", "assistant_name"])
-@pytest.mark.parametrize("name", [" ", "\u200b"], ids=["space", "invisible"])
+@pytest.mark.parametrize("name", ["", " ", "\u200b"], ids=["empty", "space", "invisible"])
 def test_an_empty_or_blank_speaker_name_is_told_in_one_wording(
     rin: httpx.Client, field: str, name: str
 ) -> None:

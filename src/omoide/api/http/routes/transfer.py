@@ -132,15 +132,15 @@ async def import_persona(
         max_length=MAX_USER_ID_CHARS,
         description="mem0: only this user_id's memories",
     ),
+    # no min_length for the speaker names: an empty one is told as a blank one is
+    # (check_speaker_name), not in the query's own words
     user_name: str | None = Query(
         None,
-        min_length=1,
         max_length=MAX_SPEAKER_CHARS,  # a turn's speaker
         description="chat: speaker name of the user's turns (default: user)",
     ),
     assistant_name: str | None = Query(
         None,
-        min_length=1,
         max_length=MAX_SPEAKER_CHARS,
         description="chat: speaker name of the assistant (default: the persona)",
     ),
