@@ -10,7 +10,6 @@ notes from them in the background. Parsing is pure (``engine/peer_formats.py``).
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -29,7 +28,8 @@ from omoide.engine.peer_formats import (
 )
 from omoide.engine.transfer_format import is_export
 from omoide.errors import InvalidInput
-from omoide.model import NewMemory, Session, SessionEnd
+from omoide.model import NewMemory, SessionEnd
+from omoide.service.chat_reimport import held_unnamed
 from omoide.service.event_input import (
     MAX_EVENT_CHARS,
     MAX_EVENTS_PER_BATCH,
@@ -39,7 +39,6 @@ from omoide.service.event_input import (
 from omoide.service.memories import MemoryService
 from omoide.service.sessions import SessionService
 from omoide.service.transfer import supports_transfer
-from omoide.service.transfer.records import kept_external_id
 from omoide.service.validate import MAX_EXTERNAL_ID_CHARS, check_happened, is_blank, nfc
 from omoide.service.validate.names import check_user_id
 from omoide.store.port import Store, TransferStore
@@ -330,7 +329,7 @@ class PeerImportService:
                 persona, session_id=session_id, started_at=iso(begun) if begun else None
             )
             written = 0
-            held = set() if created else self._held_unnamed(persona, session, conv.turns)
+            held = set() if created else held_unnamed(self.store, persona, session, conv.turns)
             events = [
                 {
                     **self._event(t, user_name, assistant_name),
@@ -342,16 +341,12 @@ class PeerImportService:
             for start in range(0, len(events), MAX_EVENTS_PER_BATCH):
                 # Idempotent by message id: a re-import (perhaps with another user_name, so
                 # another speaker) keeps the turns first recorded under those ids.
-                accepted, _ = self.sessions.record(
-                    persona,
-                    session_id,
-                    events[start : start + MAX_EVENTS_PER_BATCH],
-                    keep_first=True,
-                )
+                batch = events[start : start + MAX_EVENTS_PER_BATCH]
+                accepted, _ = self.sessions.record(persona, session_id, batch, keep_first=True)
                 report.events += accepted
                 written += accepted
                 if on_progress is not None:
-                    on_progress(len(events[start : start + MAX_EVENTS_PER_BATCH]))
+                    on_progress(len(batch))
             if session.ended_at is None:
                 self.sessions.end(persona, session_id, by=SessionEnd.IMPORT)
             if created or written:  # a re-run writes no session, as it writes no turn
@@ -362,30 +357,6 @@ class PeerImportService:
             "chat import persona=%s sessions=%d events=%d", persona, report.sessions, report.events
         )
         return report
-
-    def _held_unnamed(self, persona: str, session: Session, turns: Sequence[ChatTurn]) -> set[int]:
-        """The places of the turns without a message id of their own that the session already
-        holds under a blank id: a server before session 44 stored a message's blank id as the
-        turn's, which an import now reads as no id (as an Omoide export's,
-        ``transfer.records.kept_external_id``) and names by the message's place, so a re-import
-        of the same file found no turn under that name and added it again. Such a turn is the
-        stored one of its role and text, each stored turn matched once, in order."""
-        if not any(t.unnamed for t in turns):
-            return set()
-        stored = self.store.sessions(persona).events_after(session, 0)
-        ids = {e.external_id for e in stored}
-        blank = Counter(
-            (e.role, e.content)
-            for e in stored
-            if e.external_id is not None and kept_external_id(e.external_id) is None
-        )
-        held: set[int] = set()
-        for i, turn in enumerate(turns):
-            said = (turn.role, turn.content[:MAX_EVENT_CHARS].strip())
-            if turn.unnamed and turn.external_id[:MAX_EXTERNAL_ID_CHARS] not in ids and blank[said]:
-                blank[said] -= 1
-                held.add(i)
-        return held
 
     @staticmethod
     def _event(turn: ChatTurn, user_name: str, assistant_name: str) -> dict[str, Any]:
