@@ -387,6 +387,9 @@ def require_mcp_persona(app: Any, persona: str) -> None:
     try:
         app.maintenance.require_persona(persona)
     except OmoideError as exc:
-        hint = f"; create it with: omoide persona create {persona}"
-        hint = hint if isinstance(exc, NotFound) else ""
+        hint = (
+            f"; create it with: omoide persona create {persona}"
+            if isinstance(exc, NotFound)
+            else ""
+        )
         raise click.ClickException(exc.message + hint) from None

@@ -12,7 +12,7 @@ from urllib.parse import quote, unquote_to_bytes, urlencode
 from starlette.types import Scope
 
 from omoide.api.http.json_body import JsonRefused
-from omoide.api.http.target import BAD_ESCAPE, ESCAPE_RULE
+from omoide.api.http.target import BAD_ESCAPE, not_an_escape
 from omoide.engine.errors import quoted
 from omoide.service.validate import NAME_RULE, nfc
 
@@ -134,9 +134,7 @@ def _query_pair(piece: bytes) -> tuple[str, str]:
 
 
 def _not_an_escape(raw: bytes, at: int) -> str:
-    """What a refusal says of ``raw``, whose ``%`` at ``at`` starts no percent-escape."""
-    shown = raw[at : at + 3].decode("utf-8", "replace")
-    return f"holds {shown!r}, not a percent-escape; {ESCAPE_RULE} (e.g. q=100%25)"
+    return f"{not_an_escape(raw, at)} (e.g. q=100%25)"
 
 
 def _query_text(raw: bytes) -> str:

@@ -25,12 +25,19 @@ from urllib.parse import unquote, unquote_to_bytes
 
 from starlette.types import Scope
 
-__all__ = ["BAD_ESCAPE", "ESCAPE_RULE", "TargetRefused", "origin_form"]
+__all__ = ["BAD_ESCAPE", "TargetRefused", "not_an_escape", "origin_form"]
 
 _ABSOLUTE = re.compile(rb"(?i)https?://([^/?#]*)(.*)")
 # A "%" that does not start a percent-escape: not followed by two hex digits.
 BAD_ESCAPE = re.compile(rb"%(?![0-9A-Fa-f]{2})")
 ESCAPE_RULE = "a '%' starts a percent-escape of two hex digits: send a '%' itself as %25"
+
+
+def not_an_escape(raw: bytes, at: int) -> str:
+    """What a refusal says of ``raw`` (a path, a query name or value), whose ``%`` at ``at``
+    starts no percent-escape (:data:`BAD_ESCAPE`)."""
+    shown = raw[at : at + 3].decode("utf-8", "replace")
+    return f"holds {shown!r}, not a percent-escape; {ESCAPE_RULE}"
 
 
 class TargetRefused(Exception):
@@ -68,8 +75,7 @@ def origin_form(scope: Scope) -> Scope:
         )
     bad = BAD_ESCAPE.search(raw)
     if bad is not None:
-        shown = raw[bad.start() : bad.start() + 3].decode("ascii", "replace")
-        raise TargetRefused(422, f"the path holds {shown!r}, not a percent-escape; {ESCAPE_RULE}")
+        raise TargetRefused(422, f"the path {not_an_escape(raw, bad.start())}")
     try:
         unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError:
