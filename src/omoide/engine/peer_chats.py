@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from omoide.engine.blank import is_blank
 from omoide.engine.errors import named, quoted
 from omoide.engine.peer_formats import PeerFormatError, Stamp, foreign_time
 
@@ -228,20 +229,18 @@ def _own_id(given: Any) -> Any:
     return given
 
 
-# Characters that show nothing: whitespace, and these categories (format characters such as
-# U+200B and U+FEFF, marks with no base, unassigned) and the fillers drawn as blank space.
+# Characters an id is no id of, beyond the blank ones (``engine.blank.is_blank``, the rule
+# the service refuses a blank text by): those of these categories, which show nothing either
+# (control and format characters, marks with no base, unassigned, private-use and surrogate
+# code points, separators).
 _UNSEEN_CATEGORIES = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Me", "Mn", "Zl", "Zp", "Zs"})
-_BLANK_FILLERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
 
 
 def _shows_nothing(text: str) -> bool:
-    """Whether ``text`` holds no character that shows: at least every text the service refuses
-    as blank (``service.validate.is_blank``: a test compares every code point), so that an id
-    read here is never one its check refuses."""
-    return all(
-        c.isspace() or c in _BLANK_FILLERS or unicodedata.category(c) in _UNSEEN_CATEGORIES
-        for c in text
-    )
+    """Whether ``text`` holds no character that shows: each is blank (:func:`is_blank`) or of
+    ``_UNSEEN_CATEGORIES``. So every text the service refuses as blank is one, and an id read
+    here is never one its check refuses as blank."""
+    return all(is_blank(c) or unicodedata.category(c) in _UNSEEN_CATEGORIES for c in text)
 
 
 def _object(value: Any, where: str) -> dict[str, Any]:

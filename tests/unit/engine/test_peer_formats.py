@@ -165,12 +165,21 @@ def test_a_time_past_the_calendar_in_utc_is_kept_as_written(when: str) -> None:
 
 
 def test_a_message_id_the_service_refuses_as_blank_is_read_as_no_id() -> None:
-    """Every character the service's ``is_blank`` reads as showing nothing is one the chat
-    reader does too, so a message id of them is replaced by the message's place and never
-    refused as a blank external id (which refused the whole import)."""
-    from omoide.engine.peer_chats import _shows_nothing
-    from omoide.service.validate.text import is_blank
+    """A message id of any character the one blank rule (``engine.blank.is_blank``, by which
+    the service refuses a blank external id, which refused the whole import) reads as blank,
+    every code point tried, is no id: the message's place names the turn. So is one of a
+    control character, a lone mark or a private-use character; an id showing something
+    (even with a zero-width space inside) is kept."""
+    from omoide.engine.blank import is_blank
 
-    missed = [hex(c) for c in range(0x110000) if is_blank(chr(c)) and not _shows_nothing(chr(c))]
-    assert missed == []
-    assert not _shows_nothing("m\u200b1") and not _shows_nothing("é")
+    no_ids = [chr(c) for c in range(0x110000) if is_blank(chr(c))] + ["\x01", "\u0301", "\ue000"]
+    kept = ["m\u200b1", "é"]
+    messages = [
+        {"sender": "human", "text": f"turn {i}", "uuid": given}
+        for i, given in enumerate(no_ids + kept)
+    ]
+    (conversation,) = parse_chat([{"uuid": "c1", "chat_messages": messages}])
+    turns = conversation.turns
+    assert len(no_ids) > 300 and len(turns) == len(no_ids) + len(kept)
+    named = [(t.external_id, t.unnamed) for t in turns]
+    assert named == [(str(i), True) for i in range(len(no_ids))] + [(k, False) for k in kept]

@@ -11,6 +11,12 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+# Blank text: the engine's classes (``engine.blank``, the one ``is_blank``), whitespace and
+# invisible characters, and the not-blank pattern.
+from omoide.engine.blank import INVISIBLE as INVISIBLE
+from omoide.engine.blank import NON_BLANK_PATTERN as NON_BLANK_PATTERN
+from omoide.engine.blank import WHITESPACE as WHITESPACE
+
 # Persona, block and memory-key names: the model's (the store checks a persona name too).
 from omoide.model import MAX_NAME_CHARS as MAX_NAME_CHARS
 from omoide.model import NAME_PATTERN as NAME_PATTERN
@@ -39,26 +45,6 @@ MAX_METADATA_DEPTH = 8
 # clock runs ahead, or a date alone (00:00 UTC) is today's date of a zone up to UTC+14.
 MAX_AHEAD = timedelta(hours=24)
 
-# Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
-WHITESPACE = (
-    "\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
-    "\\u202f\\u205f\\u3000"
-)
-# Characters that show nothing on their own: the soft hyphen, the combining grapheme joiner,
-# zero-width spaces and joiners, direction marks and the other format controls (Unicode Cf),
-# variation selectors, Hangul fillers, the blank Braille pattern; beyond U+FFFF the Egyptian
-# hieroglyph and shorthand format controls, the musical beam and slur controls, the tag
-# characters and the variation selector supplement. Those are written as the characters
-# themselves, not as escapes: Python's re, the Rust regex of pydantic and an ECMA-262 "u"
-# pattern (JSON Schema's) all read a literal astral character as one code point, while no
-# escape for it is common to the three.
-INVISIBLE = (
-    "\\xad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f"
-    "\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u2800\\u3164"
-    "\\ufe00-\\ufe0f\\ufeff\\uffa0\\ufff9-\\ufffb"
-    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
-    "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
-)
 # Control characters a label (a tag, an emotion label) cannot hold: C0 (tab and newline too:
 # a label is one line), DEL, C1, and the bidirectional embeddings, overrides and isolates
 # (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them ("Trojan Source").
@@ -69,9 +55,6 @@ INVISIBLE = (
 BEYOND_C0_CONTROLS = "\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
 CONTROLS = "\\x00-\\x1f" + BEYOND_C0_CONTROLS
 TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
-# Text that is not blank: it holds one character that is neither whitespace nor invisible (a
-# search, not a full match).
-NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
 # The one wording of a refused blank text (``is_blank``) on every surface, after the field's name.
 NON_BLANK_RULE = "must not be empty or whitespace, nor only invisible characters"
 # A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,

@@ -7,13 +7,13 @@ import re
 import unicodedata
 from typing import Any
 
+from omoide.engine.blank import is_blank as is_blank  # the one blank rule, the engine's
 from omoide.engine.errors import named
 from omoide.errors import InvalidInput
-from omoide.service.validate.patterns import CONTROLS, NON_BLANK_PATTERN, TEXT_CONTROLS
+from omoide.service.validate.patterns import CONTROLS, TEXT_CONTROLS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what check_text refuses
-_VISIBLE = re.compile(NON_BLANK_PATTERN)
 _CONTROL = {False: re.compile(f"[{CONTROLS}]"), True: re.compile(f"[{TEXT_CONTROLS}]")}
 
 
@@ -59,12 +59,6 @@ def replace_unstorable(value: str) -> str:
     """``value`` with what :func:`check_text` refuses (NUL, lone surrogates) as U+FFFD: for
     text that must be kept whatever it holds (a chat reply already sent)."""
     return _UNSTORABLE.sub("\ufffd", value)
-
-
-def is_blank(value: str) -> bool:
-    """Whether text shows nothing: empty, whitespace, or only invisible format characters
-    (zero-width spaces and joiners, direction marks, U+FEFF …)."""
-    return _VISIBLE.search(value) is None
 
 
 def nfc(value: Any, where: str = "") -> Any:
