@@ -5,6 +5,7 @@ The body itself is :func:`omoide.errors.error_body`, the only place that builds 
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -35,10 +36,16 @@ INTERNAL_MESSAGE = "internal error; see the server log"
 
 
 def error_bytes(code: str, message: str, **fields: Any) -> bytes:
-    """The error body as the bytes a route's ``JSONResponse`` writes (compact UTF-8 JSON), for
-    the refusals written below the app (the body guard, the HTTP protocol): one serialisation,
-    whichever layer answers."""
-    return bytes(JSONResponse(error_body(code, message, **fields)).body)
+    """The error body as the bytes a route's ``JSONResponse`` writes (compact UTF-8 JSON, as
+    its ``render`` writes it), for the refusals written below the app (the body guard, the
+    HTTP protocol): one serialisation, whichever layer answers."""
+    return json.dumps(
+        error_body(code, message, **fields),
+        ensure_ascii=False,
+        allow_nan=False,
+        indent=None,
+        separators=(",", ":"),
+    ).encode("utf-8")
 
 
 def error_response(exc: OmoideError) -> JSONResponse:
