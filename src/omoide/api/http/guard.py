@@ -182,12 +182,13 @@ class BodyGuard:
             )
             await self.app(_refusing(scope, refused), _replay(b"", None, receive), send)
             return
-        if body and not body.strip() and _is_api_json(scope):
+        api_json = bool(body) and _is_api_json(scope)
+        if api_json and not body.strip():
             # whitespace asks for nothing (docs/api.md), as no body does: strict JSON reads
             # it as "the text is empty", which refused it even on a route that takes no body
             body = b""
             scope = _with_header(scope, b"content-length", b"0")
-        if body and _is_api_json(scope):
+        elif api_json:
             try:
                 value = strict_json(body)
                 normal = nfc(value)
