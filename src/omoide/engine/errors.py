@@ -29,10 +29,12 @@ __all__ = [
     "length_rule",
     "length_said",
     "named",
+    "of_json_type",
     "quoted",
     "short_json",
     "too_long",
     "too_many",
+    "wrong_type",
 ]
 
 
@@ -66,6 +68,25 @@ def json_type(value: Any) -> str:
     if isinstance(value, str):
         return "a string"
     return "an array" if isinstance(value, list) else "an object"
+
+
+def of_json_type(value: Any, kind: str) -> bool:
+    """Whether ``value`` is of the JSON type ``kind``: ``"string"``, ``"number"``,
+    ``"integer"`` or ``"boolean"`` (a boolean is no number, ``1.0`` no integer)."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return {
+        "string": isinstance(value, str),
+        "number": number,
+        "integer": number and isinstance(value, int),
+        "boolean": isinstance(value, bool),
+    }[kind]
+
+
+def wrong_type(subject: str, kind: str, got: Any) -> str:
+    """The one wording of a value not of the JSON type ``kind`` (:func:`of_json_type`):
+    ``top_k must be an integer, got "5"``."""
+    article = "an" if kind == "integer" else "a"
+    return f"{subject} must be {article} {kind}, got {quoted(got)}"
 
 
 def short_json(value: Any, limit: int = 60) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from omoide.engine.errors import named, quoted
+from omoide.engine.errors import named, of_json_type, quoted, wrong_type
 from omoide.errors import InvalidInput
 
 __all__ = ["MAX_USER_ID", "TRANSLATED", "UNSUPPORTED", "check_for_anthropic"]
@@ -221,16 +221,11 @@ def _check_values(body: dict[str, Any]) -> None:
         value = body.get(name)
         if value is None:
             continue
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        fits = {
-            "number": number,
-            "integer": number and isinstance(value, int),
-            "boolean": isinstance(value, bool),
-        }[kind]
-        if not fits:
-            article = "an" if kind == "integer" else "a"
-            raise InvalidInput(f"{name} must be {article} {kind}, got {quoted(value)}", field=name)
-        if number and ((low is not None and value < low) or (high is not None and value > high)):
+        if not of_json_type(value, kind):
+            raise InvalidInput(wrong_type(name, kind, value), field=name)
+        if kind != "boolean" and (
+            (low is not None and value < low) or (high is not None and value > high)
+        ):
             span = f"from {low:g} to {high:g}" if high is not None else f"of at least {low:g}"
             raise _refused(name, f"takes a {name} {span}", value=value)
 

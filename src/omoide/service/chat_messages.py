@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from omoide.engine.errors import json_type, named, quoted, too_many
+from omoide.engine.errors import json_type, named, of_json_type, quoted, too_many, wrong_type
 from omoide.errors import InvalidInput
 
 __all__ = [
@@ -93,17 +93,6 @@ _SCALARS = {
 }
 
 
-def _of_type(value: Any, kind: str) -> bool:
-    """Whether ``value`` is of the JSON type ``kind`` (a boolean is no number)."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    return {
-        "string": isinstance(value, str),
-        "number": number,
-        "integer": number and isinstance(value, int),
-        "boolean": isinstance(value, bool),
-    }[kind]
-
-
 def check_request_fields(body: dict[str, Any]) -> None:
     """The request fields besides ``messages`` that the proxy reads or translates for the
     upstream: ``tools`` (a list of ``{"type": "function", "function": {"name": …}}``),
@@ -113,9 +102,8 @@ def check_request_fields(body: dict[str, Any]) -> None:
     as sent (``stop: 1`` or ``tools: [{"function": 5}]`` was a 500)."""
     for name, kind in _SCALARS.items():
         value = body.get(name)
-        if value is not None and not _of_type(value, kind):
-            article = "an" if kind == "integer" else "a"
-            raise InvalidInput(f"{name} must be {article} {kind}, got {quoted(value)}", field=name)
+        if value is not None and not of_json_type(value, kind):
+            raise InvalidInput(wrong_type(name, kind, value), field=name)
     tools = body.get("tools")
     if tools is not None:
         if not isinstance(tools, list):
@@ -159,11 +147,11 @@ def _check_choices(n: Any) -> None:
     choices it cannot know which one the user keeps (recording the first put words in memory
     the user may have discarded; recording none lost the turn), so it answers with one, for
     every upstream, streamed or not (the Messages API has one choice per request anyway)."""
-    whole = isinstance(n, int) and not isinstance(n, bool)
+    whole = of_json_type(n, "integer")
     if n is None or (whole and n == 1):
         return
     if not whole:
-        raise InvalidInput(f"n must be an integer, got {quoted(n)}", field="n")
+        raise InvalidInput(wrong_type("n", "integer", n), field="n")
     raise InvalidInput(
         f"n: {n} cannot be sent: the chat proxy answers with one choice per request (n: 1), "
         "since it records the reply as the persona's turn and cannot know which of several "
