@@ -187,13 +187,15 @@ class SqliteStore:
 
     def purge_memory(self, name: str, key: str, *, now: datetime) -> Erased:
         """Erase one memory so that its text is nowhere in the data folder."""
-        return self._scrubbed(self._purge_memory(self.db, self.memories(name), key, now=now))
+        return self._with_scrub_pending(
+            self._purge_memory(self.db, self.memories(name), key, now=now)
+        )
 
     def erase_session(
         self, name: str, session_id: str, *, with_notes: bool, now: datetime
     ) -> Erased:
         """Erase a conversation (events, episodes; with ``with_notes`` its notes too)."""
-        return self._scrubbed(
+        return self._with_scrub_pending(
             self._erase_session(
                 self.db, self.memories(name), session_id, with_notes=with_notes, now=now
             )
@@ -206,9 +208,9 @@ class SqliteStore:
         with self._handles_lock:
             self._handles.pop(name, None)
             self._sessions.pop(name, None)
-        return self._scrubbed(erased)
+        return self._with_scrub_pending(erased)
 
-    def _scrubbed(self, erased: Erased) -> Erased:
+    def _with_scrub_pending(self, erased: Erased) -> Erased:
         """``erased`` saying whether its text may still be in the files (``Database.erasing``
         owes their scrub when the folder refused it, or an older read holds them)."""
         return dataclasses.replace(erased, scrub_pending=self.db.scrub_pending)
