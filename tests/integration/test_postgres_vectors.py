@@ -15,10 +15,11 @@ from pg_testing import PgServer
 from omoide.clock import FixedClock
 from omoide.config import Settings
 from omoide.embed.hashing import HashEmbedder
+from omoide.engine.lang import CJK_CLASS
 from omoide.model import NewMemory
 from omoide.store.postgres.fts import PgFtsIndex, pg_index
 from omoide.store.postgres.store import PostgresStore
-from omoide.store.postgres.vectors import CJK_CLASS, PgVectorSearch
+from omoide.store.postgres.vectors import PgVectorSearch
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.vectors import VectorIndex, language_of
 from omoide.wiring import build

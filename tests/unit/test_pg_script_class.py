@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-from omoide.engine.lang import has_cjk
-from omoide.store.postgres.vectors import CJK_CLASS
+from omoide.engine.lang import CJK_CLASS, has_cjk
 
 
 def test_the_sql_class_matches_has_cjk_on_every_character() -> None:

@@ -16,10 +16,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from omoide.clock import iso
+from omoide.engine.lang import CJK_CLASS
 from omoide.model import KeywordHit, Memory, MemoryStatus, RankFacts, Source
 from omoide.store.postgres.fts import pg_index
 from omoide.store.postgres.term_stats import TermStats
-from omoide.store.postgres.vectors import CJK_CLASS, PgVectorSearch
+from omoide.store.postgres.vectors import PgVectorSearch
 from omoide.store.sqlite.indexes import MEMORY_FTS
 from omoide.store.sqlite.memories import MemoryStore
 from omoide.store.sqlite.memory_sql import SELECT_MEMORY

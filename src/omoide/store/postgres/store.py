@@ -25,6 +25,7 @@ from psycopg import sql as pgsql
 
 from omoide.clock import iso
 from omoide.engine.fsrs import recall_anchor, strengths
+from omoide.engine.lang import CJK_CLASS
 from omoide.errors import NotFound
 from omoide.store.postgres import erase
 from omoide.store.postgres.db import CrossPersonaDb, PersonaDb, PgDatabase
@@ -34,7 +35,7 @@ from omoide.store.postgres.rls import warn_if_unwalled
 from omoide.store.postgres.sessions import PgSessionStore
 from omoide.store.postgres.term_stats import TermStats
 from omoide.store.postgres.transfer import PgPersonaDump, PgPersonaRestore
-from omoide.store.postgres.vectors import ANN_PERSONA_ROWS, CJK_CLASS
+from omoide.store.postgres.vectors import ANN_PERSONA_ROWS
 from omoide.store.sqlite.blocks import BlockStore
 from omoide.store.sqlite.keys import KeyStore
 from omoide.store.sqlite.memories import MemoryStore

@@ -41,7 +41,7 @@ from omoide.store.centring import LANGUAGES, centred_cosines, language_centroids
 from omoide.store.postgres.pgvector_bytes import decode_wire, wire_vectors
 from omoide.store.postgres.rls import NO_PERSONA, bind_session
 
-__all__ = ["ANN_PERSONA_ROWS", "CJK_CLASS", "PgVectorSearch"]
+__all__ = ["ANN_PERSONA_ROWS", "PgVectorSearch"]
 
 ANN_PERSONA_ROWS = 100_000  # a persona with this many active vectors is searched in SQL
 _EXACT_ALLOWED = 50_000  # filtered searches scan the allowed rows exactly up to this many
