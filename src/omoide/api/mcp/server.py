@@ -28,7 +28,7 @@ from omoide import __version__
 from omoide.api.errors import tool_error_message
 from omoide.api.http.validation_errors import TYPE_WORDS, json_path
 from omoide.api.mcp.protocol import AnsweredLines, CheckedLines, ClearParams, clauses
-from omoide.api.mcp.stdio_stop import StdinLines, stop_on_signal
+from omoide.api.mcp.stdio_stop import StdinLines, do_nothing, stop_on_signal
 from omoide.api.mcp.tool_templates import tool_for
 from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
@@ -90,15 +90,11 @@ def persona_for_key(auth: AuthService, authorization: str | None) -> str:
     return principal.persona
 
 
-def _nothing() -> None:
-    pass
-
-
 class OmoideMCP(MCPServer):
     """MCPServer whose argument errors read as one clear line per bad argument, and whose
     stdio answers a line that is not a JSON-RPC message (``protocol.AnsweredLines``)."""
 
-    async def run_stdio_async(self, *, after_signals: Callable[[], None] = _nothing) -> None:
+    async def run_stdio_async(self, *, after_signals: Callable[[], None] = do_nothing) -> None:
         """As the SDK's, with :class:`~omoide.api.mcp.protocol.AnsweredLines` reading, and the
         lines read through :class:`~omoide.api.mcp.protocol.CheckedLines` (stdin read as UTF-8,
         each byte that is not UTF-8 kept apart, so that its line is refused as not UTF-8,

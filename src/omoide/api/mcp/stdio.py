@@ -13,6 +13,7 @@ from collections.abc import Callable
 import anyio
 
 from omoide.api.mcp.server import build_mcp_server, fixed_persona
+from omoide.api.mcp.stdio_stop import do_nothing
 from omoide.wiring import Omoide
 
 __all__ = ["run_stdio"]
@@ -21,7 +22,7 @@ logger = logging.getLogger(__name__)
 
 
 def run_stdio(
-    omoide: Omoide, persona: str, *, after_signals: Callable[[], None] = lambda: None
+    omoide: Omoide, persona: str, *, after_signals: Callable[[], None] = do_nothing
 ) -> None:
     """Serve MCP on stdin/stdout for ``persona``, an existing one (the caller has checked:
     ``omoide mcp``, before any protocol traffic), until the client closes the pipe or a

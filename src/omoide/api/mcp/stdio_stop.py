@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 import anyio
 
-__all__ = ["STOP_SIGNALS", "OrderlyStop", "StdinLines", "stop_on_signal"]
+__all__ = ["STOP_SIGNALS", "OrderlyStop", "StdinLines", "do_nothing", "stop_on_signal"]
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +60,11 @@ class StdinLines:
         threading.Thread(target=pump, name="omoide mcp stdin", daemon=True).start()
         while line := await handed.get():
             yield line
+
+
+def do_nothing() -> None:
+    """The ``after`` of :func:`stop_on_signal` by default: nothing to do once the loop's
+    handlers are gone (``run_stdio``'s and the server's default ``after_signals``)."""
 
 
 async def stop_on_signal(scope: anyio.CancelScope, after: Callable[[], None]) -> None:
