@@ -115,7 +115,8 @@ _OWN_CHANGE = re.compile(
     # a thing dropped, given up ("has been off sugar"), a liking come to
     + r"|\bdropped\b|\b(?:been|is|are|went|gone) off\b|\bcome to\b"
 )
-# Read by ``detail_told`` too.
+# Read elsewhere too: ``OWN_CHANGE`` by ``detail_told``, ``PLANNED`` by ``detail_told`` and
+# ``occasion_told``.
 OWN_CHANGE = _OWN_CHANGE
 PLANNED = _PLANNED
 _NUMBER = re.compile(r"\d+")
@@ -228,7 +229,8 @@ def _initials(text: str, size: int) -> set[str]:
 
 
 def known_in(word: str, old: Sentence) -> bool:
-    """Whether a content word is in the old memory (``_known``); read by ``detail_told``."""
+    """Whether a content word is in the old memory (``_known``); read by ``detail_told`` and
+    ``occasion_told``."""
     return _known(word, old)
 
 
