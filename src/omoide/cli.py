@@ -107,9 +107,9 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     with folder_hold(settings, "serve"):  # no reindex under a running server
         # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends, the stop being
         # the server's normal end (run_until_stopped: exit status 0)
-        hurry = threading.Event()  # set by a second Ctrl+C: stop waiting for an owed scrub
+        hurry = threading.Event()  # a second Ctrl+C: stop waiting for jobs, an owed scrub
         on_stop = functools.partial(close_server, hurry=hurry)
-        app, new_admin_key_file = create_server_app(settings, on_stop=on_stop)
+        app, new_admin_key_file = create_server_app(settings, on_stop=on_stop, give_up=hurry)
         url = f"http://{settings.host}:{settings.port}"
         click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
         click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
