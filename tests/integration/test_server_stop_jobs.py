@@ -1,9 +1,11 @@
-"""``omoide serve`` stopped while a job runs waits for it (``jobs.STOP_WAIT_S`` in all, one
-deadline for every worker), and a second Ctrl+C ends that wait at once: the job is put back in
-the queue, its attempt not counted, for the next start; the store is closed; exit status 0.
+"""``omoide serve`` and ``omoide mcp`` stopped while a job runs wait for it (``jobs.STOP_WAIT_S``
+in all, one deadline for every worker), and a second Ctrl+C ends that wait at once: the job is
+put back in the queue, its attempt not counted, for the next start; the store is closed; exit
+status 0.
 
 Before: each worker thread was waited for 10 s of its own, one after another, and a second
-Ctrl+C did not end the wait; the job left was still ``running`` under its lease."""
+Ctrl+C did not end the wait (``omoide mcp`` only logged it); the job left was still ``running``
+under its lease."""
 
 from __future__ import annotations
 
@@ -76,6 +78,18 @@ def _serve(env: dict[str, str]) -> subprocess.Popen[str]:
     raise AssertionError(f"omoide serve did not answer: {child.communicate()[1]}")
 
 
+def _mcp(env: dict[str, str]) -> subprocess.Popen[str]:
+    """``omoide mcp``, its client connected (stdin held open) all along."""
+    return subprocess.Popen(
+        [sys.executable, "-c", SLOW_JOB, "mcp", "--persona", "rin"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def _slow_jobs(data_dir: Path) -> list[tuple[str, int]]:
     db = sqlite3.connect(data_dir / "omoide.db")
     try:
@@ -85,7 +99,9 @@ def _slow_jobs(data_dir: Path) -> list[tuple[str, int]]:
         db.close()
 
 
-@pytest.mark.parametrize("started", [pytest.param(_serve, id="serve")])
+@pytest.mark.parametrize(
+    "started", [pytest.param(_serve, id="serve"), pytest.param(_mcp, id="mcp")]
+)
 def test_a_second_ctrl_c_ends_the_wait_for_a_running_job_which_runs_on_the_next_start(
     env: dict[str, str], data_dir: Path, started: object
 ) -> None:
