@@ -95,20 +95,16 @@ class JobRunner:
         self._threads: list[threading.Thread] = []
         # The claims whose handlers run now, and those a stop put back while they ran (their
         # handlers, left to end, record nothing), by the claim (``id`` of its Job: a job put
-        # back may be claimed again while the first handler still runs), under one lock with
-        # ``_gave_up``: a job claimed as a stop gives up goes back unrun.
+        # back may be claimed again while the first handler still runs).
         self._held_lock = threading.Lock()
         self._running: dict[int, Job] = {}
         self._let_go: set[int] = set()
-        self._gave_up = False
 
     def start(self) -> None:
         recovered = self.jobs.recover()
         if recovered:
             logger.info("resuming %d job(s) interrupted by a restart", recovered)
         self._stop.clear()
-        with self._held_lock:
-            self._gave_up = False
         for n in range(self.workers):
             thread = threading.Thread(target=self._loop, name=f"omoide-worker-{n}", daemon=True)
             thread.start()
@@ -137,7 +133,6 @@ class JobRunner:
         self._ticker_thread = None
         if not ended:
             with self._held_lock:
-                self._gave_up = True
                 released = self._release(list(self._running.values()))
             _say_put_back(released)
         return ended
@@ -195,8 +190,8 @@ class JobRunner:
         return done
 
     def _run(self, job: Job) -> None:
-        if not self._hold(job):
-            return
+        with self._held_lock:
+            self._running[id(job)] = job
         handler = self.handlers.get(job.kind)
         started = time.perf_counter()
         done = threading.Event()
@@ -251,17 +246,6 @@ class JobRunner:
             job.persona,
             (time.perf_counter() - started) * 1000,
         )
-
-    def _hold(self, job: Job) -> bool:
-        """Note ``job`` as running; False when the stop already gave up on the jobs running
-        (the job, claimed meanwhile, is put back unrun)."""
-        with self._held_lock:
-            if not self._gave_up:
-                self._running[id(job)] = job
-                return True
-            released = self._release([job])
-        _say_put_back(released)
-        return False
 
     def _ended(self, job: Job) -> bool:
         """``job``'s handler has returned: True when a stop put it back meanwhile (nothing to

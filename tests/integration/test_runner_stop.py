@@ -136,3 +136,19 @@ def test_stop_waits_for_a_job_that_ends_within_the_deadline(
     threading.Timer(0.3, held.release.set).start()
     assert runner.stop(timeout=20.0) is True
     assert _rows(app, ids) == [("done", 1)]
+
+
+def test_a_runner_stopped_without_waiting_still_runs_jobs_in_its_own_thread(
+    app: Omoide, clock: FixedClock, held: Held
+) -> None:
+    """``run_until_idle`` (the CLI, tests) on a runner whose stop did not wait: the job put
+    back is run, once."""
+    ids = _queued(app, clock, 1)
+    runner = JobRunner(app.jobs, clock, {SLOW: held}, workers=1)
+    runner.start()
+    held.wait_started(1)
+    assert runner.stop(timeout=0.2) is False
+    ran: list[int] = []
+    runner.handlers[SLOW] = lambda job: ran.append(job.id)
+    assert runner.run_until_idle(max_jobs=5) == 1
+    assert (ran, _rows(app, ids)) == (ids, [("done", 1)])
