@@ -11,7 +11,6 @@ import contextlib
 import functools
 import os
 import sys
-import threading
 import time
 from typing import Any
 
@@ -46,6 +45,7 @@ from omoide.cli_memory import memory, session
 from omoide.cli_migrate import migrate
 from omoide.cli_ops import register_ops
 from omoide.errors import OmoideError
+from omoide.stopping import Hurry
 
 __all__ = ["main"]
 
@@ -107,9 +107,9 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     with folder_hold(settings, "serve"):  # no reindex under a running server
         # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends, the stop being
         # the server's normal end (run_until_stopped: exit status 0)
-        hurry = threading.Event()  # set by a second Ctrl+C: stop waiting for an owed scrub
-        on_stop = functools.partial(close_server, hurry=hurry)
-        app, new_admin_key_file = create_server_app(settings, on_stop=on_stop)
+        hurry = Hurry()  # a second Ctrl+C: no more waiting for running jobs, an owed scrub
+        on_stop = functools.partial(close_server, hurry=hurry.event)
+        app, new_admin_key_file = create_server_app(settings, on_stop=on_stop, give_up=hurry.event)
         url = f"http://{settings.host}:{settings.port}"
         click.echo(f"Omoide {url}  (data: {settings.data_dir.resolve()})", err=True)
         click.echo(f"  dashboard: {url}/ (sign in with a key)", err=True)
@@ -370,7 +370,8 @@ def mcp_command(data: str | None, persona: str) -> None:
 
     # Nothing may reach stdout before the protocol starts (a model loader printing would
     # corrupt the client's first read), so building happens with stdout sent to stderr.
-    # SIGTERM or SIGINT during the build unwinds it, during the close waits for it: exit 0.
+    # SIGTERM or SIGINT during the build unwinds it; during the stop it ends the stop's waits
+    # (running jobs, an owed scrub) at once, as in ``omoide serve``: exit 0 either way.
     with OrderlyStop() as stopping, contextlib.ExitStack() as held:
         with contextlib.redirect_stdout(sys.stderr):
             try:
@@ -380,10 +381,10 @@ def mcp_command(data: str | None, persona: str) -> None:
                 raise click.ClickException(exc.message) from None
         try:
             require_mcp_persona(app, persona)  # before any protocol traffic
-            run_stdio(app, persona, after_signals=stopping.hold)
+            run_stdio(app, persona, after_signals=stopping.hold, give_up=stopping.hurry.event)
         finally:  # the client closed the pipe: an erase's owed scrub is settled first
             stopping.hold()
-            close_server(app)
+            close_server(app, hurry=stopping.hurry.event)
 
 
 main.add_command(memory)

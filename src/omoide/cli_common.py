@@ -19,6 +19,7 @@ from omoide.config import Settings
 from omoide.engine.errors import quoted
 from omoide.errors import NotFound, OmoideError
 from omoide.model import SCRUB_PENDING_MEANS
+from omoide.stopping import Hurry
 
 __all__ = [
     "INTEGER",
@@ -212,7 +213,8 @@ def _close(app: Any, hurry: threading.Event | None = None) -> None:
     an older read holds the erased text, a VACUUM waits for its table) is tried for up to
     :data:`SCRUB_WAIT_S` first, said on stderr: no thread of this process outlives it to
     retry it, and the erased text would otherwise stay in the files until another process
-    opens the store. ``hurry`` set (a server's second Ctrl+C) ends the wait at once, said too.
+    opens the store. ``hurry`` set (a server's second Ctrl+C, ``stopping.Hurry``) ends the
+    wait at once, said too.
     The command's output then says whether it is still owed (``app.scrub_pending``)."""
     if app.scrub_pending:
         click.echo(
@@ -231,7 +233,7 @@ HURRIED = "stopped waiting for the erase's scrub (a second Ctrl+C)"
 def close_server(app: Any, hurry: threading.Event | None = None) -> None:
     """Close the app of a server that stops (``omoide serve``, ``omoide mcp``) as a command
     that erased closes its own (:func:`_close`): the scrub an erase of its owes is waited for,
-    up to :data:`SCRUB_WAIT_S` (or until ``hurry`` is set: ``omoide serve``'s second Ctrl+C),
+    up to :data:`SCRUB_WAIT_S` (or until ``hurry`` is set: a server's second Ctrl+C),
     since the thread that retried it dies with the process; one still owed after that is said
     on stderr, in one line (before: one try, at once, and the log's warning only)."""
     _close(app, hurry)
@@ -242,7 +244,7 @@ def close_server(app: Any, hurry: threading.Event | None = None) -> None:
         )
 
 
-def run_until_stopped(app: Any, *, hurry: threading.Event | None = None, **config: Any) -> None:
+def run_until_stopped(app: Any, *, hurry: Hurry | None = None, **config: Any) -> None:
     """Serve ``app`` with uvicorn (``config``: ``uvicorn.Config``'s) until it is stopped (Ctrl+C,
     SIGTERM), then return, so that ``omoide serve`` ends as a server stopped on purpose does:
     exit status 0, nothing more said. The app was closed as its lifespan ended
@@ -251,12 +253,13 @@ def run_until_stopped(app: Any, *, hurry: threading.Event | None = None, **confi
     go), and a second Ctrl+C during the stop printed a KeyboardInterrupt traceback. A server
     that never started (its port taken) exits 3, as uvicorn's ``run`` does.
 
-    A second stop signal (Ctrl+C again, SIGTERM) while stopping sets ``hurry``, which ends
-    :func:`close_server`'s wait for an owed scrub at once (it ran its full 10 s), and uvicorn's
-    wait for open connections; the app is still closed as its lifespan ends (uvicorn skips the
-    app's shutdown on a forced quit: it was closed only as the event loop cancelled the
-    lifespan, a traceback on stderr), and the process still exits 0: everything written is
-    committed, and what the scrub left is said."""
+    A second stop signal (Ctrl+C again, SIGTERM) while stopping sets ``hurry``
+    (:class:`~omoide.stopping.Hurry`, as ``omoide mcp``'s does), which ends at once the wait for
+    the jobs mid-run (``JobRunner.stop``), :func:`close_server`'s wait for an owed scrub (it ran
+    its full 10 s), and uvicorn's wait for open connections; the app is still closed as its
+    lifespan ends (uvicorn skips the app's shutdown on a forced quit: it was closed only as the
+    event loop cancelled the lifespan, a traceback on stderr), and the process still exits 0:
+    everything written is committed, and what the scrub left is said."""
     import uvicorn
 
     class _Server(uvicorn.Server):
@@ -270,7 +273,7 @@ def run_until_stopped(app: Any, *, hurry: threading.Event | None = None, **confi
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if self.should_exit and hurry is not None:
-                hurry.set()
+                hurry.signalled(sig)
             super().handle_exit(sig, frame)
 
         async def shutdown(self, sockets: Any = None) -> None:

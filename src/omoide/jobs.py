@@ -13,6 +13,11 @@ Each claim is a lease of ``lease_s`` seconds held by this runner's worker id; wh
 runs, a heartbeat thread renews it every third of the lease. A runner that lost a lease (it
 hung past expiry and another process took the job back) records nothing for that job.
 
+A stop (:meth:`JobRunner.stop`) waits for the jobs mid-run within one deadline for every thread
+(:data:`STOP_WAIT_S`), or until told to give up (a server's second Ctrl+C). A job still running
+then is put back in the queue, its attempt not counted, and runs again on the next start; its
+handler, left to end in its thread, records nothing.
+
 The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job, end idle
 sessions). Every process sharing the database has one, but a tick's duties run in one process
 per interval (:meth:`~omoide.store.port.JobQueue.claim_periodic`); :meth:`JobRunner.tick_now`
@@ -34,7 +39,7 @@ from omoide.embed.fair import mark_background_thread
 from omoide.model import Job
 from omoide.store.port import JobQueue
 
-__all__ = ["DEFAULT_LEASE_S", "Handler", "JobRunner", "new_worker_id"]
+__all__ = ["DEFAULT_LEASE_S", "STOP_WAIT_S", "Handler", "JobRunner", "new_worker_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -43,6 +48,9 @@ Handler = Callable[[Job], None]
 _MAX_BACKOFF_S = 300.0
 DEFAULT_LEASE_S = 60.0
 _TICK_CLAIM = "scheduler-tick"
+# How long a stop waits, in all, for the jobs its workers are running (JobRunner.stop).
+STOP_WAIT_S = 10.0
+_GIVE_UP_POLL_S = 0.05  # how soon a stop's wait sees that it is told to give up
 
 
 def new_worker_id() -> str:
@@ -85,6 +93,12 @@ class JobRunner:
         self._ticks_done = 0
         self._ticker_thread: threading.Thread | None = None
         self._threads: list[threading.Thread] = []
+        # The claims whose handlers run now, and those a stop put back while they ran (their
+        # handlers, left to end, record nothing), by the claim (``id`` of its Job: a job put
+        # back may be claimed again while the first handler still runs).
+        self._held_lock = threading.Lock()
+        self._running: dict[int, Job] = {}
+        self._let_go: set[int] = set()
 
     def start(self) -> None:
         recovered = self.jobs.recover()
@@ -101,14 +115,41 @@ class JobRunner:
             self._threads.append(thread)
             self._ticker_thread = thread
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float = STOP_WAIT_S, *, give_up: threading.Event | None = None) -> bool:
+        """Stop the workers and the scheduler, waiting for the jobs mid-run for ``timeout``
+        seconds at most in all (one deadline for every thread, not one each), and no longer
+        once ``give_up`` is set (a server's second Ctrl+C). A job still running then is put
+        back in the queue (``JobQueue.release``: pending, its attempt not counted), to run
+        again on the next start, here or in any process sharing the database; its handler is
+        left to end in its thread and records nothing. True when every thread had ended."""
         self._stop.set()
         self._wake.set()
         self._tick_wake.set()
+        deadline = time.monotonic() + timeout
         for thread in self._threads:
-            thread.join(timeout)
+            _join(thread, deadline, give_up)
+        ended = not any(thread.is_alive() for thread in self._threads)
         self._threads.clear()
         self._ticker_thread = None
+        if not ended:
+            with self._held_lock:
+                released = self._release(list(self._running.values()))
+            _say_put_back(released)
+        return ended
+
+    def _release(self, jobs: list[Job]) -> list[Job]:
+        """Put ``jobs`` back in the queue, which a stop does not wait for; those released.
+        Called under ``_held_lock``, so that a handler ending meanwhile either ended first
+        (and its job is done) or finds its job put back (:meth:`_ended`)."""
+        released: list[Job] = []
+        for job in jobs:
+            try:
+                if self.jobs.release(job):
+                    released.append(job)
+                    self._let_go.add(id(job))
+            except Exception:  # the job stays leased: taken back once the lease runs out
+                logger.warning("job %d could not be put back", job.id, exc_info=True)
+        return released
 
     def notify(self) -> None:
         """Wake a worker now (called after a write that enqueued work)."""
@@ -149,6 +190,8 @@ class JobRunner:
         return done
 
     def _run(self, job: Job) -> None:
+        with self._held_lock:
+            self._running[id(job)] = job
         handler = self.handlers.get(job.kind)
         started = time.perf_counter()
         done = threading.Event()
@@ -163,6 +206,8 @@ class JobRunner:
         except Exception as exc:  # a failing job must never kill the worker
             done.set()
             beat.join()
+            if self._ended(job):
+                return
             backoff = min(_MAX_BACKOFF_S, self.backoff_base_s * 2 ** (job.attempts - 1))
             error = f"{type(exc).__name__}: {exc}"
             status = self.jobs.fail(job, error, now=self.clock.now(), backoff_s=backoff)
@@ -182,6 +227,8 @@ class JobRunner:
         finally:
             done.set()
         beat.join()
+        if self._ended(job):
+            return
         if not self.jobs.complete(job.id, now=self.clock.now(), worker=job.worker):
             if self._discarded(job):
                 return
@@ -200,6 +247,17 @@ class JobRunner:
             (time.perf_counter() - started) * 1000,
         )
 
+    def _ended(self, job: Job) -> bool:
+        """``job``'s handler has returned: True when a stop put it back meanwhile (nothing to
+        record: it runs again on the next start)."""
+        with self._held_lock:
+            self._running.pop(id(job), None)
+            let_go = id(job) in self._let_go
+            self._let_go.discard(id(job))
+        if let_go:
+            logger.debug("job %d %s ended after the stop put it back", job.id, job.kind)
+        return let_go
+
     def _discarded(self, job: Job) -> bool:
         """True (and one INFO line) when the job's row is gone: its persona, conversation or
         memory was erased while it ran, so whatever the handler did or raised is moot."""
@@ -217,6 +275,8 @@ class JobRunner:
     def _heartbeat(self, job: Job, done: threading.Event) -> None:
         """Renew ``job``'s lease every third of the lease until ``done`` is set."""
         while not done.wait(self.lease_s / 3):
+            if id(job) in self._let_go:  # put back by a stop: no longer this worker's
+                return
             try:
                 if not self.jobs.heartbeat(job, lease_s=self.lease_s):
                     if not self.jobs.gone(job.id):  # else _run says it was discarded
@@ -255,3 +315,25 @@ class JobRunner:
                 self._ticks_done += 1
                 self._tick_cond.notify_all()
             self._tick_wake.wait(self._tick_every_s)
+
+
+def _say_put_back(released: list[Job]) -> None:
+    """One line for the jobs a stop put back, if any."""
+    if released:
+        logger.warning(
+            "stopped with %d %s still running (ids %s): put back in the queue, they run "
+            "again on the next start",
+            len(released),
+            "job" if len(released) == 1 else "jobs",
+            ", ".join(str(job.id) for job in released),
+        )
+
+
+def _join(thread: threading.Thread, deadline: float, give_up: threading.Event | None) -> None:
+    """Wait for ``thread`` to end until ``deadline`` (``time.monotonic``), or until ``give_up``
+    is set (seen within :data:`_GIVE_UP_POLL_S`)."""
+    while thread.is_alive() and not (give_up is not None and give_up.is_set()):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return
+        thread.join(left if give_up is None else min(left, _GIVE_UP_POLL_S))

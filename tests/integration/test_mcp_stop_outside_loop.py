@@ -30,10 +30,10 @@ def build(data):
     print("building", file=sys.stderr, flush=True)
     time.sleep(float(sys.argv[1]))
     return real_build(data)
-def close(app):
+def close(app, **kwargs):
     print("closing", file=sys.stderr, flush=True)
     time.sleep(float(sys.argv[2]))
-    real_close(app)
+    real_close(app, **kwargs)
     print("closed", file=sys.stderr, flush=True)
 cli._build, cli.close_server = build, close
 cli.main(sys.argv[3:], prog_name="omoide")

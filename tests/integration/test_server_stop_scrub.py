@@ -122,15 +122,9 @@ def _stopped_serve(
     return err
 
 
-def _stopped_mcp(
-    env: dict[str, str],
-    command: list[str],
-    end_read: Callable[[], None],
-    signum: signal.Signals | None = None,
-) -> str:
-    """``omoide mcp`` purging the memory (``memory_delete``, ``purge``) while the read holds
-    its scrub, then its client gone (stdin closed), or, with ``signum``, sent that signal with
-    its client still connected (it exits 0); the read ended 1.5 s later; its stderr."""
+def _mcp_purged(env: dict[str, str], command: list[str]) -> subprocess.Popen[str]:
+    """``omoide mcp`` that purged the memory (``memory_delete``, ``purge``) while the read
+    holds its scrub, its client still connected."""
     child = subprocess.Popen(
         [*command, "mcp", "--persona", "rin"],
         env=env,
@@ -154,6 +148,25 @@ def _stopped_mcp(
         assert result["structuredContent"]["scrub_pending"] is True, result
         said = result["content"][0]["text"]
         assert f"{SCRUB_PENDING_MEANS[0].upper()}{SCRUB_PENDING_MEANS[1:]}; the server" in said
+    except BaseException:
+        child.kill()
+        child.wait()
+        raise
+    return child
+
+
+def _stopped_mcp(
+    env: dict[str, str],
+    command: list[str],
+    end_read: Callable[[], None],
+    signum: signal.Signals | None = None,
+) -> str:
+    """``omoide mcp`` purging the memory while the read holds its scrub (:func:`_mcp_purged`),
+    then its client gone (stdin closed), or, with ``signum``, sent that signal with its client
+    still connected (it exits 0); the read ended 1.5 s later; its stderr."""
+    child = _mcp_purged(env, command)
+    assert child.stdin is not None
+    try:
         if signum is None:
             child.stdin.close()
         else:
@@ -215,18 +228,32 @@ def test_a_server_that_stops_with_the_scrub_still_held_says_so_in_one_line(
     assert files_holding(data_dir, PIN) == []
 
 
+def _serve_purged(env: dict[str, str], command: list[str]) -> subprocess.Popen[str]:
+    """``omoide serve`` that purged the memory over HTTP while the read holds its scrub."""
+    child, url = _serving(env, command)
+    try:
+        _purge_over_http(env, url)
+    except BaseException:
+        child.kill()
+        child.communicate()
+        raise
+    return child
+
+
+@pytest.mark.parametrize(
+    "purged", [pytest.param(_serve_purged, id="serve"), pytest.param(_mcp_purged, id="mcp")]
+)
 def test_a_second_ctrl_c_stops_the_scrub_wait_at_once_saying_what_it_left(
-    env: dict[str, str], data_dir: Path
+    env: dict[str, str], data_dir: Path, purged: Callable[..., subprocess.Popen[str]]
 ) -> None:
     """Session 44: a second Ctrl+C while ``omoide serve`` waited for an erase's owed scrub did
     nothing: the wait ran its full 10 s. It now stops waiting at once, says so, and the
     server ends as the wait's end would: the owed scrub said in its one line (the erased text
     left in the files for the next process to open the folder, which scrubs it), the store
-    closed, exit status 0."""
+    closed, exit status 0. Session 45: ``omoide mcp`` the same (it only logged the signal)."""
     with older_read(data_dir):
-        child, url = _serving(env, [sys.executable, "-m", "omoide"])
+        child = purged(env, [sys.executable, "-m", "omoide"])
         try:
-            _purge_over_http(env, url)
             child.send_signal(signal.SIGINT)
             deadline = time.monotonic() + 30
             assert child.stderr is not None

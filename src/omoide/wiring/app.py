@@ -92,9 +92,11 @@ class Omoide:
         return self.store.scrub_pending
 
     def close(self, *, scrub_wait_s: float = 0.0, give_up: threading.Event | None = None) -> None:
-        """Stop the workers and close the store; an erase's owed scrub is tried for up to
-        ``scrub_wait_s``, unless ``give_up`` is set first (``Store.close``)."""
-        self.runner.stop()
+        """Stop the workers and close the store; the jobs mid-run are waited for (up to
+        ``jobs.STOP_WAIT_S`` in all, ``JobRunner.stop``: those left are put back in the queue)
+        and an erase's owed scrub is tried for up to ``scrub_wait_s``, each wait ending once
+        ``give_up`` is set (``Store.close``)."""
+        self.runner.stop(give_up=give_up)
         self.auth.flush()  # key uses noted off the request path are written first
         self.store.close(scrub_wait_s=scrub_wait_s, give_up=give_up)
 

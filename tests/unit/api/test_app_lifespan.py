@@ -25,7 +25,9 @@ def test_on_shutdown_runs_when_closing_the_chat_upstream_fails(
     monkeypatch.setattr(app, "warm_up", lambda: None)
     stopped: list[str] = []
     real_stop = app.runner.stop
-    monkeypatch.setattr(app.runner, "stop", lambda: (stopped.append("workers"), real_stop()))
+    monkeypatch.setattr(
+        app.runner, "stop", lambda **kw: (stopped.append("workers"), real_stop(**kw))
+    )
     served = create_app(app, start_workers=workers, on_shutdown=lambda: stopped.append("closed"))
     with (
         pytest.raises(RuntimeError, match="injected"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import logging
+import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -56,9 +57,12 @@ def create_app(
     start_workers: bool = True,
     extra_routers: tuple[Any, ...] = (),
     on_shutdown: Callable[[], None] | None = None,
+    give_up: threading.Event | None = None,
 ) -> FastAPI:
     """The app serving ``omoide``; ``on_shutdown`` runs (in a worker thread: it may wait for
-    an erase's owed scrub) as its lifespan ends, after the workers stopped."""
+    an erase's owed scrub) as its lifespan ends, after the workers stopped: their jobs mid-run
+    waited for (``JobRunner.stop``) until ``give_up`` is set (``omoide serve``: a second
+    Ctrl+C)."""
     mcp = McpEndpoint(omoide, host=omoide.settings.host)
 
     @contextlib.asynccontextmanager
@@ -74,7 +78,7 @@ def create_app(
             if on_shutdown is not None:
                 ending.push_async_callback(run_in_threadpool, on_shutdown)
             if start_workers:
-                ending.callback(omoide.runner.stop)
+                ending.callback(omoide.runner.stop, give_up=give_up)
             if omoide.chat_upstream is not None:
                 ending.push_async_callback(omoide.chat_upstream.aclose)
             async with mcp.running():  # the MCP SDK's session manager lives as long as the app

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from collections.abc import Callable
 
 import anyio
@@ -22,13 +23,18 @@ logger = logging.getLogger(__name__)
 
 
 def run_stdio(
-    omoide: Omoide, persona: str, *, after_signals: Callable[[], None] = do_nothing
+    omoide: Omoide,
+    persona: str,
+    *,
+    after_signals: Callable[[], None] = do_nothing,
+    give_up: threading.Event | None = None,
 ) -> None:
     """Serve MCP on stdin/stdout for ``persona``, an existing one (the caller has checked:
     ``omoide mcp``, before any protocol traffic), until the client closes the pipe or a
     SIGTERM or SIGINT arrives (``stdio_stop``; ``after_signals()`` once the loop's handlers
     are gone: ``omoide mcp`` puts its :class:`~omoide.api.mcp.stdio_stop.OrderlyStop`'s
-    back). Its job runner is stopped then, and the caller closes ``omoide`` (``omoide mcp``:
+    back). Its job runner is stopped then (the jobs mid-run waited for until ``give_up`` is
+    set: ``omoide mcp``'s second Ctrl+C), and the caller closes ``omoide`` (``omoide mcp``:
     waiting for an erase's owed scrub, ``cli_common.close_server``)."""
     server = build_mcp_server(omoide, fixed_persona(persona))
     omoide.runner.start()
@@ -36,4 +42,4 @@ def run_stdio(
     try:
         anyio.run(functools.partial(server.run_stdio_async, after_signals=after_signals))
     finally:
-        omoide.runner.stop()
+        omoide.runner.stop(give_up=give_up)

@@ -9,10 +9,13 @@ client's next line, and the thread still blocked reading when the process ends d
 hold it open (the SDK's reader thread did both: Ctrl+C hung until the client wrote or closed
 the pipe, and SIGTERM ended the process at once, its store never closed).
 
-Outside the protocol loop (the store's build before it, the close after it) the same signals
+Outside the protocol loop (the store's build before it, the stop after it) the same signals
 are :class:`OrderlyStop`'s: during the build the first one unwinds it (what was opened is
-closed) and the command exits 0; during the close it is logged and the close goes on (before:
-SIGTERM killed the process, SIGINT said "Aborted!" and exited 1)."""
+closed) and the command exits 0 (before: SIGTERM killed the process, SIGINT said "Aborted!" and
+exited 1); during the stop one ends its waits at once, as a second Ctrl+C does in
+``omoide serve`` (:class:`~omoide.stopping.Hurry`: the jobs mid-run put back in the queue, an
+owed scrub no longer waited for), and the stop goes on to its end (before: it was only logged,
+and the stop waited its full time)."""
 
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ from types import FrameType, TracebackType
 from typing import Any, TextIO
 
 import anyio
+
+from omoide.stopping import Hurry
 
 __all__ = ["STOP_SIGNALS", "OrderlyStop", "StdinLines", "do_nothing", "stop_on_signal"]
 
@@ -89,13 +94,15 @@ class OrderlyStop:
     """While entered, SIGTERM and SIGINT stop ``omoide mcp`` in order. The first one unwinds
     what runs (raising an exception that ``with`` blocks and ``finally`` clauses see, as
     Ctrl+C's ``KeyboardInterrupt`` does), and leaving the block ends it quietly, so that the
-    command exits 0; after :meth:`hold` (the close, which must not be cut short), or after
-    that first one, a signal is only logged. The protocol loop installs its own handlers
-    meanwhile (:func:`stop_on_signal`); :meth:`hold` puts these back once it has ended."""
+    command exits 0; after :meth:`hold` (the stop, which must not be cut short), or after
+    that first one, a signal ends the stop's waits (:attr:`hurry`, handed to them) and the
+    stop goes on. The protocol loop installs its own handlers meanwhile
+    (:func:`stop_on_signal`); :meth:`hold` puts these back once it has ended."""
 
     def __init__(self) -> None:
         self._raising = True
         self._before: dict[int, Any] = {}
+        self.hurry = Hurry()
 
     def __enter__(self) -> OrderlyStop:
         self._before = {signum: signal.getsignal(signum) for signum in STOP_SIGNALS}
@@ -104,18 +111,18 @@ class OrderlyStop:
         return self
 
     def hold(self) -> None:
-        """From now on a signal is logged only: what runs is let finish."""
+        """From now on a signal ends the stop's waits only (:attr:`hurry`): what runs is let
+        finish."""
         self._raising = False
         for signum in STOP_SIGNALS:
             signal.signal(signum, self._handle)
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
-        name = signal.Signals(signum).name
         if not self._raising:
-            logger.info("MCP stdio server already stopping (%s): closing first", name)
+            self.hurry.signalled(signum)
             return
         self._raising = False
-        logger.info("MCP stdio server stopping (%s)", name)
+        logger.info("MCP stdio server stopping (%s)", signal.Signals(signum).name)
         raise _Stopping
 
     def __exit__(

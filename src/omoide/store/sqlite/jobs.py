@@ -239,6 +239,20 @@ class JobStore:
             )
         return cur.rowcount == 1
 
+    def release(self, job: Job) -> bool:
+        """Put back a job its worker holds but will not finish (its process is stopping and
+        did not wait for it: ``JobRunner.stop``): pending again at once, the attempt it was on
+        not counted (a stop is no failure), for the next claim here or in any process. False
+        when the worker no longer holds it (it ended, or its lease was taken back)."""
+        with self.db.write() as conn:
+            cur = conn.execute(
+                "UPDATE jobs SET status = 'pending', started_at = NULL, claimed_by = NULL, "
+                "worker = NULL, lease_until = NULL, attempts = attempts - 1 "
+                "WHERE id = ? AND worker = ? AND status = 'running'",
+                (job.id, job.worker),
+            )
+        return cur.rowcount == 1
+
     def complete(self, job_id: int, *, now: datetime, worker: str | None = None) -> bool:
         """Mark done; with ``worker``, only while that worker holds the job."""
         sql, params = "", ()
