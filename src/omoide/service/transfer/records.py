@@ -340,10 +340,11 @@ def _replace_controls(kind: str, record: dict[str, Any]) -> int:
             tags = []
             for tag in holder["tags"]:
                 if isinstance(tag, str):
-                    tag, n = replace_controls(tag.strip())
+                    read, n = replace_controls(tag.strip())
                     count += n
-                    if n and is_blank(tag):
+                    if n and is_blank(read):
                         continue
+                    tag = read if n else tag  # a refusal echoes the tag as written
                 tags.append(tag)
             holder["tags"] = tags
         if isinstance(record.get("emotion_type"), str):

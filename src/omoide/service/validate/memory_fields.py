@@ -92,12 +92,10 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
         raise InvalidInput(too_many("tags", limit, len(given)), field="tags")
     clean: list[str] = []
     for tag in given:
-        if not isinstance(tag, str) or is_blank(tag):
-            raise InvalidInput(
-                f"every tag must be a non-empty string (not only whitespace or "
-                f"invisible characters), got {quoted(tag)}",
-                field="tags",
-            )
+        if not isinstance(tag, str):
+            raise InvalidInput(f"every tag must be a string, got {json_type(tag)}", field="tags")
+        if is_blank(tag):
+            raise InvalidInput(f"every tag {NON_BLANK_RULE}, got {quoted(tag)}", field="tags")
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(
                 too_long(f"tag {quoted(tag.strip(), 22)}", MAX_TAG_CHARS, tag.strip()),

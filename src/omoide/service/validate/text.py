@@ -7,9 +7,14 @@ import re
 import unicodedata
 from typing import Any
 
-from omoide.engine.errors import named
+from omoide.engine.errors import json_type, named
 from omoide.errors import InvalidInput
-from omoide.service.validate.patterns import CONTROLS, NON_BLANK_PATTERN, TEXT_CONTROLS
+from omoide.service.validate.patterns import (
+    CONTROLS,
+    NON_BLANK_PATTERN,
+    NON_BLANK_RULE,
+    TEXT_CONTROLS,
+)
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what check_text refuses
@@ -65,6 +70,19 @@ def is_blank(value: str) -> bool:
     """Whether text shows nothing: empty, whitespace, or only invisible format characters
     (zero-width spaces and joiners, direction marks, U+FEFF …)."""
     return _VISIBLE.search(value) is None
+
+
+def check_non_blank(value: Any, field: str, *, subject: str | None = None) -> str:
+    """``value`` if it is a string that is not blank (:func:`is_blank`), else refused in the
+    one wording of each: ``speaker must be a string, got a number``, ``speaker`` followed by
+    :data:`NON_BLANK_RULE`. ``subject`` names the value in the message when it is not its
+    ``field`` (a search's ``query``, whose field is HTTP's ``q``)."""
+    said = subject or field
+    if not isinstance(value, str):
+        raise InvalidInput(f"{said} must be a string, got {json_type(value)}", field=field)
+    if is_blank(value):
+        raise InvalidInput(f"{said} {NON_BLANK_RULE}", field=field)
+    return value
 
 
 def nfc(value: Any, where: str = "") -> Any:
