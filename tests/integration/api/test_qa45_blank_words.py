@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from mcp_checks import in_process_tool_error
@@ -100,3 +101,46 @@ def test_an_import_files_blank_tag_is_refused_in_the_apis_words(
         error = refused(import_lines(client, "dst", edited), 422)
     assert error["message"] == f"line {number}: memory record: {said}", error
     assert error.get("field") == field
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\u200b"], ids=["empty", "spaces", "invisible"])
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_a_blank_emotion_label_is_told_over_http_as_over_mcp(
+    rin: httpx.Client, app: Omoide, blank: str, method: str
+) -> None:
+    """HTTP's body schema refused it in its pattern's words ("must not be blank nor hold a
+    control character (tab and newline included)"), where a blank content or q is told
+    NON_BLANK_RULE; now in the service's words, which MCP says (and the hint)."""
+    key = rin.post("/api/memories/rin", json={"content": "Ken likes tea."}).json()["memory"]["key"]
+    path = "/api/memories/rin" + ("" if method == "post" else f"/{key}")
+    body = {"emotion_type": blank} | ({"content": "Ken hums."} if method == "post" else {})
+    error = refused(rin.request(method.upper(), path, json=body), 422)
+    said = (
+        f"emotion_type {NON_BLANK_RULE}, got {quoted(blank)}; leave it out or send null for no "
+        "emotion"
+    )
+    assert error == {"code": "invalid_input", "message": said, "field": "emotion_type"}
+    mcp = in_process_tool_error(
+        app, "rin", "memory_create", content="Ken hums.", emotion_type=blank
+    )
+    assert mcp.startswith(f"Error executing tool memory_create: {said}; "), mcp
+
+
+def test_an_emotion_label_with_a_control_character_is_told_so_over_http(rin: httpx.Client) -> None:
+    error = refused(
+        rin.post("/api/memories/rin", json={"content": "Ken hums.", "emotion_type": "a\tb"}), 422
+    )
+    assert error["message"] == (
+        'emotion_type must not hold a control character (tab and newline included), got "a\\tb"'
+    )
+
+
+def test_a_blank_tag_is_told_over_http_as_any_blank_text(rin: httpx.Client) -> None:
+    """It was told the tag pattern's rule ("must be 1-64 characters once trimmed, without a
+    comma or a control character"), true but not the words of a blank text."""
+    reply = rin.post("/api/memories/rin", json={"content": "Ken hums.", "tags": ["tea", "  "]})
+    assert refused(reply, 422) == {
+        "code": "invalid_input",
+        "message": f'tags[1] {NON_BLANK_RULE}, got "  "',
+        "field": "tags[1]",
+    }

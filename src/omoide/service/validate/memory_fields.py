@@ -19,6 +19,9 @@ from omoide.service.validate.patterns import (
 )
 from omoide.service.validate.text import check_controls, check_text, is_blank
 
+# said after a blank emotion label is refused, by the service and by HTTP's body schema
+NO_EMOTION_HINT = "leave it out or send null for no emotion"
+
 
 def check_content(content: Any, *, max_chars: int) -> str:
     if not isinstance(content, str):
@@ -46,7 +49,7 @@ def check_emotion_type(value: Any) -> str | None:
         raise InvalidInput(too_long("emotion_type", MAX_EMOTION_CHARS, value), field="emotion_type")
     if is_blank(value):
         raise InvalidInput(
-            f"emotion_type {NON_BLANK_RULE}; leave it out or send null for no emotion",
+            f"emotion_type {NON_BLANK_RULE}, got {quoted(value)}; {NO_EMOTION_HINT}",
             field="emotion_type",
         )
     return check_controls(check_text(value, "emotion_type").strip(), "emotion_type")
