@@ -24,6 +24,7 @@ from omoide.cli_common import (
     json_option,
     persona_option,
 )
+from omoide.cli_types import OneOf
 from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
 from omoide.service.event_input import check_speaker_name
@@ -156,7 +157,7 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
 @click.option(
     "--from",
     "source",
-    type=click.Choice(["omoide", "mem0", "mcp-memory", "chat"]),
+    type=OneOf(["omoide", "mem0", "mcp-memory", "chat"]),
     default="omoide",
     show_default=True,
     help="What wrote the file.",

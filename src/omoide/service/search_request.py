@@ -9,7 +9,7 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.engine.dates import parse_date_range
-from omoide.engine.errors import quoted, too_long
+from omoide.engine.errors import one_of, quoted, too_long
 from omoide.errors import InvalidInput
 from omoide.model import SearchFilters, SearchHit, SearchMode
 from omoide.service.validate import (
@@ -76,7 +76,7 @@ def check_query(query: Any, top_k: Any, mode: Any) -> tuple[str, int, SearchMode
         search_mode = SearchMode(mode or SearchMode.HYBRID)
     except ValueError:
         raise InvalidInput(
-            f"mode must be one of hybrid, semantic, keyword; got {mode!r}", field="mode"
+            f"mode must be one of {one_of(SearchMode)}, got {quoted(mode)}", field="mode"
         ) from None
     return query.strip(), top_k, search_mode
 
