@@ -17,6 +17,7 @@ import click
 
 from omoide.cli_types import LIMIT, OFFSET, VERBATIM, Verbatim
 from omoide.config import Settings
+from omoide.engine.counts import how_many
 from omoide.errors import NotFound, OmoideError
 from omoide.model import SCRUB_PENDING_MEANS
 
@@ -256,13 +257,6 @@ def field_lines(row: dict[str, Any]) -> str:
         f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
         for k, v in row.items()
     )
-
-
-def how_many(count: int, one: str) -> str:
-    """``count`` and its noun, singular for exactly one: ``how_many(1, "memory")`` is
-    "1 memory", ``how_many(3, "memory")`` "3 memories", ``how_many(0, "turn")`` "0 turns"."""
-    many = one[:-1] + "ies" if one.endswith("ry") else one + "s"
-    return f"{count} {one if count == 1 else many}"
 
 
 def one_line(text: str, width: int) -> str:

@@ -80,7 +80,7 @@ def test_memory_history_prints_the_http_shape_and_the_tools_text(run) -> None:
     assert [v["change"] for v in history["versions"]] == ["create", "delete"]
     assert history["versions"][1]["after"]["status"] == "tombstoned"
     text = run("memory", "history", "-p", "rin", key).output
-    assert text.startswith(f"History of {key} (2 version(s), oldest first):")
+    assert text.startswith(f"History of {key} (2 versions, oldest first):")
     missing = run("memory", "history", "-p", "rin", "mem_0")
     assert missing.exit_code == 1 and "Traceback" not in missing.output
 
