@@ -324,10 +324,11 @@ def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
     own calibration and are refused."""
     from omoide.cli_common import _settings
     from omoide.clock import SystemClock
-    from omoide.service.calibrate import CalibrationService
+    from omoide.service.calibrate import CalibrationService, require_calibratable_setting
     from omoide.wiring import build_embedder
 
     settings = _settings(data)
+    require_calibratable_setting(settings.embedder)  # before e5 loads its model (seconds)
     embedder = build_embedder(settings)
     service = CalibrationService(embedder, settings.data_dir, SystemClock())
     service.require_calibratable()  # refused before "measuring…" is printed
