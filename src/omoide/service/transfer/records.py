@@ -344,7 +344,8 @@ def _replace_controls(kind: str, record: dict[str, Any]) -> int:
                     count += n
                     if n and is_blank(read):
                         continue
-                    tag = read if n else tag  # a refusal echoes the tag as written
+                    # kept trimmed; a blank one as written, for the refusal to echo (check_tags)
+                    tag = tag if is_blank(read) else read
                 tags.append(tag)
             holder["tags"] = tags
         if isinstance(record.get("emotion_type"), str):
