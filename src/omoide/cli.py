@@ -17,10 +17,7 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
-    INTEGER,
     SCRUB_PENDING,
-    VERBATIM,
-    NumberText,
     _build,
     _print,
     _settings,
@@ -44,6 +41,7 @@ from omoide.cli_jobs import jobs
 from omoide.cli_memory import memory, session
 from omoide.cli_migrate import migrate
 from omoide.cli_ops import register_ops
+from omoide.cli_types import PORT, SEARCH_MODE, TOP_K, VERBATIM, NumberText
 from omoide.errors import OmoideError
 from omoide.stopping import Hurry
 
@@ -95,7 +93,7 @@ def main(ctx: click.Context, verbose: bool) -> None:
 )
 # No envvar= here: Settings reads OMOIDE_PORT itself, so a bad value is refused naming the
 # variable ("OMOIDE_PORT must be an integer"), not an option the user never typed.
-@click.option("--port", default=None, type=INTEGER, help="Port (default: $OMOIDE_PORT or 8765).")
+@click.option("--port", default=None, type=PORT, help="Port (default: $OMOIDE_PORT or 8765).")
 @friendly
 def serve(data: str | None, host: str | None, port: int | None) -> None:
     """Run the HTTP API (and MCP at /mcp) with background workers, until Ctrl+C or SIGTERM
@@ -219,12 +217,12 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
 @json_option
 @persona_option
 @click.argument("query")
-@click.option("--top-k", default=10, type=INTEGER, show_default=True)
+@click.option("--top-k", default=10, type=TOP_K, show_default=True)
 @click.option(
     "--mode",
     default="hybrid",
     show_default=True,
-    type=click.Choice(["hybrid", "semantic", "keyword"]),
+    type=SEARCH_MODE,
 )
 @click.option("--tag", "tags", multiple=True, help="Every tag must match (repeat, or a,b).")
 @click.option("--date-range", default=None, help="e.g. 'last week', '先週'.")

@@ -15,20 +15,17 @@ from typing import Any
 
 import click
 
+from omoide.cli_types import LIMIT, OFFSET, VERBATIM, Verbatim
 from omoide.config import Settings
-from omoide.engine.errors import quoted
+from omoide.engine.counts import how_many
 from omoide.errors import NotFound, OmoideError
 from omoide.model import SCRUB_PENDING_MEANS
 from omoide.stopping import Hurry
 
 __all__ = [
-    "INTEGER",
-    "NUMBER",
     "SCRUB_LEFT",
     "SCRUB_PENDING",
     "SCRUB_WAIT_S",
-    "VERBATIM",
-    "NumberText",
     "_build",
     "_print",
     "_settings",
@@ -67,71 +64,6 @@ SCRUB_PENDING = (
 )
 
 
-class _Verbatim(click.types.StringParamType):
-    """A string option that is not user text (a folder, a host, a database URL with its
-    password): :func:`friendly` passes it on as typed, never in NFC."""
-
-    name = "text"  # what --help shows, as for any string
-
-
-VERBATIM = _Verbatim()
-
-
-class NumberText(click.ParamType):
-    """A number option or argument read as the HTTP query and the settings form read one
-    (``engine.number_text``): ``--top-k 1_0`` was ten to ``int()``; it is refused, as are
-    ``+5``, ``.5``, ``inf``, ``nan`` and other scripts' digits, with one message; full-width
-    digits are read as ASCII. ``minimum``/``maximum`` bound it, when given, and a number out of
-    bounds (or out of JSON's exact range) is refused naming the bounds ("must be an integer
-    from 1 to 9,007,199,254,740,991 (an id that `omoide persona key list` shows), got '0'":
-    ``hint`` is what the parentheses say)."""
-
-    def __init__(
-        self, kind: type, minimum: int | None = None, maximum: int | None = None, *, hint: str = ""
-    ) -> None:
-        self.kind = kind
-        self.name = "integer" if kind is int else "float"  # what --help shows
-        self.minimum, self.maximum = minimum, maximum
-        self.hint = hint
-
-    def _bounds(self) -> str:
-        """ "an integer from 1 to 9,007,199,254,740,991", "a number of at least 0" …"""
-        what = "an integer" if self.kind is int else "a number"
-        if self.minimum is not None and self.maximum is not None:
-            span = f"from {self.minimum:,} to {self.maximum:,}"
-        elif self.minimum is not None:
-            span = f"of at least {self.minimum:,}"
-        else:
-            span = f"of at most {self.maximum:,}"
-        return f"{what} {span}" + (f" ({self.hint})" if self.hint else "")
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from omoide.engine.json_text import JsonTextError
-        from omoide.engine.number_text import REFUSED, read_integer, read_number
-
-        bounded = self.minimum is not None or self.maximum is not None
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            number: int | float = value  # a default
-        else:
-            try:
-                number = (
-                    read_integer(str(value)) if self.kind is int else float(read_number(str(value)))
-                )
-            except REFUSED as exc:
-                if bounded and isinstance(exc, JsonTextError):  # a number, far out of bounds
-                    self.fail(f"must be {self._bounds()}, got {quoted(str(value))}", param, ctx)
-                self.fail(exc.message, param, ctx)
-        if (self.minimum is not None and number < self.minimum) or (
-            self.maximum is not None and number > self.maximum
-        ):
-            self.fail(f"must be {self._bounds()}, got {quoted(str(value))}", param, ctx)
-        return number
-
-
-INTEGER = NumberText(int)
-NUMBER = NumberText(float)
-
-
 def _nfc_text(kwargs: dict[str, Any]) -> dict[str, Any]:
     """The command's text arguments (content, query, tags, names…) in Unicode NFC, as HTTP, MCP
     and import read them, so "café" typed in either form is one memory and one query; a path
@@ -143,9 +75,7 @@ def _nfc_text(kwargs: dict[str, Any]) -> dict[str, Any]:
     except RuntimeError:  # called outside click (a direct call in a test)
         params = {}
     verbatim = {
-        name
-        for name, p in params.items()
-        if isinstance(p.type, (_Verbatim, click.Path, click.File))
+        name for name, p in params.items() if isinstance(p.type, (Verbatim, click.Path, click.File))
     }
     out = {}
     for name, value in kwargs.items():
@@ -332,13 +262,6 @@ def field_lines(row: dict[str, Any]) -> str:
     )
 
 
-def how_many(count: int, one: str) -> str:
-    """``count`` and its noun, singular for exactly one: ``how_many(1, "memory")`` is
-    "1 memory", ``how_many(3, "memory")`` "3 memories", ``how_many(0, "turn")`` "0 turns"."""
-    many = one[:-1] + "ies" if one.endswith("ry") else one + "s"
-    return f"{count} {one if count == 1 else many}"
-
-
 def one_line(text: str, width: int) -> str:
     """``text`` on one line of at most ``width`` characters: every run of whitespace (line
     breaks included: an episode is one line per turn) becomes one space, and a longer text ends
@@ -350,10 +273,18 @@ def one_line(text: str, width: int) -> str:
 def page_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``--limit`` and ``--offset`` of a list that pages newest first, as its HTTP route."""
     fn = click.option(
-        "--offset", default=0, type=INTEGER, show_default=True, help="How many newest to skip."
+        "--offset",
+        default=0,
+        type=OFFSET,
+        show_default=True,
+        help="How many newest to skip.",
     )(fn)
     return click.option(
-        "--limit", default=20, type=INTEGER, show_default=True, help="How many (1-1000)."
+        "--limit",
+        default=20,
+        type=LIMIT,
+        show_default=True,
+        help=f"How many (1-{LIMIT.maximum}).",
     )(fn)
 
 

@@ -24,6 +24,7 @@ from omoide.cli_common import (
     json_option,
     persona_option,
 )
+from omoide.cli_types import OneOf
 from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
 from omoide.service.event_input import check_speaker_name
@@ -156,7 +157,7 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
 @click.option(
     "--from",
     "source",
-    type=click.Choice(["omoide", "mem0", "mcp-memory", "chat"]),
+    type=OneOf(["omoide", "mem0", "mcp-memory", "chat"]),
     default="omoide",
     show_default=True,
     help="What wrote the file.",
@@ -323,10 +324,11 @@ def calibrate_command(data: str | None, as_json: bool, dry_run: bool) -> None:
     own calibration and are refused."""
     from omoide.cli_common import _settings
     from omoide.clock import SystemClock
-    from omoide.service.calibrate import CalibrationService
+    from omoide.service.calibrate import CalibrationService, require_calibratable_setting
     from omoide.wiring import build_embedder
 
     settings = _settings(data)
+    require_calibratable_setting(settings.embedder)  # before e5 loads its model (seconds)
     embedder = build_embedder(settings)
     service = CalibrationService(embedder, settings.data_dir, SystemClock())
     service.require_calibratable()  # refused before "measuring…" is printed

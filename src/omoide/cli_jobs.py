@@ -11,7 +11,6 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
-    NUMBER,
     _print,
     built,
     data_option,
@@ -22,6 +21,7 @@ from omoide.cli_common import (
     one_line,
     persona_option,
 )
+from omoide.cli_types import TIMEOUT
 
 __all__ = ["jobs"]
 
@@ -66,7 +66,7 @@ def jobs_status(data: str | None, as_json: bool, persona: str) -> None:
 @click.option(
     "--timeout",
     default=600,
-    type=NUMBER,
+    type=TIMEOUT,
     show_default=True,
     help="Seconds to wait at most (0-3600).",
 )

@@ -10,7 +10,6 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
-    NUMBER,
     SCRUB_PENDING,
     _print,
     built,
@@ -24,6 +23,7 @@ from omoide.cli_common import (
     page_options,
     persona_option,
 )
+from omoide.cli_types import KIND, UNIT
 
 __all__ = ["memory", "session"]
 
@@ -38,10 +38,15 @@ def memory() -> None:
 @json_option
 @persona_option
 @click.argument("content")
-@click.option("--importance", type=NUMBER, default=None, help="0-1 (default 0.5).")
+@click.option("--importance", type=UNIT, default=None, help="0-1 (default 0.5).")
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
-@click.option("--kind", default=None, help="note, fact, preference, profile, event, instruction.")
-@click.option("--emotion-intensity", type=NUMBER, default=None, help="0-1.")
+@click.option(
+    "--kind",
+    type=KIND,
+    default=None,
+    help="What sort of memory (default note).",
+)
+@click.option("--emotion-intensity", type=UNIT, default=None, help="0-1.")
 @friendly
 def memory_add(
     data: str | None,

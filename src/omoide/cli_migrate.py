@@ -7,7 +7,8 @@ from pathlib import Path
 
 import click
 
-from omoide.cli_common import VERBATIM, _print, data_option, folder_hold, friendly, json_option
+from omoide.cli_common import _print, data_option, folder_hold, friendly, json_option
+from omoide.cli_types import VERBATIM
 from omoide.config import Settings
 
 __all__ = ["migrate"]

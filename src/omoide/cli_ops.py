@@ -9,7 +9,6 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
-    NumberText,
     _print,
     _settings,
     built,
@@ -20,7 +19,7 @@ from omoide.cli_common import (
     json_option,
     on_named_persona,
 )
-from omoide.service.validate import MAX_INT
+from omoide.cli_types import KEY_ID
 
 __all__ = ["register_ops"]
 
@@ -86,9 +85,7 @@ def key_list(data: str | None, as_json: bool, name: str) -> None:
 
 @key_group.command("revoke")
 @on_named_persona
-@click.argument(
-    "key_id", type=NumberText(int, 1, MAX_INT, hint="an id that `omoide persona key list` shows")
-)
+@click.argument("key_id", type=KEY_ID)
 @friendly
 def key_revoke(data: str | None, as_json: bool, name: str, key_id: int) -> None:
     """Revoke key KEY_ID of persona NAME; a running server refuses it from its next request."""

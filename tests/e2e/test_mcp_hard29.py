@@ -24,6 +24,8 @@ from mcp_checks import (
 )
 from omoide_testing import LiveServer
 
+from omoide.service.validate import NON_BLANK_RULE
+
 HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 SUPPORTED = "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"
 
@@ -148,7 +150,7 @@ def test_a_refusal_at_mcp_names_no_session(server: LiveServer) -> None:
         (  # invisible only: blank, refused in HTTP's words (it was no filter over MCP)
             "memory_search",
             {"query": "tea", "date_range": "\u202e"},
-            "date_range must not be empty or whitespace: leave it out for no date filter",
+            f"date_range {NON_BLANK_RULE}; leave it out for no date filter",
         ),
         (
             "memory_create",

@@ -1,6 +1,8 @@
 """A search's top_k out of range is told in the same words on every interface: HTTP's query
 check and MCP's argument check said "must be at most 100, got 500" while ``omoide search
---top-k 500`` (the service's own check) said "must be an integer from 1 to 100"."""
+--top-k 500`` (the service's own check) said "must be an integer from 1 to 100". The CLI says
+the same rule of the option typed (``Invalid value for '--top-k': must be at most 100, got
+500``), as for any bad option value."""
 
 from __future__ import annotations
 
@@ -41,5 +43,8 @@ def test_top_k_out_of_range_is_one_message_on_http_mcp_and_the_cli(
     made = runner.invoke(main, ["persona", "create", "rin"])
     assert made.exit_code == 0, made.output
     cli = runner.invoke(main, ["search", "-p", "rin", "--top-k", str(top_k), "tea"])
-    assert cli.exit_code != 0
-    assert cli.output.strip().splitlines()[-1] == f"Error: {said}"
+    assert cli.exit_code == 2
+    assert (
+        cli.output.strip().splitlines()[-1]
+        == f"Error: Invalid value for '--top-k': {rule}, got {top_k}"
+    )

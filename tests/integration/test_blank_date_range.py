@@ -14,10 +14,11 @@ from mcp_checks import in_process_tool_error
 
 from omoide.cli import main
 from omoide.errors import InvalidInput
+from omoide.service.validate import NON_BLANK_RULE
 from omoide.wiring import Omoide
 
 BLANK = " \u200b\u3000"
-REFUSED = "date_range must not be empty or whitespace: leave it out for no date filter"
+REFUSED = f"date_range {NON_BLANK_RULE}; leave it out for no date filter"
 
 
 @pytest.mark.parametrize("tool", ["memory_search", "episode_search"])
@@ -27,7 +28,7 @@ def test_mcp_searches_refuse_a_blank_date_range(app: Omoide, persona: str, tool:
 
 
 def test_the_service_refuses_it_for_a_search_without_a_query_too(app: Omoide, persona: str) -> None:
-    with pytest.raises(InvalidInput, match="date_range must not be empty") as refused:
+    with pytest.raises(InvalidInput, match="date_range must not be empty or whitespace") as refused:
         app.search.build_filters(persona, date_range="   ")
     assert refused.value.fields == {"field": "date_range"}
 

@@ -12,6 +12,7 @@ from omoide.clock import FixedClock
 from omoide.embed.hashing import HashEmbedder
 from omoide.engine.errors import DateRangeError
 from omoide.errors import InvalidInput
+from omoide.service.validate import NON_BLANK_RULE
 from omoide.wiring import Omoide
 
 
@@ -152,7 +153,7 @@ def test_search_is_a_recall(app: Omoide, persona: str) -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        pytest.param({"query": ""}, "non-empty", id="empty-query"),
+        pytest.param({"query": ""}, f"query {NON_BLANK_RULE}", id="empty-query"),
         pytest.param(
             {"query": "x" * 2001}, "q must be at most 2,000 characters, got 2,001", id="long-query"
         ),

@@ -58,6 +58,7 @@ _PROCESS_INT_MINIMA = (
 )
 
 DASHBOARD_SECRET_MIN_CHARS = 32
+MAX_PORT = 65535
 
 
 def _env_dashboard_secret(environ: Mapping[str, str]) -> str | None:
@@ -230,8 +231,8 @@ class Settings:
         }
         if values["pg_ann_rows"] < 1:
             raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
-        if not 0 <= values["port"] <= 65535:  # a traceback from bind() at start-up before
-            raise InvalidInput(f"OMOIDE_PORT (--port) must be 0-65535, got {values['port']}")
+        if not 0 <= values["port"] <= MAX_PORT:  # a traceback from bind() at start-up before
+            raise InvalidInput(f"OMOIDE_PORT (--port) must be 0-{MAX_PORT}, got {values['port']}")
         for name, var, least in _PROCESS_INT_MINIMA:
             if values[name] < least:
                 raise InvalidInput(f"{var} must be at least {least}, got {values[name]}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "length_said",
     "named",
     "of_json_type",
+    "one_of",
     "quoted",
     "short_json",
     "too_long",
@@ -107,6 +109,13 @@ def length_rule(limit: int, unit: str = "characters") -> str:
 def count_rule(limit: int, what: str = "items") -> str:
     """The rule a count refusal states: ``must have at most 20 items``."""
     return f"must have at most {limit:,} {what}"
+
+
+def one_of(choices: Iterable[str]) -> str:
+    """The choices of a closed set as a refusal lists them, the words HTTP's and MCP's schema
+    checks say (pydantic's): ``'hybrid', 'semantic' or 'keyword'``."""
+    shown = [f"'{choice}'" for choice in choices]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
 
 
 def too_long(subject: str, limit: int, got: int | str, unit: str = "characters") -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from omoide.clock import Clock, iso
+from omoide.embed import EMBEDDERS
 from omoide.embed.base import Embedder
 from omoide.embed.calibration_store import Pair, bundled_pairs, is_bundled, save_calibration
 from omoide.engine.calibration import Calibration
@@ -27,7 +28,22 @@ from omoide.engine.calibration_fit import (
 )
 from omoide.errors import InvalidInput
 
-__all__ = ["CalibrationReport", "CalibrationService"]
+__all__ = ["CalibrationReport", "CalibrationService", "require_calibratable_setting"]
+
+
+# what a refusal of an embedder Omoide ships says after naming it
+_SHIPPED = (
+    "ships a calibration measured by bench/calibrate.py; `omoide calibrate` is for embedders "
+    "Omoide does not ship"
+)
+
+
+def require_calibratable_setting(name: str) -> None:
+    """Refuse an embedder Omoide ships by its setting's name (``OMOIDE_EMBEDDER``: e5, use,
+    hash), before it is built: building e5 loads its model (seconds), only for
+    :meth:`CalibrationService.require_calibratable` to refuse it then."""
+    if name in EMBEDDERS:
+        raise InvalidInput(f"{name} (OMOIDE_EMBEDDER) {_SHIPPED}", field="OMOIDE_EMBEDDER")
 
 
 @dataclass(frozen=True)
@@ -91,10 +107,7 @@ class CalibrationService:
         bench/calibrate.py. Callable before any work starts, so nothing is measured first."""
         model_id = self.embedder.model_id
         if is_bundled(model_id):
-            raise InvalidInput(
-                f"{model_id} ships a calibration measured by bench/calibrate.py;"
-                " `omoide calibrate` is for embedders Omoide does not ship"
-            )
+            raise InvalidInput(f"{model_id} {_SHIPPED}")
 
     def _cosines(self, pairs: list[Pair]) -> dict[str, np.ndarray]:
         texts = list(dict.fromkeys(t for p in pairs for t in (p.a, p.b)))

@@ -15,6 +15,7 @@ from omoide.service.validate import (
     check_external_id,
     check_happened,
     check_metadata,
+    check_non_blank,
     check_text,
     is_blank,
 )
@@ -75,24 +76,15 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
         raise InvalidInput(
             f"{where} has unknown field(s) {', '.join(sorted(unknown))}", field=where
         )
-    speaker, content = event.get("speaker"), event.get("content")
-    if not isinstance(speaker, str) or is_blank(speaker):
-        raise InvalidInput(
-            f"{where}.speaker must be a non-empty string (≤ {MAX_SPEAKER_CHARS} "
-            "characters, "
-            "not only whitespace or invisible characters)",
-            field=f"{where}.speaker",
-        )
+    for name in ("speaker", "content"):
+        if name not in event:
+            raise InvalidInput(f"{where}.{name} is required", field=f"{where}.{name}")
+    speaker = check_non_blank(event["speaker"], f"{where}.speaker")
     if len(speaker) > MAX_SPEAKER_CHARS:
         raise InvalidInput(
             too_long(f"{where}.speaker", MAX_SPEAKER_CHARS, speaker), field=f"{where}.speaker"
         )
-    if not isinstance(content, str) or is_blank(content):
-        raise InvalidInput(
-            f"{where}.content must be a non-empty string (not only "
-            "whitespace or invisible characters)",
-            field=f"{where}.content",
-        )
+    content = check_non_blank(event["content"], f"{where}.content")
     check_text(speaker, f"{where}.speaker")
     check_text(content, f"{where}.content")
     if len(content) > MAX_EVENT_CHARS:

@@ -9,13 +9,15 @@ from typing import Any
 
 from omoide.clock import Clock
 from omoide.engine.dates import parse_date_range
-from omoide.engine.errors import quoted, too_long
+from omoide.engine.errors import one_of, quoted, too_long
 from omoide.errors import InvalidInput
 from omoide.model import SearchFilters, SearchHit, SearchMode
 from omoide.service.validate import (
     MAX_DATE_RANGE_CHARS,
     MAX_FILTER_TAGS,
+    NON_BLANK_RULE,
     check_kind,
+    check_non_blank,
     check_tags,
     check_text,
     check_timestamp,
@@ -57,11 +59,7 @@ class SearchResult:
 
 def check_query(query: Any, top_k: Any, mode: Any) -> tuple[str, int, SearchMode]:
     """The query (stripped), how many results and the mode of a search, checked."""
-    if not isinstance(query, str) or is_blank(query):
-        raise InvalidInput(
-            "query must be a non-empty string (not only whitespace or invisible characters)",
-            field="q",
-        )
+    check_non_blank(query, "q", subject="query")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidInput(too_long("q", MAX_QUERY_CHARS, query), field="q")
     check_text(query, "q")
@@ -78,7 +76,7 @@ def check_query(query: Any, top_k: Any, mode: Any) -> tuple[str, int, SearchMode
         search_mode = SearchMode(mode or SearchMode.HYBRID)
     except ValueError:
         raise InvalidInput(
-            f"mode must be one of hybrid, semantic, keyword; got {mode!r}", field="mode"
+            f"mode must be one of {one_of(SearchMode)}, got {quoted(mode)}", field="mode"
         ) from None
     return query.strip(), top_k, search_mode
 
@@ -101,7 +99,7 @@ def check_filters(
     if date_range is not None:
         if is_blank(str(date_range)):
             raise InvalidInput(
-                "date_range must not be empty or whitespace: leave it out for no date filter",
+                f"date_range {NON_BLANK_RULE}; leave it out for no date filter",
                 field="date_range",
             )
         if len(str(date_range)) > MAX_DATE_RANGE_CHARS:

@@ -26,7 +26,7 @@ from click.testing import CliRunner
 from omoide_testing import LiveServer, exported_lines, import_lines, refused, wait_for_jobs
 
 from omoide.cli import main
-from omoide.service.validate import MAX_TAG_CHARS, MAX_TAGS
+from omoide.service.validate import MAX_TAG_CHARS, MAX_TAGS, NON_BLANK_RULE
 
 pytestmark = pytest.mark.sqlite_only  # a pointer of an older version's is set in the file
 
@@ -182,8 +182,8 @@ def test_tags_of_a_version_image_are_checked_as_the_memorys(
     ("tags", "said"),
     [
         ("tea", "tags must be a list of strings"),
-        (["tea", 5], "every tag must be a non-empty string (not only whitespace or invisible "),
-        (["tea", " "], "every tag must be a non-empty string (not only whitespace or invisible "),
+        (["tea", 5], "every tag must be a string, got a number"),
+        (["tea", " "], f'every tag {NON_BLANK_RULE}, got " "'),
     ],
 )
 def test_tags_of_a_version_image_that_are_no_texts_are_refused(

@@ -46,10 +46,11 @@ def test_a_blank_state_value_is_told_as_any_blank_text(rin: httpx.Client, blank:
 
 @pytest.mark.parametrize("blank", ["   ", "\u200b"], ids=["spaces", "invisible"])
 def test_a_blank_emotion_label_is_told_as_any_blank_text(app: Omoide, blank: str) -> None:
-    """The service's words (MCP, CLI, import); HTTP's body schema refuses it first, in its
-    pattern's words (blank and control characters, one rule)."""
+    """The service's words (MCP, CLI, import); HTTP's body schema refuses it first, in the same
+    words (test_qa45_blank_words)."""
     with pytest.raises(InvalidInput) as refused:
         app.memories.build_new(content="Ken likes tea.", emotion_type=blank)
     assert refused.value.message == (
-        f"emotion_type {NON_BLANK_RULE}; leave it out or send null for no emotion"
+        f"emotion_type {NON_BLANK_RULE}, got {quoted(blank)}; leave it out or send null for no "
+        "emotion"
     )

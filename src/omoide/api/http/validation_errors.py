@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from omoide.engine.errors import count_rule, json_type, length_rule, length_said, short_json
+from omoide.engine.errors import (
+    count_rule,
+    json_type,
+    length_rule,
+    length_said,
+    quoted,
+    short_json,
+)
 from omoide.service.chat_messages import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
 from omoide.service.validate import (
@@ -26,7 +33,9 @@ from omoide.service.validate import (
     TAG_PATTERN,
     TAGS_QUERY_PATTERN,
     TIMESTAMP_PATTERN,
+    is_blank,
 )
+from omoide.service.validate.memory_fields import NO_EMOTION_HINT
 from omoide.service.validate.names import STATE_KEY_RULE
 
 __all__ = ["TYPE_WORDS", "field_path", "json_path", "validation_message", "value_rule"]
@@ -41,7 +50,7 @@ PATTERN_RULES = {
     EXTERNAL_ID_PATTERN: f"must be {EXTERNAL_ID_RULE}",
     TAG_PATTERN: f"must be 1-{MAX_TAG_CHARS} characters once trimmed, without a comma or a "
     "control character",
-    EMOTION_PATTERN: "must not be blank nor hold a control character (tab and newline included)",
+    EMOTION_PATTERN: "must not hold a control character (tab and newline included)",
     TAGS_QUERY_PATTERN: f"must be 1-{MAX_TAGS} comma-separated tags of 1-{MAX_TAG_CHARS} "
     "characters each (leave "
     "tags out for no tag filter)",
@@ -52,6 +61,10 @@ PATTERN_RULES = {
     INTENSITY_PATTERN: "must be a number between 0 and 1 (as text: at most 6 decimals, "
     'e.g. "0.75")',
 }
+# The patterns that also refuse a blank text, and what a refusal of one says after the value
+# sent: a blank value is told in the one wording of a blank text (NON_BLANK_RULE, as content
+# and q are), not in the pattern's words ("must not be blank nor hold a control character").
+_BLANK_HINTS = {EMOTION_PATTERN: f"; {NO_EMOTION_HINT}", TAG_PATTERN: ""}
 _ROOTS = ("query", "body", "path", "header", "cookie")
 # pydantic names the member of a union that failed in the error's location
 # ("external_id.constrained-str", "content.str"): not a field the client sent.
@@ -182,7 +195,10 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
             None if got is None else f"{got:,}",
         )
     if kind == "string_pattern_mismatch":
-        rule = PATTERN_RULES.get(str(ctx.get("pattern")))
+        pattern = str(ctx.get("pattern"))
+        if pattern in _BLANK_HINTS and isinstance(value, str) and is_blank(value):
+            return NON_BLANK_RULE, quoted(value) + _BLANK_HINTS[pattern]
+        rule = PATTERN_RULES.get(pattern)
         return None if rule is None else (rule, echo)
     if kind == "finite_number":  # NaN or Infinity where a number is read
         return "must be a finite number", echo

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from omoide.engine.counts import how_many, plural
 from omoide.model import SCRUB_PENDING_MEANS, never_held_window
 
 __all__ = [
@@ -84,13 +85,16 @@ def deleted_text(memory: dict[str, Any]) -> str:
     """A tombstone (the memory) or a purge (``{persona, key, status: "purged"}``)."""
     if memory["status"] == "purged":
         also = memory.get("also_purged") or []
-        tail = f" Also erased, as they held part of its text: {', '.join(also)}." if also else ""
+        held = "it" if len(also) == 1 else "they"
+        tail = f" Also erased, as {held} held part of its text: {', '.join(also)}." if also else ""
         said = memory.get("said_in") or []
         if said:
+            one = len(said) == 1
             tail += (
-                f" It was drawn from what was said in session(s) {', '.join(said)}, "
-                "which were not erased and may still hold these words; to erase them "
-                "too, ask the user, then delete those sessions."
+                f" It was drawn from what was said in {plural(len(said), 'session')} "
+                f"{', '.join(said)}, which {'was' if one else 'were'} not erased and may still "
+                "hold these words; to erase them too, ask the user, then delete "
+                f"{'that session' if one else 'those sessions'}."
             )
         if memory.get("scrub_pending"):
             tail += f" {_SCRUB_PENDING}; the server scrubs them as soon as it can."
@@ -112,7 +116,7 @@ def session_start_text(start: dict[str, Any]) -> str:
 
 def recorded_text(recorded: dict[str, Any]) -> str:
     duplicates = recorded["duplicates"]
-    return f"recorded {recorded['accepted']} turn(s) in {recorded['session_id']}" + (
+    return f"recorded {how_many(recorded['accepted'], 'turn')} in {recorded['session_id']}" + (
         f" ({duplicates} already recorded)" if duplicates else ""
     )
 
@@ -139,7 +143,7 @@ def _hits_text(result: dict[str, Any], what: str) -> str:
     hits = result["results"]
     if not hits:
         return f"No {what} match “{result['query']}”."
-    lines = [f"{len(hits)} result(s) for “{result['query']}” ({result['mode']}):"]
+    lines = [f"{how_many(len(hits), 'result')} for “{result['query']}” ({result['mode']}):"]
     for n, hit in enumerate(hits, 1):
         ident = hit.get("key") or f"episode {hit.get('id')}"
         extra = past_mark(hit) + folded_mark(hit)
@@ -190,7 +194,8 @@ def _time(stamp: str | None) -> datetime | None:
 
 
 def history_text(history: dict[str, Any]) -> str:
-    lines = [f"History of {history['key']} ({len(history['versions'])} version(s), oldest first):"]
+    versions = how_many(len(history["versions"]), "version")
+    lines = [f"History of {history['key']} ({versions}, oldest first):"]
     for version in history["versions"]:
         after = version.get("after") or {}
         content = f": {_preview(str(after['content']), 120)}" if "content" in after else ""
@@ -232,10 +237,10 @@ def _field_value(name: str, value: Any) -> str:
 def stats_text(stats: dict[str, Any]) -> str:
     kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(stats["by_kind"].items()))
     return (
-        f"Persona {stats['persona']}: {stats['active']} active memories "
+        f"Persona {stats['persona']}: {how_many(stats['active'], 'active memory')} "
         f"({stats['total']} total, {stats['tombstoned']} deleted, "
         f"{stats['superseded']} superseded); mean strength {stats['mean_strength']:.3f}; "
-        f"{stats['links']} links; by kind: {kinds or 'none'}; "
+        f"{how_many(stats['links'], 'link')}; by kind: {kinds or 'none'}; "
         f"oldest {_day(stats['oldest'])}, newest {_day(stats['newest'])}"
     )
 

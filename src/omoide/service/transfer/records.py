@@ -340,10 +340,12 @@ def _replace_controls(kind: str, record: dict[str, Any]) -> int:
             tags = []
             for tag in holder["tags"]:
                 if isinstance(tag, str):
-                    tag, n = replace_controls(tag.strip())
+                    read, n = replace_controls(tag.strip())
                     count += n
-                    if n and is_blank(tag):
+                    if n and is_blank(read):
                         continue
+                    # kept trimmed; a blank one as written, for the refusal to echo (check_tags)
+                    tag = tag if is_blank(read) else read
                 tags.append(tag)
             holder["tags"] = tags
         if isinstance(record.get("emotion_type"), str):

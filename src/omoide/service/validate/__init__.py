@@ -106,6 +106,7 @@ from omoide.service.validate.patterns import (
 )
 from omoide.service.validate.text import (
     check_controls,
+    check_non_blank,
     check_text,
     is_blank,
     nfc,
@@ -163,6 +164,7 @@ __all__ = [
     "check_kind",
     "check_metadata",
     "check_name",
+    "check_non_blank",
     "check_page",
     "check_session_id",
     "check_state_key",

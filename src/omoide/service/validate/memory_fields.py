@@ -19,6 +19,9 @@ from omoide.service.validate.patterns import (
 )
 from omoide.service.validate.text import check_controls, check_text, is_blank
 
+# said after a blank emotion label is refused, by the service and by HTTP's body schema
+NO_EMOTION_HINT = "leave it out or send null for no emotion"
+
 
 def check_content(content: Any, *, max_chars: int) -> str:
     if not isinstance(content, str):
@@ -46,7 +49,7 @@ def check_emotion_type(value: Any) -> str | None:
         raise InvalidInput(too_long("emotion_type", MAX_EMOTION_CHARS, value), field="emotion_type")
     if is_blank(value):
         raise InvalidInput(
-            f"emotion_type {NON_BLANK_RULE}; leave it out or send null for no emotion",
+            f"emotion_type {NON_BLANK_RULE}, got {quoted(value)}; {NO_EMOTION_HINT}",
             field="emotion_type",
         )
     return check_controls(check_text(value, "emotion_type").strip(), "emotion_type")
@@ -92,12 +95,10 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
         raise InvalidInput(too_many("tags", limit, len(given)), field="tags")
     clean: list[str] = []
     for tag in given:
-        if not isinstance(tag, str) or is_blank(tag):
-            raise InvalidInput(
-                f"every tag must be a non-empty string (not only whitespace or "
-                f"invisible characters), got {quoted(tag)}",
-                field="tags",
-            )
+        if not isinstance(tag, str):
+            raise InvalidInput(f"every tag must be a string, got {json_type(tag)}", field="tags")
+        if is_blank(tag):
+            raise InvalidInput(f"every tag {NON_BLANK_RULE}, got {quoted(tag)}", field="tags")
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(
                 too_long(f"tag {quoted(tag.strip(), 22)}", MAX_TAG_CHARS, tag.strip()),

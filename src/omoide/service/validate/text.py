@@ -8,9 +8,9 @@ import unicodedata
 from typing import Any
 
 from omoide.engine.blank import is_blank as is_blank  # the one blank rule, the engine's
-from omoide.engine.errors import named
+from omoide.engine.errors import json_type, named
 from omoide.errors import InvalidInput
-from omoide.service.validate.patterns import CONTROLS, TEXT_CONTROLS
+from omoide.service.validate.patterns import CONTROLS, NON_BLANK_RULE, TEXT_CONTROLS
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # what check_text refuses
@@ -59,6 +59,19 @@ def replace_unstorable(value: str) -> str:
     """``value`` with what :func:`check_text` refuses (NUL, lone surrogates) as U+FFFD: for
     text that must be kept whatever it holds (a chat reply already sent)."""
     return _UNSTORABLE.sub("\ufffd", value)
+
+
+def check_non_blank(value: Any, field: str, *, subject: str | None = None) -> str:
+    """``value`` if it is a string that is not blank (:func:`is_blank`), else refused in the
+    one wording of each: ``speaker must be a string, got a number``, ``speaker`` followed by
+    :data:`NON_BLANK_RULE`. ``subject`` names the value in the message when it is not its
+    ``field`` (a search's ``query``, whose field is HTTP's ``q``)."""
+    said = subject or field
+    if not isinstance(value, str):
+        raise InvalidInput(f"{said} must be a string, got {json_type(value)}", field=field)
+    if is_blank(value):
+        raise InvalidInput(f"{said} {NON_BLANK_RULE}", field=field)
+    return value
 
 
 def nfc(value: Any, where: str = "") -> Any:

@@ -46,6 +46,7 @@ __all__ = [
     "Viewer",
     "controls_refused",
     "error_page",
+    "escape_controls",
     "form_data",
     "form_page",
     "is_page",
@@ -223,16 +224,17 @@ def _url_controls(request: Request, shown_back: Mapping[str, str]) -> str | None
 _UNESCAPED = re.compile(f"[{BEYOND_C0_CONTROLS}]")
 
 
-def _message(text: str) -> str:
-    """An error message as a page shows it: a control character it quotes escaped as JSON
-    writes it (``\\u202e``), as it quotes the others, never raw into the page."""
+def escape_controls(text: str) -> str:
+    """An error message as a page shows it, or the API's 404 and 405 name a path: a control
+    character it quotes escaped as JSON writes it (``\\u202e``), as it quotes the others,
+    never raw (a U+202E reverses the words shown after it)."""
     return _UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def render(request: Request, template: str, *, status: int = 200, **context: Any) -> HTMLResponse:
     env = dashboard_of(request).env
     if isinstance(context.get("error"), str):
-        context["error"] = _message(context["error"])
+        context["error"] = escape_controls(context["error"])
     html = env.get_template(template).render(**context)
     return HTMLResponse(html, status_code=status)
 
@@ -288,7 +290,7 @@ def error_page(dashboard: Dashboard, status: int, message: str) -> Response:
     dashboard route's error, and for a refusal before any route (the guard's NUL in the path,
     a query string that is not UTF-8; the app's 404 and 405 under a page's URL)."""
     html = dashboard.env.get_template("error.html").render(
-        status_code=status, message=_message(message), viewer=None, persona=None
+        status_code=status, message=escape_controls(message), viewer=None, persona=None
     )
     return security_headers(HTMLResponse(html, status_code=status))
 

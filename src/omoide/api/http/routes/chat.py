@@ -230,6 +230,14 @@ def _prepare(
 _END = "\x00end"  # appended to ``parts`` once the upstream stream finished normally
 
 
+def _event(value: Any) -> str:
+    """One SSE event holding ``value`` as compact JSON (``{"error":{"code":…}}``): as every
+    JSON body the server writes (Starlette's ``JSONResponse``) and as OpenAI writes its own
+    stream's chunks; a client reads the data line as JSON either way (the OpenAI SDK's
+    ``json.loads``), so only the spaces the events held (``{"error": {"code": …}}``) go."""
+    return f"data: {json.dumps(value, ensure_ascii=False, separators=(',', ':'))}\n\n"
+
+
 async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
     """Upstream chunks as SSE; an upstream failure mid-stream becomes one error event."""
     try:
@@ -237,14 +245,14 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
             for choice in chunk.get("choices") or ():
                 if choice.get("index", 0) == 0:  # one choice: n other than 1 is refused
                     parts.append(message_text(choice.get("delta") or {}))
-            yield f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n"
+            yield _event(chunk)
         parts.append(_END)
     except OmoideError as exc:
         logger.warning("chat stream failed mid-way: %s", exc.code)
-        yield f"data: {json.dumps(exc.to_dict(), ensure_ascii=False)}\n\n"
-    except Exception as exc:  # a fault of ours: an error event (was a stream cut with no end),
-        logger.exception("chat stream failed mid-way: %s", type(exc).__name__)  # as the app's
-        yield f"data: {json.dumps(error_body('internal', INTERNAL_MESSAGE))}\n\n"  # last 500
+        yield _event(exc.to_dict())
+    except Exception as exc:  # a fault of ours: an error event (was a stream cut with no end)
+        logger.exception("chat stream failed mid-way: %s", type(exc).__name__)
+        yield _event(error_body("internal", INTERNAL_MESSAGE))  # as the app's last 500
     finally:
         with anyio.CancelScope(shield=True):  # a disconnect cancels us; still close upstream
             await stream.aclose()

@@ -1,0 +1,20 @@
+"""A count and its noun in English, singular for exactly one ("1 turn", "2 turns", "0
+memories"): the one way the CLI's lines and the MCP tools' text say how many. Pure."""
+
+from __future__ import annotations
+
+__all__ = ["how_many", "plural"]
+
+
+def plural(count: int, one: str) -> str:
+    """``one`` as ``count`` of it is said: ``plural(1, "memory")`` is "memory",
+    ``plural(3, "memory")`` "memories", ``plural(0, "turn")`` "turns"."""
+    if count == 1:
+        return one
+    return one[:-1] + "ies" if one.endswith("ry") else one + "s"
+
+
+def how_many(count: int, one: str) -> str:
+    """``count`` and its noun: ``how_many(1, "memory")`` is "1 memory", ``how_many(3,
+    "memory")`` "3 memories", ``how_many(0, "turn")`` "0 turns"."""
+    return f"{count} {plural(count, one)}"
