@@ -174,20 +174,32 @@ class AsyncClient(AsyncMemoryCalls):
         """Prometheus metrics text (admin key)."""
         return await self._run(calls.metrics())
 
-    async def models(self) -> s.ModelList:
-        """The chat proxy's model list (OpenAI format)."""
-        return await self._run(calls.models())
+    async def models(self, *, persona: str | None = None) -> s.ModelList:
+        """The chat proxy's model list (OpenAI format); ``persona`` names the persona, as
+        the admin key must (``X-Omoide-Persona``)."""
+        return await self._run(calls.models(persona))
 
-    async def get_model(self, model_id: str) -> s.ModelOut:
-        """The chat proxy's model by its id (OpenAI format); NotFound for any other id."""
-        return await self._run(calls.get_model(model_id))
+    async def get_model(self, model_id: str, *, persona: str | None = None) -> s.ModelOut:
+        """The chat proxy's model by its id (OpenAI format); NotFound for any other id.
+        ``persona`` as for :meth:`models`."""
+        return await self._run(calls.get_model(model_id, persona))
 
     async def chat_completion(
-        self, messages: Sequence[Mapping[str, Any]], **body: Any
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        persona: str | None = None,
+        session_id: str | None = None,
+        **body: Any,
     ) -> s.ChatCompletion:
         """One chat completion through the memory proxy (not streamed; for streaming use an
-        OpenAI client with ``base_url=<server>/v1``)."""
-        return await self._run(calls.chat_completion(messages, **body))
+        OpenAI client with ``base_url=<server>/v1``). ``persona`` names the persona, as the
+        admin key must (``X-Omoide-Persona``); ``session_id`` the conversation its turns are
+        recorded in (``X-Omoide-Session``; else derived, docs/chat.md); ``body`` holds the
+        request's other fields (``temperature``, ``user`` …)."""
+        return await self._run(
+            calls.chat_completion(messages, persona=persona, session_id=session_id, **body)
+        )
 
     # -- export / import ---------------------------------------------------------------------
 

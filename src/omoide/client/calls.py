@@ -319,21 +319,40 @@ def metrics() -> Call[str]:
 # -- chat proxy ------------------------------------------------------------------------------
 
 
-def models() -> Call[s.ModelList]:
-    return Call("GET", "/v1/models", parse=model("ModelList"))
+def _chat_headers(persona: str | None, session_id: str | None = None) -> dict[str, str]:
+    """The proxy's own headers: ``X-Omoide-Persona`` names the persona (needed with the admin
+    key), ``X-Omoide-Session`` the conversation the turns are recorded in (docs/chat.md)."""
+    headers = {"X-Omoide-Persona": persona} if persona is not None else {}
+    return headers | ({"X-Omoide-Session": session_id} if session_id is not None else {})
 
 
-def get_model(model_id: str) -> Call[s.ModelOut]:
-    return Call("GET", f"/v1/models/{_p(model_id)}", parse=model("ModelOut"))
+def models(persona: str | None = None) -> Call[s.ModelList]:
+    return Call("GET", "/v1/models", headers=_chat_headers(persona), parse=model("ModelList"))
 
 
-def chat_completion(messages: Sequence[Mapping[str, Any]], **body: Any) -> Call[s.ChatCompletion]:
+def get_model(model_id: str, persona: str | None = None) -> Call[s.ModelOut]:
+    return Call(
+        "GET",
+        f"/v1/models/{_p(model_id)}",
+        headers=_chat_headers(persona),
+        parse=model("ModelOut"),
+    )
+
+
+def chat_completion(
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    persona: str | None = None,
+    session_id: str | None = None,
+    **body: Any,
+) -> Call[s.ChatCompletion]:
     if body.get("stream"):
         raise ValueError("stream=True: use an OpenAI client with base_url=<server>/v1")
     return Call(
         "POST",
         "/v1/chat/completions",
         json={"model": "omoide", **body, "messages": [dict(m) for m in messages]},
+        headers=_chat_headers(persona, session_id),
         parse=model("ChatCompletion"),
     )
 

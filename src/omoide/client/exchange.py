@@ -10,6 +10,7 @@ import httpx
 
 from omoide.client.call import Call, wire
 from omoide.client.errors import error_from_response
+from omoide.errors import OmoideError
 from omoide.tls import shared_ssl_context
 
 __all__ = [
@@ -62,8 +63,29 @@ def raise_for_error(response: httpx.Response) -> None:
 
 
 def answer(call: Call[T], response: httpx.Response) -> T:
-    """What ``call`` answers: its model, or the text of a text answer (metrics)."""
+    """What ``call`` answers: its model, or the text of a text answer (metrics). A success
+    whose body is not this route's JSON (another server at that address, a proxy's page)
+    raises :class:`OmoideError` with its status, as an error answer not of Omoide's shape
+    does (it raised json's or pydantic's own error)."""
     raise_for_error(response)
     if call.text:
         return response.text  # type: ignore[return-value]
-    return call.parse(response.json())
+    try:
+        body = response.json()
+    except ValueError:
+        raise _not_omoide(response, "a body that is not JSON") from None
+    try:
+        return call.parse(body)
+    except ValueError:  # pydantic's ValidationError is one
+        raise _not_omoide(response, "JSON that is not this route's answer") from None
+
+
+def _not_omoide(response: httpx.Response, what: str) -> OmoideError:
+    request = response.request
+    text = " ".join(response.text.split())[:200]
+    exc = OmoideError(
+        f"{request.method} {request.url} answered HTTP {response.status_code} with {what}, "
+        f"so it is not Omoide's answer (is the client's base_url an Omoide server?): {text}"
+    )
+    exc.status = response.status_code
+    return exc

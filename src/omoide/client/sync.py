@@ -176,20 +176,32 @@ class Client(MemoryCalls):
         """Prometheus metrics text (admin key)."""
         return self._run(calls.metrics())
 
-    def models(self) -> s.ModelList:
-        """The chat proxy's model list (OpenAI format)."""
-        return self._run(calls.models())
+    def models(self, *, persona: str | None = None) -> s.ModelList:
+        """The chat proxy's model list (OpenAI format); ``persona`` names the persona, as
+        the admin key must (``X-Omoide-Persona``)."""
+        return self._run(calls.models(persona))
 
-    def get_model(self, model_id: str) -> s.ModelOut:
-        """The chat proxy's model by its id (OpenAI format); NotFound for any other id."""
-        return self._run(calls.get_model(model_id))
+    def get_model(self, model_id: str, *, persona: str | None = None) -> s.ModelOut:
+        """The chat proxy's model by its id (OpenAI format); NotFound for any other id.
+        ``persona`` as for :meth:`models`."""
+        return self._run(calls.get_model(model_id, persona))
 
     def chat_completion(
-        self, messages: Sequence[Mapping[str, Any]], **body: Any
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        persona: str | None = None,
+        session_id: str | None = None,
+        **body: Any,
     ) -> s.ChatCompletion:
         """One chat completion through the memory proxy (not streamed; for streaming use an
-        OpenAI client with ``base_url=<server>/v1``)."""
-        return self._run(calls.chat_completion(messages, **body))
+        OpenAI client with ``base_url=<server>/v1``). ``persona`` names the persona, as the
+        admin key must (``X-Omoide-Persona``); ``session_id`` the conversation its turns are
+        recorded in (``X-Omoide-Session``; else derived, docs/chat.md); ``body`` holds the
+        request's other fields (``temperature``, ``user`` …)."""
+        return self._run(
+            calls.chat_completion(messages, persona=persona, session_id=session_id, **body)
+        )
 
     # -- export / import ---------------------------------------------------------------------
 

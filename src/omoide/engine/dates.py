@@ -251,6 +251,11 @@ def _iso_range(text: str, tz: tzinfo) -> DateRange | None:
     first, last = _iso_point(parts[0], tz), _iso_point(parts[-1], tz)
     if first is None or last is None:
         return None
+    if last.start < first.start and last.end <= first.start:
+        # B lies wholly before A ("2027..2026", "2026-03-02..2026-03-01"): reversed, which
+        # the caller refuses as such (A to the end of B would be an empty range, taken for a
+        # single instant)
+        return DateRange(first.start, last.start)
     return DateRange(first.start, last.end)
 
 

@@ -52,11 +52,7 @@ def check_messages(messages: Any) -> list[dict[str, Any]]:
     if len(messages) > MAX_MESSAGES:
         raise InvalidInput(too_many("messages", MAX_MESSAGES, len(messages)), field="messages")
     for i, message in enumerate(messages):
-        if not isinstance(message, dict) or message.get("role") not in ROLES:
-            raise InvalidInput(
-                f"messages[{i}] must be an object with a role of {', '.join(ROLES)}",
-                field=f"messages[{i}]",
-            )
+        _check_role(i, message)
         content = message.get("content")
         if content is not None and not isinstance(content, str | list):
             raise InvalidInput(
@@ -69,6 +65,27 @@ def check_messages(messages: Any) -> list[dict[str, Any]]:
             _check_tool_calls(f"messages[{i}].tool_calls", message["tool_calls"])
         _check_required(i, message)
     return messages
+
+
+def _check_role(i: int, message: Any) -> None:
+    """``messages[i]`` is an object whose ``role`` is one of OpenAI's; a refusal says what
+    was sent instead (a ``"role": "wizard"`` was told only that a role must be one of these)."""
+    roles = ", ".join(ROLES)
+    if not isinstance(message, dict):
+        raise InvalidInput(
+            f"messages[{i}] must be an object with a role of {roles}, got {json_type(message)}",
+            field=f"messages[{i}]",
+        )
+    role = message.get("role")
+    if "role" not in message:
+        raise InvalidInput(
+            f"messages[{i}].role is required: one of {roles}", field=f"messages[{i}].role"
+        )
+    if role not in ROLES:
+        raise InvalidInput(
+            f"messages[{i}].role must be one of {roles}, got {quoted(role)}",
+            field=f"messages[{i}].role",
+        )
 
 
 # OpenAI's typed scalar request fields → their JSON type, checked for every upstream (and

@@ -68,6 +68,24 @@ def test_another_model_is_a_404_in_the_proxy_error_shape(
         assert anonymous.get("/v1/models/gpt-test").status_code == 401
 
 
+def test_an_unknown_model_id_is_named_cut_and_unescaped_in_the_message(
+    chat_server: Callable[..., LiveServer], fake_api: FakeAPI
+) -> None:
+    """Session 45: the 404's message echoed the id whole (a 5,000-character id made a
+    5,000-character message) and in Python's repr (``"it's"``, a backslash doubled); it names
+    it as every refusal names what was sent: in single quotes, cut at 64 characters."""
+    server = chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        long = rin.get("/v1/models/" + "a" * 5000).json()["error"]
+        quoted_id = rin.get("/v1/models/" + quote("it's", safe="")).json()["error"]
+    assert long["model"] == "a" * 5000
+    assert long["message"] == (
+        f"no model '{'a' * 63}…': this proxy serves 'gpt-test' (GET /v1/models)"
+    )
+    assert quoted_id["message"].startswith("no model 'it's': "), quoted_id
+
+
 def test_without_an_upstream_the_placeholder_model_is_retrieved(
     chat_server: Callable[..., LiveServer],
 ) -> None:

@@ -43,3 +43,24 @@ def test_a_lone_instant_or_a_bad_day_is_told_what_to_send(server: LiveServer) ->
             assert reply.status_code == 422, reply.text
             error = reply.json()["error"]
             assert error["field"] == "date_range" and says in error["message"], error
+
+
+def test_a_range_whose_end_lies_wholly_before_its_start_is_told_reversed(
+    server: LiveServer,
+) -> None:
+    """Session 45: ``2027..2026`` and ``2026-03-02..2026-03-01`` (B the unit just before A)
+    were refused as "a single instant, a range without time in it" (A to the end of B is
+    empty); they are reversed, as ``2026-03-15..2026-03-01`` is told. ``2026-06..2026`` (A
+    inside B, to B's end) is still a range."""
+    key = server.create_persona("rin")
+    with server.client(key) as rin:
+        for text in ("2027..2026", "2026-03-02..2026-03-01", "2026-04..2026-03"):
+            reply = rin.get("/api/search/rin", params={"q": "tea", "date_range": text})
+            assert reply.status_code == 422, reply.text
+            error = reply.json()["error"]
+            assert error["field"] == "date_range", error
+            assert error["message"].startswith(
+                f'date range "{text}" ends before it starts: give the earlier end first'
+            ), error
+        reply = rin.get("/api/search/rin", params={"q": "tea", "date_range": "2026-06..2026"})
+        assert reply.status_code == 200, reply.text

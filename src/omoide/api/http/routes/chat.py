@@ -28,6 +28,7 @@ from omoide.api.http.access_log import record_persona
 from omoide.api.http.deps import App, Caller, access_replay, get_app
 from omoide.api.http.schemas import ChatCompletion, ChatRequest, ModelList, ModelOut, errors
 from omoide.engine.compact import message_text
+from omoide.engine.errors import named
 from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, NotFound, OmoideError
 from omoide.model import check_persona_name
 from omoide.service.chat import Prepared
@@ -110,7 +111,8 @@ def retrieve_model(
     served = _served_model(app)
     if model != served["id"]:
         raise NotFound(
-            f"no model {model!r}: this proxy serves {served['id']!r} (GET /v1/models)",
+            f"no model {named(model)}: this proxy serves {named(served['id'], 200)} "
+            "(GET /v1/models)",
             model=model,
         )
     return served
