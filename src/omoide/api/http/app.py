@@ -22,7 +22,7 @@ from omoide.api.errors import INTERNAL_MESSAGE, error_body, error_response
 from omoide.api.http.access_log import AccessLog, record_route
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
-from omoide.api.http.dashboard.web import error_page, escape_controls, is_page, path_controls
+from omoide.api.http.dashboard.web import error_page, is_page, path_controls
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics
@@ -266,8 +266,8 @@ def _shown(path: str) -> str:
     escapes them and cut at 200 characters (a 5,000-character path made a 5 KB message, and
     ``/p/%0A`` a line break in it); DEL, the C1 controls and the bidirectional overrides too,
     which JSON's quoting leaves raw (``/api/x%E2%80%AE`` reversed what the message said after
-    it), as the dashboard's error page shows them."""
-    return escape_controls(named(path, 200)[1:-1])
+    it), as every message quoting a caller's text shows them (``engine.errors.named``)."""
+    return named(path, 200)[1:-1]
 
 
 class Reader(enum.StrEnum):

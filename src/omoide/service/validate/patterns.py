@@ -17,6 +17,9 @@ from omoide.engine.blank import INVISIBLE as INVISIBLE
 from omoide.engine.blank import NON_BLANK_PATTERN as NON_BLANK_PATTERN
 from omoide.engine.blank import WHITESPACE as WHITESPACE
 
+# DEL, C1 and the bidirectional controls: the engine's, which its quoting helpers escape.
+from omoide.engine.errors import BEYOND_C0_CONTROLS as BEYOND_C0_CONTROLS
+
 # Persona, block and memory-key names: the model's (the store checks a persona name too).
 from omoide.model import MAX_NAME_CHARS as MAX_NAME_CHARS
 from omoide.model import NAME_PATTERN as NAME_PATTERN
@@ -50,9 +53,8 @@ MAX_AHEAD = timedelta(hours=24)
 # (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them ("Trojan Source").
 # ``TEXT_CONTROLS``: the same but tab, newline and carriage return, which multi-line text (a
 # state value) may hold. At the ends, the control characters that are whitespace are trimmed.
-# ``BEYOND_C0_CONTROLS``: those past C0, which JSON's quoting (an error message quoting a
-# value) leaves raw.
-BEYOND_C0_CONTROLS = "\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+# ``BEYOND_C0_CONTROLS`` (``engine.errors``): those past C0, which JSON's quoting (an error
+# message quoting a value) leaves raw.
 CONTROLS = "\\x00-\\x1f" + BEYOND_C0_CONTROLS
 TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
 # The one wording of a refused blank text (``is_blank``) on every surface, after the field's name.
