@@ -12,9 +12,10 @@ import re
 from datetime import timedelta
 
 # Blank text: the engine's classes (``engine.blank``, the one ``is_blank``), whitespace and
-# invisible characters, and the not-blank pattern.
+# invisible characters, the not-blank pattern, and the one wording of a refused blank text.
 from omoide.engine.blank import INVISIBLE as INVISIBLE
 from omoide.engine.blank import NON_BLANK_PATTERN as NON_BLANK_PATTERN
+from omoide.engine.blank import NON_BLANK_RULE as NON_BLANK_RULE
 from omoide.engine.blank import WHITESPACE as WHITESPACE
 
 # DEL, C1 and the bidirectional controls: the engine's, which its quoting helpers escape.
@@ -57,8 +58,6 @@ MAX_AHEAD = timedelta(hours=24)
 # message quoting a value) leaves raw.
 CONTROLS = "\\x00-\\x1f" + BEYOND_C0_CONTROLS
 TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
-# The one wording of a refused blank text (``is_blank``) on every surface, after the field's name.
-NON_BLANK_RULE = "must not be empty or whitespace, nor only invisible characters"
 # A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
 # invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
 # ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and
