@@ -60,9 +60,9 @@ def create_app(
     give_up: threading.Event | None = None,
 ) -> FastAPI:
     """The app serving ``omoide``; ``on_shutdown`` runs (in a worker thread: it may wait for
-    an erase's owed scrub) as its lifespan ends, after the workers stopped: their jobs mid-run
-    waited for (``JobRunner.stop``) until ``give_up`` is set (``omoide serve``: a second
-    Ctrl+C)."""
+    an erase's owed scrub) as its lifespan ends, after the workers stopped (in a worker thread
+    too, off the event loop): their jobs mid-run waited for (``JobRunner.stop``) until
+    ``give_up`` is set (``omoide serve``: a second Ctrl+C)."""
     mcp = McpEndpoint(omoide, host=omoide.settings.host)
 
     @contextlib.asynccontextmanager
@@ -77,8 +77,9 @@ def create_app(
         async with contextlib.AsyncExitStack() as ending:
             if on_shutdown is not None:
                 ending.push_async_callback(run_in_threadpool, on_shutdown)
-            if start_workers:
-                ending.callback(omoide.runner.stop, give_up=give_up)
+            if start_workers:  # off the event loop: it waits up to 10 s for the jobs mid-run,
+                # and on the loop it held up everything else the loop had to do meanwhile
+                ending.push_async_callback(run_in_threadpool, omoide.runner.stop, give_up=give_up)
             if omoide.chat_upstream is not None:
                 ending.push_async_callback(omoide.chat_upstream.aclose)
             async with mcp.running():  # the MCP SDK's session manager lives as long as the app
