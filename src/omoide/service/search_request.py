@@ -116,7 +116,7 @@ def check_date_range(
     """A natural-language ``date_range`` read at ``now`` in ``zone``: its start and end, or
     ``(None, None)`` for no filter. A blank one (spaces or invisible characters only) is
     refused, on every interface alike: it was no filter, as if it had applied. The CLI checks
-    ``--date-range`` with it as the option is read (``cli_types.CHECKED_DATE_RANGE``)."""
+    ``--date-range`` with it as the option is read (``cli_types.DATE_RANGE``)."""
     if date_range is None:
         return None, None
     if is_blank(str(date_range)):
