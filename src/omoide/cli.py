@@ -41,7 +41,7 @@ from omoide.cli_jobs import jobs
 from omoide.cli_memory import memory, session
 from omoide.cli_migrate import migrate
 from omoide.cli_ops import register_ops
-from omoide.cli_types import PORT, SEARCH_MODE, TOP_K, VERBATIM, NumberText
+from omoide.cli_types import DATE_RANGE, PORT, SEARCH_MODE, TOP_K, VALID_AT, VERBATIM, NumberText
 from omoide.errors import OmoideError
 from omoide.stopping import Hurry
 
@@ -225,8 +225,8 @@ def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> Non
     type=SEARCH_MODE,
 )
 @click.option("--tag", "tags", multiple=True, help="Every tag must match (repeat, or a,b).")
-@click.option("--date-range", default=None, help="e.g. 'last week', '先週'.")
-@click.option("--valid-at", default=None, help="ISO time or 'now'.")
+@click.option("--date-range", default=None, type=DATE_RANGE, help="e.g. 'last week', '先週'.")
+@click.option("--valid-at", default=None, type=VALID_AT, help="ISO time or 'now'.")
 @friendly
 def search(
     data: str | None,

@@ -24,7 +24,7 @@ from omoide.cli_common import (
     json_option,
     persona_option,
 )
-from omoide.cli_types import OneOf
+from omoide.cli_types import USER_ID, OneOf
 from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
 from omoide.service.event_input import check_speaker_name
@@ -162,7 +162,9 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
     show_default=True,
     help="What wrote the file.",
 )
-@click.option("--user-id", default=None, help="mem0: import only this user_id's memories.")
+@click.option(
+    "--user-id", default=None, type=USER_ID, help="mem0: import only this user_id's memories."
+)
 @click.option(
     "--user-name",
     default=None,

@@ -8,18 +8,22 @@ at most 100, got 500``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import click
 
 from omoide.config.process import MAX_PORT
 from omoide.engine.errors import one_of, quoted
+from omoide.errors import InvalidInput
 from omoide.model import MemoryKind, SearchMode
 from omoide.service.queue import MAX_WAIT_S
-from omoide.service.search_request import MAX_TOP_K
-from omoide.service.validate import MAX_INT, MAX_LIST_LIMIT
+from omoide.service.search_request import MAX_TOP_K, check_date_range, check_valid_at
+from omoide.service.validate import MAX_INT, MAX_LIST_LIMIT, check_user_id, nfc
 
 __all__ = [
+    "DATE_RANGE",
     "KEY_ID",
     "KIND",
     "LIMIT",
@@ -29,7 +33,10 @@ __all__ = [
     "TIMEOUT",
     "TOP_K",
     "UNIT",
+    "USER_ID",
+    "VALID_AT",
     "VERBATIM",
+    "Checked",
     "NumberText",
     "OneOf",
     "Verbatim",
@@ -123,6 +130,32 @@ class OneOf(click.Choice[str]):
             self.fail(f"must be one of {one_of(self.choices)}, got {quoted(value)}", param, ctx)
 
 
+class Checked(click.ParamType):
+    """A text option the service checks with ``check`` under its field's name (``--valid-at``:
+    ``valid_at``), refused as it is read, naming the option typed in click's words for a bad
+    value and the rule in the service's words without the field's name ("Invalid value for
+    '--valid-at': is not a valid ISO-8601 date or timestamp: "soon" …"), as every other option
+    is; it was refused once the folder was open, as ``valid_at is not …``. The value is passed
+    on as typed (``friendly`` reads it in NFC, as the check does); the service checks it
+    again with the persona's clock and zone."""
+
+    name = "text"  # what --help shows, as for any string
+
+    def __init__(self, check: Callable[[str], object], field: str) -> None:
+        self.check, self.field = check, field
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            self.check(nfc(str(value)))
+        except InvalidInput as exc:
+            self.fail(exc.message.removeprefix(f"{self.field} "), param, ctx)
+        return value
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
 LIMIT = NumberText(int, 1, MAX_LIST_LIMIT)  # a list's page (``--limit``, ``--offset``)
 OFFSET = NumberText(int, 0, MAX_INT)
 TOP_K = NumberText(int, 1, MAX_TOP_K)
@@ -132,3 +165,8 @@ PORT = NumberText(int, 0, MAX_PORT)
 KEY_ID = NumberText(int, 1, MAX_INT, hint="an id that `omoide persona key list` shows")
 SEARCH_MODE = OneOf([mode.value for mode in SearchMode])
 KIND = OneOf([kind.value for kind in MemoryKind])
+# Read at the time they are typed and in UTC: only whether they can be read is checked here;
+# the search reads them again at its clock in the persona's zone.
+DATE_RANGE = Checked(lambda v: check_date_range(v, now=_now(), zone=UTC), "date_range")
+VALID_AT = Checked(lambda v: check_valid_at(v, now=_now()), "valid_at")
+USER_ID = Checked(check_user_id, "user_id")

@@ -1,7 +1,8 @@
 """Session 45: the MCP tools' text said "recorded 1 turn(s)", "1 result(s) for …", "(1
-version(s), oldest first)", "in session(s) s1" and "1 active memories … 1 links": one noun,
-singular for exactly one and plural otherwise, as the rest of the tools' text writes it
-(``engine.counts``, which the CLI's lines use too). Through the SDK's client."""
+version(s), oldest first)", "in session(s) s1" and "1 active memories … 1 links" (in
+``memory_stats`` and ``get_context``): one noun, singular for exactly one and plural
+otherwise, as the rest of the tools' text writes it (``engine.counts``, which the CLI's lines
+use too). Through the SDK's client."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_counts_are_singular_for_one_and_plural_otherwise(app: Omoide, persona: 
     key = app.memories.create(
         persona, app.memories.build_new(content="Ken drinks green tea every morning.")
     ).memory.key
-    one, two, found, history, stats = _texts(
+    one, two, found, history, stats, context = _texts(
         app,
         persona,
         [
@@ -41,6 +42,7 @@ def test_counts_are_singular_for_one_and_plural_otherwise(app: Omoide, persona: 
             ("memory_search", {"query": "green tea", "top_k": 1}),
             ("memory_history", {"key": key}),
             ("memory_stats", {}),
+            ("get_context", {}),
         ],
     )
     assert one == "recorded 1 turn in s1"
@@ -49,6 +51,9 @@ def test_counts_are_singular_for_one_and_plural_otherwise(app: Omoide, persona: 
     assert history.startswith(f"History of {key} (1 version, oldest first):"), history
     assert f"Persona {persona}: 1 active memory (1 total," in stats, stats
     assert "; 0 links; " in stats, stats
+    last = context.splitlines()[-1]
+    assert last.startswith("1 active memory (0 superseded), mean strength "), context
+    assert last.endswith(", 0 links."), context
 
 
 @pytest.mark.parametrize(

@@ -146,7 +146,7 @@ def test_a_refusal_at_mcp_names_no_session(server: LiveServer) -> None:
             "invalid argument 'top_k' must be an integer (a whole number, e.g. 5) (got 1e+308)",
         ),
         ("memory_read", {"key": "k\nk"}, "no memory 'k\\nk' for persona 'rin'"),
-        ("memory_search", {"query": "tea", "date_range": "x\u202e"}, 'cannot read "x\u202e"'),
+        ("memory_search", {"query": "tea", "date_range": "x\u202e"}, 'cannot read "x\\u202e"'),
         (  # invisible only: blank, refused in HTTP's words (it was no filter over MCP)
             "memory_search",
             {"query": "tea", "date_range": "\u202e"},

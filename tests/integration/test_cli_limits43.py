@@ -48,9 +48,13 @@ def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     ],
 )
 def test_a_search_filter_is_refused_as_over_http(run, option: str, value: str, said: str) -> None:
+    """In HTTP's words for the rule, naming the option typed as it is read (session 45: it
+    was the service's whole message, ``valid_at must …``, once the folder was open)."""
     result = run("search", "-p", "rin", "tea", option, value)
-    assert result.exit_code == 1, result.output
-    assert result.output.strip() == f"Error: {said}", result.output
+    assert result.exit_code == 2, result.output
+    field, rule = said.split(" ", 1)
+    assert field == option.removeprefix("--").replace("-", "_")
+    assert result.output.splitlines()[-1] == f"Error: Invalid value for '{option}': {rule}"
 
 
 def test_content_longer_once_in_nfc_says_how_it_is_counted(run) -> None:

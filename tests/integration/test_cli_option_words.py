@@ -4,9 +4,10 @@ naming the option; ``memory list --limit 0``, ``jobs wait --timeout 9999``, ``se
 ``timeout``) rather than the option typed, and ``--importance 2`` in other words than HTTP and
 MCP say ("must be between 0 and 1, got 2.0" where they say "must be at most 1, got 2");
 ``search --mode fuzzy`` and ``import --from nope`` in click's own ("'fuzzy' is not one of …")
-while ``--kind gossip`` had the service's. Each is now refused as the option is read, before
-the data folder is opened, naming the option in click's words for a bad value and the rule in
-the API's."""
+while ``--kind gossip`` had the service's; ``search --valid-at soon``, ``--date-range`` and
+``import --user-id ''`` by the service under its field's name (``valid_at is not …``, exit 1).
+Each is now refused as the option is read, before the data folder is opened, naming the
+option in click's words for a bad value and the rule in the API's."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from click.testing import CliRunner
 from omoide_testing import LiveServer, refused
 
 from omoide.cli import main
+from omoide.service.validate import NON_BLANK_RULE
 
 
 @pytest.mark.parametrize(
@@ -74,6 +76,39 @@ from omoide.cli import main
             ["serve", "--port", "70000"],
             "Invalid value for '--port': must be at most 65535, got 70000",
             id="port",
+        ),
+        # and the text options the service checks, told as ``valid_at is not …`` (exit 1)
+        pytest.param(
+            ["search", "-p", "rin", "tea", "--valid-at", "soon"],
+            "Invalid value for '--valid-at': is not a valid ISO-8601 date or timestamp: "
+            '"soon" (e.g. 2026-03-01 or 2026-03-01T09:30:00+09:00)',
+            id="valid-at",
+        ),
+        pytest.param(
+            ["search", "-p", "rin", "tea", "--valid-at", ""],
+            "Invalid value for '--valid-at': must not be empty, got \"\"",
+            id="valid-at-empty",
+        ),
+        pytest.param(
+            ["search", "-p", "rin", "tea", "--date-range", " "],
+            f"Invalid value for '--date-range': {NON_BLANK_RULE}; leave it out for no date filter",
+            id="date-range-blank",
+        ),
+        pytest.param(
+            ["search", "-p", "rin", "tea", "--date-range", "2026-05..2026-03"],
+            "Invalid value for '--date-range': date range \"2026-05..2026-03\" ends before it "
+            "starts: give the earlier end first, A..B (e.g. 2026-03-01..2026-03-15)",
+            id="date-range-backwards",
+        ),
+        pytest.param(
+            ["import", "-p", "rin", "--from", "mem0", "--user-id", "", "/dev/null"],
+            "Invalid value for '--user-id': must not be empty, got \"\"",
+            id="user-id-empty",
+        ),
+        pytest.param(
+            ["import", "-p", "rin", "--from", "mem0", "--user-id", "u" * 201, "/dev/null"],
+            "Invalid value for '--user-id': must be at most 200 characters, got 201",
+            id="user-id-long",
         ),
     ],
 )

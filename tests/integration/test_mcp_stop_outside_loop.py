@@ -3,7 +3,8 @@
 build is unwound, the close goes on to its end, and the process exits 0 with no traceback.
 
 Before: only the loop had handlers: SIGTERM killed the process there (status -15, the store
-not closed), SIGINT said "Aborted!" and exited 1, the close cut short."""
+not closed), SIGINT said "Aborted!" and exited 1, the close cut short. Its client closing the
+pipe during the close printed a ``RuntimeWarning`` (session 45)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from mcp_checks import OPENING_LINES
 
 from omoide.cli import main
 
@@ -107,3 +109,38 @@ def test_a_stop_during_the_close_lets_it_finish_and_exits_0(
 ) -> None:
     err = _stopped(env, signum, "closing", ("0", "2"))
     assert err.endswith("closed\n"), err
+
+
+def test_stdin_closed_while_the_stop_runs_warns_of_nothing(env: dict[str, str]) -> None:
+    """Session 45: the client closed the pipe once a stop had begun (the protocol loop gone),
+    and stdin's reader thread, handing over the pipe's end, printed ``RuntimeWarning:
+    coroutine 'Queue.put' was never awaited`` on stderr; the hand-over is closed unrun now."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", SLOW, "0", "2", "mcp", "--persona", "rin"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None and child.stderr is not None
+    try:
+        child.stdin.write(OPENING_LINES[0] + "\n")
+        child.stdin.flush()
+        assert '"id":1' in child.stdout.readline().replace(" ", "")  # the loop reads stdin
+        child.send_signal(signal.SIGTERM)
+        said = []
+        while (line := child.stderr.readline()) and line != "closing\n":
+            said.append(line)
+        assert line == "closing\n", "".join(said)
+        child.stdin.close()  # the client goes while the stop runs
+        err = "".join(said) + line + child.stderr.read()
+        child.wait(timeout=60)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0, err
+    assert err.endswith("closed\n"), err
+    assert "RuntimeWarning" not in err and "never awaited" not in err, err
+    assert "Traceback" not in err, err

@@ -4,15 +4,16 @@ The one predicate, :func:`is_blank`, and the character classes it is made of, wr
 Python's ``re``, the Rust regex of pydantic and an ECMA-262 ``u`` pattern (JSON Schema's) read
 them alike. The services refuse a blank text with it (``service.validate`` re-exports it and
 builds its field patterns from these classes; the HTTP schemas publish
-:data:`NON_BLANK_PATTERN`), and the chat reader reads a message id of it as no id
-(``engine.peer_chats``).
+:data:`NON_BLANK_PATTERN`) in the one wording :data:`NON_BLANK_RULE`, as do the import file
+checks (``engine.transfer_check``, ``engine.peer_formats``); the chat reader reads a message
+id of it as no id (``engine.peer_chats``).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["INVISIBLE", "NON_BLANK_PATTERN", "WHITESPACE", "is_blank"]
+__all__ = ["INVISIBLE", "NON_BLANK_PATTERN", "NON_BLANK_RULE", "WHITESPACE", "is_blank"]
 
 # Exactly the characters ``str.isspace()`` (and so ``str.strip()``) treats as whitespace.
 WHITESPACE = (
@@ -39,6 +40,9 @@ INVISIBLE = (
 NON_BLANK_PATTERN = f"[^{WHITESPACE}{INVISIBLE}]"
 
 _VISIBLE = re.compile(NON_BLANK_PATTERN)
+# The one wording of a refused blank text on every surface (HTTP, MCP, the CLI, an import
+# file's format checks), after the field's name; ``service.validate`` re-exports it.
+NON_BLANK_RULE = "must not be empty or whitespace, nor only invisible characters"
 
 
 def is_blank(value: str) -> bool:

@@ -40,6 +40,7 @@ from omoide.engine.context_model import (
     TurnLine,
 )
 from omoide.engine.context_words import LABELS, TEXT
+from omoide.engine.counts import how_many
 from omoide.engine.dates import local_day
 from omoide.engine.elapsed import JUST_NOW_SECONDS, time_since_words
 from omoide.engine.lang import Lang, is_japanese
@@ -179,9 +180,11 @@ def _section_lines(
         Section.STATS: [
             words["stats_line"].format(
                 active=stats.active,
+                active_words=how_many(stats.active, "active memory"),
                 superseded=stats.superseded,
                 mean=stats.mean_strength,
                 links=stats.links,
+                links_words=how_many(stats.links, "link"),
             )
         ],
     }

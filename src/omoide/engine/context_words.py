@@ -27,8 +27,9 @@ TEXT: dict[Lang, dict[str, str]] = {
         "first": "This is the first session.",
         "just_now": "The last session was just now.",
         "since": "The last session was {words}.",
-        "stats_line": "{active} active memories ({superseded} superseded), "
-        "mean strength {mean:.2f}, {links} links.",
+        # The counts said with their nouns (``counts.how_many``): "1 active memory … 1 link".
+        "stats_line": "{active_words} ({superseded} superseded), "
+        "mean strength {mean:.2f}, {links_words}.",
         "strength": " (strength {value:.2f})",
         "another_conversation": "(another conversation)",
     },

@@ -16,16 +16,19 @@ This module imports only the standard library, so every engine module and subpac
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
+    "BEYOND_C0_CONTROLS",
     "DateRangeError",
     "EngineValueError",
     "ModelDataError",
     "ParameterError",
     "count_rule",
+    "escape_controls",
     "json_type",
     "length_rule",
     "length_said",
@@ -40,6 +43,21 @@ __all__ = [
 ]
 
 
+# The control characters past C0 that JSON's quoting leaves raw: DEL, C1 and the bidirectional
+# embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which reorder the text
+# shown after them ("Trojan Source"). A character class body, for ``re`` and the validators.
+BEYOND_C0_CONTROLS = "\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+_BEYOND_C0 = re.compile(f"[{BEYOND_C0_CONTROLS}]")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with DEL, the C1 controls and the bidirectional controls written as JSON
+    escapes the C0 ones (``\\u007f``, ``\\u0085``, ``\\u202e``), never raw: what every message
+    that quotes a caller's text (:func:`quoted`, :func:`named`), a 404's path and the
+    dashboard's error page do to it, so a U+202E cannot reverse the words after it."""
+    return _BEYOND_C0.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def quoted(value: object, limit: int = 80) -> str:
     """``value`` as a refusal echoes what was sent (:func:`short_json`, cut at ``limit``): text
     in JSON's double quotes (``got "1_0"``), as every validation message quotes a value, never
@@ -50,9 +68,10 @@ def quoted(value: object, limit: int = 80) -> str:
 def named(value: object, limit: int = 64) -> str:
     """A name the caller sent (a query parameter, a field, a key) as a refusal names it: in
     single quotes, as the API names what it knows (``unknown persona 'rin'``), its control
-    characters escaped as JSON escapes them (never Python's repr), cut at ``limit`` ("…") so
-    that a 5,000-character name does not make a 5,000-character message."""
-    text = json.dumps(str(value), ensure_ascii=False)[1:-1].replace('\\"', '"')
+    characters escaped as JSON escapes them (never Python's repr; those JSON leaves raw too,
+    :func:`escape_controls`), cut at ``limit`` ("…") so that a 5,000-character name does not
+    make a 5,000-character message."""
+    text = escape_controls(json.dumps(str(value), ensure_ascii=False)[1:-1].replace('\\"', '"'))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     text = text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -93,9 +112,11 @@ def wrong_type(subject: str, kind: str, got: Any) -> str:
 
 def short_json(value: Any, limit: int = 60) -> str:
     """A value as a refusal echoes it: its JSON, cut to ``limit`` characters ("…") so that a
-    5,000-character input does not make a 5,000-character message. A lone surrogate (which a
-    CLI argument may hold) is shown escaped, so the message is always UTF-8 text."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    5,000-character input does not make a 5,000-character message. The control characters
+    JSON leaves raw are escaped as it escapes the others (:func:`escape_controls`), and a lone
+    surrogate (which a CLI argument may hold) is shown escaped, so the message is always
+    UTF-8 text that shows what was sent."""
+    text = escape_controls(json.dumps(value, ensure_ascii=False, default=str))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")

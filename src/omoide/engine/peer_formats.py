@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from omoide.engine.errors import named, quoted
+from omoide.engine.blank import NON_BLANK_RULE, is_blank
+from omoide.engine.errors import json_type, named, quoted
 
 __all__ = [
     "PeerFormatError",
@@ -125,8 +126,11 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
         if not isinstance(item, dict):
             raise PeerFormatError(f"memory {i}: must be an object")
         text = item.get("memory", item.get("text"))
-        if not isinstance(text, str) or not text.strip():
-            raise PeerFormatError(f"memory {i}: 'memory' must be non-empty text")
+        if not isinstance(text, str):
+            got = "it has none" if text is None else f"got {json_type(text)}"
+            raise PeerFormatError(f"memory {i}: 'memory' must be text ({got})")
+        if is_blank(text):  # in the API's one wording, where the file holds it
+            raise PeerFormatError(f"memory {i}: 'memory' {NON_BLANK_RULE} (got {quoted(text)})")
         if user_id is not None and item.get("user_id") != user_id:
             continue
         tags = tuple(
@@ -191,6 +195,9 @@ def _indefinite(noun: str) -> str:
     return f"{'an' if vowel or low.startswith(_AN_BEFORE_H) else 'a'} {noun}"
 
 
+_RELATION_ENDS = ("from", "to", "relationType")  # a relation's names, none of them blank
+
+
 def parse_mcp_memory(
     records: list[Any],
 ) -> tuple[list[PeerMemory], list[PeerRelation], list[PeerSkipped]]:
@@ -206,7 +213,11 @@ def parse_mcp_memory(
         if kind == "entity":
             name, entity_type = record.get("name"), record.get("entityType") or "entity"
             observations = record.get("observations") or []
-            if not isinstance(name, str) or not name.strip() or not isinstance(observations, list):
+            if isinstance(name, str) and is_blank(name):
+                raise PeerFormatError(
+                    f"line {i}: an entity's name {NON_BLANK_RULE} (got {quoted(name)})"
+                )
+            if not isinstance(name, str) or not isinstance(observations, list):
                 raise PeerFormatError(
                     f"line {i}: an entity needs a name and a list of observations"
                 )
@@ -240,8 +251,13 @@ def parse_mcp_memory(
                 record.get("to"),
                 record.get("relationType"),
             )
-            if not all(isinstance(v, str) and v.strip() for v in (source, target, relation)):
+            if not all(isinstance(v, str) for v in (source, target, relation)):
                 raise PeerFormatError(f"line {i}: a relation needs from, to and relationType")
+            blank = next((k for k in _RELATION_ENDS if is_blank(record[k])), None)
+            if blank is not None:
+                raise PeerFormatError(
+                    f"line {i}: a relation's {blank} {NON_BLANK_RULE} (got {quoted(record[blank])})"
+                )
             words = str(relation).replace("_", " ").strip()
             memory = PeerMemory(
                 content=f"{source} {words} {target}",

@@ -10,13 +10,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from omoide.engine.blank import NON_BLANK_RULE, is_blank
 from omoide.engine.errors import json_type, named, quoted
 from omoide.model import LinkType, SessionEnd
 
 __all__ = ["header_problem", "record_problem", "unknown_problem"]
 
 
-# What each field holds. Types: "str" (non-empty for names), "text" (any string), "time" (ISO
+# What each field holds. Types: "str" (not blank: names), "text" (any string), "time" (ISO
 # 8601), "int", "num" (finite), "bool", "obj", "list"; a trailing "?" allows null; a set lists
 # the allowed values.
 _TEXT, _OPT_TIME = "text", "time?"
@@ -134,7 +135,7 @@ def _fits(value: Any, kind: Any) -> bool:
             return True
         kind = kind[:-1]
     if kind in ("str", "text"):
-        return isinstance(value, str) and (kind == "text" or bool(value.strip()))
+        return isinstance(value, str) and (kind == "text" or not is_blank(value))
     if kind == "time":
         return isinstance(value, str) and _is_time(value)
     if kind == "int":
@@ -159,7 +160,7 @@ def _is_time(text: str) -> bool:
 
 
 _KIND_WORDS = {
-    "str": "non-empty text",
+    "str": "text",
     "text": "text",
     "time": "an ISO-8601 time (e.g. 2026-03-01T09:30:00+00:00)",
     "int": "an integer",
@@ -198,9 +199,13 @@ def unknown_problem(names: Iterable[str], holds: Sequence[str], holder: str) -> 
 
 def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: str) -> str | None:
     for name, kind in types.items():
-        if not _fits(record.get(name), kind):
-            got = "it is missing" if name not in record else f"got {quoted(record[name], 60)}"
-            return f"{where}{name} must be {_wanted(kind)} ({got})"
+        value = record.get(name)
+        if _fits(value, kind):
+            continue
+        got = "it is missing" if name not in record else f"got {quoted(value, 60)}"
+        if isinstance(value, str) and kind in ("str", "str?"):  # blank: in the API's one wording
+            return f"{where}{name} {NON_BLANK_RULE} ({got})"
+        return f"{where}{name} must be {_wanted(kind)} ({got})"
     return None
 
 

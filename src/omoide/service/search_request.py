@@ -31,8 +31,10 @@ __all__ = [
     "MAX_TOP_K",
     "SearchRequest",
     "SearchResult",
+    "check_date_range",
     "check_filters",
     "check_query",
+    "check_valid_at",
 ]
 
 MAX_QUERY_CHARS = 2000
@@ -95,23 +97,7 @@ def check_filters(
     list applies them alone); a natural-language ``date_range`` is read in ``zone``. A blank
     one (spaces or invisible characters only) is refused, on every interface alike: it was no
     filter, as if it had applied."""
-    created_from = created_until = None
-    if date_range is not None:
-        if is_blank(str(date_range)):
-            raise InvalidInput(
-                f"date_range {NON_BLANK_RULE}; leave it out for no date filter",
-                field="date_range",
-            )
-        if len(str(date_range)) > MAX_DATE_RANGE_CHARS:
-            raise InvalidInput(
-                too_long("date_range", MAX_DATE_RANGE_CHARS, str(date_range)),
-                field="date_range",
-            )
-        with engine_input():
-            span = parse_date_range(
-                check_text(str(date_range), "date_range"), now=clock.now(), tz=zone
-            )
-        created_from, created_until = span.start, span.end
+    created_from, created_until = check_date_range(date_range, now=clock.now(), zone=zone)
     return SearchFilters(
         tags=check_tags(tags, limit=MAX_FILTER_TAGS),
         created_from=created_from,
@@ -120,17 +106,42 @@ def check_filters(
         if min_importance is None
         else check_unit_interval(min_importance, "min_importance"),
         kind=None if kind is None else check_kind(kind),
-        valid_at=_valid_at(valid_at, clock),
+        valid_at=check_valid_at(valid_at, now=clock.now()),
     )
 
 
-def _valid_at(value: Any, clock: Clock) -> datetime | None:
-    """``now``, a timestamp, or None for no filter; an empty one is refused, as HTTP and MCP
-    refuse it (it was no filter, as if it had applied: ``omoide search --valid-at ''``)."""
+def check_date_range(
+    date_range: Any, *, now: datetime, zone: tzinfo
+) -> tuple[datetime | None, datetime | None]:
+    """A natural-language ``date_range`` read at ``now`` in ``zone``: its start and end, or
+    ``(None, None)`` for no filter. A blank one (spaces or invisible characters only) is
+    refused, on every interface alike: it was no filter, as if it had applied. The CLI checks
+    ``--date-range`` with it as the option is read (``cli_types.DATE_RANGE``)."""
+    if date_range is None:
+        return None, None
+    if is_blank(str(date_range)):
+        raise InvalidInput(
+            f"date_range {NON_BLANK_RULE}; leave it out for no date filter",
+            field="date_range",
+        )
+    if len(str(date_range)) > MAX_DATE_RANGE_CHARS:
+        raise InvalidInput(
+            too_long("date_range", MAX_DATE_RANGE_CHARS, str(date_range)),
+            field="date_range",
+        )
+    with engine_input():
+        span = parse_date_range(check_text(str(date_range), "date_range"), now=now, tz=zone)
+    return span.start, span.end
+
+
+def check_valid_at(value: Any, *, now: datetime) -> datetime | None:
+    """``now`` (the word: ``now`` itself), a timestamp, or None for no filter; an empty one is
+    refused, as HTTP and MCP refuse it (it was no filter, as if it had applied: ``omoide
+    search --valid-at ''``)."""
     if value is None:
         return None
     if value == "":
         raise InvalidInput('valid_at must not be empty, got ""', field="valid_at")
     if isinstance(value, str) and value.strip().lower() == "now":
-        return clock.now()
+        return now
     return check_timestamp(value, "valid_at")

@@ -3,6 +3,10 @@ settle an erase's owed scrub) runs even when a step before it fails."""
 
 from __future__ import annotations
 
+import threading
+from typing import Any
+
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 
@@ -35,3 +39,37 @@ def test_on_shutdown_runs_when_closing_the_chat_upstream_fails(
     ):
         assert client.get("/health").status_code == 200
     assert stopped == (["workers", "closed"] if workers else ["closed"])
+
+
+def test_the_workers_stop_runs_off_the_event_loop(
+    app: Omoide, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Session 45: ``JobRunner.stop`` (up to 10 s for the jobs mid-run) ran on the event loop's
+    thread, and nothing else the loop had to do ran meanwhile. Here the stop waits for the
+    loop to let it go, which a blocked loop never does; the steps' order is kept."""
+    monkeypatch.setattr(app, "warm_up", lambda: None)
+    steps: list[str] = []
+    let_go = threading.Event()
+    real_stop = app.runner.stop
+
+    def stop(**kw: Any) -> bool:
+        steps.append("workers" if let_go.wait(5) else "workers, the loop blocked")
+        return real_stop(**kw)
+
+    monkeypatch.setattr(app.runner, "stop", stop)
+    served = create_app(app, on_shutdown=lambda: steps.append("closed"))
+
+    async def let_it_go() -> None:
+        while "served" not in steps:
+            await anyio.sleep(0.01)
+        await anyio.sleep(0.05)  # the lifespan is ending now: its stop waits for this
+        let_go.set()
+
+    async def main() -> None:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(let_it_go)
+            async with served.router.lifespan_context(served):
+                steps.append("served")
+
+    anyio.run(main)
+    assert steps == ["served", "workers", "closed"]

@@ -151,6 +151,18 @@ def test_context_text_is_japanese_when_asked() -> None:
     assert "有効な記憶 42 件（置き換え済み 3 件）、平均強度 0.41、リンク 12 件。" in out.text
 
 
+def test_context_stats_say_one_memory_and_one_link_in_the_singular() -> None:
+    """Session 45: the stats line said "1 active memories … 1 links" (``counts.how_many``)."""
+    one = ContextStats(active=1, superseded=0, mean_strength=0.5, links=1)
+    out = assemble_context(_full(stats=one), budget_tokens=5000)
+    assert out.text.splitlines()[-1] == (
+        "1 active memory (0 superseded), mean strength 0.50, 1 link."
+    )
+    ja = assemble_context(_full(Lang.JA, stats=one), budget_tokens=5000)
+    said = "有効な記憶 1 件（置き換え済み 0 件）、平均強度 0.50、リンク 1 件。"
+    assert ja.text.splitlines()[-1] == said
+
+
 def test_context_trims_stats_then_weakest_important_first() -> None:
     full = assemble_context(_full(), budget_tokens=5000)
     stats_line = estimate_tokens("## Memory stats") + estimate_tokens(

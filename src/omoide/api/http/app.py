@@ -22,7 +22,7 @@ from omoide.api.errors import INTERNAL_MESSAGE, error_body, error_response
 from omoide.api.http.access_log import AccessLog, record_route
 from omoide.api.http.dashboard import ROUTERS as DASHBOARD_ROUTERS
 from omoide.api.http.dashboard import install_dashboard
-from omoide.api.http.dashboard.web import error_page, escape_controls, is_page, path_controls
+from omoide.api.http.dashboard.web import error_page, is_page, path_controls
 from omoide.api.http.guard import BodyGuard
 from omoide.api.http.head import HeadAsGet
 from omoide.api.http.metrics import Metrics
@@ -60,9 +60,9 @@ def create_app(
     give_up: threading.Event | None = None,
 ) -> FastAPI:
     """The app serving ``omoide``; ``on_shutdown`` runs (in a worker thread: it may wait for
-    an erase's owed scrub) as its lifespan ends, after the workers stopped: their jobs mid-run
-    waited for (``JobRunner.stop``) until ``give_up`` is set (``omoide serve``: a second
-    Ctrl+C)."""
+    an erase's owed scrub) as its lifespan ends, after the workers stopped (in a worker thread
+    too, off the event loop): their jobs mid-run waited for (``JobRunner.stop``) until
+    ``give_up`` is set (``omoide serve``: a second Ctrl+C)."""
     mcp = McpEndpoint(omoide, host=omoide.settings.host)
 
     @contextlib.asynccontextmanager
@@ -77,8 +77,9 @@ def create_app(
         async with contextlib.AsyncExitStack() as ending:
             if on_shutdown is not None:
                 ending.push_async_callback(run_in_threadpool, on_shutdown)
-            if start_workers:
-                ending.callback(omoide.runner.stop, give_up=give_up)
+            if start_workers:  # off the event loop: it waits up to 10 s for the jobs mid-run,
+                # and on the loop it held up everything else the loop had to do meanwhile
+                ending.push_async_callback(run_in_threadpool, omoide.runner.stop, give_up=give_up)
             if omoide.chat_upstream is not None:
                 ending.push_async_callback(omoide.chat_upstream.aclose)
             async with mcp.running():  # the MCP SDK's session manager lives as long as the app
@@ -266,8 +267,8 @@ def _shown(path: str) -> str:
     escapes them and cut at 200 characters (a 5,000-character path made a 5 KB message, and
     ``/p/%0A`` a line break in it); DEL, the C1 controls and the bidirectional overrides too,
     which JSON's quoting leaves raw (``/api/x%E2%80%AE`` reversed what the message said after
-    it), as the dashboard's error page shows them."""
-    return escape_controls(named(path, 200)[1:-1])
+    it), as every message quoting a caller's text shows them (``engine.errors.named``)."""
+    return named(path, 200)[1:-1]
 
 
 class Reader(enum.StrEnum):

@@ -55,8 +55,17 @@ class StdinLines:
         def pump() -> None:
             while True:
                 line = self._stream.readline()
+                put = handed.put(line)
                 try:
-                    asyncio.run_coroutine_threadsafe(handed.put(line), loop).result()
+                    handing = asyncio.run_coroutine_threadsafe(put, loop)
+                except RuntimeError:  # the loop is closed (the server stopped): nobody reads
+                    # Trigger: stdin closed (or a line came) once a stop had begun. Why: the
+                    # put was never scheduled, and Python warned on stderr that it was never
+                    # awaited. Outcome: closed here, unrun.
+                    put.close()
+                    return
+                try:
+                    handing.result()
                 except (RuntimeError, asyncio.CancelledError):
                     return  # the loop is gone (the server stopped): nobody reads any more
                 if not line:

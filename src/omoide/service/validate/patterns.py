@@ -12,10 +12,14 @@ import re
 from datetime import timedelta
 
 # Blank text: the engine's classes (``engine.blank``, the one ``is_blank``), whitespace and
-# invisible characters, and the not-blank pattern.
+# invisible characters, the not-blank pattern, and the one wording of a refused blank text.
 from omoide.engine.blank import INVISIBLE as INVISIBLE
 from omoide.engine.blank import NON_BLANK_PATTERN as NON_BLANK_PATTERN
+from omoide.engine.blank import NON_BLANK_RULE as NON_BLANK_RULE
 from omoide.engine.blank import WHITESPACE as WHITESPACE
+
+# DEL, C1 and the bidirectional controls: the engine's, which its quoting helpers escape.
+from omoide.engine.errors import BEYOND_C0_CONTROLS as BEYOND_C0_CONTROLS
 
 # Persona, block and memory-key names: the model's (the store checks a persona name too).
 from omoide.model import MAX_NAME_CHARS as MAX_NAME_CHARS
@@ -50,13 +54,10 @@ MAX_AHEAD = timedelta(hours=24)
 # (U+202A-U+202E, U+2066-U+2069), which reorder the text shown after them ("Trojan Source").
 # ``TEXT_CONTROLS``: the same but tab, newline and carriage return, which multi-line text (a
 # state value) may hold. At the ends, the control characters that are whitespace are trimmed.
-# ``BEYOND_C0_CONTROLS``: those past C0, which JSON's quoting (an error message quoting a
-# value) leaves raw.
-BEYOND_C0_CONTROLS = "\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069"
+# ``BEYOND_C0_CONTROLS`` (``engine.errors``): those past C0, which JSON's quoting (an error
+# message quoting a value) leaves raw.
 CONTROLS = "\\x00-\\x1f" + BEYOND_C0_CONTROLS
 TEXT_CONTROLS = "\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f" + BEYOND_C0_CONTROLS
-# The one wording of a refused blank text (``is_blank``) on every surface, after the field's name.
-NON_BLANK_RULE = "must not be empty or whitespace, nor only invisible characters"
 # A state key: 1–64 characters of any script (``name``, ``名前``, ``prénom``) but whitespace,
 # invisible and control characters and the ASCII punctuation other than ``_`` and ``-`` (so an
 # ASCII key is one as before, ``A-Z a-z 0-9 _ -``). Case matters, as in JSON: ``Name`` and

@@ -26,15 +26,11 @@ from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
 from omoide.api.http.validation_errors import validation_message
+from omoide.engine.errors import escape_controls
 from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
 from omoide.model import NAME_PATTERN, check_persona_name
 from omoide.service.auth import Principal
-from omoide.service.validate import (
-    BEYOND_C0_CONTROLS,
-    CONTROLS,
-    check_controls,
-    replace_controls,
-)
+from omoide.service.validate import CONTROLS, check_controls, replace_controls
 
 __all__ = [
     "COOKIE",
@@ -46,7 +42,6 @@ __all__ = [
     "Viewer",
     "controls_refused",
     "error_page",
-    "escape_controls",
     "form_data",
     "form_page",
     "is_page",
@@ -217,18 +212,6 @@ def _url_controls(request: Request, shown_back: Mapping[str, str]) -> str | None
     except InvalidInput as exc:
         return exc.message
     return None
-
-
-# What an error's own words may still hold raw when they quote a value: JSON's quoting (the
-# API's) escapes U+0000-U+001F only, not DEL, the C1 controls or the bidirectional overrides
-_UNESCAPED = re.compile(f"[{BEYOND_C0_CONTROLS}]")
-
-
-def escape_controls(text: str) -> str:
-    """An error message as a page shows it, or the API's 404 and 405 name a path: a control
-    character it quotes escaped as JSON writes it (``\\u202e``), as it quotes the others,
-    never raw (a U+202E reverses the words shown after it)."""
-    return _UNESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def render(request: Request, template: str, *, status: int = 200, **context: Any) -> HTMLResponse:
