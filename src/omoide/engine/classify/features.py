@@ -49,6 +49,7 @@ from omoide.engine.classify.frame import unframe
 from omoide.engine.classify.from_to import FROM_TO_FEATURES, from_to_features
 from omoide.engine.classify.habit_end import HABIT_END_FEATURES, habit_end_features
 from omoide.engine.classify.ident import IDENT_FEATURES, ident_features
+from omoide.engine.classify.ja_told import JA_TOLD_FEATURES, ja_told_features
 from omoide.engine.classify.leads_to import LEADS_TO_FEATURES, leads_to_features
 from omoide.engine.classify.morph import en_lemma
 from omoide.engine.classify.name_change import NAME_CHANGE_FEATURES, name_change_features
@@ -168,6 +169,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *REASON_TOLD_FEATURES,
     *DETAIL_TOLD_FEATURES,
     *OCCASION_TOLD_FEATURES,
+    *JA_TOLD_FEATURES,
     *NAMED_SUBJECT_FEATURES,
     *NAME_SWAP_FEATURES,
     *NAME_CHANGE_FEATURES,
@@ -259,6 +261,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += reason_told_features(old_s, new_s)
     values += detail_told_features(old_s, new_s)
     values += occasion_told_features(old_s, new_s)
+    values += ja_told_features(old_s, new_s)
     values += named_subject_features(old_s, new_s)
     values += name_swap_features(old_s, new_s)
     values += name_change_features(old_s, new_s)

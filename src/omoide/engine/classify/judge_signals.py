@@ -8,6 +8,7 @@ does not weigh these features; training leaves them out of every feature set. No
 from __future__ import annotations
 
 from omoide.engine.classify.features import TEXT_FEATURES, PairText
+from omoide.engine.classify.ja_told import JA_TOLD_FEATURES
 
 __all__ = [
     "EXTEND_ONLY",
@@ -98,6 +99,10 @@ SURE_ONLY: tuple[str, ...] = (
 # net never saw, 7 false closes removed and no right one lost). Session 44
 # (``bench/results/judge44.md``): a mishap on one occasion beside a present fact, an earlier
 # occasion beside a plan placed ahead, a thing bought for a plan (``occasion_told``).
+# Session 45 (``bench/results/judge45.md``): Japanese only, an occasion counted once, a thing
+# nearly done, the old fact's origin, its duration, the old plan dated, the old thing told
+# bought, the user's relative's own doing (``ja_told``; on the training sources the Japanese
+# net never fitted, 9 false closes removed and no right one lost).
 JUDGE_CAPS: tuple[str, ...] = (
     "one_off_beside_habit",
     "once_beside_state",
@@ -110,6 +115,7 @@ JUDGE_CAPS: tuple[str, ...] = (
     "mishap_on_one_occasion",
     "earlier_occasion_beside_plan",
     "bought_for_plan",
+    *JA_TOLD_FEATURES,
 )
 _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
 
