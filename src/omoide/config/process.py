@@ -15,7 +15,7 @@ from omoide.config.persona_values import persona_defaults
 from omoide.engine.errors import quoted
 from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.errors import InvalidInput
-from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
+from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config, is_http_url
 
 __all__ = ["Settings", "llm_config_from_env", "log_format_from_env"]
 
@@ -255,10 +255,21 @@ class Settings:
             raise InvalidInput("OMOIDE_PG_POOL_WAIT must be above 0 and at most 600 seconds")
         if not values["chat_summary_cooldown_s"] >= 0:
             raise InvalidInput("OMOIDE_CHAT_SUMMARY_COOLDOWN must be 0 or more seconds")
+        _check_embed_endpoint(values["embed_base_url"], values["embed_timeout_s"])
         if isinstance(values["data_dir"], str):
             values["data_dir"] = Path(values["data_dir"])
         _check_data_folder(values["data_dir"])
         return cls(**values)
+
+
+def _check_embed_endpoint(base_url: str | None, timeout_s: float) -> None:
+    """``OMOIDE_EMBED_BASE_URL`` and ``OMOIDE_EMBED_TIMEOUT`` checked as their ``OMOIDE_LLM_*``
+    twins are: a timeout of 0 failed every embedding as a connection error after four attempts,
+    a negative one with a traceback from the socket; a URL without http(s):// the same way."""
+    if not timeout_s > 0:
+        raise InvalidInput(f"OMOIDE_EMBED_TIMEOUT must be above 0 seconds, got {timeout_s:g}")
+    if base_url and not is_http_url(base_url):  # not shown: a URL may carry credentials
+        raise InvalidInput("OMOIDE_EMBED_BASE_URL must be an http:// or https:// URL")
 
 
 def _check_data_folder(path: Path) -> None:

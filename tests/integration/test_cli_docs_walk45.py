@@ -1,0 +1,57 @@
+"""docs/operations.md, deploy.md, settings.md and import.md walked as a new user does, through
+the CLI's entry point on a real data folder (session 45): each test is a mismatch the walk
+found between what a doc says and what the command did."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from omoide.cli import main
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("OMOIDE_EMBEDDER", "hash")
+    monkeypatch.setenv("OMOIDE_DATA", str(tmp_path / "data"))
+    runner = CliRunner()
+
+    def invoke(*args: str, env: dict[str, str] | None = None) -> click.testing.Result:
+        return runner.invoke(main, list(args), env=env)
+
+    return invoke
+
+
+def _one_line_error(result: click.testing.Result) -> str:
+    """The last line of a command refused in one line, exit status 1, no traceback."""
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output, result.output
+    return result.output.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        # 0 failed every embedding as a connection error after 4 attempts; -5 was a traceback
+        # from the socket (ValueError: Timeout value out of range)
+        ("OMOIDE_EMBED_TIMEOUT", "0", "OMOIDE_EMBED_TIMEOUT must be above 0 seconds, got 0"),
+        ("OMOIDE_EMBED_TIMEOUT", "-5", "OMOIDE_EMBED_TIMEOUT must be above 0 seconds, got -5"),
+        # retried 4 times, then "connection failed (UnsupportedProtocol …)"
+        ("OMOIDE_EMBED_BASE_URL", "localhost:11434/v1", "must be an http:// or https:// URL"),
+    ],
+)
+def test_an_embedding_endpoint_setting_that_cannot_work_stops_the_command(
+    run, variable: str, value: str, said: str
+) -> None:
+    env = {
+        "OMOIDE_EMBEDDER": "openai",
+        "OMOIDE_EMBED_BASE_URL": "http://127.0.0.1:9/v1",
+        "OMOIDE_EMBED_MODEL": "m",
+        variable: value,
+    }
+    line = _one_line_error(run("search", "-p", "rin", "tea", env=env))
+    assert line.startswith(f"Error: {variable}") and said in line, line
