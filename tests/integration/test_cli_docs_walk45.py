@@ -4,11 +4,14 @@ found between what a doc says and what the command did."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
+import psycopg
 import pytest
 from click.testing import CliRunner
+from pg_testing import OWNER, PgServer
 
 from omoide.cli import main
 
@@ -55,3 +58,28 @@ def test_an_embedding_endpoint_setting_that_cannot_work_stops_the_command(
     }
     line = _one_line_error(run("search", "-p", "rin", "tea", env=env))
     assert line.startswith(f"Error: {variable}") and said in line, line
+
+
+def test_a_database_without_pgvector_is_one_line_saying_who_creates_it(
+    run, pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/deploy.md step 1: the database has the vector extension, which only a superuser may
+    create. One made without it stopped every command (and `omoide migrate --to` it) with
+    psycopg's traceback: InsufficientPrivilege: permission denied to create extension."""
+    name = f"noext_{os.getpid()}"
+    with psycopg.connect(pg_server.admin_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {name} OWNER {OWNER}")  # no CREATE EXTENSION vector
+    try:
+        url = pg_server.url(name)
+        assert run("persona", "create", "rin").exit_code == 0  # a folder to migrate
+        said = "has no vector extension (pgvector) and Omoide cannot create it"
+        moved = _one_line_error(run("migrate", "--to", url))
+        assert said in moved and "CREATE EXTENSION vector;" in moved, moved
+        assert "a superuser" in moved and "permission denied" in moved, moved
+        monkeypatch.setenv("OMOIDE_DATABASE_URL", url)
+        for args in (["persona", "list"], ["serve", "--port", "0"]):
+            line = _one_line_error(run(*args))
+            assert line.startswith("Error: the PostgreSQL database") and said in line, line
+    finally:
+        pg_server.drop_database(name)
