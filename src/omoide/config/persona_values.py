@@ -27,11 +27,13 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     value is echoed as JSON writes it (``true``, ``"x"``), a body's or a variable's alike."""
     kind = setting.type
     if kind is bool:
+        # text: spaces around it ignored, as around a number ("　ｔｒｕｅ　" was refused)
+        word = half_width(value).strip().lower() if isinstance(value, str) else None
         if isinstance(value, bool):
             result: Any = value
-        elif isinstance(value, str) and half_width(value).lower() in {"1", "true", "yes", "on"}:
+        elif word in {"1", "true", "yes", "on"}:
             result = True
-        elif isinstance(value, str) and half_width(value).lower() in {"0", "false", "no", "off"}:
+        elif word in {"0", "false", "no", "off"}:
             result = False
         else:
             raise InvalidInput(
@@ -148,11 +150,12 @@ def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
-    """Defaults for every persona: the declarations, overridden by ``OMOIDE_<NAME>``."""
+    """Defaults for every persona: the declarations, overridden by ``OMOIDE_<NAME>`` (an empty
+    one counts as unset, as a process variable does: it was refused as no number)."""
     overrides = {}
     for setting in PERSONA_SETTINGS:
         var = f"OMOIDE_{setting.name.upper()}"
-        if var in environ:
+        if environ.get(var, "") != "":  # empty counts as unset, as for every OMOIDE_ variable
             overrides[setting.name] = _coerce(setting, environ[var], var)
     defaults = replace(PersonaSettings(), **overrides)
     if defaults.keyword_weight + defaults.semantic_weight == 0:  # every search was refused
