@@ -28,6 +28,7 @@ from omoide.engine import json_text
 from omoide.errors import Conflict, InvalidInput
 from omoide.service.event_input import check_speaker_name
 from omoide.service.peer_import import OPTION_SOURCE, misplaced_option
+from omoide.service.validate import check_user_id
 
 __all__ = ["register"]
 
@@ -188,6 +189,7 @@ def import_command(
     file (--from mem0 | mcp-memory | chat)."""
     for option, name in (("--user-name", user_name), ("--assistant-name", assistant_name)):
         check_speaker_name(name, option)  # as HTTP checks user_name: "" was "not given"
+    check_user_id(user_id, "--user-id")  # named as typed, before the folder is opened
     given = {"user_id": user_id, "user_name": user_name, "assistant_name": assistant_name}
     misplaced = misplaced_option(source, given)
     if misplaced is not None:  # ignoring it would import otherwise than asked

@@ -1,7 +1,8 @@
 """A mem0 import's ``user_id`` is refused alike over HTTP and by ``omoide import``: longer than
 :data:`MAX_USER_ID_CHARS`, or empty, in the length refusal's one wording. Before, only HTTP
 bounded it (a literal 200 in the route): the CLI read a 201-character or an empty user_id as a
-filter that matched nothing, and said the file held no memory of that user."""
+filter that matched nothing, and said the file held no memory of that user. The CLI names
+the option as typed (``--user-id must …``), as it names ``--user-name``."""
 
 from __future__ import annotations
 
@@ -53,4 +54,6 @@ def test_the_cli_refuses_a_user_id_as_http_does(
         main, ["import", "-p", "rin", "--from", "mem0", "--user-id", user_id, str(file)]
     )
     assert done.exit_code == 1, done.output
-    assert done.output.splitlines()[-1] == f"Error: {said}", done.output
+    # the same words, naming the option as typed, as --user-name's refusal does
+    cli_said = said.replace("user_id", "--user-id", 1)
+    assert done.output.splitlines()[-1] == f"Error: {cli_said}", done.output

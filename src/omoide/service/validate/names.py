@@ -87,10 +87,11 @@ def check_external_id(value: Any, field: str) -> str | None:
     return check_text(value, field)
 
 
-def check_user_id(value: str | None) -> None:
+def check_user_id(value: str | None, where: str = "user_id") -> None:
     """A mem0 import's ``user_id`` (None: every user's): 1 to :data:`MAX_USER_ID_CHARS`
-    characters, refused alike over HTTP and by the CLI."""
+    characters, refused alike over HTTP and by the CLI; ``where`` names it as the user gave
+    it (``--user-id`` for the CLI)."""
     if value == "":
-        raise InvalidInput('user_id must not be empty, got ""', field="user_id")
+        raise InvalidInput(f'{where} must not be empty, got ""', field="user_id")
     if value is not None and len(value) > MAX_USER_ID_CHARS:
-        raise InvalidInput(too_long("user_id", MAX_USER_ID_CHARS, value), field="user_id")
+        raise InvalidInput(too_long(where, MAX_USER_ID_CHARS, value), field="user_id")
