@@ -83,3 +83,36 @@ def test_a_database_without_pgvector_is_one_line_saying_who_creates_it(
             assert line.startswith("Error: the PostgreSQL database") and said in line, line
     finally:
         pg_server.drop_database(name)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        # uvicorn's "ERROR: [Errno -2] Name or service not known", after the whole start-up
+        (["--host", "no-such-host.invalid"], "OMOIDE_HOST (--host) 'no-such-host.invalid' is no"),
+        (["--host", "999.1.1.1"], "OMOIDE_HOST (--host) '999.1.1.1' is no address to listen on"),
+    ],
+)
+def test_serve_on_a_host_it_cannot_listen_on_names_the_setting(
+    run, tmp_path: Path, args: list[str], said: str
+) -> None:
+    line = _one_line_error(run("serve", *args, "--port", "0"))
+    assert line.startswith(f"Error: {said}"), line
+    assert not (tmp_path / "data").exists()  # refused before the folder is opened
+
+
+def test_serve_on_a_port_in_use_names_the_setting(run, tmp_path: Path) -> None:
+    """uvicorn said '[Errno 98] error while attempting to bind …' once the folder was
+    opened, the model loaded and the banner printed, and exited 3."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = _one_line_error(run("serve", "--host", "127.0.0.1", "--port", str(port)))
+    assert line == (
+        f"Error: OMOIDE_PORT (--port) {port} is in use on 127.0.0.1 (another server listens "
+        "there): stop it, or choose another port"
+    ), line
+    assert not (tmp_path / "data").exists()
