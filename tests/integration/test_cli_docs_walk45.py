@@ -116,3 +116,45 @@ def test_serve_on_a_port_in_use_names_the_setting(run, tmp_path: Path) -> None:
         "there): stop it, or choose another port"
     ), line
     assert not (tmp_path / "data").exists()
+
+
+# A process whose files may not grow past 16 KiB (RLIMIT_FSIZE, SIGXFSZ ignored so the write
+# fails with EFBIG): SQLite cannot grow omoide.db-shm to its first 32 KiB, as on a full disk.
+_NO_ROOM = """
+import resource, signal, sys
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+resource.setrlimit(resource.RLIMIT_FSIZE, (16384, 16384))
+from omoide.cli import main
+main(sys.argv[1:], prog_name="omoide")
+"""
+
+
+@pytest.mark.sqlite_only
+@pytest.mark.parametrize("command", [["persona", "list"], ["memory", "add", "-p", "rin", "x y"]])
+def test_no_room_for_the_shared_memory_file_is_said_as_a_full_disk(
+    run, tmp_path: Path, command: list[str]
+) -> None:
+    """docs/operations.md: a full disk is 507 storage_full, 'free some space'. SQLite's
+    SQLITE_IOERR_SHMSIZE (no room to grow omoide.db-shm, met by the first read) was said as a
+    disk failing reads, whose remedy was to restore the folder from a backup."""
+    import subprocess
+    import sys
+
+    assert run("persona", "create", "rin").exit_code == 0
+    assert not (tmp_path / "data" / "omoide.db-shm").exists()  # closed: made again at open
+    env = {**os.environ, "OMOIDE_EMBEDDER": "hash", "OMOIDE_DATA": str(tmp_path / "data")}
+    env.pop("OMOIDE_DATABASE_URL", None)
+    done = subprocess.run(
+        [sys.executable, "-c", _NO_ROOM, *command],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith("Error: the disk of the data folder"), line
+    assert "is full" in line and "omoide.db-shm" in line and "free some space" in line, line
+    assert "failing reads" not in line and "restore" not in line, line
