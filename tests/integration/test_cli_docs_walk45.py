@@ -158,3 +158,14 @@ def test_no_room_for_the_shared_memory_file_is_said_as_a_full_disk(
     assert line.startswith("Error: the disk of the data folder"), line
     assert "is full" in line and "omoide.db-shm" in line and "free some space" in line, line
     assert "failing reads" not in line and "restore" not in line, line
+
+
+def test_an_unknown_embedder_names_the_variable(run, tmp_path: Path) -> None:
+    """Every other process setting's refusal names its variable; this one said 'unknown
+    embedder 'bogus'; choose one of …' without saying where the name came from."""
+    line = _one_line_error(run("persona", "list", env={"OMOIDE_EMBEDDER": "E5"}))
+    assert line == (
+        "Error: OMOIDE_EMBEDDER must be one of e5, use, hash, openai or "
+        'sentence-transformers:<folder>, got "E5"'
+    ), line
+    assert not (tmp_path / "data").exists()
