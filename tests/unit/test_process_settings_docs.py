@@ -108,8 +108,8 @@ def test_each_numeric_range_is_the_one_refused(variable: str, field: str, allowe
     take, refuse = _edges(allowed, integer)
     for value in take:
         assert float(getattr(Settings.from_env({variable: value}), field)) == float(value)
-    for value in refuse:
-        with pytest.raises(InvalidInput, match=variable):
+    for value in refuse:  # naming the variable and the value given
+        with pytest.raises(InvalidInput, match=rf"^{variable}\b.*, got {re.escape(value)}$"):
             Settings.from_env({variable: value})
 
 
