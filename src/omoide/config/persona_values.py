@@ -17,7 +17,13 @@ from omoide.engine.number_text import REFUSED, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 
-__all__ = ["iana_zones", "merge_persona_settings", "persona_defaults", "validate_setting_patch"]
+__all__ = [
+    "iana_zones",
+    "kept_overrides",
+    "merge_persona_settings",
+    "persona_defaults",
+    "validate_setting_patch",
+]
 
 _BY_NAME = {s.name: s for s in PERSONA_SETTINGS}
 
@@ -166,6 +172,19 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
     return defaults
 
 
+def kept_overrides(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored overrides that still apply: a known setting's valid value. One of a setting
+    this Omoide no longer has (``RETIRED_SETTINGS``) or no longer valid (a NaN stored before
+    NaN was refused) is ignored where read, and an export leaves it out: written, it made the
+    file one no import takes ('unknown setting …')."""
+    known: dict[str, Any] = {}
+    for name, value in stored.items():
+        if name in _BY_NAME:
+            with contextlib.suppress(InvalidInput):
+                known.update(validate_setting_patch({name: value}))
+    return known
+
+
 def merge_persona_settings(
     defaults: PersonaSettings, stored: Mapping[str, Any], *, as_stored: bool = False
 ) -> PersonaSettings:
@@ -178,12 +197,7 @@ def merge_persona_settings(
     weight at 0): the server's pair applies, which :func:`persona_defaults` keeps above 0.
     ``as_stored`` skips that fallback, for the check of a change before it is stored.
     """
-    known: dict[str, Any] = {}
-    for name, value in stored.items():
-        if name in _BY_NAME:
-            with contextlib.suppress(InvalidInput):
-                known.update(validate_setting_patch({name: value}))
-    merged = replace(defaults, **known)
+    merged = replace(defaults, **kept_overrides(stored))
     if not as_stored and merged.keyword_weight + merged.semantic_weight == 0:
         merged = replace(
             merged, keyword_weight=defaults.keyword_weight, semantic_weight=defaults.semantic_weight
