@@ -79,7 +79,8 @@ def test_a_forced_restore_keeps_the_database_it_replaces(run, data: Path, tmp_pa
     # still one file after being read (restored from): a rollback-journal file, as a backup is
     # (in WAL mode, read left an empty -wal and a -shm beside it)
     for copy in (kept, again):
-        assert [p.name for p in data.iterdir() if p.name.startswith(copy.name + "-")] == []
+        sides = [copy.with_name(copy.name + side) for side in ("-wal", "-shm", "-journal")]
+        assert [side.name for side in sides if side.exists()] == []
         assert copy.read_bytes()[18:20] == b"\x01\x01", copy  # SQLite's header: not WAL
 
 
