@@ -169,3 +169,36 @@ def test_an_unknown_embedder_names_the_variable(run, tmp_path: Path) -> None:
         'sentence-transformers:<folder>, got "E5"'
     ), line
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("source", ["chat", "omoide"])
+@pytest.mark.parametrize(
+    ("packed", "said"),
+    [
+        (
+            "zip",
+            "it is a zip archive: unzip it and import the file inside (a ChatGPT or Claude "
+            "data export holds conversations.json)",
+        ),
+        ("gzip", "it is gzip-compressed: decompress it (gunzip) and import the file itself"),
+    ],
+)
+def test_an_archive_given_for_the_file_says_what_it_is(
+    run, tmp_path: Path, source: str, packed: str, said: str
+) -> None:
+    """A ChatGPT or Claude data export is a zip holding conversations.json (docs/import.md
+    names the JSON); given whole, or an export gzipped, it was 'not UTF-8 text', which did not
+    say what the file was, as a UTF-16 file already is told."""
+    import gzip
+    import zipfile
+
+    inner = '[{"role": "user", "content": "I keep bees."}]'
+    path = tmp_path / f"export.{packed}"
+    if packed == "zip":
+        with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("conversations.json", inner * 20)
+    else:
+        path.write_bytes(gzip.compress(inner.encode()))
+    line = _one_line_error(run("import", "-p", "rin", "--from", source, str(path)))
+    assert line.startswith(f"Error: cannot read {path}: not UTF-8 text"), line
+    assert line.endswith(said), line
