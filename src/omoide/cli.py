@@ -99,9 +99,10 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
     """Run the HTTP API (and MCP at /mcp) with background workers, until Ctrl+C or SIGTERM
     (exit status 0)."""
     from omoide.api.http.protocol import OmoideH11Protocol
-    from omoide.api.http.server import create_server_app
+    from omoide.api.http.server import check_listen_address, create_server_app
 
     settings = _settings(data, host=host, port=port)
+    check_listen_address(settings.host, settings.port)  # before the folder and the model
     with folder_hold(settings, "serve"):  # no reindex under a running server
         # stopped (Ctrl+C, SIGTERM), it closes its app as its lifespan ends, the stop being
         # the server's normal end (run_until_stopped: exit status 0)

@@ -71,7 +71,7 @@ def _lines(path: Path) -> Iterator[str]:
                 try:
                     yield raw.decode("utf-8")
                 except UnicodeDecodeError as exc:
-                    hint = json_text.utf16_hint(raw) if number == 1 else ""
+                    hint = json_text.not_utf8_hint(raw) if number == 1 else ""
                     raise _unreadable(
                         path,
                         f"not UTF-8 text: line {number}, byte {exc.start + 1} of the line{hint}",
@@ -89,7 +89,7 @@ def _text(path: Path) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise _unreadable(path, f"not UTF-8 text{json_text.utf16_hint(raw[:2])}") from None
+        raise _unreadable(path, f"not UTF-8 text{json_text.not_utf8_hint(raw[:4])}") from None
 
 
 def _unreadable(path: Path, why: str) -> InvalidInput:

@@ -226,6 +226,18 @@ def test_backup_and_export_over_the_data_folders_own_files_are_refused(tmp_path:
         assert code == 1 and out.startswith("Error:") and "data folder's" in out, (target, out)
         assert "Traceback" not in out
     assert all(own.read_text(encoding="utf-8") == "own\n" for own in owns)
+    # each named by what the server keeps in it (all said 'its admin key, dashboard sign-ins
+    # or folder lock', a calibration or an upload too)
+    kept = [
+        "its admin key",
+        "the key of its dashboard sign-ins",
+        "the folder's lock",
+        "its embedder's calibration",
+        "where it receives an HTTP import's file",
+    ]
+    for own, needed in zip(owns, kept, strict=True):
+        code, out = run("backup", "--data", str(data), "--to", str(own), "--force")
+        assert code == 1 and f"would break the server ({needed}):" in out, (own, out)
     code, out = run("backup", "--data", str(data), "--to", str(data / "backup.db"))
     assert code == 0, out
 

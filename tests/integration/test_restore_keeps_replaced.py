@@ -76,6 +76,12 @@ def test_a_forced_restore_keeps_the_database_it_replaces(run, data: Path, tmp_pa
     again = Path(back.stderr.split(" is kept as ")[1].split()[0])
     assert again != kept and again.exists() and kept.exists()  # two restores: two copies
     assert _contents(again) == ["The user keeps bees"]
+    # still one file after being read (restored from): a rollback-journal file, as a backup is
+    # (in WAL mode, read left an empty -wal and a -shm beside it)
+    for copy in (kept, again):
+        sides = [copy.with_name(copy.name + side) for side in ("-wal", "-shm", "-journal")]
+        assert [side.name for side in sides if side.exists()] == []
+        assert copy.read_bytes()[18:20] == b"\x01\x01", copy  # SQLite's header: not WAL
 
 
 def test_a_forced_restore_that_fails_leaves_the_folders_database(

@@ -14,9 +14,16 @@ Every setting is declared once with a default and a one-line help text; the docs
 settings API and the dashboard form are all derived from these declarations.
 """
 
-from omoide.config.persona import PERSONA_SETTINGS, PersonaSettings, Setting, setting
+from omoide.config.persona import (
+    PERSONA_SETTINGS,
+    RETIRED_SETTINGS,
+    PersonaSettings,
+    Setting,
+    setting,
+)
 from omoide.config.persona_values import (
     iana_zones,
+    kept_overrides,
     merge_persona_settings,
     validate_setting_patch,
 )
@@ -24,10 +31,12 @@ from omoide.config.process import Settings, llm_config_from_env, log_format_from
 
 __all__ = [
     "PERSONA_SETTINGS",
+    "RETIRED_SETTINGS",
     "PersonaSettings",
     "Setting",
     "Settings",
     "iana_zones",
+    "kept_overrides",
     "llm_config_from_env",
     "log_format_from_env",
     "merge_persona_settings",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, fields
 from datetime import tzinfo
 from typing import Any, get_type_hints
 
-__all__ = ["PERSONA_SETTINGS", "PersonaSettings", "Setting", "setting"]
+__all__ = ["PERSONA_SETTINGS", "RETIRED_SETTINGS", "PersonaSettings", "Setting", "setting"]
 
 
 @dataclass(frozen=True)
@@ -195,3 +195,8 @@ def _declarations() -> tuple[Setting, ...]:
 
 
 PERSONA_SETTINGS: tuple[Setting, ...] = _declarations()
+
+# Settings an older Omoide stored and this one no longer has (docs/settings.md): a stored
+# override of one is ignored, an export leaves it out, and an import of a file written before
+# (whose settings record may hold it) skips it instead of refusing the file.
+RETIRED_SETTINGS = frozenset({"memory_preload_count"})

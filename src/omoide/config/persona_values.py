@@ -17,7 +17,13 @@ from omoide.engine.number_text import REFUSED, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
 
-__all__ = ["iana_zones", "merge_persona_settings", "persona_defaults", "validate_setting_patch"]
+__all__ = [
+    "iana_zones",
+    "kept_overrides",
+    "merge_persona_settings",
+    "persona_defaults",
+    "validate_setting_patch",
+]
 
 _BY_NAME = {s.name: s for s in PERSONA_SETTINGS}
 
@@ -27,11 +33,13 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
     value is echoed as JSON writes it (``true``, ``"x"``), a body's or a variable's alike."""
     kind = setting.type
     if kind is bool:
+        # text: spaces around it ignored, as around a number ("　ｔｒｕｅ　" was refused)
+        word = half_width(value).strip().lower() if isinstance(value, str) else None
         if isinstance(value, bool):
             result: Any = value
-        elif isinstance(value, str) and half_width(value).lower() in {"1", "true", "yes", "on"}:
+        elif word in {"1", "true", "yes", "on"}:
             result = True
-        elif isinstance(value, str) and half_width(value).lower() in {"0", "false", "no", "off"}:
+        elif word in {"0", "false", "no", "off"}:
             result = False
         else:
             raise InvalidInput(
@@ -148,11 +156,12 @@ def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
-    """Defaults for every persona: the declarations, overridden by ``OMOIDE_<NAME>``."""
+    """Defaults for every persona: the declarations, overridden by ``OMOIDE_<NAME>`` (an empty
+    one counts as unset, as a process variable does: it was refused as no number)."""
     overrides = {}
     for setting in PERSONA_SETTINGS:
         var = f"OMOIDE_{setting.name.upper()}"
-        if var in environ:
+        if environ.get(var, "") != "":  # empty counts as unset, as for every OMOIDE_ variable
             overrides[setting.name] = _coerce(setting, environ[var], var)
     defaults = replace(PersonaSettings(), **overrides)
     if defaults.keyword_weight + defaults.semantic_weight == 0:  # every search was refused
@@ -161,6 +170,19 @@ def persona_defaults(environ: Mapping[str, str]) -> PersonaSettings:
             "(search would have no ranking signal); keep one above 0"
         )
     return defaults
+
+
+def kept_overrides(stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The stored overrides that still apply: a known setting's valid value. One of a setting
+    this Omoide no longer has (``RETIRED_SETTINGS``) or no longer valid (a NaN stored before
+    NaN was refused) is ignored where read, and an export leaves it out: written, it made the
+    file one no import takes ('unknown setting …')."""
+    known: dict[str, Any] = {}
+    for name, value in stored.items():
+        if name in _BY_NAME:
+            with contextlib.suppress(InvalidInput):
+                known.update(validate_setting_patch({name: value}))
+    return known
 
 
 def merge_persona_settings(
@@ -175,12 +197,7 @@ def merge_persona_settings(
     weight at 0): the server's pair applies, which :func:`persona_defaults` keeps above 0.
     ``as_stored`` skips that fallback, for the check of a change before it is stored.
     """
-    known: dict[str, Any] = {}
-    for name, value in stored.items():
-        if name in _BY_NAME:
-            with contextlib.suppress(InvalidInput):
-                known.update(validate_setting_patch({name: value}))
-    merged = replace(defaults, **known)
+    merged = replace(defaults, **kept_overrides(stored))
     if not as_stored and merged.keyword_weight + merged.semantic_weight == 0:
         merged = replace(
             merged, keyword_weight=defaults.keyword_weight, semantic_weight=defaults.semantic_weight

@@ -15,7 +15,7 @@ from omoide.config.persona_values import persona_defaults
 from omoide.engine.errors import quoted
 from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.errors import InvalidInput
-from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config
+from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config, is_http_url
 
 __all__ = ["Settings", "llm_config_from_env", "log_format_from_env"]
 
@@ -26,7 +26,7 @@ def _env_lease(environ: Mapping[str, str]) -> float:
         return 60.0
     value = _number_in(raw, var, float)
     if not 1.0 <= value <= 86_400.0:
-        raise InvalidInput(f"{var} must be between 1 and 86400 seconds, got {quoted(raw)}")
+        raise InvalidInput(f"{var} must be between 1 and 86400 seconds, got {value:g}")
     return value
 
 
@@ -230,7 +230,9 @@ class Settings:
             **given,
         }
         if values["pg_ann_rows"] < 1:
-            raise InvalidInput("OMOIDE_PG_ANN_ROWS must be at least 1")
+            raise InvalidInput(
+                f"OMOIDE_PG_ANN_ROWS must be at least 1, got {values['pg_ann_rows']}"
+            )
         if not 0 <= values["port"] <= MAX_PORT:  # a traceback from bind() at start-up before
             raise InvalidInput(f"OMOIDE_PORT (--port) must be 0-{MAX_PORT}, got {values['port']}")
         for name, var, least in _PROCESS_INT_MINIMA:
@@ -238,7 +240,8 @@ class Settings:
                 raise InvalidInput(f"{var} must be at least {least}, got {values[name]}")
         if values["search_companion"] not in SEARCH_COMPANIONS:
             raise InvalidInput(
-                f"OMOIDE_SEARCH_COMPANION must be one of {', '.join(SEARCH_COMPANIONS)}"
+                f"OMOIDE_SEARCH_COMPANION must be one of {', '.join(SEARCH_COMPANIONS)}, "
+                f"got {quoted(values['search_companion'])}"
             )
         if "OMOIDE_SEARCH_COMPANION_CACHE" in env:
             raise InvalidInput(
@@ -247,19 +250,43 @@ class Settings:
                 "search queries)"
             )
         if values["vector_cache"] < 0:
-            raise InvalidInput("OMOIDE_VECTOR_CACHE must be at least 0")
+            raise InvalidInput(
+                f"OMOIDE_VECTOR_CACHE must be at least 0, got {values['vector_cache']}"
+            )
         if values["mcp_max_sessions"] < 1:
-            raise InvalidInput("OMOIDE_MCP_MAX_SESSIONS must be at least 1")
+            raise InvalidInput(
+                f"OMOIDE_MCP_MAX_SESSIONS must be at least 1, got {values['mcp_max_sessions']}"
+            )
         if not values["mcp_session_idle_minutes"] > 0:
-            raise InvalidInput("OMOIDE_MCP_SESSION_IDLE_MINUTES must be above 0")
+            raise InvalidInput(
+                "OMOIDE_MCP_SESSION_IDLE_MINUTES must be above 0, got "
+                f"{values['mcp_session_idle_minutes']:g}"
+            )
         if not 0 < values["pg_pool_wait_s"] <= 600:
-            raise InvalidInput("OMOIDE_PG_POOL_WAIT must be above 0 and at most 600 seconds")
+            raise InvalidInput(
+                "OMOIDE_PG_POOL_WAIT must be above 0 and at most 600 seconds, got "
+                f"{values['pg_pool_wait_s']:g}"
+            )
         if not values["chat_summary_cooldown_s"] >= 0:
-            raise InvalidInput("OMOIDE_CHAT_SUMMARY_COOLDOWN must be 0 or more seconds")
+            raise InvalidInput(
+                "OMOIDE_CHAT_SUMMARY_COOLDOWN must be 0 or more seconds, got "
+                f"{values['chat_summary_cooldown_s']:g}"
+            )
+        _check_embed_endpoint(values["embed_base_url"], values["embed_timeout_s"])
         if isinstance(values["data_dir"], str):
             values["data_dir"] = Path(values["data_dir"])
         _check_data_folder(values["data_dir"])
         return cls(**values)
+
+
+def _check_embed_endpoint(base_url: str | None, timeout_s: float) -> None:
+    """``OMOIDE_EMBED_BASE_URL`` and ``OMOIDE_EMBED_TIMEOUT`` checked as their ``OMOIDE_LLM_*``
+    twins are: a timeout of 0 failed every embedding as a connection error after four attempts,
+    a negative one with a traceback from the socket; a URL without http(s):// the same way."""
+    if not timeout_s > 0:
+        raise InvalidInput(f"OMOIDE_EMBED_TIMEOUT must be above 0 seconds, got {timeout_s:g}")
+    if base_url and not is_http_url(base_url):  # not shown: a URL may carry credentials
+        raise InvalidInput("OMOIDE_EMBED_BASE_URL must be an http:// or https:// URL")
 
 
 def _check_data_folder(path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from omoide.embed.base import Embedder, normalise
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 
 __all__ = ["EMBEDDERS", "Embedder", "fair", "make_embedder", "make_fair_embedder", "normalise"]
@@ -31,9 +32,9 @@ def make_embedder(name: str, *, threads: int = 1, **options: Any) -> Embedder:
         from omoide.embed.hashing import HashEmbedder
 
         return HashEmbedder()
-    raise InvalidInput(
-        f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDERS)}, "
-        "openai or sentence-transformers:<folder>"
+    raise InvalidInput(  # named as the setting it comes from, as every process setting is
+        f"OMOIDE_EMBEDDER must be one of {', '.join(EMBEDDERS)}, openai or "
+        f"sentence-transformers:<folder>, got {quoted(name)}"
     )
 
 

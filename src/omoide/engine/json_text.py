@@ -39,9 +39,9 @@ __all__ = [
     "JsonTextError",
     "loads",
     "loads_upstream",
+    "not_utf8_hint",
     "shape_refusal",
     "syntax_refusal",
-    "utf16_hint",
 ]
 
 MAX_DEPTH = 64
@@ -73,7 +73,7 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise JsonTextError(f"not UTF-8 (byte {exc.start}){utf16_hint(text)}") from None
+            raise JsonTextError(f"not UTF-8 (byte {exc.start}){not_utf8_hint(text)}") from None
     text = text.removeprefix(BOM)
     try:
         value = json.loads(
@@ -112,12 +112,21 @@ _WORDS = {  # Python's words ("Expecting value", "Extra data") → the reader's
 }
 
 
-def utf16_hint(head: bytes) -> str:
-    """What to add when bytes that start with ``head`` are refused as not UTF-8: text saved as
-    UTF-16 (Windows PowerShell's ``>`` and ``Out-File``, Notepad's "Unicode") starts with its
-    byte order mark, and "not UTF-8 (byte 0)" did not say what the file was."""
+def not_utf8_hint(head: bytes) -> str:
+    """What to add when bytes that start with ``head`` are refused as not UTF-8, where they
+    tell what the file is: text saved as UTF-16 (Windows PowerShell's ``>`` and ``Out-File``,
+    Notepad's "Unicode") starts with its byte order mark; a zip archive (ChatGPT's and Claude's
+    data exports come as one, conversations.json inside) with ``PK``; a gzip file with 1f 8b.
+    "not UTF-8 (byte 0)" did not say what the file was."""
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "; it is UTF-16 (it starts with a UTF-16 byte order mark): save or send it as UTF-8"
+    if head.startswith(b"PK\x03\x04"):
+        return (
+            "; it is a zip archive: unzip it and import the file inside (a ChatGPT or Claude "
+            "data export holds conversations.json)"
+        )
+    if head.startswith(b"\x1f\x8b"):
+        return "; it is gzip-compressed: decompress it (gunzip) and import the file itself"
     return ""
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "Message",
     "check_llm_config",
     "complete_json",
+    "is_http_url",
     "make_llm",
 ]
 
@@ -63,12 +64,13 @@ def check_llm_config(cfg: LLMConfig) -> None:
             "OMOIDE_LLM_MAX_RETRIES",
             f"must be between 0 and {MAX_RETRIES_LIMIT}, not {cfg.max_retries}",
         )
-    if cfg.base_url and not _is_http_url(cfg.base_url):
+    if cfg.base_url and not is_http_url(cfg.base_url):
         # Shown without the value: a URL may carry credentials.
         raise _invalid("OMOIDE_LLM_BASE_URL", "must be an http:// or https:// URL")
 
 
-def _is_http_url(url: str) -> bool:
+def is_http_url(url: str) -> bool:
+    """An http:// or https:// URL with a host (an endpoint an HTTP client can reach)."""
     try:
         parsed = httpx.URL(url)
     except httpx.InvalidURL:

@@ -10,6 +10,8 @@ from omoide.store.port import Store
 
 __all__ = ["SettingsService"]
 
+WEIGHTS = frozenset({"keyword_weight", "semantic_weight"})  # search's pair, one above 0
+
 
 class SettingsService:
     def __init__(self, store: Store, defaults: PersonaSettings) -> None:
@@ -31,7 +33,12 @@ class SettingsService:
             """Run by the store on the overrides as they will be stored, in the transaction
             that stores them: checked before it, two concurrent PUTs ({keyword_weight: 0},
             {semantic_weight: 0}) each passed and left both at 0, and every search of the
-            persona (so its chat proxy and MCP search too) was refused until one was reset."""
+            persona (so its chat proxy and MCP search too) was refused until one was reset.
+            Only a change of a weight is checked: a persona's stored 0 that meets a server
+            default of 0 (restarted so) is set aside by the merge, and a change of another
+            setting (its time zone) leaves that pair as it was, so it is not refused for it."""
+            if not WEIGHTS & patch.keys():
+                return
             after = merge_persona_settings(self.defaults, stored, as_stored=True)
             if after.keyword_weight + after.semantic_weight == 0:
                 raise Conflict(

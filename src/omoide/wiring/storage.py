@@ -162,10 +162,10 @@ def refuse_over_data_folder(settings: Settings, path: Path) -> None:
         )
     own = _own_file(settings.data_dir, path)
     if own is not None:
+        where, needed = own
         raise InvalidInput(
-            f"{path} is the data folder's {own}; writing over it would break the server "
-            "(its admin key, dashboard sign-ins or folder lock): choose a file outside the data "
-            "folder's own"
+            f"{path} is {where}; writing over it would break the server "
+            f"({needed}): choose a file outside the data folder's own"
         )
 
 
@@ -185,19 +185,26 @@ def refuse_export_over(settings: Settings, path: Path) -> None:
         )
 
 
-def _own_file(folder: Path, path: Path) -> str | None:
-    """What of the data folder's own files (besides the database) ``path`` is, or None. The
-    names are those in docs/operations.md; ``dashboard_secret`` and ``uploads`` are named by the
-    HTTP layer above this one (``api.http.dashboard.session``, ``api.http.uploads``)."""
+def _own_file(folder: Path, path: Path) -> tuple[str, str] | None:
+    """What of the data folder's own files (besides the database) ``path`` is, and what the
+    server keeps in it, or None. The names are those in docs/operations.md; ``dashboard_secret``
+    and ``uploads`` are named by the HTTP layer above this one (``api.http.dashboard.session``,
+    ``api.http.uploads``)."""
     from omoide.embed.calibration_store import FILE as CALIBRATIONS
     from omoide.service.auth import ADMIN_KEY_FILE
     from omoide.store.sqlite.folder_lock import LOCK_NAME
 
-    for name in (ADMIN_KEY_FILE, "dashboard_secret", LOCK_NAME, CALIBRATIONS):
+    kept = {  # each named by what it keeps (all four were 'admin key, sign-ins or lock')
+        ADMIN_KEY_FILE: "its admin key",
+        "dashboard_secret": "the key of its dashboard sign-ins",
+        LOCK_NAME: "the folder's lock",
+        CALIBRATIONS: "its embedder's calibration",
+    }
+    for name, needed in kept.items():
         if _same_file(path, folder / name):
-            return f"{name} file"
+            return f"the data folder's {name} file", needed
     if path.resolve().parent == (folder / "uploads").resolve():
-        return "uploads folder"
+        return "in the data folder's uploads folder", "where it receives an HTTP import's file"
     return None
 
 

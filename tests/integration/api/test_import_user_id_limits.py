@@ -1,7 +1,8 @@
 """A mem0 import's ``user_id`` is refused alike over HTTP and by ``omoide import``: longer than
 :data:`MAX_USER_ID_CHARS`, or empty, in the length refusal's one wording. Before, only HTTP
 bounded it (a literal 200 in the route): the CLI read a 201-character or an empty user_id as a
-filter that matched nothing, and said the file held no memory of that user."""
+filter that matched nothing, and said the file held no memory of that user. The CLI names
+the option as typed (``--user-id must …``), as it names ``--user-name``."""
 
 from __future__ import annotations
 

@@ -4,7 +4,8 @@ restarted with ``OMOIDE_SEMANTIC_WEIGHT=0``. Search then had no ranking signal a
 of the persona (chat proxy and MCP search too) was a 422 that the persona could not see coming:
 ``GET /api/settings`` showed both at 0 without a word. The stored override that zeroes the pair
 is now set aside, the server's weights apply (and the settings page shows so), and a new ``PUT``
-that would zero the pair is a 409 naming both settings and the server default."""
+that would zero the pair is a 409 naming both settings and the server default; a PUT of another
+setting is taken, as the pair it leaves is the one already set aside."""
 
 from __future__ import annotations
 
@@ -43,6 +44,15 @@ def test_persona_zero_meets_server_zero(make_app: Callable[..., Omoide], data_di
         effective = shown["settings"]
         assert effective["keyword_weight"] + effective["semantic_weight"] > 0
         assert (effective["keyword_weight"], effective["semantic_weight"]) == (0.4, 0.0)
+        # another setting changes as ever: the pair is as it was, and the server's weights
+        # still apply (a 409 naming semantic_weight refused a change of the time zone)
+        other = client.put("/api/settings/rin", json={"timezone": "Asia/Tokyo"})
+        assert other.status_code == 200, other.text
+        assert other.json()["settings"]["timezone"] == "Asia/Tokyo"
+        assert (
+            other.json()["settings"]["keyword_weight"],
+            other.json()["settings"]["semantic_weight"],
+        ) == (0.4, 0.0)
         again = client.put("/api/settings/rin", json={"keyword_weight": 0})
         assert again.status_code == 409, again.text
         message = again.json()["error"]["message"]

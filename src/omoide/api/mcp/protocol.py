@@ -192,7 +192,7 @@ def _not_utf8(line: str) -> str | None:
     raw = line.encode("utf-8", "surrogateescape")
     at = len(line[: found.start()].encode("utf-8", "surrogateescape"))
     return (
-        f"not UTF-8 (byte {at}){json_text.utf16_hint(raw)}: each line is one JSON-RPC "
+        f"not UTF-8 (byte {at}){json_text.not_utf8_hint(raw)}: each line is one JSON-RPC "
         f"message in UTF-8, e.g. {_EXAMPLE}"
     )
 

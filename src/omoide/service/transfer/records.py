@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
+from omoide.config import PERSONA_SETTINGS, RETIRED_SETTINGS, validate_setting_patch
 from omoide.engine.attachments import IMAGE_CAPTION
 from omoide.engine.transfer_format import MEMORY_POINTERS, FormatError, decode_line
 from omoide.errors import InvalidInput
@@ -47,6 +48,7 @@ __all__ = [
 ]
 
 Lines = Callable[[], Iterable[str]]  # the file, readable more than once
+SETTING_NAMES = frozenset(s.name for s in PERSONA_SETTINGS)
 
 
 def check_record(
@@ -176,7 +178,18 @@ def _check_link(record: dict[str, Any], now: datetime, _: int) -> None:
 
 
 def _check_settings(record: dict[str, Any], now: datetime, _: int) -> None:
-    """Overrides are checked by the settings service as they are applied (its own rules)."""
+    """Each override holds what ``PUT /api/settings`` takes (a null: the default again), in the
+    first pass, so a refusal names the line; one of a retired setting (a file an older Omoide
+    wrote) is skipped. The pair of search weights is checked as they are applied, against what
+    the persona holds (the settings service's own rule)."""
+    overrides = record["overrides"]
+    if not isinstance(overrides, dict):
+        return  # the record's shape is refused in the format's own words
+    kept = {k: v for k, v in overrides.items() if k not in RETIRED_SETTINGS}
+    validate_setting_patch({k: v for k, v in kept.items() if v is not None})
+    unknown = sorted(k for k, v in kept.items() if v is None and k not in SETTING_NAMES)
+    if unknown:
+        validate_setting_patch({unknown[0]: None})  # "unknown setting …" in the API's words
 
 
 _EVENT_FIELDS = ("speaker", "role", "content", "timestamp", "external_id", "metadata")

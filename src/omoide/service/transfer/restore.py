@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from omoide.config import RETIRED_SETTINGS
 from omoide.engine.attachments import turn_text
 from omoide.engine.transfer_format import remap_memory
 from omoide.errors import InvalidInput
@@ -192,7 +193,8 @@ class RestoreRun:
         patch = {
             k: v
             for k, v in overrides.items()
-            if k not in current or (not self.merge and current[k] != v)
+            if k not in RETIRED_SETTINGS  # an older Omoide's (records._check_settings)
+            and (k not in current or (not self.merge and current[k] != v))
         }
         if patch:
             try:

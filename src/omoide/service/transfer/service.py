@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, cast
 
 from omoide.clock import Clock, iso
+from omoide.config import kept_overrides
 from omoide.embed.base import Embedder
 from omoide.engine.transfer_format import encode_line, end, header, moved_key
 from omoide.errors import Conflict
@@ -85,7 +86,9 @@ class TransferService:
                     with_vectors=with_vectors,
                 ),
             )
-            yield encode_line("settings", {"overrides": dump.settings()})
+            # the overrides that still apply (config.kept_overrides): a retired or invalid one
+            # made the file one no import takes
+            yield encode_line("settings", {"overrides": kept_overrides(dump.settings())})
             for block in dump.blocks():
                 yield encode_line("block", block)
             for row in dump.state():

@@ -121,8 +121,24 @@ def prepare(url: str) -> None:
         raw.execute("SELECT pg_advisory_lock(%s, %s)", _LOCK)
         try:
             raw.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        except psycopg.Error as exc:  # every command stopped with psycopg's traceback
+            raise InvalidInput(_no_vector_extension(url, exc)) from None
         finally:
             raw.execute("SELECT pg_advisory_unlock(%s, %s)", _LOCK)
+
+
+def _no_vector_extension(url: str, exc: psycopg.Error) -> str:
+    """Why the database lacks pgvector, in the server's words, and what to do: the role
+    may not create it (not a trusted extension: a superuser creates it once, docs/deploy.md
+    step 1), or the server has no pgvector installed."""
+    words = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    remedy = "a superuser runs CREATE EXTENSION vector; in that database once"
+    if not isinstance(exc, psycopg.errors.InsufficientPrivilege):  # none on the server
+        remedy = f"install pgvector on the PostgreSQL server, then {remedy}"
+    return (
+        f"the PostgreSQL database {_shown(url)} has no vector extension (pgvector) and Omoide "
+        f"cannot create it ({words}): {remedy} (docs/deploy.md, step 1)"
+    )
 
 
 def _shown(url: str) -> str:

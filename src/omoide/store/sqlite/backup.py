@@ -297,6 +297,9 @@ def _set_aside(db_path: Path) -> tuple[Path | None, bool]:
     if not is_damaged:
         with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(db_path)) as c:
             c.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the last close removes the WAL
+            # a rollback-journal file, as a backup is: read in WAL mode (restore --from it),
+            # it left an empty -wal and a -shm beside it, no longer one file
+            c.execute("PRAGMA journal_mode = DELETE")
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     name = f"{db_path.name}.damaged" if is_damaged else f"{db_path.name}.replaced-{stamp}"
     aside = db_path.with_name(name)

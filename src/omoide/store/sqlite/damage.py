@@ -19,14 +19,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from omoide.errors import StorageUnavailable
+from omoide.errors import StorageFull, StorageUnavailable
 
 __all__ = [
     "DamageRefusing",
     "coded",
     "damaged",
     "failed_io",
+    "no_room_for_shm",
     "read_failed",
+    "shm_full",
     "unreadable",
     "writing",
 ]
@@ -52,6 +54,24 @@ def failed_io(exc: BaseException) -> bool:
     ``…_SHORT_READ``, ``…_WRITE``, ``…_FSYNC`` …): "disk I/O error", the operating system
     refused a read or a write of the folder's files."""
     return isinstance(exc, sqlite3.OperationalError) and coded(exc, sqlite3.SQLITE_IOERR)
+
+
+def shm_full(exc: BaseException) -> bool:
+    """SQLite's ``SQLITE_IOERR_SHMSIZE``: the operating system refused to grow the database's
+    shared-memory file (``omoide.db-shm``), which every read and write of a WAL database maps:
+    the disk is full, or a quota or file size limit is reached. Said as the full disk it is,
+    not as a disk failing reads (whose remedy, a restore, would not help)."""
+    return getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_IOERR_SHMSIZE
+
+
+def no_room_for_shm(path: Path) -> StorageFull:
+    """The 507 of :func:`shm_full`, for a read or a write alike: nothing was stored."""
+    return StorageFull(
+        f"the disk of the data folder {str(path.parent)!r} is full: SQLite has no room to grow "
+        f"{path.name}-shm, which every read and write of the folder needs "
+        "(SQLITE_IOERR_SHMSIZE; or a quota or file size limit is reached); nothing was stored: "
+        "free some space and try again"
+    )
 
 
 def unreadable(path: Path, exc: BaseException) -> str:
@@ -85,6 +105,8 @@ def _refuse_damage(conn: DamageRefusing, exc: sqlite3.DatabaseError) -> None:
     steps are the hottest calls of the store."""
     if damaged(exc):
         raise StorageUnavailable(f"{unreadable(conn.path, exc)}; nothing was stored") from exc
+    if shm_full(exc):
+        raise no_room_for_shm(conn.path) from exc
     if not conn.writing and failed_io(exc):
         raise read_failed(conn.path, exc) from exc
 

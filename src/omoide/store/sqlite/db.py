@@ -22,6 +22,8 @@ from omoide.store.sqlite.damage import (
     coded,
     damaged,
     failed_io,
+    no_room_for_shm,
+    shm_full,
     unreadable,
     writing,
 )
@@ -185,6 +187,8 @@ class Database(Traced):
                 f"the disk of the data folder {str(self.path.parent)!r} is full; "
                 "nothing of this write was stored: free some space and try again"
             ) from exc
+        if shm_full(exc):
+            raise no_room_for_shm(self.path) from exc
         if busy(exc):
             raise self._locked() from exc
         if unwritable(exc):

@@ -70,7 +70,7 @@ async def _spool(request: Request, path: Path, data_dir: Path) -> None:
             try:
                 decoder.decode(chunk)
             except UnicodeDecodeError as exc:
-                hint = json_text.utf16_hint(chunk) if size == 0 else ""
+                hint = json_text.not_utf8_hint(chunk) if size == 0 else ""
                 raise InvalidInput(
                     f"the request body is not UTF-8 text (byte {size + exc.start}){hint}"
                 ) from None
