@@ -52,6 +52,7 @@ from omoide.engine.calibration import Calibration
 from omoide.engine.classify import (
     DedupModel,
     ValueChange,
+    change_told,
     changed_parts,
     dedup_features,
     find_dedup_change,
@@ -244,7 +245,11 @@ class DedupDecider:
                     change=change,
                     notation_cosine=cosines[i],
                 )
-                verdict = self.model.is_duplicate(row, in_band=candidates[i][2])
+                # the judge's drop, not a sure screen's: kept when the new memory tells a
+                # change in so many words that the old one does not (read as written)
+                verdict = self.model.is_duplicate(row, in_band=candidates[i][2]) and (
+                    change_told(candidates[i][0], new) is None
+                )
             if verdict:
                 return i
         return None

@@ -34,6 +34,7 @@ from omoide.engine.classify.compound import (
     statements,
     undated,
 )
+from omoide.engine.classify.dedup_change_told import change_told
 from omoide.engine.classify.dedup_judge import (
     DEDUP_FEATURES,
     DedupModel,
@@ -148,6 +149,7 @@ __all__ = [
     "Similarities",
     "ValueChange",
     "Verdict",
+    "change_told",
     "changed_parts",
     "classify_pair",
     "decide_relation",
