@@ -232,7 +232,7 @@ class MemoryService:
         if first is None:
             if candidates:
                 logger.debug(
-                    "not a duplicate of %s: a value changed",
+                    "not a duplicate of %s: a value changed or a change told",
                     ", ".join(f"{m.key} (cos {s:.3f})" for m, s in candidates),
                 )
             return None
