@@ -32,6 +32,11 @@ user's, two short parts traded or the same words denied on one side only
 (``engine.classify.dedup_polarity``, ``dedup_en_turns``), nor a plain number or
 a weekday replaced by another that the veto found (``engine.classify.value_replaced``: the judge
 used to weigh such a change away when its cosine was high, losing the changed fact).
+A drop the learned judge makes (never one of those rules') is vetoed when the new memory tells
+a change in so many words that the old one does not (``engine.classify.change_told``: an end,
+a switch, a start, a return, a state said as it is now — "no longer", "has gone over to",
+"now", やめた, ようになった, 最近 —, read on the texts as written): the judge reads such a
+change in other words as one more wording of the old fact.
 
 The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
 gates them; a judge with a *floor* (``floor_margin`` in its JSON, chosen by the training) also
@@ -52,6 +57,7 @@ from omoide.engine.calibration import Calibration
 from omoide.engine.classify import (
     DedupModel,
     ValueChange,
+    change_told,
     changed_parts,
     dedup_features,
     find_dedup_change,
@@ -244,7 +250,11 @@ class DedupDecider:
                     change=change,
                     notation_cosine=cosines[i],
                 )
-                verdict = self.model.is_duplicate(row, in_band=candidates[i][2])
+                # the judge's drop, not a sure screen's: kept when the new memory tells a
+                # change in so many words that the old one does not (read as written)
+                verdict = self.model.is_duplicate(row, in_band=candidates[i][2]) and (
+                    change_told(candidates[i][0], new) is None
+                )
             if verdict:
                 return i
         return None

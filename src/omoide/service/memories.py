@@ -193,7 +193,9 @@ class MemoryService:
         paraphrases, so :class:`DedupDecider` (the value veto weighed by the learned dedup
         judge) decides, and a new memory it does not call a duplicate is saved for
         classification to handle. Paraphrases (other words, order, voice, spelling,
-        politeness) are duplicates, as far as the judge tells them apart. A judge trained
+        politeness) are duplicates, as far as the judge tells them apart, and a judge's drop
+        is vetoed when the new memory tells a change in so many words that the old one does
+        not ("now", "no longer", 最近, やめた: ``engine.classify.change_told``). A judge trained
         with a floor also weighs candidates a little below the threshold, down to it, with the
         band's own probability threshold (:meth:`DedupDecider.floor`; the bundled judges have
         none).
@@ -230,7 +232,7 @@ class MemoryService:
         if first is None:
             if candidates:
                 logger.debug(
-                    "not a duplicate of %s: a value changed",
+                    "not a duplicate of %s: a value changed or a change told",
                     ", ".join(f"{m.key} (cos {s:.3f})" for m, s in candidates),
                 )
             return None

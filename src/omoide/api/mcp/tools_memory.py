@@ -142,8 +142,8 @@ def register_memory_tools(server: MCPServer, omoide: Omoide, persona_of: Persona
         matter later; one fact per call. A restatement of a current memory (other words, the
         same values) is not stored again: the result then has status "duplicate" and names
         the existing memory. A changed or added value (a number, date or time, bound,
-        negation, person, name or place) is stored and then classified against the memory
-        it updates.
+        negation, person, name or place), or a change told outright ("now", "no longer",
+        最近, やめた), is stored and then classified against the memory it updates.
         Returns {status: "created", memory} or {status: "duplicate", duplicate_of}.
         Example: memory_create(content="The user's sister Mei lives in Osaka",
         kind="fact", importance=0.7, tags=["family"])."""

@@ -12,7 +12,8 @@ are a stack ``offline → change → signals → text → quantity → morph →
 the slots read values as the veto does), the veto is ``value_change → value_statement →
 value_numbers`` (``value_numbers_en``, ``value_numbers_ja``), dedup's judge
 ``dedup_judge → dedup_veto`` (with ``dedup_order`` for parts that traded places, ``dedup_status``
-and ``dedup_polarity`` for a status or a Japanese polarity said on one side only). A
+and ``dedup_polarity`` for a status or a Japanese polarity said on one side only, and
+``dedup_change_told`` for a change the new memory tells that the old one does not). A
 consolidated note closes an older memory only through ``note_close`` (a sure shape read in one
 sentence), in both engines, each reading the note once (``note_claims``) and calling its one
 entry ``note_verdict``.
@@ -34,6 +35,7 @@ from omoide.engine.classify.compound import (
     statements,
     undated,
 )
+from omoide.engine.classify.dedup_change_told import change_told
 from omoide.engine.classify.dedup_judge import (
     DEDUP_FEATURES,
     DedupModel,
@@ -148,6 +150,7 @@ __all__ = [
     "Similarities",
     "ValueChange",
     "Verdict",
+    "change_told",
     "changed_parts",
     "classify_pair",
     "decide_relation",
