@@ -19,9 +19,8 @@ pytestmark = pytest.mark.slow
 
 CHANGES = [
     (
-        "The user keeps a humane trap in the shed for the mice.",
-        "The user has gone over to snap traps for the mice in the shed, since the humane trap "
-        "kept missing.",
+        "The user irons his shirts on Sunday evenings.",
+        "The user has gone over to non-iron shirts, so the Sunday evening ironing is over.",
     ),
     (
         "ユーザーは家計簿をノートに手書きでつけている。",

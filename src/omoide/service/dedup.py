@@ -34,7 +34,7 @@ a weekday replaced by another that the veto found (``engine.classify.value_repla
 used to weigh such a change away when its cosine was high, losing the changed fact).
 A drop the learned judge makes (never one of those rules') is vetoed when the new memory tells
 a change in so many words that the old one does not (``engine.classify.change_told``: an end,
-a switch, a start, a return, a state said as it is now — "no longer", "has gone over to",
+a switch, a start, a return, a state said as it is now — "no longer", "has switched to",
 "now", やめた, ようになった, 最近 —, read on the texts as written): the judge reads such a
 change in other words as one more wording of the old fact.
 

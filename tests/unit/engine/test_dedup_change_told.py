@@ -10,8 +10,8 @@ from omoide.engine.classify import change_told
 TOLD = [
     # a switch
     (
-        "The user keeps a humane trap in the shed for the mice.",
-        "The user has gone over to snap traps for the mice in the shed.",
+        "The user irons his shirts on Sunday evenings.",
+        "The user has gone over to non-iron shirts.",
         "gone over to",
     ),
     (
