@@ -302,12 +302,15 @@ def session_end(data: str | None, as_json: bool, persona: str, session_id: str) 
     from omoide.api.render import render_session_end
 
     with holding(data, "session end") as app:
-        ended = render_session_end(app.sessions.end(persona, session_id))
+        session, queued = app.sessions.end_told(persona, session_id)
     _print(
-        {**ended, "queued": True},
+        {**render_session_end(session), "queued": queued, "already_ended": not queued},
         as_json,
         lambda d: (
             f"ended {d['session_id']} {d['ended_at'][:16]} by "
             f"{d['ended_by'] or 'unknown'} (consolidation queued)"
+            if d["queued"]
+            else f"{d['session_id']} had already ended {d['ended_at'][:16]} by "
+            f"{d['ended_by'] or 'unknown'} (nothing queued)"
         ),
     )

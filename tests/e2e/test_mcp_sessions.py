@@ -87,6 +87,7 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
             ended = await ok(client, "session_end", session_id=third)
             assert server.omoide.sessions.get("lea", third).ended_by == "client"
             assert ended.structured_content["ended_by"] == "client"
+            assert ended.structured_content["already_ended"] is False
             assert f"session {third} ended " in ended.content[0].text
             assert " by client; consolidating" in ended.content[0].text
             # Ending the one the idle sweep ended says so, with its first end.
@@ -95,8 +96,10 @@ def test_session_begin_and_the_idle_sweep_end_sessions_nobody_ended(
                 "session_id": second,
                 "ended_at": ts(idled.ended_at),
                 "ended_by": "idle",
+                "already_ended": True,
             }
-            assert " by idle; consolidating" in again.content[0].text
+            assert f"session {second} had already ended " in again.content[0].text
+            assert " by idle; nothing more to do" in again.content[0].text
             wait_for_jobs(server.omoide, "lea")
 
     anyio.run(scenario)

@@ -156,8 +156,13 @@ def test_session_end_says_when_and_how_it_ended(run, tmp_path: Path) -> None:
         "session_id": "quiet",
         "ended_at": quiet.ended_at.isoformat(),
         "ended_by": "idle",
-        "queued": True,
+        "queued": False,
+        "already_ended": True,
     }
+    told = run("session", "end", "-p", "rin", "quiet").output.strip()
+    assert told.startswith("quiet had already ended ") and told.endswith(
+        " by idle (nothing queued)"
+    )
     listed = {
         r["session_id"]: r["ended_by"]
         for r in json.loads(run("session", "list", "-p", "rin", "--json").output)

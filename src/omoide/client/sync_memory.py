@@ -150,7 +150,8 @@ class MemoryCalls:
         return self._run(calls.list_sessions(persona, limit=limit, offset=offset))
 
     def end_session(self, persona: str, session_id: str) -> s.SessionEndReply:
-        """End a conversation: its last episode and the consolidation are queued."""
+        """End a conversation: its last episode and the consolidation are queued
+        (``queued``); a conversation that had already ended says so (``already_ended``)."""
         return self._run(calls.end_session(persona, session_id))
 
     def session_episodes(self, persona: str, session_id: str) -> s.EpisodesReply:

@@ -8,7 +8,9 @@ blocks (lowest priority first) → user state → persona state; a block or memo
 fit even beside the persona's name alone is left out first. Each block is first cut to its own
 ``max_tokens``, as ``get_context`` cuts it (``engine/block_text.py``); each memory to
 ``memory_line_tokens``. Dates are shown in ``tz``; a fact whose validity ended is marked as no
-longer true, with the date it ended; a plan given up before it began, as cancelled.
+longer true, with the date it ended; a plan given up before it began, as cancelled. The
+closing line asks to use the memories without reciting them; a section without memories (state
+and blocks only) asks the same of what it holds, without calling it memories.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ _WORDS = {
         "cancelled": "planned, cancelled before it began",
         "excerpt": "conversation",
         "hint": "Use these memories when they help; do not recite them.",
+        "hint_known": "Use this when it helps; do not recite it.",
     },
     Lang.JA: {
         "title": "# {persona} の記憶（Omoide）",
@@ -56,6 +59,7 @@ _WORDS = {
         "cancelled": "予定、始まる前に取り消し",
         "excerpt": "会話",
         "hint": "役立つときに記憶を使い、そのまま読み上げないでください。",
+        "hint_known": "役立つときに使い、そのまま読み上げないでください。",
     },
 }
 
@@ -99,7 +103,8 @@ def assemble_chat_prompt(
     user_keys = sorted(user_state)
     title = words["title"].format(persona=persona)
     intro = words["intro"].format(persona=persona)
-    room = budget_tokens - estimate_tokens(title) - estimate_tokens(words["hint"])
+    hint_tokens = max(estimate_tokens(words["hint"]), estimate_tokens(words["hint_known"]))
+    room = budget_tokens - estimate_tokens(title) - hint_tokens
     alone = room - estimate_tokens(words["persona"]) - estimate_tokens(intro)
     block_lines = fitting(
         [(b, block_line(b)) for b in shown_blocks(blocks)],
@@ -135,7 +140,10 @@ def assemble_chat_prompt(
         if n
         for line in (heading, *lines[:n])
     ]
-    text = "\n".join([title, *body, words["hint"]])
+    # the closing line speaks of memories only when the section shows some (kept[3]): a
+    # section of state and blocks alone is told as what is known, not as memories
+    hint = words["hint"] if kept[3] else words["hint_known"]
+    text = "\n".join([title, *body, hint])
     return ChatPrompt(
         text=text,
         tokens=estimate_tokens(text),

@@ -3,7 +3,8 @@
 - :meth:`ChatService.prepare` validates the request's messages and adds what the persona knows
   to the system prompt: its blocks by priority, persona and user state, and the memories the
   default search finds for the latest user message (exactly what a client asking with only the
-  query gets), within ``chat_memory_budget_tokens``. The client's own system message stays first.
+  query gets), within ``chat_memory_budget_tokens`` (never above ``chat_budget_tokens``). The
+  client's own system message stays first.
 - :meth:`ChatService.compress` runs the compaction stages (``service/chat_summary.py``).
 - :meth:`ChatService.record` writes the latest user message (with the user messages before it
   that no assistant message answered) and the reply as events of the conversation's session,
@@ -218,15 +219,12 @@ class ChatService:
         if is_blank(query):  # only invisible characters (U+200B …): nothing to search for
             query = ""
         user = self.state.get_current_user_state(persona)
-        hits = (
-            self._recall(persona, query, session_id)
-            if cfg.chat_memory_budget_tokens and query
-            else []
-        )
+        budget = _memory_budget(persona, cfg.chat_memory_budget_tokens, cfg.chat_budget_tokens)
+        hits = self._recall(persona, query, session_id) if budget and query else []
         prompt = assemble_chat_prompt(
             persona=persona,
             lang=choose_language(cfg.language, _language_samples(messages, user)),
-            budget_tokens=cfg.chat_memory_budget_tokens,
+            budget_tokens=budget,
             persona_state=self.state.get_current_persona_state(persona),
             user_state=user,
             blocks=[block_text(b) for b in self.blocks.list_blocks(persona)],
@@ -287,6 +285,33 @@ class ChatService:
         # A retried request's reply may differ from the one recorded: the first is kept.
         accepted, _ = self.sessions.record(persona, session_id, events, keep_first=True)
         return accepted
+
+
+def _memory_budget(persona: str, memory_budget: int, whole_budget: int) -> int:
+    """The memory section's budget, never above the whole request's.
+
+    Why: a persona's own ``chat_memory_budget_tokens`` above its ``chat_budget_tokens`` is
+    refused (``service/settings.py``), but the server default memory budget may be above a
+    persona's small chat budget, and a persona stored so earlier must keep chatting. Outcome:
+    the section is cut to the whole budget, and the log says so once per persona and pair of
+    values in a process (not on every request)."""
+    if memory_budget <= whole_budget:
+        return memory_budget
+    said = (persona, memory_budget, whole_budget)
+    if said not in _BUDGETS_SAID:
+        _BUDGETS_SAID.add(said)
+        logger.warning(
+            "persona %r: chat_memory_budget_tokens (%d) is above chat_budget_tokens (%d); the "
+            "memory section is cut to %d tokens; lower chat_memory_budget_tokens",
+            persona,
+            memory_budget,
+            whole_budget,
+            whole_budget,
+        )
+    return whole_budget
+
+
+_BUDGETS_SAID: set[tuple[str, int, int]] = set()  # the pairs _memory_budget has logged
 
 
 def _turns(speaker: str, role: str, text: str, external_id: str) -> list[dict[str, Any]]:

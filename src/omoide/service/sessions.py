@@ -117,19 +117,33 @@ class SessionService(EpisodeWork):
     def end(self, persona: str, session_id: str, *, by: SessionEnd = SessionEnd.CLIENT) -> Session:
         """Close the session: its last segment becomes an episode too; consolidation follows.
         ``by``: how it ended (``session_end`` from a client unless said otherwise); a session
-        already ended keeps its end and its cause."""
+        already ended keeps its end and its cause, and nothing is queued for it again."""
+        return self.end_told(persona, session_id, by=by)[0]
+
+    def end_told(
+        self, persona: str, session_id: str, *, by: SessionEnd = SessionEnd.CLIENT
+    ) -> tuple[Session, bool]:
+        """:meth:`end`, and whether this call ended the session (and queued its last
+        segmentation): False for one that had already ended.
+
+        Why: ``POST …/end`` answered ``queued: true`` on a session already ended, and queued
+        a final segmentation that had nothing left to cut (its end queued one; a turn
+        recorded since queues its own, final). Outcome: the end's work is queued once, in the
+        transaction that ends the session, and the reply says which call that was."""
         store = self.store.sessions(persona)
         session = store.get(session_id)
+        queued: list[bool] = []
 
         def queue(work: UnitOfWork) -> None:
             self._queue(
                 work, store.persona_id, SEGMENT_JOB, {"session_id": session_id, "final": True}
             )
+            queued.append(True)
 
         ended = store.end(session, now=self.clock.now(), by=by, after=queue)
-        if self.on_enqueue:
+        if queued and self.on_enqueue:
             self.on_enqueue()
-        return ended
+        return ended, bool(queued)
 
     def end_open(self, persona: str) -> list[str]:
         """End every open session of the persona (``session_begin`` does this first), with the

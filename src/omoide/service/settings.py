@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from omoide.config import PersonaSettings, merge_persona_settings, validate_setting_patch
-from omoide.errors import Conflict
+from omoide.errors import Conflict, InvalidInput
 from omoide.store.port import Store
 
 __all__ = ["SettingsService"]
 
 WEIGHTS = frozenset({"keyword_weight", "semantic_weight"})  # search's pair, one above 0
+# the chat proxy's pair: the memory section is part of the whole request, so not above it
+BUDGETS = frozenset({"chat_budget_tokens", "chat_memory_budget_tokens"})
 
 
 class SettingsService:
@@ -37,6 +39,8 @@ class SettingsService:
             Only a change of a weight is checked: a persona's stored 0 that meets a server
             default of 0 (restarted so) is set aside by the merge, and a change of another
             setting (its time zone) leaves that pair as it was, so it is not refused for it."""
+            if BUDGETS & patch.keys():
+                _check_budgets(self.defaults, stored, patch)
             if not WEIGHTS & patch.keys():
                 return
             after = merge_persona_settings(self.defaults, stored, as_stored=True)
@@ -65,4 +69,42 @@ def _both_zero(stored: dict[str, Any]) -> str:
     return (
         f"keyword_weight and semantic_weight cannot both be 0 (search would have no "
         f"ranking signal): {', '.join(sources)}; keep one above 0"
+    )
+
+
+def _check_budgets(
+    defaults: PersonaSettings, stored: dict[str, Any], patch: dict[str, Any]
+) -> None:
+    """Refuse (422) a change leaving the persona's own ``chat_memory_budget_tokens`` above
+    ``chat_budget_tokens``.
+
+    Why: the memory section is part of the request ``chat_budget_tokens`` bounds, so a larger
+    memory budget made a section over the whole budget, and only a log line said so. Checked
+    like the weights, in the transaction that stores the change and only when it sets one of
+    the two. A memory budget the persona does not set (the server default, 800) is not held
+    against a smaller ``chat_budget_tokens`` (its range starts at 200): the chat proxy cuts
+    the section to the whole budget, as it does for a persona stored with such a pair before
+    this check (``service/chat.py``). The message names both values and where each comes
+    from."""
+    after = merge_persona_settings(defaults, stored, as_stored=True)
+    if (
+        "chat_memory_budget_tokens" not in stored
+        or after.chat_memory_budget_tokens <= after.chat_budget_tokens
+    ):
+        return
+
+    def shown(name: str) -> str:
+        source = (
+            "this persona's setting" if name in stored else f"server default OMOIDE_{name.upper()}"
+        )
+        return f"{name} = {getattr(after, name)} ({source})"
+
+    raise InvalidInput(
+        f"chat_memory_budget_tokens cannot exceed chat_budget_tokens (the memory section is "
+        f"part of the whole request): {shown('chat_memory_budget_tokens')}, "
+        f"{shown('chat_budget_tokens')}; lower chat_memory_budget_tokens or raise "
+        f"chat_budget_tokens",
+        setting="chat_memory_budget_tokens"
+        if "chat_memory_budget_tokens" in patch
+        else "chat_budget_tokens",
     )

@@ -99,7 +99,8 @@ def test_an_ended_session_keeps_its_end_and_its_cause(
             "session_id": "quiet",
             "ended_at": before["ended_at"],
             "ended_by": "idle",
-            "queued": True,
+            "queued": False,  # its end queued the work; nothing is queued again (qa45h)
+            "already_ended": True,
         }
         _turn(c, "nora", "told")
         told = c.post("/api/sessions/nora/told/end")

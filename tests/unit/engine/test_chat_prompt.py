@@ -96,3 +96,16 @@ def test_a_plan_given_up_before_it_began_is_marked_cancelled_not_ended() -> None
     assert "- [2027-03-01, planned, cancelled before it began] Laura moves" in en.text  # type: ignore[attr-defined]
     assert "no longer true" not in en.text  # type: ignore[attr-defined]
     assert "[2027-03-01, 予定、始まる前に取り消し]" in ja.text  # type: ignore[attr-defined]
+
+
+def test_the_closing_line_speaks_of_memories_only_when_some_are_shown() -> None:
+    shown = _prompt(1000)
+    assert shown.text.endswith("\nUse these memories when they help; do not recite them.")
+    for no_memories in (_prompt(1000, memories=[]), _prompt(60)):  # none found / none fitted
+        assert no_memories.memories == ()
+        assert no_memories.text.endswith("\nUse this when it helps; do not recite it.")
+        assert "memories" not in no_memories.text.lower()
+        assert no_memories.tokens <= 1000
+    ja = _prompt(1000, lang=Lang.JA, memories=[])
+    assert ja.text.endswith("\n役立つときに使い、そのまま読み上げないでください。")
+    assert "記憶を使い" not in ja.text

@@ -1,8 +1,8 @@
 """The request's query string and the headers the API reads once, checked before any route
 (the guard, ``guard.py``, calls these): the query string read as UTF-8 and put in NFC whatever
-bytes it came in (:func:`normal_query`); a persona or session header that is not ASCII, or a
-header the API reads sent twice (:func:`header_refused`); and the one reader of a header
-before a request has a route (:func:`scope_header`)."""
+bytes it came in (:func:`normal_query`); a persona or session header that is not ASCII or is
+blank, or a header the API reads sent twice (:func:`header_refused`); and the one reader of a
+header before a request has a route (:func:`scope_header`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from starlette.types import Scope
 from omoide.api.http.json_body import JsonRefused
 from omoide.api.http.target import BAD_ESCAPE, not_an_escape
 from omoide.engine.errors import quoted
-from omoide.service.validate import NAME_RULE, nfc
+from omoide.service.validate import NAME_RULE, NON_BLANK_RULE, is_blank, nfc
 
 __all__ = ["header_refused", "normal_query", "scope_header"]
 
@@ -53,8 +53,29 @@ def _header_not_ascii(scope: Scope) -> tuple[str, str] | None:
     return None
 
 
+# What a client sending a blank one meant to leave out, said after the blank wording.
+_LEFT_OUT = {
+    "X-Omoide-Persona": "name the persona, or leave the header out (a persona's own key needs "
+    "none)",
+    "X-Omoide-Session": "name the session, or leave the header out for the default one "
+    "(chat-<user>, else derived from the first user message)",
+}
+
+
+def _header_blank(scope: Scope) -> str | None:
+    """A persona or session header sent with a blank value (``X-Omoide-Session:``). Why: it
+    was refused in its pattern's words ("must be 1-128 ASCII letters …, got \"\""), unlike
+    every other blank text the API refuses (NON_BLANK_RULE), and did not say that leaving the
+    header out is what gives the default."""
+    for name, value in scope.get("headers", ()):
+        shown = _SINGLE_HEADERS.get(name)
+        if shown in _LEFT_OUT and value.isascii() and is_blank(value.decode("ascii")):
+            return shown
+    return None
+
+
 def header_refused(scope: Scope) -> JsonRefused | None:
-    """A header the API reads that is not ASCII or is sent twice (``field`` None: the
+    """A header the API reads that is not ASCII, blank or sent twice (``field`` None: the
     ``Authorization`` header, a 401)."""
     foreign = _header_not_ascii(scope)
     if foreign is not None:
@@ -63,6 +84,9 @@ def header_refused(scope: Scope) -> JsonRefused | None:
             f"{name} must be {_HEADER_RULES[name]}, got {quoted(shown)} (a header value is ASCII)",
             field=name,
         )
+    blank = _header_blank(scope)
+    if blank is not None:
+        return JsonRefused(f"{blank} {NON_BLANK_RULE}, got ''; {_LEFT_OUT[blank]}", field=blank)
     twice = _header_twice(scope)
     if twice is None:
         return None

@@ -122,8 +122,14 @@ def recorded_text(recorded: dict[str, Any]) -> str:
 
 
 def ended_text(ended: dict[str, Any]) -> str:
-    """``session … ended 2026-03-01 10:00 by client; consolidating`` (the cause is the one
-    it first ended by: an ended session stays as it ended)."""
+    """``session … ended 2026-03-01 10:00 by client; consolidating``, or for a session that
+    had already ended ``session … had already ended 2026-03-01 10:00 by idle; nothing more to
+    do`` (an ended session stays as it ended, and its end already queued its work)."""
+    if ended.get("already_ended"):
+        return (
+            f"session {ended['session_id']} had already ended {_day(ended['ended_at'])} by "
+            f"{ended['ended_by'] or 'unknown'}; nothing more to do"
+        )
     return (
         f"session {ended['session_id']} ended {_day(ended['ended_at'])} by "
         f"{ended['ended_by'] or 'unknown'}; consolidating"

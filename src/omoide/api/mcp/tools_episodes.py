@@ -147,12 +147,14 @@ def register_episode_tools(server: MCPServer, omoide: Omoide, persona_of: Person
         """Mark the conversation as finished, at its end (goodbye, or the user leaving). The
         last turns become an episode and everything is consolidated into notes in the
         background (a session you forget to end is ended after session_idle_minutes without a
-        turn, or by the next session_begin). Returns {session_id, ended_at, ended_by}: ended_by
-        is client, or how it had already ended (new_session, idle, import).
+        turn, or by the next session_begin). Returns {session_id, ended_at, ended_by,
+        already_ended}: ended_by is client, or how it had already ended (new_session, idle,
+        import); already_ended is true when it had, and then nothing more was done.
         Example: session_end(session_id="ses_…")."""
 
         def body() -> dict[str, Any]:
-            return render_session_end(sessions.end(persona_of(ctx), session_id))
+            ended, queued = sessions.end_told(persona_of(ctx), session_id)
+            return {**render_session_end(ended), "already_ended": not queued}
 
         return answer(body, text.ended_text)
 

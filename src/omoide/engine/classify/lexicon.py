@@ -48,6 +48,7 @@ __all__ = [
     "JA_PERSONS",
     "JA_PETS",
     "JA_REASON_CLAUSE",
+    "JA_STOP_VERB",
     "JA_TIME_WORDS",
     "NARROWING",
     "NEGATION",
@@ -345,6 +346,22 @@ NEGATION = {
     "ja": r"ない|なかった|ません|ず[、。に]|ずに|ダメ|だめ|無理",
 }
 
+# 止め as the verb 止める (止めた, 止めている, タバコは止めにした), not the noun it makes after a
+# noun stem: 日焼け止め (sunscreen), 滑り止め, 痛み止め, 咳止め, 酔い止め, 通行止め, 口止め, 足止め.
+# Right after a word (kanji, kana: no particle between) 止め is such a noun unless a verb
+# ending follows it (喫煙止めた, a dropped を, still ends; 日焼け止めまで / よりも / なしで do
+# not: only the endings 止めます, 止めよう, 止めない … count); after a particle (を は も が), at
+# the start or after punctuation it is the verb. 取り止め (called off), 打ち止め (closed) and
+# 差し止め (suspended) are endings as nouns too. A suru-verb of such a noun (口止めされた, 足止め
+# された) is no ending of the subject's own.
+_JA_WORD = "\u3400-\u9fff々ぁ-ゖァ-ヺー"
+JA_STOP_VERB = (
+    r"(?:取り|打ち|差し)止め"
+    rf"|(?<![{_JA_WORD}])止め"
+    r"|(?<=[をはもが])止め"
+    r"|止め(?=[たてずれらろる]|ま[すしせ]|な[いかくけ]|よう|ちゃ|ちま)"
+)
+
 # Something that held has ended: quitting, cancelling, breaking up, graduating.
 STOPPED = {
     "en": (
@@ -357,7 +374,9 @@ STOPPED = {
         r"|\bpassed away\b|\bdied\b|\bno more\b|\bnever again\b|\bmoved out\b"
     ),
     "ja": (
-        r"もう.{0,12}(?:ない|ません|なかった)|やめ|辞め|止め|取りやめ|取り消|キャンセル"
+        r"もう.{0,12}(?:ない|ません|なかった)|やめ|辞め|"
+        + JA_STOP_VERB
+        + r"|取りやめ|取り消|キャンセル"
         r"|別れ|手放|売って|売った|なくなっ|亡くな|死んだ|諦め|見送"
         # a kanji noun of ending, unless it heads a longer compound noun (解消法 is a method,
         # 卒業式 a ceremony, 退職金 a payment); 〜後 (after it) still tells it happened

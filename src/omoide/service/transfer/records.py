@@ -180,8 +180,9 @@ def _check_link(record: dict[str, Any], now: datetime, _: int) -> None:
 def _check_settings(record: dict[str, Any], now: datetime, _: int) -> None:
     """Each override holds what ``PUT /api/settings`` takes (a null: the default again), in the
     first pass, so a refusal names the line; one of a retired setting (a file an older Omoide
-    wrote) is skipped. The pair of search weights is checked as they are applied, against what
-    the persona holds (the settings service's own rule)."""
+    wrote) is skipped. The pair of search weights, and the chat memory budget against the chat
+    budget, are checked as they are applied, against what the persona holds (the settings
+    service's own rules)."""
     overrides = record["overrides"]
     if not isinstance(overrides, dict):
         return  # the record's shape is refused in the format's own words

@@ -142,15 +142,17 @@ class SessionStore(EpisodeStore, EventVectors):
     ) -> Session:
         """End the session at ``now`` (``by``: how), or at its start when that is later (a
         session opened with a ``started_at`` ahead of the clock, which the API takes up to a
-        day ahead, ended before it began); an ended session stays as it ended, and ``after``
-        runs in the same transaction either way."""
+        day ahead, ended before it began); an ended session stays as it ended. ``after`` runs
+        in the same transaction when this call ended it, not for a session already ended (its
+        end queued its work then; a turn recorded since queues its own): the caller learns
+        which from whether it ran."""
         with self.db.write() as conn:
-            conn.execute(
+            ended = conn.execute(
                 "UPDATE sessions SET ended_at = MAX(started_at, ?), ended_by = ? "
                 "WHERE id = ? AND ended_at IS NULL",
                 (iso(now), str(by), session.pk),
-            )
-            if after is not None:
+            ).rowcount
+            if after is not None and ended:
                 after(SqliteUnitOfWork(conn))
         return self.get(session.session_id)
 

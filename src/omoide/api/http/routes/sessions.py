@@ -108,7 +108,8 @@ async def record_events(
     responses={200: {"model": SessionEndReply}, **ACT},
 )
 def end_session(persona: Persona, session_id: SessionPath, app: App) -> dict[str, Any]:
-    return {**render_session_end(app.sessions.end(persona, session_id)), "queued": True}
+    ended, queued = app.sessions.end_told(persona, session_id)
+    return {**render_session_end(ended), "queued": queued, "already_ended": not queued}
 
 
 @router.get(

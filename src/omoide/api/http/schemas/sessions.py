@@ -119,7 +119,19 @@ class SessionEndReply(Response):
         )
     )
     ended_by: EndedBy
-    queued: Literal[True]
+    queued: bool = Field(
+        description=(
+            "Whether this call queued the session's last segmentation and its consolidation: "
+            "true when it ended the session, false when the session had already ended (its end "
+            "queued that work then; a turn recorded since queues its own)."
+        )
+    )
+    already_ended: bool = Field(
+        description=(
+            "True when the session had already ended before this call: ended_at and ended_by "
+            "are that end's, and nothing was changed or queued."
+        )
+    )
 
 
 class EpisodeOut(Response):
