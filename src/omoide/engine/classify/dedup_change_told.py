@@ -3,10 +3,11 @@
 Trigger: dedup's learned judge (not a sure screen) would drop a new memory as a duplicate of a
 current one. Why: a change told in other words ("irons his shirts on Sunday evenings" / "has
 gone over to non-iron shirts", 専門の病院に連れて行っている /
-近所の病院で診てもらうようになった) keeps most of the old memory's words and its topic, so the judge reads it as one more wording of it; dropping it
-loses the new fact and leaves the old, now false, one current. Outcome: ``change_told`` — the
-cue by which the new memory tells a change (an end, a start, a switch, a return, a first time,
-a state said as it is now), when the old memory tells no change of its own; else None.
+近所の病院で診てもらうようになった) keeps most of the old memory's words and its topic, so the
+judge reads it as one more wording of it; dropping it loses the new fact and leaves the old, now
+false, one current. Outcome: ``change_told`` — the cue by which the new memory tells a change
+(an end, a start, a switch, a return, a first time, a state said as it is now), when the old
+memory tells no change of its own; else None.
 
 The new memory's cues are narrow (``_TOLD``), the old memory's wide (``_OLD``): a paraphrase of
 a memory that already tells a change ("dropped Mandarin" / "quit Mandarin", 替え / 替えた,
