@@ -386,7 +386,7 @@ def _say_put_back(released: list[Job]) -> None:
             "again on the next start",
             len(released),
             "job" if len(released) == 1 else "jobs",
-            ", ".join(str(job.id) for job in released),
+            ", ".join(str(job.id) for job in sorted(released, key=lambda job: job.id)),
         )
 
 
