@@ -63,7 +63,7 @@ def main(ctx: click.Context, verbose: bool) -> None:
     """Omoide (思い出): long-term memory for AI personas."""
     import logging
 
-    from omoide.config import log_format_from_env
+    from omoide.config import log_format_from_env, warn_unknown_environ
     from omoide.logs import configure_logging
 
     os.umask(0o077)  # every file this process creates is private (the folder 0700, files 0600)
@@ -78,6 +78,7 @@ def main(ctx: click.Context, verbose: bool) -> None:
     )
     try:
         configure_logging(level=level, fmt=log_format_from_env())
+        warn_unknown_environ()  # a typo or a retired OMOIDE_* name, said once (docs/settings.md)
     except OmoideError as exc:
         raise click.ClickException(exc.message) from None
 

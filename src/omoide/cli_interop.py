@@ -151,8 +151,9 @@ def export_command(data: str | None, persona: str, out: Path | None, with_vector
 @click.option(
     "--merge",
     is_flag=True,
-    help="Import into a persona that already holds data (what it already holds is "
-    "skipped; a session it holds with other turns is refused).",
+    help="An Omoide export: import into a persona that already holds data (what it already "
+    "holds is skipped; a session it holds with other turns is refused). Another --from "
+    "always merges.",
 )
 @click.option(
     "--from",
@@ -198,6 +199,12 @@ def import_command(
         raise InvalidInput(
             f"{option} applies only to --from {OPTION_SOURCE[misplaced]}, and this import is "
             f"--from {source}: leave it out, or give the --from it belongs to"
+        )
+    if merge and source != "omoide":  # accepted and ignored before: the import merges anyway
+        raise InvalidInput(
+            f"--merge applies only to an Omoide export (--from omoide); a --from {source} "
+            "import always merges (it adds to what the persona holds, skipping what it holds "
+            "already): leave --merge out"
         )
     request = _ImportRequest(file, merge, source, user_id, user_name, assistant_name, as_json)
     with holding(data, "import") as app:

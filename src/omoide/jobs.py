@@ -22,6 +22,12 @@ The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job,
 sessions). Every process sharing the database has one, but a tick's duties run in one process
 per interval (:meth:`~omoide.store.port.JobQueue.claim_periodic`); :meth:`JobRunner.tick_now`
 runs a tick at once, unconditionally.
+
+While storage is unavailable (:class:`~omoide.errors.StorageUnavailable`: PostgreSQL down or
+refusing, a SQLite file locked or failing), one WARNING line says so for the whole outage, not
+one per poll; the workers then poll ever less often (:data:`OUTAGE_FIRST_WAIT_S`, doubling, at
+most :data:`OUTAGE_MAX_WAIT_S` apart), and one INFO line says when storage serves again. Any
+other exception a worker meets is logged with its traceback, as before.
 """
 
 from __future__ import annotations
@@ -36,10 +42,12 @@ from collections.abc import Callable
 
 from omoide.clock import Clock
 from omoide.embed.fair import mark_background_thread
+from omoide.errors import StorageUnavailable
 from omoide.model import Job
 from omoide.store.port import JobQueue
 
-__all__ = ["DEFAULT_LEASE_S", "STOP_WAIT_S", "Handler", "JobRunner", "new_worker_id"]
+__all__ = ["DEFAULT_LEASE_S", "OUTAGE_FIRST_WAIT_S", "OUTAGE_MAX_WAIT_S", "STOP_WAIT_S"]
+__all__ += ["Handler", "JobRunner", "new_worker_id"]
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +59,9 @@ _TICK_CLAIM = "scheduler-tick"
 # How long a stop waits, in all, for the jobs its workers are running (JobRunner.stop).
 STOP_WAIT_S = 10.0
 _GIVE_UP_POLL_S = 0.05  # how soon a stop's wait sees that it is told to give up
+# A worker's waits between polls while storage is unavailable: the first, and the longest.
+OUTAGE_FIRST_WAIT_S = 1.0
+OUTAGE_MAX_WAIT_S = 30.0
 
 
 def new_worker_id() -> str:
@@ -99,6 +110,7 @@ class JobRunner:
         self._held_lock = threading.Lock()
         self._running: dict[int, Job] = {}
         self._let_go: set[int] = set()
+        self._outage = _Outage()
 
     def start(self) -> None:
         recovered = self.jobs.recover()
@@ -282,17 +294,29 @@ class JobRunner:
                     if not self.jobs.gone(job.id):  # else _run says it was discarded
                         logger.warning("job %d %s lost its lease", job.id, job.kind)
                     return
-            except Exception:  # database busy: the next beat tries again
+            except StorageUnavailable as exc:  # the next beat tries again
+                self._outage.seen(exc)
+            except Exception:
                 logger.exception("job %d heartbeat failed", job.id)
 
     def _loop(self) -> None:
         mark_background_thread()  # its embeddings yield to interactive ones (embed/fair.py)
+        failed = 0  # polls in a row that found storage unavailable
         while not self._stop.is_set():
             try:
                 ran = self.run_once()
-            except Exception:  # database busy or closed: back off, never die
+            except StorageUnavailable as exc:  # an outage: said once, polled ever less often
+                self._outage.seen(exc)
+                failed += 1
+                self._wake.wait(min(OUTAGE_MAX_WAIT_S, OUTAGE_FIRST_WAIT_S * 2 ** (failed - 1)))
+                self._wake.clear()
+                continue
+            except Exception:  # never die
                 logger.exception("job worker error")
                 ran = False
+            else:
+                failed = 0
+                self._outage.over()
             if not ran:
                 self._wake.wait(self.poll_s)
                 self._wake.clear()
@@ -309,12 +333,49 @@ class JobRunner:
                     _TICK_CLAIM, every_s=self._tick_every_s, worker=self.worker_id
                 ):
                     self._tick()
+            except StorageUnavailable as exc:
+                self._outage.seen(exc)
             except Exception:
                 logger.exception("scheduler tick failed")
+            else:
+                self._outage.over()
             with self._tick_cond:
                 self._ticks_done += 1
                 self._tick_cond.notify_all()
             self._tick_wake.wait(self._tick_every_s)
+
+
+class _Outage:
+    """A storage outage as the runner's threads meet it: one WARNING when the first of them
+    finds storage unavailable, one INFO when one of them finds it serving again."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._since: float | None = None  # time.monotonic() when it began; None: no outage
+
+    def seen(self, exc: StorageUnavailable) -> None:
+        with self._lock:
+            if self._since is not None:
+                logger.debug("storage still unavailable: %s", exc)
+                return
+            self._since = time.monotonic()
+        logger.warning(
+            "storage unavailable; background jobs wait until it serves again (polled %g s, "
+            "doubling, at most %g s apart): %s",
+            OUTAGE_FIRST_WAIT_S,
+            OUTAGE_MAX_WAIT_S,
+            exc,
+        )
+
+    def over(self) -> None:
+        if self._since is None:  # the common case, without the lock
+            return
+        with self._lock:
+            if self._since is None:
+                return
+            lasted = time.monotonic() - self._since
+            self._since = None
+        logger.info("storage serves again after %.0f s; background jobs resume", lasted)
 
 
 def _say_put_back(released: list[Job]) -> None:
@@ -325,7 +386,7 @@ def _say_put_back(released: list[Job]) -> None:
             "again on the next start",
             len(released),
             "job" if len(released) == 1 else "jobs",
-            ", ".join(str(job.id) for job in released),
+            ", ".join(str(job.id) for job in sorted(released, key=lambda job: job.id)),
         )
 
 

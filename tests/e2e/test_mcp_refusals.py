@@ -60,5 +60,7 @@ def test_a_call_over_the_body_limit_is_told_to_the_sdk_client(server: LiveServer
         await client.call_tool("memory_create", {"content": "x" * 1_100_000})
 
     error = _shown(server.url, key, too_big)
-    assert error.error.message == "request body is larger than 1,000,000 bytes", error.error
+    assert error.error.message == (
+        "request body is larger than 1,000,000 bytes (the server's limit, OMOIDE_MAX_BODY_BYTES)"
+    ), error.error
     assert error.error.data == {"code": "payload_too_large"}

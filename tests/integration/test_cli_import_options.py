@@ -19,6 +19,15 @@ from omoide.service.event_input import MAX_SPEAKER_CHARS
         (["--from", "mem0", "--user-name", "alex"], "--user-name applies only to --from chat"),
         (["--from", "chat", "--user-id", "alex"], "--user-id applies only to --from mem0"),
         (["--assistant-name", "Rin"], "--assistant-name applies only to --from chat"),
+        # accepted and ignored before: such an import always merges
+        (
+            ["--from", "mem0", "--merge"],
+            "--merge applies only to an Omoide export (--from omoide); a --from mem0 import "
+            "always merges (it adds to what the persona holds, skipping what it holds "
+            "already): leave --merge out",
+        ),
+        (["--from", "chat", "--merge"], "--merge applies only to an Omoide export"),
+        (["--from", "mcp-memory", "--merge"], "--merge applies only to an Omoide export"),
     ],
 )
 def test_an_import_option_of_another_source_is_refused_before_anything_is_built(

@@ -156,6 +156,12 @@ class PgServer:
     def stop(self) -> None:
         self._server.cleanup()
 
+    def restart(self) -> None:
+        """Start again after :meth:`stop` (same folder, same databases)."""
+        import pgserver
+
+        self._server = pgserver.get_server(self.root / "pgdata", cleanup_mode="stop")
+
 
 def _find_bundled_libraries(package: Path) -> None:
     """Name the wheel's bundled libraries (``pgserver.libs``, beside the package) on

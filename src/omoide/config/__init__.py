@@ -27,7 +27,12 @@ from omoide.config.persona_values import (
     merge_persona_settings,
     validate_setting_patch,
 )
-from omoide.config.process import Settings, llm_config_from_env, log_format_from_env
+from omoide.config.process import (
+    Settings,
+    llm_config_from_env,
+    log_format_from_env,
+    warn_unknown_environ,
+)
 
 __all__ = [
     "PERSONA_SETTINGS",
@@ -42,4 +47,5 @@ __all__ = [
     "merge_persona_settings",
     "setting",
     "validate_setting_patch",
+    "warn_unknown_environ",
 ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from omoide.config.environ import warn_unknown
 from omoide.config.persona import PersonaSettings
 from omoide.config.persona_values import persona_defaults
 from omoide.engine.errors import quoted
@@ -99,6 +100,12 @@ def _env_number(
         return _number_in(env[name], name, cast)
     except InvalidInput as exc:
         raise InvalidInput(exc.message, field=name) from None
+
+
+def warn_unknown_environ() -> None:
+    """One WARNING at start naming each ``OMOIDE_*`` variable of the process Omoide does not
+    read: a typo, or a retired name (``config/environ.py``)."""
+    warn_unknown(os.environ)
 
 
 def llm_config_from_env(environ: Mapping[str, str]) -> LLMConfig:

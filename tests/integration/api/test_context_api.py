@@ -352,6 +352,9 @@ BAD_SETTINGS = [
         "setting 'keyword_weight' must be a number, got false",
     ),
     ({"language": ["en"]}, "language", "setting 'language' must be a string, got [\"en\"]"),
+    # NUL, refused before the route reads the body: named as `field` before, unlike the rest
+    ({"language": "e\u0000n"}, "language", "setting 'language' holds a NUL character"),
+    ({"timezone": "Asia/Tokyo\u0000"}, "timezone", "setting 'timezone' holds a NUL character"),
 ]
 
 
@@ -360,7 +363,7 @@ def test_settings_put_refuses_bad_values_naming_the_setting(rin: httpx.Client) -
         reply = rin.put("/api/settings/rin", json=patch)
         assert reply.status_code == 422, patch
         error = reply.json()["error"]
-        assert error["setting"] == setting, patch
+        assert error["setting"] == setting and "field" not in error, patch
         assert message in error["message"], (patch, error["message"])
     assert rin.get("/api/settings/rin").json()["overrides"] == {}
 

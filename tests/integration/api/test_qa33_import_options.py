@@ -126,3 +126,36 @@ def test_a_blank_speaker_name_is_refused_naming_it(
         assert error["field"] == field, error
         assert "turn" not in error["message"], error
         assert rin.get("/api/sessions/rin").json()["sessions"] == []
+
+
+@pytest.mark.parametrize("source", ["mem0", "mcp-memory", "chat"])
+def test_merge_with_another_source_is_refused_saying_it_always_merges(
+    server: LiveServer, source: str
+) -> None:
+    """It was accepted and ignored: the import merged, as it always does."""
+    with server.client(server.create_persona("rin")) as rin:
+        reply = rin.post(
+            "/api/import/rin",
+            params={"source": source, "merge": "true"},
+            content=MEM0,
+            headers={"content-type": "application/json"},
+        )
+        assert reply.status_code == 422, reply.text
+        assert reply.json()["error"] == {
+            "code": "invalid_input",
+            "message": "merge applies only to an Omoide export (source=omoide); a "
+            f"source={source} import always merges (it adds to what the persona holds, "
+            "skipping what it holds already): leave merge out",
+            "field": "merge",
+        }
+        assert rin.get("/api/memories/rin").json()["memories"] == []
+        # without it, the same file merges into what the persona holds
+        rin.post("/api/memories/rin", json={"content": "Noor grows tomatoes"})
+        done = rin.post(
+            "/api/import/rin",
+            params={"source": "mem0"},
+            content=MEM0,
+            headers={"content-type": "application/json"},
+        )
+        assert done.status_code == 200, done.text
+        assert len(rin.get("/api/memories/rin").json()["memories"]) == 3

@@ -195,7 +195,11 @@ def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClo
             for body in (huge, chunked(huge)):
                 refused = c.post("/api/import/copy", content=body, headers=NDJSON)
                 assert refused.status_code == 413, refused.text
-                assert refused.json()["error"]["code"] == "payload_too_large"
+                assert refused.json()["error"] == {
+                    "code": "payload_too_large",
+                    "message": "request body is larger than 400,000 bytes (the server's "
+                    "limit, OMOIDE_MAX_IMPORT_BYTES)",
+                }
             broken = c.post(
                 "/api/import/copy",
                 headers=NDJSON,
@@ -210,6 +214,10 @@ def test_http_import_streams_files_past_the_body_limit(make_app, clock: FixedClo
             # the JSON body limit still holds everywhere else
             big = c.post("/api/memories/copy", json={"content": "x" * 5000})
             assert big.status_code == 413
+            assert big.json()["error"]["message"] == (
+                "request body is larger than 4,000 bytes (the server's limit, "
+                "OMOIDE_MAX_BODY_BYTES)"
+            )
     finally:
         uv.should_exit = True
         thread.join(10)

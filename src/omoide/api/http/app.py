@@ -134,7 +134,7 @@ def create_app(
     app.add_middleware(
         BodyGuard,
         max_body_bytes=omoide.settings.max_body_bytes,
-        streamed={"/api/import/": omoide.settings.max_import_bytes},
+        streamed={"/api/import/": (omoide.settings.max_import_bytes, "OMOIDE_MAX_IMPORT_BYTES")},
         door=lambda path, status, code, message: _door(app, path, status, code, message),
     )
     app.add_middleware(HeadAsGet)

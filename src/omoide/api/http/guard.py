@@ -108,7 +108,7 @@ class BodyGuard:
         app: ASGIApp,
         *,
         max_body_bytes: int,
-        streamed: Mapping[str, int] | None = None,
+        streamed: Mapping[str, tuple[int, str]] | None = None,
         door: Door | None = None,
     ) -> None:
         self.app = app
@@ -142,12 +142,12 @@ class BodyGuard:
             return
         if header is not None:  # the API answers it once routed (refuse_refused_header)
             scope = {**scope, "state": {**scope.get("state", {}), REFUSED_HEADER: header}}
-        limit = self._stream_limit(scope)
-        if limit is not None:
-            if _declared_length(scope) > limit:
-                await self._too_large(receive, send, limit=limit, scope=scope)
+        stream = self._stream_limit(scope)
+        if stream is not None:
+            if _declared_length(scope) > stream[0]:
+                await self._too_large(receive, send, limit=stream, scope=scope)
                 return
-            await self.app(scope, _counted(receive, limit), send)
+            await self.app(scope, _counted(receive, stream), send)
             return
         if _declared_length(scope) > self.max_body_bytes:
             await self._too_large(receive, send, scope=scope)
@@ -208,7 +208,7 @@ class BodyGuard:
                 scope = _with_header(scope, b"content-type", b"application/json")
         await self.app(scope, _replay(body, None, receive), send)
 
-    def _stream_limit(self, scope: Scope) -> int | None:
+    def _stream_limit(self, scope: Scope) -> tuple[int, str] | None:  # limit, its variable
         if scope.get("method") != "POST":
             return None
         path = scope.get("path", "")
@@ -223,7 +223,7 @@ class BodyGuard:
         *,
         scope: Scope,
         already: bool = True,
-        limit: int | None = None,
+        limit: tuple[int, str] | None = None,
         declared: bool = True,
     ) -> None:
         """The 413; ``declared`` when the declared length says so: a client that waits for
@@ -236,7 +236,7 @@ class BodyGuard:
             send,
             413,
             "payload_too_large",
-            f"request body is larger than {limit or self.max_body_bytes:,} bytes",
+            too_large(limit or (self.max_body_bytes, "OMOIDE_MAX_BODY_BYTES")),
             close=more,
         )
 
@@ -285,9 +285,14 @@ async def _drain(receive: Receive) -> bool:
     return more
 
 
-def _counted(receive: Receive, limit: int) -> Receive:
+def too_large(limit: tuple[int, str]) -> str:
+    """The 413's message: the limit, and the variable that sets it."""
+    return f"request body is larger than {limit[0]:,} bytes (the server's limit, {limit[1]})"
+
+
+def _counted(receive: Receive, limit: tuple[int, str]) -> Receive:
     """A ``receive`` that raises :class:`PayloadTooLarge` (after draining) once more than
-    ``limit`` body bytes have come through."""
+    ``limit[0]`` body bytes have come through."""
     seen = 0
 
     async def counted() -> Message:
@@ -295,10 +300,10 @@ def _counted(receive: Receive, limit: int) -> Receive:
         message = await receive()
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
-            if seen > limit:
+            if seen > limit[0]:
                 if message.get("more_body", False):
                     await _drain(receive)
-                raise PayloadTooLarge(f"request body is larger than {limit:,} bytes")
+                raise PayloadTooLarge(too_large(limit))
         return message
 
     return counted

@@ -37,6 +37,9 @@ __all__ = [
 ]
 
 _CHECKED = ("/api/", "/v1/")
+# Routes whose refusals name the input under another key than ``field``, and as what: a
+# settings PUT names the setting (``"setting": "language"``, "setting 'language' …").
+_NAMED_AS = {("PUT", "/api/settings/{persona}"): "setting"}
 
 
 async def refuse_refused_header(request: Request) -> None:
@@ -60,7 +63,13 @@ async def refuse_refused_body(request: Request) -> None:
     if refused is None:
         return
     _may_ask(request)
-    raise InvalidInput(str(refused), **({"field": refused.field} if refused.field else {}))
+    route = request.scope.get("route")
+    key = _NAMED_AS.get((request.method, getattr(route, "path", "")), "field")
+    field = refused.field
+    if key != "field" and field and field.isidentifier():  # one of the body's top keys
+        said = str(refused).removeprefix(field)
+        raise InvalidInput(f"{key} {named(field)}{said}", **{key: field})
+    raise InvalidInput(str(refused), **({"field": field} if field else {}))
 
 
 async def refuse_unknown_query(request: Request) -> None:

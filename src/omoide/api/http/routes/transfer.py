@@ -121,9 +121,10 @@ async def import_persona(
     app: App,
     merge: bool = Query(
         False,
-        description="Allow a persona that already holds data "
+        description="An Omoide export: allow a persona that already holds data "
         "(what it already holds is skipped; a session it "
-        "holds with other turns is a 409)",
+        "holds with other turns is a 409). Refused with another source, "
+        "whose import always merges",
     ),
     source: Source = Query("omoide", description="What wrote the file"),
     user_id: str | None = Query(
@@ -152,6 +153,13 @@ async def import_persona(
             f"{misplaced} applies only to source={OPTION_SOURCE[misplaced]}, and this import "
             f"is source={source}: leave it out, or give the source it belongs to",
             field=misplaced,
+        )
+    if merge and source != "omoide":  # accepted and ignored before: the import merges anyway
+        raise InvalidInput(
+            f"merge applies only to an Omoide export (source=omoide); a source={source} "
+            "import always merges (it adds to what the persona holds, skipping what it holds "
+            "already): leave merge out",
+            field="merge",
         )
     with upload_file(app.settings.data_dir) as path:
         if (request.headers.get("content-type") or "").lower().startswith("multipart/"):
