@@ -7,7 +7,10 @@ each rule as the server states it:
   ``format: date-range`` (the natural-language forms of ``engine/dates.py``) get strategies that
   draw only values of that format;
 - cross-field rules of request bodies, on positive cases only: ``valid_until`` after
-  ``valid_from``, and a block's ``content`` within its ``max_tokens`` (the server's estimate);
+  ``valid_from``, a block's ``content`` within its ``max_tokens`` (the server's estimate), and a
+  persona's ``chat_memory_budget_tokens`` never above its ``chat_budget_tokens`` (a settings
+  change leaving it above is refused, whichever request set the other: kept at most 200, the
+  least ``chat_budget_tokens`` there is, so no order of requests breaks the rule);
 - rules on every string of a positive case (docs/api.md "Values"): no NUL (U+0000) in a key or
   value, text that is not whitespace holds a character that shows (not only invisible format
   characters), the time a turn was said or a session started at most 24 hours ahead, and a
@@ -101,6 +104,9 @@ def _happened(value: Any) -> Any:
     return value
 
 
+_LEAST_CHAT = 200  # chat_budget_tokens' least value (config/persona.py)
+
+
 def _fit(body: dict[str, Any]) -> dict[str, Any]:
     body = _clean(body)
     if body.get("session_id") in (".", ".."):  # dot segments: no new session is named so
@@ -113,6 +119,9 @@ def _fit(body: dict[str, Any]) -> dict[str, Any]:
     start, end = _parse(body.get("valid_from")), _parse(body.get("valid_until"))
     if start is not None and end is not None and end <= start:
         body = {k: v for k, v in body.items() if k != "valid_until"}
+    memory = body.get("chat_memory_budget_tokens")
+    if isinstance(memory, int | float) and not isinstance(memory, bool) and memory > _LEAST_CHAT:
+        body = {**body, "chat_memory_budget_tokens": _LEAST_CHAT}
     limit = body.get("max_tokens", 500)
     if (
         "block_name" in body
