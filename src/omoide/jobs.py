@@ -42,6 +42,7 @@ from collections.abc import Callable
 
 from omoide.clock import Clock
 from omoide.embed.fair import mark_background_thread
+from omoide.engine.counts import how_many
 from omoide.errors import StorageUnavailable
 from omoide.model import Job
 from omoide.store.port import JobQueue
@@ -382,10 +383,9 @@ def _say_put_back(released: list[Job]) -> None:
     """One line for the jobs a stop put back, if any."""
     if released:
         logger.warning(
-            "stopped with %d %s still running (ids %s): put back in the queue, they run "
+            "stopped with %s still running (ids %s): put back in the queue, they run "
             "again on the next start",
-            len(released),
-            "job" if len(released) == 1 else "jobs",
+            how_many(len(released), "job"),
             ", ".join(str(job.id) for job in sorted(released, key=lambda job: job.id)),
         )
 

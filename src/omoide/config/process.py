@@ -56,6 +56,9 @@ _PROCESS_INT_MINIMA = (
     ("max_body_bytes", "OMOIDE_MAX_BODY_BYTES", 1),
     ("max_import_bytes", "OMOIDE_MAX_IMPORT_BYTES", 1),
     ("pg_pool_size", "OMOIDE_PG_POOL_SIZE", 1),
+    ("pg_ann_rows", "OMOIDE_PG_ANN_ROWS", 1),
+    ("vector_cache", "OMOIDE_VECTOR_CACHE", 0),
+    ("mcp_max_sessions", "OMOIDE_MCP_MAX_SESSIONS", 1),
 )
 
 DASHBOARD_SECRET_MIN_CHARS = 32
@@ -236,10 +239,6 @@ class Settings:
             **{k: read() for k, read in readers.items() if k not in given},
             **given,
         }
-        if values["pg_ann_rows"] < 1:
-            raise InvalidInput(
-                f"OMOIDE_PG_ANN_ROWS must be at least 1, got {values['pg_ann_rows']}"
-            )
         if not 0 <= values["port"] <= MAX_PORT:  # a traceback from bind() at start-up before
             raise InvalidInput(f"OMOIDE_PORT (--port) must be 0-{MAX_PORT}, got {values['port']}")
         for name, var, least in _PROCESS_INT_MINIMA:
@@ -255,14 +254,6 @@ class Settings:
                 "OMOIDE_SEARCH_COMPANION_CACHE is now OMOIDE_VECTOR_CACHE (one "
                 "cache for the search companion, the 3-op judge, dedup and "
                 "search queries)"
-            )
-        if values["vector_cache"] < 0:
-            raise InvalidInput(
-                f"OMOIDE_VECTOR_CACHE must be at least 0, got {values['vector_cache']}"
-            )
-        if values["mcp_max_sessions"] < 1:
-            raise InvalidInput(
-                f"OMOIDE_MCP_MAX_SESSIONS must be at least 1, got {values['mcp_max_sessions']}"
             )
         if not values["mcp_session_idle_minutes"] > 0:
             raise InvalidInput(

@@ -57,14 +57,17 @@ class SettingsService:
         return self.store.persona_settings(persona)
 
 
+def _source(name: str, stored: dict[str, Any]) -> str:
+    """Where a setting's value comes from, as a refusal names it: the persona's own override,
+    or the server default (``OMOIDE_<NAME>``)."""
+    return "this persona's setting" if name in stored else f"server default OMOIDE_{name.upper()}"
+
+
 def _both_zero(stored: dict[str, Any]) -> str:
     """The 409 for a change leaving both search weights at 0, naming where each 0 comes from:
     the persona's own override, or the server default (``OMOIDE_<NAME>``)."""
     sources = [
-        f"{name} = 0 ("
-        + ("this persona's setting" if name in stored else f"server default OMOIDE_{name.upper()}")
-        + ")"
-        for name in ("keyword_weight", "semantic_weight")
+        f"{name} = 0 ({_source(name, stored)})" for name in ("keyword_weight", "semantic_weight")
     ]
     return (
         f"keyword_weight and semantic_weight cannot both be 0 (search would have no "
@@ -94,10 +97,7 @@ def _check_budgets(
         return
 
     def shown(name: str) -> str:
-        source = (
-            "this persona's setting" if name in stored else f"server default OMOIDE_{name.upper()}"
-        )
-        return f"{name} = {getattr(after, name)} ({source})"
+        return f"{name} = {getattr(after, name)} ({_source(name, stored)})"
 
     raise InvalidInput(
         f"chat_memory_budget_tokens cannot exceed chat_budget_tokens (the memory section is "
