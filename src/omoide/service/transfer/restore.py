@@ -13,7 +13,7 @@ import numpy as np
 from omoide.config import RETIRED_SETTINGS
 from omoide.engine.attachments import turn_text
 from omoide.engine.transfer_format import remap_memory
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput
 from omoide.service.dedup_write import Pending, write_deduplicated
 from omoide.service.memories import EVOLVE_JOB
 from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
@@ -199,8 +199,8 @@ class RestoreRun:
         if patch:
             try:
                 self.service.settings.update(self.persona, patch)
-            except InvalidInput as exc:
-                raise InvalidInput(f"settings record: {exc.message}") from None
+            except (InvalidInput, Conflict) as exc:  # a pair against the persona's own: 409
+                raise type(exc)(f"settings record: {exc.message}", **exc.fields) from None
 
     def _flush_session(self) -> None:
         session, events, episodes = self.session, self.events, self.episodes
