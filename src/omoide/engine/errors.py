@@ -105,7 +105,11 @@ def of_json_type(value: Any, kind: str) -> bool:
 
 def wrong_type(subject: str, kind: str, got: Any) -> str:
     """The one wording of a value not of the JSON type ``kind`` (:func:`of_json_type`):
-    ``top_k must be an integer, got "5"``."""
+    ``top_k must be an integer, got "5"``. What was received is told as sent, written as JSON
+    (:func:`quoted`), so its type shows, as every type refusal says it where a text, number or
+    boolean is expected (HTTP's and MCP's schema checks, ``service.validate``), never only its
+    type ("got a number"); where an object or array is expected, its type (:func:`json_type`:
+    ``got a string``) is what a refusal says (docs/api.md "Values")."""
     article = "an" if kind == "integer" else "a"
     return f"{subject} must be {article} {kind}, got {quoted(got)}"
 
