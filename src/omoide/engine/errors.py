@@ -37,6 +37,7 @@ __all__ = [
     "one_of",
     "quoted",
     "short_json",
+    "spelled",
     "too_long",
     "too_many",
     "wrong_type",
@@ -71,11 +72,17 @@ def named(value: object, limit: int = 64) -> str:
     characters escaped as JSON escapes them (never Python's repr; those JSON leaves raw too,
     :func:`escape_controls`), cut at ``limit`` ("…") so that a 5,000-character name does not
     make a 5,000-character message."""
+    return f"'{spelled(value, limit)}'"
+
+
+def spelled(value: object, limit: int = 64) -> str:
+    """A name the caller sent, or a place in a value made of its keys (``metadata.a\\u202eb``),
+    as :func:`named` writes it, without the quotes: where a refusal names a field path bare
+    (HTTP's ``metadata.x holds a NUL character``)."""
     text = escape_controls(json.dumps(str(value), ensure_ascii=False)[1:-1].replace('\\"', '"'))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    text = text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return f"'{text}'"
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def json_type(value: Any) -> str:

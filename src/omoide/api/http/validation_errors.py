@@ -15,6 +15,7 @@ from omoide.engine.errors import (
     length_said,
     quoted,
     short_json,
+    spelled,
 )
 from omoide.service.chat_messages import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
@@ -238,11 +239,8 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         and _UNION_TAG.fullmatch(str(error["loc"][-1])) is not None
     )
     # a field named by the client (an unknown one, 5,000 characters long) is cut in the message
-    subject = (
-        (where if len(where) <= _MAX_SUBJECT else where[: _MAX_SUBJECT - 1] + "…")
-        if where
-        else "request body"
-    )
+    # and its control characters escaped as a name's are (a key of ``metadata`` is the client's)
+    subject = spelled(where, _MAX_SUBJECT) if where else "request body"
     if union:
         return _union_message(subject, members), where
     kind = error.get("type")

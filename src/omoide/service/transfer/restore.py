@@ -12,6 +12,7 @@ import numpy as np
 
 from omoide.config import RETIRED_SETTINGS
 from omoide.engine.attachments import turn_text
+from omoide.engine.errors import named
 from omoide.engine.transfer_format import remap_memory
 from omoide.errors import Conflict, InvalidInput
 from omoide.service.dedup_write import Pending, write_deduplicated
@@ -212,8 +213,8 @@ class RestoreRun:
         for row in (*events, *episodes):
             if row["session_id"] != session["session_id"]:
                 raise InvalidInput(
-                    f"turn or episode of session {row['session_id']!r} inside "
-                    f"session {session['session_id']!r}"
+                    f"turn or episode of session {named(row['session_id'])} inside "
+                    f"session {named(session['session_id'])}"
                 )
         if self.restore.has_session(session["session_id"]):
             self.report.skipped += 1

@@ -8,7 +8,7 @@ import unicodedata
 from typing import Any
 
 from omoide.engine.blank import is_blank as is_blank  # the one blank rule, the engine's
-from omoide.engine.errors import named, quoted
+from omoide.engine.errors import named, quoted, spelled
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import CONTROLS, NON_BLANK_RULE, TEXT_CONTROLS
 
@@ -97,8 +97,8 @@ def nfc(value: Any, where: str = "") -> Any:
             path = f"{where}.{name}" if where else str(name)
             if name in out:
                 raise InvalidInput(
-                    f"{where or 'the object'} names the key {named(name)} twice "
-                    "once its Unicode is normalised (NFC); send it once",
+                    f"{spelled(where) if where else 'the object'} names the key {named(name)} "
+                    "twice once its Unicode is normalised (NFC); send it once",
                     field=path,
                 )
             out[name] = nfc(child, path)
