@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.engine.blank import NON_BLANK_RULE, is_blank
+from omoide.engine.counts import plural
 from omoide.engine.errors import named, quoted
 from omoide.model import LinkType, SessionEnd
 
@@ -192,7 +193,7 @@ def unknown_problem(names: Iterable[str], holds: Sequence[str], holder: str) -> 
         return None
     shown = ", ".join(named(name) for name in unknown[:5]) + (" …" if len(unknown) > 5 else "")
     return (
-        f"unknown field{'s' if len(unknown) > 1 else ''} {shown} "
+        f"{plural(len(unknown), 'unknown field')} {shown} "
         f"(unknown fields are refused, not ignored); {holder} holds {', '.join(holds)}"
     )
 

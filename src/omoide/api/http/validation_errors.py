@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omoide.engine.counts import plural
 from omoide.engine.errors import (
     count_rule,
     json_type,
@@ -186,9 +187,7 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
         )
     if kind in ("too_short", "too_long"):
         count = int(ctx.get("min_length" if kind == "too_short" else "max_length", 0))
-        what = ("item" if ctx.get("field_type") != "Dictionary" else "key") + (
-            "" if count == 1 else "s"
-        )
+        what = plural(count, "item" if ctx.get("field_type") != "Dictionary" else "key")
         got = ctx.get("actual_length")
         rule = f"must have at least {count:,} {what}" if kind == "too_short" else None
         return (

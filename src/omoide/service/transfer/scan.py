@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from omoide.embed.base import Embedder
+from omoide.engine.counts import how_many
 from omoide.engine.errors import named
 from omoide.engine.transfer_format import decode_vector
 from omoide.errors import InvalidInput
@@ -251,7 +252,7 @@ def check_named(scan: FileScan, restore: PersonaRestoreHandle) -> None:
     number, kind, name = scan.named[key]
     what = "the link would be dropped" if kind == "link" else "it would be stored naming no memory"
     others = len(missing) - 1
-    more = f" ({others} other missing key{'' if others == 1 else 's'} named too)" if others else ""
+    more = f" ({how_many(others, 'other missing key')} named too)" if others else ""
     raise InvalidInput(
         f"line {number}: {kind} record: {name} names memory {named(key)}, which is "
         f"neither in the file nor held by persona {named(restore.persona)}: {what}"
@@ -293,7 +294,7 @@ def _check_end(counted: int, read: int, number: int) -> None:
     lost or added since the export (a file cut and joined, or edited)."""
     if counted != read:
         raise InvalidInput(
-            f"line {number}: the end record counts {counted} records after the "
+            f"line {number}: the end record counts {how_many(counted, 'record')} after the "
             f"header but the file holds {read}: lines were lost or added since "
             "it was exported; nothing was imported",
             line=number,
@@ -310,14 +311,9 @@ def not_in_file(existing: ExistingRows, scan: FileScan, keys: dict[str, str]) ->
         ("block", set(existing.block_names) - scan.block_names),
     ):
         if extra:
-            plural = "memories" if what == "memory" else f"{what}s"
-            said.append(
-                f"{len(extra)} {what if len(extra) == 1 else plural}, e.g. {named(min(extra))}"
-            )
+            said.append(f"{how_many(len(extra), what)}, e.g. {named(min(extra))}")
     rows = {row for row in existing.state_rows if as_imported(row) not in scan.state_rows}
     if rows:
         kind, key, _, _ = min(rows)
-        said.append(
-            f"{len(rows)} state value{'' if len(rows) == 1 else 's'}, e.g. {kind} {named(key)}"
-        )
+        said.append(f"{how_many(len(rows), 'state value')}, e.g. {kind} {named(key)}")
     return "; ".join(said)
