@@ -27,7 +27,7 @@ from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
 from omoide.api.http.validation_errors import validation_message
 from omoide.engine.counts import how_many
-from omoide.engine.errors import escape_controls
+from omoide.engine.errors import escape_controls, named
 from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
 from omoide.model import NAME_PATTERN, check_persona_name
 from omoide.service.auth import Principal
@@ -207,7 +207,10 @@ def _url_controls(request: Request, shown_back: Mapping[str, str]) -> str | None
     ]
     for name, value in request.query_params.multi_items():
         if name not in shown_back:
-            checked += [(name, "a query parameter's name"), (value, f"query parameter {name!r}")]
+            checked += [
+                (name, "a query parameter's name"),
+                (value, f"query parameter {named(name)}"),
+            ]
     try:
         for value, label in checked:
             check_controls(value, label)
