@@ -387,8 +387,7 @@ def _require_text(conversations: list[ChatConversation]) -> None:
     kinds = sorted({k for c in conversations for k in c.without_text})
     held = sum(len(c.without_text) for c in conversations)
     found = (
-        f"its {how_many(held, 'user and assistant message')} "
-        f"{'holds' if held == 1 else 'hold'} no text (only: {'; '.join(kinds)})"
+        f"no text in its {how_many(held, 'user and assistant message')} (only: {'; '.join(kinds)})"
         if held
         else "it holds no user or assistant message"
     )
