@@ -63,7 +63,7 @@ def _refusal(patch: dict[str, Any], pair: frozenset[str]) -> type[OmoideError]:
     values that do not (a memory's validity, a block's content against its ``max_tokens``):
     a 422 when this request sets both values itself (its body does not hold together), a 409
     when one of them is the persona's stored setting or the server default (the request
-    conflicts with it). docs/api.md "Errors", docs/settings.md."""
+    conflicts with it). docs/api.md (its status table), docs/settings.md."""
     return InvalidInput if all(patch.get(name) is not None for name in pair) else Conflict
 
 
