@@ -7,10 +7,11 @@ each rule as the server states it:
   ``format: date-range`` (the natural-language forms of ``engine/dates.py``) get strategies that
   draw only values of that format;
 - cross-field rules of request bodies, on positive cases only: ``valid_until`` after
-  ``valid_from``, a block's ``content`` within its ``max_tokens`` (the server's estimate), and a
-  persona's ``chat_memory_budget_tokens`` never above its ``chat_budget_tokens`` (a settings
-  change leaving it above is refused, whichever request set the other: kept at most 200, the
-  least ``chat_budget_tokens`` there is, so no order of requests breaks the rule);
+  ``valid_from``, a block's ``content`` within its ``max_tokens`` (the server's estimate), and
+  a settings body's pairs: ``chat_memory_budget_tokens`` not above the ``chat_budget_tokens``
+  it sends, ``keyword_weight`` and ``semantic_weight`` not both 0 (a body setting both so is
+  a 422; one that meets the persona's stored value or the server default is a 409, which a
+  schema-valid request may get);
 - rules on every string of a positive case (docs/api.md "Values"): no NUL (U+0000) in a key or
   value, text that is not whitespace holds a character that shows (not only invisible format
   characters), the time a turn was said or a session started at most 24 hours ahead, and a
@@ -104,7 +105,8 @@ def _happened(value: Any) -> Any:
     return value
 
 
-_LEAST_CHAT = 200  # chat_budget_tokens' least value (config/persona.py)
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _fit(body: dict[str, Any]) -> dict[str, Any]:
@@ -119,9 +121,12 @@ def _fit(body: dict[str, Any]) -> dict[str, Any]:
     start, end = _parse(body.get("valid_from")), _parse(body.get("valid_until"))
     if start is not None and end is not None and end <= start:
         body = {k: v for k, v in body.items() if k != "valid_until"}
-    memory = body.get("chat_memory_budget_tokens")
-    if isinstance(memory, int | float) and not isinstance(memory, bool) and memory > _LEAST_CHAT:
-        body = {**body, "chat_memory_budget_tokens": _LEAST_CHAT}
+    memory, whole = body.get("chat_memory_budget_tokens"), body.get("chat_budget_tokens")
+    if _number(memory) and _number(whole) and memory > whole:
+        body = {**body, "chat_memory_budget_tokens": whole}
+    weights = (body.get("keyword_weight"), body.get("semantic_weight"))
+    if all(_number(w) and w == 0 for w in weights):
+        body = {**body, "keyword_weight": 1}
     limit = body.get("max_tokens", 500)
     if (
         "block_name" in body

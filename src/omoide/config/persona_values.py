@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from omoide.config.persona import PERSONA_SETTINGS, PersonaSettings, Setting
-from omoide.engine.errors import named, quoted, short_json
+from omoide.engine.errors import named, quoted, short_json, spelled
 from omoide.engine.number_text import REFUSED, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
@@ -134,7 +134,7 @@ def _zone_hint(name: str) -> str:
     folded = name.strip().casefold()
     match = next((zone for zone in sorted(iana_zones()) if zone.casefold() == folded), None)
     if match is not None:
-        return f"did you mean {match!r}?"
+        return f"did you mean {named(match)}?"
     return (
         "e.g. Asia/Tokyo, Europe/Paris, UTC; an abbreviation such as JST or an offset "
         "such as +09:00 is not a zone name"
@@ -149,9 +149,9 @@ def validate_setting_patch(patch: Mapping[str, Any]) -> dict[str, Any]:
         if setting is None:
             raise InvalidInput(
                 f"unknown setting {named(name)}; known settings: {', '.join(sorted(_BY_NAME))}",
-                setting=named(name)[1:-1],
+                setting=spelled(name),
             )
-        clean[name] = _coerce(setting, value, f"setting {name!r}")
+        clean[name] = _coerce(setting, value, f"setting {named(name)}")
     return clean
 
 

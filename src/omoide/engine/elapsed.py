@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from omoide.engine.counts import how_many
 from omoide.engine.lang import Lang
 
 __all__ = ["JUST_NOW_SECONDS", "time_since_words"]
@@ -46,4 +47,4 @@ def time_since_words(elapsed: timedelta | None, lang: Lang) -> str:
             break
     if lang == Lang.JA:
         return f"{count}{_JA_UNITS[unit]}ぶり"
-    return f"{count} {unit}{'' if count == 1 else 's'} ago"
+    return f"{how_many(count, unit)} ago"

@@ -37,6 +37,7 @@ __all__ = [
     "one_of",
     "quoted",
     "short_json",
+    "spelled",
     "too_long",
     "too_many",
     "wrong_type",
@@ -71,11 +72,17 @@ def named(value: object, limit: int = 64) -> str:
     characters escaped as JSON escapes them (never Python's repr; those JSON leaves raw too,
     :func:`escape_controls`), cut at ``limit`` ("…") so that a 5,000-character name does not
     make a 5,000-character message."""
+    return f"'{spelled(value, limit)}'"
+
+
+def spelled(value: object, limit: int = 64) -> str:
+    """A name the caller sent, or a place in a value made of its keys (``metadata.a\\u202eb``),
+    as :func:`named` writes it, without the quotes: where a refusal names a field path bare
+    (HTTP's ``metadata.x holds a NUL character``)."""
     text = escape_controls(json.dumps(str(value), ensure_ascii=False)[1:-1].replace('\\"', '"'))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    text = text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return f"'{text}'"
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def json_type(value: Any) -> str:
@@ -105,7 +112,11 @@ def of_json_type(value: Any, kind: str) -> bool:
 
 def wrong_type(subject: str, kind: str, got: Any) -> str:
     """The one wording of a value not of the JSON type ``kind`` (:func:`of_json_type`):
-    ``top_k must be an integer, got "5"``."""
+    ``top_k must be an integer, got "5"``. What was received is told as sent, written as JSON
+    (:func:`quoted`), so its type shows, as every type refusal says it where a text, number or
+    boolean is expected (HTTP's and MCP's schema checks, ``service.validate``), never only its
+    type ("got a number"); where an object or array is expected, its type (:func:`json_type`:
+    ``got a string``) is what a refusal says (docs/api.md "Values")."""
     article = "an" if kind == "integer" else "a"
     return f"{subject} must be {article} {kind}, got {quoted(got)}"
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from omoide.engine.blank import NON_BLANK_RULE, is_blank
-from omoide.engine.errors import json_type, named, quoted
+from omoide.engine.errors import named, quoted
 
 __all__ = [
     "PeerFormatError",
@@ -127,7 +127,7 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
             raise PeerFormatError(f"memory {i}: must be an object")
         text = item.get("memory", item.get("text"))
         if not isinstance(text, str):
-            got = "it has none" if text is None else f"got {json_type(text)}"
+            got = "it has none" if text is None else f"got {quoted(text)}"
             raise PeerFormatError(f"memory {i}: 'memory' must be text ({got})")
         if is_blank(text):  # in the API's one wording, where the file holds it
             raise PeerFormatError(f"memory {i}: 'memory' {NON_BLANK_RULE} (got {quoted(text)})")

@@ -11,7 +11,8 @@ from datetime import datetime
 from typing import Any
 
 from omoide.engine.blank import NON_BLANK_RULE, is_blank
-from omoide.engine.errors import json_type, named, quoted
+from omoide.engine.counts import plural
+from omoide.engine.errors import named, quoted
 from omoide.model import LinkType, SessionEnd
 
 __all__ = ["header_problem", "record_problem", "unknown_problem"]
@@ -192,7 +193,7 @@ def unknown_problem(names: Iterable[str], holds: Sequence[str], holder: str) -> 
         return None
     shown = ", ".join(named(name) for name in unknown[:5]) + (" …" if len(unknown) > 5 else "")
     return (
-        f"unknown field{'s' if len(unknown) > 1 else ''} {shown} "
+        f"{plural(len(unknown), 'unknown field')} {shown} "
         f"(unknown fields are refused, not ignored); {holder} holds {', '.join(holds)}"
     )
 
@@ -265,7 +266,7 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
     # a blank tag is the API's to refuse (``validate.check_tags``), in its one wording
     odd = [t for t in r["tags"] if not isinstance(t, str)]
     if odd:
-        return f"every tag must be a string, got {json_type(odd[0])}"
+        return f"every tag must be a string, got {quoted(odd[0])}"
     if not 0.0 <= r["importance"] <= 1.0 or not 0.0 <= r["emotion_intensity"] <= 1.0:
         return "importance and emotion_intensity must be within 0-1"
     if not 0.0 <= r["strength"] <= 1.0:  # importance × recall, each within 0-1

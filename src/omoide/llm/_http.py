@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from omoide.engine.counts import how_many
 from omoide.engine.json_text import loads_upstream
 from omoide.errors import UpstreamUnavailable
 from omoide.tls import shared_ssl_context
@@ -111,8 +112,8 @@ class Channel:
             if attempts > self._max_retries or not outcome.retryable:
                 self._log(started, str(outcome.status or "error"), attempts)
                 raise UpstreamUnavailable(
-                    f"{self.provider} at {self.shown_url} is unavailable after {attempts} "
-                    f"attempt{'s' if attempts > 1 else ''}: {outcome.text}",
+                    f"{self.provider} at {self.shown_url} is unavailable after "
+                    f"{how_many(attempts, 'attempt')}: {outcome.text}",
                     provider=self.provider,
                     url=self.shown_url,
                     status=outcome.status,

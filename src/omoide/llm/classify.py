@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from omoide.engine.classify import Candidate, Classifier, PassageVectors, Relation, Verdict
+from omoide.engine.counts import plural
 from omoide.engine.lang import Lang, detect_lang
 from omoide.errors import UpstreamUnavailable
 from omoide.llm.base import LLM, LLMOutputError, Message, complete_json
@@ -179,7 +180,9 @@ def _verdicts(answer: Any, candidates: list[Candidate], *, source: str) -> list[
         )
     missing = [i for i in range(len(candidates)) if i not in found]
     if missing:
-        raise LLMOutputError(f"no verdict for candidate(s) {missing}")
+        raise LLMOutputError(
+            f"no verdict for {plural(len(missing), 'candidate')} {', '.join(map(str, missing))}"
+        )
     return [found[i] for i in range(len(candidates))]
 
 

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from omoide.clock import Clock
+from omoide.engine.errors import named
 from omoide.errors import Forbidden, InvalidInput, Unauthorized
 from omoide.model import KeyInfo, Persona
 from omoide.store.port import Store
@@ -55,7 +56,7 @@ class Principal:
         """403 unless this key may act for ``persona`` (the admin may act for any)."""
         if not self.is_admin and self.persona != persona:
             raise Forbidden(
-                f"this API key does not grant access to persona {persona!r}", persona=persona
+                f"this API key does not grant access to persona {named(persona)}", persona=persona
             )
 
     def require_admin(self) -> None:

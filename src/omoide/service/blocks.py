@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from omoide.clock import Clock
-from omoide.engine.errors import quoted
+from omoide.engine.errors import named, quoted
 from omoide.engine.tokens import estimate_tokens
 from omoide.errors import Conflict, InvalidInput, NotFound
 from omoide.model import UNSET, Block, BlockPatch, Unset
@@ -74,7 +74,7 @@ def _check_fits(block: Block | BlockPatch, *, stored_limit: bool = False) -> Non
     tokens = estimate_tokens(block.content)
     if tokens > block.max_tokens:
         raise (Conflict if stored_limit else InvalidInput)(
-            f"block {block.block_name!r}: content is about {tokens:,} tokens, over its "
+            f"block {named(block.block_name)}: content is about {tokens:,} tokens, over its "
             f"max_tokens of {block.max_tokens:,}; shorten it or raise max_tokens",
             field="content",
             block_name=block.block_name,

@@ -154,7 +154,7 @@ def check_request_fields(body: dict[str, Any]) -> None:
         raise InvalidInput(
             f"safety_identifier must be a string of at most {MAX_SAFETY_IDENTIFIER} characters "
             f"(a hash of the user's id, as OpenAI asks), got "
-            f"{f'{len(ident):,} characters' if isinstance(ident, str) else json_type(ident)}",
+            f"{f'{len(ident):,} characters' if isinstance(ident, str) else quoted(ident)}",
             field="safety_identifier",
         )
 
@@ -186,9 +186,15 @@ def _check_tool_calls(where: str, calls: Any) -> None:
         _check_function(f"{where}[{j}]", call, ("arguments", str))
         if "id" in call and not isinstance(call["id"], str):
             raise InvalidInput(
-                f"{where}[{j}].id must be a string, got {json_type(call['id'])}",
+                f"{where}[{j}].id must be a string, got {quoted(call['id'])}",
                 field=f"{where}[{j}].id",
             )
+
+
+def _got(value: Any, shape: type) -> str:
+    """What was sent in place of a ``shape``, as every type refusal says it (``engine.errors.
+    wrong_type``): a text's place the value as sent, an object's its JSON type."""
+    return quoted(value) if shape is str else json_type(value)
 
 
 def _check_function(where: str, item: Any, optional: tuple[str, type]) -> None:
@@ -210,7 +216,7 @@ def _check_function(where: str, item: Any, optional: tuple[str, type]) -> None:
     name, shape = optional
     if name in function and not isinstance(function[name], shape):
         raise InvalidInput(
-            f"{where}.function.{name} must be {_WORDS[shape]}, got {json_type(function[name])}",
+            f"{where}.function.{name} must be {_WORDS[shape]}, got {_got(function[name], shape)}",
             field=f"{where}.function.{name}",
         )
 
@@ -243,7 +249,7 @@ def _check_parts(where: str, parts: list[Any]) -> None:
         if not isinstance(part.get(name), shape):
             raise InvalidInput(
                 f"{here}.{name} must be {_WORDS[shape]} (a part of type {named(kind)}), got "
-                f"{'nothing' if name not in part else json_type(part[name])}",
+                f"{'nothing' if name not in part else _got(part[name], shape)}",
                 field=f"{here}.{name}",
             )
         if kind == "image_url" and not isinstance(part[name].get("url"), str):

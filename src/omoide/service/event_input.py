@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from omoide.engine.attachments import IMAGE_CAPTION, MAX_CAPTION_CHARS
-from omoide.engine.errors import quoted, too_long, too_many
+from omoide.engine.counts import plural
+from omoide.engine.errors import named, quoted, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import NewEvent
 from omoide.service.validate import (
@@ -74,7 +75,9 @@ def check_event(event: Any, where: str, now: datetime) -> NewEvent:
     unknown = set(event) - {"speaker", "role", "content", "timestamp", "external_id", "metadata"}
     if unknown:
         raise InvalidInput(
-            f"{where} has unknown field(s) {', '.join(sorted(unknown))}", field=where
+            f"{where} has {plural(len(unknown), 'unknown field')} "
+            f"{', '.join(named(name) for name in sorted(unknown))}",
+            field=where,
         )
     for name in ("speaker", "content"):
         if name not in event:

@@ -16,6 +16,7 @@ import numpy as np
 
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
+from omoide.engine.errors import named
 from omoide.engine.fsrs import initial_stability
 from omoide.errors import Conflict
 from omoide.model import (
@@ -311,7 +312,7 @@ class MemoryService:
         current = memories.get(key, with_links=False)
         # Both refusals depend on the memory's state, not on the request alone: 409.
         if current.status != "active":
-            raise Conflict(f"memory {key!r} is deleted and cannot be updated", key=key)
+            raise Conflict(f"memory {named(key)} is deleted and cannot be updated", key=key)
         if not isinstance(importance, Unset) and importance != current.importance:
             raise Conflict(
                 "importance is immutable after creation (spec §FSRS); create a new memory instead",

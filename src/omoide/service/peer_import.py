@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from omoide.clock import Clock, iso
 from omoide.engine import json_text
+from omoide.engine.counts import how_many
 from omoide.engine.errors import named
 from omoide.engine.peer_chats import ChatConversation, ChatTurn, parse_chat
 from omoide.engine.peer_formats import (
@@ -386,7 +387,7 @@ def _require_text(conversations: list[ChatConversation]) -> None:
     kinds = sorted({k for c in conversations for k in c.without_text})
     held = sum(len(c.without_text) for c in conversations)
     found = (
-        f"its {held} user and assistant message(s) hold no text (only: {'; '.join(kinds)})"
+        f"no text in its {how_many(held, 'user and assistant message')} (only: {'; '.join(kinds)})"
         if held
         else "it holds no user or assistant message"
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import turn_text
+from omoide.engine.errors import named
 from omoide.errors import EmbedderMismatch, InvalidInput
 from omoide.model import StaleRow
 from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
@@ -198,7 +199,7 @@ class ReindexService:
         raise EmbedderMismatch(
             f"{holder.place} records the embedder {made_by} and the configured one is "
             f"{self.embedder.model_id} ({self.embedder.dim} dimensions): re-embedding persona "
-            f"{persona!r} alone would leave the other personas' vectors of the old model, and "
+            f"{named(persona)} alone would leave the other personas' vectors of the old model, and "
             f"{holder.short} usable by neither embedder; run `omoide reindex` without -p to "
             "re-embed every persona (stop the server first)",
             configured=self.embedder.model_id,

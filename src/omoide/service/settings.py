@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from omoide.config import PersonaSettings, merge_persona_settings, validate_setting_patch
-from omoide.errors import Conflict, InvalidInput
+from omoide.errors import Conflict, InvalidInput, OmoideError
 from omoide.store.port import Store
 
 __all__ = ["SettingsService"]
@@ -45,7 +45,7 @@ class SettingsService:
                 return
             after = merge_persona_settings(self.defaults, stored, as_stored=True)
             if after.keyword_weight + after.semantic_weight == 0:
-                raise Conflict(
+                raise _refusal(patch, WEIGHTS)(
                     _both_zero(stored),
                     setting="keyword_weight" if "keyword_weight" in patch else "semantic_weight",
                 )
@@ -57,6 +57,16 @@ class SettingsService:
         return self.store.persona_settings(persona)
 
 
+def _refusal(patch: dict[str, Any], pair: frozenset[str]) -> type[OmoideError]:
+    """The status of a change leaving a pair of settings that does not hold together (both
+    search weights 0, a memory budget above the whole chat budget), as the API refuses any two
+    values that do not (a memory's validity, a block's content against its ``max_tokens``):
+    a 422 when this request sets both values itself (its body does not hold together), a 409
+    when one of them is the persona's stored setting or the server default (the request
+    conflicts with it). docs/api.md (its status table), docs/settings.md."""
+    return InvalidInput if all(patch.get(name) is not None for name in pair) else Conflict
+
+
 def _source(name: str, stored: dict[str, Any]) -> str:
     """Where a setting's value comes from, as a refusal names it: the persona's own override,
     or the server default (``OMOIDE_<NAME>``)."""
@@ -64,7 +74,7 @@ def _source(name: str, stored: dict[str, Any]) -> str:
 
 
 def _both_zero(stored: dict[str, Any]) -> str:
-    """The 409 for a change leaving both search weights at 0, naming where each 0 comes from:
+    """The refusal of a change leaving both search weights at 0, naming where each 0 comes from:
     the persona's own override, or the server default (``OMOIDE_<NAME>``)."""
     sources = [
         f"{name} = 0 ({_source(name, stored)})" for name in ("keyword_weight", "semantic_weight")
@@ -78,8 +88,8 @@ def _both_zero(stored: dict[str, Any]) -> str:
 def _check_budgets(
     defaults: PersonaSettings, stored: dict[str, Any], patch: dict[str, Any]
 ) -> None:
-    """Refuse (422) a change leaving the persona's own ``chat_memory_budget_tokens`` above
-    ``chat_budget_tokens``.
+    """Refuse a change leaving the persona's own ``chat_memory_budget_tokens`` above
+    ``chat_budget_tokens`` (422 or 409: :func:`_refusal`).
 
     Why: the memory section is part of the request ``chat_budget_tokens`` bounds, so a larger
     memory budget made a section over the whole budget, and only a log line said so. Checked
@@ -99,7 +109,7 @@ def _check_budgets(
     def shown(name: str) -> str:
         return f"{name} = {getattr(after, name)} ({_source(name, stored)})"
 
-    raise InvalidInput(
+    raise _refusal(patch, BUDGETS)(
         f"chat_memory_budget_tokens cannot exceed chat_budget_tokens (the memory section is "
         f"part of the whole request): {shown('chat_memory_budget_tokens')}, "
         f"{shown('chat_budget_tokens')}; lower chat_memory_budget_tokens or raise "

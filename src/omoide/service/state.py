@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.clock import Clock
-from omoide.engine.errors import json_type, short_json, too_long, too_many
+from omoide.engine.errors import quoted, short_json, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import StateEntry, StateKind
 from omoide.service.validate import (
@@ -104,7 +104,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     if not isinstance(value, str):
         hint = " (join several values with '; ')" if isinstance(value, list) else ""
         raise InvalidInput(
-            f"{where} must be a string or a number{hint}, got {json_type(value)}", field=where
+            f"{where} must be a string or a number{hint}, got {quoted(value)}", field=where
         )
     if is_blank(value):
         raise InvalidInput(f"{where} {NON_BLANK_RULE}", field=where)

@@ -151,7 +151,7 @@ def proxy(
         pytest.param(
             [{"type": "text", "text": "a"}, {"type": "text", "text": 5}],
             "messages[0].content[1].text",
-            "must be a string (a part of type 'text'), got a number",
+            "must be a string (a part of type 'text'), got 5",
             id="text-number",
         ),
         pytest.param(

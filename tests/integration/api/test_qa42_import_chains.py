@@ -182,7 +182,7 @@ def test_tags_of_a_version_image_are_checked_as_the_memorys(
     ("tags", "said"),
     [
         ("tea", "tags must be a list of strings"),
-        (["tea", 5], "every tag must be a string, got a number"),
+        (["tea", 5], "every tag must be a string, got 5"),
         (["tea", " "], f'every tag {NON_BLANK_RULE}, got " "'),
     ],
 )

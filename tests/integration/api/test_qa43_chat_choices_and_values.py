@@ -82,7 +82,7 @@ REFUSED = [
         id="safety_identifier-long",
     ),
     pytest.param(
-        {"safety_identifier": 7}, "safety_identifier", "got a number", id="safety_identifier-number"
+        {"safety_identifier": 7}, "safety_identifier", "got 7", id="safety_identifier-number"
     ),
     pytest.param({"user": 7}, "user", "a string", id="user-number"),
 ]

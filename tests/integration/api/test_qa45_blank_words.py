@@ -3,7 +3,8 @@ in a third wording, "must be a non-empty string (not only whitespace or invisibl
 beside the one of every other blank text (``NON_BLANK_RULE``); and an import file's blank tag
 in a fourth ("tags must be non-empty strings"), a blank ``date_range`` in a fifth ("must not be
 empty or whitespace: …"). One wording now, where the user meets it: MCP's tools, the CLI, an
-import; a value of another type is told its type, as every other field is."""
+import; a value of another type is told as sent, written as JSON, as every other field is
+(qa46b; it was told its type here alone)."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def test_a_blank_query_is_refused_by_omoide_search_in_the_one_wording(
         pytest.param(
             ["\u200b"], f'every tag {NON_BLANK_RULE}, got "\u200b"', "tags", id="invisible"
         ),
-        pytest.param(["tea", 5], "every tag must be a string, got a number", None, id="number"),
+        pytest.param(["tea", 5], "every tag must be a string, got 5", None, id="number"),
     ],
 )
 def test_an_import_files_blank_tag_is_refused_in_the_apis_words(

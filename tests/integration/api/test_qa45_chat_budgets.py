@@ -1,8 +1,10 @@
 """``chat_memory_budget_tokens`` above ``chat_budget_tokens`` (qa45h): the memory section is part
 of the whole request, so a settings change leaving the persona's own memory budget above it is
-refused with a 422 naming both values, wherever settings are written (the settings API, the
-dashboard's form, an import's settings record). A persona stored so before keeps chatting: the
-section is cut to the whole budget and the log says so."""
+refused naming both values, wherever settings are written (the settings API, the dashboard's
+form, an import's settings record): a 409 when one of the two is the persona's stored setting or
+the server default, a 422 when the request sets both (qa46b: as the search weights are). A
+persona stored so before keeps chatting: the section is cut to the whole budget and the log
+says so."""
 
 from __future__ import annotations
 
@@ -32,9 +34,9 @@ def test_a_memory_budget_above_the_chat_budget_is_refused_naming_both(
     server.create_persona("rin")
     with server.admin() as admin:
         refused = admin.put("/api/settings/rin", json={"chat_memory_budget_tokens": 7000})
-        assert refused.status_code == 422, refused.text
+        assert refused.status_code == 409, refused.text
         error = refused.json()["error"]
-        assert error["code"] == "invalid_input"
+        assert error["code"] == "conflict"
         assert error["setting"] == "chat_memory_budget_tokens"
         assert "chat_memory_budget_tokens = 7000 (this persona's setting)" in error["message"]
         assert (
@@ -49,7 +51,7 @@ def test_a_memory_budget_above_the_chat_budget_is_refused_naming_both(
         taken = admin.put("/api/settings/rin", json={"chat_memory_budget_tokens": 900})
         assert taken.status_code == 200, taken.text
         refused = admin.put("/api/settings/rin", json={"chat_budget_tokens": 500})
-        assert refused.status_code == 422, refused.text
+        assert refused.status_code == 409, refused.text
         error = refused.json()["error"]
         assert error["setting"] == "chat_budget_tokens"
         assert "chat_memory_budget_tokens = 900 (this persona's setting)" in error["message"]
@@ -64,7 +66,7 @@ def test_a_memory_budget_above_the_chat_budget_is_refused_naming_both(
         assert taken.status_code == 200, taken.text
         # a reset of the whole budget to its default (6000) would leave 8000 above it
         refused = admin.put("/api/settings/rin", json={"chat_budget_tokens": None})
-        assert refused.status_code == 422, refused.text
+        assert refused.status_code == 409, refused.text
         assert admin.get("/api/settings/rin").json()["overrides"] == both
         # another setting's change is not refused for the pair
         assert admin.put("/api/settings/rin", json={"keep_recent": 7}).status_code == 200
@@ -79,7 +81,7 @@ def test_the_dashboard_form_refuses_it_in_the_same_words(server: LiveServer) -> 
         assert found is not None
         form = {"csrf": found.group(1), "name": "chat_memory_budget_tokens", "value": "1200"}
         refused = page.post("/p/rin/settings", data=form)
-    assert refused.status_code == 422, refused.text
+    assert refused.status_code == 409, refused.text
     shown = html.unescape(refused.text)
     assert "chat_memory_budget_tokens cannot exceed chat_budget_tokens" in shown
     assert "chat_memory_budget_tokens = 1200 (this persona's setting)" in shown

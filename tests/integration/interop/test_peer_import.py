@@ -248,7 +248,7 @@ def test_a_chat_of_messages_without_text_is_refused_never_a_silent_200(server: L
         assert error["code"] == "invalid_input"
         assert "nothing to import" in error["message"]
         assert (
-            "2 user and assistant message(s) hold no text (only: file; image_url)"
+            "no text in its 2 user and assistant messages (only: file; image_url)"
             in error["message"]
         )
         assert "image_caption" in error["message"]
@@ -290,7 +290,7 @@ def test_the_cli_refuses_a_chat_without_text_in_one_line(tmp_path: Path, monkeyp
     )
     assert result.exit_code == 1
     assert result.output.count("Error: ") == 1 and "Traceback" not in result.output
-    assert "hold no text (only: image_url)" in result.output
+    assert "no text in its 1 user and assistant message (only: image_url)" in result.output
 
 
 def test_a_refused_file_leaves_no_persona_the_cli_created(tmp_path: Path, monkeypatch) -> None:

@@ -260,7 +260,7 @@ def test_llm_classifier_accepts_tolerable_answer_shapes(fake_api, make_openai, f
     [
         pytest.param("I think the first one is contradictory.", "no JSON", id="prose"),
         pytest.param(
-            verdicts_json((0, "CONTRADICTORY")), "no verdict for candidate(s) [1]", id="missing"
+            verdicts_json((0, "CONTRADICTORY")), "no verdict for candidate 1", id="missing"
         ),
         pytest.param(
             verdicts_json((0, "INDEPENDENT"), (0, "EXTENDABLE"), (1, "INDEPENDENT")),

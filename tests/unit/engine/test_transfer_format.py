@@ -84,7 +84,7 @@ def test_a_record_goes_out_and_back_with_its_vector() -> None:
         ("kind", 1, "kind must be one of"),
         ("versions", [{**MEMORY["versions"][0], "change": ["create"]}], "versions[0].change"),
         ("created_at", "yesterday", "created_at must be an ISO-8601 time"),
-        ("tags", ["x", 5], "every tag must be a string, got a number"),
+        ("tags", ["x", 5], "every tag must be a string, got 5"),
         ("access_count", 1.5, "access_count must be an integer (got 1.5)"),
         ("source_ref", {"episode": "s1"}, "source_ref must be"),
         ("versions", [{"version": 1}], "versions[0].change"),

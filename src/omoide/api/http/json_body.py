@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from omoide.engine import json_text
-from omoide.engine.errors import quoted
+from omoide.engine.errors import quoted, spelled
 from omoide.service.validate import nul_at
 
 __all__ = ["MAX_JSON_DEPTH", "JsonRefused", "encoding_refusal", "is_json_media", "strict_json"]
@@ -43,7 +43,8 @@ def _refuse_nul(value: Any) -> None:
     path = nul_at(value)
     if path is not None:
         raise JsonRefused(
-            f"{path or 'request body'} holds a NUL character (\\u0000), which text "
+            f"{spelled(path) if path else 'request body'} holds a NUL character (\\u0000), "
+            "which text "
             "cannot hold; remove it",
             field=path or None,
         )

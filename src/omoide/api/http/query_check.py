@@ -98,7 +98,7 @@ def _refuse_unknown(request: Request, route: APIRoute) -> None:
         _may_ask(request)
         if twice:
             raise InvalidInput(
-                f"query parameter {twice[0]!r} is given {counts[twice[0]]} times; "
+                f"query parameter {named(twice[0])} is given {counts[twice[0]]} times; "
                 "it takes one value",
                 field=twice[0],
             )

@@ -25,6 +25,7 @@ from fastapi.routing import APIRoute
 from starlette.routing import BaseRoute, Match, replace_params
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from omoide.engine.errors import named
 from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.errors import InvalidInput
 
@@ -81,7 +82,9 @@ class QueryNumbers:
                 try:
                     number = _read(value, kind, name)
                 except REFUSED as exc:
-                    return scope, InvalidInput(refusal(f"path parameter {name!r}", exc), field=name)
+                    return scope, InvalidInput(
+                        refusal(f"path parameter {named(name)}", exc), field=name
+                    )
                 if _written(number) != value:
                     written[name] = _written(number)
             if not written:
@@ -131,7 +134,7 @@ def _read_numbers(query: bytes, names: dict[str, type]) -> tuple[bytes, InvalidI
                 number = _read(value, names[name], name)
             except REFUSED as exc:
                 refused = refused or InvalidInput(
-                    refusal(f"query parameter {name!r}", exc), field=name
+                    refusal(f"query parameter {named(name)}", exc), field=name
                 )
             else:
                 piece = raw_name + b"=" + quote(_written(number), safe="").encode("ascii")

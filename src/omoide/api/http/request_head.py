@@ -13,7 +13,7 @@ from starlette.types import Scope
 
 from omoide.api.http.json_body import JsonRefused
 from omoide.api.http.target import BAD_ESCAPE, not_an_escape
-from omoide.engine.errors import quoted
+from omoide.engine.errors import named, quoted
 from omoide.service.validate import NAME_RULE, NON_BLANK_RULE, is_blank, nfc
 
 __all__ = ["header_refused", "normal_query", "scope_header"]
@@ -140,18 +140,18 @@ def _query_pair(piece: bytes) -> tuple[str, str]:
         ) from None
     if (bad := BAD_ESCAPE.search(raw_value)) is not None:  # "%ZZ" was read as itself
         said = _not_an_escape(raw_value, bad.start())
-        raise JsonRefused(f"query parameter {name!r} {said}", field=name)
+        raise JsonRefused(f"query parameter {named(name)} {said}", field=name)
     try:
         value = _query_text(raw_value)
     except UnicodeDecodeError:
         raise JsonRefused(
-            f"query parameter {name!r} is not UTF-8 text once percent-decoded; "
+            f"query parameter {named(name)} is not UTF-8 text once percent-decoded; "
             "send its value as UTF-8 (percent-encoded)",
             field=name,
         ) from None
     if "\x00" in name or "\x00" in value:
         raise JsonRefused(
-            f"query parameter {name!r} holds a NUL character (%00); remove it",
+            f"query parameter {named(name)} holds a NUL character (%00); remove it",
             field=name if "\x00" not in name else None,
         )
     return name, value

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from omoide.engine.counts import plural
 from omoide.engine.errors import (
     count_rule,
     json_type,
@@ -15,6 +16,7 @@ from omoide.engine.errors import (
     length_said,
     quoted,
     short_json,
+    spelled,
 )
 from omoide.service.chat_messages import ROLES
 from omoide.service.state import INTENSITY_PATTERN, STATE_VALUE_PATTERN
@@ -185,9 +187,7 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
         )
     if kind in ("too_short", "too_long"):
         count = int(ctx.get("min_length" if kind == "too_short" else "max_length", 0))
-        what = ("item" if ctx.get("field_type") != "Dictionary" else "key") + (
-            "" if count == 1 else "s"
-        )
+        what = plural(count, "item" if ctx.get("field_type") != "Dictionary" else "key")
         got = ctx.get("actual_length")
         rule = f"must have at least {count:,} {what}" if kind == "too_short" else None
         return (
@@ -238,11 +238,8 @@ def validation_message(errors: list[Any]) -> tuple[str, str]:
         and _UNION_TAG.fullmatch(str(error["loc"][-1])) is not None
     )
     # a field named by the client (an unknown one, 5,000 characters long) is cut in the message
-    subject = (
-        (where if len(where) <= _MAX_SUBJECT else where[: _MAX_SUBJECT - 1] + "…")
-        if where
-        else "request body"
-    )
+    # and its control characters escaped as a name's are (a key of ``metadata`` is the client's)
+    subject = spelled(where, _MAX_SUBJECT) if where else "request body"
     if union:
         return _union_message(subject, members), where
     kind = error.get("type")

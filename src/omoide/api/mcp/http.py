@@ -46,7 +46,7 @@ from omoide.api.http.request_head import scope_header
 from omoide.api.mcp.protocol import envelope_problem
 from omoide.api.mcp.server import bearer_persona, build_mcp_server, persona_for_key
 from omoide.engine import json_text
-from omoide.engine.errors import quoted
+from omoide.engine.errors import named, quoted
 from omoide.errors import OmoideError
 from omoide.wiring import Omoide
 
@@ -231,13 +231,13 @@ def _sdk_words(text: str, scope: Scope) -> str:
         )
     if text == "Invalid Host header":
         return (
-            f"the Host header {(scope_header(scope, b'host') or '')!r:.80} is not one this "
+            f"the Host header {named(scope_header(scope, b'host') or '', 80)} is not one this "
             "server answers MCP for: connect to the address it listens on (127.0.0.1 or "
             "localhost); other names are refused as a guard against DNS rebinding"
         )
     if text == "Invalid Origin header":
         return (
-            f"a page from {(scope_header(scope, b'origin') or '')!r:.80} may not call this "
+            f"a page from {named(scope_header(scope, b'origin') or '', 80)} may not call this "
             "server's MCP (only pages of the host it listens on may, a guard against DNS "
             "rebinding)"
         )

@@ -38,7 +38,7 @@ from pydantic import ValidationError
 
 from omoide.api.http.validation_errors import json_path, value_rule
 from omoide.engine import json_text
-from omoide.engine.errors import json_type, short_json
+from omoide.engine.errors import json_type, named, short_json
 
 __all__ = [
     "AnsweredLines",
@@ -123,10 +123,10 @@ def clauses(error: ValidationError, *, root: str = "params") -> list[str]:
         told = value_rule(item)
         if told is None:
             said = str(item["msg"]).removeprefix("Value error, ")
-            out.append(f"'{where}': {said} (got {short_json(item.get('input'))})")
+            out.append(f"{named(where)}: {said} (got {short_json(item.get('input'))})")
             continue
         rule, got = told
-        out.append(f"'{where}' {rule}" + ("" if got is None else f" (got {got})"))
+        out.append(f"{named(where)} {rule}" + ("" if got is None else f" (got {got})"))
     return out
 
 

@@ -34,7 +34,7 @@ from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
 from omoide.api.mcp.tools_episodes import register_episode_tools
 from omoide.api.mcp.tools_memory import register_memory_tools
-from omoide.engine.errors import short_json
+from omoide.engine.errors import named, short_json
 from omoide.errors import Forbidden, InvalidInput
 from omoide.service.auth import AuthService
 from omoide.service.validate import nfc, non_finite_at, nul_at
@@ -162,7 +162,7 @@ class OmoideMCP(MCPServer):
                     f"Error executing tool {name}: "
                     + tool_error_message(
                         InvalidInput(
-                            f"unknown argument {', '.join(map(repr, unknown))}; {name} "
+                            f"unknown argument {', '.join(map(named, unknown))}; {name} "
                             f"takes {', '.join(known) or 'no arguments'}",
                             field=unknown[0],
                         )
@@ -178,7 +178,7 @@ class OmoideMCP(MCPServer):
                     f"Error executing tool {name}: "
                     + tool_error_message(
                         InvalidInput(
-                            f"argument '{where}': NaN, Infinity and numbers past a double's "
+                            f"argument {named(where)}: NaN, Infinity and numbers past a double's "
                             "range (1e400) are not numbers this reader accepts (numbers must "
                             "be finite)",
                             field=where,
@@ -202,7 +202,7 @@ class OmoideMCP(MCPServer):
                     f"Error executing tool {name}: "
                     + tool_error_message(
                         InvalidInput(
-                            f"argument '{where}' holds a NUL character (U+0000), which "
+                            f"argument {named(where)} holds a NUL character (U+0000), which "
                             "text cannot hold; remove it",
                             field=where,
                         )
@@ -244,7 +244,7 @@ def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]) -> 
             continue
         wanted = " or ".join(TYPE_WORDS[t] for t in sorted(allowed) if t != "null")
         return InvalidInput(
-            f"invalid argument '{name}' must be {wanted}"
+            f"invalid argument {named(name)} must be {wanted}"
             f"{' or null' if 'null' in allowed else ''} (got {short_json(value)})",
             field=name,
         )

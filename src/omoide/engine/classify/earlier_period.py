@@ -40,6 +40,7 @@ __all__ = [
     "earlier_period",
     "earlier_period_features",
     "earlier_period_other_value",
+    "past_tense",
 ]
 
 EARLIER_PERIOD_FEATURES: tuple[str, ...] = ("earlier_period_other_value",)

@@ -76,6 +76,7 @@ __all__ = [
     "decide_relation",
     "extends",
     "judge",
+    "judge_capped",
     "judge_from_dict",
     "judge_note",
     "nothing_differs",

@@ -68,8 +68,11 @@ from omoide.engine.classify.subject import new_person_in_subject
 from omoide.engine.classify.text import USER, Sentence, parse
 
 __all__ = [
+    "OWN_CHANGE",
+    "PLANNED",
     "REASON_TOLD_FEATURES",
     "duration_of_old_state",
+    "known_in",
     "reason_for_old_fact",
     "reason_told_features",
 ]

@@ -20,7 +20,15 @@ from omoide.engine.classify.quantity import Quantity, find_quantities, strip_qua
 from omoide.engine.classify.refusal import ends_something, without_negated_ends
 from omoide.engine.lang import FACT_TOPIC_STOPWORDS, Lang, detect_lang, word_set
 
-__all__ = ["USER", "Sentence", "cue", "ends_something", "parse", "without_negated_ends"]
+__all__ = [
+    "USER",
+    "Sentence",
+    "cue",
+    "ends_something",
+    "languages_differ",
+    "parse",
+    "without_negated_ends",
+]
 
 USER = "user"
 

@@ -42,7 +42,14 @@ from omoide.engine.classify.value_numbers import find_numbers
 from omoide.engine.classify.value_statement import Statement, read_statement
 from omoide.engine.lang import SEARCH_STOPWORDS
 
-__all__ = ["ChangeKind", "Statement", "ValueChange", "find_value_change", "read_statement"]
+__all__ = [
+    "ChangeKind",
+    "Statement",
+    "ValueChange",
+    "compare",
+    "find_value_change",
+    "read_statement",
+]
 
 
 class ChangeKind(StrEnum):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
 
@@ -75,7 +76,7 @@ def check_cycles(chain: Mapping[str, tuple[str, int]], name: str) -> None:
     for ``summary_ref``: a summary is written after what it sums up. ``chain``: a memory's
     key -> (the key it names in ``name``, its line). Named by its keys from the ring's first
     line."""
-    ring = _ring({key: named for key, (named, _) in chain.items()}, chain)
+    ring = _ring({key: target for key, (target, _) in chain.items()}, chain)
     if ring is None:
         return
     first = min(ring, key=lambda k: chain[k][1])
@@ -109,10 +110,10 @@ class StoredChains:
         for name, chain in chains.items():
             points = dict(existing.pointers.get(name, {}))
             written: dict[str, str] = {}
-            for key, (named, _) in chain.items():
+            for key, (target, _) in chain.items():
                 stored = keys.get(key, key)
                 if stored not in existing.memory_keys:
-                    points[stored] = keys.get(named, named)
+                    points[stored] = keys.get(target, target)
                     written[stored] = key
             self.points[name] = points
             self.written[name] = written
@@ -140,8 +141,8 @@ class StoredChains:
         for points in self.points.values():
             for key in moved:
                 points.pop(key, None)
-            for key, named in points.items():
-                points[key] = moved.get(named, named)
+            for key, target in points.items():
+                points[key] = moved.get(target, target)
 
 
 def check_persona_cycles(
@@ -169,7 +170,7 @@ def check_persona_cycles(
         held = [k for k in ring if k not in written]
         raise InvalidInput(
             f"line {number}: memory record: {name} runs in a cycle through "
-            f"{'a memory' if len(held) == 1 else 'memories'} persona {persona!r} holds: "
+            f"{'a memory' if len(held) == 1 else 'memories'} persona {named(persona)} holds: "
             f"{_path(shown)} (held: {_listed(held)}); "
             f"{CHAINS[name]}; nothing was imported",
             line=number,

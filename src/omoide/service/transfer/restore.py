@@ -12,8 +12,9 @@ import numpy as np
 
 from omoide.config import RETIRED_SETTINGS
 from omoide.engine.attachments import turn_text
+from omoide.engine.errors import named
 from omoide.engine.transfer_format import remap_memory
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput
 from omoide.service.dedup_write import Pending, write_deduplicated
 from omoide.service.memories import EVOLVE_JOB
 from omoide.service.passages import EPISODE_EMBED_CHARS, turn_passage
@@ -199,8 +200,8 @@ class RestoreRun:
         if patch:
             try:
                 self.service.settings.update(self.persona, patch)
-            except InvalidInput as exc:
-                raise InvalidInput(f"settings record: {exc.message}") from None
+            except (InvalidInput, Conflict) as exc:  # a pair against the persona's own: 409
+                raise type(exc)(f"settings record: {exc.message}", **exc.fields) from None
 
     def _flush_session(self) -> None:
         session, events, episodes = self.session, self.events, self.episodes
@@ -212,8 +213,8 @@ class RestoreRun:
         for row in (*events, *episodes):
             if row["session_id"] != session["session_id"]:
                 raise InvalidInput(
-                    f"turn or episode of session {row['session_id']!r} inside "
-                    f"session {session['session_id']!r}"
+                    f"turn or episode of session {named(row['session_id'])} inside "
+                    f"session {named(session['session_id'])}"
                 )
         if self.restore.has_session(session["session_id"]):
             self.report.skipped += 1

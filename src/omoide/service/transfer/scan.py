@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from omoide.embed.base import Embedder
+from omoide.engine.counts import how_many
+from omoide.engine.errors import named
 from omoide.engine.transfer_format import decode_vector
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
@@ -179,7 +181,7 @@ def _once(lines: dict[tuple[str, str], int], kind: str, name: str, number: int) 
     if first != number:
         field = _NAMED[kind]
         raise InvalidInput(
-            f"line {number}: {kind} {name!r} is described a second time (first "
+            f"line {number}: {kind} {named(name)} is described a second time (first "
             f"at line {first}); each {kind} is one record, so one of them would "
             "be lost; nothing was imported",
             line=number,
@@ -194,11 +196,11 @@ def _check_provenance(scan: FileScan, record: dict[str, Any], number: int) -> No
     (:func:`check_outside`). Why: the restore stored such a memory with no provenance, without
     a word, so ``said_in`` forgot where it was said and erasing that conversation
     (``with_notes``) no longer took the note with it (a file edited by hand)."""
-    named = [(s["session_id"], s["seq"], "sources") for s in record["sources"]]
+    refs = [(s["session_id"], s["seq"], "sources") for s in record["sources"]]
     ref = record["source_ref"]
     if isinstance(ref, dict):
-        named.append((ref["episode"]["session_id"], ref["episode"]["first_seq"], "source_ref"))
-    for session_id, seq, name in named:
+        refs.append((ref["episode"]["session_id"], ref["episode"]["first_seq"], "source_ref"))
+    for session_id, seq, name in refs:
         if session_id not in scan.sessions.sessions:
             scan.outside.setdefault(session_id, (number, name))
             continue
@@ -209,7 +211,7 @@ def _check_provenance(scan: FileScan, record: dict[str, Any], number: int) -> No
         what = "turn" if name == "sources" else "episode starting at turn"
         raise InvalidInput(
             f"line {number}: memory record: {name} names the {what} {seq} of session "
-            f"{session_id!r}, which the file does not hold: the memory would be stored "
+            f"{named(session_id)}, which the file does not hold: the memory would be stored "
             "without its provenance; nothing was imported",
             line=number,
             record="memory",
@@ -226,8 +228,8 @@ def check_outside(scan: FileScan, present: frozenset[str], persona: str) -> None
     session_id = min(missing, key=lambda s: scan.outside[s][0])
     number, name = scan.outside[session_id]
     raise InvalidInput(
-        f"line {number}: memory record: {name} names session {session_id!r}, which is "
-        f"neither in the file nor held by persona {persona!r}: the memory would be stored "
+        f"line {number}: memory record: {name} names session {named(session_id)}, which is "
+        f"neither in the file nor held by persona {named(persona)}: the memory would be stored "
         "without its provenance; nothing was imported",
         line=number,
         record="memory",
@@ -250,10 +252,10 @@ def check_named(scan: FileScan, restore: PersonaRestoreHandle) -> None:
     number, kind, name = scan.named[key]
     what = "the link would be dropped" if kind == "link" else "it would be stored naming no memory"
     others = len(missing) - 1
-    more = f" ({others} other missing key{'' if others == 1 else 's'} named too)" if others else ""
+    more = f" ({how_many(others, 'other missing key')} named too)" if others else ""
     raise InvalidInput(
-        f"line {number}: {kind} record: {name} names memory {key!r}, which is "
-        f"neither in the file nor held by persona {restore.persona!r}: {what}"
+        f"line {number}: {kind} record: {name} names memory {named(key)}, which is "
+        f"neither in the file nor held by persona {named(restore.persona)}: {what}"
         f"{more}; nothing was imported",
         line=number,
         record=kind,
@@ -276,9 +278,9 @@ def check_moved_keys(scan: FileScan, keys: dict[str, str], persona: str) -> None
         return
     number, key, to = clashes[0]
     raise InvalidInput(
-        f"line {number}: memory record: key {to!r} is the key the file's memory {key!r} "
-        f"(line {scan.lines[('memory', key)]}) is stored under in persona {persona!r}, since "
-        f"another persona of this folder holds {key!r}: one of the two would be lost; give "
+        f"line {number}: memory record: key {named(to)} is the key the file's memory {named(key)} "
+        f"(line {scan.lines[('memory', key)]}) is stored under in persona {named(persona)}, since "
+        f"another persona of this folder holds {named(key)}: one of the two would be lost; give "
         "this memory another key; nothing was imported",
         line=number,
         record="memory",
@@ -292,7 +294,7 @@ def _check_end(counted: int, read: int, number: int) -> None:
     lost or added since the export (a file cut and joined, or edited)."""
     if counted != read:
         raise InvalidInput(
-            f"line {number}: the end record counts {counted} records after the "
+            f"line {number}: the end record counts {how_many(counted, 'record')} after the "
             f"header but the file holds {read}: lines were lost or added since "
             "it was exported; nothing was imported",
             line=number,
@@ -309,10 +311,9 @@ def not_in_file(existing: ExistingRows, scan: FileScan, keys: dict[str, str]) ->
         ("block", set(existing.block_names) - scan.block_names),
     ):
         if extra:
-            plural = "memories" if what == "memory" else f"{what}s"
-            said.append(f"{len(extra)} {what if len(extra) == 1 else plural}, e.g. {min(extra)!r}")
+            said.append(f"{how_many(len(extra), what)}, e.g. {named(min(extra))}")
     rows = {row for row in existing.state_rows if as_imported(row) not in scan.state_rows}
     if rows:
         kind, key, _, _ = min(rows)
-        said.append(f"{len(rows)} state value{'' if len(rows) == 1 else 's'}, e.g. {kind} {key!r}")
+        said.append(f"{how_many(len(rows), 'state value')}, e.g. {kind} {named(key)}")
     return "; ".join(said)

@@ -10,6 +10,7 @@ from typing import Any, cast
 from omoide.clock import Clock, iso
 from omoide.config import kept_overrides
 from omoide.embed.base import Embedder
+from omoide.engine.errors import named
 from omoide.engine.transfer_format import encode_line, end, header, moved_key
 from omoide.errors import Conflict
 from omoide.service.memories import MemoryService
@@ -140,7 +141,7 @@ class TransferService:
             foreign = not_in_file(existing, scan, keys)
             if foreign:
                 raise Conflict(
-                    f"persona {persona!r} already holds data that is not in this "
+                    f"persona {named(persona)} already holds data that is not in this "
                     f"file ({foreign}); import into an empty persona, or merge "
                     "with --merge (HTTP: ?merge=true), which adds the file's "
                     "records to what the persona holds",

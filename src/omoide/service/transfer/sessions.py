@@ -28,6 +28,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from omoide.engine.errors import named
 from omoide.errors import Conflict, InvalidInput
 from omoide.service.transfer.records import kept_external_id
 from omoide.store.port import PersonaRestoreHandle
@@ -84,7 +85,7 @@ class SessionScan:
         if session_id in self.sessions:
             raise _refused(
                 number,
-                f"session {session_id!r} is described a second time (first "
+                f"session {named(session_id)} is described a second time (first "
                 f"at line {self.sessions[session_id].line}); a session is "
                 "one record followed by its turns and episodes",
             )
@@ -100,14 +101,14 @@ class SessionScan:
             raise _refused(
                 number,
                 f"a second turn with seq {seq} in session "
-                f"{self._current!r} (the first is at line {self._seqs[seq]})",
+                f"{named(self._current)} (the first is at line {self._seqs[seq]})",
             )
         if external_id is not None and external_id in self._ids:
             line, other = self._ids[external_id]
             raise _refused(
                 number,
-                f"turn seq {seq} of session {self._current!r} reuses the "
-                f"external_id {external_id!r} of the turn at line {line} "
+                f"turn seq {seq} of session {named(self._current)} reuses the "
+                f"external_id {named(external_id)} of the turn at line {line} "
                 f"(seq {other}); each turn of a session has its own "
                 "external id, as the API requires",
             )
@@ -143,7 +144,7 @@ class SessionScan:
             if missing is not None or first > last:
                 raise _refused(
                     number,
-                    f"episode of session {self._current!r} spans turns "
+                    f"episode of session {named(self._current)} spans turns "
                     f"{first}-{last}, but the file holds no turn with seq "
                     f"{missing if missing is not None else first} there",
                 )
@@ -153,7 +154,7 @@ class SessionScan:
                 number = max(episode[0], before[0])
                 raise _refused(
                     number,
-                    f"episodes of session {self._current!r} overlap: turns {before[1]}-"
+                    f"episodes of session {named(self._current)} overlap: turns {before[1]}-"
                     f"{before[2]} and {episode[1]}-{episode[2]} (a turn is in one episode)",
                 )
             before = episode
@@ -176,7 +177,7 @@ class SessionScan:
                 "into episodes again"
             )
         raise InvalidInput(
-            f"line {want.line}: session {self._current!r}: segmented_upto_seq "
+            f"line {want.line}: session {named(self._current)}: segmented_upto_seq "
             f"{upto} {why}; nothing was imported",
             line=want.line,
             record="session",
@@ -193,8 +194,8 @@ class SessionScan:
         if record["session_id"] != self._current:
             raise _refused(
                 number,
-                f"a {what} of session {record['session_id']!r} among the "
-                f"records of session {self._current!r}",
+                f"a {what} of session {named(record['session_id'])} among the "
+                f"records of session {named(self._current)}",
             )
 
 
@@ -216,7 +217,8 @@ def check_present_sessions(
         digest = sum(turn_digest(*row) for row in rows) % _MOD
         if len(rows) != want.turns or digest != want.digest:
             raise Conflict(
-                f"session {session_id!r} (line {want.line}) is already in persona {persona!r} "
+                f"session {named(session_id)} (line {want.line}) is already in persona "
+                f"{named(persona)} "
                 f"with other turns than the file's between seq {want.first_seq} and "
                 f"{want.last_seq} ({len(rows)} stored, {want.turns} in the file): importing "
                 "would drop the file's turns; nothing was imported. Import into another "

@@ -6,7 +6,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from omoide.engine.errors import json_type, quoted, too_long, too_many
+from omoide.engine.errors import quoted, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import MemoryKind
 from omoide.service.validate.patterns import (
@@ -43,7 +43,7 @@ def check_emotion_type(value: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise InvalidInput(
-            f"emotion_type must be a string or null, got {json_type(value)}", field="emotion_type"
+            f"emotion_type must be a string or null, got {quoted(value)}", field="emotion_type"
         )
     if len(value) > MAX_EMOTION_CHARS:
         raise InvalidInput(too_long("emotion_type", MAX_EMOTION_CHARS, value), field="emotion_type")
@@ -96,7 +96,7 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
     clean: list[str] = []
     for tag in given:
         if not isinstance(tag, str):
-            raise InvalidInput(f"every tag must be a string, got {json_type(tag)}", field="tags")
+            raise InvalidInput(f"every tag must be a string, got {quoted(tag)}", field="tags")
         if is_blank(tag):
             raise InvalidInput(f"every tag {NON_BLANK_RULE}, got {quoted(tag)}", field="tags")
         if len(tag.strip()) > MAX_TAG_CHARS:

@@ -8,7 +8,7 @@ import unicodedata
 from typing import Any
 
 from omoide.engine.blank import is_blank as is_blank  # the one blank rule, the engine's
-from omoide.engine.errors import json_type, named
+from omoide.engine.errors import named, quoted, spelled
 from omoide.errors import InvalidInput
 from omoide.service.validate.patterns import CONTROLS, NON_BLANK_RULE, TEXT_CONTROLS
 
@@ -63,12 +63,13 @@ def replace_unstorable(value: str) -> str:
 
 def check_non_blank(value: Any, field: str, *, subject: str | None = None) -> str:
     """``value`` if it is a string that is not blank (:func:`is_blank`), else refused in the
-    one wording of each: ``speaker must be a string, got a number``, ``speaker`` followed by
+    one wording of each: ``speaker must be a string, got 5`` (what was sent, as JSON:
+    :func:`~omoide.engine.errors.quoted`), ``speaker`` followed by
     :data:`NON_BLANK_RULE`. ``subject`` names the value in the message when it is not its
     ``field`` (a search's ``query``, whose field is HTTP's ``q``)."""
     said = subject or field
     if not isinstance(value, str):
-        raise InvalidInput(f"{said} must be a string, got {json_type(value)}", field=field)
+        raise InvalidInput(f"{said} must be a string, got {quoted(value)}", field=field)
     if is_blank(value):
         raise InvalidInput(f"{said} {NON_BLANK_RULE}", field=field)
     return value
@@ -96,8 +97,8 @@ def nfc(value: Any, where: str = "") -> Any:
             path = f"{where}.{name}" if where else str(name)
             if name in out:
                 raise InvalidInput(
-                    f"{where or 'the object'} names the key {named(name)} twice "
-                    "once its Unicode is normalised (NFC); send it once",
+                    f"{spelled(where) if where else 'the object'} names the key {named(name)} "
+                    "twice once its Unicode is normalised (NFC); send it once",
                     field=path,
                 )
             out[name] = nfc(child, path)

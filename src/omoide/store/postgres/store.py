@@ -24,6 +24,7 @@ import psycopg
 from psycopg import sql as pgsql
 
 from omoide.clock import iso
+from omoide.engine.errors import named
 from omoide.engine.fsrs import recall_anchor, strengths
 from omoide.engine.lang import CJK_CLASS
 from omoide.errors import NotFound
@@ -170,7 +171,7 @@ class PostgresStore(SqliteStore):
             .fetchone()
         )
         if row is None:
-            raise NotFound(f"unknown persona {name!r}", persona=name)
+            raise NotFound(f"unknown persona {named(name)}", persona=name)
         return dict(json.loads(row[0]))
 
     def _persona_write(self, persona_id: int) -> Any:
@@ -192,7 +193,7 @@ class PostgresStore(SqliteStore):
             .fetchone()
         )
         if row is None:
-            raise NotFound(f"unknown persona {name!r}", persona=name)
+            raise NotFound(f"unknown persona {named(name)}", persona=name)
         persona_id = int(row[0])
         with self._handles_lock:
             handle = self._handles.get(name)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from omoide.engine.errors import named
 from omoide.errors import NotFound
 from omoide.model import PERIODIC_KINDS, Erased
 from omoide.store.sqlite.erase_rules import select_ids
@@ -50,7 +51,7 @@ def session_pk(conn: Any, memories: MemoryStore, session_id: str) -> int:
     ).fetchone()
     if row is None:
         raise NotFound(
-            f"no session {session_id!r} for persona {memories.persona!r}",
+            f"no session {named(session_id)} for persona {named(memories.persona)}",
             persona=memories.persona,
             session_id=session_id,
         )

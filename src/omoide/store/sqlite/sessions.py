@@ -18,6 +18,7 @@ from typing import Any
 
 from omoide.clock import iso
 from omoide.engine.attachments import turn_text
+from omoide.engine.errors import named
 from omoide.errors import Conflict, NotFound
 from omoide.model import Event, NewEvent, Session, SessionEnd
 from omoide.store.port import UnitOfWork
@@ -92,7 +93,7 @@ class SessionStore(EpisodeStore, EventVectors):
         )
         if row is None:
             raise NotFound(
-                f"no session {session_id!r} for persona {self.persona!r}",
+                f"no session {named(session_id)} for persona {named(self.persona)}",
                 persona=self.persona,
                 session_id=session_id,
             )
@@ -274,12 +275,12 @@ class SessionStore(EpisodeStore, EventVectors):
             earlier = first_in_batch.setdefault(event.external_id, n)
             if held != turn:
                 where = (
-                    f"in session {session.session_id!r}"
+                    f"in session {named(session.session_id)}"
                     if event.external_id in stored
                     else f"earlier in this batch (events[{earlier}])"
                 )
                 raise Conflict(
-                    f"external_id {event.external_id!r} already names another turn {where} "
+                    f"external_id {named(event.external_id)} already names another turn {where} "
                     "(other speaker, role or content); a retry must resend the same turn, a "
                     "new turn needs a new external_id (nothing of this batch was written)",
                     field=f"events[{n}].external_id",

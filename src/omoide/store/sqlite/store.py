@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from omoide.clock import iso
+from omoide.engine.errors import named
 from omoide.engine.fsrs import recall_anchor, strength
 from omoide.errors import Conflict, NotFound
 from omoide.model import PERSONA_NAME, ApiKeyRecord, Erased, Persona, check_persona_name
@@ -115,7 +116,7 @@ class SqliteStore:
                     "INSERT INTO personas (name, created_at) VALUES (?, ?)", (name, iso(now))
                 )
             except self._name_taken:
-                raise Conflict(f"persona {name!r} already exists", persona=name) from None
+                raise Conflict(f"persona {named(name)} already exists", persona=name) from None
             persona = Persona(id=int(cur.lastrowid or 0), name=name, created_at=now)
             if key_hash is not None:
                 self._keys.add(key_hash=key_hash, persona_id=persona.id, is_admin=False, now=now)
@@ -125,7 +126,7 @@ class SqliteStore:
         check_persona_name(name)
         row = self.db.conn().execute("SELECT * FROM personas WHERE name = ?", (name,)).fetchone()
         if row is None:
-            raise NotFound(f"unknown persona {name!r}", persona=name)
+            raise NotFound(f"unknown persona {named(name)}", persona=name)
         return Persona(id=row["id"], name=row["name"], created_at=dt(row["created_at"]))
 
     def list_personas(self) -> list[Persona]:
@@ -150,7 +151,7 @@ class SqliteStore:
             .fetchone()
         )
         if row is None:
-            raise NotFound(f"unknown persona {name!r}", persona=name)
+            raise NotFound(f"unknown persona {named(name)}", persona=name)
         return dict(json.loads(row[0]))
 
     def update_persona_settings(
@@ -168,7 +169,7 @@ class SqliteStore:
         with self._persona_write(persona.id) as conn:
             row = conn.execute(self._settings_to_update, (persona.id,)).fetchone()
             if row is None:  # erased since the lookup: was a TypeError, a 500
-                raise NotFound(f"unknown persona {name!r}", persona=name)
+                raise NotFound(f"unknown persona {named(name)}", persona=name)
             stored = merge_overrides(json.loads(row[0]), changes)
             if check is not None:
                 check(stored)

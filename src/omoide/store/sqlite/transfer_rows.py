@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from omoide.engine.errors import named
 from omoide.store.sqlite.indexes import EPISODE_FTS, MEMORY_FTS
 
 __all__ = ["RestoreTarget", "as_json", "insert_episode", "insert_memory", "vector_bytes"]
@@ -46,7 +47,7 @@ def insert_episode(
     first, last = event_ids.get(ep["first_seq"]), event_ids.get(ep["last_seq"])
     if first is None or last is None:
         raise ValueError(
-            f"episode of session {ep['session_id']!r} names turns "
+            f"episode of session {named(ep['session_id'])} names turns "
             f"{ep['first_seq']}-{ep['last_seq']} the file does not hold"
         )
     episode_id = int(

@@ -17,7 +17,7 @@ from omoide.api.http.dashboard.web import (
 )
 from omoide.api.http.deps import App
 from omoide.config import PERSONA_SETTINGS
-from omoide.errors import InvalidInput
+from omoide.errors import Conflict, InvalidInput
 from omoide.service.state import StateKind
 from omoide.service.validate import MAX_INT
 from omoide.wiring import Omoide
@@ -185,6 +185,6 @@ async def save_setting(
         )
     try:
         app.settings_service.update(persona, {name: value})
-    except InvalidInput as exc:
-        return _settings_page(request, persona, viewer, app, error=exc.message, status=422)
+    except (InvalidInput, Conflict) as exc:  # a bad value 422; a pair that does not hold 409
+        return _settings_page(request, persona, viewer, app, error=exc.message, status=exc.status)
     return RedirectResponse(f"/p/{persona}/settings#s-{name}", status_code=303)

@@ -26,7 +26,8 @@ from omoide.api.http.dashboard.session import SessionSigner
 from omoide.api.http.deps import App
 from omoide.api.http.query_numbers import refused_number
 from omoide.api.http.validation_errors import validation_message
-from omoide.engine.errors import escape_controls
+from omoide.engine.counts import how_many
+from omoide.engine.errors import escape_controls, named
 from omoide.errors import Forbidden, InvalidInput, OmoideError, Unauthorized
 from omoide.model import NAME_PATTERN, check_persona_name
 from omoide.service.auth import Principal
@@ -84,6 +85,7 @@ def make_environment() -> Environment:
     env.tests["with_controls"] = shown.has_controls
     env.filters["when"] = _when
     env.filters["num"] = _num
+    env.filters["how_many"] = how_many  # "1 turn", "2 turns": the one way a count is said
     # a form's name field checks what the API checks (an HTML pattern is matched whole, in
     # the ECMAScript "v" mode, where a '-' in a class is escaped)
     env.globals["name_pattern"] = (
@@ -205,7 +207,10 @@ def _url_controls(request: Request, shown_back: Mapping[str, str]) -> str | None
     ]
     for name, value in request.query_params.multi_items():
         if name not in shown_back:
-            checked += [(name, "a query parameter's name"), (value, f"query parameter {name!r}")]
+            checked += [
+                (name, "a query parameter's name"),
+                (value, f"query parameter {named(name)}"),
+            ]
     try:
         for value, label in checked:
             check_controls(value, label)

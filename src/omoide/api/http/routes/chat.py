@@ -55,7 +55,7 @@ def chat_persona(
     request: Request,
     caller: Caller,
     app: App,
-    named: str | None = Header(
+    asked: str | None = Header(
         None,
         alias="X-Omoide-Persona",
         pattern=NAME_PATTERN,
@@ -64,17 +64,17 @@ def chat_persona(
 ) -> str:
     """The persona of the key; the admin key names one in ``X-Omoide-Persona``."""
     if caller.is_admin:
-        if not named:
+        if not asked:
             raise InvalidInput(
                 "with the admin key, name the persona in an X-Omoide-Persona header",
                 field="X-Omoide-Persona",
             )
-        persona = named
+        persona = asked
     else:
         persona = str(caller.persona)
-        if named and named != persona:
+        if asked and asked != persona:
             raise Forbidden(
-                f"this API key does not grant access to persona {named!r}", persona=named
+                f"this API key does not grant access to persona {named(asked)}", persona=asked
             )
     check_persona_name(persona)
     record_persona(request.scope, persona)  # not in the path: for the request log

@@ -98,11 +98,13 @@ _MEANING = {
     401: "No API key, or an unknown or revoked one.",
     403: "The key does not grant this persona (or this admin action).",
     404: "Unknown persona, memory, session, block … (for this persona).",
-    409: "Conflicts with existing state (e.g. the persona name is taken), or what the write "
+    409: "Conflicts with existing state (e.g. the persona name is taken, or a value that does not "
+    "hold together with one stored: a settings pair, a memory's validity), or what the write "
     "refers to was erased by a concurrent request (nothing was written).",
     413: "The request body is larger than the server's limit (OMOIDE_MAX_BODY_BYTES; for a "
     "file import, OMOIDE_MAX_IMPORT_BYTES).",
-    422: "A field or parameter is invalid; error.field names it.",
+    422: "A field or parameter is invalid, or two of the request's own values do not hold "
+    "together; error.field names it.",
     429: "The chat proxy's upstream LLM is rate limiting; wait the Retry-After it gave, then "
     "retry.",
     502: "The upstream LLM failed.",

@@ -24,7 +24,7 @@ from omoide.config import (
     iana_zones,
     validate_setting_patch,
 )
-from omoide.engine.errors import quoted
+from omoide.engine.errors import named, quoted
 from omoide.errors import InvalidInput
 from omoide.model import DEFAULT_BLOCK_TYPE, DEFAULT_MAX_TOKENS, DEFAULT_PRIORITY
 from omoide.service.blocks import BLOCK_TYPES, MAX_BLOCK_TOKENS, MAX_PRIORITY
@@ -316,7 +316,7 @@ class _SettingsBase(Request):
                 kind = _SETTING_TYPES.get(name)  # for the environment and the dashboard form;
                 if isinstance(value, str) and kind in (bool, int, float):  # said first, so
                     raise InvalidInput(
-                        f"setting {name!r} must be a JSON "  # "日本語" is not
+                        f"setting {named(name)} must be a JSON "  # "日本語" is not
                         f"{_JSON_TYPE_NAMES[kind]}, got the text {quoted(value)}",
                         setting=name,
                     )  # told to use the digits 0-9 as text
