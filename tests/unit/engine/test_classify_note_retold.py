@@ -1,7 +1,8 @@
 """Session 37: a note that tells the old fact again in a frame of the past (an earlier period,
 its start or length, one occurrence of the habit) is kept from the nearest candidate's lower bar
-(``note_retold.retold_in_frame``, ``judge_signals.retold``); the notes' own bar still closes.
-Probes written for these tests."""
+(``note_retold.retold_in_frame``, ``judge_signals.retold``); since session 46 it caps the judge's
+close on statements and notes alike (``judge_signals.JUDGE_CAPS``), so no bar closes it by
+probability. Probes written for these tests."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from omoide.engine.classify import (
     TEXT_FEATURES,
     JudgeModel,
     Relation,
+    judge,
     judge_one_note,
     read_pair,
     retold,
@@ -114,9 +116,9 @@ def _model(name: str, p: float) -> JudgeModel:
     )
 
 
-def test_the_nearest_bar_does_not_close_a_retold_note_the_notes_bar_does() -> None:
-    # one occurrence of the habit: no judge cap reads it (the old state's start or length in
-    # a near form is capped by ``reason_told.duration_of_old_state`` since session 43)
+def test_no_bar_closes_a_retold_pair_by_probability() -> None:
+    # one occurrence of the habit (session 37: only the nearest bar was kept from it; session
+    # 46: a judge cap, on statements too)
     old, new = RETOLD[3]
     old, new = f"{old} (3 May 2026)", f"{new} (9 June 2026)"
     written = (read_pair(old, new), None)
@@ -125,4 +127,6 @@ def test_the_nearest_bar_does_not_close_a_retold_note_the_notes_bar_does() -> No
     kept = judge_one_note(written, plain, _model("retold_in_frame", between))
     assert kept.relation is not Relation.CONTRADICTORY
     sure = judge_one_note(written, plain, _model("retold_in_frame", 0.995))
-    assert sure.relation is Relation.CONTRADICTORY
+    assert sure.relation is not Relation.CONTRADICTORY
+    statement = judge(*written, _model("retold_in_frame", 0.995))
+    assert statement.relation is not Relation.CONTRADICTORY

@@ -38,6 +38,7 @@ from omoide.engine.classify.align import ALIGN_FEATURES, align_features
 from omoide.engine.classify.amount_swap import AMOUNT_SWAP_FEATURES, amount_swap_features
 from omoide.engine.classify.backstory import BACKSTORY_FEATURES, backstory_features
 from omoide.engine.classify.base import Relation
+from omoide.engine.classify.dated_told import DATED_TOLD_FEATURES, dated_told_features
 from omoide.engine.classify.departure import DEPARTURE_FEATURES, departure_features
 from omoide.engine.classify.detail_told import DETAIL_TOLD_FEATURES, detail_told_features
 from omoide.engine.classify.earlier_period import (
@@ -176,6 +177,7 @@ TEXT_FEATURES: tuple[str, ...] = (
     *NAME_TOLD_FEATURES,
     *PEOPLE_APART_FEATURES,
     *NOTE_RETOLD_FEATURES,
+    *DATED_TOLD_FEATURES,
 )
 EMBEDDING_FEATURES: tuple[str, ...] = (
     "sim_whole",
@@ -268,6 +270,7 @@ def read_pair(old: str, new: str, *, lang: str = "auto") -> PairText:
     values += name_told_features(old_s, new_s)
     values += people_apart_features(old, new, old_s, new_s)
     values += note_retold_features(old_s, new_s)
+    values += dated_told_features(old_s, new_s)
     old_part, new_part = differing_parts(old_s, new_s)
     return PairText(
         np.asarray(values, dtype=np.float64),

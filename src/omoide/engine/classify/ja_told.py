@@ -3,7 +3,7 @@ something added, or another person's fact beside it (pure, Japanese).
 
 Each trigger below is a cap on the judge's close (``judge_signals.JUDGE_CAPS``): the model may
 not close the pair, its other two classes decide; a sure rule still closes. Every trigger but
-the last asks for one subject (``negation_turn.same_people``), an old memory that is a present
+the last two asks for one subject (``negation_turn.same_people``), an old memory that is a present
 fact (``former_state.old_is_present``) with no no, and a new one with no end or change word of
 its own (``lexicon.STOPPED``, ``lexicon.CHANGE``, 今は, もう, 最近, 新しい) and no no.
 
@@ -32,6 +32,13 @@ its own (``lexicon.STOPPED``, ``lexicon.CHANGE``, 今は, もう, 最近, 新し
 - ``ja_relatives_doing``: the user's relative (ユーザーの兄は, 私の姉が), whom the old memory
   about the user does not name, tells a thing of their own, and the user is not named again:
   another person's doing beside the user's fact.
+- ``ja_one_occurrence`` (session 46): one past occurrence of the old habit (毎週, 月に一度,
+  いつも), placed by a time set off with は (先週は, この前のイベントは, 前回の集まりは): what
+  happened that once, even a visit called off, tells nothing of the habit's going on. The new
+  memory is told in the past with nothing of the present, no end or change of the habit
+  (今は, もう, 以来, やめ, 解約, にした, なくなった); the old memory is no plan and no no.
+  The Japanese counterpart of ``note_retold``'s one occurrence ("last Tuesday" beside "every
+  Tuesday").
 
 **Why.** In each the judge read a change word or a past (になった, 始めた, 〜から, 買った) as
 the old fact replaced; the new memory keeps the old fact and adds a when, a why or an occasion
@@ -46,6 +53,7 @@ from __future__ import annotations
 import re
 
 from omoide.engine.classify import lexicon as lex
+from omoide.engine.classify.earlier_period import past_tense
 from omoide.engine.classify.former_state import old_is_present
 from omoide.engine.classify.negation_turn import same_people
 from omoide.engine.classify.one_off import undated
@@ -57,6 +65,7 @@ __all__ = [
     "ja_duration_of_old_state",
     "ja_near_miss",
     "ja_occasion_beside_fact",
+    "ja_one_occurrence",
     "ja_origin_of_old_fact",
     "ja_plan_dated",
     "ja_relatives_doing",
@@ -71,6 +80,7 @@ JA_TOLD_FEATURES: tuple[str, ...] = (
     "ja_plan_dated",
     "ja_bought_kept_thing",
     "ja_relatives_doing",
+    "ja_one_occurrence",
 )
 
 # An end, a change, a present or a no: a word that makes the new memory more than the old fact
@@ -266,6 +276,7 @@ def ja_told_features(old: Sentence, new: Sentence) -> list[float]:
         float(ja_plan_dated(old, new)),
         float(ja_bought_kept_thing(old, new)),
         float(ja_relatives_doing(old, new)),
+        float(ja_one_occurrence(old, new)),
     ]
 
 
@@ -294,3 +305,30 @@ def _names_person(text: str, person: str) -> bool:
         if person in longer and longer != person:
             text = text.replace(longer, " ")
     return person in text
+
+
+# A habit: the old memory's act recurs.
+_HABIT = re.compile(r"毎(?:週|日|朝|晩|夜|月|年|回)|週に|月に|年に|いつも")
+# One occasion, set off with は: 先週は, この前のイベントは, 前回の集まりは.
+_ONE_TIME = re.compile(
+    r"(?:先週|昨日|先日|この前|この間|前回|先月|今週|今月|今日|おととい|一昨日)"
+    r"(?:の[^、。はが]{1,8})?は"
+)
+# The present, or an end or change of the habit: the new memory then tells more than one time.
+_HABIT_TURNED = re.compile(
+    r"今は|今では|もう|これから|以来|ずっと|最近|今後|やめ|辞め|退会|解約|引っ越|に変え|にした"
+    r"|ようになった|なくなった|しなくな"
+)
+_PLANNED = re.compile(r"予定|つもり|たい|計画|しよう")
+
+
+def ja_one_occurrence(old: Sentence, new: Sentence) -> bool:
+    """Whether the new memory tells one past occurrence of the old habit (docstring)."""
+    if old.lang != "ja" or new.lang != "ja":
+        return False
+    old, new = undated(old), undated(new)
+    if old.negative or _HABIT.search(old.text) is None or _PLANNED.search(old.text):
+        return False
+    if _ONE_TIME.search(new.text) is None or not past_tense(new):
+        return False
+    return _HABIT_TURNED.search(new.text) is None

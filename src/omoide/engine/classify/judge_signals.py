@@ -7,6 +7,7 @@ does not weigh these features; training leaves them out of every feature set. No
 
 from __future__ import annotations
 
+from omoide.engine.classify.dated_told import DATED_TOLD_FEATURES
 from omoide.engine.classify.features import TEXT_FEATURES, PairText
 from omoide.engine.classify.ja_told import JA_TOLD_FEATURES
 
@@ -103,6 +104,10 @@ SURE_ONLY: tuple[str, ...] = (
 # nearly done, the old fact's origin, its duration, the old plan dated, the old thing told
 # bought, the user's relative's own doing (``ja_told``; on the training sources the Japanese
 # net never fitted, 9 false closes removed and no right one lost).
+# Session 46 (``bench/results/judge46.md``): an event the new memory dates before the old
+# memory's own date, and the old memory's starting event told again (``dated_told``); and the
+# notes' guard ``retold_in_frame`` (the old fact told again in a frame of the past) caps the
+# judge on statements too, where a note's own bar had kept such pairs open.
 JUDGE_CAPS: tuple[str, ...] = (
     "one_off_beside_habit",
     "once_beside_state",
@@ -116,6 +121,8 @@ JUDGE_CAPS: tuple[str, ...] = (
     "earlier_occasion_beside_plan",
     "bought_for_plan",
     *JA_TOLD_FEATURES,
+    "retold_in_frame",
+    *DATED_TOLD_FEATURES,
 )
 _CAP_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in JUDGE_CAPS)
 
@@ -147,8 +154,8 @@ def judge_capped(text: PairText) -> bool:
 # the past, an earlier period, its start or length, one occurrence of the habit
 # (``note_retold.retold_in_frame``, session 37, ``bench/results/classify_en37.md``). On every
 # seen English classify pair (notes1-34, holdout2-55) it fires on no gold CONTRADICTORY pair.
-# The judge does not weigh it and it caps nothing else: the notes' bar and the sure rules
-# still close.
+# The judge does not weigh it. Since session 46 it is a ``JUDGE_CAPS`` signal too (so no bar
+# closes such a pair by probability; the sure rules still close).
 NOTE_NEAREST_GUARDS: tuple[str, ...] = ("retold_in_frame",)
 _GUARD_COLUMNS = tuple(TEXT_FEATURES.index(name) for name in NOTE_NEAREST_GUARDS)
 

@@ -31,10 +31,14 @@ words read to the judge as a change (C 0.90–0.95), and the nearest candidate's
 closes, ``bench/results/classify_en36.md``). A replaced value is told of the present or as a
 change; a frame of the past with nothing of the present beside it cannot be one.
 
-**Outcome.** ``retold_in_frame`` is 1 for such a pair: a guard, not a feature the model
-reads (``judge_signals.NOTE_NEAREST_GUARDS``): the nearest candidate's lower bar does not close
-the pair; the notes' own bar and every sure rule still may. Japanese: 0 (not measured). No
-I/O; deterministic.
+**Outcome.** ``retold_in_frame`` is 1 for such a pair: not a feature the model reads. It was
+a guard (``judge_signals.NOTE_NEAREST_GUARDS``): the nearest candidate's lower bar does not
+close the pair. Since session 46 it is also a cap on the judge's close
+(``judge_signals.JUDGE_CAPS``), on statements and notes alike: the statement reading of a
+note closed such pairs at the statements' bar, and on every training pair of both languages
+it fires on no gold CONTRADICTORY one (``bench/results/judge46.md``); a sure rule still
+closes. Japanese: 0 (``ja_told.ja_one_occurrence`` reads one occurrence of a Japanese habit).
+No I/O; deterministic.
 """
 
 from __future__ import annotations
