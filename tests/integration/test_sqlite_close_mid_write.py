@@ -1,7 +1,9 @@
 """A SQLite database closed while a write is under way (``Database.close``): a server whose stop
 no longer waited for a job leaves its handler running, and that handler may be inside a write
-as the store closes. The close waits for it (``CLOSE_WAIT_S``, less once told to give up); one
-still under way then ends refused, nothing of it stored, and no write begins after the close.
+as the store closes. The close waits for it (``CLOSE_WAIT_S``, not at all once told to give
+up); one still under way then is refused at its end, rolled back, nothing of it stored (its
+connection is not closed under it: the sqlite3 module can crash the process then), and no
+write begins after the close.
 
 Before (session 46): the close took no write lock. It closed the writer's connection under it:
 the write met "Cannot operate on a closed database" (a ``ProgrammingError``, and its rollback

@@ -64,6 +64,8 @@ class Database(Traced):
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._closed = False  # closed: every write refused (:meth:`close`)
+        self._writer: sqlite3.Connection | None = None  # the connection of the write under way
+        self._checkpointing: set[sqlite3.Connection] = set()  # those in a checkpoint now
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         self._tracer: Tracer | None = None
@@ -173,19 +175,21 @@ class Database(Traced):
                 except sqlite3.OperationalError as exc:
                     self._refuse(exc)
                     raise
+                self._writer = conn
                 try:
                     yield conn
+                    if self._closed:  # closed while it ran (a handler a stop left): not stored
+                        raise self._closed_refusal()
                     conn.execute("COMMIT")
                 except BaseException as exc:
-                    if self._closed:  # its connection closed under it, its transaction with
-                        # it (SQLite rolls an uncommitted one back): nothing of it stored
-                        raise self._closed_refusal() from exc
                     # SQLite may have rolled back already (a full disk does): a ROLLBACK then
                     # would raise "no transaction is active" over the real error.
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     self._refuse(exc)
                     raise
+                finally:
+                    self._writer = None
 
     def _closed_refusal(self) -> StorageUnavailable:
         """A write once this process closed the database (its server stopping: a job's handler
@@ -318,6 +322,8 @@ class Database(Traced):
         """
         conn = self.conn()
         deadline = time.monotonic() + wait_s
+        with self._all_lock:  # not closed under it (:meth:`close`)
+            self._checkpointing.add(conn)
         conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_TRY_MS}")
         try:
             with writing(conn):  # it writes the database file: its I/O error is a write's
@@ -329,7 +335,11 @@ class Database(Traced):
                         break
                     time.sleep(CHECKPOINT_TRY_MS / 1000)
         finally:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            finally:
+                with self._all_lock:
+                    self._checkpointing.discard(conn)
         return False
 
     def _tried_checkpoint(self) -> bool:
@@ -360,23 +370,23 @@ class Database(Traced):
                 "the next erase, or the next process to open the folder, checkpoints its WAL",
                 self.path.name,
             )
-        # No write begins from now on, and one under way (a handler a stop no longer waited
-        # for) is waited for, within CLOSE_WAIT_S or until ``give_up`` is set; one still under
-        # way then has its connection closed under it: SQLite rolls its transaction back, and
-        # the write ends refused (:meth:`write`), nothing of it stored.
-        self._closed = True
+        # A write under way (a handler a stop no longer waited for) is waited for, within
+        # CLOSE_WAIT_S or until ``give_up`` is set; from then on every write is refused, one
+        # still under way then at its end (rolled back: nothing of it stored). A connection in
+        # another thread's hands (that write's, the retry thread's checkpoint try) is left
+        # open: closed under a statement it runs, the sqlite3 module can crash the process.
         locked = _acquired(self._write_lock, time.monotonic() + CLOSE_WAIT_S, give_up)
-        if not locked:
-            logger.warning(
-                "a write still under way as %s closed was cut short: nothing of it was stored",
-                self.path.name,
-            )
+        self._closed = True
         try:
             with self._all_lock:
+                busy = set(self._checkpointing)
+                if not locked and self._writer is not None:
+                    busy.add(self._writer)
                 for conn in self._all:
-                    with contextlib.suppress(sqlite3.Error):
-                        conn.close()
-                self._all.clear()
+                    if conn not in busy:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.close()
+                self._all = [conn for conn in self._all if conn in busy]
             self._local = threading.local()
         finally:
             if locked:
