@@ -195,11 +195,8 @@ def run_until_stopped(app: Any, *, hurry: Hurry | None = None, **config: Any) ->
     class _Server(uvicorn.Server):
         @contextlib.contextmanager
         def capture_signals(self) -> Iterator[None]:
-            with super().capture_signals():
-                try:
-                    yield
-                finally:  # stopped on purpose: nothing to raise again
-                    self._captured_signals.clear()
+            with _loop_signals(self.handle_exit):  # stopped on purpose: nothing to raise again
+                yield
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             if self.should_exit and hurry is not None:
@@ -216,6 +213,41 @@ def run_until_stopped(app: Any, *, hurry: Hurry | None = None, **config: Any) ->
     server.run()
     if not server.started:
         raise SystemExit(3)
+
+
+@contextlib.contextmanager
+def _loop_signals(handle: Callable[[int, Any], None]) -> Iterator[None]:
+    """While inside, the running event loop's own handlers call ``handle(signum, None)`` for
+    uvicorn's stop signals (SIGINT, SIGTERM): the loop wakes at once whenever one comes
+    (``loop.add_signal_handler``: a signal's C handler writes it to the loop's wake-up pipe);
+    then the handlers before are put back. Outside the main thread (an embedded server), none.
+
+    uvicorn's own ``capture_signals`` installs Python-level handlers (``signal.signal``), which
+    Python runs only in the main thread and only once that thread runs Python code again: a
+    signal whose C handler ran while the loop's thread was on its way into ``epoll_wait``
+    (after its last check of pending signals), or ran in another thread, waited for the next
+    event that woke the loop. While stopping, the loop has nothing else to wake it: a second
+    Ctrl+C during the wait for an erase's owed scrub was seen once that wait had run its full
+    10 s (one fresh-clone CI run in many; measured: the signal delivered to the main thread,
+    its handler run 10.0 s later, just as the wait ended)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    import asyncio
+    import signal
+
+    from uvicorn.server import HANDLED_SIGNALS
+
+    loop = asyncio.get_running_loop()
+    before = {signum: signal.getsignal(signum) for signum in HANDLED_SIGNALS}
+    try:
+        for signum in HANDLED_SIGNALS:
+            loop.add_signal_handler(signum, handle, signum, None)
+        yield
+    finally:
+        for signum, handler in before.items():
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, handler)
 
 
 def data_option(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -16,7 +16,8 @@ hung past expiry and another process took the job back) records nothing for that
 A stop (:meth:`JobRunner.stop`) waits for the jobs mid-run within one deadline for every thread
 (:data:`STOP_WAIT_S`), or until told to give up (a server's second Ctrl+C). A job still running
 then is put back in the queue, its attempt not counted, and runs again on the next start; its
-handler, left to end in its thread, records nothing.
+handler, left to end in its thread, records nothing, and that thread then ends (a later
+:meth:`JobRunner.start` runs threads of its own).
 
 The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job, end idle
 sessions). Every process sharing the database has one, but a tick's duties run in one process
@@ -117,13 +118,20 @@ class JobRunner:
         recovered = self.jobs.recover()
         if recovered:
             logger.info("resuming %d job(s) interrupted by a restart", recovered)
-        self._stop.clear()
+        # this start's threads watch an event of their own: a thread a stop gave up on (its
+        # handler still running) ends with its job, even once a later start runs others
+        # (before: the start cleared the one event, and it went on as an extra worker)
+        self._stop = stop = threading.Event()
         for n in range(self.workers):
-            thread = threading.Thread(target=self._loop, name=f"omoide-worker-{n}", daemon=True)
+            thread = threading.Thread(
+                target=self._loop, args=(stop,), name=f"omoide-worker-{n}", daemon=True
+            )
             thread.start()
             self._threads.append(thread)
         if self._tick is not None:
-            thread = threading.Thread(target=self._ticker, name="omoide-scheduler", daemon=True)
+            thread = threading.Thread(
+                target=self._ticker, args=(stop,), name="omoide-scheduler", daemon=True
+            )
             thread.start()
             self._threads.append(thread)
             self._ticker_thread = thread
@@ -300,10 +308,10 @@ class JobRunner:
             except Exception:
                 logger.exception("job %d heartbeat failed", job.id)
 
-    def _loop(self) -> None:
+    def _loop(self, stop: threading.Event) -> None:
         mark_background_thread()  # its embeddings yield to interactive ones (embed/fair.py)
         failed = 0  # polls in a row that found storage unavailable
-        while not self._stop.is_set():
+        while not stop.is_set():
             try:
                 ran = self.run_once()
             except StorageUnavailable as exc:  # an outage: said once, polled ever less often
@@ -322,9 +330,9 @@ class JobRunner:
                 self._wake.wait(self.poll_s)
                 self._wake.clear()
 
-    def _ticker(self) -> None:
+    def _ticker(self, stop: threading.Event) -> None:
         assert self._tick is not None
-        while not self._stop.is_set():
+        while not stop.is_set():
             with self._tick_cond:
                 self._tick_wake.clear()
                 self._ticks_started += 1

@@ -6,8 +6,9 @@ an erase of it owes (``cli_common.close_server``: up to ``SCRUB_WAIT_S``). Anoth
 meanwhile (a second Ctrl+C) ends those waits at once; the stop goes on without them: what was
 written is committed, a job cut short goes back in the queue, a scrub still owed is said, the
 store is closed and the process exits 0. Each server's own signal handling (uvicorn's for
-``serve``, ``api.mcp.stdio_stop.OrderlyStop`` for ``mcp``) calls :meth:`Hurry.signalled`, and
-hands :attr:`Hurry.event` to its waits as their ``give_up``.
+``serve``, run by its event loop so that a signal wakes it whenever it comes:
+``cli_common.run_until_stopped``; ``api.mcp.stdio_stop.OrderlyStop`` for ``mcp``) calls
+:meth:`Hurry.signalled`, and hands :attr:`Hurry.event` to its waits as their ``give_up``.
 """
 
 from __future__ import annotations

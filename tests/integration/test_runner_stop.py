@@ -152,3 +152,24 @@ def test_a_runner_stopped_without_waiting_still_runs_jobs_in_its_own_thread(
     runner.handlers[SLOW] = lambda job: ran.append(job.id)
     assert runner.run_until_idle(max_jobs=5) == 1
     assert (ran, _rows(app, ids)) == (ids, [("done", 1)])
+
+
+def test_a_thread_a_stop_gave_up_on_ends_with_its_job_after_a_restart(
+    app: Omoide, clock: FixedClock, held: Held
+) -> None:
+    """Session 46: a start cleared the one stop event its threads watched, so a worker a stop
+    had given up on (its handler still running) went on, once its job ended, as an extra
+    worker beside the new ones."""
+    _queued(app, clock, 1)
+    runner = JobRunner(app.jobs, clock, {SLOW: held}, workers=1, poll_s=0.01)
+    runner.start()
+    held.wait_started(1)
+    left = [t for t in threading.enumerate() if t.name == "omoide-worker-0"]
+    assert runner.stop(timeout=0.2) is False  # the job put back; its handler runs on
+    runner.handlers[SLOW] = lambda job: None
+    runner.start()  # runs the job put back, in a new thread
+    held.release.set()
+    for thread in left:
+        thread.join(5)
+        assert not thread.is_alive()  # before: it polled the queue on, as a second worker
+    assert runner.stop(timeout=5.0) is True

@@ -191,3 +191,29 @@ def test_settle_with_no_wait_tries_once_and_with_nothing_owed_tries_nothing() ->
     nothing, _ = scrub(idle)
     assert nothing.settle(wait_s=5.0) is True
     assert idle.calls == 0
+
+
+def test_settle_does_not_wait_past_its_wait_or_a_give_up_for_a_try_under_way() -> None:
+    """Session 46: settle first joined the retry thread without a bound, so a try of the
+    thread under way (a reconnect waits up to SQLite's busy timeout) held a stop past its
+    wait, and past a second Ctrl+C."""
+    under_way, let_go = threading.Event(), threading.Event()
+
+    def stuck() -> None:
+        under_way.set()
+        let_go.wait(10)
+
+    tries = Tries(*[False] * 1000, during=stuck)
+    owed, name = scrub(tries)
+    owed.owe()
+    assert under_way.wait(5)
+    given_up = threading.Event()
+    given_up.set()
+    started = time.monotonic()
+    assert owed.settle(wait_s=30.0, give_up=given_up) is False
+    assert time.monotonic() - started < 1.0  # before: until the try under way ended (10 s)
+    assert owed.settle(wait_s=0.3) is False  # and no later than its own wait
+    assert time.monotonic() - started < 2.0
+    assert owed.pending
+    let_go.set()
+    assert wait_until(lambda: threads(name) == [])  # the thread ends after its try

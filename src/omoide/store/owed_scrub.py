@@ -22,6 +22,8 @@ __all__ = ["OwedScrub"]
 
 logger = logging.getLogger(__name__)
 
+_GIVE_UP_POLL_S = 0.05  # how soon a wait for the retry thread sees that it is told to give up
+
 
 class OwedScrub:
     """Retries an owed scrub in one background thread until a try finds nothing owed.
@@ -60,14 +62,28 @@ class OwedScrub:
                 )
                 self._thread.start()
 
-    def stop(self) -> None:
-        """Stop retrying (the database closes): the thread ends after its current try. What is
-        owed stays owed (:attr:`pending`), for the store's last try and its log."""
+    def stop(
+        self, *, deadline: float | None = None, give_up: threading.Event | None = None
+    ) -> bool:
+        """Stop retrying (the database closes): the thread ends after its current try, which
+        is waited for until ``deadline`` (``time.monotonic``; None: however long it takes), and
+        no longer once ``give_up`` is set (seen within :data:`_GIVE_UP_POLL_S`). What is owed
+        stays owed (:attr:`pending`), for the store's last try and its log. True when the
+        thread has ended (or none ran)."""
         self._stopping.set()
         with self._lock:
             thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join()
+        if thread is None or thread is threading.current_thread():
+            return True
+        while thread.is_alive() and not (give_up is not None and give_up.is_set()):
+            if deadline is None:
+                thread.join(None if give_up is None else _GIVE_UP_POLL_S)
+                continue
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            thread.join(left if give_up is None else min(left, _GIVE_UP_POLL_S))
+        return not thread.is_alive()
 
     def settle(self, wait_s: float, *, give_up: threading.Event | None = None) -> bool:
         """Stop the background retries (the database closes), then try what is owed here, every
@@ -75,18 +91,20 @@ class OwedScrub:
         ``give_up`` is set (``omoide serve``'s second Ctrl+C); one try at least, however short
         the wait; whether nothing is owed any more. A process about to end does so: its
         background thread would die with it, the scrub not done."""
-        self.stop()
-        if not self.pending:
-            return True
         deadline = time.monotonic() + wait_s
         given_up = give_up or threading.Event()
-        while not self._try_once():
+        # the thread's try under way, if any, is waited for within the wait (one retry period
+        # at least), so that this one does not run beside it: before, however long it took
+        self.stop(deadline=max(deadline, time.monotonic() + self._every_s), give_up=given_up)
+        while self.pending:
+            if self._try_once():
+                with self._lock:
+                    self._owes = 0
+                logger.info("%s", self._done)
+                return True
             left = deadline - time.monotonic()
             if left <= 0 or given_up.wait(min(self._every_s, left)):
-                return False
-        with self._lock:
-            self._owes = 0
-        logger.info("%s", self._done)
+                return not self.pending  # (done by the thread's try, still under way)
         return True
 
     def _retry(self) -> None:

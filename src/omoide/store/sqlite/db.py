@@ -48,6 +48,8 @@ CHECKPOINT_WAIT_S = 2.5  # an erase waits this long for older readers before owi
 CHECKPOINT_TRY_MS = 50  # one checkpoint try's busy wait
 SETTLE_EVERY_S = 0.25  # how often an owed checkpoint is tried again
 MMAP_BYTES = 1 << 30  # address space for reading the file (not memory: pages are the OS's cache)
+CLOSE_WAIT_S = 2.0  # how long a close waits for a write under way (a handler a stop left) to end
+_GIVE_UP_POLL_S = 0.05  # how soon that wait sees that it is told to give up
 
 
 class Database(Traced):
@@ -61,6 +63,9 @@ class Database(Traced):
             private_database(self.path)  # 0600 file (WAL and SHM follow), 0700 folder
         self._local = threading.local()
         self._write_lock = threading.RLock()
+        self._closed = False  # closed: every write refused (:meth:`close`)
+        self._writer: sqlite3.Connection | None = None  # the connection of the write under way
+        self._checkpointing: set[sqlite3.Connection] = set()  # those in a checkpoint now
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         self._tracer: Tracer | None = None
@@ -158,6 +163,8 @@ class Database(Traced):
         if self.read_only:
             raise read_only_refusal(self.path)
         with self._write_lock:
+            if self._closed:
+                raise self._closed_refusal()
             conn = self.conn()
             if conn.in_transaction:  # nested use inside the same use case
                 yield conn
@@ -168,8 +175,11 @@ class Database(Traced):
                 except sqlite3.OperationalError as exc:
                     self._refuse(exc)
                     raise
+                self._writer = conn
                 try:
                     yield conn
+                    if self._closed:  # closed while it ran (a handler a stop left): not stored
+                        raise self._closed_refusal()
                     conn.execute("COMMIT")
                 except BaseException as exc:
                     # SQLite may have rolled back already (a full disk does): a ROLLBACK then
@@ -178,6 +188,16 @@ class Database(Traced):
                         conn.execute("ROLLBACK")
                     self._refuse(exc)
                     raise
+                finally:
+                    self._writer = None
+
+    def _closed_refusal(self) -> StorageUnavailable:
+        """A write once this process closed the database (its server stopping: a job's handler
+        a stop no longer waited for, still running)."""
+        return StorageUnavailable(
+            f"the database of the data folder {str(self.path.parent)!r} was closed (the server "
+            "is stopping); nothing of this write was stored: try again once it runs again"
+        )
 
     def _refuse(self, exc: BaseException) -> None:
         """Raise what a write transaction that SQLite refused with ``exc`` answers (chained to
@@ -302,6 +322,8 @@ class Database(Traced):
         """
         conn = self.conn()
         deadline = time.monotonic() + wait_s
+        with self._all_lock:  # not closed under it (:meth:`close`)
+            self._checkpointing.add(conn)
         conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_TRY_MS}")
         try:
             with writing(conn):  # it writes the database file: its I/O error is a write's
@@ -313,7 +335,11 @@ class Database(Traced):
                         break
                     time.sleep(CHECKPOINT_TRY_MS / 1000)
         finally:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            finally:
+                with self._all_lock:
+                    self._checkpointing.discard(conn)
         return False
 
     def _tried_checkpoint(self) -> bool:
@@ -326,7 +352,8 @@ class Database(Traced):
             conn = self._local.__dict__.pop("conn", None)
             if conn is not None:
                 with self._all_lock:
-                    self._all.remove(conn)
+                    if conn in self._all:  # (else a close took it meanwhile)
+                        self._all.remove(conn)
                 with contextlib.suppress(sqlite3.Error):
                     conn.close()
             return False
@@ -334,19 +361,47 @@ class Database(Traced):
     def close(self, *, scrub_wait_s: float = 0.0, give_up: threading.Event | None = None) -> None:
         """Close every connection. An owed checkpoint is tried first, this process's last
         chance: once, or for up to ``scrub_wait_s`` seconds (a command about to end:
-        ``cli_common.holding``) unless ``give_up`` is set first."""
+        ``cli_common.holding``) unless ``give_up`` is set first. Then every write is refused
+        (:meth:`write`), one under way waited for up to :data:`CLOSE_WAIT_S` (until ``give_up``
+        is set): a job's handler a server's stop no longer waited for may still run."""
         if not self._scrub.settle(scrub_wait_s, give_up=give_up):
             logger.warning(
                 "erased text stays in the files of %s until the read that holds it ends and "
                 "the next erase, or the next process to open the folder, checkpoints its WAL",
                 self.path.name,
             )
-        with self._all_lock:
-            for conn in self._all:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.close()
-            self._all.clear()
-        self._local = threading.local()
+        # A write under way (a handler a stop no longer waited for) is waited for, within
+        # CLOSE_WAIT_S or until ``give_up`` is set; from then on every write is refused, one
+        # still under way then at its end (rolled back: nothing of it stored). A connection in
+        # another thread's hands (that write's, the retry thread's checkpoint try) is left
+        # open: closed under a statement it runs, the sqlite3 module can crash the process.
+        locked = _acquired(self._write_lock, time.monotonic() + CLOSE_WAIT_S, give_up)
+        self._closed = True
+        try:
+            with self._all_lock:
+                busy = set(self._checkpointing)
+                if not locked and self._writer is not None:
+                    busy.add(self._writer)
+                for conn in self._all:
+                    if conn not in busy:
+                        with contextlib.suppress(sqlite3.Error):
+                            conn.close()
+                self._all = [conn for conn in self._all if conn in busy]
+            self._local = threading.local()
+        finally:
+            if locked:
+                self._write_lock.release()
+
+
+def _acquired(lock: threading.RLock, deadline: float, give_up: threading.Event | None) -> bool:
+    """``lock`` acquired by ``deadline`` (``time.monotonic``), unless ``give_up`` is set first
+    (seen within :data:`_GIVE_UP_POLL_S`); whether it was."""
+    while True:
+        left = max(0.0, deadline - time.monotonic())
+        if lock.acquire(timeout=left if give_up is None else min(left, _GIVE_UP_POLL_S)):
+            return True
+        if left <= 0 or (give_up is not None and give_up.is_set()):
+            return False
 
 
 def busy(exc: BaseException) -> bool:
