@@ -45,6 +45,7 @@ from omoide.clock import Clock
 from omoide.embed.fair import mark_background_thread
 from omoide.engine.counts import how_many
 from omoide.errors import StorageUnavailable
+from omoide.job_outage import OUTAGE_FIRST_WAIT_S, OUTAGE_MAX_WAIT_S, Outage
 from omoide.model import Job
 from omoide.store.port import JobQueue
 
@@ -62,8 +63,6 @@ _TICK_CLAIM = "scheduler-tick"
 STOP_WAIT_S = 10.0
 _GIVE_UP_POLL_S = 0.05  # how soon a stop's wait sees that it is told to give up
 # A worker's waits between polls while storage is unavailable: the first, and the longest.
-OUTAGE_FIRST_WAIT_S = 1.0
-OUTAGE_MAX_WAIT_S = 30.0
 
 
 def new_worker_id() -> str:
@@ -112,7 +111,7 @@ class JobRunner:
         self._held_lock = threading.Lock()
         self._running: dict[int, Job] = {}
         self._let_go: set[int] = set()
-        self._outage = _Outage()
+        self._outage = Outage()
 
     def start(self) -> None:
         recovered = self.jobs.recover()
@@ -352,39 +351,6 @@ class JobRunner:
                 self._ticks_done += 1
                 self._tick_cond.notify_all()
             self._tick_wake.wait(self._tick_every_s)
-
-
-class _Outage:
-    """A storage outage as the runner's threads meet it: one WARNING when the first of them
-    finds storage unavailable, one INFO when one of them finds it serving again."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._since: float | None = None  # time.monotonic() when it began; None: no outage
-
-    def seen(self, exc: StorageUnavailable) -> None:
-        with self._lock:
-            if self._since is not None:
-                logger.debug("storage still unavailable: %s", exc)
-                return
-            self._since = time.monotonic()
-        logger.warning(
-            "storage unavailable; background jobs wait until it serves again (polled %g s, "
-            "doubling, at most %g s apart): %s",
-            OUTAGE_FIRST_WAIT_S,
-            OUTAGE_MAX_WAIT_S,
-            exc,
-        )
-
-    def over(self) -> None:
-        if self._since is None:  # the common case, without the lock
-            return
-        with self._lock:
-            if self._since is None:
-                return
-            lasted = time.monotonic() - self._since
-            self._since = None
-        logger.info("storage serves again after %.0f s; background jobs resume", lasted)
 
 
 def _say_put_back(released: list[Job]) -> None:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput, StorageUnavailable
 from omoide.store.newer_schema import newer_than, refuse_newer
+from omoide.store.sqlite.codes import disk_full
 from omoide.store.sqlite.damage import damaged, read_failed
-from omoide.store.sqlite.db import disk_full
 from omoide.store.sqlite.files import FILE_MODE, private_database
 from omoide.store.sqlite.migrations import MIGRATIONS
 from omoide.store.sqlite.read_only import open_for_reading

@@ -12,16 +12,16 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput, StorageFull, StorageUnavailable
+from omoide.store.bounded import acquired
 from omoide.store.owed_scrub import OwedScrub
+from omoide.store.sqlite.codes import busy, disk_full, set_wal, unwritable
 from omoide.store.sqlite.damage import (
     DamageRefusing,
-    coded,
     damaged,
-    failed_io,
     no_room_for_shm,
     shm_full,
     unreadable,
@@ -38,7 +38,7 @@ from omoide.store.sqlite.read_only import (
 from omoide.store.sqlite.upgrade import upgrade_alone
 from omoide.store.tracing import Traced, Tracer
 
-__all__ = ["Database", "disk_full", "persona_rows_by_id"]
+__all__ = ["Database"]
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,6 @@ CHECKPOINT_TRY_MS = 50  # one checkpoint try's busy wait
 SETTLE_EVERY_S = 0.25  # how often an owed checkpoint is tried again
 MMAP_BYTES = 1 << 30  # address space for reading the file (not memory: pages are the OS's cache)
 CLOSE_WAIT_S = 2.0  # how long a close waits for a write under way (a handler a stop left) to end
-_GIVE_UP_POLL_S = 0.05  # how soon that wait sees that it is told to give up
 
 
 class Database(Traced):
@@ -115,7 +114,7 @@ class Database(Traced):
                 factory=DamageRefusing,
             )
             conn.path = self.path
-            _set_wal(conn)
+            set_wal(conn)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -375,7 +374,7 @@ class Database(Traced):
         # still under way then at its end (rolled back: nothing of it stored). A connection in
         # another thread's hands (that write's, the retry thread's checkpoint try) is left
         # open: closed under a statement it runs, the sqlite3 module can crash the process.
-        locked = _acquired(self._write_lock, time.monotonic() + CLOSE_WAIT_S, give_up)
+        locked = acquired(self._write_lock, time.monotonic() + CLOSE_WAIT_S, give_up)
         self._closed = True
         try:
             with self._all_lock:
@@ -391,61 +390,3 @@ class Database(Traced):
         finally:
             if locked:
                 self._write_lock.release()
-
-
-def _acquired(lock: threading.RLock, deadline: float, give_up: threading.Event | None) -> bool:
-    """``lock`` acquired by ``deadline`` (``time.monotonic``), unless ``give_up`` is set first
-    (seen within :data:`_GIVE_UP_POLL_S`); whether it was."""
-    while True:
-        left = max(0.0, deadline - time.monotonic())
-        if lock.acquire(timeout=left if give_up is None else min(left, _GIVE_UP_POLL_S)):
-            return True
-        if left <= 0 or (give_up is not None and give_up.is_set()):
-            return False
-
-
-def busy(exc: BaseException) -> bool:
-    """SQLite's ``SQLITE_BUSY`` ("database is locked") once the busy wait is over."""
-    return coded(exc, sqlite3.SQLITE_BUSY)
-
-
-def unwritable(exc: BaseException) -> bool:
-    """SQLite's ``SQLITE_READONLY`` ("attempt to write a readonly database") or
-    :func:`~omoide.store.sqlite.damage.failed_io` ("disk I/O error": the operating system
-    refused a read or a write)."""
-    return isinstance(exc, sqlite3.OperationalError) and (
-        coded(exc, sqlite3.SQLITE_READONLY) or failed_io(exc)
-    )
-
-
-def disk_full(exc: BaseException) -> bool:
-    """SQLite's ``SQLITE_FULL`` (``database or disk is full``), whichever statement met it."""
-    return isinstance(exc, sqlite3.OperationalError) and coded(exc, sqlite3.SQLITE_FULL)
-
-
-def _set_wal(conn: sqlite3.Connection, wait_s: float = 30.0) -> None:
-    """Put the file in WAL mode. Changing the journal mode can answer "database is locked" at
-    once, without the busy handler, while another process opens the same new file (two servers
-    started together on one folder): retried for up to ``wait_s`` seconds."""
-    deadline = time.monotonic() + wait_s
-    while True:
-        try:
-            conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-
-
-def persona_rows_by_id(
-    conn: sqlite3.Connection, select: str, alias: str, persona_id: int, ids: Sequence[int]
-) -> list[sqlite3.Row]:
-    """The rows of ``select`` (its table aliased ``alias``) of one persona with these ids.
-
-    ``+alias.persona_id`` looks the rows up by primary key: the planner would otherwise pick the
-    persona index and read every row of the persona (15 ms at 100k)."""
-    marks = ",".join("?" * len(ids))
-    return conn.execute(
-        f"{select} WHERE +{alias}.persona_id = ? AND {alias}.id IN ({marks})", (persona_id, *ids)
-    ).fetchall()

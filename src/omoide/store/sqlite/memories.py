@@ -30,7 +30,8 @@ from omoide.model import (
     Source,
     VersionChange,
 )
-from omoide.store.sqlite.db import Database, persona_rows_by_id
+from omoide.store.sqlite.by_id import persona_rows_by_id
+from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.memory_edits import MemoryEdits
 from omoide.store.sqlite.memory_evolution import MemoryEvolution
 from omoide.store.sqlite.memory_inserts import MemoryInserts

@@ -22,7 +22,8 @@ from omoide.engine.errors import named
 from omoide.errors import Conflict, NotFound
 from omoide.model import Event, NewEvent, Session, SessionEnd
 from omoide.store.port import UnitOfWork
-from omoide.store.sqlite.db import Database, persona_rows_by_id
+from omoide.store.sqlite.by_id import persona_rows_by_id
+from omoide.store.sqlite.db import Database
 from omoide.store.sqlite.episodes import EpisodeStore
 from omoide.store.sqlite.event_vectors import EventVectors
 from omoide.store.sqlite.indexes import EVENT_FTS
