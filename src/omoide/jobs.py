@@ -47,6 +47,7 @@ from omoide.engine.counts import how_many
 from omoide.errors import StorageUnavailable
 from omoide.job_outage import OUTAGE_FIRST_WAIT_S, OUTAGE_MAX_WAIT_S, Outage
 from omoide.model import Job
+from omoide.stopping import joined
 from omoide.store.port import JobQueue
 
 __all__ = ["DEFAULT_LEASE_S", "OUTAGE_FIRST_WAIT_S", "OUTAGE_MAX_WAIT_S", "STOP_WAIT_S"]
@@ -61,7 +62,6 @@ DEFAULT_LEASE_S = 60.0
 _TICK_CLAIM = "scheduler-tick"
 # How long a stop waits, in all, for the jobs its workers are running (JobRunner.stop).
 STOP_WAIT_S = 10.0
-_GIVE_UP_POLL_S = 0.05  # how soon a stop's wait sees that it is told to give up
 # A worker's waits between polls while storage is unavailable: the first, and the longest.
 
 
@@ -147,7 +147,7 @@ class JobRunner:
         self._tick_wake.set()
         deadline = time.monotonic() + timeout
         for thread in self._threads:
-            _join(thread, deadline, give_up)
+            joined(thread, deadline, give_up)
         ended = not any(thread.is_alive() for thread in self._threads)
         self._threads.clear()
         self._ticker_thread = None
@@ -362,13 +362,3 @@ def _say_put_back(released: list[Job]) -> None:
             how_many(len(released), "job"),
             ", ".join(str(job.id) for job in sorted(released, key=lambda job: job.id)),
         )
-
-
-def _join(thread: threading.Thread, deadline: float, give_up: threading.Event | None) -> None:
-    """Wait for ``thread`` to end until ``deadline`` (``time.monotonic``), or until ``give_up``
-    is set (seen within :data:`_GIVE_UP_POLL_S`)."""
-    while thread.is_alive() and not (give_up is not None and give_up.is_set()):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return
-        thread.join(left if give_up is None else min(left, _GIVE_UP_POLL_S))

@@ -8,7 +8,8 @@ written is committed, a job cut short goes back in the queue, a scrub still owed
 store is closed and the process exits 0. Each server's own signal handling (uvicorn's for
 ``serve``, run by its event loop so that a signal wakes it whenever it comes:
 ``cli_common.run_until_stopped``; ``api.mcp.stdio_stop.OrderlyStop`` for ``mcp``) calls
-:meth:`Hurry.signalled`, and hands :attr:`Hurry.event` to its waits as their ``give_up``.
+:meth:`Hurry.signalled`, and hands :attr:`Hurry.event` to its waits as their ``give_up``. The waits themselves
+(:func:`joined`, :func:`acquired`) are bounded by a deadline and end once ``give_up`` is set.
 """
 
 from __future__ import annotations
@@ -16,10 +17,13 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 
-__all__ = ["Hurry"]
+__all__ = ["GIVE_UP_POLL_S", "Hurry", "acquired", "joined"]
 
 logger = logging.getLogger(__name__)
+
+GIVE_UP_POLL_S = 0.05  # how soon a stop's wait sees that it is told to give up
 
 
 class Hurry:
@@ -37,3 +41,29 @@ class Hurry:
                 signal.Signals(signum).name,
             )
         self.event.set()
+
+
+def joined(
+    thread: threading.Thread, deadline: float | None, give_up: threading.Event | None
+) -> bool:
+    """Wait for ``thread`` to end until ``deadline`` (``time.monotonic``; None: however long it
+    takes), and no longer once ``give_up`` is set (seen within :data:`GIVE_UP_POLL_S`); whether
+    it has ended."""
+    while thread.is_alive() and not (give_up is not None and give_up.is_set()):
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            break
+        poll = GIVE_UP_POLL_S if left is None else min(left, GIVE_UP_POLL_S)
+        thread.join(left if give_up is None else poll)
+    return not thread.is_alive()
+
+
+def acquired(lock: threading.RLock, deadline: float, give_up: threading.Event | None) -> bool:
+    """``lock`` acquired by ``deadline`` (``time.monotonic``), unless ``give_up`` is set first
+    (seen within :data:`GIVE_UP_POLL_S`); whether it was."""
+    while True:
+        left = max(0.0, deadline - time.monotonic())
+        if lock.acquire(timeout=left if give_up is None else min(left, GIVE_UP_POLL_S)):
+            return True
+        if left <= 0 or (give_up is not None and give_up.is_set()):
+            return False

@@ -18,11 +18,11 @@ import threading
 import time
 from collections.abc import Callable
 
+from omoide.stopping import joined
+
 __all__ = ["OwedScrub"]
 
 logger = logging.getLogger(__name__)
-
-_GIVE_UP_POLL_S = 0.05  # how soon a wait for the retry thread sees that it is told to give up
 
 
 class OwedScrub:
@@ -67,7 +67,7 @@ class OwedScrub:
     ) -> bool:
         """Stop retrying (the database closes): the thread ends after its current try, which
         is waited for until ``deadline`` (``time.monotonic``; None: however long it takes), and
-        no longer once ``give_up`` is set (seen within :data:`_GIVE_UP_POLL_S`). What is owed
+        no longer once ``give_up`` is set (``omoide.stopping.joined``). What is owed
         stays owed (:attr:`pending`), for the store's last try and its log. True when the
         thread has ended (or none ran)."""
         self._stopping.set()
@@ -75,15 +75,7 @@ class OwedScrub:
             thread = self._thread
         if thread is None or thread is threading.current_thread():
             return True
-        while thread.is_alive() and not (give_up is not None and give_up.is_set()):
-            if deadline is None:
-                thread.join(None if give_up is None else _GIVE_UP_POLL_S)
-                continue
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            thread.join(left if give_up is None else min(left, _GIVE_UP_POLL_S))
-        return not thread.is_alive()
+        return joined(thread, deadline, give_up)
 
     def settle(self, wait_s: float, *, give_up: threading.Event | None = None) -> bool:
         """Stop the background retries (the database closes), then try what is owed here, every

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from omoide.errors import Conflict, InvalidInput, StorageFull, StorageUnavailable
-from omoide.store.bounded import acquired
+from omoide.stopping import acquired
 from omoide.store.owed_scrub import OwedScrub
 from omoide.store.sqlite.codes import busy, disk_full, set_wal, unwritable
 from omoide.store.sqlite.damage import (
@@ -378,14 +378,14 @@ class Database(Traced):
         self._closed = True
         try:
             with self._all_lock:
-                busy = set(self._checkpointing)
+                in_use = set(self._checkpointing)
                 if not locked and self._writer is not None:
-                    busy.add(self._writer)
+                    in_use.add(self._writer)
                 for conn in self._all:
-                    if conn not in busy:
+                    if conn not in in_use:
                         with contextlib.suppress(sqlite3.Error):
                             conn.close()
-                self._all = [conn for conn in self._all if conn in busy]
+                self._all = [conn for conn in self._all if conn in in_use]
             self._local = threading.local()
         finally:
             if locked:
