@@ -8,8 +8,9 @@ written is committed, a job cut short goes back in the queue, a scrub still owed
 store is closed and the process exits 0. Each server's own signal handling (uvicorn's for
 ``serve``, run by its event loop so that a signal wakes it whenever it comes:
 ``cli_common.run_until_stopped``; ``api.mcp.stdio_stop.OrderlyStop`` for ``mcp``) calls
-:meth:`Hurry.signalled`, and hands :attr:`Hurry.event` to its waits as their ``give_up``. The waits themselves
-(:func:`joined`, :func:`acquired`) are bounded by a deadline and end once ``give_up`` is set.
+:meth:`Hurry.signalled`, and hands :attr:`Hurry.event` to its waits as their ``give_up``. The
+waits themselves (:func:`joined`, :func:`acquired`) are bounded by a deadline and end once
+``give_up`` is set.
 """
 
 from __future__ import annotations
