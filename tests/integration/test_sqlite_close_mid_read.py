@@ -148,3 +148,20 @@ def test_an_idle_connection_of_another_thread_is_closed_at_once(tmp_path: Path) 
         conn.execute("SELECT 1")  # type: ignore[attr-defined]
     with pytest.raises(Exception, match="closed database"):
         conn.total_changes  # type: ignore[attr-defined]  # sqlite3's own: it is closed  # noqa: B018
+
+
+def test_the_closed_refusal_names_the_folder_as_every_message_names_a_path(
+    tmp_path: Path,
+) -> None:
+    """In single quotes, its controls escaped (``engine.errors.path_named``): Python's repr
+    wrote a folder holding a quote in double quotes, and a C1 control as ``\\x85``."""
+    folder = tmp_path / "it's\x85"
+    db = Database(folder / "omoide.db")
+    db.close()
+    shown = str(folder).replace("\x85", "\\u0085")
+    with pytest.raises(StorageUnavailable) as refused, db.write():
+        pass
+    assert str(refused.value) == (
+        f"the database of the data folder '{shown}' was closed (the server is stopping); "
+        "nothing of this write was stored: try again once it runs again"
+    )
