@@ -13,10 +13,10 @@ connection every reader of the data folder opens (``db.py``, ``read_only.py``), 
 
 The same calls mark the connection in use while SQLite runs them (:meth:`DamageRefusing.retire`):
 a ``Database.close`` in another thread closes a connection only between them, never under a
-statement that runs (the sqlite3 module then crashes the process: a stop that closed a job
-handler's connection mid-read exited -11), and a connection inside a transaction only once it
-ends. A statement on a connection closed so is refused as the close says
-(:func:`closed_refusal`), not with sqlite3's "Cannot operate on a closed database."."""
+statement that runs (closed under one, the sqlite3 module crashes the process: -11), nor while
+one of its cursors has rows left to read or a transaction is open. A statement on a connection
+closed so is refused as the close says (:func:`closed_refusal`), not with sqlite3's "Cannot
+operate on a closed database."."""
 
 from __future__ import annotations
 
