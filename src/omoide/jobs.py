@@ -17,7 +17,9 @@ A stop (:meth:`JobRunner.stop`) waits for the jobs mid-run within one deadline f
 (:data:`STOP_WAIT_S`), or until told to give up (a server's second Ctrl+C). A job still running
 then is put back in the queue, its attempt not counted, and runs again on the next start; its
 handler, left to end in its thread, records nothing, and that thread then ends (a later
-:meth:`JobRunner.start` runs threads of its own).
+:meth:`JobRunner.start` runs threads of its own). Putting it back is a write, waited for up to
+:data:`PUT_BACK_WAIT_S` (the write lock may be held by one of those very handlers): a job not
+put back by then stays leased and runs again once its lease runs out.
 
 The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job, end idle
 sessions). Every process sharing the database has one, but a tick's duties run in one process
@@ -50,7 +52,8 @@ from omoide.model import Job
 from omoide.stopping import joined
 from omoide.store.port import JobQueue
 
-__all__ = ["DEFAULT_LEASE_S", "OUTAGE_FIRST_WAIT_S", "OUTAGE_MAX_WAIT_S", "STOP_WAIT_S"]
+__all__ = ["DEFAULT_LEASE_S", "OUTAGE_FIRST_WAIT_S", "OUTAGE_MAX_WAIT_S", "PUT_BACK_WAIT_S"]
+__all__ += ["STOP_WAIT_S"]
 __all__ += ["Handler", "JobRunner", "new_worker_id"]
 
 logger = logging.getLogger(__name__)
@@ -62,7 +65,8 @@ DEFAULT_LEASE_S = 60.0
 _TICK_CLAIM = "scheduler-tick"
 # How long a stop waits, in all, for the jobs its workers are running (JobRunner.stop).
 STOP_WAIT_S = 10.0
-# A worker's waits between polls while storage is unavailable: the first, and the longest.
+# How long a stop then waits to put the jobs still running back in the queue (a write).
+PUT_BACK_WAIT_S = 2.0
 
 
 def new_worker_id() -> str:
@@ -116,7 +120,7 @@ class JobRunner:
     def start(self) -> None:
         recovered = self.jobs.recover()
         if recovered:
-            logger.info("resuming %d job(s) interrupted by a restart", recovered)
+            logger.info("resuming %s interrupted by a restart", how_many(recovered, "job"))
         # this start's threads watch an event of their own: a thread a stop gave up on (its
         # handler still running) ends with its job, even once a later start runs others
         # (before: the start cleared the one event, and it went on as an extra worker)
@@ -152,10 +156,35 @@ class JobRunner:
         self._threads.clear()
         self._ticker_thread = None
         if not ended:
-            with self._held_lock:
-                released = self._release(list(self._running.values()))
-            _say_put_back(released)
+            self._put_back()
         return ended
+
+    def _put_back(self) -> None:
+        """Put the jobs still running back in the queue, on a thread of its own: the write may
+        wait for the database's write lock, which a handler the stop left may hold for as long
+        as it runs (before: the stop waited for it, without bound). Waited for up to
+        :data:`PUT_BACK_WAIT_S`, even once told to give up: quick while the lock is free, it
+        is what a stop cut short still does; one not done by then is said, and goes on."""
+        with self._held_lock:
+            running = sorted(job.id for job in self._running.values())
+        putting = threading.Thread(target=self._put_back_now, name="omoide-put-back", daemon=True)
+        putting.start()
+        if joined(putting, time.monotonic() + PUT_BACK_WAIT_S, None):
+            return
+        logger.warning(
+            "stopped with %s still running (ids %s), not yet put back in the queue: the "
+            "database's write lock is held (by one of them, or another process); not waited "
+            "for: each runs again on the next start, once its lease of %g s runs out (at once "
+            "if this process puts it back before it ends)",
+            how_many(len(running), "job"),
+            ", ".join(map(str, running)),
+            self.lease_s,
+        )
+
+    def _put_back_now(self) -> None:
+        with self._held_lock:
+            released = self._release(list(self._running.values()))
+        _say_put_back(released)
 
     def _release(self, jobs: list[Job]) -> list[Job]:
         """Put ``jobs`` back in the queue, which a stop does not wait for; those released.
@@ -167,8 +196,13 @@ class JobRunner:
                 if self.jobs.release(job):
                     released.append(job)
                     self._let_go.add(id(job))
-            except Exception:  # the job stays leased: taken back once the lease runs out
-                logger.warning("job %d could not be put back", job.id, exc_info=True)
+            except Exception as exc:  # the job stays leased: taken back once the lease runs out
+                logger.warning(
+                    "job %d could not be put back (%s): it runs again once its lease runs out",
+                    job.id,
+                    exc,
+                    exc_info=not isinstance(exc, StorageUnavailable),
+                )
         return released
 
     def notify(self) -> None:

@@ -89,8 +89,8 @@ def test_a_database_without_pgvector_is_one_line_saying_who_creates_it(
     ("args", "said"),
     [
         # uvicorn's "ERROR: [Errno -2] Name or service not known", after the whole start-up
-        (["--host", "no-such-host.invalid"], "OMOIDE_HOST (--host) 'no-such-host.invalid' is no"),
-        (["--host", "999.1.1.1"], "OMOIDE_HOST (--host) '999.1.1.1' is no address to listen on"),
+        (["--host", "no-such-host.invalid"], 'OMOIDE_HOST (--host) "no-such-host.invalid" is no'),
+        (["--host", "999.1.1.1"], 'OMOIDE_HOST (--host) "999.1.1.1" is no address to listen on'),
     ],
 )
 def test_serve_on_a_host_it_cannot_listen_on_names_the_setting(

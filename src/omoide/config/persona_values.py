@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from omoide.config.persona import PERSONA_SETTINGS, PersonaSettings, Setting
-from omoide.engine.errors import named, quoted, short_json, spelled
+from omoide.engine.errors import named, quoted, spelled
 from omoide.engine.number_text import REFUSED, read_number, refusal
 from omoide.engine.width import half_width
 from omoide.errors import InvalidInput
@@ -43,12 +43,12 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
             result = False
         else:
             raise InvalidInput(
-                f"{origin} must be true or false, got {short_json(value)}", setting=setting.name
+                f"{origin} must be true or false, got {quoted(value)}", setting=setting.name
             )
     elif kind in (int, float):
         if isinstance(value, bool):
             raise InvalidInput(
-                f"{origin} must be a number, got {short_json(value)}", setting=setting.name
+                f"{origin} must be a number, got {quoted(value)}", setting=setting.name
             )
         if isinstance(value, str):  # the environment's and the dashboard form's text
             value = _number_text(value, kind, setting, origin)
@@ -57,36 +57,36 @@ def _coerce(setting: Setting, value: Any, origin: str) -> Any:
         except (TypeError, ValueError, OverflowError):
             raise InvalidInput(
                 f"{origin} must be {'an integer' if kind is int else 'a number'}, got "
-                f"{short_json(value)}",
+                f"{quoted(value)}",
                 setting=setting.name,
             ) from None
         if isinstance(result, float) and not math.isfinite(result):
             raise InvalidInput(
-                f"{origin} must be a finite number, got {short_json(value)}", setting=setting.name
+                f"{origin} must be a finite number, got {quoted(value)}", setting=setting.name
             )
         if kind is int and isinstance(value, float) and not value.is_integer():
             raise InvalidInput(
-                f"{origin} must be an integer, got {short_json(value)}", setting=setting.name
+                f"{origin} must be an integer, got {quoted(value)}", setting=setting.name
             )
         if setting.minimum is not None and result < setting.minimum:
             raise InvalidInput(
-                f"{origin} must be ≥ {setting.minimum}, got {short_json(value)}",
+                f"{origin} must be ≥ {setting.minimum}, got {quoted(value)}",
                 setting=setting.name,
             )
         if setting.maximum is not None and result > setting.maximum:
             raise InvalidInput(
-                f"{origin} must be ≤ {setting.maximum}, got {short_json(value)}",
+                f"{origin} must be ≤ {setting.maximum}, got {quoted(value)}",
                 setting=setting.name,
             )
     else:
         if not isinstance(value, str):
             raise InvalidInput(
-                f"{origin} must be a string, got {short_json(value)}", setting=setting.name
+                f"{origin} must be a string, got {quoted(value)}", setting=setting.name
             )
         result = value
         if setting.choices and value not in setting.choices:
             raise InvalidInput(
-                f"{origin} must be one of {', '.join(setting.choices)}, got {short_json(value)}",
+                f"{origin} must be one of {', '.join(setting.choices)}, got {quoted(value)}",
                 setting=setting.name,
             )
     if setting.name == "timezone":

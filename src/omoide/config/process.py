@@ -13,7 +13,7 @@ from typing import Any
 from omoide.config.environ import warn_unknown
 from omoide.config.persona import PersonaSettings
 from omoide.config.persona_values import persona_defaults
-from omoide.engine.errors import quoted
+from omoide.engine.errors import path_named, quoted
 from omoide.engine.number_text import REFUSED, read_integer, read_number, refusal
 from omoide.errors import InvalidInput
 from omoide.llm import DEFAULT_BASE_URLS, LLMConfig, check_llm_config, is_http_url
@@ -295,8 +295,8 @@ def _check_data_folder(path: Path) -> None:
     while not existing.exists() and existing.parent != existing:
         existing = existing.parent
     if existing.exists() and not existing.is_dir():
-        where = "is" if existing == path else f"lies under {str(existing)!r}, which is"
+        where = "is" if existing == path else f"lies under {path_named(existing)}, which is"
         raise InvalidInput(
-            f"OMOIDE_DATA (--data) {str(path)!r} {where} not a folder; give a "
+            f"OMOIDE_DATA (--data) {path_named(path)} {where} not a folder; give a "
             "folder (it is created when missing)"
         )

@@ -23,6 +23,7 @@ from typing import Any
 
 __all__ = [
     "BEYOND_C0_CONTROLS",
+    "ECHO_CHARS",
     "DateRangeError",
     "EngineValueError",
     "ModelDataError",
@@ -35,8 +36,8 @@ __all__ = [
     "named",
     "of_json_type",
     "one_of",
+    "path_named",
     "quoted",
-    "short_json",
     "spelled",
     "too_long",
     "too_many",
@@ -59,11 +60,22 @@ def escape_controls(text: str) -> str:
     return _BEYOND_C0.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def quoted(value: object, limit: int = 80) -> str:
-    """``value`` as a refusal echoes what was sent (:func:`short_json`, cut at ``limit``): text
-    in JSON's double quotes (``got "1_0"``), as every validation message quotes a value, never
-    Python's repr (``'1_0'``, ``'\\u202e'``)."""
-    return short_json(value, limit)
+# How much of a value a refusal echoes, in every message (HTTP's and MCP's schema checks, the
+# services', the CLI's, an import's): one limit, written once (docs/api.md "Values").
+ECHO_CHARS = 80
+
+
+def quoted(value: object) -> str:
+    """``value`` as a refusal echoes what was sent: its JSON (text in JSON's double quotes,
+    ``got "1_0"``; never Python's repr, ``'1_0'``, ``'\\u202e'``), cut to :data:`ECHO_CHARS`
+    characters ("…") so that a 5,000-character input does not make a 5,000-character message.
+    The control characters JSON leaves raw are escaped as it escapes the others
+    (:func:`escape_controls`), and a lone surrogate (which a CLI argument may hold) is shown
+    escaped, so the message is always UTF-8 text that shows what was sent."""
+    text = escape_controls(json.dumps(value, ensure_ascii=False, default=str))
+    if len(text) > ECHO_CHARS:
+        text = text[: ECHO_CHARS - 1] + "…"
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def named(value: object, limit: int = 64) -> str:
@@ -73,6 +85,17 @@ def named(value: object, limit: int = 64) -> str:
     :func:`escape_controls`), cut at ``limit`` ("…") so that a 5,000-character name does not
     make a 5,000-character message."""
     return f"'{spelled(value, limit)}'"
+
+
+def path_named(path: object) -> str:
+    """A file or folder path as a message names it: in single quotes, as :func:`named` writes a
+    name, its control characters escaped alike, but never cut (a path cut short names another
+    place). Never Python's repr, which switches to double quotes for a path holding a quote and
+    writes ``\\x85`` where every other message writes ``\\u0085``."""
+    return named(str(path), _PATH_MAX)
+
+
+_PATH_MAX = 4096  # Linux's PATH_MAX: a longer path is no path to name
 
 
 def spelled(value: object, limit: int = 64) -> str:
@@ -119,18 +142,6 @@ def wrong_type(subject: str, kind: str, got: Any) -> str:
     ``got a string``) is what a refusal says (docs/api.md "Values")."""
     article = "an" if kind == "integer" else "a"
     return f"{subject} must be {article} {kind}, got {quoted(got)}"
-
-
-def short_json(value: Any, limit: int = 60) -> str:
-    """A value as a refusal echoes it: its JSON, cut to ``limit`` characters ("…") so that a
-    5,000-character input does not make a 5,000-character message. The control characters
-    JSON leaves raw are escaped as it escapes the others (:func:`escape_controls`), and a lone
-    surrogate (which a CLI argument may hold) is shown escaped, so the message is always
-    UTF-8 text that shows what was sent."""
-    text = escape_controls(json.dumps(value, ensure_ascii=False, default=str))
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def length_rule(limit: int, unit: str = "characters") -> str:

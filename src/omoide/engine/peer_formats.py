@@ -13,7 +13,6 @@ that names where it is.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -128,7 +127,7 @@ def parse_mem0(data: Any, *, user_id: str | None = None) -> list[PeerMemory]:
         text = item.get("memory", item.get("text"))
         if not isinstance(text, str):
             got = "it has none" if text is None else f"got {quoted(text)}"
-            raise PeerFormatError(f"memory {i}: 'memory' must be text ({got})")
+            raise PeerFormatError(f"memory {i}: 'memory' must be a string ({got})")
         if is_blank(text):  # in the API's one wording, where the file holds it
             raise PeerFormatError(f"memory {i}: 'memory' {NON_BLANK_RULE} (got {quoted(text)})")
         if user_id is not None and item.get("user_id") != user_id:
@@ -169,12 +168,12 @@ def _categories(value: Any, index: int) -> list[Any]:
     if isinstance(value, str):
         return [value]
     if not isinstance(value, list):
-        raise PeerFormatError(f"memory {index}: 'categories' must be a list of texts")
+        raise PeerFormatError(f"memory {index}: 'categories' must be a list of strings")
     for i, item in enumerate(value):
         if not isinstance(item, str):  # it was left out without a word
             raise PeerFormatError(
-                f"memory {index}: 'categories' must be a list of texts; "
-                f"categories[{i}] is {json.dumps(item)[:40]}"
+                f"memory {index}: 'categories' must be a list of strings; "
+                f"categories[{i}] is {quoted(item)}"
             )
     return value
 
@@ -226,8 +225,8 @@ def parse_mcp_memory(
             for j, observation in enumerate(observations):
                 if not isinstance(observation, str):  # dropped silently before
                     raise PeerFormatError(
-                        f"line {i}: entity {named(name)}: observations[{j}] must be text, got "
-                        f"{json.dumps(observation, ensure_ascii=False)[:40]}"
+                        f"line {i}: entity {named(name)}: observations[{j}] must be a string, "
+                        f"got {quoted(observation)}"
                     )
             texts = [o.strip() for o in observations if o.strip()]
             skipped += [

@@ -161,8 +161,8 @@ def _is_time(text: str) -> bool:
 
 
 _KIND_WORDS = {
-    "str": "text",
-    "text": "text",
+    "str": "a string",
+    "text": "a string",
     "time": "an ISO-8601 time (e.g. 2026-03-01T09:30:00+00:00)",
     "int": "an integer",
     "num": "a number",
@@ -203,7 +203,7 @@ def _check_fields(record: Mapping[str, Any], types: Mapping[str, Any], where: st
         value = record.get(name)
         if _fits(value, kind):
             continue
-        got = "it is missing" if name not in record else f"got {quoted(value, 60)}"
+        got = "it is missing" if name not in record else f"got {quoted(value)}"
         if isinstance(value, str) and kind in ("str", "str?"):  # blank: in the API's one wording
             return f"{where}{name} {NON_BLANK_RULE} ({got})"
         return f"{where}{name} must be {_wanted(kind)} ({got})"
@@ -227,7 +227,7 @@ def record_problem(kind: str, r: Mapping[str, Any]) -> str | None:
         return problem
     vector = r.get("vector")
     if vector is not None and not isinstance(vector, str):
-        return "vector must be base64 text"
+        return "vector must be a base64 string"
     return None
 
 
@@ -244,7 +244,7 @@ def header_problem(r: Mapping[str, Any]) -> str | None:
         return problem
     dim = r["embedder"].get("dim")
     if not _fits(dim, "int") or dim < 1:
-        got = "it is missing" if "dim" not in r["embedder"] else f"got {quoted(dim, 60)}"
+        got = "it is missing" if "dim" not in r["embedder"] else f"got {quoted(dim)}"
         return f"embedder.dim must be a positive integer ({got})"
     return None
 
@@ -288,7 +288,7 @@ def _check_memory(r: Mapping[str, Any]) -> str | None:
             and _check_fields(ref["episode"], {"session_id": "str", "first_seq": "int"}, "") is None
         )
     ):
-        return 'source_ref must be text, null or {"episode": {session_id, first_seq}}'
+        return 'source_ref must be a string, null or {"episode": {session_id, first_seq}}'
     numbers: dict[int, int] = {}  # version number -> its index
     for i, version in enumerate(r["versions"]):
         if not isinstance(version, dict):

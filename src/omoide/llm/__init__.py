@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import httpx
 
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.llm.base import (
     DEFAULT_BASE_URLS,
@@ -55,7 +56,8 @@ def check_llm_config(cfg: LLMConfig) -> None:
     """Each value on its own (provider, timeout, retries, URL); InvalidInput names the variable."""
     if cfg.provider not in PROVIDERS:
         raise _invalid(
-            "OMOIDE_LLM_PROVIDER", f"must be one of {', '.join(PROVIDERS)}, not {cfg.provider!r}"
+            "OMOIDE_LLM_PROVIDER",
+            f"must be one of {', '.join(PROVIDERS)}, not {quoted(cfg.provider)}",
         )
     if cfg.timeout_s <= 0:
         raise _invalid("OMOIDE_LLM_TIMEOUT", f"must be above 0 seconds, not {cfg.timeout_s:g}")

@@ -16,15 +16,17 @@ import logging
 import os
 import secrets
 import threading
-from concurrent.futures import ThreadPoolExecutor
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from omoide.clock import Clock
+from omoide.engine.counts import how_many
 from omoide.engine.errors import named
 from omoide.errors import Forbidden, InvalidInput, Unauthorized
 from omoide.model import KeyInfo, Persona
+from omoide.stopping import joined
 from omoide.store.port import Store
 
 __all__ = ["MIN_ADMIN_KEY_CHARS", "AuthService", "IssuedKey", "Principal", "hash_key"]
@@ -35,6 +37,8 @@ ADMIN_KEY_FILE = "admin_key"
 MIN_ADMIN_KEY_CHARS = 16
 LAST_USE_EVERY = timedelta(minutes=1)
 """``last_used_at`` is written at most this often per key (a read-mostly API stays read-only)."""
+KEY_USE_WAIT_S = 2.0
+"""How long a stop waits for the key uses noted but not written yet (:meth:`AuthService.flush`)."""
 
 
 def hash_key(key: str) -> str:
@@ -79,8 +83,12 @@ class AuthService:
         self._touched: dict[int, datetime] = {}  # key id → when this process last wrote it
         self._touched_lock = threading.Lock()
         # The write happens off the request's path: a request never waits for the write lock
-        # (a background job may hold it) just to note that a key was used.
-        self._recorder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="omoide-key-use")
+        # (a background job may hold it) just to note that a key was used. The uses noted and
+        # not written yet, written by one thread that ends once none is left: a daemon, so a
+        # write waiting for the lock never holds up the process's exit (an executor's worker,
+        # before, was joined at the exit for as long as its write waited).
+        self._unwritten: dict[int, datetime] = {}
+        self._recorder: threading.Thread | None = None
 
     def ensure_admin_key(self, data_dir: Path, configured: str | None) -> Path | None:
         """Make this start's admin key the only valid one; returns the file of a newly
@@ -114,7 +122,9 @@ class AuthService:
     def _sole_admin(self, key: str) -> None:
         revoked = self.store.keys.make_sole_admin(hash_key(key), now=self.clock.now())
         if revoked:
-            logger.info("revoked %d earlier admin key(s): the server runs with a new one", revoked)
+            logger.info(
+                "revoked %s: the server runs with a new one", how_many(revoked, "earlier admin key")
+            )
 
     def create_persona(self, name: str) -> tuple[Persona, str]:
         """A new persona and its API key (the only time the key is visible)."""
@@ -163,7 +173,25 @@ class AuthService:
             if last is not None and now - last < LAST_USE_EVERY:
                 return
             self._touched[key_id] = now
-        self._recorder.submit(self._record_use, key_id, now)
+            self._unwritten[key_id] = now
+            if self._recorder is None:
+                self._recorder = threading.Thread(
+                    target=self._record_uses, name="omoide-key-use", daemon=True
+                )
+                self._recorder.start()
+
+    def _record_uses(self) -> None:
+        """Write the uses noted, one at a time, until none is left."""
+        while True:
+            with self._touched_lock:
+                if not self._unwritten:
+                    self._recorder = None
+                    return
+                key_id, now = next(iter(self._unwritten.items()))
+            self._record_use(key_id, now)
+            with self._touched_lock:  # (unless a later use was noted meanwhile)
+                if self._unwritten.get(key_id) == now:
+                    del self._unwritten[key_id]
 
     def _record_use(self, key_id: int, now: datetime) -> None:
         try:
@@ -173,9 +201,26 @@ class AuthService:
                 self._touched.pop(key_id, None)
             logger.warning("could not record the use of key %d", key_id, exc_info=True)
 
-    def flush(self, timeout: float = 10.0) -> None:
-        """Wait until every recorded key use is written (shutdown, tests)."""
-        self._recorder.submit(lambda: None).result(timeout)
+    def flush(self, wait_s: float = 10.0) -> bool:
+        """Wait until every key use noted is written (a stop: for :data:`KEY_USE_WAIT_S`;
+        tests), for ``wait_s`` seconds at most; whether they were. A use not written by then
+        (the database's write lock held all along: a job's handler a stop left, another
+        process) is said and not kept: the key's ``last_used_at`` stays the time written
+        before, as after any use a busy or closed database refused (before: the wait raised a
+        TimeoutError after 10 s, and the close of the store behind it never ran)."""
+        with self._touched_lock:
+            recorder = self._recorder
+        if recorder is None or joined(recorder, time.monotonic() + wait_s, None):
+            return True
+        with self._touched_lock:
+            left = len(self._unwritten)
+        logger.warning(
+            "the last use of %s was not written within %g s (the database's write lock "
+            "stayed held): its last_used_at keeps the time written before",
+            how_many(left, "key"),
+            wait_s,
+        )
+        return False
 
     def sign_in(self, key: str) -> tuple[Principal, int]:
         """A raw key (the dashboard's sign-in form) → its principal and key id (401 if unknown).

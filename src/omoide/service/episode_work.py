@@ -25,6 +25,7 @@ from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import image_caption
 from omoide.engine.consolidate import Consolidator, EventText
+from omoide.engine.counts import how_many
 from omoide.engine.segment import Segmenter, SegmentParams, Turn
 from omoide.errors import Conflict
 from omoide.model import Event, MemoryKind, NewEpisode, NewMemory
@@ -139,7 +140,12 @@ class EpisodeWork:
             open_surprise=still_open.surprise if still_open else 0.0,
             after=queue,
         )
-        logger.info("segmented session %s persona=%s: %d episode(s)", session_id, persona, len(ids))
+        logger.info(
+            "segmented session %s persona=%s: %s",
+            session_id,
+            persona,
+            how_many(len(ids), "episode"),
+        )
         if self.on_enqueue:
             self.on_enqueue()
         return ids
@@ -225,10 +231,10 @@ class EpisodeWork:
                 self.update_user_state(persona, latest, source_session=episode.session_id)
         created = len(made)
         logger.info(
-            "consolidated episode %d persona=%s: %d note(s), %d profile update(s)",
+            "consolidated episode %d persona=%s: %s, %s",
             episode_id,
             persona,
-            created,
-            len(result.profile),
+            how_many(created, "note"),
+            how_many(len(result.profile), "profile update"),
         )
         return created

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from omoide.clock import Clock
+from omoide.engine.counts import how_many
 from omoide.errors import InvalidInput
 from omoide.model import Erased, check_persona_name
 from omoide.store.port import Store
@@ -37,12 +38,12 @@ class ForgetService:
             persona, session_id, with_notes=with_notes, now=self.clock.now()
         )
         logger.info(
-            "session_delete persona=%s session=%s: %d event(s), %d episode(s), %d note(s) erased",
+            "session_delete persona=%s session=%s: %s, %s, %s erased",
             persona,
             session_id,
-            erased.events,
-            erased.episodes,
-            erased.memories,
+            how_many(erased.events, "event"),
+            how_many(erased.episodes, "episode"),
+            how_many(erased.memories, "note"),
         )
         return erased
 
@@ -51,11 +52,10 @@ class ForgetService:
         NotFound for an unknown persona."""
         erased = self.store.delete_persona(check_persona_name(name))
         logger.info(
-            "persona_delete %s: %d memories, %d session(s) erased, %d queued or "
-            "running job(s) discarded",
+            "persona_delete %s: %s, %s erased, %s discarded",
             name,
-            erased.memories,
-            erased.sessions,
-            erased.jobs,
+            how_many(erased.memories, "memory"),
+            how_many(erased.sessions, "session"),
+            how_many(erased.jobs, "queued or running job"),
         )
         return erased

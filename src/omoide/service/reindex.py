@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.attachments import turn_text
+from omoide.engine.counts import how_many
 from omoide.engine.errors import named
 from omoide.errors import EmbedderMismatch, InvalidInput
 from omoide.model import StaleRow
@@ -239,9 +240,9 @@ class ReindexService:
         if not remaining:
             self.models.record(self.embedder.model_id, self.embedder.dim, now=self.clock.now())
         logger.info(
-            "reindex: %d vector(s) re-embedded with %s%s",
-            done,
+            "reindex: %s re-embedded with %s%s",
+            how_many(done, "vector"),
             self.embedder.model_id,
-            "" if not remaining else f"; {sum(remaining.values())} of other models left",
+            "" if not remaining else f"; {sum(remaining.values()):,} of other models left",
         )
         return ReindexReport(reembedded=done, recorded=not remaining, remaining=remaining)

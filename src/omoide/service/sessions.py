@@ -28,6 +28,7 @@ from typing import Any
 from omoide.clock import Clock
 from omoide.embed.base import Embedder
 from omoide.engine.consolidate import Consolidator
+from omoide.engine.counts import how_many
 from omoide.engine.segment import OfflineSegmenter, Segmenter
 from omoide.model import (
     Episode,
@@ -185,7 +186,7 @@ class SessionService(EpisodeWork):
         for persona in self.store.list_personas():
             ids = self.end_idle(persona.name)
             if ids:
-                logger.info("ended %d idle session(s) persona=%s", len(ids), persona.name)
+                logger.info("ended %s persona=%s", how_many(len(ids), "idle session"), persona.name)
             ended += len(ids)
         return ended
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from omoide.clock import Clock
-from omoide.engine.errors import quoted, short_json, too_long, too_many
+from omoide.engine.errors import quoted, too_long, too_many
 from omoide.errors import InvalidInput
 from omoide.model import StateEntry, StateKind
 from omoide.service.validate import (
@@ -81,7 +81,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     where = f"{field}.{key}" if field else key
     number = isinstance(value, int | float) and not isinstance(value, bool)
     if isinstance(value, float) and not math.isfinite(value):  # an int is (10**400 too)
-        raise InvalidInput(f"{where} must be a finite number, got {short_json(value)}", field=where)
+        raise InvalidInput(f"{where} must be a finite number, got {quoted(value)}", field=where)
     if number and not MIN_INT <= value <= MAX_INT:  # as HTTP's guard refuses it in any body
         raise InvalidInput(
             f"{where} is a number outside ±(2^53 − 1), which a JSON parser reads "
@@ -96,7 +96,7 @@ def _check_value(key: str, value: Any, field: str) -> str:
     if key == "emotion_intensity" and not in_range:
         raise InvalidInput(
             f"{where} must be a number between 0 and 1 (as text: at most 6 "
-            f'decimals, e.g. "0.75"), got {short_json(value)}',
+            f'decimals, e.g. "0.75"), got {quoted(value)}',
             field=where,
         )
     if number:

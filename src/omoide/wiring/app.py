@@ -14,7 +14,7 @@ from omoide.config import Settings
 from omoide.embed import Embedder, fair
 from omoide.jobs import JobRunner
 from omoide.model import Job
-from omoide.service.auth import AuthService
+from omoide.service.auth import KEY_USE_WAIT_S, AuthService
 from omoide.service.blocks import BlockService
 from omoide.service.chat import ChatService
 from omoide.service.chat_summary import Compressor
@@ -95,9 +95,12 @@ class Omoide:
         """Stop the workers and close the store; the jobs mid-run are waited for (up to
         ``jobs.STOP_WAIT_S`` in all, ``JobRunner.stop``: those left are put back in the queue)
         and an erase's owed scrub is tried for up to ``scrub_wait_s``, each wait ending once
-        ``give_up`` is set (``Store.close``)."""
+        ``give_up`` is set (``Store.close``). The writes after those waits are bounded too, but
+        not cut short: putting back the jobs left (``jobs.PUT_BACK_WAIT_S``) and writing the
+        key uses noted (``auth.KEY_USE_WAIT_S``)."""
         self.runner.stop(give_up=give_up)
-        self.auth.flush()  # key uses noted off the request path are written first
+        # the key uses noted off the request path are written first
+        self.auth.flush(KEY_USE_WAIT_S)
         self.store.close(scrub_wait_s=scrub_wait_s, give_up=give_up)
 
     def schedule_decay(self) -> int:

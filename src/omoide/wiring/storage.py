@@ -13,6 +13,7 @@ from typing import Any
 
 from omoide.config import Settings
 from omoide.embed import Embedder
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput
 from omoide.service.memories import EVOLVE_JOB
 from omoide.service.reindex import FOLDER, Holder
@@ -42,7 +43,7 @@ def vectors_holder(settings: Settings) -> Holder:
     from psycopg.conninfo import conninfo_to_dict
 
     name = conninfo_to_dict(url).get("dbname")
-    shown = f"the PostgreSQL database {str(name)!r}" if name else "the PostgreSQL database"
+    shown = f"the PostgreSQL database {named(name)}" if name else "the PostgreSQL database"
     return Holder(shown, "the database")
 
 

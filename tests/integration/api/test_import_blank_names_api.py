@@ -53,7 +53,7 @@ def test_an_exports_blank_name_is_refused_in_the_one_wording_at_its_line(
         pytest.param(
             "mem0",
             json.dumps([{"memory": 5}]),
-            "mem0 file: memory 0: 'memory' must be text (got 5)",
+            "mem0 file: memory 0: 'memory' must be a string (got 5)",
             id="mem0-number",
         ),
         pytest.param(

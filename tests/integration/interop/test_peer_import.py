@@ -345,7 +345,7 @@ def test_an_observation_that_is_not_text_is_a_422_naming_entity_and_index(
             error = reply.json()["error"]
             assert error["code"] == "invalid_input"
             assert (
-                f"entity 'Mika': observations[1] must be text, got {shown}" in error["message"]
+                f"entity 'Mika': observations[1] must be a string, got {shown}" in error["message"]
             ), error
         assert c.get("/api/search/rin", params={"q": "tea"}).json()["results"] == []
 

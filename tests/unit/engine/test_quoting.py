@@ -1,4 +1,4 @@
-"""``engine.errors``' quoting of what a caller sent (``quoted``, ``short_json``, ``named``):
+"""``engine.errors``' quoting of what a caller sent (``quoted``, ``named``):
 JSON's escapes for C0, and since session 45 the same for DEL, C1 and the bidirectional
 controls, which JSON leaves raw; any other text is quoted as before."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from omoide.engine.errors import escape_controls, named, quoted, short_json
+from omoide.engine.errors import ECHO_CHARS, escape_controls, named, quoted
 
 
 @pytest.mark.parametrize(
@@ -29,11 +29,12 @@ from omoide.engine.errors import escape_controls, named, quoted, short_json
 def test_quoting_escapes_controls_json_leaves_raw(
     value: str, as_quoted: str, as_named: str
 ) -> None:
-    assert quoted(value) == short_json(value) == as_quoted
+    assert quoted(value) == as_quoted
     assert named(value) == as_named
 
 
 def test_quoting_cuts_after_escaping_and_escapes_inside_values() -> None:
-    assert quoted("\u202e" * 30, 20) == '"' + "\\u202e" * 3 + "\u2026"
-    assert short_json({"k\u202e": ["\x85"]}) == '{"k\\u202e": ["\\u0085"]}'
+    assert ECHO_CHARS == 80
+    assert quoted("\u202e" * 30) == '"' + "\\u202e" * 13 + "\u2026"  # 1 + 78 + 1 characters
+    assert quoted({"k\u202e": ["\x85"]}) == '{"k\\u202e": ["\\u0085"]}'
     assert escape_controls("plain \\u202e text") == "plain \\u202e text"

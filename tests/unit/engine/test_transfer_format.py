@@ -174,7 +174,7 @@ def test_files_written_before_provenance_fields_still_read() -> None:
     written = json.loads(encode_line("state", {**state, "source_session": "s1"}))
     assert written["source_session"] == "s1"
     assert json.loads(encode_line("state", state))["source_session"] is None
-    with pytest.raises(FormatError, match="source_session must be text or null"):
+    with pytest.raises(FormatError, match="source_session must be a string or null"):
         decode_line(json.dumps({"type": "state", **state, "source_session": 5}), 4)
 
 

@@ -122,7 +122,7 @@ def test_llm_config_from_env_names_the_bad_variable(environ, variable):
         ),
         pytest.param(
             LLMConfig(provider="cohere"),
-            "OMOIDE_LLM_PROVIDER must be one of none, openai, anthropic, not 'cohere'",
+            'OMOIDE_LLM_PROVIDER must be one of none, openai, anthropic, not "cohere"',
             id="unknown-provider",
         ),
     ],

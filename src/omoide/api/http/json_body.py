@@ -66,6 +66,6 @@ def encoding_refusal(coding: str | None) -> str | None:
     if coding is None or coding.strip().lower() in ("", "identity"):
         return None
     return (
-        f"the request body is sent with Content-Encoding {quoted(coding.strip(), 40)}, which "
+        f"the request body is sent with Content-Encoding {quoted(coding.strip())}, which "
         "this server does not decode: send it uncompressed, without that header"
     )

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 from omoide.api.http.app import create_app
 from omoide.config import Settings
+from omoide.engine.errors import quoted
 from omoide.errors import InvalidInput
 from omoide.wiring import Omoide, build
 
@@ -28,8 +29,8 @@ def check_listen_address(host: str, port: int) -> None:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
         raise InvalidInput(
-            f"OMOIDE_HOST (--host) {host!r} is no address to listen on ({_reason(exc)}): give "
-            "an address of this machine, e.g. 127.0.0.1, or 0.0.0.0 for every interface"
+            f"OMOIDE_HOST (--host) {quoted(host)} is no address to listen on ({_reason(exc)}): "
+            "give an address of this machine, e.g. 127.0.0.1, or 0.0.0.0 for every interface"
         ) from None
     family, kind, proto, _, address = found[0]
     with socket.socket(family, kind, proto) as probe:

@@ -24,6 +24,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: no lock, so no file is known abandoned
     fcntl = None  # type: ignore[assignment]
 
+from omoide.engine.errors import path_named
 from omoide.errors import StorageFull
 
 __all__ = ["UPLOADS", "clear_stale_uploads", "no_room_refused", "upload_file"]
@@ -62,7 +63,7 @@ def no_room_refused(data_dir: Path) -> Iterator[None]:
         if exc.errno not in _NO_ROOM:
             raise
         raise StorageFull(
-            f"the disk of the data folder {str(data_dir)!r} is full ({exc.strerror}); the "
+            f"the disk of the data folder {path_named(data_dir)} is full ({exc.strerror}); the "
             "upload was not stored and nothing was imported: free some space and try again"
         ) from None
 

@@ -15,7 +15,6 @@ from omoide.engine.errors import (
     length_rule,
     length_said,
     quoted,
-    short_json,
     spelled,
 )
 from omoide.service.chat_messages import ROLES
@@ -58,7 +57,7 @@ PATTERN_RULES = {
     "tags out for no tag filter)",
     TIMESTAMP_PATTERN: "must be an ISO-8601 date or timestamp, e.g. 2026-03-01 or "
     "2026-03-01T09:30:00+09:00",
-    STATE_VALUE_PATTERN: "must be text of 1-2,000 characters once trimmed, without control "
+    STATE_VALUE_PATTERN: "must be a string of 1-2,000 characters once trimmed, without control "
     "characters but tab and line breaks",
     INTENSITY_PATTERN: "must be a number between 0 and 1 (as text: at most 6 decimals, "
     'e.g. "0.75")',
@@ -163,7 +162,7 @@ def value_rule(error: Any) -> tuple[str, str | None] | None:
     kind = str(error.get("type"))
     ctx = error.get("ctx") or {}
     value = error.get("input")
-    echo = short_json(value)
+    echo = quoted(value)
     if kind in _BOUNDS:  # a query's number is read from its text: told as sent, unquoted
         words, name = _BOUNDS[kind]
         return f"must be {words} {_bound(ctx.get(name))}", value if isinstance(value, str) else echo
@@ -215,7 +214,7 @@ def _union_message(subject: str, members: list[Any]) -> str:
     told = [value_rule(e) for e in members]
     if all(t is not None and t[0].startswith("must be ") for t in told):
         rules = " or ".join(dict.fromkeys(t[0].removeprefix("must be ") for t in told if t))
-        return f"{subject} must be {rules}, got {short_json(members[0].get('input'))}"
+        return f"{subject} must be {rules}, got {quoted(members[0].get('input'))}"
     message = f"{subject}: " + "; or ".join(dict.fromkeys(e.get("msg", "") for e in members))
     return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
 

@@ -38,7 +38,7 @@ from pydantic import ValidationError
 
 from omoide.api.http.validation_errors import json_path, value_rule
 from omoide.engine import json_text
-from omoide.engine.errors import json_type, named, short_json
+from omoide.engine.errors import json_type, named, quoted
 
 __all__ = [
     "AnsweredLines",
@@ -81,12 +81,12 @@ def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
         else None
     )
     if message.get("jsonrpc") != "2.0":
-        got = f"got {short_json(message['jsonrpc'])}" if "jsonrpc" in message else "missing"
+        got = f"got {quoted(message['jsonrpc'])}" if "jsonrpc" in message else "missing"
         return INVALID_REQUEST, f"'jsonrpc' must be \"2.0\" ({got})", usable
     if "id" in message and usable is None:
         return (
             INVALID_REQUEST,
-            f"'id' must be a string or an integer (got {short_json(given)})",
+            f"'id' must be a string or an integer (got {quoted(given)})",
             None,
         )
     if "method" not in message:
@@ -100,7 +100,7 @@ def envelope_problem(message: Any) -> tuple[int, str, str | int | None] | None:
     if not isinstance(message["method"], str):
         return (
             INVALID_REQUEST,
-            f"'method' must be a string, e.g. \"tools/list\" (got {short_json(message['method'])})",
+            f"'method' must be a string, e.g. \"tools/list\" (got {quoted(message['method'])})",
             usable,
         )
     if "params" in message and not isinstance(message["params"], dict):
@@ -123,7 +123,7 @@ def clauses(error: ValidationError, *, root: str = "params") -> list[str]:
         told = value_rule(item)
         if told is None:
             said = str(item["msg"]).removeprefix("Value error, ")
-            out.append(f"{named(where)}: {said} (got {short_json(item.get('input'))})")
+            out.append(f"{named(where)}: {said} (got {quoted(item.get('input'))})")
             continue
         rule, got = told
         out.append(f"{named(where)} {rule}" + ("" if got is None else f" (got {got})"))

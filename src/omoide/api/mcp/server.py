@@ -34,7 +34,7 @@ from omoide.api.mcp.tooling import PersonaResolver
 from omoide.api.mcp.tools_context import register_context_tools
 from omoide.api.mcp.tools_episodes import register_episode_tools
 from omoide.api.mcp.tools_memory import register_memory_tools
-from omoide.engine.errors import named, short_json
+from omoide.engine.errors import named, quoted
 from omoide.errors import Forbidden, InvalidInput
 from omoide.service.auth import AuthService
 from omoide.service.validate import nfc, non_finite_at, nul_at
@@ -245,7 +245,7 @@ def _wrong_type(properties: Mapping[str, Any], arguments: Mapping[str, Any]) -> 
         wanted = " or ".join(TYPE_WORDS[t] for t in sorted(allowed) if t != "null")
         return InvalidInput(
             f"invalid argument {named(name)} must be {wanted}"
-            f"{' or null' if 'null' in allowed else ''} (got {short_json(value)})",
+            f"{' or null' if 'null' in allowed else ''} (got {quoted(value)})",
             field=name,
         )
     return None

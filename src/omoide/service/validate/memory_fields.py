@@ -101,7 +101,7 @@ def check_tags(tags: Any, *, limit: int = MAX_TAGS) -> tuple[str, ...]:
             raise InvalidInput(f"every tag {NON_BLANK_RULE}, got {quoted(tag)}", field="tags")
         if len(tag.strip()) > MAX_TAG_CHARS:
             raise InvalidInput(
-                too_long(f"tag {quoted(tag.strip(), 22)}", MAX_TAG_CHARS, tag.strip()),
+                too_long(f"tag {quoted(tag.strip())}", MAX_TAG_CHARS, tag.strip()),
                 field="tags",
             )
         check_controls(check_text(tag, "tags").strip(), "tags")

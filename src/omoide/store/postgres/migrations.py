@@ -18,6 +18,7 @@ from typing import Any
 
 import psycopg
 
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput
 from omoide.store.newer_schema import refuse_newer
 from omoide.store.postgres.fts import FOLD_LATIN_BODIES, FTS_PERSONAS
@@ -189,7 +190,7 @@ def apply_migrations(
         refuse_newer(
             recorded,
             (m.number for m in MIGRATIONS),
-            where=f"the PostgreSQL database {raw.info.dbname!r} on {raw.info.host}",
+            where=f"the PostgreSQL database {named(raw.info.dbname)} on {raw.info.host}",
         )
         for migration in MIGRATIONS:
             if migration.number in done or (upto is not None and migration.number > upto):

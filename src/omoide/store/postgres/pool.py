@@ -23,6 +23,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from omoide.engine.errors import named
 from omoide.errors import StorageUnavailable
 from omoide.store.postgres.refusals import refused
 
@@ -66,14 +67,14 @@ def none_came(conninfo: str, size: int, waited: float) -> StorageUnavailable:
         psycopg.connect(conninfo, connect_timeout=_PROBE_S, autocommit=True).close()
     except psycopg.Error as exc:
         return StorageUnavailable(
-            f"the PostgreSQL database {str(name)!r} cannot be connected to ({_cause(exc)}); "
+            f"the PostgreSQL database {named(name)} cannot be connected to ({_cause(exc)}); "
             "nothing of this request was stored: check that the server runs and accepts "
             "connections (max_connections, the database's or role's CONNECTION LIMIT), then "
             "send it again",
             retry_after="5",
         )
     return StorageUnavailable(
-        f"all {size} connections to the PostgreSQL database {str(name)!r} stayed in use for "
+        f"all {size} connections to the PostgreSQL database {named(name)} stayed in use for "
         f"{waited:g} s (OMOIDE_PG_POOL_SIZE, OMOIDE_PG_POOL_WAIT); nothing of this request "
         "was stored: send it again, or give each server more connections if it recurs",
         retry_after="1",

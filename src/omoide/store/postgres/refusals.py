@@ -13,6 +13,7 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg
 
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput, StorageFull, StorageUnavailable
 
 __all__ = ["lacks_privilege", "operation", "refused"]
@@ -75,21 +76,21 @@ def _server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
         raise lacks_privilege(raw, exc) from exc
     except psycopg.errors.DiskFull as exc:
         raise StorageFull(
-            f"the disk of the PostgreSQL database {_name(raw)!r} is full "
+            f"the disk of the PostgreSQL database {named(_name(raw))} is full "
             f"({_said(exc, 'no space left on device')}); nothing of this "
             "write was stored: free some space on the database server and try again"
         ) from exc
     except _RETRY as exc:
         raise StorageUnavailable(
             f"this write conflicted with a concurrent one in the PostgreSQL database "
-            f"{_name(raw)!r} ({_said(exc, 'serialization failure')}); nothing of it was "
+            f"{named(_name(raw))} ({_said(exc, 'serialization failure')}); nothing of it was "
             "stored: send it again",
             retry_after="1",
         ) from exc
     except tuple(kind for kind, _ in _ADVICE) as exc:
         advice = next(text for kind, text in _ADVICE if isinstance(exc, kind))
         raise StorageUnavailable(
-            f"the PostgreSQL database {_name(raw)!r} refused the request "
+            f"the PostgreSQL database {named(_name(raw))} refused the request "
             f"({_said(exc, type(exc).__name__)}); nothing of it was stored: {advice}"
         ) from exc
     except psycopg.OperationalError as exc:
@@ -98,7 +99,7 @@ def _server_refusals(raw: psycopg.Connection[Any]) -> Iterator[None]:
         # the server restarted or ended this connection (57P01 admin_shutdown, a failover, a
         # network cut): the pool drops it, and the next request gets a new one
         raise StorageUnavailable(
-            f"the connection to the PostgreSQL database {_name(raw)!r} was lost "
+            f"the connection to the PostgreSQL database {named(_name(raw))} was lost "
             f"({_said(exc, 'connection closed')}); nothing of this request was stored: "
             "send it again",
             retry_after="1",
@@ -135,8 +136,8 @@ def lacks_privilege(
     user = _role(raw)
     grant = f" (GRANT {verb} ON that table TO {user})" if verb in _GRANTED else ""
     return StorageUnavailable(
-        f"the PostgreSQL database {_name(raw)!r} refused {what} to the role {user!r}, which "
-        f"lacks the privilege ({_said(exc, 'permission denied')}); nothing of this "
+        f"the PostgreSQL database {named(_name(raw))} refused {what} to the role {named(user)}, "
+        f"which lacks the privilege ({_said(exc, 'permission denied')}); nothing of this "
         f"request was stored: grant the role that privilege{grant}, or connect as the owner "
         "of Omoide's tables (docs/deploy.md)"
     )

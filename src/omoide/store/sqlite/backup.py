@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from omoide.engine.errors import path_named
 from omoide.errors import Conflict, InvalidInput, StorageUnavailable
 from omoide.store.newer_schema import newer_than, refuse_newer
 from omoide.store.sqlite.codes import disk_full
@@ -185,7 +186,7 @@ def backup(db_path: Path, target: Path, *, overwrite: bool = False) -> BackupInf
     with contextlib.closing(sqlite3.connect(f"file:{target}?mode=ro", uri=True)) as done:
         info, recorded = _describe(done, target)
     # a copy of what is there, kept whole; only a restore of it is refused (:func:`restore`)
-    where = f"the data folder {str(db_path.parent)!r} (copied whole into {target})"
+    where = f"the data folder {path_named(db_path.parent)} (copied whole into {target})"
     newer = newer_than(recorded, (m.number for m in MIGRATIONS), where=where)
     return dataclasses.replace(info, newer_schema=newer)
 

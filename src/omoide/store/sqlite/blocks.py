@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from omoide.clock import iso
+from omoide.engine.errors import named
 from omoide.errors import NotFound
 from omoide.model import (
     DEFAULT_BLOCK_TYPE,
@@ -121,7 +122,9 @@ class BlockStore:
 
     def _missing(self, name: str) -> NotFound:
         return NotFound(
-            f"no block {name!r} for persona {self.persona!r}", persona=self.persona, block_name=name
+            f"no block {named(name)} for persona {named(self.persona)}",
+            persona=self.persona,
+            block_name=name,
         )
 
 

@@ -15,12 +15,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from omoide.engine.errors import path_named
 from omoide.errors import Conflict, InvalidInput, StorageFull, StorageUnavailable
 from omoide.stopping import acquired
 from omoide.store.owed_scrub import OwedScrub
 from omoide.store.sqlite.codes import busy, disk_full, set_wal, unwritable
 from omoide.store.sqlite.damage import (
     DamageRefusing,
+    closed_refusal,
     damaged,
     no_room_for_shm,
     shm_full,
@@ -63,8 +65,6 @@ class Database(Traced):
         self._local = threading.local()
         self._write_lock = threading.RLock()
         self._closed = False  # closed: every write refused (:meth:`close`)
-        self._writer: sqlite3.Connection | None = None  # the connection of the write under way
-        self._checkpointing: set[sqlite3.Connection] = set()  # those in a checkpoint now
         self._all: list[sqlite3.Connection] = []
         self._all_lock = threading.Lock()
         self._tracer: Tracer | None = None
@@ -174,7 +174,6 @@ class Database(Traced):
                 except sqlite3.OperationalError as exc:
                     self._refuse(exc)
                     raise
-                self._writer = conn
                 try:
                     yield conn
                     if self._closed:  # closed while it ran (a handler a stop left): not stored
@@ -187,23 +186,18 @@ class Database(Traced):
                         conn.execute("ROLLBACK")
                     self._refuse(exc)
                     raise
-                finally:
-                    self._writer = None
 
     def _closed_refusal(self) -> StorageUnavailable:
         """A write once this process closed the database (its server stopping: a job's handler
         a stop no longer waited for, still running)."""
-        return StorageUnavailable(
-            f"the database of the data folder {str(self.path.parent)!r} was closed (the server "
-            "is stopping); nothing of this write was stored: try again once it runs again"
-        )
+        return closed_refusal(self.path, write=True)
 
     def _refuse(self, exc: BaseException) -> None:
         """Raise what a write transaction that SQLite refused with ``exc`` answers (chained to
         it); return for an error that is not the storage's to name (the caller re-raises it)."""
         if disk_full(exc):
             raise StorageFull(
-                f"the disk of the data folder {str(self.path.parent)!r} is full; "
+                f"the disk of the data folder {path_named(self.path.parent)} is full; "
                 "nothing of this write was stored: free some space and try again"
             ) from exc
         if shm_full(exc):
@@ -220,10 +214,10 @@ class Database(Traced):
         writes. Not the request's fault: a 503, and the next write succeeds once the folder
         takes writes again (a folder read-only from the open is refused before, in one line
         for a command: :func:`read_only_refusal`)."""
-        folder = str(self.path.parent)
+        folder = path_named(self.path.parent)
         what = "became read-only" if is_read_only(self.path) else f"refused a write ({exc})"
         return StorageUnavailable(
-            f"the data folder {folder!r} {what} while this process had it open; nothing of "
+            f"the data folder {folder} {what} while this process had it open; nothing of "
             "this write was stored: make the folder and its files writable again (a file "
             "system remounted read-only after a disk error: see the system log), then try "
             "again; reads go on"
@@ -234,7 +228,7 @@ class Database(Traced):
         ``sqlite3`` shell left in a transaction, a stuck tool): Omoide's own processes never
         hold it that long."""
         return StorageUnavailable(
-            f"the database of the data folder {str(self.path.parent)!r} stayed locked by "
+            f"the database of the data folder {path_named(self.path.parent)} stayed locked by "
             f"another program for {BUSY_TIMEOUT_MS / 1000:g} s (one holding {self.path.name} "
             "open inside a write, e.g. a sqlite3 shell); nothing was written: end that "
             "program's transaction and try again",
@@ -298,10 +292,10 @@ class Database(Traced):
                 return True
         except (sqlite3.Error, StorageUnavailable) as exc:
             logger.warning(
-                "an erase's WAL checkpoint failed in the data folder %r (%s): the erase is "
+                "an erase's WAL checkpoint failed in the data folder %s (%s): the erase is "
                 "committed, but the erased text stays in its files until a checkpoint "
                 "succeeds; retried in the background",
-                str(self.path.parent),
+                path_named(self.path.parent),
                 exc,
             )
             return False
@@ -321,8 +315,6 @@ class Database(Traced):
         """
         conn = self.conn()
         deadline = time.monotonic() + wait_s
-        with self._all_lock:  # not closed under it (:meth:`close`)
-            self._checkpointing.add(conn)
         conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_TRY_MS}")
         try:
             with writing(conn):  # it writes the database file: its I/O error is a write's
@@ -334,11 +326,8 @@ class Database(Traced):
                         break
                     time.sleep(CHECKPOINT_TRY_MS / 1000)
         finally:
-            try:
+            if not getattr(conn, "shut", False):  # (a close took it between two tries)
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            finally:
-                with self._all_lock:
-                    self._checkpointing.discard(conn)
         return False
 
     def _tried_checkpoint(self) -> bool:
@@ -371,22 +360,30 @@ class Database(Traced):
             )
         # A write under way (a handler a stop no longer waited for) is waited for, within
         # CLOSE_WAIT_S or until ``give_up`` is set; from then on every write is refused, one
-        # still under way then at its end (rolled back: nothing of it stored). A connection in
-        # another thread's hands (that write's, the retry thread's checkpoint try) is left
-        # open: closed under a statement it runs, the sqlite3 module can crash the process.
+        # still under way then at its end (rolled back: nothing of it stored). Each connection
+        # is closed once no statement runs in it and no transaction is open
+        # (``DamageRefusing.retire``): an idle one at once, one in another thread's hands (a
+        # read of a handler a stop left, that write, the retry thread's checkpoint try) as its
+        # statement or transaction ends; closed under a statement it runs, the sqlite3 module
+        # crashes the process. A statement on it after that is refused, as a write is.
         locked = acquired(self._write_lock, time.monotonic() + CLOSE_WAIT_S, give_up)
         self._closed = True
         try:
             with self._all_lock:
-                in_use = set(self._checkpointing)
-                if not locked and self._writer is not None:
-                    in_use.add(self._writer)
                 for conn in self._all:
-                    if conn not in in_use:
-                        with contextlib.suppress(sqlite3.Error):
-                            conn.close()
-                self._all = [conn for conn in self._all if conn in in_use]
+                    retire(conn)
+                self._all = []
             self._local = threading.local()
         finally:
             if locked:
                 self._write_lock.release()
+
+
+def retire(conn: sqlite3.Connection) -> None:
+    """Close ``conn`` as soon as no statement or transaction runs in it; a plain connection (the
+    read-only folder's, whose factory is ours too) at once."""
+    if isinstance(conn, DamageRefusing):
+        conn.retire()
+        return
+    with contextlib.suppress(sqlite3.Error):
+        conn.close()

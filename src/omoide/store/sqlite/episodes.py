@@ -12,6 +12,7 @@ from datetime import datetime
 import numpy as np
 
 from omoide.clock import iso
+from omoide.engine.errors import named
 from omoide.errors import Conflict, NotFound
 from omoide.model import Episode, NewEpisode, Session
 from omoide.store.port import UnitOfWork
@@ -112,7 +113,7 @@ class EpisodeStore:
         )
         if row is None:
             raise NotFound(
-                f"no episode {episode_id} for persona {self.persona!r}", persona=self.persona
+                f"no episode {episode_id} for persona {named(self.persona)}", persona=self.persona
             )
         return episode_from_row(row)
 

@@ -13,6 +13,7 @@ import os
 import stat
 from pathlib import Path
 
+from omoide.engine.errors import path_named
 from omoide.errors import InvalidInput
 
 __all__ = ["FILE_MODE", "FOLDER_MODE", "open_private", "private_database", "private_folder"]
@@ -36,7 +37,7 @@ def private_folder(path: Path) -> None:
     if not stat.S_ISDIR(info.st_mode):
         # a file (or a device: --data /dev/null) is no folder, and its mode is not ours to
         # change: chmod 0700 here once made /dev/null unwritable for every other user
-        raise InvalidInput(f"the data folder {str(path)!r} is not a folder")
+        raise InvalidInput(f"the data folder {path_named(path)} is not a folder")
     ours = info.st_uid == os.getuid() and not info.st_mode & stat.S_ISVTX
     if ours and stat.S_IMODE(info.st_mode) != FOLDER_MODE:
         # Not allowed (EPERM) or a read-only file system (EROFS, where even a folder already
@@ -68,6 +69,6 @@ def _unwritable(folder: Path, exc: OSError) -> InvalidInput:
     """A data folder where the database or its lock cannot be made (no permission, a
     read-only file system, a folder such as /proc): the OSError's traceback before."""
     return InvalidInput(
-        f"cannot write in the data folder {str(folder)!r}: "
+        f"cannot write in the data folder {path_named(folder)}: "
         f"{exc.strerror or exc}; give a folder you can write (OMOIDE_DATA or --data)"
     )

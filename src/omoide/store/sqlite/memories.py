@@ -140,7 +140,7 @@ class MemoryStore(MemoryWords, MemoryInserts, MemoryEdits, MemoryEvolution):
         ).fetchone()
         if row is None:
             raise NotFound(
-                f"no memory {named(key)} for persona {self.persona!r}",
+                f"no memory {named(key)} for persona {named(self.persona)}",
                 persona=self.persona,
                 key=key,
             )

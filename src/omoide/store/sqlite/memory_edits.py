@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from omoide.clock import iso
+from omoide.engine.errors import named
 from omoide.errors import Conflict
 from omoide.model import Memory, VersionChange
 from omoide.store.sqlite.indexes import MEMORY_FTS
@@ -70,7 +71,7 @@ class MemoryEdits(MemoryWrites):
             before = memory_from_row(row, self.persona)
             if before.status == "tombstoned":  # it exists (a read shows it): not a 404
                 raise Conflict(
-                    f"memory {key!r} of persona {self.persona!r} is already deleted "
+                    f"memory {named(key)} of persona {named(self.persona)} is already deleted "
                     "(a tombstone, kept with its history); to erase it, delete it "
                     "with purge",
                     persona=self.persona,

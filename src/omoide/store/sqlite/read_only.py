@@ -25,6 +25,7 @@ import sqlite3
 from pathlib import Path
 from urllib.parse import quote
 
+from omoide.engine.errors import path_named
 from omoide.errors import InvalidInput
 from omoide.store.newer_schema import refuse_newer
 from omoide.store.sqlite.damage import DamageRefusing
@@ -59,7 +60,7 @@ def connect_read_only(path: Path, *, timeout: float) -> sqlite3.Connection:
         wal = path.with_name(path.name + "-wal")
         if wal.exists() and wal.stat().st_size > 0:
             raise InvalidInput(
-                f"the data folder {str(path.parent)!r} is read-only, and its database's "
+                f"the data folder {path_named(path.parent)} is read-only, and its database's "
                 f"write-ahead log ({wal.name}) cannot be read without writing beside it: "
                 "copy the folder somewhere you can write and read that copy"
             ) from None
@@ -117,12 +118,13 @@ def require_schema(
         recorded = dict(conn.execute("SELECT number, name FROM schema_migrations").fetchall())
     except sqlite3.OperationalError:
         recorded = {}
-    refuse_newer(recorded, known, where=f"the database of the data folder {str(path.parent)!r}")
+    where = f"the database of the data folder {path_named(path.parent)}"
+    refuse_newer(recorded, known, where=where)
     applied = set(recorded)
     missing = [number for number in wanted if number not in applied]
     if missing:
         raise InvalidInput(
-            f"the data folder {str(path.parent)!r} is read-only, and its database was written "
+            f"the data folder {path_named(path.parent)} is read-only, and its database was written "
             f"by an older Omoide (schema {max(applied, default=0)}; this one reads "
             f"{max(wanted)}): open it once where it can be written, which upgrades it"
         )
@@ -131,7 +133,7 @@ def require_schema(
 def read_only_refusal(path: Path) -> InvalidInput:
     """What a write into a read-only data folder says (SQLite's ``SQLITE_READONLY``)."""
     return InvalidInput(
-        f"the data folder {str(path.parent)!r} is read-only: this command writes to it, and "
+        f"the data folder {path_named(path.parent)} is read-only: this command writes to it, and "
         "only reading commands (search, memory list/get, export, stats …) work on it; run it "
         "on a folder you can write (OMOIDE_DATA or --data)"
     )

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from omoide.clock import iso, parse_iso
+from omoide.engine.errors import named
 from omoide.errors import NotFound
 from omoide.model import (
     VERSIONED_FIELDS,
@@ -36,7 +37,7 @@ def persona_counter(row: Any, persona: str) -> int:
     """A counter read from (or bumped in) the persona's row: NotFound once the persona was
     erased under a handle still held (a background job's), never a TypeError on None."""
     if row is None:
-        raise NotFound(f"persona {persona!r} was erased", persona=persona)
+        raise NotFound(f"persona {named(persona)} was erased", persona=persona)
     return int(row[0])
 
 

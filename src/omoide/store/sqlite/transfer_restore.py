@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from omoide.engine.attachments import turn_text
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput
 from omoide.model.transfer import ExistingRows
 from omoide.store.sqlite.db import Database
@@ -241,7 +242,7 @@ class PersonaRestore:
                 session, events, episodes, event_vectors, episode_vectors, after
             )
         except self._refused as exc:
-            raise InvalidInput(f"session {session['session_id']!r}: {exc}") from None
+            raise InvalidInput(f"session {named(session['session_id'])}: {exc}") from None
 
     def _restore_session(
         self,

@@ -20,6 +20,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from omoide.engine.errors import path_named
 from omoide.errors import Conflict
 from omoide.store.newer_schema import refuse_newer
 from omoide.store.sqlite.migrations import MIGRATIONS, apply_migrations
@@ -60,7 +61,7 @@ def upgrade_alone(path: Path, *, upto: int | None = None) -> None:
 
 def _named(path: Path) -> str:
     """How a refusal names the database at ``path``."""
-    return f"the database of the data folder {str(path.parent)!r}"
+    return f"the database of the data folder {path_named(path.parent)}"
 
 
 def _applied_in(path: Path) -> dict[int, str]:
@@ -118,8 +119,8 @@ def _alone(path: Path, *, have: int, want: list[int]) -> sqlite3.Connection | No
             )
         time.sleep(POLL_S)
     raise Conflict(
-        f"the database in {str(path.parent)!r} has the schema of an older Omoide ({have}; this "
-        f"one needs {max(want)}), and another process has it open: an `omoide serve` or `omoide "
-        "mcp` of the older version would go on writing the tables as it knows them. Stop "
+        f"the database in {path_named(path.parent)} has the schema of an older Omoide ({have}; "
+        f"this one needs {max(want)}), and another process has it open: an `omoide serve` or "
+        "`omoide mcp` of the older version would go on writing the tables as it knows them. Stop "
         "every Omoide process using the folder, then run this again to upgrade it"
     )
