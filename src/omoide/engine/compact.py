@@ -17,7 +17,8 @@ When the request is over ``budget_tokens`` the stages run in order and stop as s
    templates and providers refuse or misplace); the caller produces the text (an LLM, or
    ``compact_summary.offline_summary``), see :func:`summary_split` and :func:`apply_summary`.
    When even that does not fit, the summary is cut, then the recent turns but the latest are
-   trimmed and dropped oldest first.
+   trimmed and dropped oldest first (never the summary cut to nothing while they can make room
+   for some of it: only the head and the latest turn alone leave it out).
 
 The per-message steps are ``engine/compact_steps.py``. Token counts use
 :func:`omoide.engine.tokens.estimate_tokens` (offline), through
@@ -315,12 +316,16 @@ def apply_summary(
         return _result(split.head, note, kept, base + cost, tokens_before)
     body = note[len(SUMMARY_PREFIX) :]
 
-    def fitted() -> str:
-        """The summary cut to the room the head and the recent turns leave."""
+    def fitted(least: int = 0) -> str:
+        """The summary cut to the room the head and the recent turns leave (at least
+        ``least`` tokens of it)."""
         room = params.budget_tokens - base - kept.tokens - _note_cost(split.head, SUMMARY_PREFIX)
-        return SUMMARY_PREFIX + cut_to_tokens(body, max(room, 0))
+        return SUMMARY_PREFIX + cut_to_tokens(body, max(room, least))
 
-    _squeeze(_note_cost(split.head, fitted()), kept, base, params)
+    # The squeeze makes room for at least one token of the summary, not for its bare marker:
+    # a marker with nothing after it is left out below, so recent turns that left the room at
+    # exactly the marker kept the whole summary out although dropping one made room for it.
+    _squeeze(_note_cost(split.head, fitted(1)), kept, base, params)
     # Squeezing the recent turns (their tool results, long messages) may free the room the cut
     # took from the summary: give it back, up to the whole summary.
     note = fitted()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from omoide.engine import compact, compact_tokens
@@ -109,8 +109,26 @@ def conversations(draw: st.DrawFn) -> list[Message]:
     return messages
 
 
+def _pairs(*pairs: tuple[str, str]) -> list[Message]:
+    return [
+        m
+        for u, a in pairs
+        for m in ({"role": "user", "content": u}, {"role": "assistant", "content": a})
+    ]
+
+
 @settings(max_examples=200, deadline=None)
 @given(conversations(), st.integers(20, 2500), st.integers(0, 6))
+# The four kept turns left the room at exactly the summary's marker: the squeeze made room for
+# the bare marker only, and the summary, cut to nothing, was left out (budget 67 > minimum 35).
+@example(
+    messages=[
+        {"role": "system", "content": "a。a。a"},
+        *_pairs(("", ""), ("a", "a"), ("a", "a"), ("a。", "a。"), ("a a", "a a。a")),
+    ],
+    budget=67,
+    keep=4,
+)
 def test_a_cut_summary_fills_the_budget_exactly(
     messages: list[Message], budget: int, keep: int
 ) -> None:
