@@ -381,7 +381,8 @@ def mcp_command(data: str | None, persona: str) -> None:
                 raise click.ClickException(exc.message) from None
         try:
             require_mcp_persona(app, persona)  # before any protocol traffic
-            run_stdio(app, persona, after_signals=stopping.hold, give_up=stopping.hurry.event)
+            hold, loop = stopping.hold, stopping.new_loop
+            run_stdio(app, persona, after_signals=hold, give_up=stopping.hurry.event, new_loop=loop)
         finally:  # the client closed the pipe: an erase's owed scrub is settled first
             stopping.hold()
             close_server(app, hurry=stopping.hurry.event)

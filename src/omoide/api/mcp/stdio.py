@@ -6,6 +6,7 @@ job runner works in this process so that evolution and decay happen while the cl
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import threading
@@ -28,6 +29,7 @@ def run_stdio(
     *,
     after_signals: Callable[[], None] = do_nothing,
     give_up: threading.Event | None = None,
+    new_loop: Callable[[], asyncio.AbstractEventLoop] = asyncio.new_event_loop,
 ) -> None:
     """Serve MCP on stdin/stdout for ``persona``, an existing one (the caller has checked:
     ``omoide mcp``, before any protocol traffic), until the client closes the pipe or a
@@ -35,11 +37,15 @@ def run_stdio(
     are gone: ``omoide mcp`` puts its :class:`~omoide.api.mcp.stdio_stop.OrderlyStop`'s
     back). Its job runner is stopped then (the jobs mid-run waited for until ``give_up`` is
     set: ``omoide mcp``'s second Ctrl+C), and the caller closes ``omoide`` (``omoide mcp``:
-    waiting for an erase's owed scrub, ``cli_common.close_server``)."""
+    waiting for an erase's owed scrub, ``cli_common.close_server``). ``new_loop`` builds the
+    protocol loop's event loop (``omoide mcp``: :meth:`OrderlyStop.new_loop`)."""
     server = build_mcp_server(omoide, fixed_persona(persona))
     omoide.runner.start()
     logger.info("MCP stdio server for persona %s (data: %s)", persona, omoide.settings.data_dir)
     try:
-        anyio.run(functools.partial(server.run_stdio_async, after_signals=after_signals))
+        anyio.run(
+            functools.partial(server.run_stdio_async, after_signals=after_signals),
+            backend_options={"loop_factory": new_loop},
+        )
     finally:
         omoide.runner.stop(give_up=give_up)

@@ -110,6 +110,8 @@ class OrderlyStop:
 
     def __init__(self) -> None:
         self._raising = True
+        self._deferring = False  # inside :meth:`new_loop`: a signal owed, not raised
+        self._owed: int | None = None
         self._before: dict[int, Any] = {}
         self.hurry = Hurry()
 
@@ -126,9 +128,28 @@ class OrderlyStop:
         for signum in STOP_SIGNALS:
             signal.signal(signum, self._handle)
 
+    def new_loop(self) -> asyncio.AbstractEventLoop:
+        """The protocol loop's event loop (``run_stdio``'s ``new_loop``), built whole: a first
+        signal that lands while it is built unwinds once it is (closed then). Raised inside
+        the loop's ``__init__``, it left a loop half built, whose ``__del__`` printed a
+        traceback at the exit (a Ctrl+C just as the server started)."""
+        self._deferring = True
+        try:
+            loop = asyncio.new_event_loop()
+        finally:
+            self._deferring = False
+        if self._owed is not None:
+            signum, self._owed = self._owed, None
+            loop.close()
+            self._handle(signum, None)
+        return loop
+
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if not self._raising:
             self.hurry.signalled(signum)
+            return
+        if self._deferring:
+            self._owed = signum
             return
         self._raising = False
         logger.info("MCP stdio server stopping (%s)", signal.Signals(signum).name)
