@@ -60,3 +60,32 @@ def test_a_request_line_past_the_limit_is_refused_in_the_same_compact_json(
     head, body = _raw(server, b"GET /api/health?q=" + b"a" * (80 * 1024) + b" HTTP/1.1")
     assert head.startswith(b"HTTP/1.1 414"), head
     assert body == _compact(body)
+
+
+def test_a_refused_request_is_read_to_its_end_before_the_connection_closes(
+    server: LiveServer,
+) -> None:
+    """The 414 is sent with the rest of the request still arriving: the server reads and drops
+    it, so the client reads the refusal and an orderly end, not a connection reset."""
+    where = urlsplit(server.url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as sock:
+        sock.sendall(b"GET /api/health?q=" + b"a" * (80 * 1024))
+        reply = b""
+        while b"}}" not in reply:
+            reply += sock.recv(65536)
+        sock.sendall(b"a" * (200 * 1024) + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+        while chunk := sock.recv(65536):
+            reply += chunk
+    assert reply.startswith(b"HTTP/1.1 414"), reply[:80]
+    assert json.loads(reply.partition(b"\r\n\r\n")[2])["error"]["code"] == "uri_too_long"
+
+
+def test_a_refused_client_that_keeps_sending_is_cut_off(server: LiveServer) -> None:
+    """What a refused client still sends is dropped up to ``LINGER_BYTES``; past that the
+    server closes, so a client cannot hold a refused connection open by sending."""
+    where = urlsplit(server.url)
+    with socket.create_connection((where.hostname, where.port), timeout=10) as sock:
+        sock.sendall(b"GET /api/health?q=" + b"a" * (80 * 1024))
+        with pytest.raises(OSError):  # a reset or a broken pipe, once the server has closed
+            for _ in range(64 * 16):
+                sock.sendall(b"a" * (64 * 1024))

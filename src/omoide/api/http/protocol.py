@@ -22,6 +22,12 @@ Trigger / why / outcome:
   (docs/dashboard.md); the API's JSON showed in the browser as raw text. Which URL is a page,
   and the page, are the app's to say (:data:`RefusalPage`, ``app.state.refusal_page``, set by
   ``api.http.app``): this connection layer knows nothing of the dashboard.
+- a refusal sent while the request is still arriving (any of the above: the rest of a long
+  request line, a body after a malformed header) → the reply is sent, the write side shut, and
+  what the client still sends read and dropped until it closes (at most :data:`LINGER_BYTES`
+  or :data:`LINGER_S`), then the connection closed. Closed at once with unread bytes, the
+  kernel answers with a reset that can reach the client before it has read the refusal, so
+  the client saw "connection reset" instead of the 414 (a flaky test found it).
 - a reply that failed after its status was sent (``access_log.StreamCut``) → the connection
   is closed without the closing chunk, as uvicorn does, but without its "Exception in ASGI
   application" traceback: the request log has the one line saying so.
@@ -48,6 +54,9 @@ __all__ = ["OmoideH11Protocol", "RefusalPage", "encode_request_target"]
 # ``(path, status, message)`` → the page a browser is shown for a request refused before the
 # app runs, or None when the API's JSON answers it: the app's ``state.refusal_page``.
 RefusalPage = Callable[[str, int, str], Response | None]
+
+LINGER_S = 2.0  # how long a refused connection's unread bytes are read and dropped
+LINGER_BYTES = 1024 * 1024  # … and how many at most
 
 _HIGH = re.compile(rb"[\x80-\xff]")
 _LINE_MAX = 64 * 1024  # a request line longer than this is left to h11's own limit
@@ -171,7 +180,14 @@ class OmoideH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with the request-line changes of the module docstring; a reply
     cut after its status is not reported again, as a traceback (:class:`_LoggedCuts`)."""
 
+    _dropped: int | None = None  # bytes read and dropped after a refusal; None until one
+
     def data_received(self, data: bytes) -> None:
+        if self._dropped is not None:
+            self._dropped += len(data)
+            if self._dropped > LINGER_BYTES:
+                self.transport.close()
+            return
         if self.conn.their_state is h11.IDLE and not self.conn.trailing_data[0]:
             data = encode_request_target(data)
         super().data_received(data)
@@ -198,4 +214,17 @@ class OmoideH11Protocol(H11Protocol):
         )
         self.transport.write(self.conn.send(h11.Data(data=body)))
         self.transport.write(self.conn.send(h11.EndOfMessage()))
-        self.transport.close()
+        self._close_lingering()
+
+    def _close_lingering(self) -> None:
+        """Shut the write side (the reply, then end of stream), drop what the client still
+        sends, and close once it closes (``eof_received``), past :data:`LINGER_BYTES` or after
+        :data:`LINGER_S`."""
+        transport = self.transport
+        if not transport.can_write_eof():
+            transport.close()
+            return
+        transport.write_eof()
+        self._dropped = 0
+        self.flow.resume_reading()
+        self.loop.call_later(LINGER_S, transport.close)
