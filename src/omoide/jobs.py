@@ -52,9 +52,16 @@ from omoide.model import Job
 from omoide.stopping import DaemonWrite, joined
 from omoide.store.port import JobQueue
 
-__all__ = ["DEFAULT_LEASE_S", "OUTAGE_FIRST_WAIT_S", "OUTAGE_MAX_WAIT_S", "PUT_BACK_WAIT_S"]
-__all__ += ["STOP_WAIT_S"]
-__all__ += ["Handler", "JobRunner", "new_worker_id"]
+__all__ = [
+    "DEFAULT_LEASE_S",
+    "OUTAGE_FIRST_WAIT_S",
+    "OUTAGE_MAX_WAIT_S",
+    "PUT_BACK_WAIT_S",
+    "STOP_WAIT_S",
+    "Handler",
+    "JobRunner",
+    "new_worker_id",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -178,28 +185,24 @@ class JobRunner:
         )
 
     def _put_back_now(self) -> None:
-        with self._held_lock:
-            released = self._release(list(self._running.values()))
-        _say_put_back(released)
-
-    def _release(self, jobs: list[Job]) -> list[Job]:
-        """Put ``jobs`` back in the queue, which a stop does not wait for; those released.
-        Called under ``_held_lock``, so that a handler ending meanwhile either ended first
-        (and its job is done) or finds its job put back (:meth:`_ended`)."""
+        """Put the jobs still running back in the queue, and say which. Under ``_held_lock``,
+        so that a handler ending meanwhile either ended first (and its job is done) or finds
+        its job put back (:meth:`_ended`)."""
         released: list[Job] = []
-        for job in jobs:
-            try:
-                if self.jobs.release(job):
-                    released.append(job)
-                    self._let_go.add(id(job))
-            except Exception as exc:  # the job stays leased: taken back once the lease runs out
-                logger.warning(
-                    "job %d could not be put back (%s): it runs again once its lease runs out",
-                    job.id,
-                    exc,
-                    exc_info=not isinstance(exc, StorageUnavailable),
-                )
-        return released
+        with self._held_lock:
+            for job in list(self._running.values()):
+                try:
+                    if self.jobs.release(job):
+                        released.append(job)
+                        self._let_go.add(id(job))
+                except Exception as exc:  # still leased: taken back once the lease runs out
+                    logger.warning(
+                        "job %d could not be put back (%s): it runs again once its lease runs out",
+                        job.id,
+                        exc,
+                        exc_info=not isinstance(exc, StorageUnavailable),
+                    )
+        _say_put_back(released)
 
     def notify(self) -> None:
         """Wake a worker now (called after a write that enqueued work)."""
