@@ -381,8 +381,7 @@ def mcp_command(data: str | None, persona: str) -> None:
                 raise click.ClickException(exc.message) from None
         try:
             require_mcp_persona(app, persona)  # before any protocol traffic
-            hold, loop = stopping.hold, stopping.new_loop
-            run_stdio(app, persona, after_signals=hold, give_up=stopping.hurry.event, new_loop=loop)
+            run_stdio(app, persona, stopping)
         finally:  # the client closed the pipe: an erase's owed scrub is settled first
             stopping.hold()
             close_server(app, hurry=stopping.hurry.event)

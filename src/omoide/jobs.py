@@ -49,12 +49,19 @@ from omoide.engine.counts import how_many
 from omoide.errors import StorageUnavailable
 from omoide.job_outage import OUTAGE_FIRST_WAIT_S, OUTAGE_MAX_WAIT_S, Outage
 from omoide.model import Job
-from omoide.stopping import joined
+from omoide.stopping import DaemonWrite, joined
 from omoide.store.port import JobQueue
 
-__all__ = ["DEFAULT_LEASE_S", "OUTAGE_FIRST_WAIT_S", "OUTAGE_MAX_WAIT_S", "PUT_BACK_WAIT_S"]
-__all__ += ["STOP_WAIT_S"]
-__all__ += ["Handler", "JobRunner", "new_worker_id"]
+__all__ = [
+    "DEFAULT_LEASE_S",
+    "OUTAGE_FIRST_WAIT_S",
+    "OUTAGE_MAX_WAIT_S",
+    "PUT_BACK_WAIT_S",
+    "STOP_WAIT_S",
+    "Handler",
+    "JobRunner",
+    "new_worker_id",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -160,50 +167,42 @@ class JobRunner:
         return ended
 
     def _put_back(self) -> None:
-        """Put the jobs still running back in the queue, on a thread of its own: the write may
-        wait for the database's write lock, which a handler the stop left may hold for as long
-        as it runs (before: the stop waited for it, without bound). Waited for up to
-        :data:`PUT_BACK_WAIT_S`, even once told to give up: quick while the lock is free, it
-        is what a stop cut short still does; one not done by then is said, and goes on."""
+        """Put the jobs still running back in the queue: a write on a thread of its own, waited
+        for up to :data:`PUT_BACK_WAIT_S` (``stopping.DaemonWrite``, which says why)."""
         with self._held_lock:
             running = sorted(job.id for job in self._running.values())
-        putting = threading.Thread(target=self._put_back_now, name="omoide-put-back", daemon=True)
-        putting.start()
-        if joined(putting, time.monotonic() + PUT_BACK_WAIT_S, None):
-            return
-        logger.warning(
-            "stopped with %s still running (ids %s), not yet put back in the queue: the "
-            "database's write lock is held (by one of them, or another process); not waited "
-            "for: each runs again on the next start, once its lease of %g s runs out (at once "
-            "if this process puts it back before it ends)",
-            how_many(len(running), "job"),
-            ", ".join(map(str, running)),
-            self.lease_s,
+        DaemonWrite(self._put_back_now, name="omoide-put-back").wait(
+            PUT_BACK_WAIT_S,
+            late=lambda: logger.warning(
+                "stopped with %s still running (ids %s), not yet put back in the queue: the "
+                "database's write lock is held (by one of them, or another process); not waited "
+                "for: each runs again on the next start, once its lease of %g s runs out (at once "
+                "if this process puts it back before it ends)",
+                how_many(len(running), "job"),
+                ", ".join(map(str, running)),
+                self.lease_s,
+            ),
         )
 
     def _put_back_now(self) -> None:
-        with self._held_lock:
-            released = self._release(list(self._running.values()))
-        _say_put_back(released)
-
-    def _release(self, jobs: list[Job]) -> list[Job]:
-        """Put ``jobs`` back in the queue, which a stop does not wait for; those released.
-        Called under ``_held_lock``, so that a handler ending meanwhile either ended first
-        (and its job is done) or finds its job put back (:meth:`_ended`)."""
+        """Put the jobs still running back in the queue, and say which. Under ``_held_lock``,
+        so that a handler ending meanwhile either ended first (and its job is done) or finds
+        its job put back (:meth:`_ended`)."""
         released: list[Job] = []
-        for job in jobs:
-            try:
-                if self.jobs.release(job):
-                    released.append(job)
-                    self._let_go.add(id(job))
-            except Exception as exc:  # the job stays leased: taken back once the lease runs out
-                logger.warning(
-                    "job %d could not be put back (%s): it runs again once its lease runs out",
-                    job.id,
-                    exc,
-                    exc_info=not isinstance(exc, StorageUnavailable),
-                )
-        return released
+        with self._held_lock:
+            for job in list(self._running.values()):
+                try:
+                    if self.jobs.release(job):
+                        released.append(job)
+                        self._let_go.add(id(job))
+                except Exception as exc:  # still leased: taken back once the lease runs out
+                    logger.warning(
+                        "job %d could not be put back (%s): it runs again once its lease runs out",
+                        job.id,
+                        exc,
+                        exc_info=not isinstance(exc, StorageUnavailable),
+                    )
+        _say_put_back(released)
 
     def notify(self) -> None:
         """Wake a worker now (called after a write that enqueued work)."""

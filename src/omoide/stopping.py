@@ -11,6 +11,10 @@ store is closed and the process exits 0. Each server's own signal handling (uvic
 :meth:`Hurry.signalled`, and hands :attr:`Hurry.event` to its waits as their ``give_up``. The
 waits themselves (:func:`joined`, :func:`acquired`) are bounded by a deadline and end once
 ``give_up`` is set.
+
+The writes a stop makes after those waits (putting back the jobs still running: ``jobs``;
+writing the key uses noted: ``service.auth``) run on a thread of their own, each waited for with
+a bound of its own and never cut short by ``give_up`` (:class:`DaemonWrite`).
 """
 
 from __future__ import annotations
@@ -19,12 +23,16 @@ import logging
 import signal
 import threading
 import time
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
-__all__ = ["GIVE_UP_POLL_S", "Hurry", "acquired", "joined"]
+__all__ = ["GIVE_UP_POLL_S", "DaemonWrite", "Hurry", "acquired", "joined"]
 
 logger = logging.getLogger(__name__)
 
 GIVE_UP_POLL_S = 0.05  # how soon a stop's wait sees that it is told to give up
+
+T = TypeVar("T")
 
 
 class Hurry:
@@ -68,3 +76,38 @@ def acquired(lock: threading.RLock, deadline: float, give_up: threading.Event | 
             return True
         if left <= 0 or (give_up is not None and give_up.is_set()):
             return False
+
+
+class DaemonWrite(Generic[T]):
+    """``write`` run on a daemon thread of its own, started at once, and waited for with a bound
+    (:meth:`wait`). Why a thread: the write may wait for the database's write lock, which a
+    job's handler a stop left may hold for as long as it runs; why a daemon: one still waiting
+    when the process ends does not hold up its exit (an executor's worker, before, was joined
+    at the exit for as long as its write waited). The job runner's put back
+    (``jobs.PUT_BACK_WAIT_S``) and the key-use writer (``auth.KEY_USE_WAIT_S``) are ones."""
+
+    def __init__(self, write: Callable[[], T], *, name: str) -> None:
+        self._write = write
+        self._returned: tuple[T] | None = None
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        self._returned = (self._write(),)
+
+    def wait(self, wait_s: float, *, late: Callable[[], None]) -> bool:
+        """Whether the write ended within ``wait_s`` seconds (not cut short by a second
+        Ctrl+C: quick while the lock is free, it is what a stop cut short still does). If it
+        did not, ``late()`` says so (the caller's one line: what is not written, and what
+        becomes of it) and this returns without waiting longer; the write goes on."""
+        if joined(self._thread, time.monotonic() + wait_s, None):
+            return True
+        late()
+        return False
+
+    @property
+    def result(self) -> T:
+        """What ``write`` returned (a RuntimeError while it runs, or if it raised)."""
+        if self._returned is None:
+            raise RuntimeError(f"the write of {self._thread.name} has not returned")
+        return self._returned[0]

@@ -73,7 +73,7 @@ def test_a_long_or_odd_persona_name_is_shown_cut_and_in_json_quotes(tmp_path: Pa
     env = {**os.environ, "OMOIDE_DATA": str(tmp_path / "data"), "OMOIDE_EMBEDDER": "hash"}
     omoide = Path(sys.executable).parent / "omoide"
     for name, shown in [
-        ("x" * 300, '"' + "x" * 63 + '…"'),
+        ("x" * 300, '"' + "x" * 78 + "…"),  # quoted(): cut at ECHO_CHARS, as every echo
         ("it's", '"it\'s"'),
         ("tab\there", '"tab\\there"'),
     ]:

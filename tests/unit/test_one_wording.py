@@ -27,6 +27,7 @@ from omoide.engine.errors import ECHO_CHARS, path_named, quoted
 from omoide.engine.peer_formats import PeerFormatError, parse_mcp_memory, parse_mem0
 from omoide.engine.transfer_check import record_problem
 from omoide.errors import InvalidInput
+from omoide.model import NAME_RULE, check_persona_name
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "omoide"
 _LINK = {"a": "k1", "b": "k2", "link_type": "SEMANTIC", "weight": 0.5, "co_activation_count": 1}
@@ -64,6 +65,22 @@ def test_a_value_is_echoed_cut_at_one_limit_by_every_check() -> None:
     # nothing cuts a value at a limit of its own any more
     own_limits = re.compile(r"\bquoted\([^()]*(\([^()]*\))?[^()]*,\s*\d+\)|short_json")
     assert [path.name for path, text in _sources() if own_limits.search(text)] == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("x" * 300, id="long"),
+        pytest.param("a\u202eb", id="bidi-control"),
+        pytest.param('say "hi"', id="quotes"),
+    ],
+)
+def test_a_refused_persona_name_is_echoed_by_quoted(name: str) -> None:
+    """``check_persona_name`` quoted the name by hand, cut at 64 with its closing quote
+    (session 47's review): now by ``quoted``, as every echo."""
+    with pytest.raises(InvalidInput) as refused:
+        check_persona_name(name)
+    assert refused.value.message == f"invalid persona name {quoted(name)}: use {NAME_RULE}"
 
 
 @pytest.mark.parametrize(

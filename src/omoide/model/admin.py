@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,15 +37,17 @@ PERSONA_NAME = re.compile(NAME_PATTERN)
 
 
 def check_persona_name(name: str) -> str:
-    """The one persona-name check: :data:`NAME_PATTERN`. The refused name is shown as the
-    API shows what it refuses (in JSON's quotes, cut at 64 characters), not in Python's repr
-    whole: ``omoide stats --persona`` with 300 characters echoed all of them."""
+    """The one persona-name check: :data:`NAME_PATTERN`. The refused name is shown as every
+    refusal echoes what was sent (``engine.errors.quoted``: JSON's quotes, cut at
+    ``ECHO_CHARS``), not in Python's repr whole: ``omoide stats --persona`` with 300
+    characters echoed all of them; the error's ``persona`` field holds it bare
+    (``engine.errors.spelled``)."""
     if not isinstance(name, str) or not PERSONA_NAME.fullmatch(name):  # "ab\n" too
-        text = str(name)
-        shown = json.dumps(text if len(text) <= 64 else text[:63] + "…", ensure_ascii=False)
+        from omoide.engine.errors import quoted, spelled  # stdlib only; late: model is a leaf
+
         raise InvalidInput(
-            f"invalid persona name {shown}: use {NAME_RULE}",
-            persona=shown[1:-1] if isinstance(name, str) else None,
+            f"invalid persona name {quoted(name)}: use {NAME_RULE}",
+            persona=spelled(name) if isinstance(name, str) else None,
         )
     return name
 

@@ -16,7 +16,6 @@ import logging
 import os
 import secrets
 import threading
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -26,7 +25,7 @@ from omoide.engine.counts import how_many
 from omoide.engine.errors import named
 from omoide.errors import Forbidden, InvalidInput, Unauthorized
 from omoide.model import KeyInfo, Persona
-from omoide.stopping import joined
+from omoide.stopping import DaemonWrite
 from omoide.store.port import Store
 
 __all__ = ["MIN_ADMIN_KEY_CHARS", "AuthService", "IssuedKey", "Principal", "hash_key"]
@@ -84,11 +83,10 @@ class AuthService:
         self._touched_lock = threading.Lock()
         # The write happens off the request's path: a request never waits for the write lock
         # (a background job may hold it) just to note that a key was used. The uses noted and
-        # not written yet, written by one thread that ends once none is left: a daemon, so a
-        # write waiting for the lock never holds up the process's exit (an executor's worker,
-        # before, was joined at the exit for as long as its write waited).
+        # not written yet, written by one daemon thread that ends once none is left
+        # (``stopping.DaemonWrite``: a write waiting for the lock never holds up the exit).
         self._unwritten: dict[int, datetime] = {}
-        self._recorder: threading.Thread | None = None
+        self._recorder: DaemonWrite[None] | None = None
 
     def ensure_admin_key(self, data_dir: Path, configured: str | None) -> Path | None:
         """Make this start's admin key the only valid one; returns the file of a newly
@@ -175,10 +173,7 @@ class AuthService:
             self._touched[key_id] = now
             self._unwritten[key_id] = now
             if self._recorder is None:
-                self._recorder = threading.Thread(
-                    target=self._record_uses, name="omoide-key-use", daemon=True
-                )
-                self._recorder.start()
+                self._recorder = DaemonWrite(self._record_uses, name="omoide-key-use")
 
     def _record_uses(self) -> None:
         """Write the uses noted, one at a time, until none is left."""
@@ -210,8 +205,10 @@ class AuthService:
         TimeoutError after 10 s, and the close of the store behind it never ran)."""
         with self._touched_lock:
             recorder = self._recorder
-        if recorder is None or joined(recorder, time.monotonic() + wait_s, None):
-            return True
+        return recorder is None or recorder.wait(wait_s, late=lambda: self._say_unwritten(wait_s))
+
+    def _say_unwritten(self, wait_s: float) -> None:
+        """One line for the key uses :meth:`flush` did not see written in ``wait_s``."""
         with self._touched_lock:
             left = len(self._unwritten)
         logger.warning(
@@ -220,7 +217,6 @@ class AuthService:
             how_many(left, "key"),
             wait_s,
         )
-        return False
 
     def sign_in(self, key: str) -> tuple[Principal, int]:
         """A raw key (the dashboard's sign-in form) → its principal and key id (401 if unknown).

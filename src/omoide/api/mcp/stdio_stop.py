@@ -78,7 +78,7 @@ class StdinLines:
 
 def do_nothing() -> None:
     """The ``after`` of :func:`stop_on_signal` by default: nothing to do once the loop's
-    handlers are gone (``run_stdio``'s and the server's default ``after_signals``)."""
+    handlers are gone (the server's default ``after_signals``)."""
 
 
 async def stop_on_signal(scope: anyio.CancelScope, after: Callable[[], None]) -> None:
@@ -129,7 +129,7 @@ class OrderlyStop:
             signal.signal(signum, self._handle)
 
     def new_loop(self) -> asyncio.AbstractEventLoop:
-        """The protocol loop's event loop (``run_stdio``'s ``new_loop``), built whole: a first
+        """The protocol loop's event loop (``run_stdio``'s loop factory), built whole: a first
         signal that lands while it is built unwinds once it is (closed then). Raised inside
         the loop's ``__init__``, it left a loop half built, whose ``__del__`` printed a
         traceback at the exit (a Ctrl+C just as the server started)."""

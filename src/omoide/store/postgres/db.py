@@ -262,17 +262,21 @@ class PgDatabase(Traced):
         """Close the pool. An owed VACUUM is tried first, this process's last chance: once, or
         for up to ``scrub_wait_s`` seconds (a command about to end: ``cli_common.holding``)
         unless ``give_up`` is set first; one still owed stays recorded for the next process to
-        open the database."""
-        if not self._scrub.settle(scrub_wait_s, give_up=give_up):
-            with self._last_owed_lock:
-                last_owed = self._last_owed
-            logger.warning(
-                "the VACUUM owed after an erase on %s was not done; the next Omoide process "
-                "to open the database retries it, and autovacuum removes the erased rows' old "
-                "versions meanwhile (or run VACUUM on those tables)",
-                ", ".join(last_owed) or "its tables",
-            )
-        self.pool.close()
+        open the database. The pool is closed whatever that try raises (a Ctrl+C in its wait:
+        before, the pool was left open), and closing again does nothing more; a connection
+        checked out meanwhile (a write a stop no longer waited for) is closed as it comes back."""
+        try:
+            if not self._scrub.settle(scrub_wait_s, give_up=give_up):
+                with self._last_owed_lock:
+                    last_owed = self._last_owed
+                logger.warning(
+                    "the VACUUM owed after an erase on %s was not done; the next Omoide process "
+                    "to open the database retries it, and autovacuum removes the erased rows' "
+                    "old versions meanwhile (or run VACUUM on those tables)",
+                    ", ".join(last_owed) or "its tables",
+                )
+        finally:
+            self.pool.close()
 
 
 def _begin(raw: psycopg.Connection[Any], lock: int | None, scope: str) -> None:

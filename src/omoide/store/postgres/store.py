@@ -91,11 +91,16 @@ class PostgresStore(SqliteStore):
         self._sessions: dict[str, SessionStore] = {}
         self._handles_lock = threading.Lock()
         self._keys = KeyStore(self.db)  # type: ignore[arg-type]
-        warn_if_unwalled(self.db.conn())
         self.ann_rows = ann_rows
         self._term_stats = TermStats()  # keyword statistics reused between searches
         self._ann_thread: threading.Thread | None = None
-        if self._largest_persona() >= ann_rows:
+        try:
+            warn_if_unwalled(self.db.conn())
+            largest = self._largest_persona()
+        except BaseException:  # no store to close: its pool is closed here (before: left open)
+            self.db.close()
+            raise
+        if largest >= ann_rows:
             self._want_ann_index()
 
     def ping(self) -> None:

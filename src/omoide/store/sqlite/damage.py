@@ -138,7 +138,16 @@ def _refuse_damage(conn: DamageRefusing, exc: sqlite3.DatabaseError) -> None:
 class DamageRefusing(sqlite3.Connection):
     """A connection (``sqlite3.connect(…, factory=DamageRefusing)``, then :attr:`path` set)
     whose statements and fetches that find the file :func:`damaged`, or whose reads the
-    operating system fails, raise the 503."""
+    operating system fails, raise the 503.
+
+    :attr:`reading` counts this connection's cursors whose rows are not all read yet: those
+    whose own flag (``_Cursor._reading``) is set, each counted once, so it is never below
+    zero, and :meth:`close_if_idle` closes the connection only at zero. Only
+    ``_Cursor._read`` changes it, flipping the cursor's flag first, in the thread that uses
+    the connection: a connection's cursors are used by one thread (``Database.conn``: one
+    per thread; a reader of its own: its one user), so the unlocked ``+=`` loses no count.
+    A count below zero would be a cursor counted off twice, and the connection never closed
+    (``reading == 0`` never again): ``_read`` asserts it at once, rather than leave it."""
 
     path: Path
     # set by ``Database.write`` while its transaction runs: an I/O error is then the write's
@@ -231,8 +240,12 @@ class _Cursor(sqlite3.Cursor):
             return
         self._reading = reading
         conn = self.connection
-        conn.reading += 1 if reading else -1
-        if not reading and conn.retired:
+        if reading:
+            conn.reading += 1
+            return
+        conn.reading -= 1
+        assert conn.reading >= 0, "DamageRefusing.reading below zero: a cursor counted off twice"
+        if conn.retired:
             conn.close_if_idle()
 
     def execute(self, sql: str, parameters: Any = (), /) -> _Cursor:
