@@ -36,7 +36,10 @@ A drop the learned judge makes (never one of those rules') is vetoed when the ne
 a change in so many words that the old one does not (``engine.classify.change_told``: an end,
 a switch, a start, a return, a state said as it is now — "no longer", "has switched to",
 "now", やめた, ようになった, 最近 —, read on the texts as written): the judge reads such a
-change in other words as one more wording of the old fact.
+change in other words as one more wording of the old fact. So is one whose new memory states
+content the old one lacks (``engine.classify.added_information``, read in dedup's notation:
+content words new to it, beyond those it leaves out; a number or a reason clause): an
+extension restated in another sentence shape reads to the judge as a paraphrase.
 
 The candidates: the dedup threshold (``dedup_threshold``, through the embedder's calibration)
 gates them; a judge with a *floor* (``floor_margin`` in its JSON, chosen by the training) also
@@ -57,6 +60,7 @@ from omoide.engine.calibration import Calibration
 from omoide.engine.classify import (
     DedupModel,
     ValueChange,
+    added_information,
     change_told,
     changed_parts,
     dedup_features,
@@ -252,8 +256,11 @@ class DedupDecider:
                 )
                 # the judge's drop, not a sure screen's: kept when the new memory tells a
                 # change in so many words that the old one does not (read as written)
-                verdict = self.model.is_duplicate(row, in_band=candidates[i][2]) and (
-                    change_told(candidates[i][0], new) is None
+                verdict = (
+                    self.model.is_duplicate(row, in_band=candidates[i][2])
+                    and change_told(candidates[i][0], new) is None
+                    # nor when it states content the old one lacks (read in one notation)
+                    and added_information(old, read_new, (candidates[i][0], new)) is None
                 )
             if verdict:
                 return i

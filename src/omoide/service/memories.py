@@ -196,7 +196,9 @@ class MemoryService:
         classification to handle. Paraphrases (other words, order, voice, spelling,
         politeness) are duplicates, as far as the judge tells them apart, and a judge's drop
         is vetoed when the new memory tells a change in so many words that the old one does
-        not ("now", "no longer", 最近, やめた: ``engine.classify.change_told``). A judge trained
+        not ("now", "no longer", 最近, やめた: ``engine.classify.change_told``) or states
+        content the old one lacks (a detail, a reason, a number, restated in another sentence
+        shape: ``engine.classify.added_information``). A judge trained
         with a floor also weighs candidates a little below the threshold, down to it, with the
         band's own probability threshold (:meth:`DedupDecider.floor`; the bundled judges have
         none).

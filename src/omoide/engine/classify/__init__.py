@@ -35,6 +35,7 @@ from omoide.engine.classify.compound import (
     statements,
     undated,
 )
+from omoide.engine.classify.dedup_added import added_information
 from omoide.engine.classify.dedup_change_told import change_told
 from omoide.engine.classify.dedup_judge import (
     DEDUP_FEATURES,
@@ -150,6 +151,7 @@ __all__ = [
     "Similarities",
     "ValueChange",
     "Verdict",
+    "added_information",
     "change_told",
     "changed_parts",
     "classify_pair",
