@@ -40,8 +40,9 @@ def reading(text: str) -> str:
         pytest.param("月に１２回", "毎月12回", id="full-width-digits"),
         pytest.param("図書館で働いてます", "図書館で働いている", id="ja-contracted-polite"),
         pytest.param("図書館で働いております。", "図書館で働いている。", id="ja-humble"),
-        pytest.param("兄は歯科医です", "兄は歯科医", id="ja-copula"),
-        pytest.param("兄は歯科医だ", "兄は歯科医", id="ja-plain-copula"),
+        # (a bare 兄, 姪 or 祖父 opening the text is the user's own, 私の兄, since session 48)
+        pytest.param("兄は歯科医です", "私の兄は歯科医", id="ja-copula"),
+        pytest.param("兄は歯科医だ", "私の兄は歯科医", id="ja-plain-copula"),
         pytest.param("車を持っていません", "車を持っていない", id="ja-polite-negative"),
         pytest.param("毎朝新聞を読みます", "毎朝新聞を読む", id="ja-godan-polite"),
         pytest.param(
@@ -49,7 +50,7 @@ def reading(text: str) -> str:
         ),
         pytest.param("夜は魚を焼きません", "夜は魚を焼かない", id="ja-godan-negative-ki"),
         pytest.param("週末は家で寝ます", "週末は家で寝る", id="ja-ichidan-polite"),
-        pytest.param("姪は小学四年生", "姪は小学4年生", id="ja-kanji-digit-before-a-counter"),
+        pytest.param("姪は小学四年生", "私の姪は小学4年生", id="ja-kanji-digit-before-a-counter"),
         pytest.param("一番好きな本", "一番好きな本", id="ja-ichiban-is-no-number"),
         pytest.param("庭は200平米、池は2メートル", "庭は200平米、池は2m", id="ja-unit"),
         pytest.param("僕は釣りが好き", "私は釣りが好き", id="ja-first-person"),
@@ -66,7 +67,7 @@ def reading(text: str) -> str:
         pytest.param("検査の線量は2ミリシーベルト", "検査の線量は2mSv", id="ja-compound-unit-msv"),
         pytest.param("発電機は5キロワット", "発電機は5kW", id="ja-compound-unit-kw"),
         pytest.param(
-            "祖父の8ミリフィルム", "祖父の8mmフィルム", id="ja-unit-before-a-katakana-noun"
+            "祖父の8ミリフィルム", "私の祖父の8mmフィルム", id="ja-unit-before-a-katakana-noun"
         ),
         pytest.param("I'm gonna sell the van", "I am going to sell the van", id="en-contractions"),
         pytest.param("I'd've sold the van", "I would have sold the van", id="en-d-ve"),

@@ -10,7 +10,8 @@ veto and the learned judge saw a changed word: a polite or contracted ending (�
 甘い物 / 甘いもの, 子供の頃 / 子どものころ), a relative time of one meaning (昨年 / 去年, 来春 /
 来年の春), 〜中 / 〜している and a reported statement's frame (と話していた / とのこと /
 しているそう, since the twenty-fourth round), a person named beside the user's relation
-(リサさんは私の妹で、 / 私の妹のリサさんは: ``dedup_ja_frames``, since the twenty-sixth); then
+(リサさんは私の妹で、 / 私の妹のリサさんは: ``dedup_ja_frames``, since the twenty-sixth; and
+since session 48 one of the user's own people said bare or with うちの, 妹の / 私の妹の); then
 numbers, steps and bounds said another way (``dedup_ja_forms``) and everyday synonyms
 (``dedup_ja_synonyms``). Outcome: the text with each written one way; a word that differs stays
 different. Deterministic.
