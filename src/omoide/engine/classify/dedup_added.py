@@ -102,14 +102,20 @@ def _ja_words(old: str, new: str) -> tuple[list[str], list[str]]:
     return added, removed
 
 
+def _compared(old: str, new: str) -> tuple[bool, list[str], list[str]]:
+    """Whether the pair is Japanese, and its added and removed words (:func:`added_words`)."""
+    old, new = (unicodedata.normalize("NFKC", t) for t in (old, new))
+    if is_japanese(old) or is_japanese(new):
+        return (True, *_ja_words(old, new))
+    return (False, *_en_words(old, new))
+
+
 def added_words(old: str, new: str) -> tuple[list[str], list[str]]:
     """The content words ``new`` has that ``old`` does not (added) and the reverse (removed),
     English words or Japanese kanji / katakana / Latin runs as the module docstring reads
     them."""
-    old, new = (unicodedata.normalize("NFKC", t) for t in (old, new))
-    if is_japanese(old) or is_japanese(new):
-        return _ja_words(old, new)
-    return _en_words(old.lower(), new.lower())
+    _, added, removed = _compared(old, new)
+    return added, removed
 
 
 def _detail_told(written: tuple[str, str] | None) -> bool:
@@ -125,10 +131,10 @@ def added_information(old: str, new: str, written: tuple[str, str] | None = None
     when it is enough to be a detail added rather than a rewording; else None. ``written``:
     the two as written (old, new), for the English shape of a detail told of the old
     memory's thing."""
-    added, removed = added_words(old, new)
+    japanese, added, removed = _compared(old, new)
     if not added:
         return None
-    if is_japanese(old) or is_japanese(new):
+    if japanese:
         cleft = _JA_CLEFT_REASON.search(new) is not None and _JA_CLEFT_REASON.search(old) is None
         return "".join(added) if len(added) >= JA_ADDED or cleft else None
     low_old, low_new = old.lower(), new.lower()
