@@ -161,7 +161,7 @@ def _why(exc: json.JSONDecodeError) -> str:
         )
     before = text[:pos].rstrip()
     if expecting and text[pos] in "]}" and before.endswith(","):
-        return f"a comma before {text[pos]!r}: JSON allows none after the last item"
+        return f"a comma before {named(text[pos])}: JSON allows none after the last item"
     if exc.msg.startswith("Expecting property name") and text[pos] == "'":
         return "a key in single quotes; JSON writes keys and strings in double quotes"
     return _WORDS.get(exc.msg, "not JSON text here")

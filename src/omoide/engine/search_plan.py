@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from omoide.engine.errors import ParameterError
+from omoide.engine.errors import ParameterError, named
 from omoide.engine.fusion import FusionMethod, FusionWeights, gate_keyword
 
 __all__ = [
@@ -264,4 +264,6 @@ def preset(name: str) -> SearchPlan:
     try:
         return PRESETS[name]
     except KeyError:
-        raise ParameterError(f"unknown search plan {name!r}; known: {', '.join(PRESETS)}") from None
+        raise ParameterError(
+            f"unknown search plan {named(name)}; known: {', '.join(PRESETS)}"
+        ) from None

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from omoide.engine.errors import named
 from omoide.errors import InvalidInput, LLMOutputError
 
 __all__ = [
@@ -99,6 +100,6 @@ def check_messages(messages: Sequence[Message]) -> None:
     for message in messages:
         if message.role not in ROLES:
             raise InvalidInput(
-                f"message role must be one of {', '.join(ROLES)}, not {message.role!r}",
+                f"message role must be one of {', '.join(ROLES)}, not {named(message.role)}",
                 field="messages",
             )

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from omoide.engine.errors import ParameterError
 from omoide.engine.fusion import FusionMethod, FusionWeights
 from omoide.engine.search_plan import (
     DEFAULT_PLAN,
@@ -179,3 +180,9 @@ def test_the_other_script_slot_is_given_for_the_plans_embedders(
     plan: SearchPlan, model: str, gives: bool
 ) -> None:
     assert plan.gives_other_script_slot(model) is gives
+
+
+def test_an_unknown_plan_is_named_as_the_api_names_things_not_by_repr() -> None:
+    with pytest.raises(ParameterError) as e:
+        preset('say "hi"')
+    assert str(e.value).startswith("""unknown search plan 'say "hi"'; known: """), e.value

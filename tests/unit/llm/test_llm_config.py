@@ -172,7 +172,10 @@ def test_complete_rejects_an_unknown_role_before_calling():
     llm = make_llm(cfg, transport=httpx.MockTransport(lambda request: httpx.Response(500)))
 
     assert llm is not None
-    with pytest.raises(InvalidInput, match="message role must be one of user, assistant"):
+    with pytest.raises(InvalidInput, match="message role must be one of user, assistant") as e:
         llm.complete([Message("system", "hi")])
+    assert str(e.value).endswith("not 'system'")  # named as the API names things, not repr
+    with pytest.raises(InvalidInput, match=r"not 'it's\\n'$"):  # Python's repr: "it's\\n"
+        llm.complete([Message("it's\n", "hi")])
     with pytest.raises(InvalidInput, match="at least one message"):
         llm.complete([])

@@ -25,6 +25,8 @@ from urllib.parse import unquote, unquote_to_bytes
 
 from starlette.types import Scope
 
+from omoide.engine.errors import named
+
 __all__ = ["BAD_ESCAPE", "TargetRefused", "not_an_escape", "origin_form"]
 
 _ABSOLUTE = re.compile(rb"(?i)https?://([^/?#]*)(.*)")
@@ -37,7 +39,7 @@ def not_an_escape(raw: bytes, at: int) -> str:
     """What a refusal says of ``raw`` (a path, a query name or value), whose ``%`` at ``at``
     starts no percent-escape (:data:`BAD_ESCAPE`)."""
     shown = raw[at : at + 3].decode("utf-8", "replace")
-    return f"holds {shown!r}, not a percent-escape; {ESCAPE_RULE}"
+    return f"holds {named(shown)}, not a percent-escape; {ESCAPE_RULE}"
 
 
 class TargetRefused(Exception):
