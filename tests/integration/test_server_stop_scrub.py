@@ -86,6 +86,20 @@ def _serving(env: dict[str, str], command: list[str]) -> tuple[subprocess.Popen[
     raise AssertionError(f"omoide serve did not answer: {child.communicate()[1]}")
 
 
+def _until_waiting(child: subprocess.Popen[str]) -> list[str]:
+    """The lines ``child`` says on stderr as it stops, up to the one saying its close waits for
+    the owed scrub (all of them if it ends without it: the caller's assertions say so). The
+    read that holds the scrub is ended only then: ended at a set time after the stop, it could
+    end before a slow close began (a loaded machine), whose scrub then needed no wait."""
+    assert child.stderr is not None
+    said: list[str] = []
+    deadline = time.monotonic() + 60
+    while not said or ("waiting up to " not in said[-1] and said[-1]):
+        said.append(child.stderr.readline())
+        assert time.monotonic() < deadline, said
+    return said
+
+
 def _purge_over_http(env: dict[str, str], url: str) -> None:
     headers = {"Authorization": f"Bearer {env['key']}"}
     done = httpx.delete(
@@ -102,17 +116,19 @@ def _stopped_serve(
     signum: signal.Signals = signal.SIGTERM,
 ) -> str:
     """``omoide serve`` purging the memory while the read holds its scrub, then stopped
-    (``signum``); the read ended 1.5 s later (``end_read``, a no-op to keep it); its stderr.
-    A server stopped on purpose exits 0, saying nothing more (before: SIGTERM ended it by
-    the signal uvicorn raised again, status -15)."""
+    (``signum``); the read ended 1.5 s into the close's wait for the scrub (``end_read``, a
+    no-op to keep it); its stderr. A server stopped on purpose exits 0, saying nothing more
+    (before: SIGTERM ended it by the signal uvicorn raised again, status -15)."""
     child, url = _serving(env, command)
     try:
         _purge_over_http(env, url)
         child.send_signal(signum)
+        said = _until_waiting(child)
         ends = threading.Timer(1.5, end_read)
         ends.start()
         _out, err = child.communicate(timeout=60)
         ends.join()
+        err = "".join(said) + err
         assert child.returncode == 0, err
         assert "Aborted!" not in err and "Traceback" not in err, err
     finally:
@@ -163,19 +179,21 @@ def _stopped_mcp(
 ) -> str:
     """``omoide mcp`` purging the memory while the read holds its scrub (:func:`_mcp_purged`),
     then its client gone (stdin closed), or, with ``signum``, sent that signal with its client
-    still connected (it exits 0); the read ended 1.5 s later; its stderr."""
+    still connected (it exits 0); the read ended 1.5 s into the close's wait for the scrub;
+    its stderr."""
     child = _mcp_purged(env, command)
-    assert child.stdin is not None
+    assert child.stdin is not None and child.stderr is not None
     try:
         if signum is None:
             child.stdin.close()
         else:
             child.send_signal(signum)
+        said = _until_waiting(child)
         ends = threading.Timer(1.5, end_read)
         ends.start()
         if signum is not None:  # bounded: before, SIGINT waited for the client's next line
             child.wait(timeout=60)  # (its stderr, a few log lines, fits in the pipe)
-        err = child.stderr.read() if child.stderr else ""
+        err = "".join(said) + child.stderr.read()
         child.wait(timeout=60)
         ends.join()
         if signum is not None:

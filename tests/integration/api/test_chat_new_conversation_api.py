@@ -41,14 +41,33 @@ def _turns(server: LiveServer, persona: str, session_id: str, n: int) -> list[An
     raise AssertionError(f"{n} turns not recorded in {session_id}, found {len(found)}")
 
 
+def _recorded(server: LiveServer, persona: str, session_id: str, reply: str) -> None:
+    """Wait until ``reply`` is recorded in the session: the proxy records a turn after its
+    reply was sent, in the reply's background task (a loaded machine may run it late)."""
+    store = server.omoide.store.sessions(persona)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            if reply.strip() in [
+                e.content.strip() for e in store.events_after(store.get(session_id), 0)
+            ]:
+                return
+        except NotFound:  # the session is opened by the background task
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"{reply!r} not recorded in {session_id}")
+
+
 def _chat(
+    proxy: LiveServer,
     client: openai.OpenAI,
     user_lines: list[str],
     fake_api: FakeAPI,
     history: list[dict[str, Any]] | None = None,
 ) -> list[str]:
     """A conversation (``history`` continued, else a new one), a request per user line (the
-    whole history each time, as a client sends it); returns the session id of each request."""
+    whole history each time, as a client sends it), each sent once the turn before it is
+    recorded; returns the session id of each request."""
     messages = history if history is not None else [{"role": "system", "content": "You are Mio."}]
     sessions = []
     for n, line in enumerate(user_lines):
@@ -56,8 +75,9 @@ def _chat(
         fake_api.queue(Reply(body=openai_answer(f"reply {n}: {line[:12]}")))
         raw = client.chat.completions.with_raw_response.create(model="x", messages=messages)
         sessions.append(raw.headers["x-omoide-session"])
-        messages.append({"role": "assistant", "content": raw.parse().choices[0].message.content})
-        time.sleep(0.3)  # the turn is recorded after the reply
+        reply = raw.parse().choices[0].message.content
+        messages.append({"role": "assistant", "content": reply})
+        _recorded(proxy, "mio", sessions[-1], reply)
     return sessions
 
 
@@ -67,6 +87,7 @@ def test_a_new_conversation_with_an_ended_ones_opening_words_is_a_session_of_its
     key = proxy.create_persona("mio")
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
     first = _chat(
+        proxy,
         client,
         [OPENER, "I threw six tea bowls in shino glaze.", "The kiln is booked for Thursday."],
         fake_api,
@@ -78,6 +99,7 @@ def test_a_new_conversation_with_an_ended_ones_opening_words_is_a_session_of_its
     wait_for_jobs(proxy.omoide, "mio")
 
     second = _chat(
+        proxy,
         client,
         [
             OPENER,
@@ -108,11 +130,13 @@ def test_a_resumed_conversation_stays_in_its_session_after_it_ended(
     key = proxy.create_persona("mio")
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
     history: list[dict[str, Any]] = [{"role": "system", "content": "You are Mio."}]
-    first = _chat(client, [OPENER, "I threw six tea bowls in shino glaze."], fake_api, history)
+    first = _chat(
+        proxy, client, [OPENER, "I threw six tea bowls in shino glaze."], fake_api, history
+    )
     _turns(proxy, "mio", first[0], 4)
     with proxy.client(key) as c:
         assert c.post(f"/api/sessions/mio/{first[0]}/end").status_code == 200
     # the client reopens the old chat days later: the whole history and one more line
-    again = _chat(client, ["They came out of the kiln this morning."], fake_api, history)
+    again = _chat(proxy, client, ["They came out of the kiln this morning."], fake_api, history)
     assert again == [first[0]]
     assert len(_turns(proxy, "mio", first[0], 6)) == 6

@@ -12,6 +12,7 @@ stay as they were: the exchange recorded before the broken one is all the sessio
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Callable
@@ -31,6 +32,7 @@ from llm_fakes import (
 )
 from omoide_testing import LiveServer
 
+from omoide.errors import NotFound
 from omoide.llm.chat import make_chat_upstream
 
 pytestmark = pytest.mark.sqlite_only  # the upstream's shapes, not the store, are under test
@@ -180,8 +182,17 @@ def _proxy(
 
 
 def _turns(proxy: LiveServer) -> list[tuple[str, str]]:
-    time.sleep(0.3)  # the turn is recorded after the reply was sent
+    """The session's turns once the first exchange is recorded (after its reply was sent, by
+    the reply's background task: waited for, as a loaded machine may run it late) and 0.3 s
+    more, for a turn that should not be recorded to show."""
     store = proxy.omoide.store.sessions("rin")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with contextlib.suppress(NotFound):  # (made as the first turn is recorded)
+            if len(store.events_after(store.get(SESSION), 0)) >= 2:
+                break
+        time.sleep(0.05)
+    time.sleep(0.3)
     return [(e.role, e.content) for e in store.events_after(store.get(SESSION), 0)]
 
 

@@ -5,6 +5,7 @@ local fake upstream (tests/support/llm_fakes.py), both stores; a chat written fo
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 
@@ -14,6 +15,7 @@ from chat_proxy import fake_llm_config
 from llm_fakes import FakeAPI, Reply, openai_answer
 from omoide_testing import LiveServer, chat_notes, wait_for_jobs
 
+from omoide.errors import NotFound
 from omoide.llm.chat import make_chat_upstream
 
 LINES = [
@@ -29,6 +31,21 @@ def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServ
     return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base, timeout_s=2.0)))
 
 
+def _recorded(proxy: LiveServer, session_id: str, reply: str) -> None:
+    """Wait until ``reply`` is recorded in the session: the proxy records a turn after its
+    reply was sent, in the reply's background task (a loaded machine may run it late)."""
+    store = proxy.omoide.store.sessions("kiri")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(NotFound):  # (opened by the background task)
+            if reply.strip() in [
+                e.content.strip() for e in store.events_after(store.get(session_id), 0)
+            ]:
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"{reply!r} not recorded in {session_id}")
+
+
 def _notes(proxy: LiveServer, key: str, user_lines: list[str], fake_api: FakeAPI) -> list[str]:
     """A chat through the proxy, its session ended over HTTP: the notes it left."""
     client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=10)
@@ -39,8 +56,9 @@ def _notes(proxy: LiveServer, key: str, user_lines: list[str], fake_api: FakeAPI
         fake_api.queue(Reply(body=openai_answer(f"I see ({n}).")))
         raw = client.chat.completions.with_raw_response.create(model="x", messages=messages)
         session = raw.headers["x-omoide-session"]
-        messages.append({"role": "assistant", "content": raw.parse().choices[0].message.content})
-        time.sleep(0.3)  # the turn is recorded after the reply
+        reply = raw.parse().choices[0].message.content
+        messages.append({"role": "assistant", "content": reply})
+        _recorded(proxy, session, reply)
     wait_for_jobs(proxy.omoide, "kiri")
     with proxy.client(key) as c:
         return [n["content"] for n in chat_notes(c, proxy.omoide, "kiri", session)]
