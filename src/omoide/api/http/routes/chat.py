@@ -5,7 +5,8 @@ The Bearer key is the persona's (or the admin key with ``X-Omoide-Persona``). Th
 pipeline of ``service/chat.py`` (prepare, compress) in a worker thread, relays the request to the
 configured upstream (streamed as server-sent ``chat.completion.chunk`` events ending with
 ``data: [DONE]``, or as one ``chat.completion``), then records the turn after the reply has
-been sent. A client that disconnects cancels the upstream call.
+been sent (a request routed by its recorded turns first waits for those still being recorded:
+``service/chat_pending.py``). A client that disconnects cancels the upstream call.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 import anyio
@@ -33,6 +34,7 @@ from omoide.errors import Forbidden, InvalidInput, LLMNotConfigured, NotFound, O
 from omoide.model import check_persona_name
 from omoide.service.chat import Prepared
 from omoide.service.chat_messages import check_messages
+from omoide.service.chat_pending import Pending
 from omoide.service.chat_summary import Compressed
 from omoide.service.validate import NAME_PATTERN, SESSION_ID_PATTERN
 from omoide.wiring import Omoide
@@ -187,6 +189,8 @@ async def chat_completions(
     # The pipeline's own time (memory, compaction), for clients and bench/chat.py.
     headers["Server-Timing"] = f"omoide;dur={(time.perf_counter() - started) * 1000:.1f}"
 
+    answered: list[Pending] = []  # opened once the reply is whole, before the client reads it
+
     def record(reply: str) -> None:
         try:
             app.chat.record(persona, session_id, messages, reply)
@@ -197,6 +201,9 @@ async def chat_completions(
                 raise
             # the persona or session was erased while the reply went out: nothing to record
             logger.info("chat turn not recorded persona=%s: erased meanwhile", persona)
+        finally:
+            for pending in answered:
+                pending.close()
 
     if body.get("stream") is True:
         stream = await upstream.open_stream(outgoing)
@@ -206,8 +213,11 @@ async def chat_completions(
             if parts and parts[-1] is _END:  # only a reply that arrived whole
                 record("".join(parts[:-1]))
 
+        def whole() -> None:
+            answered.append(app.chat.pending.expect(persona))
+
         return StreamingResponse(
-            _relay(stream, parts),
+            _relay(stream, parts, whole),
             media_type="text/event-stream",
             headers=headers,
             background=BackgroundTask(record_streamed),
@@ -215,6 +225,7 @@ async def chat_completions(
     reply = await _unless_disconnected(request, upstream.complete(outgoing))
     if reply is None:
         return Response(status_code=CLIENT_CLOSED)
+    answered.append(app.chat.pending.expect(persona))
     return JSONResponse(
         {**reply, "omoide": info},
         headers=headers,
@@ -240,8 +251,9 @@ def _event(value: Any) -> str:
     return f"data: {json.dumps(value, ensure_ascii=False, separators=(',', ':'))}\n\n"
 
 
-async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
-    """Upstream chunks as SSE; an upstream failure mid-stream becomes one error event."""
+async def _relay(stream: Any, parts: list[str], whole: Callable[[], None]) -> AsyncIterator[str]:
+    """Upstream chunks as SSE; an upstream failure mid-stream becomes one error event.
+    ``whole`` is called once the reply arrived whole, before the client can read its end."""
     try:
         async for chunk in stream:
             for choice in chunk.get("choices") or ():
@@ -249,6 +261,7 @@ async def _relay(stream: Any, parts: list[str]) -> AsyncIterator[str]:
                     parts.append(message_text(choice.get("delta") or {}))
             yield _event(chunk)
         parts.append(_END)
+        whole()
     except OmoideError as exc:
         logger.warning("chat stream failed mid-way: %s", exc.code)
         yield _event(exc.to_dict())
