@@ -24,11 +24,13 @@ CHAT_ADMIN = "omo_admin_test-key"
 
 
 def fake_llm_config(
-    base: str, provider: str = "openai", *, timeout_s: float = 1.0, **overrides: Any
+    base: str, provider: str = "openai", *, timeout_s: float = 3.0, **overrides: Any
 ) -> LLMConfig:
     """An LLM at the fake API served at ``base`` (``FakeAPI.base``), no retries: OpenAI's
     ``/v1`` routes with ``gpt-test``, or Anthropic's with ``claude-test``; ``overrides``
-    replace or add fields."""
+    replace or add fields. ``timeout_s`` is what a hanging reply costs a test, and must stay
+    well above what a loaded machine takes to answer one (1 s was not: a 504 in a test that
+    expected an answer, with two suites sharing two cores)."""
     fields: dict[str, Any] = {
         "provider": provider,
         "base_url": f"{base}/v1" if provider == "openai" else base,
