@@ -36,7 +36,6 @@ from omoide.engine.context import choose_language, user_address
 from omoide.model import SearchHit
 from omoide.service.blocks import BlockService
 from omoide.service.chat_messages import ASSISTANT_WITHOUT_CONTENT
-from omoide.service.chat_pending import PendingRecords
 from omoide.service.chat_summary import Compressed, Compressor
 from omoide.service.event_input import MAX_EVENT_CHARS, MAX_SPEAKER_CHARS
 from omoide.service.search import SearchService
@@ -173,7 +172,6 @@ class ChatService:
         self.sessions = sessions
         self.clock = clock
         self.compressor = compressor
-        self.pending = PendingRecords()  # turns answered, not yet recorded (session_for waits)
 
     # -- the session -------------------------------------------------------------------
 
@@ -190,7 +188,7 @@ class ChatService:
         base = session_id_for(messages, header=header, user=user)
         if header is not None or (isinstance(user, str) and user.strip()):
             return base
-        self.pending.wait(persona)  # the turn this request continues may be being recorded
+        self.sessions.pending.wait(persona)  # the turn this request continues may be being recorded
         store = self.sessions.store.sessions(persona)
         numbered = store.numbered(base)
         if not numbered:

@@ -6,9 +6,10 @@ continues is recorded: :meth:`ChatService.session_for` finds the conversation's 
 turns recorded, so the request would land in another session (a new one, or an ended one whose
 opening words it shares). The route opens a :class:`Pending` once the reply is whole, before
 the client can have read it, and closes it when the turn is recorded (or not, whatever
-happened); ``session_for`` waits for the persona's open ones first. A turn whose record never
-ran (the client left as the reply went out) stops being waited for after
-:data:`RECORD_WAIT_S`, so nothing waits longer than that.
+happened); ``session_for`` and a session's end wait for the persona's open ones first
+(``SessionService.pending``: every end, HTTP, MCP or CLI, includes such a turn). A turn whose
+record never ran (the client left as the reply went out) stops being waited for after
+:data:`RECORD_WAIT_S`, so nothing waits longer than that, and is let go at the persona's next.
 """
 
 from __future__ import annotations
@@ -31,14 +32,9 @@ class Pending:
         self._records = records
         self.persona = persona
         self.opened = time.monotonic()
-        self._closed = False
 
     def close(self) -> None:
-        with self._records.changed:
-            if self._closed:
-                return
-            self._closed = True
-            self._records.discard(self)
+        self._records.discard(self)
 
 
 class PendingRecords:
@@ -46,31 +42,35 @@ class PendingRecords:
     records the turns it answered)."""
 
     def __init__(self) -> None:
-        self.changed = threading.Condition()
+        self._changed = threading.Condition()
         self._open: dict[str, list[Pending]] = {}
 
     def expect(self, persona: str) -> Pending:
-        """A turn of ``persona`` answered: its record is waited for until closed."""
+        """A turn of ``persona`` answered: its record is waited for until closed. The
+        persona's turns no longer waited for (their record never ran) are let go here."""
         pending = Pending(self, persona)
-        with self.changed:
-            self._open.setdefault(persona, []).append(pending)
+        with self._changed:
+            held = self._open.get(persona, [])
+            fresh = [p for p in held if pending.opened - p.opened < RECORD_WAIT_S]
+            self._open[persona] = [*fresh, pending]
         return pending
 
     def discard(self, pending: Pending) -> None:
-        """Called under :attr:`changed` by :meth:`Pending.close`."""
-        held = self._open.get(pending.persona, [])
-        if pending in held:
-            held.remove(pending)
-        if not held:
-            self._open.pop(pending.persona, None)
-        self.changed.notify_all()
+        """``pending`` recorded (or never to be): no longer waited for; twice is once."""
+        with self._changed:
+            held = self._open.get(pending.persona, [])
+            if pending in held:
+                held.remove(pending)
+            if not held:
+                self._open.pop(pending.persona, None)
+            self._changed.notify_all()
 
     def wait(self, persona: str, timeout: float = RECORD_WAIT_S) -> bool:
         """Wait until every turn of ``persona`` answered before this call is recorded (or
         :data:`RECORD_WAIT_S` old); False when ``timeout`` ran out first."""
         asked = time.monotonic()
         deadline = asked + timeout
-        with self.changed:
+        with self._changed:
             while True:
                 now = time.monotonic()
                 live = [
@@ -90,4 +90,4 @@ class PendingRecords:
                     )
                     return False
                 stale_at = min(p.opened for p in live) + RECORD_WAIT_S
-                self.changed.wait(min(deadline, stale_at) - now)
+                self._changed.wait(min(deadline, stale_at) - now)

@@ -38,6 +38,7 @@ from omoide.model import (
     SessionSummary,
     new_session_id,
 )
+from omoide.service.chat_pending import PendingRecords
 from omoide.service.episode_work import CONSOLIDATE_JOB, SEGMENT_JOB, EpisodeWork
 from omoide.service.event_input import check_events
 from omoide.service.memories import MemoryService
@@ -76,6 +77,7 @@ class SessionService(EpisodeWork):
         self.on_enqueue = on_enqueue
         offline = OfflineSegmenter()
         self.segmenter_for = segmenter_for or (lambda cfg: offline)
+        self.pending = PendingRecords()  # chat turns answered, not yet recorded (end_told waits)
 
     # -- recording -----------------------------------------------------------------------
 
@@ -130,7 +132,9 @@ class SessionService(EpisodeWork):
         Why: ``POST …/end`` answered ``queued: true`` on a session already ended, and queued
         a final segmentation that had nothing left to cut (its end queued one; a turn
         recorded since queues its own, final). Outcome: the end's work is queued once, in the
-        transaction that ends the session, and the reply says which call that was."""
+        transaction that ends the session, and the reply says which call that was. A chat turn
+        answered just before is recorded first (:attr:`pending`), so the end includes it."""
+        self.pending.wait(persona)
         store = self.store.sessions(persona)
         session = store.get(session_id)
         queued: list[bool] = []

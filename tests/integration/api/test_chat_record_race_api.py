@@ -41,6 +41,12 @@ def slow_record(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ChatService, "record", slow)
 
 
+def _mio(proxy: LiveServer) -> tuple[str, openai.OpenAI]:
+    """Persona mio's key, and an SDK client chatting as mio."""
+    key = proxy.create_persona("mio")
+    return key, openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=20)
+
+
 def _chat(client: openai.OpenAI, fake_api: FakeAPI, lines: list[str], stream: bool) -> list[str]:
     """One conversation, each request sent as soon as the reply before it is read."""
     messages: list[dict[str, Any]] = [{"role": "system", "content": "You are Mio."}]
@@ -70,8 +76,7 @@ def _chat(client: openai.OpenAI, fake_api: FakeAPI, lines: list[str], stream: bo
 def test_a_request_sent_while_the_turn_before_is_recorded_goes_to_that_turns_session(
     proxy: LiveServer, fake_api: FakeAPI, slow_record: None, stream: bool
 ) -> None:
-    key = proxy.create_persona("mio")
-    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=20)
+    key, client = _mio(proxy)
     first = _chat(client, fake_api, [OPENER, "It doubled in four hours."], stream)
     assert len(set(first)) == 1
     wait_for_jobs(proxy.omoide, "mio")
@@ -109,8 +114,7 @@ def test_the_wait_ends_when_the_turn_is_recorded_or_never_recorded() -> None:
 def test_a_session_ended_the_moment_its_last_reply_arrives_keeps_that_turn(
     proxy: LiveServer, fake_api: FakeAPI, slow_record: None, stream: bool
 ) -> None:
-    key = proxy.create_persona("mio")
-    client = openai.OpenAI(base_url=f"{proxy.url}/v1", api_key=key, max_retries=0, timeout=20)
+    key, client = _mio(proxy)
     sessions = _chat(client, fake_api, [OPENER, "It doubled in four hours."], stream)
     with proxy.client(key) as c:
         assert c.post(f"/api/sessions/mio/{sessions[0]}/end").status_code == 200

@@ -214,7 +214,7 @@ async def chat_completions(
                 record("".join(parts[:-1]))
 
         def whole() -> None:
-            answered.append(app.chat.pending.expect(persona))
+            answered.append(app.sessions.pending.expect(persona))
 
         return StreamingResponse(
             _relay(stream, parts, whole),
@@ -225,7 +225,7 @@ async def chat_completions(
     reply = await _unless_disconnected(request, upstream.complete(outgoing))
     if reply is None:
         return Response(status_code=CLIENT_CLOSED)
-    answered.append(app.chat.pending.expect(persona))
+    answered.append(app.sessions.pending.expect(persona))
     return JSONResponse(
         {**reply, "omoide": info},
         headers=headers,

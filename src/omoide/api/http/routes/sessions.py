@@ -108,7 +108,6 @@ async def record_events(
     responses={200: {"model": SessionEndReply}, **ACT},
 )
 def end_session(persona: Persona, session_id: SessionPath, app: App) -> dict[str, Any]:
-    app.chat.pending.wait(persona)  # a chat turn answered just before is part of the session
     ended, queued = app.sessions.end_told(persona, session_id)
     return {**render_session_end(ended), "queued": queued, "already_ended": not queued}
 
