@@ -41,15 +41,15 @@ from omoide.engine.classify import (
 DATA = REPO / "bench" / "data"
 EXTENDABLE = Relation.EXTENDABLE.value
 # The held-out sets, each scored once in an earlier round and seen since: the LOSO folds
-# (with the two sets of short one-clause statements, session 29); up to holdout72 and notes50,
-# the sets session 49 scored fresh (``classify_split.CHOOSE`` leaves the newest out of training).
+# (with the two sets of short one-clause statements, session 29); up to holdout73 and notes51,
+# the sets session 50 scored fresh (``classify_split.CHOOSE`` leaves the newest out of training).
 HOLDOUTS: dict[str, Path] = {
-    **{f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 73)},
+    **{f"holdout{n}": DATA / f"classify_holdout{'' if n == 1 else n}.jsonl" for n in range(1, 74)},
     **{f"short{n}": DATA / f"classify_short{n}.jsonl" for n in (1, 2)},
 }
 # Notes written as Omoide's own consolidator writes them (several sentences, third person,
 # resolved dates): a fold like the writers', read when the file is there.
-NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 51)}
+NOTES: dict[str, Path] = {f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in range(1, 52)}
 BLOCKS: tuple[str, ...] = VECTOR_BLOCKS  # every block is measured; a configuration reads some
 # Which vector blocks a configuration reads: the asymmetric ones of every earlier round (new −
 # old and the two differing parts), or those and the symmetric |new − old| and new ∘ old.

@@ -60,7 +60,7 @@ from omoide.embed import make_embedder
 from omoide.engine.classify import Judge, JudgeModel, LanguageJudge, judge_from_dict
 from train_classifier import rounded_floats
 
-CHOOSE = ("holdout70", "holdout71", "holdout72", "notes48", "notes49", "notes50")  # s49's
+CHOOSE = ("holdout71", "holdout72", "holdout73", "notes49", "notes50", "notes51")  # s50's
 AS_STATEMENTS = " as statements"  # a notes source read as statements (a fold of its own)
 TARGETS = (0.95, 0.93, 0.90)
 RULES: dict[str, ThresholdRule] = {

@@ -49,7 +49,7 @@ stays the headline (an unreviewed distractor close counts false; ``--reviewed no
 file out). Only a close someone read goes in, never one chosen by a rule.
 
 Reported per set and pooled per language and group (``older``: the sets written before the
-newest three, on which a band is tuned; ``choose``: holdout70–72 and notes48–50, on which the
+newest three, on which a band is tuned; ``choose``: holdout71–73 and notes49–51, on which the
 choice is checked): end-to-end C recall (gold CONTRADICTORY pairs whose target old memory was
 closed), C precision (target closes of gold C pairs over every close: of the target whatever its
 label, and of any distractor), distractor closes, E recall (target extended), the share of gold
@@ -106,8 +106,8 @@ REVIEWED = Path(__file__).resolve().parent / "data" / "classify_store_conflicts.
 DATA = HOLDOUTS["holdout1"].parent
 # The newest seen sets: a band tuned on the older ones is checked on these before it ships.
 CHOOSE: dict[str, Path] = {
-    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (70, 71, 72)},
-    **{f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (48, 49, 50)},
+    **{f"holdout{n}": DATA / f"classify_holdout{n}.jsonl" for n in (71, 72, 73)},
+    **{f"notes{n}": DATA / f"classify_notes{n}.jsonl" for n in (49, 50, 51)},
 }
 OLDER: dict[str, Path] = {k: v for k, v in {**HOLDOUTS, **NOTES}.items() if k not in CHOOSE}
 SETTINGS = PersonaSettings()

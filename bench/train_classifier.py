@@ -5,10 +5,10 @@
         # e5 + USE → src/omoide/engine/classify/judge.json, report bench/results/classify_threshold
 
 The packaged judge was trained on sixty-three sources written by sixty-three different people (a run
-today also reads the sets seen since: ``classify_holdout42`` … ``72``, ``classify_short1`` and
-``2``, ``classify_notes22`` … ``50``, one hundred and twenty-five in all; session 30 measured a
+today also reads the sets seen since: ``classify_holdout42`` … ``73``, ``classify_short1`` and
+``2``, ``classify_notes22`` … ``51``, one hundred and twenty-seven in all; session 30 measured a
 refit on seventy-three and did not ship it, ``bench/results/fresh_s30.md``; ``--leave-out
-holdout70,holdout71,holdout72,notes48,notes49,notes50`` keeps the freshest seen writers out, as
+holdout71,holdout72,holdout73,notes49,notes50,notes51`` keeps the freshest seen writers out, as
 ``classify_split.py`` does): every pair of ``bench/data/classify_pairs.jsonl`` (1,011, train and the
 seen validation split), the forty-one held-out sets ``bench/data/classify_holdout.jsonl``
 (308), ``classify_holdout2.jsonl`` (346),
