@@ -176,8 +176,8 @@ def test_settle_stops_waiting_once_given_up_and_leaves_the_scrub_owed() -> None:
     owed.owe()
     give_up = threading.Event()
     timer = threading.Timer(0.2, give_up.set)
+    started = time.monotonic()  # before the timer's start: 0.2 s at least from here
     timer.start()
-    started = time.monotonic()
     assert owed.settle(wait_s=30.0, give_up=give_up) is False
     timer.join()
     assert 0.2 <= time.monotonic() - started < 15.0  # the give up's 0.2 s, not the 30 s wait
