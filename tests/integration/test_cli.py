@@ -378,7 +378,8 @@ def test_reindex_is_refused_while_a_server_uses_the_folder(run, tmp_path: Path) 
     )
     try:
         deadline = time.monotonic() + 90  # a loaded machine's start (imports, the store)
-        while time.monotonic() < deadline:
+        while True:
+            assert time.monotonic() < deadline, "the server did not start"
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
                     break
