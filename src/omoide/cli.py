@@ -17,7 +17,6 @@ from typing import Any
 import click
 
 from omoide.cli_common import (
-    SCRUB_PENDING,
     _build,
     _print,
     _settings,
@@ -27,10 +26,8 @@ from omoide.cli_common import (
     field_lines,
     folder_hold,
     friendly,
-    holding,
     how_many,
     json_option,
-    on_named_persona,
     one_line,
     persona_option,
     require_mcp_persona,
@@ -41,6 +38,7 @@ from omoide.cli_jobs import jobs
 from omoide.cli_memory import memory, session
 from omoide.cli_migrate import migrate
 from omoide.cli_ops import register_ops
+from omoide.cli_persona import persona
 from omoide.cli_types import DATE_RANGE, PORT, SEARCH_MODE, TOP_K, VALID_AT, VERBATIM, NumberText
 from omoide.errors import OmoideError
 from omoide.stopping import Hurry
@@ -132,86 +130,6 @@ def serve(data: str | None, host: str | None, port: int | None) -> None:
             timeout_graceful_shutdown=3,
             http=OmoideH11Protocol,
         )
-
-
-@main.group()
-def persona() -> None:
-    """Create, list and delete personas."""
-
-
-@persona.command("create")
-@on_named_persona
-@friendly
-def persona_create(data: str | None, as_json: bool, name: str) -> None:
-    """Create persona NAME and print its API key (shown only once)."""
-    with built(data) as app:
-        created, key = app.auth.create_persona(name)
-        _print(
-            {"name": created.name, "api_key": key},
-            as_json,
-            lambda d: f"created persona {d['name']}\napi key (shown once): {d['api_key']}",
-        )
-
-
-@persona.command("list")
-@data_option
-@json_option
-@friendly
-def persona_list(data: str | None, as_json: bool) -> None:
-    """List personas with their active memory counts."""
-    with built(data) as app:
-        rows = [
-            {"name": p.name, "created_at": p.created_at.isoformat(), "memories": p.memories}
-            for p in app.maintenance.personas()
-        ]
-        _print(
-            rows,
-            as_json,
-            lambda rs: (
-                "\n".join(f"{r['name']}\t{how_many(r['memories'], 'memory')}" for r in rs)
-                or "(no personas)"
-            ),
-        )
-
-
-@persona.command("delete")
-@on_named_persona
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@friendly
-def persona_delete(data: str | None, as_json: bool, name: str, yes: bool) -> None:
-    """Erase persona NAME and everything it remembers; its keys stop working."""
-    with holding(data, "persona delete") as app:
-        app.maintenance.require_persona(name)  # an unknown name fails before the question
-        if not yes:
-            click.confirm(
-                f"Erase persona {name} with all its memories and conversations? "
-                "This cannot be undone",
-                abort=True,
-                err=True,
-            )
-        erased = app.forget.delete_persona(name)
-    _print(
-        {
-            "name": name,
-            "status": "erased",
-            "memories": erased.memories,
-            "sessions": erased.sessions,
-            "jobs_discarded": erased.jobs,
-            "scrub_pending": app.scrub_pending,  # after the wait of its close
-        },
-        as_json,
-        lambda d: (
-            f"erased persona {d['name']} ({how_many(d['memories'], 'memory')}, "
-            f"{how_many(d['sessions'], 'session')}"
-            + (
-                f", {how_many(d['jobs_discarded'], 'background job')} discarded"
-                if d["jobs_discarded"]
-                else ""
-            )
-            + ")"
-            + (f"\n{SCRUB_PENDING}" if d["scrub_pending"] else "")
-        ),
-    )
 
 
 @main.command()
@@ -387,6 +305,7 @@ def mcp_command(data: str | None, persona: str) -> None:
             close_server(app, hurry=stopping.hurry.event)
 
 
+main.add_command(persona)
 main.add_command(memory)
 main.add_command(jobs)
 main.add_command(session)

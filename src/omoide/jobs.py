@@ -1,4 +1,5 @@
-"""Background work: worker threads over the durable job queue, and the periodic scheduler.
+"""Background work: worker threads over the durable job queue, and the periodic scheduler
+(``omoide.scheduler``, started and stopped with them).
 
 Jobs never delay a reply: a write enqueues in its own transaction and returns; workers in the
 server process pick the job up (woken at once by :meth:`JobRunner.notify`, else by polling).
@@ -21,10 +22,8 @@ handler, left to end in its thread, records nothing, and that thread then ends (
 :data:`PUT_BACK_WAIT_S` (the write lock may be held by one of those very handlers): a job not
 put back by then stays leased and runs again once its lease runs out.
 
-The scheduler thread ticks every ``tick_every_s`` (queue the periodic decay job, end idle
-sessions). Every process sharing the database has one, but a tick's duties run in one process
-per interval (:meth:`~omoide.store.port.JobQueue.claim_periodic`); :meth:`JobRunner.tick_now`
-runs a tick at once, unconditionally.
+The scheduler thread ticks every ``tick_every_s`` (:class:`~omoide.scheduler.Scheduler`);
+:meth:`JobRunner.tick_now` runs a tick at once, unconditionally.
 
 While storage is unavailable (:class:`~omoide.errors.StorageUnavailable`: PostgreSQL down or
 refusing, a SQLite file locked or failing), one WARNING line says so for the whole outage, not
@@ -49,6 +48,7 @@ from omoide.engine.counts import how_many
 from omoide.errors import StorageUnavailable
 from omoide.job_outage import OUTAGE_FIRST_WAIT_S, OUTAGE_MAX_WAIT_S, Outage
 from omoide.model import Job
+from omoide.scheduler import Scheduler
 from omoide.stopping import DaemonWrite, joined
 from omoide.store.port import JobQueue
 
@@ -69,7 +69,6 @@ Handler = Callable[[Job], None]
 
 _MAX_BACKOFF_S = 300.0
 DEFAULT_LEASE_S = 60.0
-_TICK_CLAIM = "scheduler-tick"
 # How long a stop waits, in all, for the jobs its workers are running (JobRunner.stop).
 STOP_WAIT_S = 10.0
 # How long a stop then waits to put the jobs still running back in the queue (a write).
@@ -105,16 +104,8 @@ class JobRunner:
         self.workers = workers
         self.poll_s = poll_s
         self.backoff_base_s = backoff_base_s
-        self._tick = tick
-        self._tick_every_s = tick_every_s
         self._wake = threading.Event()
         self._stop = threading.Event()
-        self._tick_wake = threading.Event()
-        self._tick_forced = False
-        self._tick_cond = threading.Condition()
-        self._ticks_started = 0
-        self._ticks_done = 0
-        self._ticker_thread: threading.Thread | None = None
         self._threads: list[threading.Thread] = []
         # The claims whose handlers run now, and those a stop put back while they ran (their
         # handlers, left to end, record nothing), by the claim (``id`` of its Job: a job put
@@ -123,6 +114,13 @@ class JobRunner:
         self._running: dict[int, Job] = {}
         self._let_go: set[int] = set()
         self._outage = Outage()
+        self._scheduler = (
+            None
+            if tick is None
+            else Scheduler(
+                jobs, tick, every_s=tick_every_s, worker_id=self.worker_id, outage=self._outage
+            )
+        )
 
     def start(self) -> None:
         recovered = self.jobs.recover()
@@ -138,13 +136,8 @@ class JobRunner:
             )
             thread.start()
             self._threads.append(thread)
-        if self._tick is not None:
-            thread = threading.Thread(
-                target=self._ticker, args=(stop,), name="omoide-scheduler", daemon=True
-            )
-            thread.start()
-            self._threads.append(thread)
-            self._ticker_thread = thread
+        if self._scheduler is not None:
+            self._threads.append(self._scheduler.start(stop))
 
     def stop(self, timeout: float = STOP_WAIT_S, *, give_up: threading.Event | None = None) -> bool:
         """Stop the workers and the scheduler, waiting for the jobs mid-run for ``timeout``
@@ -155,13 +148,15 @@ class JobRunner:
         left to end in its thread and records nothing. True when every thread had ended."""
         self._stop.set()
         self._wake.set()
-        self._tick_wake.set()
+        if self._scheduler is not None:
+            self._scheduler.wake()
         deadline = time.monotonic() + timeout
         for thread in self._threads:
             joined(thread, deadline, give_up)
         ended = not any(thread.is_alive() for thread in self._threads)
         self._threads.clear()
-        self._ticker_thread = None
+        if self._scheduler is not None:
+            self._scheduler.detach()
         if not ended:
             self._put_back()
         return ended
@@ -211,17 +206,9 @@ class JobRunner:
     def tick_now(self, timeout: float = 30.0) -> bool:
         """Run the scheduler's tick now instead of at its next interval, and wait until a tick
         that started after this call has finished (tests moving a clock, operators). Without
-        a running scheduler thread the tick runs in this thread. False on timeout."""
-        if self._tick is None:
-            return False
-        if self._ticker_thread is None or not self._ticker_thread.is_alive():
-            self._tick()
-            return True
-        with self._tick_cond:
-            wanted = self._ticks_started + 1
-            self._tick_forced = True
-            self._tick_wake.set()
-            return self._tick_cond.wait_for(lambda: self._ticks_done >= wanted, timeout)
+        a running scheduler thread the tick runs in this thread. False on timeout, and
+        without a tick."""
+        return self._scheduler is not None and self._scheduler.tick_now(timeout)
 
     def run_once(self, *, persona_id: int | None = None) -> bool:
         """Claim and run one ready job (of ``persona_id`` only, when given); False when none
@@ -361,29 +348,6 @@ class JobRunner:
             if not ran:
                 self._wake.wait(self.poll_s)
                 self._wake.clear()
-
-    def _ticker(self, stop: threading.Event) -> None:
-        assert self._tick is not None
-        while not stop.is_set():
-            with self._tick_cond:
-                self._tick_wake.clear()
-                self._ticks_started += 1
-                forced, self._tick_forced = self._tick_forced, False
-            try:
-                if forced or self.jobs.claim_periodic(
-                    _TICK_CLAIM, every_s=self._tick_every_s, worker=self.worker_id
-                ):
-                    self._tick()
-            except StorageUnavailable as exc:
-                self._outage.seen(exc)
-            except Exception:
-                logger.exception("scheduler tick failed")
-            else:
-                self._outage.over()
-            with self._tick_cond:
-                self._ticks_done += 1
-                self._tick_cond.notify_all()
-            self._tick_wake.wait(self._tick_every_s)
 
 
 def _say_put_back(released: list[Job]) -> None:

@@ -24,15 +24,12 @@ import signal
 import threading
 import time
 from collections.abc import Callable
-from typing import Generic, TypeVar
 
 __all__ = ["GIVE_UP_POLL_S", "DaemonWrite", "Hurry", "acquired", "joined"]
 
 logger = logging.getLogger(__name__)
 
 GIVE_UP_POLL_S = 0.05  # how soon a stop's wait sees that it is told to give up
-
-T = TypeVar("T")
 
 
 class Hurry:
@@ -78,7 +75,7 @@ def acquired(lock: threading.RLock, deadline: float, give_up: threading.Event | 
             return False
 
 
-class DaemonWrite(Generic[T]):
+class DaemonWrite:
     """``write`` run on a daemon thread of its own, started at once, and waited for with a bound
     (:meth:`wait`). Why a thread: the write may wait for the database's write lock, which a
     job's handler a stop left may hold for as long as it runs; why a daemon: one still waiting
@@ -86,14 +83,9 @@ class DaemonWrite(Generic[T]):
     at the exit for as long as its write waited). The job runner's put back
     (``jobs.PUT_BACK_WAIT_S``) and the key-use writer (``auth.KEY_USE_WAIT_S``) are ones."""
 
-    def __init__(self, write: Callable[[], T], *, name: str) -> None:
-        self._write = write
-        self._returned: tuple[T] | None = None
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+    def __init__(self, write: Callable[[], object], *, name: str) -> None:
+        self._thread = threading.Thread(target=write, name=name, daemon=True)
         self._thread.start()
-
-    def _run(self) -> None:
-        self._returned = (self._write(),)
 
     def wait(self, wait_s: float, *, late: Callable[[], None]) -> bool:
         """Whether the write ended within ``wait_s`` seconds (not cut short by a second
@@ -104,10 +96,3 @@ class DaemonWrite(Generic[T]):
             return True
         late()
         return False
-
-    @property
-    def result(self) -> T:
-        """What ``write`` returned (a RuntimeError while it runs, or if it raised)."""
-        if self._returned is None:
-            raise RuntimeError(f"the write of {self._thread.name} has not returned")
-        return self._returned[0]

@@ -77,8 +77,10 @@ def test_clients_work_under_the_cap_and_after_sessions_expired(small_server: Liv
         async with http_client(small_server.url, key) as client:
             await ok(client, "memory_create", content="Sessions expire when idle")
         assert sessions(small_server) <= 1
-        await anyio.sleep(2.5)
-        assert sessions(small_server) == 0
+        deadline = time.monotonic() + 30  # idle for 1.2 s, then closed (later if loaded)
+        while sessions(small_server):
+            assert time.monotonic() < deadline, "an idle session was not closed"
+            await anyio.sleep(0.1)
         async with http_client(small_server.url, key) as client:
             found = await ok(client, "memory_search", query="sessions expire")
             assert found.structured_content["results"]
@@ -102,9 +104,9 @@ def test_the_sessions_gauge_counts_sdk_clients_as_they_come_and_go(server: LiveS
     key = server.create_persona("rin")
 
     async def until(count: int) -> int:
-        for _ in range(100):  # a session's connection closes just after the DELETE's reply
-            if sessions(server) == count:
-                break
+        # a session's connection closes just after the DELETE's reply
+        deadline = time.monotonic() + 30
+        while sessions(server) != count and time.monotonic() < deadline:
             await anyio.sleep(0.05)
         return sessions(server)
 

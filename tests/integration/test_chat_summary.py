@@ -25,7 +25,7 @@ def japanese_chat(turns: int) -> list[dict[str, Any]]:
 
 
 def test_growing_chat_is_summarised_from_its_cached_prefix(fake_api: FakeAPI) -> None:
-    llm = OpenAILLM(fake_llm_config(fake_api.base, timeout_s=2, api_key=None))
+    llm = OpenAILLM(fake_llm_config(fake_api.base, api_key=None))
     compressor = Compressor(llm)
     cfg = PersonaSettings(chat_budget_tokens=1100, keep_recent=2)
     fake_api.queue(

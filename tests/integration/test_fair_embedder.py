@@ -65,7 +65,7 @@ def test_background_embeds_in_slices_with_the_same_vectors() -> None:
 
 
 def test_a_search_waits_at_most_one_slice_behind_background_work() -> None:
-    model = TimedEmbedder(0.02)  # 40 texts: 0.8 s of background work on one shared instance
+    model = TimedEmbedder(0.1)  # 40 texts: 4 s of background work on one shared instance
     fair = FairEmbedder(model)
     texts = ["word " * 100] * 40
     thread, _ = in_background(lambda: fair.embed_passages(texts))
@@ -75,9 +75,10 @@ def test_a_search_waits_at_most_one_slice_behind_background_work() -> None:
         started = time.perf_counter()
         fair.embed_query("where is the bakery")
         waits.append(time.perf_counter() - started)
-    thread.join(10)
-    # One slice is at most 4 texts here (80 ms); the whole batch would be 800 ms.
-    assert max(waits) < 0.3, waits
+    thread.join(30)
+    # One slice is at most 4 texts here (0.4 s); the whole batch would be 4 s (the margin is a
+    # loaded machine's).
+    assert max(waits) < 2.0, waits
     assert not thread.is_alive()
 
 

@@ -100,13 +100,14 @@ def test_runner_renews_its_lease_while_a_handler_runs(
         started.set()
         assert release.wait(10)
 
-    runner = JobRunner(app.jobs, clock, {"slow": slow}, lease_s=0.3)
+    # a lease of 1.5 s, renewed every 0.5 s: a beat may come a second late on a loaded machine
+    runner = JobRunner(app.jobs, clock, {"slow": slow}, lease_s=1.5)
     thread = threading.Thread(target=runner.run_once)
     thread.start()
     try:
         assert started.wait(10)
-        other = type(app.jobs)(app.store.db, lease_s=0.3)
-        deadline = time.monotonic() + 1.2  # four leases long
+        other = type(app.jobs)(app.store.db, lease_s=1.5)
+        deadline = time.monotonic() + 3.0  # two leases long: the first ran out unrenewed
         while time.monotonic() < deadline:
             assert other.claim(now=clock.now(), worker="thief") is None
             time.sleep(0.05)
@@ -164,11 +165,11 @@ def test_two_schedulers_share_one_tick_per_interval(app: Omoide, clock: FixedClo
     for runner in runners:
         runner.start()
     try:
-        deadline = time.monotonic() + 5
-        while not ran and time.monotonic() < deadline:
+        deadline = time.monotonic() + 30
+        while not all(runner._scheduler and runner._scheduler.ticks_done for runner in runners):
+            assert time.monotonic() < deadline, ran
             time.sleep(0.02)
-        time.sleep(0.3)  # both schedulers have ticked once by now
-        assert len(ran) == 1
+        assert len(ran) == 1  # both schedulers have had their first turn: one ticked
         assert runners[1].tick_now()
         assert len(ran) == 2 and ran[-1] == "b"
     finally:

@@ -73,11 +73,11 @@ def test_a_stop_does_not_wait_without_bound_to_put_back_a_job_holding_the_write_
     runner = JobRunner(app.jobs, clock, {SLOW: handler}, workers=1)
     runner.start()
     assert inside.wait(10)
-    threading.Timer(8.0, go_on.set).start()  # (before: the stop waited until then)
+    threading.Timer(20.0, go_on.set).start()  # (before: the stop waited until then)
     started = time.monotonic()
     with caplog.at_level(logging.INFO, logger="omoide.jobs"):
         assert runner.stop(timeout=0.3) is False
-    assert time.monotonic() - started < 3.0
+    assert time.monotonic() - started < 10.0  # its waits, 0.3 s and 0.5 s, not the lock's 20 s
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert said == [
         f"stopped with 1 job still running (ids {job_id}), not yet put back in the queue: the "
@@ -87,15 +87,16 @@ def test_a_stop_does_not_wait_without_bound_to_put_back_a_job_holding_the_write_
     ]
     assert _status(app, job_id) == ("running", 1)  # still leased: nothing lost
 
-    # the lock comes free: the job is put back after all, and said so
+    # the lock comes free: the job is put back after all, and said so (the line follows the
+    # write, on the put back's thread)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="omoide.jobs"):
         go_on.set()
-        deadline = time.monotonic() + 10
-        while _status(app, job_id) != ("pending", 0):
+        deadline = time.monotonic() + 30
+        while not any(r.levelno >= logging.WARNING for r in caplog.records):
             assert time.monotonic() < deadline, _status(app, job_id)
             time.sleep(0.02)
-        time.sleep(0.1)
+    assert _status(app, job_id) == ("pending", 0)
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == [
         f"stopped with 1 job still running (ids {job_id}): put back in the queue, they run "
         "again on the next start"
@@ -119,7 +120,7 @@ def test_the_close_does_not_wait_without_bound_to_write_a_key_use(
     started = time.monotonic()
     with caplog.at_level(logging.WARNING):
         app.close()  # before: a TimeoutError after 10 s, the store left open
-    assert time.monotonic() - started < KEY_USE_WAIT_S + CLOSE_WAIT_S + 2.0
+    assert time.monotonic() - started < KEY_USE_WAIT_S + CLOSE_WAIT_S + 5.0  # not the 30 s
     assert (
         "the last use of 1 key was not written within 2 s (the database's write lock stayed "
         "held): its last_used_at keeps the time written before"

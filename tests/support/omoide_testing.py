@@ -298,8 +298,9 @@ def serve_in_thread(app: object) -> tuple[uvicorn.Server, threading.Thread, str]
     return server, thread, f"http://127.0.0.1:{port}"
 
 
-def wait_for_jobs(app: Omoide, persona: str, timeout: float = 20.0) -> None:
-    """Block until the persona's queue is drained by the server's workers."""
+def wait_for_jobs(app: Omoide, persona: str, timeout: float = 60.0) -> None:
+    """Block until the persona's queue is drained by the server's workers (a real model's
+    jobs on a loaded machine took over 20 s)."""
     persona_id = app.store.get_persona(persona).id
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -1,7 +1,7 @@
 """``stopping.DaemonWrite``: a write a stop makes on a daemon thread of its own, waited for with a
 bound (the job runner's put back, ``jobs.PUT_BACK_WAIT_S``; the key-use writer,
-``auth.KEY_USE_WAIT_S``). A write that ends in time gives its result and says nothing; one that
-does not is said once, and the stop returns without waiting for it, which goes on."""
+``auth.KEY_USE_WAIT_S``). A write that ends in time is done and says nothing; one that does not
+is said once, and the stop returns without waiting for it, which goes on."""
 
 from __future__ import annotations
 
@@ -28,13 +28,14 @@ def _say_late() -> None:
     logger.warning("not written in time")
 
 
-def test_a_write_that_ends_in_time_gives_its_result_and_says_nothing(
+def test_a_write_that_ends_in_time_is_done_and_says_nothing(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    write = DaemonWrite(lambda: 42, name="test-write")
+    written: list[int] = []
+    write = DaemonWrite(lambda: written.append(42), name="test-write")
     with caplog.at_level(logging.WARNING):
         assert write.wait(5.0, late=_say_late) is True
-    assert write.result == 42
+    assert written == [42]
     assert caplog.records == []
 
 
@@ -43,24 +44,21 @@ def test_a_write_past_its_bound_is_said_once_and_not_waited_for(
 ) -> None:
     ended = threading.Event()
 
-    def write() -> str:  # a write waiting for a lock held past the bound
+    def write() -> None:  # a write waiting for a lock held past the bound
         go_on.wait(30)
         ended.set()
-        return "written"
 
     held = DaemonWrite(write, name="test-held-write")
     started = time.monotonic()
     with caplog.at_level(logging.WARNING):
         assert held.wait(0.2, late=_say_late) is False
-    assert 0.2 <= time.monotonic() - started < 2.0  # the bound, not the write's 30 s
+    assert 0.2 <= time.monotonic() - started < 10.0  # the bound, not the write's 30 s
     assert [r.getMessage() for r in caplog.records] == ["not written in time"]
-    with pytest.raises(RuntimeError, match="the write of test-held-write has not returned"):
-        _ = held.result
+    assert not ended.is_set()
     # the write goes on, on its daemon thread, and ends once what held it lets go
     go_on.set()
     assert ended.wait(5)
     assert held.wait(5.0, late=_say_late) is True
-    assert held.result == "written"
     assert len(caplog.records) == 1
 
 

@@ -86,7 +86,7 @@ class AuthService:
         # not written yet, written by one daemon thread that ends once none is left
         # (``stopping.DaemonWrite``: a write waiting for the lock never holds up the exit).
         self._unwritten: dict[int, datetime] = {}
-        self._recorder: DaemonWrite[None] | None = None
+        self._recorder: DaemonWrite | None = None
 
     def ensure_admin_key(self, data_dir: Path, configured: str | None) -> Path | None:
         """Make this start's admin key the only valid one; returns the file of a newly

@@ -27,7 +27,7 @@ FILLER = [
 
 @pytest.fixture
 def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
-    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base, timeout_s=2.0)))
+    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
 
 
 def test_two_excerpts_of_one_episode_have_distinct_ids(

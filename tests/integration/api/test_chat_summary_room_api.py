@@ -25,7 +25,7 @@ SUMMARY = "The user checked the timetables of bus lines 70 to 77 in Porto for a 
 
 @pytest.fixture
 def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
-    config = fake_llm_config(fake_api.base, timeout_s=2.0)
+    config = fake_llm_config(fake_api.base)
     return chat_server(upstream=make_chat_upstream(config), llm=OpenAILLM(config))
 
 

@@ -127,7 +127,7 @@ def proxy(
         base_url=f"{fake_api.base}/v1",
         api_key="sk-test",
         model="gpt-test",
-        timeout_s=1.0,
+        timeout_s=3.0,  # as fake_llm_config's: a loaded machine's reply took over 1 s
         max_retries=0,
     )
     app = make_app(None, chat_upstream=make_chat_upstream(config))

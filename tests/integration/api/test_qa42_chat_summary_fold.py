@@ -42,7 +42,7 @@ def _chat(system: str | None) -> list[dict[str, Any]]:
 def _proxy(
     chat_server: Callable[..., LiveServer], fake_api: FakeAPI, provider: str
 ) -> tuple[LiveServer, str]:
-    config = fake_llm_config(fake_api.base, provider, timeout_s=2.0)
+    config = fake_llm_config(fake_api.base, provider)
     llm = OpenAILLM(config) if provider == "openai" else AnthropicLLM(config)
     server = chat_server(upstream=make_chat_upstream(config), llm=llm)
     key = server.create_persona("rin")

@@ -28,7 +28,7 @@ LINES = [
 
 @pytest.fixture
 def proxy(chat_server: Callable[..., LiveServer], fake_api: FakeAPI) -> LiveServer:
-    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base, timeout_s=2.0)))
+    return chat_server(upstream=make_chat_upstream(fake_llm_config(fake_api.base)))
 
 
 def _recorded(proxy: LiveServer, session_id: str, reply: str) -> None:

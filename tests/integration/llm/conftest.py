@@ -39,7 +39,7 @@ def make_openai(fake_api: FakeAPI, sleeps: list[float]) -> Iterator[Callable[...
             "base_url": f"{fake_api.base}/v1",
             "api_key": API_KEY,
             "model": "gpt-test",
-            "timeout_s": 2.0,
+            "timeout_s": 3.0,  # as fake_llm_config's (a test of a hang gives its own)
             "max_retries": 2,
             **overrides,
         }
@@ -62,7 +62,7 @@ def make_anthropic(fake_api: FakeAPI, sleeps: list[float]) -> Iterator[Callable[
             "base_url": fake_api.base,
             "api_key": API_KEY,
             "model": "claude-test",
-            "timeout_s": 2.0,
+            "timeout_s": 3.0,  # as fake_llm_config's (a test of a hang gives its own)
             "max_retries": 2,
             **overrides,
         }

@@ -162,8 +162,8 @@ class Database(Traced):
         if self.read_only:
             raise read_only_refusal(self.path)
         with self._write_lock:
-            if self._closed:
-                raise self._closed_refusal()
+            if self._closed:  # (a job's handler a stop no longer waited for, still running)
+                raise closed_refusal(self.path, write=True)
             conn = self.conn()
             if conn.in_transaction:  # nested use inside the same use case
                 yield conn
@@ -177,7 +177,7 @@ class Database(Traced):
                 try:
                     yield conn
                     if self._closed:  # closed while it ran (a handler a stop left): not stored
-                        raise self._closed_refusal()
+                        raise closed_refusal(self.path, write=True)
                     conn.execute("COMMIT")
                 except BaseException as exc:
                     # SQLite may have rolled back already (a full disk does): a ROLLBACK then
@@ -186,11 +186,6 @@ class Database(Traced):
                         conn.execute("ROLLBACK")
                     self._refuse(exc)
                     raise
-
-    def _closed_refusal(self) -> StorageUnavailable:
-        """A write once this process closed the database (its server stopping: a job's handler
-        a stop no longer waited for, still running)."""
-        return closed_refusal(self.path, write=True)
 
     def _refuse(self, exc: BaseException) -> None:
         """Raise what a write transaction that SQLite refused with ``exc`` answers (chained to
