@@ -13,6 +13,7 @@ from omoide.model import SearchHit
 
 __all__ = [
     "SCORE_DIGITS",
+    "corroborated",
     "merge_ranked",
     "ordered_hits",
     "shown_score",
@@ -134,3 +135,33 @@ def without_turns(hit: SearchHit, drop: set[int]) -> SearchHit | None:
         content="\n".join([header, *(line for line, _ in kept)]),
         sources=tuple(source for _, source in kept),
     )
+
+
+def corroborated(
+    notes: list[SearchHit], excerpts: list[SearchHit], share: float
+) -> list[SearchHit]:
+    """The notes (best first) with each current note whose source turn one of ``excerpts``
+    shows raised by ``share`` × the best such excerpt's score, at most a shown step under the
+    search's best result (so the best result stays first), then re-ordered by score (a stable
+    sort: ties keep their order). A closed note is never raised. Unchanged at share 0 or
+    without excerpts.
+
+    The two tiers read a conversation differently (a note in resolved, dated third-person
+    words; a turn in the speaker's own), so a fact both find is likelier to answer; raising the
+    note brings it into a reader's budget at about a third of an excerpt's length. Chosen
+    leave-one-conversation-out on LoCoMo's tuning conversations (share 0.25 on each fold;
+    bench/results/locomo50.md; first measured in round 30, locomo_round30.md)."""
+    if share <= 0 or not excerpts or not notes:
+        return notes
+    by_turn: dict[int, float] = {}
+    for excerpt in excerpts:
+        for source in excerpt.sources:
+            by_turn[source.event_id] = max(by_turn.get(source.event_id, 0.0), excerpt.score)
+    cap = max(hit.score for hit in [*notes, *excerpts]) - 10**-SCORE_DIGITS
+    out = []
+    for note in notes:
+        lift = max((by_turn.get(s.event_id, 0.0) for s in note.sources), default=0.0)
+        if lift > 0 and note.extra.get("current", True) and note.score < cap:
+            note = replace(note, score=min(note.score + share * lift, cap))
+        out.append(note)
+    return sorted(out, key=lambda hit: -shown_score(hit.score))

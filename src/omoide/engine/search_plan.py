@@ -87,6 +87,10 @@ class SearchPlan:
     trim_cited: bool = True  # drop excerpt lines whose turn a result above already stands for
     # a note below an excerpt showing its turn is shown in that line instead (engine/budget.py)
     fold_notes: bool = True
+    # a current note whose source turn an excerpt of the same search shows gains this share of
+    # that excerpt's score, up to just under the best result (engine.hit_order.corroborated;
+    # 0: off). Chosen leave-one-conversation-out on LoCoMo 26/30/41 (bench/results/locomo50.md)
+    corroboration: float = 0.25
     current_first: bool = True  # no closed fact above its current successor
     # hybrid searches re-score the fused head of companion_pool notes with the companion
     # embedder's cosine at this weight (engine/companion.py; 0: off); conversation turns take
@@ -142,6 +146,8 @@ class SearchPlan:
             value = getattr(self, name)
             if value is not None and value < 0:
                 raise ParameterError(f"{name} must be non-negative")
+        if not 0.0 <= self.corroboration <= 1.0:
+            raise ParameterError("corroboration must be within [0, 1]")
         if not 0.0 <= self.fallback_similarity <= 1.0:
             raise ParameterError("fallback_similarity must be within [0, 1]")
         if not 0.0 <= self.cross_script_credit <= 1.0:
@@ -241,6 +247,7 @@ PRESETS: Mapping[str, SearchPlan] = MappingProxyType(
         "no_current_first": replace(DEFAULT_PLAN, current_first=False),
         "no_trim": replace(DEFAULT_PLAN, trim_cited=False),
         "no_fold": replace(DEFAULT_PLAN, fold_notes=False),
+        "no_corroboration": replace(DEFAULT_PLAN, corroboration=0.0),
         "narrow_excerpts": replace(DEFAULT_PLAN, max_window=3),
         "single_turns": replace(DEFAULT_PLAN, neighbours=0),
         "wide_pools": replace(DEFAULT_PLAN, note_pool_min=100, episode_pool=120),

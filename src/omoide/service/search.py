@@ -14,7 +14,7 @@ from omoide.config import PersonaSettings
 from omoide.embed.base import Embedder
 from omoide.engine.budget import FOLDED_KEY
 from omoide.engine.fusion import Scale, Scored, shared_scale
-from omoide.engine.hit_order import merge_ranked
+from omoide.engine.hit_order import corroborated, merge_ranked
 from omoide.engine.script_slot import other_script_slot
 from omoide.engine.search_plan import DEFAULT_PLAN, EpisodeRule, SearchPlan
 from omoide.model import SearchFilters, SearchHit, SearchMode
@@ -197,17 +197,16 @@ class SearchService:
         )[: request.top_k]
         notes = [hit for _, hit in top]
         episodes = self._episodes(persona, request, query_vector, cfg, plan, notes, scale)
+        notes = corroborated(notes, episodes, plan.corroboration)
         results = merge_ranked(
             notes, episodes, request.top_k, trim=plan.trim_cited, fold=plan.fold_notes
         )
         if recall:  # only the notes actually returned are recalled (alone or in an excerpt)
-            returned = {id(hit) for hit in results}
-            folded = {key for hit in results for key in hit.extra.get(FOLDED_KEY, ())}
+            returned = {hit.id for hit in results if hit.type == "note"}
+            returned |= {key for hit in results for key in hit.extra.get(FOLDED_KEY, ())}
             cutoff = now - timedelta(hours=cfg.recall_min_interval_hours)
             recalled = [
-                row_id
-                for row_id, hit in top
-                if (id(hit) in returned or hit.id in folded) and may_be_due(hit, cutoff)
+                row_id for row_id, hit in top if hit.id in returned and may_be_due(hit, cutoff)
             ]
             if recalled:
                 record_recalls(memories, recalled, now=now, cfg=cfg)

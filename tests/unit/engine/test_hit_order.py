@@ -8,7 +8,13 @@ from datetime import UTC, datetime, timedelta
 
 from memory_factory import a_memory
 
-from omoide.engine.hit_order import merge_ranked, ordered_hits, shown_score, without_turns
+from omoide.engine.hit_order import (
+    corroborated,
+    merge_ranked,
+    ordered_hits,
+    shown_score,
+    without_turns,
+)
 from omoide.model import SearchHit, Source
 
 
@@ -161,3 +167,25 @@ def test_a_current_facts_end_ahead_does_not_order_it() -> None:
     assert bounded.memory is not None
     bounded = replace(bounded, memory=replace(bounded.memory, superseded_by=None), extra={})
     assert [row for row, _ in ordered_hits([(2, bounded), (1, _hit("mem_a", 0.5))])] == [1, 2]
+
+
+def test_a_note_whose_turn_an_excerpt_shows_is_raised_by_a_share_of_its_score() -> None:
+    notes = [note("a", 0.6, 30), note("b", 0.5, 11), note("c", 0.45, 40)]
+    raised = corroborated(notes, [excerpt("1", 0.8, 10, 11, 12)], 0.25)
+    assert [(h.id, h.score) for h in raised] == [("b", 0.7), ("a", 0.6), ("c", 0.45)]
+    assert notes[1].score == 0.5  # the hits given are not changed
+
+
+def test_a_raised_note_stays_under_the_best_result_and_a_closed_one_is_not_raised() -> None:
+    best = excerpt("1", 0.8, 10, 11)
+    closed = replace(note("c", 0.5, 11), extra={"current": False})
+    raised = corroborated([note("a", 0.75, 10), closed], [best], 1.0)
+    assert [(h.id, h.score) for h in raised] == [("a", 0.799999), ("c", 0.5)]
+    merged = merge_ranked(raised, [best], top_k=10)
+    assert merged[0].id == "1"
+
+
+def test_no_share_or_no_excerpt_leaves_the_notes_as_they_are() -> None:
+    notes = [note("a", 0.6, 10), note("b", 0.5, 11)]
+    assert corroborated(notes, [excerpt("1", 0.8, 11)], 0.0) is notes
+    assert corroborated(notes, [], 0.25) is notes

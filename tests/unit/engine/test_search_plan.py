@@ -49,6 +49,8 @@ def test_the_default_preset_is_the_committed_behaviour() -> None:
     assert plan.other_script_models == ("multilingual-e5",)
     assert preset("no_other_script_slot").other_script_slot == 0
     assert preset("other_script_slot_any_model").other_script_models is None
+    assert plan.corroboration == 0.25
+    assert preset("no_corroboration").corroboration == 0.0
 
 
 def test_every_preset_but_the_default_changes_something() -> None:
@@ -99,6 +101,8 @@ def test_a_plan_is_frozen_and_its_enums_are_parsed() -> None:
         {"other_script_floor": 1.1},
         {"other_script_least": 0},
         {"other_script_margin": -0.1},
+        {"corroboration": -0.1},
+        {"corroboration": 1.5},
     ],
 )
 def test_invalid_plans_are_rejected(change: dict[str, object]) -> None:
