@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["en_frames"]
+__all__ = ["en_frames", "third_person"]
 
 # The user reporting a fact about themselves: "I says (that) they / their …".
 _REPORTED = re.compile(
@@ -33,7 +33,7 @@ _REPORTED = re.compile(
 _HEADED = re.compile(r"^I\s*:\s*(?=[a-z])")
 
 
-def _third_person(verb: str) -> str:
+def third_person(verb: str) -> str:
     """A present verb after "they" as after the user ("testify": "testifies"), as the
     notation writes "the user testifies" ("I testifies")."""
     if verb.endswith(("s", "sh", "ch", "x", "o")):
@@ -55,7 +55,7 @@ _THEY = (
             r"also|still|never|always|often|usually|sometimes|just|only|really)\b)"
             r"\s+([a-z]+)\b(?<!ly)"
         ),
-        lambda m: "I " + _third_person(m.group(1)),
+        lambda m: "I " + third_person(m.group(1)),
     ),
     (re.compile(r"\bthey\b"), "I"),
     (re.compile(r"\bthem\b"), "I"),

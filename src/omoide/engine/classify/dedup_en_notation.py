@@ -8,7 +8,9 @@ veto and the learned judge saw a changed word: a unit word or its symbol ("68 ki
 that only says the statement holds now ("As it happens,", "currently"), a title before a name
 ("St. Louis" / "Saint Louis"), a British or American spelling ("organises" / "organizes",
 "theatre" / "theater", "foetal" / "fetal"), the user named in the first person ("the user's
-wife" / "my wife") and "said that he" / "said he"; with days, clocks and steps said another way
+wife" / "my wife"; session 50: "I run" / "the user runs" both as "I runs") and "said that he" /
+"said he"; (session 50) a unit hyphenated or singular ("a 30-centimetre wok" / "a 30cm wok") and
+a bare "degrees" after a number as °C; with days, clocks and steps said another way
 (``dedup_en_forms``), a scaled amount (``dedup_formats.en_scaled``) and everyday synonyms
 (``dedup_synonyms``); then the frames a fact about the user is said in (``dedup_en_frames``:
 "the user says …", "works as a", "Sam, my son," as "my son Sam"). Outcome: the text
@@ -19,8 +21,9 @@ from __future__ import annotations
 
 import re
 
+from omoide.engine.classify import lexicon as lex
 from omoide.engine.classify.dedup_en_forms import en_forms
-from omoide.engine.classify.dedup_en_frames import en_frames
+from omoide.engine.classify.dedup_en_frames import en_frames, third_person
 from omoide.engine.classify.dedup_formats import en_scaled
 from omoide.engine.classify.dedup_synonyms import en_synonyms
 
@@ -34,6 +37,10 @@ _EN_UNITS = {
     "centimeter": "cm",
     "millimetres": "mm",
     "millimeters": "mm",
+    "millimetre": "mm",
+    "millimeter": "mm",
+    "kilowatts": "kw",
+    "kilowatt": "kw",
     "kilometres": "km",
     "kilometers": "km",
     "kilometre": "km",
@@ -63,10 +70,14 @@ _EN_UNITS = {
     "degrees celsius": "°c",
     "degrees centigrade": "°c",
     "degrees fahrenheit": "°f",
+    # a bare "degrees" after a number is a temperature in Celsius (session 50: "26°C" /
+    # "twenty-six degrees"); an explicit scale is read above
+    "degrees": "°c",
 }
-# A unit after a number, as its word or its symbol, spaced one way ("68kg", "68 kilograms").
+# A unit after a number, as its word or its symbol, spaced one way ("68kg", "68 kilograms",
+# "a 30-centimetre wok").
 _EN_UNIT = re.compile(
-    r"(?<=[0-9])\s*("
+    r"(?<=[0-9])(?:\s*|-)("
     + "|".join(
         sorted({*_EN_UNITS, *(u for u in _EN_UNITS.values() if u != "%")}, key=len, reverse=True)
     )
@@ -110,6 +121,139 @@ _EN_USER = (
     ),
     (re.compile(r"\bme\b", re.IGNORECASE), "I"),
 )
+# The user written "I" keeps the verb of "the user" ("the user runs": "I runs", as
+# ``dedup_en_frames`` writes "they testify" as "I testifies"), so a text in the first person
+# says its present verb after "I" (or after one adverb of frequency) in the third person too:
+# "I run" is "I runs" (session 50). A word that is no present verb is left as it is: one
+# that already ends in s, a past (-ed, irregular, or one spelt as its present: put, cut), an
+# adverb in -ly, "am" and "have" (the notation's own "I am", "I have"), the modals, and the
+# function words an object "I" (from "me") stands before.
+_EN_I_VERB = re.compile(
+    r"\b[Ii]\s+((?:always|also|usually|often|never|still|just|only|sometimes|normally|generally"
+    r"|rarely|really|now|even|mostly|regularly|typically|occasionally|already)\s+)?([a-z]{2,})\b"
+)
+_EN_NOT_PRESENT = lex.EN_PAST_IRREGULAR | frozenset(
+    [
+        "am",
+        "cannot",
+        # a past said as the present is (put, cut, set …): neither is read
+        *[
+            "put",
+            "cut",
+            "set",
+            "hit",
+            "let",
+            "read",
+            "quit",
+            "shut",
+            "cost",
+            "hurt",
+            "spread",
+            "bet",
+            "cast",
+            "split",
+            "burst",
+            "upset",
+            "fit",
+            "rid",
+            "shed",
+            "slit",
+            "spit",
+            "thrust",
+            "redid",
+        ],
+        "are",
+        "was",
+        "were",
+        "have",
+        "had",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "shall",
+        "should",
+        "may",
+        "might",
+        "must",
+        "ought",
+        "used",
+        "and",
+        "but",
+        "nor",
+        "too",
+        "myself",
+        "alone",
+        "then",
+        "now",
+        "first",
+        "personally",
+        "both",
+        "together",
+        "this",
+        "that",
+        "the",
+        "for",
+        "with",
+        "from",
+        "about",
+        "once",
+        "when",
+        "while",
+        "because",
+        "who",
+        "which",
+        "where",
+        "all",
+        "any",
+        "each",
+        "every",
+        "here",
+        "there",
+        "again",
+        "later",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "not",
+        "into",
+        "onto",
+        "out",
+        "off",
+        "over",
+        "back",
+        "sat",
+        "stood",
+        "spoke",
+        "knew",
+        "understood",
+        "sent",
+        "lent",
+        "threw",
+        "hid",
+        "shot",
+        "dug",
+        "hung",
+        "fought",
+        "sought",
+        "struck",
+        "bent",
+    ]
+)
+
+
+def _i_verb(match: re.Match[str]) -> str:
+    adverb, word = match.group(1) or "", match.group(2)
+    if (
+        word in _EN_NOT_PRESENT
+        or word.endswith(("s", "ed", "ly"))
+        or (len(word) == 2 and word not in ("go", "do"))
+    ):
+        return match.group(0)
+    return f"I {adverb}{third_person(word)}"
+
+
 # British and American spellings of one word: -ise / -ize, -our / -or, -tre / -ter, a doubled
 # l before a suffix (travelled / traveled), -ogue / -og, -yse / -yze, programme / program. Both
 # texts are rewritten alike, so a word that is no spelling variant ("exercise") only has to be
@@ -183,4 +327,4 @@ def en_notation(text: str) -> str:
     text = en_synonyms(text)
     for pattern, replacement in _EN_USER:
         text = pattern.sub(replacement, text)
-    return en_frames(_EN_SAID_THAT.sub(r"\1", text))
+    return _EN_I_VERB.sub(_i_verb, en_frames(_EN_SAID_THAT.sub(r"\1", text)))

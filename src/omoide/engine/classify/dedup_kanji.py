@@ -8,7 +8,8 @@ morphological reader, so read apart the two looked like a word replaced (the vet
 finding, or the judge's low part cosine), and most such pairs were refused; a rule "kanji
 against kana is a spelling" would also read 猫 / うさぎ, 叔母 / いとこ or 買った / もらった as
 one word. A kanji's on and kun readings (a table the caller loads: ``kanji_readings.json``,
-from the Unicode Han Database) tell them apart without a dictionary of words. Outcome:
+from the Unicode Han Database, with the readings of IPADIC's words of one kanji since
+session 50: 浸かる つかる, 貯まる たまる) tell them apart without a dictionary of words. Outcome:
 ``spells`` is True when the kana can be cut, in order, into one reading of each kanji (its
 full reading, or for a kanji followed by kana and a reading in a verb's or adjective's
 dictionary form, its stem: the reading less its last one to three kana, the kana after it
