@@ -26,6 +26,7 @@ from omoide.engine.classify.dedup_en_forms import en_forms
 from omoide.engine.classify.dedup_en_frames import en_frames, third_person
 from omoide.engine.classify.dedup_formats import en_scaled
 from omoide.engine.classify.dedup_synonyms import en_synonyms
+from omoide.engine.lang import word_set
 
 __all__ = ["en_notation"]
 
@@ -132,114 +133,21 @@ _EN_I_VERB = re.compile(
     r"\b[Ii]\s+((?:always|also|usually|often|never|still|just|only|sometimes|normally|generally"
     r"|rarely|really|now|even|mostly|regularly|typically|occasionally|already)\s+)?([a-z]{2,})\b"
 )
-_EN_NOT_PRESENT = lex.EN_PAST_IRREGULAR | frozenset(
-    [
-        "am",
-        "cannot",
+_EN_NOT_PRESENT = (
+    lex.EN_PAST_IRREGULAR
+    | lex.EN_PAST_IRREGULAR_MORE
+    | word_set(
         # a past said as the present is (put, cut, set …): neither is read
-        *[
-            "put",
-            "cut",
-            "set",
-            "hit",
-            "let",
-            "read",
-            "quit",
-            "shut",
-            "cost",
-            "hurt",
-            "spread",
-            "bet",
-            "cast",
-            "split",
-            "burst",
-            "upset",
-            "fit",
-            "rid",
-            "shed",
-            "slit",
-            "spit",
-            "thrust",
-            "redid",
-        ],
-        "are",
-        "was",
-        "were",
-        "have",
-        "had",
-        "did",
-        "can",
-        "could",
-        "will",
-        "would",
-        "shall",
-        "should",
-        "may",
-        "might",
-        "must",
-        "ought",
-        "used",
-        "and",
-        "but",
-        "nor",
-        "too",
-        "myself",
-        "alone",
-        "then",
-        "now",
-        "first",
-        "personally",
-        "both",
-        "together",
-        "this",
-        "that",
-        "the",
-        "for",
-        "with",
-        "from",
-        "about",
-        "once",
-        "when",
-        "while",
-        "because",
-        "who",
-        "which",
-        "where",
-        "all",
-        "any",
-        "each",
-        "every",
-        "here",
-        "there",
-        "again",
-        "later",
-        "today",
-        "yesterday",
-        "tomorrow",
-        "not",
-        "into",
-        "onto",
-        "out",
-        "off",
-        "over",
-        "back",
-        "sat",
-        "stood",
-        "spoke",
-        "knew",
-        "understood",
-        "sent",
-        "lent",
-        "threw",
-        "hid",
-        "shot",
-        "dug",
-        "hung",
-        "fought",
-        "sought",
-        "struck",
-        "bent",
-    ]
+        "put cut set hit let read quit shut cost hurt spread bet cast split burst upset fit rid "
+        "shed slit spit thrust redid "
+        # the notation's own "I am", "I have", the other forms of be / have / do, the modals
+        "am are was were have had did can cannot could will would shall should may might must "
+        "ought used "
+        # the function words an object "I" (from "me") stands before
+        "and but nor too myself alone then now first personally both together this that the for "
+        "with from about once when while because who which where all any each every here there "
+        "again later today yesterday tomorrow not into onto out off over back "
+    )
 )
 
 

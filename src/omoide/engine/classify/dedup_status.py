@@ -113,32 +113,10 @@ _FUTURE = {
     ),
     "ja": re.compile(r"予定|つもり|したい|考えている"),
 }
-# Irregular pasts the lexicon's list leaves out (read once its "said" is a frame, not a tense).
-_EN_PAST_MORE = frozenset(
-    (
-        "sat",
-        "stood",
-        "spoke",
-        "did",
-        "knew",
-        "understood",
-        "sent",
-        "lent",
-        "threw",
-        "hid",
-        "shot",
-        "dug",
-        "hung",
-        "fought",
-        "sought",
-        "struck",
-        "bent",
-    )
-)
 _EN_PAST = re.compile(
     r"\b(?:was|were|did|had)\b|\b(?:has|have)\s+(?:already\s+|just\s+)?[a-z]+(?:ed|en|t)\b"
     r"|(?<!\bis )(?<!\bam )(?<!\bare )(?<!\bbe )(?<!\bbeing )\b[a-z]{3,}ed\b"
-    r"|\b(?:" + "|".join(sorted(lex.EN_PAST_IRREGULAR | _EN_PAST_MORE)) + r")\b",
+    r"|\b(?:" + "|".join(sorted(lex.EN_PAST_IRREGULAR | lex.EN_PAST_IRREGULAR_MORE)) + r")\b",
     re.IGNORECASE,
 )
 # A reported statement's frame (と話していた, とのこと) is not the event's tense.

@@ -26,6 +26,7 @@ __all__ = [
     "EN_ORDINALS",
     "EN_ORDINALS_TO_TENTH",
     "EN_PAST_IRREGULAR",
+    "EN_PAST_IRREGULAR_MORE",
     "EN_PAST_STATE_VERBS",
     "EN_PERSONS",
     "EN_SWAP_FILLERS",
@@ -199,6 +200,11 @@ EN_PAST_IRREGULAR = word_set(
     "ran saw took got made bought drove grew left began taught told said thought felt met sold "
     "won lost wrote ate drank came became gave kept slept spent paid heard held found built "
     "brought caught fell flew forgot broke chose swam sang rode wore went"
+)
+# Irregular pasts the list above leaves out, read by the dedup screens (status, notation).
+EN_PAST_IRREGULAR_MORE = word_set(
+    "sat stood spoke did knew understood sent lent threw hid shot dug hung fought sought struck "
+    "bent"
 )
 
 EN_NUMBER_WORDS = {
